@@ -1,0 +1,193 @@
+//! The lock: the committed manifest of expected table hashes (`tables/actlut.lock`).
+//!
+//! One line per table, whitespace-separated columns:
+//!
+//! ```text
+//! # name        function  format  entries  bytes   sha256                                                            reference
+//! gelu_f16      gelu      f16     65536    131072  1f0c...                                                           actlut-codegen 0.1.0 libm 0.2.16
+//! ```
+//!
+//! Lines starting with `#` and blank lines are ignored. The reference column is
+//! the rest of the line.
+
+use std::string::{String, ToString};
+use std::vec::Vec;
+use std::{format, vec};
+
+use crate::{Format, Function};
+
+/// One line of the lock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The table's name, `<function>_<format>`.
+    pub name: String,
+    /// The function.
+    pub function: Function,
+    /// The format.
+    pub format: Format,
+    /// Number of entries (65,536 or 256).
+    pub entries: usize,
+    /// Number of bytes (131,072 or 256).
+    pub bytes: usize,
+    /// SHA-256 of the table's little-endian bytes.
+    pub sha256: [u8; 32],
+    /// The reference version that produced it.
+    pub reference: String,
+}
+
+/// An error in a lock file: the line number (1-based) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl core::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses a lock file's text. Every line is checked: the name must be
+/// `<function>_<format>` of a known function and format, the sizes must be the
+/// format's, the hash 64 hex digits, and no name may repeat.
+pub fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
+    let mut out: Vec<Entry> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let err = |message: String| ParseError {
+            line: line_no,
+            message,
+        };
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = trimmed.split_whitespace().collect();
+        if cols.len() < 7 {
+            return Err(err(format!(
+                "expected 7 columns (name function format entries bytes sha256 reference), found {}",
+                cols.len()
+            )));
+        }
+        let function = Function::from_name(cols[1])
+            .ok_or_else(|| err(format!("unknown function `{}`", cols[1])))?;
+        let format =
+            Format::from_name(cols[2]).ok_or_else(|| err(format!("unknown format `{}`", cols[2])))?;
+        let expected_name = crate::table_name(function, format);
+        if cols[0] != expected_name {
+            return Err(err(format!(
+                "table name `{}` does not match function `{}` and format `{}` (expected `{expected_name}`)",
+                cols[0], cols[1], cols[2]
+            )));
+        }
+        let entries: usize = cols[3]
+            .parse()
+            .map_err(|_| err(format!("entries `{}` is not a number", cols[3])))?;
+        let bytes: usize = cols[4]
+            .parse()
+            .map_err(|_| err(format!("bytes `{}` is not a number", cols[4])))?;
+        if entries != format.entries() || bytes != format.table_bytes() {
+            return Err(err(format!(
+                "{expected_name}: a {} table has {} entries and {} bytes, the lock says {entries} and {bytes}",
+                format.name(),
+                format.entries(),
+                format.table_bytes()
+            )));
+        }
+        let sha256 = parse_hex32(cols[5]).ok_or_else(|| {
+            err(format!("{expected_name}: sha256 `{}` is not 64 hex digits", cols[5]))
+        })?;
+        if out.iter().any(|e| e.name == expected_name) {
+            return Err(err(format!("{expected_name} appears twice")));
+        }
+        out.push(Entry {
+            name: expected_name,
+            function,
+            format,
+            entries,
+            bytes,
+            sha256,
+            reference: cols[6..].join(" "),
+        });
+    }
+    Ok(out)
+}
+
+/// Parses 64 hexadecimal digits.
+pub fn parse_hex32(s: &str) -> Option<[u8; 32]> {
+    if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Renders lock entries as the lock file's text, with its `@generated` header.
+pub fn render(entries: &[Entry]) -> String {
+    let mut s = String::new();
+    s.push_str(concat!(
+        "# ",
+        "@generated by `cargo run -p actlut-codegen --example regenerate-lock`: do not edit.\n",
+        "# The expected SHA-256 of every table actlut can generate, over its little-endian bytes.\n",
+        "# Every build of actlut checks the tables it generates against these lines.\n",
+        "# name function format entries bytes sha256 reference\n",
+    ));
+    for e in entries {
+        s.push_str(&format!(
+            "{:<22} {:<12} {:<9} {:>6} {:>7} {} {}\n",
+            e.name,
+            e.function.name(),
+            e.format.name(),
+            e.entries,
+            e.bytes,
+            crate::hex(&e.sha256),
+            e.reference
+        ));
+    }
+    s
+}
+
+/// Renders `tables/SHA256SUMS`: coreutils `sha256sum` lines for `<name>.bin` dumps.
+pub fn render_sha256sums(entries: &[Entry]) -> String {
+    let mut s = String::new();
+    for e in entries {
+        s.push_str(&format!("{}  {}.bin\n", crate::hex(&e.sha256), e.name));
+    }
+    s
+}
+
+/// Generates every table (every function × every format) and returns its lock
+/// entry. Slow in debug builds: about 2.2 million evaluations.
+#[cfg(feature = "sha2")]
+pub fn generate_all() -> Vec<Entry> {
+    let mut out = vec![];
+    for format in Format::ALL {
+        for function in Function::ALL {
+            out.push(entry_for(function, format, &crate::table(function, format)));
+        }
+    }
+    out
+}
+
+/// The lock entry of a generated table.
+#[cfg(feature = "sha2")]
+pub fn entry_for(function: Function, format: Format, table: &[u16]) -> Entry {
+    let bytes = crate::table_bytes_le(format, table);
+    Entry {
+        name: crate::table_name(function, format),
+        function,
+        format,
+        entries: format.entries(),
+        bytes: bytes.len(),
+        sha256: crate::sha256(&bytes),
+        reference: crate::REFERENCE_VERSION.to_string(),
+    }
+}

@@ -1,0 +1,252 @@
+//! Correct rounding of an approximate value with a proven error bound.
+//!
+//! A reference evaluation yields `hi + lo` (an unevaluated sum of two `f64`s)
+//! and an absolute bound `err` on its distance from the exact value. The value
+//! can be rounded correctly into a format when no rounding boundary (a midpoint
+//! between neighbouring format values, or the overflow threshold) lies within
+//! `err` of it. When one does, the evaluation is *unsettled* and a more precise
+//! evaluation must decide.
+
+use crate::format::Format;
+
+/// An approximation `hi + lo` of an exact real value, with `|exact − (hi + lo)| ≤ err`.
+/// `err == 0.0` means `hi + lo` is the exact value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Approx {
+    pub hi: f64,
+    pub lo: f64,
+    pub err: f64,
+}
+
+/// Relative error bound assumed for a plain `f64` evaluation through libm:
+/// 2^-40, i.e. 8192 units in the last place of `f64`. libm's functions are
+/// within 1–2 ulp; the formulas chain at most six operations, and the largest
+/// argument-error amplification that matters (an exponential whose argument
+/// carries a relative error, `|argument| ≲ 2^9`) adds below 2^11 ulp. Every
+/// table entry is additionally verified against MPFR.
+pub(crate) const REL: f64 = 1.0 / (1u64 << 40) as f64;
+
+/// Absolute floor added to every bound: covers `f64` subnormal results, whose
+/// relative error is unbounded but whose absolute error is a few 2^-1074. Far
+/// below half the smallest subnormal of every table format.
+pub(crate) const ABS: f64 = 1e-300;
+
+impl Approx {
+    /// An exact value.
+    pub const fn exact(v: f64) -> Self {
+        Approx {
+            hi: v,
+            lo: 0.0,
+            err: 0.0,
+        }
+    }
+
+    /// A plain `f64` evaluation with the default relative bound.
+    pub fn approx(v: f64) -> Self {
+        Approx {
+            hi: v,
+            lo: 0.0,
+            err: REL * v.abs() + ABS,
+        }
+    }
+
+    /// `hi` exact plus `lo` within the default relative bound of `lo`.
+    pub fn exact_plus(hi: f64, lo: f64) -> Self {
+        Approx {
+            hi,
+            lo,
+            err: REL * lo.abs() + ABS,
+        }
+    }
+
+    /// `hi` exact plus `lo = n / d` rounded once: exact when the remainder is zero.
+    pub fn exact_plus_quotient(hi: f64, n: f64, d: f64) -> Self {
+        let lo = n / d;
+        let exact = libm::fma(lo, d, -n) == 0.0;
+        Approx {
+            hi,
+            lo,
+            err: if exact { 0.0 } else { lo.abs() * f64::EPSILON },
+        }
+    }
+}
+
+/// `a + b = s + t` exactly (Knuth's TwoSum), for finite inputs.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let t = (a - (s - bb)) + (b - bb);
+    (s, t)
+}
+
+/// The next `f64` after `x` in the direction of the sign of `dir` (non-zero).
+fn next_toward(x: f64, dir: f64) -> f64 {
+    let up = dir > 0.0;
+    if x == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let b = x.to_bits();
+    let away = (x > 0.0) == up;
+    f64::from_bits(if away { b + 1 } else { b - 1 })
+}
+
+/// Rounds `v` into `fmt`, or `None` when a rounding boundary lies within `v.err`
+/// of `v` (the caller must evaluate more precisely).
+pub(crate) fn round(fmt: Format, v: Approx) -> Option<u16> {
+    if v.hi.is_nan() || v.lo.is_nan() || v.err.is_nan() {
+        return None;
+    }
+    if v.hi.is_infinite() {
+        // Only produced for exact infinite limits, or f64 overflow of a value far
+        // beyond every format's range.
+        return Some(fmt.encode(v.hi));
+    }
+    let (s, t) = two_sum(v.hi, v.lo);
+    if s.is_infinite() {
+        return Some(fmt.encode(s));
+    }
+    let cell = |r: u16| {
+        let mag = fmt.mag(r);
+        // The cell of reals (of s's sign) that round to r: (lower, upper) in magnitude.
+        let lower = if mag == 0 {
+            None
+        } else if fmt.is_finite_mag(mag) {
+            Some(fmt.upper_boundary(mag - 1))
+        } else {
+            Some(fmt.upper_boundary(fmt.max_finite_bits()))
+        };
+        let upper = fmt.is_finite_mag(mag).then(|| fmt.upper_boundary(mag));
+        (lower, upper)
+    };
+    let a = s.abs();
+    // t in the direction of growing magnitude.
+    let ta = if s < 0.0 { -t } else { t };
+    let mut r = fmt.encode(s);
+    let (mut lower, mut upper) = cell(r);
+    if t != 0.0 && (Some(a) == lower || Some(a) == upper) {
+        // s is exactly a boundary and s + t lies off it, on t's side (s + t is
+        // never itself a boundary then): that side's cell is the candidate.
+        r = fmt.encode(next_toward(s, t));
+        (lower, upper) = cell(r);
+    }
+    if v.err == 0.0 {
+        return Some(r);
+    }
+    // Margins to each boundary, computed with relative error ≤ 2^-52 (a − boundary
+    // is exact by Sterbenz's lemma whenever it is small); demand twice the bound.
+    let need = 2.0 * v.err;
+    if let Some(lb) = lower {
+        if (a - lb) + ta <= need {
+            return None;
+        }
+    }
+    if let Some(ub) = upper {
+        if (ub - a) - ta <= need {
+            return None;
+        }
+    }
+    Some(r)
+}
+
+/// Rounds `v` to `f32` (once, to nearest-even), or `None` when a rounding
+/// boundary lies within `v.err` of it.
+pub(crate) fn round_f32(v: Approx) -> Option<f32> {
+    if v.hi.is_nan() || v.lo.is_nan() || v.err.is_nan() {
+        return None;
+    }
+    let (s, t) = if v.hi.is_infinite() {
+        (v.hi, 0.0)
+    } else {
+        two_sum(v.hi, v.lo)
+    };
+    if s.is_infinite() {
+        return Some(s as f32);
+    }
+    let a = s.abs();
+    let ta = if s < 0.0 { -t } else { t };
+    let val = |bits: u32| f64::from(f32::from_bits(bits));
+    let max = f32::MAX.to_bits();
+    let threshold = val(max) + (val(max) - val(max - 1)) / 2.0;
+    let cell = |r: f32| {
+        let m = r.abs().to_bits();
+        let lower = match m {
+            0 => None,
+            m if m > max => Some(threshold),
+            m => Some((val(m - 1) + val(m)) / 2.0),
+        };
+        let upper = match m {
+            m if m == max => Some(threshold),
+            m if m > max => None,
+            m => Some((val(m) + val(m + 1)) / 2.0),
+        };
+        (lower, upper)
+    };
+    let mut r = s as f32;
+    let (mut lower, mut upper) = cell(r);
+    if t != 0.0 && (Some(a) == lower || Some(a) == upper) {
+        r = next_toward(s, t) as f32;
+        (lower, upper) = cell(r);
+    }
+    if v.err == 0.0 {
+        return Some(r);
+    }
+    let need = 2.0 * v.err;
+    if lower.is_some_and(|lb| (a - lb) + ta <= need) || upper.is_some_and(|ub| (ub - a) - ta <= need) {
+        return None;
+    }
+    Some(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_midpoints_tie_to_even_and_exact_offsets_break_ties() {
+        let f = Format::F16;
+        // 1 + 2^-11 is the midpoint between 1 (even) and 1 + 2^-10.
+        let mid = 1.0 + libm::scalbn(1.0, -11);
+        assert_eq!(round(f, Approx::exact(mid)), Some(0x3C00));
+        // Exact value just above the midpoint, carried in lo.
+        let v = Approx {
+            hi: mid,
+            lo: 1e-30,
+            err: 0.0,
+        };
+        assert_eq!(round(f, v), Some(0x3C01));
+        let v = Approx {
+            hi: -mid,
+            lo: -1e-30,
+            err: 0.0,
+        };
+        assert_eq!(round(f, v), Some(0xBC01));
+    }
+
+    #[test]
+    fn values_near_a_boundary_are_unsettled() {
+        let f = Format::F16;
+        let mid = 1.0 + libm::scalbn(1.0, -11);
+        assert_eq!(round(f, Approx::approx(mid)), None);
+        assert_eq!(round(f, Approx::approx(mid * (1.0 + 1e-14))), None);
+        // Far enough away: settled.
+        assert_eq!(round(f, Approx::approx(mid * (1.0 + 1e-9))), Some(0x3C01));
+        assert_eq!(round(f, Approx::approx(mid * (1.0 - 1e-9))), Some(0x3C00));
+        // The overflow threshold is a boundary too.
+        assert_eq!(round(f, Approx::approx(65520.0)), None);
+        assert_eq!(round(f, Approx::approx(65521.0)), Some(0x7C00));
+        // So is half the smallest subnormal.
+        assert_eq!(round(f, Approx::approx(libm::scalbn(1.0, -25))), None);
+    }
+
+    #[test]
+    fn tiny_positive_offset_settles_a_midpoint() {
+        // gelu-like: x/2 exact on a midpoint plus a tiny positive term.
+        let f = Format::Bf16;
+        let x = 3.0 * libm::scalbn(1.0, -133); // odd subnormal: x/2 is a midpoint
+        let v = Approx::exact_plus(x / 2.0, x * x * 0.4);
+        assert_eq!(round(f, v), Some(0x0002));
+        let v = Approx::exact_plus(-x / 2.0, x * x * 0.4);
+        assert_eq!(round(f, v), Some(0x8001));
+    }
+}
