@@ -11,11 +11,19 @@
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("tables");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("tables");
     let entries = actlut_codegen::lock::generate_all();
-    std::fs::write(root.join("actlut.lock"), actlut_codegen::lock::render(&entries))
-        .expect("write tables/actlut.lock");
-    std::fs::write(root.join("SHA256SUMS"), actlut_codegen::lock::render_sha256sums(&entries))
-        .expect("write tables/SHA256SUMS");
+    std::fs::write(
+        root.join("actlut.lock"),
+        actlut_codegen::lock::render(&entries),
+    )
+    .expect("write tables/actlut.lock");
+    std::fs::write(
+        root.join("SHA256SUMS"),
+        actlut_codegen::lock::render_sha256sums(&entries),
+    )
+    .expect("write tables/SHA256SUMS");
     println!("wrote {} entries to {}", entries.len(), root.display());
 }

@@ -226,7 +226,11 @@ impl Format {
         if v.is_nan() {
             return self.default_nan_bits();
         }
-        let sign = if v.is_sign_negative() { self.sign_bit() } else { 0 };
+        let sign = if v.is_sign_negative() {
+            self.sign_bit()
+        } else {
+            0
+        };
         let a = v.abs();
         let overflow = sign | self.inf_bits().unwrap_or(self.mag_mask());
         if a == f64::INFINITY {
@@ -320,7 +324,11 @@ mod tests {
             if theirs.is_nan() {
                 assert!(ours.is_nan(), "{b:#06x}");
                 assert!(Format::F16.is_nan(b), "{b:#06x}");
-                assert_eq!(ours.is_sign_negative(), theirs.is_sign_negative(), "{b:#06x}");
+                assert_eq!(
+                    ours.is_sign_negative(),
+                    theirs.is_sign_negative(),
+                    "{b:#06x}"
+                );
             } else {
                 assert_eq!(ours.to_bits(), theirs.to_bits(), "{b:#06x}");
                 assert!(!Format::F16.is_nan(b), "{b:#06x}");

@@ -150,9 +150,10 @@ impl Function {
         let s = if neg { -1.0 } else { 1.0 };
         let v = match (self, zero) {
             // Odd functions and x·g(x) keep the sign of a zero input.
-            (Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf, true) => {
-                s * 0.0
-            }
+            (
+                Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf,
+                true,
+            ) => s * 0.0,
             (Sigmoid | Hardsigmoid, true) => 0.5,
             (Softplus, true) => return Special::Value(Approx::approx(core::f64::consts::LN_2)),
             (Exp, true) => 1.0,

@@ -71,7 +71,11 @@ pub fn eval(function: Function, format: Format, bits: u16) -> u16 {
 
 /// [`eval`], and which [`Path`] settled the result.
 pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path) {
-    let bits = if format.bits() == 8 { bits & 0xFF } else { bits };
+    let bits = if format.bits() == 8 {
+        bits & 0xFF
+    } else {
+        bits
+    };
     if format.is_nan(bits) {
         return (format.quiet_nan(bits), Path::Special);
     }
@@ -210,7 +214,8 @@ pub fn hex(bytes: &[u8]) -> std::string::String {
 
 /// The version of the reference evaluation: recorded in the lock with every
 /// table hash, and bumped whenever a table's bytes change on purpose.
-pub const REFERENCE_VERSION: &str = concat!("actlut-codegen ", env!("CARGO_PKG_VERSION"), " libm 0.2.16");
+pub const REFERENCE_VERSION: &str =
+    concat!("actlut-codegen ", env!("CARGO_PKG_VERSION"), " libm 0.2.16");
 
 #[cfg(test)]
 mod tests {
@@ -229,7 +234,11 @@ mod tests {
                     }
                 }
                 if refined > 0 {
-                    std::println!("{}_{}: {refined} hard cases", function.name(), format.name());
+                    std::println!(
+                        "{}_{}: {refined} hard cases",
+                        function.name(),
+                        format.name()
+                    );
                 }
             }
         }

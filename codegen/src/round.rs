@@ -102,7 +102,12 @@ pub(crate) fn round(fmt: Format, v: Approx) -> Option<u16> {
         // beyond every format's range.
         return Some(fmt.encode(v.hi));
     }
-    let (s, t) = two_sum(v.hi, v.lo);
+    // (TwoSum of −0 and +0 is +0: keep an exact signed zero as it is.)
+    let (s, t) = if v.lo == 0.0 {
+        (v.hi, 0.0)
+    } else {
+        two_sum(v.hi, v.lo)
+    };
     if s.is_infinite() {
         return Some(fmt.encode(s));
     }
@@ -155,7 +160,7 @@ pub(crate) fn round_f32(v: Approx) -> Option<f32> {
     if v.hi.is_nan() || v.lo.is_nan() || v.err.is_nan() {
         return None;
     }
-    let (s, t) = if v.hi.is_infinite() {
+    let (s, t) = if v.hi.is_infinite() || v.lo == 0.0 {
         (v.hi, 0.0)
     } else {
         two_sum(v.hi, v.lo)
@@ -192,7 +197,9 @@ pub(crate) fn round_f32(v: Approx) -> Option<f32> {
         return Some(r);
     }
     let need = 2.0 * v.err;
-    if lower.is_some_and(|lb| (a - lb) + ta <= need) || upper.is_some_and(|ub| (ub - a) - ta <= need) {
+    if lower.is_some_and(|lb| (a - lb) + ta <= need)
+        || upper.is_some_and(|ub| (ub - a) - ta <= need)
+    {
         return None;
     }
     Some(r)

@@ -1,0 +1,115 @@
+//! Golden hashes: every enabled table hashes to its line in `tables/actlut.lock`,
+//! and the lock covers every (function, format) the crate can generate.
+
+use actlut::Activation;
+use actlut_codegen::{lock, sha256, Format, Function};
+
+fn lock_entries() -> Vec<lock::Entry> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
+        .expect("read tables/actlut.lock");
+    lock::parse(&text).expect("parse tables/actlut.lock")
+}
+
+fn le_bytes(t: &[u16; 65536]) -> Vec<u8> {
+    t.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+#[test]
+fn lock_has_one_entry_for_every_function_and_format() {
+    let entries = lock_entries();
+    assert_eq!(entries.len(), Function::ALL.len() * Format::ALL.len());
+    for format in Format::ALL {
+        for function in Function::ALL {
+            let name = format!("{}_{}", function.name(), format.name());
+            assert!(
+                entries.iter().any(|e| e.name == name),
+                "{name} missing from the lock"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_embedded_table_hashes_to_its_lock_entry() {
+    let entries = lock_entries();
+    let expected = |name: &str| entries.iter().find(|e| e.name == name).expect(name).sha256;
+    for act in Activation::ALL {
+        for (format, bytes) in [
+            ("f16", act.table_f16().ok().map(le_bytes)),
+            ("bf16", act.table_bf16().ok().map(le_bytes)),
+            ("fp8_e4m3", act.table_fp8_e4m3().ok().map(|t| t.to_vec())),
+            ("fp8_e5m2", act.table_fp8_e5m2().ok().map(|t| t.to_vec())),
+        ] {
+            if let Some(bytes) = bytes {
+                let name = format!("{}_{format}", act.name());
+                assert_eq!(
+                    sha256(&bytes),
+                    expected(&name),
+                    "{name}: embedded bytes differ from the lock"
+                );
+            }
+        }
+    }
+}
+
+#[cfg(all(feature = "gelu", feature = "f16"))]
+#[test]
+fn hash_constants_match_the_embedded_bytes() {
+    assert_eq!(
+        sha256(&le_bytes(&actlut::tables::GELU_F16)),
+        actlut::tables::GELU_F16_SHA256
+    );
+}
+
+#[cfg(all(feature = "gelu", feature = "bf16"))]
+#[test]
+fn bf16_hash_constant_matches_the_embedded_bytes() {
+    assert_eq!(
+        sha256(&le_bytes(&actlut::tables::GELU_BF16)),
+        actlut::tables::GELU_BF16_SHA256
+    );
+}
+
+#[test]
+fn lock_file_is_what_the_generator_renders() {
+    // The committed file is exactly the generator's output for its entries: no
+    // hand edits, and the SHA256SUMS file agrees with it.
+    let entries = lock_entries();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
+        .unwrap();
+    assert_eq!(text, lock::render(&entries));
+    let sums =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/SHA256SUMS")).unwrap();
+    assert_eq!(sums, lock::render_sha256sums(&entries));
+}
+
+#[test]
+fn corrupt_locks_are_rejected_with_the_line_and_the_problem() {
+    let good = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
+        .unwrap();
+    let cases = [
+        (
+            "gelu_f16 gelu f16 65536 131072 abcd ref",
+            "not 64 hex digits",
+        ),
+        ("gelu_f16 gelu f16 65536 131072", "expected 7 columns"),
+        ("gelu_f17 gelu f17 65536 131072 00 ref", "unknown format"),
+        (
+            "swish_f16 swish f16 65536 131072 00 ref",
+            "unknown function",
+        ),
+        ("gelu_bf16 gelu f16 65536 131072 00 ref", "does not match"),
+        ("gelu_f16 gelu f16 256 256 00 ref", "has 65536 entries"),
+    ];
+    for (line, want) in cases {
+        let err = lock::parse(line).unwrap_err();
+        assert_eq!(err.line, 1);
+        assert!(err.message.contains(want), "{line:?}: {err}");
+    }
+    let first = good.lines().find(|l| !l.starts_with('#')).unwrap();
+    let twice = format!("{first}\n{first}\n");
+    assert!(lock::parse(&twice)
+        .unwrap_err()
+        .message
+        .contains("appears twice"));
+}

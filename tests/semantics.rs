@@ -1,0 +1,177 @@
+//! The special inputs of SEMANTICS.md, written out by hand from its tables: the
+//! value at ±0, the limits at ±inf, NaN propagation and the default NaN, for
+//! every function, in f16 and bf16 (through the computed path, which every
+//! table equals on every input).
+
+use actlut::{computed, Activation};
+
+/// Bit patterns of the values that appear in SEMANTICS.md's table.
+struct Bits {
+    pos_zero: u16,
+    neg_zero: u16,
+    one: u16,
+    neg_one: u16,
+    half: u16,
+    inf: u16,
+    neg_inf: u16,
+    /// ln 2 = 0.693147…, rounded
+    ln2: u16,
+    /// −λα = −1.7580993…, rounded
+    neg_lambda_alpha: u16,
+    default_nan: u16,
+    quiet: u16,
+}
+
+const F16: Bits = Bits {
+    pos_zero: 0x0000,
+    neg_zero: 0x8000,
+    one: 0x3C00,
+    neg_one: 0xBC00,
+    half: 0x3800,
+    inf: 0x7C00,
+    neg_inf: 0xFC00,
+    ln2: 0x398C,              // 0.693359375
+    neg_lambda_alpha: 0xBF08, // −1.7578125
+    default_nan: 0x7E00,
+    quiet: 0x0200,
+};
+
+const BF16: Bits = Bits {
+    pos_zero: 0x0000,
+    neg_zero: 0x8000,
+    one: 0x3F80,
+    neg_one: 0xBF80,
+    half: 0x3F00,
+    inf: 0x7F80,
+    neg_inf: 0xFF80,
+    ln2: 0x3F31,              // 0.69140625
+    neg_lambda_alpha: 0xBFE1, // −1.7578125
+    default_nan: 0x7FC0,
+    quiet: 0x0040,
+};
+
+/// (value at −inf, at +inf, at −0, at +0) for each function, per SEMANTICS.md.
+fn expected(act: Activation, b: &Bits) -> [u16; 4] {
+    use Activation::*;
+    match act {
+        Gelu | GeluTanh | Silu | Mish | Hardswish => [b.neg_zero, b.inf, b.neg_zero, b.pos_zero],
+        Sigmoid | Hardsigmoid => [b.pos_zero, b.one, b.half, b.half],
+        Tanh | Softsign | Erf => [b.neg_one, b.one, b.neg_zero, b.pos_zero],
+        Softplus => [b.pos_zero, b.inf, b.ln2, b.ln2],
+        Elu => [b.neg_one, b.inf, b.neg_zero, b.pos_zero],
+        Selu => [b.neg_lambda_alpha, b.inf, b.neg_zero, b.pos_zero],
+        Exp => [b.pos_zero, b.inf, b.one, b.one],
+        Log => [b.default_nan, b.inf, b.neg_inf, b.neg_inf],
+        Rsqrt => [b.default_nan, b.pos_zero, b.neg_inf, b.inf],
+        _ => unreachable!("a new function needs its row here"),
+    }
+}
+
+fn check(name: &str, b: &Bits, eval: impl Fn(Activation, u16) -> u16) {
+    for act in Activation::ALL {
+        let want = expected(act, b);
+        let inputs = [b.neg_inf, b.inf, b.neg_zero, b.pos_zero];
+        let labels = ["-inf", "+inf", "-0", "+0"];
+        for k in 0..4 {
+            let got = eval(act, inputs[k]);
+            assert_eq!(
+                got,
+                want[k],
+                "{}_{name} at {}: got {got:#06x}, want {:#06x}",
+                act.name(),
+                labels[k],
+                want[k]
+            );
+        }
+        // NaN inputs: the same NaN, quieted, sign and payload kept.
+        for nan in [
+            b.inf | 1,
+            b.inf | 0x5,
+            b.neg_inf | 0x3,
+            b.default_nan,
+            b.neg_inf | b.quiet | 1,
+        ] {
+            assert_eq!(
+                eval(act, nan),
+                nan | b.quiet,
+                "{}_{name} at NaN {nan:#06x}",
+                act.name()
+            );
+        }
+        // A NaN made from a non-NaN input: the positive default NaN.
+        if matches!(act, Activation::Log | Activation::Rsqrt) {
+            assert_eq!(
+                eval(act, b.neg_one),
+                b.default_nan,
+                "{}_{name}(-1)",
+                act.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn f16_special_inputs_follow_semantics() {
+    check("f16", &F16, computed::f16_bits);
+}
+
+#[test]
+fn bf16_special_inputs_follow_semantics() {
+    check("bf16", &BF16, computed::bf16_bits);
+}
+
+/// The two irrational constants above, rounded here from their decimal
+/// expansions with half's f32 conversion (correctly rounded from f32, and the
+/// f32 values are far from any f16/bf16 midpoint).
+#[test]
+fn irrational_special_values_are_the_rounded_constants() {
+    use half::{bf16, f16};
+    assert_eq!(f16::from_f32(0.693_147_2).to_bits(), F16.ln2);
+    assert_eq!(bf16::from_f32(0.693_147_2).to_bits(), BF16.ln2);
+    assert_eq!(f16::from_f32(-1.758_099_3).to_bits(), F16.neg_lambda_alpha);
+    assert_eq!(
+        bf16::from_f32(-1.758_099_3).to_bits(),
+        BF16.neg_lambda_alpha
+    );
+}
+
+/// Hand-checked values away from the special inputs.
+#[test]
+fn selected_finite_values() {
+    use half::f16;
+    let f = |act: Activation, x: f32| computed::f16(act, f16::from_f32(x)).to_f32();
+    assert_eq!(
+        f(Activation::Hardswish, -3.0).to_bits(),
+        (-0.0f32).to_bits()
+    ); // x ≤ −3: −0
+    assert_eq!(f(Activation::Hardsigmoid, -3.0).to_bits(), 0.0f32.to_bits()); // exact zero: +0
+    assert_eq!(f(Activation::Log, 1.0).to_bits(), 0.0f32.to_bits()); // ln 1 = +0
+    assert_eq!(f(Activation::Exp, 12.0), f32::INFINITY); // e^12 = 162755 > 65520
+    assert_eq!(f(Activation::Rsqrt, 4.0), 0.5);
+    assert_eq!(f(Activation::Elu, 3.5), 3.5);
+    assert_eq!(f(Activation::Softsign, 3.0), 0.75);
+    assert_eq!(f(Activation::Hardswish, 1.5), 1.125); // 1.5·4.5/6
+}
+
+#[test]
+#[should_panic(expected = "source slice length (3) does not match destination slice length (2)")]
+#[cfg(all(feature = "gelu", feature = "f16"))]
+fn map_with_different_lengths_panics_naming_both() {
+    let xs = [half::f16::ZERO; 3];
+    let mut ys = [half::f16::ZERO; 2];
+    actlut::gelu::map_f16(&xs, &mut ys);
+}
+
+#[test]
+fn missing_tables_name_their_features() {
+    let err = actlut::MissingTable {
+        activation: Activation::GeluTanh,
+        format: actlut::Format::Bf16,
+    };
+    assert_eq!(
+        err.to_string(),
+        "the gelu_tanh_bf16 table is not compiled in: enable the cargo features `gelu-tanh` and `bf16` of actlut"
+    );
+    #[cfg(not(all(feature = "gelu-tanh", feature = "bf16")))]
+    assert_eq!(Activation::GeluTanh.table_bf16().unwrap_err(), err);
+}
