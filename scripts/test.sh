@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The full test suite: installs what it needs (on Debian, as root or with sudo),
+# then runs every step in .ci/steps/ in order. Usage: scripts/test.sh [STEP...]
+# where STEP filters by name (e.g. `scripts/test.sh lint unit`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+export RUSTFLAGS=${RUSTFLAGS:-}
+
+# Debian packages needed by some steps (m4 builds GMP for the MPFR oracle).
+need_pkgs=()
+command -v m4 >/dev/null 2>&1 || need_pkgs+=(m4)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_pkgs[@]}"
+fi
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+start_all=$(date +%s)
+for step in .ci/steps/*.sh; do
+  name=$(basename "$step" .sh)
+  if [ $# -gt 0 ]; then
+    match=no
+    for want in "$@"; do case "$name" in *"$want"*) match=yes ;; esac; done
+    [ "$match" = yes ] || continue
+  fi
+  echo "=== step $name"
+  t0=$(date +%s)
+  bash "$step"
+  echo "=== step $name passed in $(( $(date +%s) - t0 )) s"
+done
+echo "=== all steps passed in $(( $(date +%s) - start_all )) s"
