@@ -1,0 +1,4 @@
+# Every entry of every table against MPFR (rug, 256+ bits, raised near ties).
+# The first build compiles GMP and MPFR from source (needs m4; about 4 minutes).
+set -euo pipefail
+cargo test -p actlut-oracle --release -- --nocapture

@@ -1,0 +1,794 @@
+//! Independent MPFR reference for actlut's tables.
+//!
+//! This crate shares no code with `actlut-codegen`: it decodes input bit patterns itself,
+//! evaluates each activation function with MPFR (through `rug`) at [`BASE_PREC`] bits, and
+//! rounds the result once, to nearest, ties to even, into the output format with its own
+//! rounding ([`round_float`], [`round_rational`]). The contract it checks is
+//! `shared/SEMANTICS.md`.
+//!
+//! # Hard cases
+//!
+//! A value computed at `prec` bits is only close to the exact one. When it lies within
+//! 2^-([`BASE_PREC`] - [`GUARD_BITS`]) (relative) of a rounding boundary, i.e. of a midpoint
+//! between two adjacent format values, the input is re-evaluated at each precision of
+//! [`RAISED_PRECS`] in turn. Where the function's value at that input is rational
+//! (softsign, hardsigmoid, hardswish, elu and selu for x > 0), the exact value is rounded
+//! instead with [`round_rational`], which settles exact ties by ties-to-even. An input that is
+//! still undecided at the last precision makes [`reference()`] panic: the oracle never guesses.
+
+use rug::float::Constant;
+use rug::ops::NegAssign;
+use rug::{Float, Integer, Rational};
+use std::cmp::Ordering;
+
+/// Working precision of the first evaluation, in bits.
+pub const BASE_PREC: u32 = 256;
+/// Precisions tried, in order, for an input whose first evaluation is near a midpoint.
+pub const RAISED_PRECS: [u32; 2] = [1024, 4096];
+/// A value computed at `prec` bits is "near" a midpoint when it lies within
+/// 2^-(prec - GUARD_BITS) of it, relative to the value. The guard covers the few roundings of
+/// each formula and their amplification by the function's condition number (at most ~2^9 for
+/// in-range results here, e.g. erfc's 2t² for gelu).
+pub const GUARD_BITS: u32 = 32;
+
+/// selu's λ, as the exact decimal of SEMANTICS.md.
+pub const SELU_LAMBDA: &str = "1.0507009873554804934193349852946";
+/// selu's α, as the exact decimal of SEMANTICS.md.
+pub const SELU_ALPHA: &str = "1.6732632423543772848170429916717";
+
+/// An output format of 16 bits, described by its own parameters (not codegen's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fmt {
+    /// IEEE 754 binary16: 1 sign, 5 exponent, 10 fraction bits, bias 15.
+    F16,
+    /// bfloat16: 1 sign, 8 exponent, 7 fraction bits, bias 127.
+    Bf16,
+}
+
+impl Fmt {
+    /// Every format the oracle knows.
+    pub const ALL: [Fmt; 2] = [Fmt::F16, Fmt::Bf16];
+
+    /// The snake-case name used in table names (`"f16"`, `"bf16"`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Fmt::F16 => "f16",
+            Fmt::Bf16 => "bf16",
+        }
+    }
+
+    /// The format with this name, if the oracle knows it.
+    pub fn from_name(name: &str) -> Option<Fmt> {
+        Fmt::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Significand bits including the hidden bit.
+    pub const fn precision(self) -> u32 {
+        match self {
+            Fmt::F16 => 11,
+            Fmt::Bf16 => 8,
+        }
+    }
+
+    /// Exponent field width.
+    pub const fn exponent_bits(self) -> u32 {
+        match self {
+            Fmt::F16 => 5,
+            Fmt::Bf16 => 8,
+        }
+    }
+
+    /// Exponent bias.
+    pub const fn bias(self) -> i32 {
+        match self {
+            Fmt::F16 => 15,
+            Fmt::Bf16 => 127,
+        }
+    }
+
+    /// Stored fraction bits.
+    pub const fn fraction_bits(self) -> u32 {
+        self.precision() - 1
+    }
+
+    /// Exponent of the smallest normal number: 2^emin.
+    pub const fn emin(self) -> i32 {
+        1 - self.bias()
+    }
+
+    /// Exponent of one unit in the last place of subnormals (the smallest subnormal is 2^qmin).
+    pub const fn qmin(self) -> i32 {
+        self.emin() - self.fraction_bits() as i32
+    }
+
+    /// Bits of +infinity (all exponent bits set).
+    pub const fn inf_bits(self) -> u16 {
+        (((1u32 << self.exponent_bits()) - 1) << self.fraction_bits()) as u16
+    }
+
+    /// The sign bit.
+    pub const fn sign_bit(self) -> u16 {
+        0x8000
+    }
+
+    /// The quiet bit of a NaN (top fraction bit).
+    pub const fn quiet_bit(self) -> u16 {
+        1 << (self.fraction_bits() - 1)
+    }
+
+    /// The positive default quiet NaN (f16 `0x7E00`, bf16 `0x7FC0`).
+    pub const fn default_nan(self) -> u16 {
+        self.inf_bits() | self.quiet_bit()
+    }
+}
+
+/// A decoded input bit pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decoded {
+    /// Any NaN.
+    Nan,
+    /// ±infinity.
+    Inf {
+        /// Sign bit set.
+        negative: bool,
+    },
+    /// ±0.
+    Zero {
+        /// Sign bit set.
+        negative: bool,
+    },
+    /// A nonzero finite value: `(-1)^negative · significand · 2^exponent`, exactly.
+    Finite {
+        /// Sign bit set.
+        negative: bool,
+        /// Integer significand, hidden bit included for normal numbers (never 0).
+        significand: u32,
+        /// Power of two of the significand's last bit.
+        exponent: i32,
+    },
+}
+
+/// Decodes `bits` of `fmt`; subnormals are real values.
+pub fn decode(fmt: Fmt, bits: u16) -> Decoded {
+    let negative = bits & fmt.sign_bit() != 0;
+    let fb = fmt.fraction_bits();
+    let exp_field = ((bits & !fmt.sign_bit()) >> fb) as u32;
+    let fraction = (bits as u32) & ((1 << fb) - 1);
+    let exp_max = (1u32 << fmt.exponent_bits()) - 1;
+    if exp_field == exp_max {
+        if fraction == 0 {
+            Decoded::Inf { negative }
+        } else {
+            Decoded::Nan
+        }
+    } else if exp_field == 0 {
+        if fraction == 0 {
+            Decoded::Zero { negative }
+        } else {
+            Decoded::Finite {
+                negative,
+                significand: fraction,
+                exponent: fmt.qmin(),
+            }
+        }
+    } else {
+        Decoded::Finite {
+            negative,
+            significand: fraction | (1 << fb),
+            exponent: exp_field as i32 - fmt.bias() - fb as i32,
+        }
+    }
+}
+
+/// The exact value of a nonzero finite input as an MPFR number of `prec` bits (exact for
+/// `prec >= 11`).
+pub fn finite_to_float(negative: bool, significand: u32, exponent: i32, prec: u32) -> Float {
+    let mut x = Float::with_val(prec, significand);
+    x <<= exponent;
+    if negative {
+        x.neg_assign();
+    }
+    x
+}
+
+/// The exact value of a nonzero finite input as a rational.
+pub fn finite_to_rational(negative: bool, significand: u32, exponent: i32) -> Rational {
+    let mut x = Rational::from(significand);
+    if exponent >= 0 {
+        x <<= exponent as u32;
+    } else {
+        x >>= exponent.unsigned_abs();
+    }
+    if negative {
+        x.neg_assign();
+    }
+    x
+}
+
+/// The result of rounding an approximate value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rounded {
+    /// The rounded value's bits (round to nearest, ties to even).
+    pub bits: u16,
+    /// The value lies within 2^-margin_bits (relative) of a midpoint, or on one: the bits are
+    /// only trustworthy if the value is exact.
+    pub near_midpoint: bool,
+}
+
+/// Packs a rounded magnitude `n · 2^q` (with `q >= qmin`, and `n < 2^precision` unless `q` is
+/// the quantum of the binade the value rounded up out of) into bits, overflowing to infinity.
+fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u16 {
+    let sign = if negative { fmt.sign_bit() } else { 0 };
+    // (q - qmin) counts binades above the subnormal quantum: each adds 2^fraction_bits to the
+    // bit pattern, and n carries the hidden bit into the exponent field. A carry out of the
+    // top binade (n = 2^precision) lands on the next exponent, so the formula is uniform.
+    let magnitude = (q - fmt.qmin() as i64) * (1i64 << fmt.fraction_bits()) + n as i64;
+    if magnitude >= fmt.inf_bits() as i64 {
+        sign | fmt.inf_bits()
+    } else {
+        sign | magnitude as u16
+    }
+}
+
+/// Rounds `v` once, to nearest, ties to even, into `fmt`, with subnormals and overflow to ±inf
+/// when the rounding with unbounded exponent exceeds the largest finite value. A negative value
+/// that rounds to zero gives -0; zeros and infinities keep their sign. Also reports whether `v`
+/// lies within 2^-margin_bits (relative) of a midpoint. Panics on NaN.
+pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
+    assert!(!v.is_nan(), "round_float: NaN");
+    let negative = v.is_sign_negative();
+    let sign = if negative { fmt.sign_bit() } else { 0 };
+    if v.is_infinite() {
+        return Rounded {
+            bits: sign | fmt.inf_bits(),
+            near_midpoint: false,
+        };
+    }
+    if v.is_zero() {
+        return Rounded {
+            bits: sign,
+            near_midpoint: false,
+        };
+    }
+    let prec = v.prec();
+    // |v| in [2^e, 2^(e+1)).
+    let e = v.get_exp().expect("finite nonzero") as i64 - 1;
+    let q = e.max(fmt.emin() as i64) - fmt.fraction_bits() as i64;
+    // s = |v| / 2^q, exact (a shift), below 2^precision.
+    let mut s = Float::with_val(prec, v.abs_ref());
+    s <<= i32::try_from(-q).expect("exponent in range");
+    let floor = Float::with_val(prec, s.floor_ref());
+    let frac = Float::with_val(prec, &s - &floor); // exact
+    let mut n = floor.to_integer().expect("finite").to_u64().expect("small");
+    let round_up = match frac.partial_cmp(&0.5).expect("not NaN") {
+        Ordering::Greater => true,
+        Ordering::Less => false,
+        Ordering::Equal => n % 2 == 1,
+    };
+    let distance = Float::with_val(prec, &frac - 0.5).abs();
+    let mut margin = s.clone();
+    margin >>= margin_bits;
+    let near_midpoint = distance <= margin;
+    if round_up {
+        n += 1;
+    }
+    Rounded {
+        bits: pack(fmt, negative, q, n),
+        near_midpoint,
+    }
+}
+
+/// The exact rounding of a rational: bits, and whether `r` is exactly a midpoint (a tie,
+/// settled to even). Zero gives +0: callers decide the sign of exact zeros.
+pub fn round_rational(fmt: Fmt, r: &Rational) -> (u16, bool) {
+    let negative = r.cmp0() == Ordering::Less;
+    if r.cmp0() == Ordering::Equal {
+        return (0, false);
+    }
+    let num = r.numer().clone().abs();
+    let den = r.denom().clone();
+    // floor(log2 |r|): |r| in (2^(e0-1), 2^(e0+1)).
+    let e0 = num.significant_bits() as i64 - den.significant_bits() as i64;
+    let below = if e0 >= 0 {
+        num < (den.clone() << e0 as u32)
+    } else {
+        (num.clone() << (-e0) as u32) < den
+    };
+    let e = if below { e0 - 1 } else { e0 };
+    let q = e.max(fmt.emin() as i64) - fmt.fraction_bits() as i64;
+    // s = |r| / 2^q = num' / den'.
+    let (num_s, den_s) = if q >= 0 {
+        (num, den << q as u32)
+    } else {
+        (num << (-q) as u32, den)
+    };
+    let (n, rem) = num_s.div_rem_floor(den_s.clone());
+    let mut n = n.to_u64().expect("small");
+    let twice_rem = rem << 1u32;
+    let (round_up, tie) = match twice_rem.cmp(&den_s) {
+        Ordering::Greater => (true, false),
+        Ordering::Less => (false, false),
+        Ordering::Equal => (n % 2 == 1, true),
+    };
+    if round_up {
+        n += 1;
+    }
+    (pack(fmt, negative, q, n), tie)
+}
+
+/// The activation functions of SEMANTICS.md, as the oracle defines them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Act {
+    /// x·Φ(x) = (x/2)·erfc(−x/√2)
+    Gelu,
+    /// (x/2)·(1 + tanh(√(2/π)·(x + 0.044715·x³)))
+    GeluTanh,
+    /// 1/(1 + e^−x)
+    Sigmoid,
+    /// tanh x
+    Tanh,
+    /// x·sigmoid(x)
+    Silu,
+    /// x·tanh(softplus(x))
+    Mish,
+    /// ln(1 + e^x)
+    Softplus,
+    /// x/(1 + |x|)
+    Softsign,
+    /// x for x > 0, else e^x − 1
+    Elu,
+    /// λ·x for x > 0, else λ·α·(e^x − 1)
+    Selu,
+    /// max(0, min(1, x/6 + 1/2))
+    Hardsigmoid,
+    /// x·hardsigmoid(x)
+    Hardswish,
+    /// erf x
+    Erf,
+    /// e^x
+    Exp,
+    /// ln x
+    Log,
+    /// 1/√x
+    Rsqrt,
+}
+
+impl Act {
+    /// Every function the oracle knows.
+    pub const ALL: [Act; 16] = [
+        Act::Gelu,
+        Act::GeluTanh,
+        Act::Sigmoid,
+        Act::Tanh,
+        Act::Silu,
+        Act::Mish,
+        Act::Softplus,
+        Act::Softsign,
+        Act::Elu,
+        Act::Selu,
+        Act::Hardsigmoid,
+        Act::Hardswish,
+        Act::Erf,
+        Act::Exp,
+        Act::Log,
+        Act::Rsqrt,
+    ];
+
+    /// The snake-case name used in table names.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Act::Gelu => "gelu",
+            Act::GeluTanh => "gelu_tanh",
+            Act::Sigmoid => "sigmoid",
+            Act::Tanh => "tanh",
+            Act::Silu => "silu",
+            Act::Mish => "mish",
+            Act::Softplus => "softplus",
+            Act::Softsign => "softsign",
+            Act::Elu => "elu",
+            Act::Selu => "selu",
+            Act::Hardsigmoid => "hardsigmoid",
+            Act::Hardswish => "hardswish",
+            Act::Erf => "erf",
+            Act::Exp => "exp",
+            Act::Log => "log",
+            Act::Rsqrt => "rsqrt",
+        }
+    }
+
+    /// The function with this name, if the oracle knows it.
+    pub fn from_name(name: &str) -> Option<Act> {
+        Act::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// How a reference output was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// A special input or an exact special value (NaN, ±inf, ±0, domain errors, exact zeros).
+    Special,
+    /// Decided at [`BASE_PREC`] bits.
+    Base,
+    /// Near a midpoint at [`BASE_PREC`], decided at this higher precision.
+    Raised {
+        /// The precision that decided it.
+        prec: u32,
+    },
+    /// Near a midpoint at [`BASE_PREC`], decided by rounding the exact rational value.
+    Exact {
+        /// The exact value is a midpoint (settled to even).
+        tie: bool,
+    },
+}
+
+/// A reference output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reference {
+    /// The correctly rounded output bits.
+    pub bits: u16,
+    /// How they were obtained.
+    pub path: Path,
+}
+
+/// Special values that the rules of SEMANTICS.md produce directly.
+enum Value {
+    Zero {
+        negative: bool,
+    },
+    Inf {
+        negative: bool,
+    },
+    DefaultNan,
+    /// An ordinary real number, rounded like any other.
+    Real(fn(u32) -> Float),
+}
+
+fn one(prec: u32) -> Float {
+    Float::with_val(prec, 1)
+}
+fn minus_one(prec: u32) -> Float {
+    Float::with_val(prec, -1)
+}
+fn half(prec: u32) -> Float {
+    Float::with_val(prec, 0.5)
+}
+fn ln2(prec: u32) -> Float {
+    Float::with_val(prec, Constant::Log2)
+}
+fn minus_lambda_alpha(prec: u32) -> Float {
+    let mut v = selu_lambda(prec) * selu_alpha(prec);
+    v.neg_assign();
+    v
+}
+
+fn selu_lambda(prec: u32) -> Float {
+    Float::with_val(prec, Float::parse(SELU_LAMBDA).expect("decimal"))
+}
+fn selu_alpha(prec: u32) -> Float {
+    Float::with_val(prec, Float::parse(SELU_ALPHA).expect("decimal"))
+}
+
+/// A decimal string as an exact rational ("1.05" → 105/100).
+fn decimal_rational(s: &str) -> Rational {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits: Integer = format!("{int}{frac}").parse().expect("decimal digits");
+    Rational::from((
+        digits,
+        Integer::from(Integer::u_pow_u(10, frac.len() as u32)),
+    ))
+}
+
+/// The limit at −inf (`negative`) or +inf.
+fn limit(act: Act, negative: bool) -> Value {
+    use Act::*;
+    if negative {
+        match act {
+            Gelu | GeluTanh | Silu | Mish | Hardswish => Value::Zero { negative: true },
+            Sigmoid | Softplus | Hardsigmoid | Exp => Value::Zero { negative: false },
+            Tanh | Softsign | Elu | Erf => Value::Real(minus_one),
+            Selu => Value::Real(minus_lambda_alpha),
+            Log | Rsqrt => Value::DefaultNan,
+        }
+    } else {
+        match act {
+            Gelu | GeluTanh | Silu | Mish | Softplus | Elu | Selu | Hardswish | Exp | Log => {
+                Value::Inf { negative: false }
+            }
+            Sigmoid | Tanh | Softsign | Hardsigmoid | Erf => Value::Real(one),
+            Rsqrt => Value::Zero { negative: false },
+        }
+    }
+}
+
+/// The value at ±0.
+fn at_zero(act: Act, negative: bool) -> Value {
+    use Act::*;
+    match act {
+        // Odd functions, x·g(x) with g(0) > 0, elu and selu keep the zero's sign.
+        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf => {
+            Value::Zero { negative }
+        }
+        Sigmoid | Hardsigmoid => Value::Real(half),
+        Softplus => Value::Real(ln2),
+        Exp => Value::Real(one),
+        Log => Value::Inf { negative: true },
+        Rsqrt => Value::Inf { negative },
+    }
+}
+
+fn value_bits(fmt: Fmt, value: Value) -> u16 {
+    match value {
+        Value::Zero { negative } => {
+            if negative {
+                fmt.sign_bit()
+            } else {
+                0
+            }
+        }
+        Value::Inf { negative } => fmt.inf_bits() | if negative { fmt.sign_bit() } else { 0 },
+        Value::DefaultNan => fmt.default_nan(),
+        Value::Real(make) => {
+            let v = make(BASE_PREC);
+            let r = round_float(fmt, &v, BASE_PREC - GUARD_BITS);
+            assert!(
+                !r.near_midpoint,
+                "special value {v} is near a midpoint of {}",
+                fmt.name()
+            );
+            r.bits
+        }
+    }
+}
+
+/// The sign of f(x) for a finite nonzero x where f(x) is not exactly zero.
+fn value_is_negative(act: Act, x: &Float) -> bool {
+    use Act::*;
+    match act {
+        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf => {
+            x.is_sign_negative()
+        }
+        Sigmoid | Softplus | Hardsigmoid | Exp | Rsqrt => false,
+        Log => *x < 1,
+    }
+}
+
+/// ln(1 + e^x) without cancellation or overflow: x + ln(1 + e^−x) for x > 0.
+fn softplus(x: &Float, prec: u32) -> Float {
+    if x.is_sign_positive() {
+        let mut t = Float::with_val(prec, -x);
+        t.exp_mut();
+        t.ln_1p_mut();
+        t + x
+    } else {
+        let mut t = Float::with_val(prec, x);
+        t.exp_mut();
+        t.ln_1p_mut();
+        t
+    }
+}
+
+/// x / (1 + e^(−k)), the form of x·sigmoid(k) that has no cancellation for any k.
+fn x_over_one_plus_exp_neg(x: &Float, k: &Float, prec: u32) -> Float {
+    let mut t = Float::with_val(prec, -k);
+    t.exp_mut();
+    t += 1;
+    Float::with_val(prec, x / &t)
+}
+
+/// The exact value when it is rational; `None` where the function is transcendental.
+pub fn exact_rational(act: Act, x: &Rational) -> Option<Rational> {
+    let three = Rational::from(3);
+    match act {
+        Act::Softsign => {
+            let den = x.clone().abs() + 1u32;
+            Some(Rational::from(x / &den))
+        }
+        Act::Elu if x.cmp0() == Ordering::Greater => Some(x.clone()),
+        Act::Selu if x.cmp0() == Ordering::Greater => Some(decimal_rational(SELU_LAMBDA) * x),
+        Act::Hardsigmoid => Some(if *x >= three {
+            Rational::from(1)
+        } else if *x <= -three {
+            Rational::new()
+        } else {
+            (x.clone() + 3u32) / 6u32
+        }),
+        Act::Hardswish => Some(if *x >= three {
+            x.clone()
+        } else if *x <= -three {
+            Rational::new()
+        } else {
+            (x.clone() + 3u32) * x / 6u32
+        }),
+        _ => None,
+    }
+}
+
+/// f(x) at `prec` bits for a finite nonzero x (given exactly at `prec` bits and as a rational),
+/// in the domain. Each step is one correctly rounded MPFR operation; formulas avoid
+/// cancellation, so the relative error stays within a few units of 2^-prec times the
+/// function's condition number.
+pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
+    match act {
+        Act::Gelu => {
+            // (x/2)·erfc(−x/√2)
+            let sqrt2 = Float::with_val(prec, 2).sqrt();
+            let mut t = Float::with_val(prec, x / &sqrt2);
+            t.neg_assign();
+            t.erfc_mut();
+            let mut v = Float::with_val(prec, x * &t);
+            v >>= 1;
+            v
+        }
+        Act::GeluTanh => {
+            // (x/2)(1 + tanh z) = x / (1 + e^(−2z)), z = √(2/π)·(x + 0.044715·x³)
+            let c = Float::with_val(prec, &Rational::from((44715, 1_000_000)));
+            let k = (Float::with_val(prec, 2) / Float::with_val(prec, Constant::Pi)).sqrt();
+            let x3 = Float::with_val(prec, x * x) * x; // exact: 33 bits
+            let inner = Float::with_val(prec, &c * &x3) + x;
+            let mut two_z = k * inner;
+            two_z <<= 1;
+            x_over_one_plus_exp_neg(x, &two_z, prec)
+        }
+        Act::Sigmoid => x_over_one_plus_exp_neg(&one(prec), x, prec),
+        Act::Tanh => Float::with_val(prec, x.tanh_ref()),
+        Act::Silu => x_over_one_plus_exp_neg(x, x, prec),
+        Act::Mish => {
+            let mut t = softplus(x, prec);
+            t.tanh_mut();
+            t * x
+        }
+        Act::Softplus => softplus(x, prec),
+        Act::Softsign => {
+            let den = Float::with_val(prec, x.abs_ref()) + 1;
+            Float::with_val(prec, x / &den)
+        }
+        Act::Elu => {
+            if x.is_sign_positive() {
+                x.clone()
+            } else {
+                Float::with_val(prec, x.exp_m1_ref())
+            }
+        }
+        Act::Selu => {
+            if x.is_sign_positive() {
+                selu_lambda(prec) * x
+            } else {
+                let la = selu_lambda(prec) * selu_alpha(prec);
+                Float::with_val(prec, x.exp_m1_ref()) * la
+            }
+        }
+        Act::Hardsigmoid | Act::Hardswish => {
+            Float::with_val(prec, &exact_rational(act, xr).expect("rational"))
+        }
+        Act::Erf => Float::with_val(prec, x.erf_ref()),
+        Act::Exp => Float::with_val(prec, x.exp_ref()),
+        Act::Log => Float::with_val(prec, x.ln_ref()),
+        Act::Rsqrt => Float::with_val(prec, x.recip_sqrt_ref()),
+    }
+}
+
+/// The correctly rounded output of `act` in `fmt` for the input bit pattern `bits`.
+///
+/// # Panics
+/// When an input stays within the near-midpoint margin at every precision of
+/// [`RAISED_PRECS`] and the function has no exact rational value there.
+pub fn reference(act: Act, fmt: Fmt, bits: u16) -> Reference {
+    let [p1, p2] = RAISED_PRECS;
+    reference_with_precisions(act, fmt, bits, &[BASE_PREC, p1, p2])
+}
+
+/// [`reference()`] with another ladder of precisions (the first one is the base): lets tests
+/// exercise the raised-precision path with a deliberately short base precision.
+///
+/// # Panics
+/// As [`reference()`], at the last precision of `precs`; also when `precs` is empty.
+pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u16, precs: &[u32]) -> Reference {
+    let special = |bits| Reference {
+        bits,
+        path: Path::Special,
+    };
+    let (negative, significand, exponent) = match decode(fmt, bits) {
+        Decoded::Nan => return special(bits | fmt.quiet_bit()),
+        Decoded::Inf { negative } => return special(value_bits(fmt, limit(act, negative))),
+        Decoded::Zero { negative } => return special(value_bits(fmt, at_zero(act, negative))),
+        Decoded::Finite {
+            negative,
+            significand,
+            exponent,
+        } => (negative, significand, exponent),
+    };
+    let xr = finite_to_rational(negative, significand, exponent);
+    // Domain errors and exact zeros at nonzero inputs.
+    match act {
+        Act::Log | Act::Rsqrt if negative => return special(fmt.default_nan()),
+        Act::Log if xr == 1 => return special(0),
+        Act::Hardsigmoid if xr <= -3 => return special(0),
+        Act::Hardswish if xr <= -3 => return special(fmt.sign_bit()),
+        _ => {}
+    }
+    let mut last = None;
+    for (i, &prec) in precs.iter().enumerate() {
+        let x = finite_to_float(negative, significand, exponent, prec);
+        let mut v = evaluate(act, &x, &xr, prec);
+        assert!(
+            !v.is_nan(),
+            "{} {}: NaN at {bits:#06x}",
+            act.name(),
+            fmt.name()
+        );
+        let expect_negative = value_is_negative(act, &x);
+        if v.is_zero() {
+            // An underflow of the working range: the exact value is nonzero, of known sign.
+            if v.is_sign_negative() != expect_negative {
+                v.neg_assign();
+            }
+        }
+        assert_eq!(
+            v.is_sign_negative(),
+            expect_negative,
+            "{} {}: sign of {v} at {bits:#06x}",
+            act.name(),
+            fmt.name()
+        );
+        let r = round_float(fmt, &v, prec - GUARD_BITS);
+        if !r.near_midpoint {
+            let path = if i == 0 {
+                Path::Base
+            } else {
+                Path::Raised { prec }
+            };
+            return Reference { bits: r.bits, path };
+        }
+        if let Some(exact) = exact_rational(act, &xr) {
+            let (bits, tie) = round_rational(fmt, &exact);
+            return Reference {
+                bits,
+                path: Path::Exact { tie },
+            };
+        }
+        last = Some(v);
+    }
+    panic!(
+        "{} {}: input {bits:#06x} = {} stays within 2^-{} of a midpoint at {} bits: {}",
+        act.name(),
+        fmt.name(),
+        Float::with_val(64, &xr),
+        precs.last().expect("a precision") - GUARD_BITS,
+        precs.last().expect("a precision"),
+        last.expect("evaluated")
+    )
+}
+
+/// The input's value and f(input) at [`BASE_PREC`] bits, for messages.
+pub fn describe(act: Act, fmt: Fmt, bits: u16) -> (String, String) {
+    match decode(fmt, bits) {
+        Decoded::Nan => ("NaN".into(), "NaN".into()),
+        Decoded::Inf { negative } => {
+            let s = if negative { "-inf" } else { "+inf" };
+            (s.into(), format!("limit at {s}"))
+        }
+        Decoded::Zero { negative } => {
+            let s = if negative { "-0" } else { "+0" };
+            (s.into(), format!("value at {s}"))
+        }
+        Decoded::Finite {
+            negative,
+            significand,
+            exponent,
+        } => {
+            let x = finite_to_float(negative, significand, exponent, BASE_PREC);
+            let xr = finite_to_rational(negative, significand, exponent);
+            let input = format!("{:.12e}", x);
+            let in_domain = !(negative && matches!(act, Act::Log | Act::Rsqrt));
+            let value = if in_domain {
+                format!("{:.40e}", evaluate(act, &x, &xr, BASE_PREC))
+            } else {
+                "NaN (outside the domain)".into()
+            };
+            (input, value)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
