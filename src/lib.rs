@@ -156,7 +156,12 @@ mod functions;
 mod kernels;
 pub mod tables;
 
-pub use activation::{Activation, MissingTable};
+pub use activation::{Activation, MissingTable, UnknownActivation};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(all(doctest, feature = "all"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 pub use actlut_codegen::Format;
 #[allow(unused_imports)] // the modules exist only for enabled function features
 pub use functions::*;

@@ -155,7 +155,7 @@ impl Function {
                 true,
             ) => s * 0.0,
             (Sigmoid | Hardsigmoid, true) => 0.5,
-            (Softplus, true) => return Special::Value(Approx::approx(core::f64::consts::LN_2)),
+            (Softplus, true) => return Special::Value(Approx::evaluated(core::f64::consts::LN_2)),
             (Exp, true) => 1.0,
             (Log, true) => f64::NEG_INFINITY,
             (Rsqrt, true) => s * f64::INFINITY,
@@ -184,7 +184,7 @@ impl Function {
             }
             (Selu, false) => {
                 if neg {
-                    return Special::Value(Approx::approx(-SELU_LAMBDA_ALPHA));
+                    return Special::Value(Approx::evaluated(-SELU_LAMBDA_ALPHA));
                 }
                 f64::INFINITY
             }
@@ -207,28 +207,30 @@ impl Function {
     pub(crate) fn eval(self, x: f64) -> Result<Approx, ()> {
         use Function::*;
         Ok(match self {
-            Gelu => Approx::approx(0.5 * x * libm::erfc(-x * core::f64::consts::FRAC_1_SQRT_2)),
+            Gelu => Approx::evaluated(0.5 * x * libm::erfc(-x * core::f64::consts::FRAC_1_SQRT_2)),
             // (x/2)(1 + tanh u) = x / (1 + e^(−2u)): no cancellation on either side.
-            GeluTanh => Approx::approx(x / (1.0 + libm::exp(-2.0 * gelu_tanh_u(x)))),
-            Sigmoid => Approx::approx(1.0 / (1.0 + libm::exp(-x))),
-            Tanh => Approx::approx(libm::tanh(x)),
-            Silu => Approx::approx(x / (1.0 + libm::exp(-x))),
-            Mish => Approx::approx(x * libm::tanh(softplus(x))),
-            Softplus => Approx::approx(softplus(x)),
+            GeluTanh => Approx::evaluated(x / (1.0 + libm::exp(-2.0 * gelu_tanh_u(x)))),
+            Sigmoid => Approx::evaluated(1.0 / (1.0 + libm::exp(-x))),
+            Tanh => Approx::evaluated(libm::tanh(x)),
+            Silu => Approx::evaluated(x / (1.0 + libm::exp(-x))),
+            Mish => Approx::evaluated(x * libm::tanh(softplus(x))),
+            Softplus => Approx::evaluated(softplus(x)),
             Softsign => {
-                let d = 1.0 + x.abs();
+                // 1 + |x| is exact iff TwoSum's error term is zero (a test like
+                // d − 1 == |x| is fooled when 1 + |x| rounds to |x|).
+                let (d, d_err) = crate::round::two_sum(1.0, x.abs());
                 let q = x / d;
-                let exact = d - 1.0 == x.abs() && libm::fma(q, d, -x) == 0.0;
+                let exact = d_err == 0.0 && libm::fma(q, d, -x) == 0.0;
                 if exact {
                     Approx::exact(q)
                 } else {
-                    Approx::approx(q)
+                    Approx::evaluated(q)
                 }
             }
             Elu if x > 0.0 => Approx::exact(x),
-            Elu => Approx::approx(libm::expm1(x)),
-            Selu if x > 0.0 => Approx::approx(SELU_LAMBDA * x),
-            Selu => Approx::approx(SELU_LAMBDA_ALPHA * libm::expm1(x)),
+            Elu => Approx::evaluated(libm::expm1(x)),
+            Selu if x > 0.0 => Approx::evaluated(SELU_LAMBDA * x),
+            Selu => Approx::evaluated(SELU_LAMBDA_ALPHA * libm::expm1(x)),
             // x/6 + 1/2, and x·(x + 3)/6 = x/2 + x²/6 (x² is exact for every
             // format: at most 2·8 significant bits, no underflow).
             Hardsigmoid if x <= -3.0 => Approx::exact(0.0),
@@ -237,11 +239,11 @@ impl Function {
             Hardswish if x <= -3.0 => Approx::exact(-0.0),
             Hardswish if x >= 3.0 => Approx::exact(x),
             Hardswish => Approx::exact_plus_quotient(0.5 * x, x * x, 6.0),
-            Erf => Approx::approx(libm::erf(x)),
-            Exp => Approx::approx(libm::exp(x)),
+            Erf => Approx::evaluated(libm::erf(x)),
+            Exp => Approx::evaluated(libm::exp(x)),
             Log | Rsqrt if x < 0.0 => return Err(()),
-            Log => Approx::approx(libm::log(x)),
-            Rsqrt => Approx::approx(1.0 / libm::sqrt(x)),
+            Log => Approx::evaluated(libm::log(x)),
+            Rsqrt => Approx::evaluated(1.0 / libm::sqrt(x)),
         })
     }
 

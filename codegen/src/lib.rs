@@ -114,6 +114,43 @@ fn settle(r: Option<u16>, function: Function, format: Format, bits: u16) -> u16 
     }
 }
 
+/// A reference evaluation before rounding: the exact value lies within
+/// `error_bound` of `hi + lo` (an unevaluated sum of two `f64`s).
+///
+/// This is what [`eval`] rounds; it is public so that the bound itself can be
+/// tested against an independent high-precision reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Leading part.
+    pub hi: f64,
+    /// Trailing part (often 0).
+    pub lo: f64,
+    /// Bound on `|exact − (hi + lo)|`; 0 means `hi + lo` is exact.
+    pub error_bound: f64,
+}
+
+impl From<round::Approx> for Evaluation {
+    fn from(a: round::Approx) -> Self {
+        Evaluation {
+            hi: a.hi,
+            lo: a.lo,
+            error_bound: a.err,
+        }
+    }
+}
+
+/// The plain reference evaluation of `function` at a finite non-zero `x`, or
+/// `None` where the result is the default NaN (log or rsqrt of a negative `x`).
+pub fn evaluate(function: Function, x: f64) -> Option<Evaluation> {
+    function.eval(x).ok().map(Evaluation::from)
+}
+
+/// The refined evaluation used for hard cases, or `None` for functions without
+/// one (their plain evaluation settles every input).
+pub fn evaluate_refined(function: Function, x: f64) -> Option<Evaluation> {
+    function.eval_refined(x).map(Evaluation::from)
+}
+
 /// `function` at an `f32` input, rounded once to `f32`.
 ///
 /// # Accuracy

@@ -42,7 +42,7 @@ impl Approx {
     }
 
     /// A plain `f64` evaluation with the default relative bound.
-    pub fn approx(v: f64) -> Self {
+    pub fn evaluated(v: f64) -> Self {
         Approx {
             hi: v,
             lo: 0.0,
@@ -72,7 +72,7 @@ impl Approx {
 }
 
 /// `a + b = s + t` exactly (Knuth's TwoSum), for finite inputs.
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
     let s = a + b;
     let bb = s - a;
     let t = (a - (s - bb)) + (b - bb);
@@ -234,16 +234,16 @@ mod tests {
     fn values_near_a_boundary_are_unsettled() {
         let f = Format::F16;
         let mid = 1.0 + libm::scalbn(1.0, -11);
-        assert_eq!(round(f, Approx::approx(mid)), None);
-        assert_eq!(round(f, Approx::approx(mid * (1.0 + 1e-14))), None);
+        assert_eq!(round(f, Approx::evaluated(mid)), None);
+        assert_eq!(round(f, Approx::evaluated(mid * (1.0 + 1e-14))), None);
         // Far enough away: settled.
-        assert_eq!(round(f, Approx::approx(mid * (1.0 + 1e-9))), Some(0x3C01));
-        assert_eq!(round(f, Approx::approx(mid * (1.0 - 1e-9))), Some(0x3C00));
+        assert_eq!(round(f, Approx::evaluated(mid * (1.0 + 1e-9))), Some(0x3C01));
+        assert_eq!(round(f, Approx::evaluated(mid * (1.0 - 1e-9))), Some(0x3C00));
         // The overflow threshold is a boundary too.
-        assert_eq!(round(f, Approx::approx(65520.0)), None);
-        assert_eq!(round(f, Approx::approx(65521.0)), Some(0x7C00));
+        assert_eq!(round(f, Approx::evaluated(65520.0)), None);
+        assert_eq!(round(f, Approx::evaluated(65521.0)), Some(0x7C00));
         // So is half the smallest subnormal.
-        assert_eq!(round(f, Approx::approx(libm::scalbn(1.0, -25))), None);
+        assert_eq!(round(f, Approx::evaluated(libm::scalbn(1.0, -25))), None);
     }
 
     #[test]
