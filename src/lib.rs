@@ -154,6 +154,7 @@ mod activation;
 pub mod computed;
 mod functions;
 mod kernels;
+pub mod manifest;
 pub mod tables;
 
 pub use activation::{Activation, MissingTable, UnknownActivation};

@@ -1,0 +1,251 @@
+//! The manifest of the tables compiled into this build: name, function, format
+//! and SHA-256 of every enabled table, for proving what a binary ships.
+//!
+//! The manifest holds no reference to the tables themselves, so listing it does
+//! not keep a single table alive: a binary still carries only the tables its
+//! code references (the linker drops the others). The hashes are those of
+//! `tables/actlut.lock`, which every build checks.
+//!
+//! ```
+//! # #[cfg(all(feature = "gelu", feature = "f16"))] {
+//! let t = actlut::manifest::find("gelu_f16").unwrap();
+//! assert_eq!(t.format, actlut::Format::F16);
+//! assert_eq!(t.bytes(), 131_072);
+//! assert_eq!(t.sha256, actlut::tables::GELU_F16_SHA256);
+//! println!("{} {}", t.sha256_hex(), t.name); // the `sha256sum` line of a dump
+//! # }
+//! ```
+//!
+//! # Self-check at boot
+//!
+//! With the `self-check` feature (SHA-256 through `sha2`, `no_std`, no heap),
+//! firmware can re-hash a table in memory, for instance to detect a corrupted
+//! flash at boot. Only the tables passed to [`Table::check`] are kept:
+//!
+//! ```
+//! # #[cfg(all(feature = "self-check", feature = "gelu", feature = "f16"))] {
+//! let entry = actlut::manifest::find("gelu_f16").unwrap();
+//! assert_eq!(entry.check(&actlut::tables::GELU_F16), Ok(()));
+//! # }
+//! ```
+//!
+//! Tables with identical bytes share one hash, and one `static`: their names are
+//! aliases (see [`Table::aliases`]).
+
+use crate::{Activation, Format};
+
+/// One table compiled into this build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The table's name, `<function>_<format>`: `gelu_f16`, `gelu_tanh_bf16`, ….
+    pub name: &'static str,
+    /// Its function.
+    pub activation: Activation,
+    /// Its format (of both input and output).
+    pub format: Format,
+    /// SHA-256 of its little-endian bytes (the bytes of its `<name>.bin` dump).
+    pub sha256: [u8; 32],
+}
+
+/// Every table compiled into this build, in the order of `tables/actlut.lock`
+/// (formats, then functions). Empty without features.
+pub static TABLES: &[Table] = include!(concat!(env!("OUT_DIR"), "/manifest.rs"));
+
+/// The version of the reference evaluation that produced the tables (the
+/// `reference` column of the lock).
+pub const REFERENCE_VERSION: &str = actlut_codegen::REFERENCE_VERSION;
+
+/// The manifest entry of the table named `name` (`gelu_f16`), if it is compiled in.
+pub fn find(name: &str) -> Option<&'static Table> {
+    TABLES.iter().find(|t| t.name == name)
+}
+
+impl Table {
+    /// Number of entries: 65,536 for 16-bit formats, 256 for 8-bit ones.
+    pub const fn entries(&self) -> usize {
+        self.format.entries()
+    }
+
+    /// Size in bytes: 131,072 for 16-bit formats, 256 for 8-bit ones.
+    pub const fn bytes(&self) -> usize {
+        self.format.table_bytes()
+    }
+
+    /// The function's definition, as one line of ASCII text.
+    pub const fn definition(&self) -> &'static str {
+        self.activation.function().definition()
+    }
+
+    /// The hash in lower-case hexadecimal, formatted without allocating.
+    pub const fn sha256_hex(&self) -> Sha256Hex {
+        Sha256Hex(self.sha256)
+    }
+
+    /// The other compiled-in tables with the same bytes (the same hash), whose
+    /// names are aliases of this one.
+    pub fn aliases(&self) -> impl Iterator<Item = &'static Table> + '_ {
+        TABLES
+            .iter()
+            .filter(move |t| t.sha256 == self.sha256 && t.name != self.name)
+    }
+
+    /// Re-hashes `table` in memory and compares it with this entry.
+    ///
+    /// `table` is one of the statics of [`crate::tables`], a `[u16; 65536]` or
+    /// a `[u8; 256]`, or the table's little-endian bytes as a `[u8]` (a dump,
+    /// or flash read as bytes); it is hashed over its little-endian bytes
+    /// without allocating. Takes about a millisecond per 16-bit table on a desktop and
+    /// proportionally longer on a microcontroller.
+    ///
+    /// # Errors
+    ///
+    /// [`SelfCheckError`] when the hash differs.
+    #[cfg(feature = "self-check")]
+    pub fn check<T: TableData + ?Sized>(&self, table: &T) -> Result<(), SelfCheckError> {
+        let actual = table.sha256_le();
+        if actual == self.sha256 {
+            Ok(())
+        } else {
+            Err(SelfCheckError {
+                name: self.name,
+                expected: self.sha256,
+                actual,
+            })
+        }
+    }
+}
+
+/// A SHA-256 in lower-case hexadecimal ([`Table::sha256_hex`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sha256Hex(pub [u8; 32]);
+
+impl core::fmt::Display for Sha256Hex {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A table whose bytes in memory do not hash to its manifest entry
+/// ([`Table::check`]).
+#[cfg(feature = "self-check")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SelfCheckError {
+    /// The table's name.
+    pub name: &'static str,
+    /// The hash of the manifest (and of the lock).
+    pub expected: [u8; 32],
+    /// The hash of the bytes in memory.
+    pub actual: [u8; 32],
+}
+
+#[cfg(feature = "self-check")]
+impl core::fmt::Display for SelfCheckError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "table {} is corrupt: its bytes in memory hash to {}, the manifest says {}",
+            self.name,
+            Sha256Hex(self.actual),
+            Sha256Hex(self.expected)
+        )
+    }
+}
+
+#[cfg(feature = "self-check")]
+impl core::error::Error for SelfCheckError {}
+
+#[cfg(feature = "self-check")]
+mod sealed {
+    pub trait Sealed {}
+    impl<const N: usize> Sealed for [u16; N] {}
+    impl<const N: usize> Sealed for [u8; N] {}
+    impl Sealed for [u16] {}
+    impl Sealed for [u8] {}
+}
+
+/// Table data that [`Table::check`] can hash: `[u16]` and `[u8]` arrays and
+/// slices, hashed over their little-endian bytes.
+#[cfg(feature = "self-check")]
+pub trait TableData: sealed::Sealed {
+    /// SHA-256 of the little-endian bytes.
+    fn sha256_le(&self) -> [u8; 32];
+}
+
+#[cfg(feature = "self-check")]
+impl TableData for [u16] {
+    fn sha256_le(&self) -> [u8; 32] {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        let mut buf = [0u8; 256];
+        for chunk in self.chunks(buf.len() / 2) {
+            for (b, v) in buf.chunks_exact_mut(2).zip(chunk) {
+                b.copy_from_slice(&v.to_le_bytes());
+            }
+            hasher.update(&buf[..chunk.len() * 2]);
+        }
+        hasher.finalize().into()
+    }
+}
+
+#[cfg(feature = "self-check")]
+impl TableData for [u8] {
+    fn sha256_le(&self) -> [u8; 32] {
+        use sha2::Digest;
+        sha2::Sha256::digest(self).into()
+    }
+}
+
+#[cfg(feature = "self-check")]
+impl<const N: usize> TableData for [u16; N] {
+    fn sha256_le(&self) -> [u8; 32] {
+        self[..].sha256_le()
+    }
+}
+
+#[cfg(feature = "self-check")]
+impl<const N: usize> TableData for [u8; N] {
+    fn sha256_le(&self) -> [u8; 32] {
+        self[..].sha256_le()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_enabled_table_is_in_the_manifest_once() {
+        for (i, t) in TABLES.iter().enumerate() {
+            assert!(
+                TABLES[..i].iter().all(|u| u.name != t.name),
+                "{} twice",
+                t.name
+            );
+            assert_eq!(
+                t.name,
+                std::format!("{}_{}", t.activation.name(), t.format.name())
+            );
+        }
+        let enabled = Activation::ALL
+            .iter()
+            .map(|a| {
+                usize::from(a.table_f16().is_ok())
+                    + usize::from(a.table_bf16().is_ok())
+                    + usize::from(a.table_fp8_e4m3().is_ok())
+                    + usize::from(a.table_fp8_e5m2().is_ok())
+            })
+            .sum::<usize>();
+        assert_eq!(TABLES.len(), enabled);
+    }
+
+    #[test]
+    fn hex_is_lower_case_and_64_digits() {
+        let h = Sha256Hex([0xAB; 32]);
+        let s = std::format!("{h}");
+        assert_eq!(s.len(), 64);
+        assert!(s.chars().all(|c| c == 'a' || c == 'b'));
+    }
+}

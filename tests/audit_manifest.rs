@@ -1,0 +1,142 @@
+//! The run-time manifest lists exactly the enabled tables with their lock
+//! hashes; identical tables share one `static`; the `self-check` feature
+//! re-hashes tables in memory.
+
+use actlut::manifest::{self, TABLES};
+use actlut::{Activation, Format};
+use actlut_codegen::{lock, sha256};
+
+fn lock_entries() -> Vec<lock::Entry> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
+        .expect("read tables/actlut.lock");
+    lock::parse(&text).expect("parse tables/actlut.lock")
+}
+
+/// The little-endian bytes of a compiled-in table, through the `Activation` API.
+fn embedded_le(a: Activation, format: Format) -> Option<Vec<u8>> {
+    let wide = |t: &[u16; 65536]| t.iter().flat_map(|v| v.to_le_bytes()).collect();
+    if format == Format::F16 {
+        a.table_f16().ok().map(wide)
+    } else if format == Format::Bf16 {
+        a.table_bf16().ok().map(wide)
+    } else if format == Format::Fp8E4M3 {
+        a.table_fp8_e4m3().ok().map(|t| t.to_vec())
+    } else {
+        a.table_fp8_e5m2().ok().map(|t| t.to_vec())
+    }
+}
+
+#[test]
+fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
+    let lock = lock_entries();
+    let mut enabled = 0;
+    // Lock order: formats, then functions.
+    let mut expected_order = Vec::new();
+    for format in Format::ALL {
+        for a in Activation::ALL {
+            let Some(bytes) = embedded_le(a, format) else {
+                continue;
+            };
+            enabled += 1;
+            let name = format!("{}_{}", a.name(), format.name());
+            let t = manifest::find(&name).unwrap_or_else(|| panic!("{name} not in the manifest"));
+            assert_eq!(t.activation, a, "{name}");
+            assert_eq!(t.format, format, "{name}");
+            assert_eq!(t.bytes(), bytes.len(), "{name}");
+            assert_eq!(t.entries(), format.entries(), "{name}");
+            assert_eq!(t.sha256, sha256(&bytes), "{name}: manifest hash vs bytes");
+            let l = lock.iter().find(|e| e.name == name).unwrap();
+            assert_eq!(t.sha256, l.sha256, "{name}: manifest hash vs lock");
+            assert_eq!(format!("{}", t.sha256_hex()), actlut_codegen::hex(&l.sha256));
+            assert_eq!(t.definition(), a.function().definition());
+            expected_order.push(name);
+        }
+    }
+    assert_eq!(TABLES.len(), enabled);
+    let order: Vec<&str> = TABLES.iter().map(|t| t.name).collect();
+    assert_eq!(order, expected_order);
+    assert_eq!(manifest::REFERENCE_VERSION, lock[0].reference);
+    assert!(manifest::find("gelu_f17").is_none());
+}
+
+#[test]
+fn aliases_are_exactly_the_tables_with_equal_hashes() {
+    for t in TABLES {
+        let mut want: Vec<&str> = TABLES
+            .iter()
+            .filter(|u| u.sha256 == t.sha256 && u.name != t.name)
+            .map(|u| u.name)
+            .collect();
+        let mut got: Vec<&str> = t.aliases().map(|u| u.name).collect();
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "{}", t.name);
+    }
+}
+
+/// gelu and gelu_tanh agree on every fp8_e4m3 input: one table, two names, one
+/// copy in memory, and both names keep the documented type.
+#[cfg(all(feature = "gelu", feature = "gelu-tanh", feature = "fp8-e4m3"))]
+#[test]
+fn identical_tables_are_one_static_under_two_names() {
+    let a: &'static [u8; 256] = &actlut::tables::GELU_FP8_E4M3;
+    let b: &'static [u8; 256] = &actlut::tables::GELU_TANH_FP8_E4M3;
+    assert!(core::ptr::eq(a, b));
+    assert_eq!(
+        actlut::tables::GELU_FP8_E4M3_SHA256,
+        actlut::tables::GELU_TANH_FP8_E4M3_SHA256
+    );
+    let names: Vec<&str> = manifest::find("gelu_fp8_e4m3")
+        .unwrap()
+        .aliases()
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, ["gelu_tanh_fp8_e4m3"]);
+}
+
+/// Distinct tables stay distinct statics.
+#[cfg(all(feature = "gelu", feature = "silu", feature = "f16"))]
+#[test]
+fn distinct_tables_are_distinct_statics() {
+    assert!(!core::ptr::eq(
+        &actlut::tables::GELU_F16,
+        &actlut::tables::SILU_F16
+    ));
+}
+
+#[cfg(feature = "self-check")]
+#[test]
+fn self_check_accepts_every_compiled_in_table() {
+    for t in TABLES {
+        let bytes = embedded_le(t.activation, t.format).unwrap();
+        assert_eq!(t.check(&bytes[..]), Ok(()), "{}", t.name);
+        if t.format.entry_bytes() == 2 {
+            let table = if t.format == Format::F16 {
+                t.activation.table_f16().unwrap()
+            } else {
+                t.activation.table_bf16().unwrap()
+            };
+            assert_eq!(t.check(table), Ok(()), "{}", t.name);
+        }
+    }
+}
+
+#[cfg(all(feature = "self-check", feature = "gelu", feature = "f16"))]
+#[test]
+fn self_check_names_a_corrupted_table_and_both_hashes() {
+    let entry = manifest::find("gelu_f16").unwrap();
+    assert_eq!(entry.check(&actlut::tables::GELU_F16), Ok(()));
+    let mut flash = actlut::tables::GELU_F16;
+    flash[0x3C00] ^= 0x0100; // one flipped bit
+    let err = entry.check(&flash).unwrap_err();
+    assert_eq!(err.name, "gelu_f16");
+    assert_eq!(err.expected, actlut::tables::GELU_F16_SHA256);
+    assert_ne!(err.actual, err.expected);
+    let msg = err.to_string();
+    assert!(msg.contains("gelu_f16"), "{msg}");
+    assert!(msg.contains(&actlut_codegen::hex(&err.expected)), "{msg}");
+    assert!(msg.contains(&actlut_codegen::hex(&err.actual)), "{msg}");
+    // A table of another width or length is not this table either.
+    assert!(entry.check(&[0u8; 256]).is_err());
+    assert!(entry.check(&actlut::tables::GELU_F16[..100]).is_err());
+}
