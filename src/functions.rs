@@ -2,6 +2,7 @@
 //! typed, raw-bits and slice entry points of every enabled format.
 
 /// Items of one 16-bit float format inside a function module.
+#[allow(unused_macros)] // unused when no function feature is enabled
 macro_rules! float16_items {
     (
         $fname:literal, $feature:literal, $fmt:literal, $fmt_feature:literal, $ty:ident,
@@ -81,6 +82,7 @@ macro_rules! float16_items {
 
 /// Items of one 8-bit float format inside a function module (raw bytes: Rust
 /// has no standard fp8 type).
+#[allow(unused_macros)] // unused when no function feature is enabled
 macro_rules! float8_items {
     (
         $fname:literal, $feature:literal, $fmt:literal, $fmt_feature:literal,

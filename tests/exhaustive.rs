@@ -3,7 +3,9 @@
 
 use actlut::{computed, Activation, Format};
 
-fn formats_16() -> Vec<(Format, fn(Activation) -> Option<&'static [u16; 65536]>)> {
+type TableOf = fn(Activation) -> Option<&'static [u16; 65536]>;
+
+fn formats_16() -> Vec<(Format, TableOf)> {
     vec![
         (Format::F16, |a| a.table_f16().ok()),
         (Format::Bf16, |a| a.table_bf16().ok()),
