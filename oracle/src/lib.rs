@@ -36,30 +36,58 @@ pub const SELU_LAMBDA: &str = "1.0507009873554804934193349852946";
 /// selu's α, as the exact decimal of SEMANTICS.md.
 pub const SELU_ALPHA: &str = "1.6732632423543772848170429916717";
 
-/// An output format of 16 bits, described by its own parameters (not codegen's).
+/// A number format, described by its own parameters (not codegen's).
+///
+/// Bit patterns of every format are carried in a `u32`; the 16- and 8-bit formats use its low
+/// bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fmt {
     /// IEEE 754 binary16: 1 sign, 5 exponent, 10 fraction bits, bias 15.
     F16,
     /// bfloat16: 1 sign, 8 exponent, 7 fraction bits, bias 127.
     Bf16,
+    /// OCP FP8 E4M3 "fn": 1 sign, 4 exponent, 3 fraction bits, bias 7; no infinities, NaN is
+    /// only S.1111.111, the largest finite value is 448 (S.1111.110).
+    Fp8E4M3,
+    /// OCP FP8 E5M2: 1 sign, 5 exponent, 2 fraction bits, bias 15; IEEE-like.
+    Fp8E5M2,
+    /// IEEE 754 binary32 (for checking `f32` evaluations; there are no `f32` tables).
+    F32,
 }
 
 impl Fmt {
-    /// Every format the oracle knows.
-    pub const ALL: [Fmt; 2] = [Fmt::F16, Fmt::Bf16];
+    /// Every table format the oracle knows.
+    pub const ALL: [Fmt; 4] = [Fmt::F16, Fmt::Bf16, Fmt::Fp8E4M3, Fmt::Fp8E5M2];
 
-    /// The snake-case name used in table names (`"f16"`, `"bf16"`).
+    /// The snake-case name used in table names (`"f16"`, `"bf16"`, `"fp8_e4m3"`,
+    /// `"fp8_e5m2"`; `"f32"`).
     pub const fn name(self) -> &'static str {
         match self {
             Fmt::F16 => "f16",
             Fmt::Bf16 => "bf16",
+            Fmt::Fp8E4M3 => "fp8_e4m3",
+            Fmt::Fp8E5M2 => "fp8_e5m2",
+            Fmt::F32 => "f32",
         }
     }
 
-    /// The format with this name, if the oracle knows it.
+    /// The table format with this name, if the oracle knows it.
     pub fn from_name(name: &str) -> Option<Fmt> {
         Fmt::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Width of a bit pattern.
+    pub const fn width(self) -> u32 {
+        match self {
+            Fmt::F16 | Fmt::Bf16 => 16,
+            Fmt::Fp8E4M3 | Fmt::Fp8E5M2 => 8,
+            Fmt::F32 => 32,
+        }
+    }
+
+    /// Number of bit patterns (2^width).
+    pub const fn entries(self) -> u64 {
+        1 << self.width()
     }
 
     /// Significand bits including the hidden bit.
@@ -67,23 +95,26 @@ impl Fmt {
         match self {
             Fmt::F16 => 11,
             Fmt::Bf16 => 8,
+            Fmt::Fp8E4M3 => 4,
+            Fmt::Fp8E5M2 => 3,
+            Fmt::F32 => 24,
         }
     }
 
     /// Exponent field width.
     pub const fn exponent_bits(self) -> u32 {
-        match self {
-            Fmt::F16 => 5,
-            Fmt::Bf16 => 8,
-        }
+        self.width() - self.precision()
     }
 
     /// Exponent bias.
     pub const fn bias(self) -> i32 {
-        match self {
-            Fmt::F16 => 15,
-            Fmt::Bf16 => 127,
-        }
+        (1 << (self.exponent_bits() - 1)) - 1
+    }
+
+    /// Whether the all-ones exponent encodes ±inf and NaN (IEEE), rather than ordinary values
+    /// with only the all-ones pattern being NaN (E4M3 "fn").
+    pub const fn has_inf(self) -> bool {
+        !matches!(self, Fmt::Fp8E4M3)
     }
 
     /// Stored fraction bits.
@@ -101,24 +132,58 @@ impl Fmt {
         self.emin() - self.fraction_bits() as i32
     }
 
-    /// Bits of +infinity (all exponent bits set).
-    pub const fn inf_bits(self) -> u16 {
-        (((1u32 << self.exponent_bits()) - 1) << self.fraction_bits()) as u16
+    /// The all-ones exponent field with a zero fraction: +inf for IEEE-like formats (for E4M3
+    /// it is the finite value 256).
+    pub const fn all_ones_exponent(self) -> u32 {
+        ((1u32 << self.exponent_bits()) - 1) << self.fraction_bits()
+    }
+
+    /// Bits of +inf, if the format has infinities.
+    pub const fn inf_bits(self) -> Option<u32> {
+        if self.has_inf() {
+            Some(self.all_ones_exponent())
+        } else {
+            None
+        }
+    }
+
+    /// Bits of the largest finite positive value.
+    pub const fn max_finite(self) -> u32 {
+        self.overflow_bits() - 1
+    }
+
+    /// What a positive overflow, or +inf, becomes: +inf, or for E4M3 (which has no
+    /// infinities) the positive NaN `0x7F`. The negative one has the sign bit set.
+    pub const fn overflow_bits(self) -> u32 {
+        if self.has_inf() {
+            self.all_ones_exponent()
+        } else {
+            self.sign_bit() - 1
+        }
     }
 
     /// The sign bit.
-    pub const fn sign_bit(self) -> u16 {
-        0x8000
+    pub const fn sign_bit(self) -> u32 {
+        1 << (self.width() - 1)
     }
 
-    /// The quiet bit of a NaN (top fraction bit).
-    pub const fn quiet_bit(self) -> u16 {
-        1 << (self.fraction_bits() - 1)
+    /// The bit that quiets a NaN (top fraction bit); 0 for E4M3, whose NaN is kept as it is.
+    pub const fn quiet_bit(self) -> u32 {
+        if self.has_inf() {
+            1 << (self.fraction_bits() - 1)
+        } else {
+            0
+        }
     }
 
-    /// The positive default quiet NaN (f16 `0x7E00`, bf16 `0x7FC0`).
-    pub const fn default_nan(self) -> u16 {
-        self.inf_bits() | self.quiet_bit()
+    /// The positive default quiet NaN (f16 `0x7E00`, bf16 `0x7FC0`, e4m3 `0x7F`, e5m2 `0x7E`,
+    /// f32 `0x7FC0_0000`).
+    pub const fn default_nan(self) -> u32 {
+        if self.has_inf() {
+            self.all_ones_exponent() | self.quiet_bit()
+        } else {
+            self.sign_bit() - 1
+        }
     }
 }
 
@@ -148,19 +213,31 @@ pub enum Decoded {
     },
 }
 
-/// Decodes `bits` of `fmt`; subnormals are real values.
-pub fn decode(fmt: Fmt, bits: u16) -> Decoded {
+/// Decodes `bits` of `fmt` (a `u8`, `u16` or `u32`); subnormals are real values.
+///
+/// # Panics
+/// If `bits` has bits set above the format's width.
+pub fn decode(fmt: Fmt, bits: impl Into<u32>) -> Decoded {
+    let bits: u32 = bits.into();
+    assert!(
+        u64::from(bits) < fmt.entries(),
+        "{bits:#x} is not a {} bit pattern",
+        fmt.name()
+    );
     let negative = bits & fmt.sign_bit() != 0;
     let fb = fmt.fraction_bits();
-    let exp_field = ((bits & !fmt.sign_bit()) >> fb) as u32;
-    let fraction = (bits as u32) & ((1 << fb) - 1);
+    let exp_field = (bits & !fmt.sign_bit()) >> fb;
+    let fraction = bits & ((1 << fb) - 1);
     let exp_max = (1u32 << fmt.exponent_bits()) - 1;
-    if exp_field == exp_max {
+    if exp_field == exp_max && fmt.has_inf() {
         if fraction == 0 {
             Decoded::Inf { negative }
         } else {
             Decoded::Nan
         }
+    } else if exp_field == exp_max && fraction == (1 << fb) - 1 {
+        // E4M3: only S.1111.111 is NaN; the rest of the top binade is finite.
+        Decoded::Nan
     } else if exp_field == 0 {
         if fraction == 0 {
             Decoded::Zero { negative }
@@ -180,8 +257,8 @@ pub fn decode(fmt: Fmt, bits: u16) -> Decoded {
     }
 }
 
-/// The exact value of a nonzero finite input as an MPFR number of `prec` bits (exact for
-/// `prec >= 11`).
+/// The exact value of a nonzero finite input as an MPFR number of `prec` bits (exact when
+/// `prec` is at least the format's precision).
 pub fn finite_to_float(negative: bool, significand: u32, exponent: i32, prec: u32) -> Float {
     let mut x = Float::with_val(prec, significand);
     x <<= exponent;
@@ -209,29 +286,33 @@ pub fn finite_to_rational(negative: bool, significand: u32, exponent: i32) -> Ra
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rounded {
     /// The rounded value's bits (round to nearest, ties to even).
-    pub bits: u16,
+    pub bits: u32,
     /// The value lies within 2^-margin_bits (relative) of a midpoint, or on one: the bits are
     /// only trustworthy if the value is exact.
     pub near_midpoint: bool,
 }
 
 /// Packs a rounded magnitude `n · 2^q` (with `q >= qmin`, and `n < 2^precision` unless `q` is
-/// the quantum of the binade the value rounded up out of) into bits, overflowing to infinity.
-fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u16 {
+/// the quantum of the binade the value rounded up out of) into bits, overflowing to infinity
+/// (or, for E4M3, to NaN with the value's sign).
+fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u32 {
     let sign = if negative { fmt.sign_bit() } else { 0 };
     // (q - qmin) counts binades above the subnormal quantum: each adds 2^fraction_bits to the
     // bit pattern, and n carries the hidden bit into the exponent field. A carry out of the
     // top binade (n = 2^precision) lands on the next exponent, so the formula is uniform.
+    // For E4M3 the pattern after the largest finite one (S.1111.110) is S.1111.111, NaN: a
+    // value that rounds above 448 with unbounded exponent lands there or beyond.
     let magnitude = (q - fmt.qmin() as i64) * (1i64 << fmt.fraction_bits()) + n as i64;
-    if magnitude >= fmt.inf_bits() as i64 {
-        sign | fmt.inf_bits()
+    if magnitude >= i64::from(fmt.overflow_bits()) {
+        sign | fmt.overflow_bits()
     } else {
-        sign | magnitude as u16
+        sign | magnitude as u32
     }
 }
 
 /// Rounds `v` once, to nearest, ties to even, into `fmt`, with subnormals and overflow to ±inf
-/// when the rounding with unbounded exponent exceeds the largest finite value. A negative value
+/// when the rounding with unbounded exponent exceeds the largest finite value (E4M3: to NaN
+/// with the value's sign, as for ±inf itself). A negative value
 /// that rounds to zero gives -0; zeros and infinities keep their sign. Also reports whether `v`
 /// lies within 2^-margin_bits (relative) of a midpoint. Panics on NaN.
 pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
@@ -240,7 +321,7 @@ pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
     let sign = if negative { fmt.sign_bit() } else { 0 };
     if v.is_infinite() {
         return Rounded {
-            bits: sign | fmt.inf_bits(),
+            bits: sign | fmt.overflow_bits(),
             near_midpoint: false,
         };
     }
@@ -280,7 +361,7 @@ pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
 
 /// The exact rounding of a rational: bits, and whether `r` is exactly a midpoint (a tie,
 /// settled to even). Zero gives +0: callers decide the sign of exact zeros.
-pub fn round_rational(fmt: Fmt, r: &Rational) -> (u16, bool) {
+pub fn round_rational(fmt: Fmt, r: &Rational) -> (u32, bool) {
     let negative = r.cmp0() == Ordering::Less;
     if r.cmp0() == Ordering::Equal {
         return (0, false);
@@ -425,7 +506,7 @@ pub enum Path {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reference {
     /// The correctly rounded output bits.
-    pub bits: u16,
+    pub bits: u32,
     /// How they were obtained.
     pub path: Path,
 }
@@ -516,7 +597,7 @@ fn at_zero(act: Act, negative: bool) -> Value {
     }
 }
 
-fn value_bits(fmt: Fmt, value: Value) -> u16 {
+fn value_bits(fmt: Fmt, value: Value) -> u32 {
     match value {
         Value::Zero { negative } => {
             if negative {
@@ -525,7 +606,8 @@ fn value_bits(fmt: Fmt, value: Value) -> u16 {
                 0
             }
         }
-        Value::Inf { negative } => fmt.inf_bits() | if negative { fmt.sign_bit() } else { 0 },
+        // E4M3 has no infinities: an infinite result is NaN with the infinity's sign.
+        Value::Inf { negative } => fmt.overflow_bits() | if negative { fmt.sign_bit() } else { 0 },
         Value::DefaultNan => fmt.default_nan(),
         Value::Real(make) => {
             let v = make(BASE_PREC);
@@ -623,7 +705,7 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
             // (x/2)(1 + tanh z) = x / (1 + e^(−2z)), z = √(2/π)·(x + 0.044715·x³)
             let c = Float::with_val(prec, &Rational::from((44715, 1_000_000)));
             let k = (Float::with_val(prec, 2) / Float::with_val(prec, Constant::Pi)).sqrt();
-            let x3 = Float::with_val(prec, x * x) * x; // exact: 33 bits
+            let x3 = Float::with_val(prec, x * x) * x; // exact: at most 3·24 bits
             let inner = Float::with_val(prec, &c * &x3) + x;
             let mut two_z = k * inner;
             two_z <<= 1;
@@ -672,7 +754,7 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
 /// # Panics
 /// When an input stays within the near-midpoint margin at every precision of
 /// [`RAISED_PRECS`] and the function has no exact rational value there.
-pub fn reference(act: Act, fmt: Fmt, bits: u16) -> Reference {
+pub fn reference(act: Act, fmt: Fmt, bits: u32) -> Reference {
     let [p1, p2] = RAISED_PRECS;
     reference_with_precisions(act, fmt, bits, &[BASE_PREC, p1, p2])
 }
@@ -682,7 +764,7 @@ pub fn reference(act: Act, fmt: Fmt, bits: u16) -> Reference {
 ///
 /// # Panics
 /// As [`reference()`], at the last precision of `precs`; also when `precs` is empty.
-pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u16, precs: &[u32]) -> Reference {
+pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u32, precs: &[u32]) -> Reference {
     let special = |bits| Reference {
         bits,
         path: Path::Special,
@@ -760,7 +842,7 @@ pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u16, precs: &[u32]) -
 }
 
 /// The input's value and f(input) at [`BASE_PREC`] bits, for messages.
-pub fn describe(act: Act, fmt: Fmt, bits: u16) -> (String, String) {
+pub fn describe(act: Act, fmt: Fmt, bits: u32) -> (String, String) {
     match decode(fmt, bits) {
         Decoded::Nan => ("NaN".into(), "NaN".into()),
         Decoded::Inf { negative } => {

@@ -22,7 +22,7 @@ fn fl(r: &Rational) -> Float {
 }
 
 /// Asserts both roundings give `bits` for `r`, and returns (near, tie).
-fn check(fmt: Fmt, r: Rational, bits: u16) -> (bool, bool) {
+fn check(fmt: Fmt, r: Rational, bits: u32) -> (bool, bool) {
     let rf = round_float(fmt, &fl(&r), MARGIN);
     let (rb, tie) = round_rational(fmt, &r);
     assert_eq!(
@@ -49,30 +49,167 @@ fn decoder_reads_hand_checked_patterns() {
         significand,
         exponent,
     };
-    assert_eq!(decode(Fmt::F16, 0x3C00), fin(false, 1024, -10)); // 1
-    assert_eq!(decode(Fmt::F16, 0xC000), fin(true, 1024, -9)); // -2
-    assert_eq!(decode(Fmt::F16, 0x0001), fin(false, 1, -24)); // 2^-24
-    assert_eq!(decode(Fmt::F16, 0x03FF), fin(false, 1023, -24)); // largest subnormal
-    assert_eq!(decode(Fmt::F16, 0x0400), fin(false, 1024, -24)); // 2^-14
-    assert_eq!(decode(Fmt::F16, 0x7BFF), fin(false, 2047, 5)); // 65504
-    assert_eq!(decode(Fmt::F16, 0x7C00), Inf { negative: false });
-    assert_eq!(decode(Fmt::F16, 0xFC00), Inf { negative: true });
-    assert_eq!(decode(Fmt::F16, 0xFC01), Nan);
-    assert_eq!(decode(Fmt::F16, 0x7E00), Nan);
-    assert_eq!(decode(Fmt::F16, 0x8000), Zero { negative: true });
-    assert_eq!(decode(Fmt::Bf16, 0x3F80), fin(false, 128, -7)); // 1
-    assert_eq!(decode(Fmt::Bf16, 0x0001), fin(false, 1, -133)); // 2^-133
-    assert_eq!(decode(Fmt::Bf16, 0x0080), fin(false, 128, -133)); // 2^-126
-    assert_eq!(decode(Fmt::Bf16, 0x7F7F), fin(false, 255, 120)); // ≈ 3.39e38
-    assert_eq!(decode(Fmt::Bf16, 0xFF80), Inf { negative: true });
-    assert_eq!(decode(Fmt::Bf16, 0x7FC0), Nan);
-    assert_eq!(decode(Fmt::Bf16, 0xFF81), Nan);
+    assert_eq!(decode(Fmt::F16, 0x3C00_u32), fin(false, 1024, -10)); // 1
+    assert_eq!(decode(Fmt::F16, 0xC000_u32), fin(true, 1024, -9)); // -2
+    assert_eq!(decode(Fmt::F16, 0x0001_u32), fin(false, 1, -24)); // 2^-24
+    assert_eq!(decode(Fmt::F16, 0x03FF_u32), fin(false, 1023, -24)); // largest subnormal
+    assert_eq!(decode(Fmt::F16, 0x0400_u32), fin(false, 1024, -24)); // 2^-14
+    assert_eq!(decode(Fmt::F16, 0x7BFF_u32), fin(false, 2047, 5)); // 65504
+    assert_eq!(decode(Fmt::F16, 0x7C00_u32), Inf { negative: false });
+    assert_eq!(decode(Fmt::F16, 0xFC00_u32), Inf { negative: true });
+    assert_eq!(decode(Fmt::F16, 0xFC01_u32), Nan);
+    assert_eq!(decode(Fmt::F16, 0x7E00_u32), Nan);
+    assert_eq!(decode(Fmt::F16, 0x8000_u32), Zero { negative: true });
+    assert_eq!(decode(Fmt::Bf16, 0x3F80_u32), fin(false, 128, -7)); // 1
+    assert_eq!(decode(Fmt::Bf16, 0x0001_u32), fin(false, 1, -133)); // 2^-133
+    assert_eq!(decode(Fmt::Bf16, 0x0080_u32), fin(false, 128, -133)); // 2^-126
+    assert_eq!(decode(Fmt::Bf16, 0x7F7F_u32), fin(false, 255, 120)); // ≈ 3.39e38
+    assert_eq!(decode(Fmt::Bf16, 0xFF80_u32), Inf { negative: true });
+    assert_eq!(decode(Fmt::Bf16, 0x7FC0_u32), Nan);
+    assert_eq!(decode(Fmt::Bf16, 0xFF81_u32), Nan);
     assert_eq!(Fmt::F16.default_nan(), 0x7E00);
     assert_eq!(Fmt::Bf16.default_nan(), 0x7FC0);
     assert_eq!(Fmt::F16.quiet_bit(), 0x0200);
     assert_eq!(Fmt::Bf16.quiet_bit(), 0x0040);
-    assert_eq!(Fmt::F16.inf_bits(), 0x7C00);
-    assert_eq!(Fmt::Bf16.inf_bits(), 0x7F80);
+    assert_eq!(Fmt::F16.inf_bits(), Some(0x7C00));
+    assert_eq!(Fmt::Bf16.inf_bits(), Some(0x7F80));
+}
+
+#[test]
+fn fp8_decoder_reads_hand_checked_patterns() {
+    use Decoded::*;
+    let fin = |negative, significand, exponent| Finite {
+        negative,
+        significand,
+        exponent,
+    };
+    let e4 = Fmt::Fp8E4M3;
+    assert_eq!(decode(e4, 0x38_u32), fin(false, 8, -3)); // 1
+    assert_eq!(decode(e4, 0x01_u32), fin(false, 1, -9)); // 2^-9
+    assert_eq!(decode(e4, 0x07_u32), fin(false, 7, -9)); // largest subnormal
+    assert_eq!(decode(e4, 0x08_u32), fin(false, 8, -9)); // 2^-6
+    assert_eq!(decode(e4, 0x78_u32), fin(false, 8, 5)); // 256: no infinity in E4M3
+    assert_eq!(decode(e4, 0x7E_u32), fin(false, 14, 5)); // 448
+    assert_eq!(decode(e4, 0xFE_u32), fin(true, 14, 5)); // -448
+    assert_eq!(decode(e4, 0x7F_u32), Nan);
+    assert_eq!(decode(e4, 0xFF_u32), Nan);
+    assert_eq!(decode(e4, 0x80_u32), Zero { negative: true });
+    let e5 = Fmt::Fp8E5M2;
+    assert_eq!(decode(e5, 0x3C_u32), fin(false, 4, -2)); // 1
+    assert_eq!(decode(e5, 0x01_u32), fin(false, 1, -16)); // 2^-16
+    assert_eq!(decode(e5, 0x7B_u32), fin(false, 7, 13)); // 57344
+    assert_eq!(decode(e5, 0x7C_u32), Inf { negative: false });
+    assert_eq!(decode(e5, 0xFC_u32), Inf { negative: true });
+    for nan in [0x7D_u32, 0x7E, 0x7F, 0xFD, 0xFE, 0xFF] {
+        assert_eq!(decode(e5, nan), Nan, "{nan:#04x}");
+    }
+    let nans = |fmt: Fmt| {
+        (0..fmt.entries() as u32)
+            .filter(|&b| decode(fmt, b) == Nan)
+            .count()
+    };
+    assert_eq!(nans(e4), 2);
+    assert_eq!(nans(e5), 6);
+    assert_eq!(e4.default_nan(), 0x7F);
+    assert_eq!(e5.default_nan(), 0x7E);
+    assert_eq!(e4.quiet_bit(), 0);
+    assert_eq!(e5.quiet_bit(), 0x02);
+    assert_eq!(e4.inf_bits(), None);
+    assert_eq!(e5.inf_bits(), Some(0x7C));
+    assert_eq!(e4.max_finite(), 0x7E);
+    assert_eq!(e5.max_finite(), 0x7B);
+    assert_eq!(Fmt::F32.max_finite(), f32::MAX.to_bits());
+    assert_eq!(Fmt::F32.default_nan(), f32::NAN.to_bits());
+    assert_eq!(Fmt::F32.qmin(), -149);
+}
+
+#[test]
+fn fp8_rounding_matches_hand_checked_values() {
+    let e4 = Fmt::Fp8E4M3;
+    // Overflow without infinities: (448, 464) rounds down to 448, 464 is the tie between 448
+    // (even significand 14) and 480 (15, unbounded exponent): 448. Above it NaN, signed.
+    check(e4, q(448, 1, 0), 0x7E);
+    check(e4, q(4639, 10, 0), 0x7E);
+    assert_eq!(check(e4, q(464, 1, 0), 0x7E), (true, true));
+    check(e4, q(-464, 1, 0), 0xFE);
+    check(e4, q(464, 1, 0) + q(1, 1, -100), 0x7F);
+    check(e4, q(-464, 1, 0) - q(1, 1, -100), 0xFF);
+    check(e4, q(480, 1, 0), 0x7F);
+    check(e4, q(1, 1, 40), 0x7F);
+    let inf = Float::with_val(53, f64::INFINITY);
+    assert_eq!(round_float(e4, &inf, MARGIN).bits, 0x7F);
+    assert_eq!(round_float(e4, &-inf, MARGIN).bits, 0xFF);
+    // 256..448 are ordinary values (the top binade), with quantum 32: 272 ties to 256.
+    assert_eq!(check(e4, q(272, 1, 0), 0x78), (true, true));
+    assert_eq!(check(e4, q(304, 1, 0), 0x7A), (true, true));
+    // Subnormals: quantum 2^-9; 2^-10 ties to +0, 3·2^-10 ties to 2·2^-9.
+    assert_eq!(check(e4, q(1, 1, -10), 0x00), (true, true));
+    check(e4, q(-1, 1, -10), 0x80);
+    check(e4, q(1, 1, -10) + q(1, 1, -200), 0x01);
+    assert_eq!(check(e4, q(3, 1, -10), 0x02), (true, true));
+    check(e4, q(15, 1, -10), 0x08); // midpoint of 0x07 and 0x08: even 0x08
+    check(e4, q(1, 3, 0), 0x2B); // 0.34375 (0.3125 is 0x2A)
+    check(e4, q(-1, 10, 0), 0x9D); // -0.1015625
+    let e5 = Fmt::Fp8E5M2;
+    check(e5, q(57344, 1, 0), 0x7B);
+    assert_eq!(check(e5, q(61440, 1, 0), 0x7C), (true, true)); // tie: even is inf
+    check(e5, q(61439, 1, 0), 0x7B);
+    check(e5, q(-61440, 1, 0), 0xFC);
+    assert_eq!(check(e5, q(1, 1, -17), 0x00), (true, true));
+    check(e5, q(3, 1, -17), 0x02);
+    check(e5, q(1, 3, 0), 0x35); // 0.3125
+    check(e5, q(1, 10, 0), 0x2E); // 0.09375
+                                  // f32: the overflow threshold (2^128 - 2^103) ties to even, inf.
+    let f = Fmt::F32;
+    check(f, q(1, 1, 128) - q(1, 1, 104), f32::MAX.to_bits());
+    assert_eq!(
+        check(f, q(1, 1, 128) - q(1, 1, 103), 0x7F80_0000),
+        (true, true)
+    );
+    check(f, q(1, 1, -149), 1);
+    assert_eq!(check(f, q(1, 1, -150), 0), (true, true));
+    check(f, q(-3, 1, -150), 0x8000_0002);
+    check(f, q(1, 3, 0), (1.0f32 / 3.0).to_bits());
+    check(f, q(1, 10, 0), 0.1f32.to_bits());
+}
+
+#[test]
+fn fp8_special_inputs_follow_the_semantics() {
+    let r = |a, f, b: u32| reference(a, f, b).bits;
+    use Act::*;
+    use Fmt::*;
+    // NaN in: E4M3 keeps its one NaN per sign; E5M2 quiets with | 0x02.
+    assert_eq!(r(Gelu, Fp8E4M3, 0x7F), 0x7F);
+    assert_eq!(r(Exp, Fp8E4M3, 0xFF), 0xFF);
+    assert_eq!(r(Gelu, Fp8E5M2, 0x7D), 0x7F);
+    assert_eq!(r(Exp, Fp8E5M2, 0xFD), 0xFF);
+    assert_eq!(r(Exp, Fp8E5M2, 0xFE), 0xFE);
+    // Domain errors: the positive default NaN.
+    assert_eq!(r(Log, Fp8E4M3, 0xB8), 0x7F);
+    assert_eq!(r(Rsqrt, Fp8E5M2, 0x81), 0x7E);
+    assert_eq!(r(Log, Fp8E5M2, 0xFC), 0x7E);
+    // Infinite results: ±inf in E5M2, NaN with the infinity's sign in E4M3.
+    assert_eq!(r(Log, Fp8E4M3, 0x00), 0xFF);
+    assert_eq!(r(Log, Fp8E4M3, 0x80), 0xFF);
+    assert_eq!(r(Rsqrt, Fp8E4M3, 0x00), 0x7F);
+    assert_eq!(r(Rsqrt, Fp8E4M3, 0x80), 0xFF);
+    assert_eq!(r(Log, Fp8E5M2, 0x80), 0xFC);
+    assert_eq!(r(Rsqrt, Fp8E5M2, 0x00), 0x7C);
+    // Overflow: exp(448) is NaN in E4M3 and inf in E5M2 (exp(16) ≈ 8.9e6 > 57344).
+    assert_eq!(r(Exp, Fp8E4M3, 0x7E), 0x7F);
+    assert_eq!(r(Exp, Fp8E5M2, 0x4C), 0x7C);
+    // E4M3 exp(6) = 403.4 → 416 (0x7D; the midpoint is 400); exp(6.5) = 665 → NaN.
+    assert_eq!(r(Exp, Fp8E4M3, 0x4C), 0x7D);
+    assert_eq!(r(Exp, Fp8E4M3, 0x4D), 0x7F);
+    // Limits in E5M2.
+    assert_eq!(r(Gelu, Fp8E5M2, 0xFC), 0x80);
+    assert_eq!(r(Tanh, Fp8E5M2, 0xFC), 0xBC);
+    assert_eq!(r(Exp, Fp8E5M2, 0x7C), 0x7C);
+    // Zeros and exact zeros.
+    assert_eq!(r(Gelu, Fp8E4M3, 0x80), 0x80);
+    assert_eq!(r(Sigmoid, Fp8E4M3, 0x80), 0x30); // 0.5
+    assert_eq!(r(Hardswish, Fp8E4M3, 0xC4), 0x80); // x = -3
+    assert_eq!(r(Log, Fp8E4M3, 0x38), 0x00); // ln 1
 }
 
 #[test]
@@ -174,7 +311,7 @@ fn near_midpoint_flag_follows_the_margin() {
 #[test]
 fn every_value_rounds_to_itself() {
     for fmt in Fmt::ALL {
-        for bits in 0..=u16::MAX {
+        for bits in 0..fmt.entries() as u32 {
             let v = match decode(fmt, bits) {
                 Decoded::Nan => continue,
                 Decoded::Inf { negative } => Float::with_val(
@@ -220,17 +357,29 @@ fn every_value_rounds_to_itself() {
 #[test]
 fn every_midpoint_rounds_to_even() {
     for fmt in Fmt::ALL {
-        for lo in 0..fmt.inf_bits() {
-            // Midpoint between lo and lo + 1 (for the max finite, the next is 2^(emax+1)).
-            let value = |b: u16| match decode(fmt, b) {
+        for lo in 0..=fmt.max_finite() {
+            // Midpoint between lo and lo + 1. Above the max finite, lo + 1 stands for the next
+            // value with unbounded exponent: 2^(emax+1) for IEEE formats (inf), 480 for E4M3
+            // (the NaN pattern S.1111.111).
+            let value = |b: u32| match decode(fmt, b) {
                 Decoded::Finite {
                     negative,
                     significand,
                     exponent,
                 } => finite_to_rational(negative, significand, exponent),
                 Decoded::Zero { .. } => Rational::new(),
-                Decoded::Inf { .. } => q(1, 1, fmt.bias() + 1),
-                Decoded::Nan => unreachable!(),
+                Decoded::Inf { .. } | Decoded::Nan => {
+                    assert_eq!(b, fmt.overflow_bits());
+                    let Decoded::Finite {
+                        significand,
+                        exponent,
+                        ..
+                    } = decode(fmt, fmt.max_finite())
+                    else {
+                        unreachable!()
+                    };
+                    finite_to_rational(false, significand + 1, exponent)
+                }
             };
             let mid = (value(lo) + value(lo + 1)) / 2u32;
             let even = if lo % 2 == 0 { lo } else { lo + 1 };
@@ -254,7 +403,7 @@ fn every_midpoint_rounds_to_even() {
             let neg = round_rational(fmt, &-mid).0;
             assert_eq!(
                 neg,
-                even | 0x8000,
+                even | fmt.sign_bit(),
                 "{} -midpoint above {lo:#06x}",
                 fmt.name()
             );
@@ -407,7 +556,7 @@ fn near_midpoints_are_settled_at_a_raised_precision_or_exactly() {
     }
     // hardswish's x(x+3)/6 is exactly a midpoint at some dyadic x: settled by the exact
     // rational, to the even neighbour.
-    let tie = (0..=u16::MAX)
+    let tie = (0..=0xFFFF_u32)
         .find(|&b| {
             matches!(
                 reference(Act::Hardswish, Fmt::F16, b).path,
@@ -487,7 +636,7 @@ fn mpfr_formulas_agree_with_f64_formulas_away_from_midpoints() {
     let fmt = Fmt::F16;
     for act in Act::ALL {
         let (mut compared, mut skipped) = (0, 0);
-        for bits in 0..=u16::MAX {
+        for bits in 0..=0xFFFF_u32 {
             let Decoded::Finite {
                 negative,
                 significand,
