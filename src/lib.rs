@@ -152,6 +152,7 @@ macro_rules! for_each_function {
 
 mod activation;
 pub mod computed;
+pub mod fp8;
 mod functions;
 mod kernels;
 pub mod manifest;

@@ -1,0 +1,194 @@
+//! Conversions between `f32` and the OCP FP8 formats E4M3FN and E5M2, as raw bytes.
+//!
+//! Widening ([`e4m3_to_f32`], [`e5m2_to_f32`]) is exact. Narrowing ([`f32_to_e4m3`],
+//! [`f32_to_e5m2`]) rounds once, to nearest, ties to even, with the overflow rules of
+//! SEMANTICS.md: E5M2 overflows to ±inf; E4M3FN has no infinities, so values in (448, 464)
+//! round down to 448, 464 is a tie that goes to 448 (even), and anything larger, ±inf
+//! included, becomes NaN with the value's sign (ml_dtypes' and PyTorch's non-saturating
+//! conversion). Subnormals are converted, not flushed.
+//!
+//! ```
+//! use actlut::fp8;
+//!
+//! assert_eq!(fp8::f32_to_e4m3(1.0), 0x38);
+//! assert_eq!(fp8::e4m3_to_f32(0x38), 1.0);
+//! assert_eq!(fp8::f32_to_e4m3(463.9), 0x7E); // 448
+//! assert_eq!(fp8::f32_to_e4m3(465.0), 0x7F); // NaN, no infinity in E4M3
+//! assert_eq!(fp8::f32_to_e5m2(-1e9), 0xFC); // −inf
+//! assert_eq!(fp8::e5m2_to_f32(0x7B), 57344.0);
+//! ```
+//!
+//! # NaN
+//!
+//! Conversions keep a NaN's sign and as much of its payload as fits, and quiet it (IEEE 754's
+//! recommendation, and the rule the tables follow): E5M2 keeps the top two fraction bits and
+//! sets its quiet bit `0x02`; E4M3FN has one NaN per sign (`0x7F`, `0xFF`). ml_dtypes, which
+//! the tests compare with on every code and on boundary and random `f32` inputs, agrees
+//! everywhere except that it drops NaN payloads.
+//!
+//! These are the same roundings as [`Format::encode`](crate::Format::encode) and
+//! [`Format::decode`](crate::Format::decode) (which the tests check exhaustively), written on
+//! bits so that they are fast at run time.
+
+/// Parameters of an 8-bit format, for the shared bit manipulation below.
+struct Fp8 {
+    /// Stored fraction bits.
+    frac: u32,
+    /// Exponent bias.
+    bias: i32,
+    /// Whether the all-ones exponent is ±inf/NaN (E5M2) rather than finite (E4M3FN).
+    ieee: bool,
+}
+
+const E4M3: Fp8 = Fp8 {
+    frac: 3,
+    bias: 7,
+    ieee: false,
+};
+const E5M2: Fp8 = Fp8 {
+    frac: 2,
+    bias: 15,
+    ieee: true,
+};
+
+impl Fp8 {
+    /// The magnitude of +inf (E5M2) or of the NaN that overflow becomes (E4M3FN: `0x7F`).
+    const fn overflow(&self) -> u32 {
+        if self.ieee {
+            0x7F >> self.frac << self.frac
+        } else {
+            0x7F
+        }
+    }
+
+    fn widen(&self, code: u8) -> f32 {
+        let sign = u32::from(code & 0x80) << 24;
+        let mag = u32::from(code & 0x7F);
+        let exp = mag >> self.frac;
+        let fraction = mag & ((1 << self.frac) - 1);
+        let top_exp = 0x7F >> self.frac;
+        let bits = if self.ieee && exp == top_exp {
+            // ±inf, or a NaN: payload to the top of the f32 fraction, quieted.
+            let payload = fraction << (23 - self.frac);
+            let quiet = if fraction != 0 { 0x0040_0000 } else { 0 };
+            sign | 0x7F80_0000 | payload | quiet
+        } else if !self.ieee && mag == 0x7F {
+            sign | 0x7FC0_0000
+        } else if exp == 0 {
+            // Subnormal (or zero): fraction · 2^(1 − bias − frac), exact in f32.
+            let v = fraction as f32
+                * f32::from_bits(((127 + 1 - self.bias - self.frac as i32) as u32) << 23);
+            sign | v.to_bits()
+        } else {
+            sign | ((exp as i32 - self.bias + 127) as u32) << 23 | fraction << (23 - self.frac)
+        };
+        f32::from_bits(bits)
+    }
+
+    fn narrow(&self, x: f32) -> u8 {
+        let b = x.to_bits();
+        let sign = ((b >> 24) & 0x80) as u8;
+        let a = b & 0x7FFF_FFFF;
+        if a > 0x7F80_0000 {
+            // NaN: sign and the top payload bits kept, quieted.
+            return if self.ieee {
+                let payload = (a >> (23 - self.frac)) & ((1 << self.frac) - 1);
+                sign | (self.overflow() | payload | 1 << (self.frac - 1)) as u8
+            } else {
+                sign | 0x7F
+            };
+        }
+        if a == 0x7F80_0000 {
+            return sign | self.overflow() as u8;
+        }
+        let f32_exp = (a >> 23) as i32;
+        if f32_exp == 0 {
+            // f32 subnormals (and zeros) lie far below half the smallest fp8 subnormal.
+            return sign;
+        }
+        // |x| = m · 2^(f32_exp − 150), m with its hidden bit.
+        let m = (a & 0x007F_FFFF) | 0x0080_0000;
+        let emin = 1 - self.bias;
+        // The quantum 2^q of the result: that of x's binade, or the subnormal one.
+        let q = (f32_exp - 127).max(emin) - self.frac as i32;
+        let shift = q - (f32_exp - 150);
+        if shift > 24 {
+            // |x| < 2^(q−1): below half a quantum.
+            return sign;
+        }
+        let shift = shift as u32;
+        let mut n = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let half = 1 << (shift - 1);
+        if rem > half || (rem == half && n & 1 == 1) {
+            n += 1;
+        }
+        // n · 2^q as bits: each binade above the subnormal quantum adds 2^frac, and a hidden
+        // bit (or a carry out of the binade) lands in the exponent field.
+        let qmin = emin - self.frac as i32;
+        let mag = ((q - qmin) as u32) * (1 << self.frac) + n;
+        if mag >= self.overflow() {
+            sign | self.overflow() as u8
+        } else {
+            sign | mag as u8
+        }
+    }
+}
+
+/// The value of an OCP FP8 E4M3FN byte as `f32` (exact).
+///
+/// `0x7F` and `0xFF`, the only NaNs, give a quiet `f32` NaN of the same sign.
+///
+/// ```
+/// assert_eq!(actlut::fp8::e4m3_to_f32(0x7E), 448.0);
+/// assert_eq!(actlut::fp8::e4m3_to_f32(0x01), 2f32.powi(-9));
+/// assert!(actlut::fp8::e4m3_to_f32(0xFF).is_nan());
+/// ```
+pub fn e4m3_to_f32(code: u8) -> f32 {
+    E4M3.widen(code)
+}
+
+/// The value of an OCP FP8 E5M2 byte as `f32` (exact).
+///
+/// NaNs keep their sign and payload and are quieted.
+///
+/// ```
+/// assert_eq!(actlut::fp8::e5m2_to_f32(0x3C), 1.0);
+/// assert_eq!(actlut::fp8::e5m2_to_f32(0xFC), f32::NEG_INFINITY);
+/// assert_eq!(actlut::fp8::e5m2_to_f32(0x7D).to_bits(), 0x7FE0_0000);
+/// ```
+pub fn e5m2_to_f32(code: u8) -> f32 {
+    E5M2.widen(code)
+}
+
+/// `x` rounded once, to nearest, ties to even, to OCP FP8 E4M3FN.
+///
+/// # Accuracy
+///
+/// Correctly rounded; overflow (a rounding above 448) and ±inf give NaN with the sign of `x`
+/// (`0x7F` / `0xFF`); NaN gives the NaN of its sign.
+///
+/// ```
+/// assert_eq!(actlut::fp8::f32_to_e4m3(0.1), 0x1D); // 0.1015625
+/// assert_eq!(actlut::fp8::f32_to_e4m3(464.0), 0x7E); // a tie: 448
+/// assert_eq!(actlut::fp8::f32_to_e4m3(f32::NEG_INFINITY), 0xFF);
+/// ```
+pub fn f32_to_e4m3(x: f32) -> u8 {
+    E4M3.narrow(x)
+}
+
+/// `x` rounded once, to nearest, ties to even, to OCP FP8 E5M2.
+///
+/// # Accuracy
+///
+/// Correctly rounded; a rounding above 57344 gives ±inf. NaN keeps its sign and top two
+/// payload bits and is quieted.
+///
+/// ```
+/// assert_eq!(actlut::fp8::f32_to_e5m2(1.0), 0x3C);
+/// assert_eq!(actlut::fp8::f32_to_e5m2(61440.0), 0x7C); // the tie above 57344: inf
+/// assert_eq!(actlut::fp8::f32_to_e5m2(f32::NAN), 0x7E);
+/// ```
+pub fn f32_to_e5m2(x: f32) -> u8 {
+    E5M2.narrow(x)
+}
