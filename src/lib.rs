@@ -29,6 +29,9 @@
 //! `no_std`, no `alloc`, no lazy initialization: the tables are read-only data,
 //! and a binary carries only the tables it references.
 //!
+//! Quantized data (`i8`, `u8`, `i4`, `u4`) gets fused dequantize → function tables in
+//! [`quant`], built at run time without allocation; [`fp8`] converts `f32` to and from fp8.
+//!
 //! # Accuracy
 //!
 //! Every table entry is correctly rounded as SEMANTICS.md defines: the exact
@@ -156,9 +159,11 @@ pub mod fp8;
 mod functions;
 mod kernels;
 pub mod manifest;
+pub mod quant;
 pub mod tables;
 
 pub use activation::{Activation, MissingTable, UnknownActivation};
+pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "all"))]

@@ -37,6 +37,7 @@ mod format;
 mod function;
 #[cfg(feature = "std")]
 pub mod lock;
+pub mod quant;
 mod round;
 
 pub use format::Format;

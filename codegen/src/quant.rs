@@ -1,0 +1,680 @@
+//! Quantized domains: fused dequantize → function (→ requantize) tables.
+//!
+//! SEMANTICS.md defines a fused table as the unfused pipeline, stage by stage, in `f32`, as
+//! ONNX defines its operators. For a quantized input `q`:
+//!
+//! 1. [`dequantize`]: `x = (q − zero_point) as f32 * scale`: the difference is exact in `f32`,
+//!    the product is rounded once.
+//! 2. `y = f(x)` rounded to the output format: [`eval_f32`](crate::eval_f32) for `f32`
+//!    outputs, [`eval_value`] (correct rounding of `f` at the exact value `x`) for `f16` and
+//!    `bf16` outputs. The [`Op::Identity`] keeps `x` (rounded once to `f16`/`bf16`).
+//! 3. For requantized outputs only, [`requantize`]:
+//!    `saturate(round_half_to_even(y / out_scale) + out_zero_point)`, the division in `f32`.
+//!
+//! A table has one entry per input code: 256 for `i8`/`u8`, 16 for `i4`/`u4` (indexed by the
+//! nibble, so `i4` −1 is entry 15). [`Pipeline`] validates the parameters and computes
+//! entries; the runtime type `actlut::quant::DequantTable`, the [`builder`](crate::builder)
+//! for build scripts and the `actlut_macros::dequant_table!` macro all fill their tables
+//! with it, so they agree by construction.
+//!
+//! ```
+//! use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+//! use actlut_codegen::Function;
+//!
+//! let p = Pipeline::new(Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, Output::F32)?;
+//! // q = 17: x = (17 + 3) · 0.05 = 1.0 (rounded in f32), gelu(1.0) = 0.8413447.
+//! assert_eq!(f32::from_bits(p.entry(17)), 0.841_344_75);
+//! # Ok::<(), actlut_codegen::quant::QuantError>(())
+//! ```
+
+use crate::function::Special;
+use crate::{eval_f32, round, Format, Function};
+use core::fmt;
+
+/// An integer type of quantized data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QuantType {
+    /// Signed 8-bit, −128..=127.
+    I8,
+    /// Unsigned 8-bit, 0..=255.
+    U8,
+    /// Signed 4-bit, −8..=7 (two's complement nibble).
+    I4,
+    /// Unsigned 4-bit, 0..=15.
+    U4,
+}
+
+impl QuantType {
+    /// Every quantized type.
+    pub const ALL: [QuantType; 4] = [QuantType::I8, QuantType::U8, QuantType::I4, QuantType::U4];
+
+    /// The type's name: `i8`, `u8`, `i4`, `u4`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            QuantType::I8 => "i8",
+            QuantType::U8 => "u8",
+            QuantType::I4 => "i4",
+            QuantType::U4 => "u4",
+        }
+    }
+
+    /// Looks a type up by its [`name`](Self::name).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::QuantType;
+    /// assert_eq!(QuantType::from_name("u4"), Some(QuantType::U4));
+    /// assert_eq!(QuantType::from_name("i16"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<QuantType> {
+        QuantType::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The smallest value.
+    pub const fn min(self) -> i32 {
+        match self {
+            QuantType::I8 => -128,
+            QuantType::U8 | QuantType::U4 => 0,
+            QuantType::I4 => -8,
+        }
+    }
+
+    /// The largest value.
+    pub const fn max(self) -> i32 {
+        match self {
+            QuantType::I8 => 127,
+            QuantType::U8 => 255,
+            QuantType::I4 => 7,
+            QuantType::U4 => 15,
+        }
+    }
+
+    /// Whether `value` lies in `min()..=max()`.
+    pub const fn contains(self, value: i32) -> bool {
+        value >= self.min() && value <= self.max()
+    }
+
+    /// Number of codes, which is the number of entries of a table over this type: 256 or 16.
+    pub const fn codes(self) -> usize {
+        match self {
+            QuantType::I8 | QuantType::U8 => 256,
+            QuantType::I4 | QuantType::U4 => 16,
+        }
+    }
+
+    /// The value of a code: its bits read as this type (for 4-bit types, the low nibble).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::QuantType;
+    /// assert_eq!(QuantType::I8.value(0xFF), -1);
+    /// assert_eq!(QuantType::U8.value(0xFF), 255);
+    /// assert_eq!(QuantType::I4.value(0x0F), -1);
+    /// assert_eq!(QuantType::I4.value(0x08), -8);
+    /// assert_eq!(QuantType::U4.value(0x0F), 15);
+    /// ```
+    pub const fn value(self, code: u8) -> i32 {
+        match self {
+            QuantType::I8 => code as i8 as i32,
+            QuantType::U8 => code as i32,
+            QuantType::I4 => ((code << 4) as i8 >> 4) as i32,
+            QuantType::U4 => (code & 0x0F) as i32,
+        }
+    }
+
+    /// The code of a value in range: the inverse of [`value`](Self::value) (a table index).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::QuantType;
+    /// assert_eq!(QuantType::I8.code(-1), 0xFF);
+    /// assert_eq!(QuantType::I4.code(-8), 0x08);
+    /// ```
+    pub const fn code(self, value: i32) -> u8 {
+        match self {
+            QuantType::I4 | QuantType::U4 => (value as u8) & 0x0F,
+            QuantType::I8 | QuantType::U8 => value as u8,
+        }
+    }
+
+    /// `Ok(())` if `zero_point` is a value of this type, else the error naming `parameter`.
+    pub const fn check_zero_point(
+        self,
+        parameter: &'static str,
+        zero_point: i32,
+    ) -> Result<(), QuantError> {
+        if self.contains(zero_point) {
+            Ok(())
+        } else {
+            Err(QuantError::ZeroPoint {
+                parameter,
+                value: zero_point,
+                ty: self,
+            })
+        }
+    }
+}
+
+/// What a fused table applies between dequantization and output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `y = x`: a plain dequantization (and requantization) table.
+    Identity,
+    /// One of the tabulated functions.
+    Function(Function),
+}
+
+impl From<Function> for Op {
+    fn from(f: Function) -> Self {
+        Op::Function(f)
+    }
+}
+
+impl Op {
+    /// `identity`, or the function's [`name`](Function::name).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Op::Identity => "identity",
+            Op::Function(f) => f.name(),
+        }
+    }
+
+    /// Looks an op up by its [`name`](Self::name) (functions also by their cargo feature).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::Op;
+    /// use actlut_codegen::Function;
+    /// assert_eq!(Op::from_name("gelu-tanh"), Some(Op::Function(Function::GeluTanh)));
+    /// assert_eq!(Op::from_name("identity"), Some(Op::Identity));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Op> {
+        if name == "identity" {
+            return Some(Op::Identity);
+        }
+        Function::from_name(name).map(Op::Function)
+    }
+
+    /// Stage 2 for an `f32` output: [`eval_f32`](crate::eval_f32), or `x` itself.
+    pub fn apply_f32(self, x: f32) -> f32 {
+        match self {
+            Op::Identity => x,
+            Op::Function(f) => eval_f32(f, x),
+        }
+    }
+
+    /// Stage 2 for an output in `format`: [`eval_value`] at the exact value `x`, or `x`
+    /// rounded once into `format`.
+    pub fn apply_format(self, format: Format, x: f32) -> u16 {
+        match self {
+            Op::Identity => format.encode(f64::from(x)),
+            Op::Function(f) => eval_value(f, format, f64::from(x)),
+        }
+    }
+}
+
+/// The output of a fused table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Output {
+    /// `f32`.
+    F32,
+    /// IEEE binary16 bits.
+    F16,
+    /// bfloat16 bits.
+    Bf16,
+    /// The `f32` result requantized to `i8` with this scale and zero point.
+    I8 {
+        /// `out_scale`: finite and positive.
+        scale: f32,
+        /// `out_zero_point`: in −128..=127.
+        zero_point: i32,
+    },
+    /// The `f32` result requantized to `u8` with this scale and zero point.
+    U8 {
+        /// `out_scale`: finite and positive.
+        scale: f32,
+        /// `out_zero_point`: in 0..=255.
+        zero_point: i32,
+    },
+}
+
+impl Output {
+    /// The output type's name: `f32`, `f16`, `bf16`, `i8`, `u8`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Output::F32 => "f32",
+            Output::F16 => "f16",
+            Output::Bf16 => "bf16",
+            Output::I8 { .. } => "i8",
+            Output::U8 { .. } => "u8",
+        }
+    }
+}
+
+/// An invalid parameter of a quantized table, or an invalid quantized value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QuantError {
+    /// A scale that is not finite and positive.
+    Scale {
+        /// `scale` or `out_scale`.
+        parameter: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A zero point outside its type's range.
+    ZeroPoint {
+        /// `zero_point` or `out_zero_point`.
+        parameter: &'static str,
+        /// The value given.
+        value: i32,
+        /// The type whose range it must lie in.
+        ty: QuantType,
+    },
+    /// A value of an unpacked 4-bit slice outside its type's range.
+    Value {
+        /// The slice parameter (`codes`).
+        parameter: &'static str,
+        /// Position in the slice.
+        index: usize,
+        /// The value found.
+        value: i32,
+        /// The 4-bit type.
+        ty: QuantType,
+    },
+}
+
+impl fmt::Display for QuantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            QuantError::Scale { parameter, value } => {
+                write!(f, "{parameter} must be finite and positive, got {value:?}")
+            }
+            QuantError::ZeroPoint {
+                parameter,
+                value,
+                ty,
+            } => write!(
+                f,
+                "{parameter} = {value} is outside {} ({}..={})",
+                ty.name(),
+                ty.min(),
+                ty.max()
+            ),
+            QuantError::Value {
+                parameter,
+                index,
+                value,
+                ty,
+            } => write!(
+                f,
+                "{parameter}[{index}] = {value} is outside {} ({}..={})",
+                ty.name(),
+                ty.min(),
+                ty.max()
+            ),
+        }
+    }
+}
+
+impl core::error::Error for QuantError {}
+
+/// `Ok(())` if `scale` is finite and positive, else the error naming `parameter`.
+pub fn check_scale(parameter: &'static str, scale: f32) -> Result<(), QuantError> {
+    if scale.is_finite() && scale > 0.0 {
+        Ok(())
+    } else {
+        Err(QuantError::Scale {
+            parameter,
+            value: scale,
+        })
+    }
+}
+
+/// Stage 1: `(q − zero_point)` converted exactly to `f32`, times `scale`, rounded once.
+///
+/// The difference of two values of 8-bit types is at most 255 in magnitude, so it is exact in
+/// `f32`; the product may overflow to ±inf for huge scales (and the function is then taken at
+/// ±inf). A zero difference gives +0.
+///
+/// ```
+/// use actlut_codegen::quant::dequantize;
+/// assert_eq!(dequantize(17, 0.05, -3), 20.0 * 0.05f32);
+/// assert_eq!(dequantize(-3, 0.05, -3).to_bits(), 0);
+/// ```
+pub fn dequantize(q: i32, scale: f32, zero_point: i32) -> f32 {
+    (q - zero_point) as f32 * scale
+}
+
+/// Stage 3 (ONNX QuantizeLinear): `saturate(round_half_to_even(y / scale) + zero_point)` into
+/// `ty`, the division in `f32`. ±inf saturate; NaN (log or rsqrt of a negative value) maps to
+/// `zero_point`, as if it were 0: an integer type has no NaN, and ONNX leaves the case open.
+///
+/// ```
+/// use actlut_codegen::quant::{requantize, QuantType};
+/// assert_eq!(requantize(0.25, 0.1, 0, QuantType::I8), 2); // 2.5 ties to even
+/// assert_eq!(requantize(-0.25, 0.1, 0, QuantType::I8), -2);
+/// assert_eq!(requantize(1e9, 0.1, 10, QuantType::U8), 255);
+/// assert_eq!(requantize(f32::NAN, 0.1, 10, QuantType::U8), 10);
+/// ```
+pub fn requantize(y: f32, scale: f32, zero_point: i32, ty: QuantType) -> i32 {
+    let v = y / scale;
+    // Round half to even: adding and subtracting 2^23 rounds an f32 below 2^23 in magnitude
+    // to an integer with the current (nearest-even) rounding; larger ones are integers.
+    const TWO_23: f32 = 8_388_608.0;
+    let r = if v.abs() < TWO_23 {
+        let t = (v.abs() + TWO_23) - TWO_23;
+        if v < 0.0 {
+            -t
+        } else {
+            t
+        }
+    } else {
+        v
+    };
+    // `as` saturates (and maps NaN to 0); the zero point is at most 255 in magnitude.
+    (r as i32)
+        .saturating_add(zero_point)
+        .clamp(ty.min(), ty.max())
+}
+
+/// Whether a result of [`eval_value_traced`] is known to be correctly rounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// The exact value was settled: correctly rounded.
+    Correct,
+    /// Neither the plain nor the refined evaluation lay farther than its error bound (2^-40
+    /// relative) from a rounding boundary: the result is the rounding of the `f64`
+    /// evaluation, within 0.5 ulp + 2^-40 of the exact value.
+    Faithful,
+}
+
+/// `function` at the exact value `x`, rounded once, to nearest, ties to even, into `format`,
+/// with the special values of SEMANTICS.md (a NaN `x` gives the default NaN).
+///
+/// This is [`eval`](crate::eval) for an input given as a value rather than bits (the same
+/// evaluation, so `eval_value(f, fmt, fmt.decode(b)) == eval(f, fmt, b)` for every non-NaN
+/// pattern `b`); the quantized tables use it for `x` in `f32`.
+///
+/// # Accuracy
+///
+/// Correctly rounded, except where the exact value lies within 2^-40 (relative) of a rounding
+/// boundary of `format` and the function has no refined evaluation: there the result is
+/// faithful (see [`Rounding::Faithful`]; [`eval_value_traced`] tells which). No input that is
+/// itself a value of `format` is such a case. For other inputs they are rare: a value of `x`
+/// whose function value is that close to a midpoint, e.g. `tanh` of a tiny `x` that is itself
+/// a midpoint of `format`.
+///
+/// ```
+/// use actlut_codegen::quant::eval_value;
+/// use actlut_codegen::{eval, Format, Function};
+/// assert_eq!(eval_value(Function::Gelu, Format::F16, 1.0), eval(Function::Gelu, Format::F16, 0x3C00));
+/// ```
+pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
+    eval_value_traced(function, format, x).0
+}
+
+/// [`eval_value`], and whether the result is known to be correctly rounded.
+pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Rounding) {
+    if x.is_nan() {
+        return (format.default_nan_bits(), Rounding::Correct);
+    }
+    let v = if x.is_infinite() || x == 0.0 {
+        match function.special(x.is_sign_negative(), x == 0.0) {
+            Special::DefaultNan => return (format.default_nan_bits(), Rounding::Correct),
+            Special::Value(v) => v,
+        }
+    } else {
+        match function.eval(x) {
+            Ok(v) => v,
+            Err(()) => return (format.default_nan_bits(), Rounding::Correct),
+        }
+    };
+    if let Some(r) = round::round(format, v) {
+        return (r, Rounding::Correct);
+    }
+    let refined = if x.is_finite() && x != 0.0 {
+        function.eval_refined(x)
+    } else {
+        None
+    };
+    if let Some(r) = refined.and_then(|v| round::round(format, v)) {
+        return (r, Rounding::Correct);
+    }
+    (format.encode(v.hi + v.lo), Rounding::Faithful)
+}
+
+/// A validated fused pipeline: input type and dequantization parameters, the op, and the
+/// output. Computes table entries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pipeline {
+    op: Op,
+    input: QuantType,
+    scale: f32,
+    zero_point: i32,
+    output: Output,
+}
+
+impl Pipeline {
+    /// Validates the parameters: `scale` (and an output's `out_scale`) finite and positive,
+    /// `zero_point` a value of `input` (and `out_zero_point` of the output type).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantError, QuantType};
+    /// let bad = Pipeline::new(Op::Identity, QuantType::U8, 0.1, 256, Output::F32);
+    /// assert_eq!(
+    ///     bad.unwrap_err().to_string(),
+    ///     "zero_point = 256 is outside u8 (0..=255)"
+    /// );
+    /// let bad = Pipeline::new(Op::Identity, QuantType::I8, 0.1, 0, Output::I8 { scale: -1.0, zero_point: 0 });
+    /// assert!(matches!(bad, Err(QuantError::Scale { parameter: "out_scale", .. })));
+    /// ```
+    pub fn new(
+        op: Op,
+        input: QuantType,
+        scale: f32,
+        zero_point: i32,
+        output: Output,
+    ) -> Result<Pipeline, QuantError> {
+        check_scale("scale", scale)?;
+        input.check_zero_point("zero_point", zero_point)?;
+        match output {
+            Output::I8 { scale, zero_point } => {
+                check_scale("out_scale", scale)?;
+                QuantType::I8.check_zero_point("out_zero_point", zero_point)?;
+            }
+            Output::U8 { scale, zero_point } => {
+                check_scale("out_scale", scale)?;
+                QuantType::U8.check_zero_point("out_zero_point", zero_point)?;
+            }
+            Output::F32 | Output::F16 | Output::Bf16 => {}
+        }
+        Ok(Pipeline {
+            op,
+            input,
+            scale,
+            zero_point,
+            output,
+        })
+    }
+
+    /// The op.
+    pub const fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The input type.
+    pub const fn input(&self) -> QuantType {
+        self.input
+    }
+
+    /// The input scale.
+    pub const fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// The input zero point.
+    pub const fn zero_point(&self) -> i32 {
+        self.zero_point
+    }
+
+    /// The output.
+    pub const fn output(&self) -> Output {
+        self.output
+    }
+
+    /// The entry for `code` (only the low nibble for 4-bit inputs), as bits: `f32` bits,
+    /// `f16`/`bf16` bits, or the requantized value's byte (`i8` as its two's complement).
+    pub fn entry(&self, code: u8) -> u32 {
+        let x = dequantize(self.input.value(code), self.scale, self.zero_point);
+        match self.output {
+            Output::F32 => self.op.apply_f32(x).to_bits(),
+            Output::F16 => u32::from(self.op.apply_format(Format::F16, x)),
+            Output::Bf16 => u32::from(self.op.apply_format(Format::Bf16, x)),
+            Output::I8 { scale, zero_point } => {
+                let q = requantize(self.op.apply_f32(x), scale, zero_point, QuantType::I8);
+                u32::from(q as u8)
+            }
+            Output::U8 { scale, zero_point } => {
+                let q = requantize(self.op.apply_f32(x), scale, zero_point, QuantType::U8);
+                u32::from(q as u8)
+            }
+        }
+    }
+
+    /// Fills `out` with every entry: `out[i] = entry(i)`.
+    ///
+    /// # Panics
+    ///
+    /// If `out.len()` is not the input's [`codes`](QuantType::codes).
+    pub fn fill(&self, out: &mut [u32]) {
+        assert_eq!(
+            out.len(),
+            self.input.codes(),
+            "a table over {} has {} entries",
+            self.input.name(),
+            self.input.codes()
+        );
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.entry(i as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_and_codes_are_inverse_on_every_code() {
+        for ty in QuantType::ALL {
+            let mut seen = [false; 256];
+            for code in (0..ty.codes()).map(|i| i as u8) {
+                let v = ty.value(code);
+                assert!(ty.contains(v), "{} {code}", ty.name());
+                assert_eq!(ty.code(v), code, "{} {v}", ty.name());
+                seen[(v - ty.min()) as usize] = true;
+            }
+            assert!(seen[..=(ty.max() - ty.min()) as usize].iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn requantize_rounds_half_to_even_and_saturates() {
+        for (y, want) in [
+            (0.5f32, 0),
+            (1.5, 2),
+            (2.5, 2),
+            (-0.5, 0),
+            (-1.5, -2),
+            (-2.5, -2),
+            (0.49999997, 0),
+            (1e30, 127),
+            (-1e30, -128),
+            (f32::INFINITY, 127),
+            (f32::NEG_INFINITY, -128),
+            (f32::NAN, 0),
+            (8_388_609.0, 127),
+        ] {
+            assert_eq!(requantize(y, 1.0, 0, QuantType::I8), want, "{y}");
+        }
+        // On every f32 in a range, against std's rounding.
+        for k in -300_000..300_000 {
+            let y = k as f32 * 0.25e-3;
+            let want = (y / 0.01f32).round_ties_even().clamp(-128.0, 127.0) as i32;
+            assert_eq!(requantize(y, 0.01, 0, QuantType::I8), want, "{y}");
+        }
+    }
+
+    #[test]
+    fn eval_value_agrees_with_eval_on_every_pattern_of_every_format() {
+        for format in Format::ALL {
+            for function in Function::ALL {
+                for b in (0..format.entries()).map(|i| i as u16) {
+                    let x = format.decode(b);
+                    if x.is_nan() {
+                        continue;
+                    }
+                    let (v, r) = eval_value_traced(function, format, x);
+                    assert_eq!(r, Rounding::Correct);
+                    assert_eq!(
+                        v,
+                        crate::eval(function, format, b),
+                        "{}_{} at {b:#06x}",
+                        function.name(),
+                        format.name()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_parameters_name_themselves() {
+        let p = |s, z, o| Pipeline::new(Op::Identity, QuantType::I4, s, z, o);
+        for s in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            match p(s, 0, Output::F32) {
+                Err(QuantError::Scale {
+                    parameter: "scale",
+                    value,
+                }) => assert_eq!(value.to_bits(), s.to_bits()),
+                other => panic!("{s}: {other:?}"),
+            }
+        }
+        assert!(p(f32::from_bits(1), 0, Output::F32).is_ok());
+        assert!(p(f32::MAX, 0, Output::F32).is_ok());
+        assert!(matches!(
+            p(1.0, 8, Output::F32),
+            Err(QuantError::ZeroPoint {
+                parameter: "zero_point",
+                value: 8,
+                ty: QuantType::I4
+            })
+        ));
+        assert!(p(1.0, -8, Output::F32).is_ok());
+        assert!(matches!(
+            p(
+                1.0,
+                0,
+                Output::U8 {
+                    scale: 1.0,
+                    zero_point: -1
+                }
+            ),
+            Err(QuantError::ZeroPoint {
+                parameter: "out_zero_point",
+                value: -1,
+                ty: QuantType::U8
+            })
+        ));
+        assert!(matches!(
+            p(
+                1.0,
+                0,
+                Output::I8 {
+                    scale: f32::NAN,
+                    zero_point: 0
+                }
+            ),
+            Err(QuantError::Scale {
+                parameter: "out_scale",
+                ..
+            })
+        ));
+    }
+}

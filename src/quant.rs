@@ -1,0 +1,587 @@
+//! Fused dequantize → function (→ requantize) tables for quantized data, built at run time
+//! without allocation.
+//!
+//! A [`DequantTable`] holds, inline, one output per input code: the result of the unfused
+//! pipeline of SEMANTICS.md ("Quantized domains"), stage by stage in `f32` as ONNX defines it:
+//!
+//! 1. `x = (q − zero_point) as f32 * scale` (the difference exact, the product rounded once);
+//! 2. `y = f(x)` rounded to the output format: `f32` through [`computed::f32`], `f16`/`bf16`
+//!    correctly rounded from the exact `x`; or `y = x` for [`Op::Identity`];
+//! 3. for `i8`/`u8` outputs, `saturate(round_half_to_even(y / out_scale) + out_zero_point)`,
+//!    the division in `f32`.
+//!
+//! Applying the table is then one load per element, bit-identical to the pipeline.
+//!
+//! ```
+//! use actlut::quant::{DequantTable, Function};
+//!
+//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3)?;
+//! let codes = [-3i8, 17, -128, 127];
+//! let mut out = [0f32; 4];
+//! gelu.map(&codes, &mut out);
+//! assert_eq!(out[0], 0.0); // q = zero_point: x = 0
+//! assert_eq!(out[1], 0.841_344_75); // x = 1.0
+//! assert_eq!(gelu.lookup(17), out[1]);
+//!
+//! // Requantized to u8, and a parameter error that names itself.
+//! let q = DequantTable::<u8, u8>::requantized(Function::Sigmoid, 0.1, 128, 1.0 / 256.0, 0)?;
+//! assert_eq!(q.lookup(128), 128); // sigmoid(0) = 0.5 → 128
+//! let err = DequantTable::<u8, f32>::new(Function::Tanh, 0.0, 0).unwrap_err();
+//! assert_eq!(err.to_string(), "scale must be finite and positive, got 0.0");
+//! # Ok::<(), actlut::quant::QuantError>(())
+//! ```
+//!
+//! Inputs are `i8`, `u8`, and the 4-bit [`I4`] and [`U4`]: unpacked (one value per `i8`/`u8`,
+//! range-checked) with [`DequantTable`], or packed two per byte, the first element in the low
+//! nibble (ONNX), with [`PackedDequantTable`], whose 256 entries are output pairs keyed by the
+//! whole byte. Outputs are `f32`, [`half::f16`], [`half::bf16`], and requantized `i8`/`u8`.
+//! Build-time alternatives are `actlut_codegen::builder` (from a build script) and, with the
+//! `macros` feature, the `dequant_table!` macro; all three compute entries with
+//! [`actlut_codegen::quant::Pipeline`], so they agree.
+//!
+//! # Accuracy
+//!
+//! Stage 1 and 3 are exact `f32` operations. Stage 2 is correctly rounded for `f16` and `bf16`
+//! outputs except within 2^-40 (relative) of a rounding boundary where the reference has no
+//! refined evaluation, and for `f32` outputs it has the accuracy of [`computed::f32`]; in both
+//! cases always within 0.5 ulp + 2^-40. NaN results (log or rsqrt of a negative `x`) requantize
+//! to `out_zero_point`.
+//!
+//! [`computed::f32`]: crate::computed::f32
+
+use core::marker::PhantomData;
+
+pub use actlut_codegen::quant::{Op, QuantError, QuantType};
+use actlut_codegen::quant::{Output as Stage, Pipeline};
+pub use actlut_codegen::Function;
+
+use crate::Activation;
+
+impl From<Activation> for Op {
+    fn from(a: Activation) -> Op {
+        Op::Function(a.function())
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for i8 {}
+    impl Sealed for u8 {}
+    impl Sealed for super::I4 {}
+    impl Sealed for super::U4 {}
+    impl Sealed for f32 {}
+    impl Sealed for half::f16 {}
+    impl Sealed for half::bf16 {}
+}
+
+/// Signed 4-bit input (−8..=7): unpacked as one `i8` per value, or packed two per byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum I4 {}
+
+/// Unsigned 4-bit input (0..=15): unpacked as one `u8` per value, or packed two per byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum U4 {}
+
+/// A quantized input type: `i8`, `u8`, [`I4`], [`U4`].
+pub trait Input: sealed::Sealed + Copy + 'static {
+    /// The element type of unpacked data: `i8` for signed inputs, `u8` for unsigned ones.
+    type Value: Copy + Into<i32>;
+    /// The type's range and name.
+    const TYPE: QuantType;
+}
+
+impl Input for i8 {
+    type Value = i8;
+    const TYPE: QuantType = QuantType::I8;
+}
+impl Input for u8 {
+    type Value = u8;
+    const TYPE: QuantType = QuantType::U8;
+}
+impl Input for I4 {
+    type Value = i8;
+    const TYPE: QuantType = QuantType::I4;
+}
+impl Input for U4 {
+    type Value = u8;
+    const TYPE: QuantType = QuantType::U4;
+}
+
+/// An 8-bit input type (`i8`, `u8`): every value is valid, so lookups cannot fail.
+pub trait Input8: Input {
+    /// The table index of a value (its byte).
+    fn index(value: Self::Value) -> usize;
+}
+impl Input8 for i8 {
+    #[inline(always)]
+    fn index(value: i8) -> usize {
+        usize::from(value as u8)
+    }
+}
+impl Input8 for u8 {
+    #[inline(always)]
+    fn index(value: u8) -> usize {
+        usize::from(value)
+    }
+}
+
+/// A 4-bit input type ([`I4`], [`U4`]): values are range-checked, and can be packed.
+pub trait Input4: Input {}
+impl Input4 for I4 {}
+impl Input4 for U4 {}
+
+/// An output element type: `f32`, [`half::f16`], [`half::bf16`] ([`FloatOutput`]), `i8`,
+/// `u8` ([`QuantOutput`]).
+pub trait Output: sealed::Sealed + Copy + 'static {
+    /// A placeholder value for unused table slots.
+    const ZERO: Self;
+    /// The value of a table entry's bits (see [`Pipeline::entry`]).
+    fn from_entry(bits: u32) -> Self;
+}
+
+impl Output for f32 {
+    const ZERO: Self = 0.0;
+    fn from_entry(bits: u32) -> Self {
+        f32::from_bits(bits)
+    }
+}
+impl Output for half::f16 {
+    const ZERO: Self = half::f16::ZERO;
+    fn from_entry(bits: u32) -> Self {
+        half::f16::from_bits(bits as u16)
+    }
+}
+impl Output for half::bf16 {
+    const ZERO: Self = half::bf16::ZERO;
+    fn from_entry(bits: u32) -> Self {
+        half::bf16::from_bits(bits as u16)
+    }
+}
+impl Output for i8 {
+    const ZERO: Self = 0;
+    fn from_entry(bits: u32) -> Self {
+        bits as u8 as i8
+    }
+}
+impl Output for u8 {
+    const ZERO: Self = 0;
+    fn from_entry(bits: u32) -> Self {
+        bits as u8
+    }
+}
+
+/// A floating-point output (`f32`, `f16`, `bf16`): tables built with `new`.
+pub trait FloatOutput: Output {
+    #[doc(hidden)]
+    const STAGE: Stage;
+}
+impl FloatOutput for f32 {
+    const STAGE: Stage = Stage::F32;
+}
+impl FloatOutput for half::f16 {
+    const STAGE: Stage = Stage::F16;
+}
+impl FloatOutput for half::bf16 {
+    const STAGE: Stage = Stage::Bf16;
+}
+
+/// A requantized output (`i8`, `u8`): tables built with `requantized`.
+pub trait QuantOutput: Output {
+    #[doc(hidden)]
+    fn stage(scale: f32, zero_point: i32) -> Stage;
+}
+impl QuantOutput for i8 {
+    fn stage(scale: f32, zero_point: i32) -> Stage {
+        Stage::I8 { scale, zero_point }
+    }
+}
+impl QuantOutput for u8 {
+    fn stage(scale: f32, zero_point: i32) -> Stage {
+        Stage::U8 { scale, zero_point }
+    }
+}
+
+/// A fused dequantize → function (→ requantize) table over the codes of `In`, with outputs of
+/// type `Out`, held inline (`[Out; 256]`; 4-bit inputs use the first 16 slots). See the
+/// [module docs](self).
+#[derive(Clone, Copy, Debug)]
+pub struct DequantTable<In: Input, Out: Output> {
+    table: [Out; 256],
+    op: Op,
+    scale: f32,
+    zero_point: i32,
+    _input: PhantomData<In>,
+}
+
+impl<In: Input, Out: Output> DequantTable<In, Out> {
+    fn build(pipeline: Result<Pipeline, QuantError>) -> Result<Self, QuantError> {
+        let p = pipeline?;
+        let mut table = [Out::ZERO; 256];
+        for (code, t) in table.iter_mut().take(In::TYPE.codes()).enumerate() {
+            *t = Out::from_entry(p.entry(code as u8));
+        }
+        Ok(DequantTable {
+            table,
+            op: p.op(),
+            scale: p.scale(),
+            zero_point: p.zero_point(),
+            _input: PhantomData,
+        })
+    }
+
+    /// A table from precomputed entries, without checks: what `dequant_table!` expands to.
+    #[doc(hidden)]
+    pub const fn from_parts_unchecked(
+        table: [Out; 256],
+        op: Op,
+        scale: f32,
+        zero_point: i32,
+    ) -> Self {
+        DequantTable {
+            table,
+            op,
+            scale,
+            zero_point,
+            _input: PhantomData,
+        }
+    }
+
+    /// The entries, indexed by code: 256 for 8-bit inputs (an `i8` value `v` at `v as u8`),
+    /// 16 for 4-bit ones (indexed by the nibble: `I4` −1 at 15).
+    pub fn entries(&self) -> &[Out] {
+        &self.table[..In::TYPE.codes()]
+    }
+
+    /// The op applied after dequantization.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The input scale.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// The input zero point.
+    pub fn zero_point(&self) -> i32 {
+        self.zero_point
+    }
+
+    /// The output for one value, or an error if it is outside the input type (only possible
+    /// for 4-bit inputs); the error names the value as `codes[0]`.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Op, I4};
+    /// let t = DequantTable::<I4, f32>::new(Op::Identity, 0.5, 0)?;
+    /// assert_eq!(t.get(-8), Ok(-4.0));
+    /// assert!(t.get(8).is_err());
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn get(&self, value: In::Value) -> Result<Out, QuantError> {
+        let v: i32 = value.into();
+        if In::TYPE.contains(v) {
+            Ok(self.table[usize::from(In::TYPE.code(v))])
+        } else {
+            Err(QuantError::Value {
+                parameter: "codes",
+                index: 0,
+                value: v,
+                ty: In::TYPE,
+            })
+        }
+    }
+}
+
+impl<In: Input, Out: FloatOutput> DequantTable<In, Out> {
+    /// The table of `op` (a [`Function`], an [`Activation`] or [`Op::Identity`]) after
+    /// dequantizing with `scale` and `zero_point`, with float outputs.
+    ///
+    /// # Errors
+    ///
+    /// [`QuantError::Scale`] if `scale` is not finite and positive, [`QuantError::ZeroPoint`]
+    /// if `zero_point` is not a value of `In`.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function, U4};
+    /// use half::f16;
+    /// let t = DequantTable::<U4, f16>::new(Function::Exp, 0.25, 8)?;
+    /// assert_eq!(t.entries().len(), 16);
+    /// assert_eq!(t.get(8)?, f16::ONE); // exp(0)
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn new(op: impl Into<Op>, scale: f32, zero_point: i32) -> Result<Self, QuantError> {
+        Self::build(Pipeline::new(
+            op.into(),
+            In::TYPE,
+            scale,
+            zero_point,
+            Out::STAGE,
+        ))
+    }
+}
+
+impl<In: Input, Out: QuantOutput> DequantTable<In, Out> {
+    /// The table of `op` after dequantizing with `scale` and `zero_point`, requantized with
+    /// `out_scale` and `out_zero_point` to `i8` or `u8`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](DequantTable::new), and the same for `out_scale` and `out_zero_point`.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// let t = DequantTable::<i8, i8>::requantized(Function::Hardswish, 0.1, 0, 0.05, -128)?;
+    /// assert_eq!(t.lookup(0), -128); // hardswish(0) = 0: the output zero point
+    /// assert_eq!(t.lookup(127), 126); // hardswish(12.7) = 12.7; 12.7 / 0.05 = 254; 254 − 128
+    /// assert_eq!(t.lookup(-128), -128); // hardswish(−12.8) = −0
+    /// let s = DequantTable::<i8, i8>::requantized(Function::Exp, 0.1, 0, 0.05, 0)?;
+    /// assert_eq!(s.lookup(100), 127); // e^10 / 0.05 saturates
+    /// assert!(DequantTable::<i8, u8>::requantized(Function::Gelu, 0.1, 0, 0.1, 256).is_err());
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn requantized(
+        op: impl Into<Op>,
+        scale: f32,
+        zero_point: i32,
+        out_scale: f32,
+        out_zero_point: i32,
+    ) -> Result<Self, QuantError> {
+        Self::build(Pipeline::new(
+            op.into(),
+            In::TYPE,
+            scale,
+            zero_point,
+            Out::stage(out_scale, out_zero_point),
+        ))
+    }
+}
+
+impl<In: Input8, Out: Output> DequantTable<In, Out> {
+    /// The output for one value: one load.
+    #[inline]
+    pub fn lookup(&self, value: In::Value) -> Out {
+        self.table[In::index(value)]
+    }
+
+    /// Writes the output of every value of `values` to `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `values.len() != out.len()`; the message names both lengths.
+    #[inline]
+    #[track_caller]
+    pub fn map(&self, values: &[In::Value], out: &mut [Out]) {
+        assert_eq!(
+            values.len(),
+            out.len(),
+            "map: {} values but {} outputs",
+            values.len(),
+            out.len()
+        );
+        for (o, &v) in out.iter_mut().zip(values) {
+            *o = self.table[In::index(v)];
+        }
+    }
+}
+
+impl<Out: Output> DequantTable<I4, Out> {
+    /// Writes the output of every unpacked value of `values` to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`QuantError::Value`] naming the first value outside −8..=7 and its index; the outputs
+    /// before it are written.
+    ///
+    /// # Panics
+    ///
+    /// If `values.len() != out.len()`.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function, I4};
+    /// let t = DequantTable::<I4, f32>::new(Function::Tanh, 0.5, 0)?;
+    /// let mut out = [0f32; 3];
+    /// t.map(&[-8, 0, 7], &mut out)?;
+    /// let err = t.map(&[1, 2, 9], &mut out).unwrap_err();
+    /// assert_eq!(err.to_string(), "codes[2] = 9 is outside i4 (-8..=7)");
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    #[track_caller]
+    pub fn map(&self, values: &[i8], out: &mut [Out]) -> Result<(), QuantError> {
+        map4(&self.table, QuantType::I4, values, out)
+    }
+}
+
+impl<Out: Output> DequantTable<U4, Out> {
+    /// Writes the output of every unpacked value of `values` to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`QuantError::Value`] naming the first value above 15 and its index; the outputs
+    /// before it are written.
+    ///
+    /// # Panics
+    ///
+    /// If `values.len() != out.len()`.
+    #[track_caller]
+    pub fn map(&self, values: &[u8], out: &mut [Out]) -> Result<(), QuantError> {
+        map4(&self.table, QuantType::U4, values, out)
+    }
+}
+
+#[track_caller]
+fn map4<V: Copy + Into<i32>, Out: Copy>(
+    table: &[Out; 256],
+    ty: QuantType,
+    values: &[V],
+    out: &mut [Out],
+) -> Result<(), QuantError> {
+    assert_eq!(
+        values.len(),
+        out.len(),
+        "map: {} values but {} outputs",
+        values.len(),
+        out.len()
+    );
+    for (i, (o, &v)) in out.iter_mut().zip(values).enumerate() {
+        let v: i32 = v.into();
+        if !ty.contains(v) {
+            return Err(QuantError::Value {
+                parameter: "codes",
+                index: i,
+                value: v,
+                ty,
+            });
+        }
+        *o = table[usize::from(ty.code(v))];
+    }
+    Ok(())
+}
+
+impl DequantTable<i8, i8> {
+    /// Replaces every value of `values` by its output, in place.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// let t = DequantTable::<i8, i8>::requantized(Function::Gelu, 0.05, 0, 0.05, 0)?;
+    /// let mut v = [0i8, 20, -20];
+    /// t.apply(&mut v);
+    /// assert_eq!(v, [0, 17, -3]); // gelu(1) = 0.84, gelu(-1) = -0.16
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    #[inline]
+    pub fn apply(&self, values: &mut [i8]) {
+        for v in values {
+            *v = self.table[usize::from(*v as u8)];
+        }
+    }
+}
+
+impl DequantTable<u8, u8> {
+    /// Replaces every value of `values` by its output, in place.
+    #[inline]
+    pub fn apply(&self, values: &mut [u8]) {
+        for v in values {
+            *v = self.table[usize::from(*v)];
+        }
+    }
+}
+
+/// A fused table over packed 4-bit data: for each byte, the outputs of its two values, the
+/// low nibble first (ONNX's packing). 256 pairs held inline.
+///
+/// ```
+/// use actlut::quant::{Function, PackedDequantTable, I4};
+/// let t = PackedDequantTable::<I4, f32>::new(Function::Softsign, 1.0, 0)?;
+/// // 0x8F holds −1 (low nibble 0xF) then −8 (high nibble 0x8).
+/// assert_eq!(t.lookup(0x8F), [-0.5, -8.0 / 9.0]);
+/// let mut out = [0f32; 3]; // three values in two bytes: the last high nibble is padding
+/// t.map(&[0x8F, 0x01], &mut out);
+/// assert_eq!(out, [-0.5, -8.0 / 9.0, 0.5]);
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PackedDequantTable<In: Input4, Out: Output> {
+    pairs: [[Out; 2]; 256],
+    unpacked: DequantTable<In, Out>,
+}
+
+impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
+    fn from_unpacked(unpacked: DequantTable<In, Out>) -> Self {
+        let mut pairs = [[Out::ZERO; 2]; 256];
+        for (b, p) in pairs.iter_mut().enumerate() {
+            *p = [unpacked.table[b & 0x0F], unpacked.table[b >> 4]];
+        }
+        PackedDequantTable { pairs, unpacked }
+    }
+
+    /// The table of unpacked values it was built from.
+    pub fn unpacked(&self) -> &DequantTable<In, Out> {
+        &self.unpacked
+    }
+
+    /// The pairs, indexed by byte.
+    pub fn entries(&self) -> &[[Out; 2]; 256] {
+        &self.pairs
+    }
+
+    /// The outputs of the two values of `byte`: low nibble first.
+    #[inline]
+    pub fn lookup(&self, byte: u8) -> [Out; 2] {
+        self.pairs[usize::from(byte)]
+    }
+
+    /// Writes the outputs of the values packed in `packed` to `out`, two per byte, low nibble
+    /// first. `out` may be one shorter than `2 * packed.len()`: an odd number of values, whose
+    /// last byte's high nibble is padding.
+    ///
+    /// # Panics
+    ///
+    /// If `out.len()` is neither `2 * packed.len()` nor one less.
+    #[track_caller]
+    pub fn map(&self, packed: &[u8], out: &mut [Out]) {
+        let n = out.len();
+        assert!(
+            n == 2 * packed.len() || n + 1 == 2 * packed.len(),
+            "map: {} packed bytes hold {} or {} values, not {n}",
+            packed.len(),
+            2 * packed.len(),
+            (2 * packed.len()).saturating_sub(1)
+        );
+        let mut chunks = out.chunks_exact_mut(2);
+        for (o, &b) in (&mut chunks).zip(packed) {
+            o.copy_from_slice(&self.pairs[usize::from(b)]);
+        }
+        if let [last] = chunks.into_remainder() {
+            *last = self.pairs[usize::from(packed[packed.len() - 1])][0];
+        }
+    }
+}
+
+impl<In: Input4, Out: FloatOutput> PackedDequantTable<In, Out> {
+    /// The packed table of `op` after dequantizing with `scale` and `zero_point`.
+    ///
+    /// # Errors
+    ///
+    /// As [`DequantTable::new`].
+    pub fn new(op: impl Into<Op>, scale: f32, zero_point: i32) -> Result<Self, QuantError> {
+        DequantTable::new(op, scale, zero_point).map(Self::from_unpacked)
+    }
+}
+
+impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
+    /// The packed table of `op` after dequantizing, requantized to `i8` or `u8`.
+    ///
+    /// # Errors
+    ///
+    /// As [`DequantTable::requantized`].
+    pub fn requantized(
+        op: impl Into<Op>,
+        scale: f32,
+        zero_point: i32,
+        out_scale: f32,
+        out_zero_point: i32,
+    ) -> Result<Self, QuantError> {
+        DequantTable::requantized(op, scale, zero_point, out_scale, out_zero_point)
+            .map(Self::from_unpacked)
+    }
+}

@@ -1,0 +1,462 @@
+//! Fused quantized tables against the unfused pipeline of SEMANTICS.md, computed stage by stage
+//! in this file: for every input code, every op (16 functions and the identity), every input
+//! and output type, and many (scale, zero point) pairs (tiny and huge scales, zero points at
+//! the limits of their type).
+
+use actlut::quant::{DequantTable, Input, Op, PackedDequantTable, QuantError, QuantType, I4, U4};
+use actlut::Activation;
+use actlut_codegen::quant::eval_value;
+use actlut_codegen::{Format, Function};
+use half::{bf16, f16};
+
+/// Every op: the identity, then the 16 functions.
+fn ops() -> Vec<Op> {
+    std::iter::once(Op::Identity)
+        .chain(Function::ALL.into_iter().map(Op::Function))
+        .collect()
+}
+
+const SCALES: [f32; 13] = [
+    1.0e-45, // the smallest subnormal
+    1.0e-30,
+    2.980_232_2e-8, // 2^-25
+    1.0e-3,
+    0.05,
+    0.1,
+    0.333_333_34,
+    1.0,
+    7.5,
+    100.0,
+    1.0e30,
+    3.0e36,
+    f32::MAX,
+];
+
+/// Zero points of a type: its limits, zero where it is a value, and one more.
+fn zero_points(ty: QuantType) -> Vec<i32> {
+    let mut z = vec![ty.min(), ty.max(), (ty.min() + ty.max()) / 2];
+    if ty.contains(0) {
+        z.push(0);
+    }
+    if ty.contains(-3) {
+        z.push(-3);
+    }
+    z.sort_unstable();
+    z.dedup();
+    z
+}
+
+/// Every value of a type, as i32.
+fn values(ty: QuantType) -> std::ops::RangeInclusive<i32> {
+    ty.min()..=ty.max()
+}
+
+// The unfused pipeline, stage by stage.
+
+fn stage1(q: i32, scale: f32, zero_point: i32) -> f32 {
+    let d = (q - zero_point) as f32; // |q − zp| ≤ 255: exact
+    d * scale
+}
+
+fn stage2_f32(op: Op, x: f32) -> f32 {
+    match op {
+        Op::Identity => x,
+        Op::Function(f) => actlut::computed::f32(activation(f), x),
+    }
+}
+
+fn stage2_half(op: Op, format: Format, x: f32) -> u16 {
+    match (op, format) {
+        // half's conversions from f32 round once (checked exhaustively in codegen's tests).
+        (Op::Identity, Format::F16) => f16::from_f32(x).to_bits(),
+        (Op::Identity, _) => bf16::from_f32(x).to_bits(),
+        (Op::Function(f), _) => eval_value(f, format, f64::from(x)),
+    }
+}
+
+fn stage3(y: f32, out_scale: f32, out_zero_point: i32, ty: QuantType) -> i32 {
+    if y.is_nan() {
+        return out_zero_point;
+    }
+    let r = (y / out_scale).round_ties_even();
+    (r + out_zero_point as f32).clamp(ty.min() as f32, ty.max() as f32) as i32
+}
+
+fn activation(f: Function) -> Activation {
+    Activation::ALL
+        .into_iter()
+        .find(|a| a.function() == f)
+        .expect("an Activation for every Function")
+}
+
+/// Checks one table over every value of its input type with `expect(q)` as the unfused value.
+fn check_table<In: Input, Out: actlut::quant::Output + std::fmt::Debug>(
+    what: &dyn Fn() -> String,
+    table: &DequantTable<In, Out>,
+    eq: impl Fn(Out, Out) -> bool,
+    expect: impl Fn(i32) -> Out,
+) {
+    let ty = In::TYPE;
+    assert_eq!(table.entries().len(), ty.codes());
+    for q in values(ty) {
+        let got = table.entries()[usize::from(ty.code(q))];
+        let want = expect(q);
+        assert!(
+            eq(got, want),
+            "{} at q = {q}: fused {got:?}, unfused {want:?}",
+            what()
+        );
+    }
+}
+
+fn same_f32(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits()
+}
+
+fn float_outputs_equal_the_unfused_pipeline<In: Input>() {
+    let ty = In::TYPE;
+    let mut tables = 0;
+    for op in ops() {
+        for scale in SCALES {
+            for zp in zero_points(ty) {
+                let what = || {
+                    format!(
+                        "{} {}: scale {scale:e}, zero point {zp}",
+                        ty.name(),
+                        op.name()
+                    )
+                };
+                let t = DequantTable::<In, f32>::new(op, scale, zp).unwrap();
+                check_table(&|| what() + " -> f32", &t, same_f32, |q| {
+                    stage2_f32(op, stage1(q, scale, zp))
+                });
+                let t = DequantTable::<In, f16>::new(op, scale, zp).unwrap();
+                check_table(
+                    &|| what() + " -> f16",
+                    &t,
+                    |a, b| a.to_bits() == b.to_bits(),
+                    |q| f16::from_bits(stage2_half(op, Format::F16, stage1(q, scale, zp))),
+                );
+                let t = DequantTable::<In, bf16>::new(op, scale, zp).unwrap();
+                check_table(
+                    &|| what() + " -> bf16",
+                    &t,
+                    |a, b| a.to_bits() == b.to_bits(),
+                    |q| bf16::from_bits(stage2_half(op, Format::Bf16, stage1(q, scale, zp))),
+                );
+                tables += 3;
+            }
+        }
+    }
+    assert!(tables > 500);
+}
+
+const OUT_PARAMS_I8: [(f32, i32); 4] =
+    [(0.05, 0), (0.003_906_25, -128), (1.0e-3, 127), (1.0e30, 0)];
+const OUT_PARAMS_U8: [(f32, i32); 4] = [(0.05, 0), (0.003_906_25, 128), (1.0e-3, 255), (1.0e30, 0)];
+
+fn requantized_outputs_equal_the_unfused_pipeline<In: Input>() {
+    let ty = In::TYPE;
+    for op in ops() {
+        for scale in SCALES {
+            for zp in zero_points(ty) {
+                for (os, ozp) in OUT_PARAMS_I8 {
+                    let t = DequantTable::<In, i8>::requantized(op, scale, zp, os, ozp).unwrap();
+                    let what = || {
+                        format!(
+                            "{} {} -> i8: scale {scale:e}, zero point {zp}, out {os:e}, {ozp}",
+                            ty.name(),
+                            op.name()
+                        )
+                    };
+                    check_table(
+                        &what,
+                        &t,
+                        |a, b| a == b,
+                        |q| {
+                            let y = stage2_f32(op, stage1(q, scale, zp));
+                            stage3(y, os, ozp, QuantType::I8) as i8
+                        },
+                    );
+                }
+                for (os, ozp) in OUT_PARAMS_U8 {
+                    let t = DequantTable::<In, u8>::requantized(op, scale, zp, os, ozp).unwrap();
+                    let what = || {
+                        format!(
+                            "{} {} -> u8: scale {scale:e}, zero point {zp}, out {os:e}, {ozp}",
+                            ty.name(),
+                            op.name()
+                        )
+                    };
+                    check_table(
+                        &what,
+                        &t,
+                        |a, b| a == b,
+                        |q| {
+                            let y = stage2_f32(op, stage1(q, scale, zp));
+                            stage3(y, os, ozp, QuantType::U8) as u8
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn i8_float_tables_equal_the_unfused_pipeline_on_every_code() {
+    float_outputs_equal_the_unfused_pipeline::<i8>();
+}
+
+#[test]
+fn u8_float_tables_equal_the_unfused_pipeline_on_every_code() {
+    float_outputs_equal_the_unfused_pipeline::<u8>();
+}
+
+#[test]
+fn i4_and_u4_float_tables_equal_the_unfused_pipeline_on_every_code() {
+    float_outputs_equal_the_unfused_pipeline::<I4>();
+    float_outputs_equal_the_unfused_pipeline::<U4>();
+}
+
+#[test]
+fn requantized_tables_equal_the_unfused_pipeline_on_every_code() {
+    requantized_outputs_equal_the_unfused_pipeline::<i8>();
+    requantized_outputs_equal_the_unfused_pipeline::<u8>();
+    requantized_outputs_equal_the_unfused_pipeline::<I4>();
+    requantized_outputs_equal_the_unfused_pipeline::<U4>();
+}
+
+#[test]
+fn lookup_map_get_and_apply_agree_with_the_entries() {
+    let t = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3).unwrap();
+    let all: Vec<i8> = (-128..=127).collect();
+    let mut out = vec![0f32; 256];
+    t.map(&all, &mut out);
+    for (&q, &y) in all.iter().zip(&out) {
+        assert_eq!(y.to_bits(), t.lookup(q).to_bits());
+        assert_eq!(y.to_bits(), t.get(q).unwrap().to_bits());
+        assert_eq!(y.to_bits(), t.entries()[usize::from(q as u8)].to_bits());
+    }
+    let r = DequantTable::<i8, i8>::requantized(Function::Silu, 0.1, 5, 0.07, -2).unwrap();
+    let mut v = all.clone();
+    r.apply(&mut v);
+    let mut m = vec![0i8; 256];
+    r.map(&all, &mut m);
+    assert_eq!(v, m);
+    let r = DequantTable::<u8, u8>::requantized(Op::Identity, 0.1, 5, 0.1, 5).unwrap();
+    let all: Vec<u8> = (0..=255).collect();
+    let mut v = all.clone();
+    r.apply(&mut v);
+    assert_eq!(
+        v, all,
+        "identity with equal parameters requantizes every code to itself"
+    );
+    // An Activation, a Function and an Op give the same table.
+    let a = DequantTable::<u8, f16>::new(Activation::Mish, 0.02, 100).unwrap();
+    let b = DequantTable::<u8, f16>::new(Function::Mish, 0.02, 100).unwrap();
+    let c = DequantTable::<u8, f16>::new(Op::Function(Function::Mish), 0.02, 100).unwrap();
+    assert_eq!(a.entries(), b.entries());
+    assert_eq!(b.entries(), c.entries());
+    assert_eq!(
+        (a.scale(), a.zero_point(), a.op()),
+        (0.02, 100, Op::Function(Function::Mish))
+    );
+}
+
+#[test]
+#[should_panic(expected = "map: 3 values but 2 outputs")]
+fn map_with_mismatched_lengths_panics() {
+    let t = DequantTable::<u8, f32>::new(Function::Exp, 0.1, 0).unwrap();
+    t.map(&[1, 2, 3], &mut [0.0; 2]);
+}
+
+#[test]
+fn packed_tables_hold_both_nibbles_of_every_byte_low_first() {
+    fn check<In: actlut::quant::Input4>() {
+        let p = PackedDequantTable::<In, f32>::new(Function::Tanh, 0.3, In::TYPE.min()).unwrap();
+        let u = DequantTable::<In, f32>::new(Function::Tanh, 0.3, In::TYPE.min()).unwrap();
+        assert_eq!(p.unpacked().entries(), u.entries());
+        let bytes: Vec<u8> = (0..=255).collect();
+        let mut out = vec![0f32; 512];
+        p.map(&bytes, &mut out);
+        for b in 0..=255u8 {
+            let want = [
+                u.entries()[usize::from(b & 0xF)],
+                u.entries()[usize::from(b >> 4)],
+            ];
+            assert_eq!(p.lookup(b), want, "{b:#04x}");
+            assert_eq!(p.entries()[usize::from(b)], want);
+            assert_eq!(out[2 * usize::from(b)..][..2], want);
+        }
+        // An odd number of values: the last high nibble is padding.
+        let mut odd = vec![0f32; 511];
+        p.map(&bytes, &mut odd);
+        assert_eq!(odd[..], out[..511]);
+        let r = PackedDequantTable::<In, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
+        for b in 0..=255u8 {
+            let [lo, hi] = r.lookup(b);
+            let val = |nib: u8| In::TYPE.value(nib).clamp(0, 255) as u8;
+            assert_eq!([lo, hi], [val(b & 0xF), val(b >> 4)], "{b:#04x}");
+        }
+    }
+    check::<I4>();
+    check::<U4>();
+}
+
+#[test]
+#[should_panic(expected = "2 packed bytes hold 4 or 3 values, not 2")]
+fn packed_map_with_a_wrong_length_panics() {
+    let p = PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    p.map(&[0, 0], &mut [0.0; 2]);
+}
+
+#[test]
+fn out_of_range_unpacked_4_bit_values_are_errors_naming_index_and_value() {
+    let t = DequantTable::<I4, f32>::new(Function::Gelu, 0.5, 0).unwrap();
+    let mut out = [0f32; 4];
+    for bad in [-128i8, -9, 8, 127] {
+        let err = t.map(&[0, 1, bad, 2], &mut out).unwrap_err();
+        assert_eq!(
+            err,
+            QuantError::Value {
+                parameter: "codes",
+                index: 2,
+                value: i32::from(bad),
+                ty: QuantType::I4
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("codes[2] = {bad} is outside i4 (-8..=7)")
+        );
+        assert!(t.get(bad).is_err());
+    }
+    let all: Vec<i8> = (-8..=7).collect();
+    let mut out = vec![0f32; 16];
+    t.map(&all, &mut out).unwrap();
+    let u = DequantTable::<U4, u8>::requantized(Function::Sigmoid, 0.5, 8, 0.01, 0).unwrap();
+    let mut out = [0u8; 2];
+    let err = u.map(&[15, 16], &mut out).unwrap_err();
+    assert_eq!(err.to_string(), "codes[1] = 16 is outside u4 (0..=15)");
+    for v in 0..=255u8 {
+        assert_eq!(u.get(v).is_ok(), v <= 15);
+    }
+}
+
+#[test]
+fn bad_parameters_are_errors_naming_the_parameter_and_value() {
+    for s in [
+        0.0f32,
+        -0.0,
+        -1.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ] {
+        let e = DequantTable::<i8, f32>::new(Function::Gelu, s, 0).unwrap_err();
+        assert!(
+            matches!(e, QuantError::Scale { parameter: "scale", value } if value.to_bits() == s.to_bits()),
+            "{e:?}"
+        );
+        assert!(e
+            .to_string()
+            .starts_with("scale must be finite and positive, got "));
+        let e = DequantTable::<i8, u8>::requantized(Function::Gelu, 1.0, 0, s, 0).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                QuantError::Scale {
+                    parameter: "out_scale",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        let e =
+            PackedDequantTable::<I4, i8>::requantized(Function::Gelu, 1.0, 0, s, 0).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                QuantError::Scale {
+                    parameter: "out_scale",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
+    let zp = |ty: QuantType, v: i32| -> Result<(), QuantError> {
+        match ty {
+            QuantType::I8 => DequantTable::<i8, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::U8 => DequantTable::<u8, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::I4 => DequantTable::<I4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::U4 => PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+        }
+    };
+    for ty in QuantType::ALL {
+        for v in -300..=300 {
+            let r = zp(ty, v);
+            if ty.contains(v) {
+                assert!(r.is_ok(), "{} {v}", ty.name());
+            } else {
+                assert_eq!(
+                    r.unwrap_err(),
+                    QuantError::ZeroPoint {
+                        parameter: "zero_point",
+                        value: v,
+                        ty
+                    },
+                );
+            }
+        }
+    }
+    for v in [-129, 128, 1000] {
+        let e = DequantTable::<u8, i8>::requantized(Function::Gelu, 1.0, 0, 1.0, v).unwrap_err();
+        assert_eq!(
+            e,
+            QuantError::ZeroPoint {
+                parameter: "out_zero_point",
+                value: v,
+                ty: QuantType::I8
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("out_zero_point = {v} is outside i8 (-128..=127)")
+        );
+    }
+    for v in [-1, 256] {
+        let e = DequantTable::<u8, u8>::requantized(Function::Gelu, 1.0, 0, 1.0, v).unwrap_err();
+        assert_eq!(
+            e,
+            QuantError::ZeroPoint {
+                parameter: "out_zero_point",
+                value: v,
+                ty: QuantType::U8
+            }
+        );
+    }
+}
+
+#[test]
+fn hand_checked_entries() {
+    // q = zero point → x = +0: gelu(+0) = +0, sigmoid(0) = 0.5, log(+0) = −inf.
+    let g = DequantTable::<u8, f32>::new(Function::Gelu, 0.1, 7).unwrap();
+    assert_eq!(g.lookup(7).to_bits(), 0);
+    let l = DequantTable::<u8, f32>::new(Function::Log, 0.1, 7).unwrap();
+    assert_eq!(l.lookup(7), f32::NEG_INFINITY);
+    assert!(l.lookup(6).is_nan()); // log of a negative value
+                                   // log's NaN requantizes to the output zero point.
+    let lq = DequantTable::<u8, u8>::requantized(Function::Log, 0.1, 7, 0.1, 42).unwrap();
+    assert_eq!(lq.lookup(6), 42);
+    // Huge scales overflow stage 1 to ±inf: the function's limits.
+    let e = DequantTable::<i8, f32>::new(Function::Exp, f32::MAX, 0).unwrap();
+    assert_eq!(e.lookup(2), f32::INFINITY);
+    assert_eq!(e.lookup(-2), 0.0);
+    let t = DequantTable::<i8, bf16>::new(Function::Tanh, f32::MAX, 0).unwrap();
+    assert_eq!(t.lookup(-2), bf16::NEG_ONE);
+    // f16 output: exp(1.0) = 2.71828… → 2.71875 (0x4170).
+    let e = DequantTable::<i8, f16>::new(Function::Exp, 0.5, 0).unwrap();
+    assert_eq!(e.lookup(2).to_bits(), 0x4170);
+}
