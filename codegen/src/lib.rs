@@ -33,6 +33,8 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(all(feature = "std", feature = "sha2"))]
+pub mod audit;
 mod format;
 mod function;
 #[cfg(feature = "std")]
