@@ -1,0 +1,586 @@
+//! The Cortex-M4 firmware in `firmware/`, run under qemu, against the host.
+//!
+//! `.ci/steps/50-embedded.sh` builds the firmware and runs these tests with
+//! `ACTLUT_FIRMWARE_DIR` set to the directory of its ELF files
+//! (`firmware/target/thumbv7em-none-eabihf/release`). Then:
+//!
+//! - every result the device prints equals the host's, bit for bit, and every
+//!   table hash it computes equals the lock in `tables/actlut.lock`; a
+//!   difference fails with a diff naming the function, format and input;
+//! - qemu must exit within a bound (`ACTLUT_QEMU_TIMEOUT_SECS`, 60 s by default),
+//!   or the test fails;
+//! - the ELF's table bytes are exactly the tables its code uses.
+//!
+//! Without `ACTLUT_FIRMWARE_DIR` the firmware tests print why they are skipped
+//! and pass, so that a plain `cargo test` needs neither qemu nor the ARM target.
+//! With it, a missing qemu or ELF is a failure. The checks of the checker
+//! itself (a wrong output, a wrong hash, a hang) always run.
+#![cfg(not(target_os = "wasi"))] // spawns qemu
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use actlut::Activation;
+use actlut_codegen::{lock, Format, Function};
+
+/// The tables the demo firmware (`firmware/src/main.rs`) uses.
+const DEMO_TABLES: [&str; 6] = [
+    "gelu_f16",
+    "tanh_f16",
+    "sigmoid_bf16",
+    "gelu_bf16",
+    "gelu_fp8_e4m3",
+    "sigmoid_fp8_e5m2",
+];
+
+/// The one table `firmware/src/bin/gelu_only.rs` uses.
+const GELU_ONLY_TABLES: [&str; 1] = ["gelu_f16"];
+
+/// The functions the firmware's default features enable in actlut, each over
+/// all four formats (`firmware/Cargo.toml`): 12 tables, 6 of them 16-bit.
+const FIRMWARE_FUNCTIONS: [Function; 3] = [Function::Gelu, Function::Sigmoid, Function::Tanh];
+
+// ---------------------------------------------------------------------------
+// The checker: a transcript of the device against the host and the lock.
+
+/// Host result for `function` over `format` at the bit pattern `x`: the
+/// computed path, and the table too where this build has it.
+fn host_result(act: Activation, format: Format, x: u16) -> Result<u16, String> {
+    let computed = match format {
+        Format::F16 => actlut::computed::f16_bits(act, x),
+        Format::Bf16 => actlut::computed::bf16_bits(act, x),
+        Format::Fp8E4M3 => u16::from(actlut::computed::fp8_e4m3_bits(act, x as u8)),
+        Format::Fp8E5M2 => u16::from(actlut::computed::fp8_e5m2_bits(act, x as u8)),
+        other => return Err(format!("format {} is unknown to this test", other.name())),
+    };
+    let table = match format {
+        Format::F16 => act.table_f16().ok().map(|t| t[usize::from(x)]),
+        Format::Bf16 => act.table_bf16().ok().map(|t| t[usize::from(x)]),
+        Format::Fp8E4M3 => act
+            .table_fp8_e4m3()
+            .ok()
+            .map(|t| u16::from(t[usize::from(x)])),
+        Format::Fp8E5M2 => act
+            .table_fp8_e5m2()
+            .ok()
+            .map(|t| u16::from(t[usize::from(x)])),
+        _ => None,
+    };
+    match table {
+        Some(t) if t != computed => Err(format!(
+            "host table 0x{t:04x} and host computed path 0x{computed:04x} disagree"
+        )),
+        _ => Ok(computed),
+    }
+}
+
+fn parse_hex(s: &str) -> Option<u16> {
+    u16::from_str_radix(s.strip_prefix("0x")?, 16).ok()
+}
+
+/// What a transcript covered, for the caller's own checks.
+#[derive(Debug, Default)]
+struct Summary {
+    /// Number of `apply` lines per table name.
+    applies: BTreeMap<String, usize>,
+    /// Table names with a `sha256` line.
+    hashed: BTreeSet<String>,
+}
+
+/// Checks the firmware's output against the host and the lock. `Err` holds a
+/// diff with one line per difference, naming function, format and input.
+fn check_transcript(
+    output: &str,
+    expected_tables: &[&str],
+    lock: &[lock::Entry],
+) -> Result<Summary, String> {
+    let mut diffs = Vec::new();
+    let mut summary = Summary::default();
+    let mut done = false;
+    for (n, line) in output.lines().enumerate() {
+        let n = n + 1;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if done {
+            diffs.push(format!("line {n}: output after `done`: {line:?}"));
+            continue;
+        }
+        match words.as_slice() {
+            ["apply", function, format, x, y] => {
+                let act = Activation::ALL.into_iter().find(|a| a.name() == *function);
+                let fmt = Format::from_name(format);
+                let (Some(act), Some(fmt), Some(x), Some(y)) =
+                    (act, fmt, parse_hex(x), parse_hex(y))
+                else {
+                    diffs.push(format!("line {n}: malformed result line {line:?}"));
+                    continue;
+                };
+                if fmt.bits() == 8 && (x > 0xff || y > 0xff) {
+                    diffs.push(format!(
+                        "line {n}: {function} {format}: bits out of range in {line:?}"
+                    ));
+                    continue;
+                }
+                *summary
+                    .applies
+                    .entry(format!("{function}_{format}"))
+                    .or_default() += 1;
+                match host_result(act, fmt, x) {
+                    Ok(want) if want == y => {}
+                    Ok(want) => diffs.push(format!(
+                        "{function} {format} input 0x{x:04x}: device 0x{y:04x}, host 0x{want:04x}"
+                    )),
+                    Err(e) => diffs.push(format!("{function} {format} input 0x{x:04x}: {e}")),
+                }
+            }
+            ["sha256", name, hex] => {
+                summary.hashed.insert((*name).to_owned());
+                match lock.iter().find(|e| e.name == *name) {
+                    None => diffs.push(format!("table {name}: not in tables/actlut.lock")),
+                    Some(e) if actlut_codegen::hex(&e.sha256) == *hex => {}
+                    Some(e) => diffs.push(format!(
+                        "table {name}: device sha256 {hex}, lock {}",
+                        actlut_codegen::hex(&e.sha256)
+                    )),
+                }
+            }
+            ["done"] => done = true,
+            _ => diffs.push(format!("line {n}: unexpected output {line:?}")),
+        }
+    }
+    if !done {
+        diffs.push("no `done` line: the firmware stopped early".to_owned());
+    }
+    let expected: BTreeSet<String> = expected_tables.iter().map(|s| (*s).to_owned()).collect();
+    for name in expected.difference(&summary.hashed) {
+        diffs.push(format!("table {name}: no sha256 line"));
+    }
+    for name in summary.hashed.difference(&expected) {
+        diffs.push(format!("table {name}: hashed but not expected"));
+    }
+    let applied: BTreeSet<String> = summary.applies.keys().cloned().collect();
+    for name in expected.difference(&applied) {
+        diffs.push(format!("table {name}: no results printed"));
+    }
+    for name in applied.difference(&expected) {
+        diffs.push(format!("table {name}: results printed but not expected"));
+    }
+    if diffs.is_empty() {
+        Ok(summary)
+    } else {
+        let mut text = format!(
+            "firmware output differs from the host and the lock in {} place(s):\n",
+            diffs.len()
+        );
+        for d in diffs {
+            let _ = writeln!(text, "  {d}");
+        }
+        Err(text)
+    }
+}
+
+fn lock_entries() -> Vec<lock::Entry> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
+        .expect("read tables/actlut.lock");
+    lock::parse(&text).expect("parse tables/actlut.lock")
+}
+
+// ---------------------------------------------------------------------------
+// Running a command with a bound on its run time.
+
+/// Runs `cmd` to completion with its stdout captured; fails if it runs longer
+/// than `bound` (the process is killed) or exits unsuccessfully.
+fn run_bounded(mut cmd: Command, bound: Duration) -> Result<String, String> {
+    let what = format!("{cmd:?}");
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {what}: {e}"))?;
+    // Drain both pipes on threads, so that a chatty child never blocks.
+    let mut out = child.stdout.take().expect("piped stdout");
+    let mut err = child.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = err.read_to_end(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() >= bound => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("waiting for {what}: {e}")),
+        }
+    };
+    let out = String::from_utf8_lossy(&out.join().unwrap_or_default()).into_owned();
+    let err = String::from_utf8_lossy(&err.join().unwrap_or_default()).into_owned();
+    let tail = |s: &str| {
+        let lines: Vec<&str> = s.lines().collect();
+        lines[lines.len().saturating_sub(10)..].join("\n")
+    };
+    match status {
+        None => Err(format!(
+            "{what} did not exit within {} s and was killed; last output:\n{}\nstderr:\n{}",
+            bound.as_secs_f64(),
+            tail(&out),
+            tail(&err)
+        )),
+        Some(s) if !s.success() => Err(format!(
+            "{what} failed ({s}); last output:\n{}\nstderr:\n{}",
+            tail(&out),
+            tail(&err)
+        )),
+        Some(_) => Ok(out),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The firmware under qemu.
+
+/// The directory of the firmware's ELF files, or `None` (with the reason
+/// printed) when the firmware tests are not requested.
+fn firmware_dir(test: &str) -> Option<PathBuf> {
+    match std::env::var_os("ACTLUT_FIRMWARE_DIR") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => {
+            eprintln!(
+                "{test}: skipped: ACTLUT_FIRMWARE_DIR is not set. Build the firmware \
+                 (`cargo build --release` in firmware/) and set it to \
+                 firmware/target/thumbv7em-none-eabihf/release, with qemu-system-arm \
+                 installed; .ci/steps/50-embedded.sh does both."
+            );
+            None
+        }
+    }
+}
+
+fn elf_path(dir: &Path, bin: &str) -> PathBuf {
+    let path = dir.join(bin);
+    assert!(
+        path.is_file(),
+        "{} does not exist: build the firmware first (`cargo build --release` in firmware/)",
+        path.display()
+    );
+    path
+}
+
+fn run_on_qemu(elf: &Path) -> String {
+    let qemu = std::env::var_os("ACTLUT_QEMU").unwrap_or_else(|| "qemu-system-arm".into());
+    let secs = std::env::var("ACTLUT_QEMU_TIMEOUT_SECS")
+        .ok()
+        .map(|s| {
+            s.parse()
+                .expect("ACTLUT_QEMU_TIMEOUT_SECS is a number of seconds")
+        })
+        .unwrap_or(60);
+    let mut cmd = Command::new(qemu);
+    cmd.args(["-machine", "mps2-an386", "-cpu", "cortex-m4", "-nographic"])
+        .args(["-semihosting-config", "enable=on,target=native", "-kernel"])
+        .arg(elf);
+    run_bounded(cmd, Duration::from_secs(secs)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn check_firmware_on_qemu(test: &str, bin: &str, tables: &[&str]) {
+    let Some(dir) = firmware_dir(test) else {
+        return;
+    };
+    let output = run_on_qemu(&elf_path(&dir, bin));
+    let summary =
+        check_transcript(&output, tables, &lock_entries()).unwrap_or_else(|diff| panic!("{diff}"));
+    eprintln!("{bin}: {:?} results equal the host's", summary.applies);
+}
+
+#[test]
+fn demo_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_the_lock() {
+    check_firmware_on_qemu("demo firmware", "actlut-firmware", &DEMO_TABLES);
+}
+
+#[test]
+fn gelu_only_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock() {
+    check_firmware_on_qemu("gelu-only firmware", "gelu-only", &GELU_ONLY_TABLES);
+}
+
+// ---------------------------------------------------------------------------
+// Flash: which table bytes the ELF carries.
+
+fn u16_at(b: &[u8], at: usize) -> usize {
+    usize::from(u16::from_le_bytes([b[at], b[at + 1]]))
+}
+
+fn u32_at(b: &[u8], at: usize) -> usize {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize
+}
+
+/// What the test needs of a 32-bit little-endian ELF file.
+struct Elf {
+    /// The bytes the image loads (allocated sections with contents): what
+    /// goes to flash.
+    loaded: Vec<u8>,
+    /// Symbols defined in `actlut::tables`: (table name, size in bytes).
+    table_symbols: Vec<(String, usize)>,
+}
+
+fn read_elf(path: &Path) -> Elf {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    assert!(
+        b.len() > 52 && &b[..4] == b"\x7fELF" && b[4] == 1 && b[5] == 1,
+        "{}: not a 32-bit little-endian ELF file",
+        path.display()
+    );
+    let (shoff, shentsize, shnum) = (u32_at(&b, 0x20), u16_at(&b, 0x2e), u16_at(&b, 0x30));
+    let section = |i: usize| {
+        let h = shoff + i * shentsize;
+        // (type, flags, offset, size, link)
+        (
+            u32_at(&b, h + 4),
+            u32_at(&b, h + 8),
+            u32_at(&b, h + 16),
+            u32_at(&b, h + 20),
+            u32_at(&b, h + 24),
+        )
+    };
+    const SHT_SYMTAB: usize = 2;
+    const SHT_NOBITS: usize = 8;
+    const SHF_ALLOC: usize = 2;
+    let mut loaded = Vec::new();
+    let mut table_symbols = Vec::new();
+    for i in 0..shnum {
+        let (ty, flags, offset, size, link) = section(i);
+        if flags & SHF_ALLOC != 0 && ty != SHT_NOBITS {
+            loaded.extend_from_slice(&b[offset..offset + size]);
+        }
+        if ty == SHT_SYMTAB {
+            let (_, _, stroff, strsize, _) = section(link);
+            let strtab = &b[stroff..stroff + strsize];
+            for sym in b[offset..offset + size].chunks_exact(16) {
+                let name_at = u32_at(sym, 0);
+                let end = strtab[name_at..].iter().position(|&c| c == 0).unwrap_or(0);
+                let name = String::from_utf8_lossy(&strtab[name_at..name_at + end]);
+                if let Some(table) = table_symbol(&name) {
+                    table_symbols.push((table, u32_at(sym, 8)));
+                }
+            }
+        }
+    }
+    table_symbols.sort();
+    Elf {
+        loaded,
+        table_symbols,
+    }
+}
+
+/// The item name of a mangled symbol in `actlut::tables`, in either mangling
+/// scheme (`…6actlut6tables8GELU_F16…`), lowercased like a table name.
+fn table_symbol(mangled: &str) -> Option<String> {
+    let rest = &mangled[mangled.find("6actlut6tables")? + "6actlut6tables".len()..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    rest.get(digits..digits + len).map(str::to_lowercase)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn check_flash(test: &str, bin: &str, used: &[&str]) {
+    let Some(dir) = firmware_dir(test) else {
+        return;
+    };
+    let elf = read_elf(&elf_path(&dir, bin));
+    let mut problems = Vec::new();
+
+    // The table symbols: exactly the tables used, and their sizes add up.
+    let mut expected: Vec<(String, usize)> = Vec::new();
+    for name in used {
+        let format = Format::ALL
+            .into_iter()
+            .find(|f| name.ends_with(&format!("_{}", f.name())))
+            .expect("a table name ends with its format");
+        expected.push((
+            (*name).to_owned(),
+            format.entries() * format.bits() as usize / 8,
+        ));
+    }
+    expected.sort();
+    let table_bytes: usize = elf.table_symbols.iter().map(|(_, size)| size).sum();
+    let expected_bytes: usize = expected.iter().map(|(_, size)| size).sum();
+    if elf.table_symbols != expected {
+        problems.push(format!(
+            "table symbols (name, bytes) {:?}, expected {expected:?}",
+            elf.table_symbols
+        ));
+    }
+    if table_bytes != expected_bytes {
+        problems.push(format!(
+            "table bytes {table_bytes}, expected {expected_bytes} (the sum of the tables used)"
+        ));
+    }
+
+    // The bytes themselves: every enabled table's contents are in the image
+    // exactly when the code uses that table, whatever the symbols say.
+    for function in FIRMWARE_FUNCTIONS {
+        for format in Format::ALL {
+            let name = actlut_codegen::table_name(function, format);
+            let bytes =
+                actlut_codegen::table_bytes_le(format, &actlut_codegen::table(function, format));
+            let present = contains(&elf.loaded, &bytes);
+            let wanted = used.contains(&name.as_str());
+            if present != wanted {
+                problems.push(format!(
+                    "{name}: contents {} in the image, but the code {} it",
+                    if present { "present" } else { "absent" },
+                    if wanted { "uses" } else { "does not use" }
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{bin}: flash contents differ from the tables it uses:\n  {}",
+        problems.join("\n  ")
+    );
+    eprintln!(
+        "{bin}: {} bytes loaded into flash, of which {table_bytes} are the tables {:?}",
+        elf.loaded.len(),
+        used
+    );
+}
+
+#[test]
+fn demo_firmware_flash_holds_exactly_the_tables_it_uses() {
+    check_flash("demo firmware flash", "actlut-firmware", &DEMO_TABLES);
+}
+
+#[test]
+fn firmware_with_three_functions_enabled_and_one_used_carries_one_table() {
+    check_flash("gelu-only firmware flash", "gelu-only", &GELU_ONLY_TABLES);
+}
+
+// ---------------------------------------------------------------------------
+// The checker checks: these run everywhere, without qemu.
+
+fn good_transcript() -> String {
+    let mut out = String::new();
+    for x in [0x0000u16, 0x3c00, 0xbc00, 0x7d01] {
+        let y = actlut::computed::f16_bits(Activation::Gelu, x);
+        let _ = writeln!(out, "apply gelu f16 0x{x:04x} 0x{y:04x}");
+    }
+    for x in [0x00u8, 0x38, 0xff] {
+        let y = actlut::computed::fp8_e5m2_bits(Activation::Sigmoid, x);
+        let _ = writeln!(out, "apply sigmoid fp8_e5m2 0x{x:02x} 0x{y:02x}");
+    }
+    let lock = lock_entries();
+    for name in ["gelu_f16", "sigmoid_fp8_e5m2"] {
+        let e = lock.iter().find(|e| e.name == name).expect("in the lock");
+        let _ = writeln!(out, "sha256 {name} {}", actlut_codegen::hex(&e.sha256));
+    }
+    out.push_str("done\n");
+    out
+}
+
+const TWO_TABLES: [&str; 2] = ["gelu_f16", "sigmoid_fp8_e5m2"];
+
+#[test]
+fn checker_accepts_a_transcript_that_equals_the_host() {
+    let summary = check_transcript(&good_transcript(), &TWO_TABLES, &lock_entries()).unwrap();
+    assert_eq!(summary.applies["gelu_f16"], 4);
+    assert_eq!(summary.applies["sigmoid_fp8_e5m2"], 3);
+}
+
+#[test]
+fn a_differing_output_fails_with_a_diff_naming_function_format_and_input() {
+    // gelu(1.0) in f16 is 0x3abb; a device that said 0x3abc is wrong.
+    let bad = good_transcript().replace(
+        "apply gelu f16 0x3c00 0x3abb",
+        "apply gelu f16 0x3c00 0x3abc",
+    );
+    assert_ne!(
+        bad,
+        good_transcript(),
+        "the transcript has the line to corrupt"
+    );
+    let diff = check_transcript(&bad, &TWO_TABLES, &lock_entries()).unwrap_err();
+    assert!(
+        diff.contains("gelu f16 input 0x3c00: device 0x3abc, host 0x3abb"),
+        "{diff}"
+    );
+    assert!(diff.contains("1 place(s)"), "{diff}");
+}
+
+#[test]
+fn a_wrong_table_hash_fails_naming_the_table() {
+    let good = good_transcript();
+    let line = good
+        .lines()
+        .find(|l| l.starts_with("sha256 gelu_f16"))
+        .unwrap();
+    let bad = good.replace(line, &format!("sha256 gelu_f16 {}", "0".repeat(64)));
+    let diff = check_transcript(&bad, &TWO_TABLES, &lock_entries()).unwrap_err();
+    assert!(
+        diff.contains("table gelu_f16: device sha256 0000"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn a_truncated_or_garbled_transcript_fails() {
+    let good = good_transcript();
+    let truncated = good.replace("done\n", "");
+    let diff = check_transcript(&truncated, &TWO_TABLES, &lock_entries()).unwrap_err();
+    assert!(diff.contains("no `done` line"), "{diff}");
+
+    let garbled = good.replace("done\n", "panicked at src/main.rs:1:1\ndone\n");
+    let diff = check_transcript(&garbled, &TWO_TABLES, &lock_entries()).unwrap_err();
+    assert!(diff.contains("unexpected output \"panicked"), "{diff}");
+
+    let diff = check_transcript("done\n", &TWO_TABLES, &lock_entries()).unwrap_err();
+    assert!(diff.contains("table gelu_f16: no sha256 line"), "{diff}");
+    assert!(
+        diff.contains("table sigmoid_fp8_e5m2: no results printed"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn a_process_that_does_not_exit_within_the_bound_is_killed_and_reported() {
+    let mut cmd = Command::new("sleep");
+    cmd.arg("600");
+    let err = run_bounded(cmd, Duration::from_millis(200)).unwrap_err();
+    assert!(err.contains("did not exit within 0.2 s"), "{err}");
+}
+
+#[test]
+fn a_process_that_fails_is_reported_with_its_output() {
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "echo partial; exit 3"]);
+    let err = run_bounded(cmd, Duration::from_secs(60)).unwrap_err();
+    assert!(err.contains("partial") && err.contains('3'), "{err}");
+}
+
+#[test]
+fn table_symbols_are_recognized_in_both_manglings() {
+    assert_eq!(
+        table_symbol("_ZN6actlut6tables8GELU_F1617hbc3ed552a237fe0cE").as_deref(),
+        Some("gelu_f16")
+    );
+    assert_eq!(
+        table_symbol("_RNvNtCs1234_6actlut6tables16SIGMOID_FP8_E5M2").as_deref(),
+        Some("sigmoid_fp8_e5m2")
+    );
+    assert_eq!(table_symbol("_ZN6actlut9computed8gelu_f16E"), None);
+}
