@@ -47,7 +47,10 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
             assert_eq!(t.sha256, sha256(&bytes), "{name}: manifest hash vs bytes");
             let l = lock.iter().find(|e| e.name == name).unwrap();
             assert_eq!(t.sha256, l.sha256, "{name}: manifest hash vs lock");
-            assert_eq!(format!("{}", t.sha256_hex()), actlut_codegen::hex(&l.sha256));
+            assert_eq!(
+                format!("{}", t.sha256_hex()),
+                actlut_codegen::hex(&l.sha256)
+            );
             assert_eq!(t.definition(), a.function().definition());
             expected_order.push(name);
         }
