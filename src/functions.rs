@@ -101,14 +101,11 @@ macro_rules! float8_items {
         }
 
         #[cfg(feature = $fmt_feature)]
-        #[doc = concat!("Applies `", $fname, "` in place to `", $fmt, "` bytes.")]
+        #[doc = concat!("Applies `", $fname, "` in place to `", $fmt, "` bytes (SIMD byte permutes: see [`kernels`](crate::kernels)).")]
         #[doc = concat!("\nRequires the features `", $feature, "` and `", $fmt_feature, "`.")]
         #[inline]
         pub fn $apply(xs: &mut [u8]) {
-            let t = &crate::tables::$TABLE;
-            for x in xs {
-                *x = t[usize::from(*x)];
-            }
+            crate::kernels::apply_u8(&crate::tables::$TABLE, xs);
         }
 
         #[cfg(feature = $fmt_feature)]
@@ -121,11 +118,7 @@ macro_rules! float8_items {
         #[inline]
         #[track_caller]
         pub fn $map(xs: &[u8], ys: &mut [u8]) {
-            crate::kernels::check_lengths(xs.len(), ys.len());
-            let t = &crate::tables::$TABLE;
-            for (y, x) in ys.iter_mut().zip(xs) {
-                *y = t[usize::from(*x)];
-            }
+            crate::kernels::map_u8(&crate::tables::$TABLE, xs, ys);
         }
     };
 }

@@ -82,15 +82,17 @@
 //! | `exp` | `e^x` |
 //! | `log` | `ln x` |
 //! | `rsqrt` | `1/√x` |
+//! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //!
 //! Without any feature the crate still builds: the [`computed`] path and the
 //! [`Activation`] enum are always there, and [`Activation`]'s table methods return
 //! [`MissingTable`], which names the features to enable.
 #![no_std]
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed only in the per-architecture SIMD modules of `kernels`.
+#![deny(unsafe_code)]
 
-#[cfg(test)]
+#[cfg(any(test, feature = "std"))]
 extern crate std;
 
 /// Calls `$callback!` with the list of every function: its `Activation` variant,
@@ -157,7 +159,7 @@ mod activation;
 pub mod computed;
 pub mod fp8;
 mod functions;
-mod kernels;
+pub mod kernels;
 pub mod manifest;
 pub mod quant;
 pub mod tables;
