@@ -39,6 +39,8 @@ mod format;
 mod function;
 #[cfg(feature = "std")]
 pub mod lock;
+#[cfg(feature = "std")]
+pub mod builder;
 pub mod quant;
 mod round;
 

@@ -5,7 +5,7 @@
 //!
 //! 1. [`dequantize`]: `x = (q − zero_point) as f32 * scale`: the difference is exact in `f32`,
 //!    the product is rounded once.
-//! 2. `y = f(x)` rounded to the output format: [`eval_f32`](crate::eval_f32) for `f32`
+//! 2. `y = f(x)` rounded to the output format: [`eval_f32`] for `f32`
 //!    outputs, [`eval_value`] (correct rounding of `f` at the exact value `x`) for `f16` and
 //!    `bf16` outputs. The [`Op::Identity`] keeps `x` (rounded once to `f16`/`bf16`).
 //! 3. For requantized outputs only, [`requantize`]:
@@ -191,7 +191,7 @@ impl Op {
         Function::from_name(name).map(Op::Function)
     }
 
-    /// Stage 2 for an `f32` output: [`eval_f32`](crate::eval_f32), or `x` itself.
+    /// Stage 2 for an `f32` output: [`eval_f32`], or `x` itself.
     pub fn apply_f32(self, x: f32) -> f32 {
         match self {
             Op::Identity => x,
