@@ -100,7 +100,9 @@ fn main() {
             })
             .map(|&(fu, fo)| actlut_codegen::table_name(fu, fo))
             .collect();
-        let bytes = if big_endian {
+        // 16-bit entries in the target's byte order; 8-bit tables are bytes
+        // in either order.
+        let bytes = if big_endian && format.entry_bytes() == 2 {
             table.iter().flat_map(|v| v.to_be_bytes()).collect()
         } else {
             actlut_codegen::table_bytes_le(format, &table)
