@@ -237,8 +237,14 @@ mod tests {
         assert_eq!(round(f, Approx::evaluated(mid)), None);
         assert_eq!(round(f, Approx::evaluated(mid * (1.0 + 1e-14))), None);
         // Far enough away: settled.
-        assert_eq!(round(f, Approx::evaluated(mid * (1.0 + 1e-9))), Some(0x3C01));
-        assert_eq!(round(f, Approx::evaluated(mid * (1.0 - 1e-9))), Some(0x3C00));
+        assert_eq!(
+            round(f, Approx::evaluated(mid * (1.0 + 1e-9))),
+            Some(0x3C01)
+        );
+        assert_eq!(
+            round(f, Approx::evaluated(mid * (1.0 - 1e-9))),
+            Some(0x3C00)
+        );
         // The overflow threshold is a boundary too.
         assert_eq!(round(f, Approx::evaluated(65520.0)), None);
         assert_eq!(round(f, Approx::evaluated(65521.0)), Some(0x7C00));

@@ -5,23 +5,38 @@
 //! correctness of every table entry rests on this.
 
 use actlut_codegen::{evaluate, evaluate_refined, Evaluation, Format, Function};
-use actlut_oracle::{decode, evaluate as mpfr, finite_to_float, finite_to_rational, Act, Decoded, Fmt};
+use actlut_oracle::{
+    decode, evaluate as mpfr, finite_to_float, finite_to_rational, Act, Decoded, Fmt,
+};
 use rug::Float;
 
 const PREC: u32 = 256;
 
 /// Largest observed `|exact − (hi + lo)| / error_bound` over the inputs, and the
 /// inputs where it exceeded 1.
-fn check(function: Function, format: Format, pick: fn(Function, f64) -> Option<Evaluation>) -> (f64, Vec<String>) {
+fn check(
+    function: Function,
+    format: Format,
+    pick: fn(Function, f64) -> Option<Evaluation>,
+) -> (f64, Vec<String>) {
     let act = Act::from_name(function.name()).expect("oracle knows every function");
     let fmt = Fmt::from_name(format.name()).expect("oracle knows the format");
     let mut worst: f64 = 0.0;
     let mut bad = Vec::new();
     for i in 0..format.entries() {
         let bits = i as u16;
-        let Decoded::Finite { negative, significand, exponent } = decode(fmt, bits) else { continue };
+        let Decoded::Finite {
+            negative,
+            significand,
+            exponent,
+        } = decode(fmt, bits)
+        else {
+            continue;
+        };
         let x = format.decode(bits);
-        let Some(ev) = pick(function, x) else { continue };
+        let Some(ev) = pick(function, x) else {
+            continue;
+        };
         let xf = finite_to_float(negative, significand, exponent, PREC);
         let xr = finite_to_rational(negative, significand, exponent);
         if matches!(act, Act::Log | Act::Rsqrt) && negative {
@@ -32,14 +47,19 @@ fn check(function: Function, format: Format, pick: fn(Function, f64) -> Option<E
         let diff = Float::with_val(PREC, &exact - &approx).abs().to_f64();
         if ev.error_bound == 0.0 {
             if diff != 0.0 {
-                bad.push(format!("{bits:#06x} ({x:e}): claimed exact, off by {diff:e}"));
+                bad.push(format!(
+                    "{bits:#06x} ({x:e}): claimed exact, off by {diff:e}"
+                ));
             }
             continue;
         }
         let ratio = diff / ev.error_bound;
         worst = worst.max(ratio);
         if ratio > 1.0 {
-            bad.push(format!("{bits:#06x} ({x:e}): error {diff:e} > bound {:e}", ev.error_bound));
+            bad.push(format!(
+                "{bits:#06x} ({x:e}): error {diff:e} > bound {:e}",
+                ev.error_bound
+            ));
         }
     }
     (worst, bad)
@@ -77,5 +97,10 @@ fn reference_error_bounds_hold_on_every_input() {
             failures.extend(h.join().unwrap());
         }
     });
-    assert!(failures.is_empty(), "{} bound violations, first: {:#?}", failures.len(), &failures[..failures.len().min(20)]);
+    assert!(
+        failures.is_empty(),
+        "{} bound violations, first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(20)]
+    );
 }
