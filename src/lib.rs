@@ -82,6 +82,7 @@
 //! | `exp` | `e^x` |
 //! | `log` | `ln x` |
 //! | `rsqrt` | `1/√x` |
+//! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //!
 //! Without any feature the crate still builds: the [`computed`] path and the
@@ -166,6 +167,8 @@ pub mod tables;
 
 pub use activation::{Activation, MissingTable, UnknownActivation};
 pub use quant::{DequantTable, PackedDequantTable};
+#[cfg(feature = "macros")]
+pub use actlut_macros::dequant_table;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "all"))]

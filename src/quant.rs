@@ -36,7 +36,8 @@
 //! nibble (ONNX), with [`PackedDequantTable`], whose 256 entries are output pairs keyed by the
 //! whole byte. Outputs are `f32`, [`half::f16`], [`half::bf16`], and requantized `i8`/`u8`.
 //! Build-time alternatives are `actlut_codegen::builder` (from a build script) and, with the
-//! `macros` feature, the `dequant_table!` macro; all three compute entries with
+//! `macros` feature, the `dequant_table!` macro (a `static` table from literal parameters,
+//! checked at compile time); all three compute entries with
 //! [`actlut_codegen::quant::Pipeline`], so they agree.
 //!
 //! # Accuracy
@@ -56,6 +57,15 @@ use actlut_codegen::quant::{Output as Stage, Pipeline};
 pub use actlut_codegen::Function;
 
 use crate::Activation;
+
+#[cfg(feature = "macros")]
+pub use actlut_macros::dequant_table;
+
+/// What `dequant_table!` expansions name; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use half;
+}
 
 impl From<Activation> for Op {
     fn from(a: Activation) -> Op {
@@ -511,6 +521,15 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
         for (b, p) in pairs.iter_mut().enumerate() {
             *p = [unpacked.table[b & 0x0F], unpacked.table[b >> 4]];
         }
+        PackedDequantTable { pairs, unpacked }
+    }
+
+    /// A table from precomputed parts, without checks: what `dequant_table!` expands to.
+    #[doc(hidden)]
+    pub const fn from_parts_unchecked(
+        pairs: [[Out; 2]; 256],
+        unpacked: DequantTable<In, Out>,
+    ) -> Self {
         PackedDequantTable { pairs, unpacked }
     }
 

@@ -216,12 +216,15 @@ impl Builder {
             let elem = element_type(item.output);
             let _ = writeln!(s);
             let _ = writeln!(s, "/// {}", item.doc);
+            let allow = "#[allow(clippy::approx_constant, clippy::excessive_precision, \
+                         clippy::unreadable_literal)]";
             let n = item.entries.len();
             if item.packed {
                 let _ = writeln!(
                     s,
                     "///\n/// Indexed by a byte of packed values: the outputs of its low, then high nibble."
                 );
+                let _ = writeln!(s, "{allow}");
                 let _ = writeln!(s, "pub static {}: [[{elem}; 2]; 256] = [", item.name);
                 for b in 0..256usize {
                     let lo = literal(item.output, item.entries[b & 0x0F]);
@@ -235,6 +238,7 @@ impl Builder {
                     "the code's nibble (`code as u8 as usize & 0xF`)"
                 };
                 let _ = writeln!(s, "///\n/// Indexed by {index}.");
+                let _ = writeln!(s, "{allow}");
                 let _ = writeln!(s, "pub static {}: [{elem}; {n}] = [", item.name);
                 for chunk in item.entries.chunks(8) {
                     let line: Vec<String> =

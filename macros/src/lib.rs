@@ -1,0 +1,377 @@
+//! Proc macros of [actlut]: fused quantized tables computed at compile time.
+//!
+//! [`dequant_table!`] declares a `static` [`DequantTable`] (or `PackedDequantTable`) whose
+//! entries the macro computes from literal parameters with `actlut-codegen`, exactly as
+//! `DequantTable::new` would at run time: the same pipeline, the same bits, and no start-up
+//! cost. Parameters are checked at compile time; an invalid one is a compile error that points
+//! at it.
+//!
+//! Use it through actlut with its `macros` feature (`actlut::dequant_table!`); the expansion
+//! names `::actlut`.
+//!
+//! [actlut]: https://docs.rs/actlut
+//! [`DequantTable`]: https://docs.rs/actlut/latest/actlut/quant/struct.DequantTable.html
+
+use actlut_codegen::builder::literal;
+use actlut_codegen::quant::{Op, Output, Pipeline, QuantError, QuantType};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::parse::{Parse, ParseStream};
+use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
+
+/// Declares a `static` fused dequantize → function (→ requantize) table.
+///
+/// ```text
+/// dequant_table!(ATTRS VIS static NAME: [packed] INPUT -> OUTPUT = OP, scale = S, zero_point = Z
+///                [, out_scale = S2, out_zero_point = Z2]);
+/// ```
+///
+/// - `INPUT`: `i8`, `u8`, `i4`, `u4`; `packed i4` / `packed u4` declares a
+///   `PackedDequantTable` (two values per byte, low nibble first).
+/// - `OUTPUT`: `f32`, `f16`, `bf16`, or `i8` / `u8` (requantized: `out_scale` and
+///   `out_zero_point` are then required).
+/// - `OP`: `identity` or a function name (`gelu`, `gelu_tanh`, `sigmoid`, …).
+/// - `scale` (and `out_scale`): a number literal, rounded once to `f32`, finite and
+///   positive; `zero_point` (and `out_zero_point`): an integer in the type's range.
+///
+/// The static's type is `actlut::quant::DequantTable<INPUT, OUTPUT>` (with `actlut::quant::I4`
+/// / `U4` for 4-bit inputs and `half::f16` / `half::bf16` outputs).
+///
+/// ```
+/// use actlut_macros::dequant_table;
+///
+/// dequant_table!(static GELU_Q: i8 -> f32 = gelu, scale = 0.05, zero_point = -3);
+/// dequant_table!(
+///     /// Sigmoid of u8 activations, requantized to u8.
+///     pub static SIGMOID_Q: u8 -> u8 = sigmoid,
+///         scale = 0.1, zero_point = 128, out_scale = 0.00390625, out_zero_point = 0
+/// );
+/// dequant_table!(static TANH_I4: packed i4 -> f32 = tanh, scale = 0.5, zero_point = 0);
+///
+/// let run_time = actlut::quant::DequantTable::<i8, f32>::new(
+///     actlut::quant::Function::Gelu, 0.05, -3,
+/// ).unwrap();
+/// assert_eq!(GELU_Q.entries(), run_time.entries());
+/// assert_eq!(GELU_Q.lookup(17), 0.841_344_75);
+/// assert_eq!(SIGMOID_Q.lookup(128), 128);
+/// assert_eq!(TANH_I4.lookup(0x10)[1], 0.5f32.tanh());
+/// ```
+///
+/// Invalid parameters do not compile, and the error points at them:
+///
+/// ```compile_fail
+/// actlut_macros::dequant_table!(static T: i8 -> f32 = gelu, scale = 0.0, zero_point = 0);
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::dequant_table!(static T: u4 -> f32 = gelu, scale = 1.0, zero_point = 16);
+/// ```
+#[proc_macro]
+pub fn dequant_table(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let decl = parse_macro_input!(input as Declaration);
+    match decl.expand() {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// A number literal with an optional leading minus.
+struct Number {
+    minus: Option<Token![-]>,
+    lit: Lit,
+}
+
+impl Parse for Number {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        Ok(Number {
+            minus: input.parse()?,
+            lit: input.parse()?,
+        })
+    }
+}
+
+impl Number {
+    /// An error spanning the minus sign and the literal.
+    fn error(&self, message: impl std::fmt::Display) -> syn::Error {
+        let (minus, lit) = (&self.minus, &self.lit);
+        syn::Error::new_spanned(quote!(#minus #lit), message)
+    }
+
+    /// The value rounded once to `f32` (the literal's digits, whatever its suffix says, are
+    /// parsed straight to `f32`: no double rounding through `f64`).
+    fn to_f32(&self, key: &Ident) -> syn::Result<f32> {
+        let (digits, suffix) = match &self.lit {
+            Lit::Float(f) => (f.base10_digits(), f.suffix()),
+            Lit::Int(i) => (i.base10_digits(), i.suffix()),
+            _ => return Err(self.error(format!("`{key}` must be a number"))),
+        };
+        if !suffix.is_empty() && suffix != "f32" {
+            return Err(self.error(format!(
+                "write `{key}` without a `{suffix}` suffix: it is an f32"
+            )));
+        }
+        let v: f32 = digits
+            .parse()
+            .map_err(|_| self.error(format!("`{key}` is not a number")))?;
+        Ok(if self.minus.is_some() { -v } else { v })
+    }
+
+    fn to_i32(&self, key: &Ident) -> syn::Result<i32> {
+        let Lit::Int(i) = &self.lit else {
+            return Err(self.error(format!("`{key}` must be an integer")));
+        };
+        if !i.suffix().is_empty() {
+            return Err(self.error(format!("write `{key}` without a `{}` suffix", i.suffix())));
+        }
+        let v: i64 = i.base10_parse()?;
+        let v = if self.minus.is_some() { -v } else { v };
+        // Out-of-range values are reported against the type's range by the pipeline.
+        Ok(v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+    }
+}
+
+struct Declaration {
+    attrs: Vec<Attribute>,
+    vis: Visibility,
+    name: Ident,
+    packed: Option<Ident>,
+    input: Ident,
+    output: Ident,
+    op: Ident,
+    args: Vec<(Ident, Number)>,
+}
+
+impl Parse for Declaration {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let vis: Visibility = input.parse()?;
+        input.parse::<Token![static]>()?;
+        let name: Ident = input.parse()?;
+        input.parse::<Token![:]>()?;
+        let mut ty: Ident = input.parse()?;
+        let mut packed = None;
+        if ty == "packed" && input.peek(Ident) {
+            packed = Some(ty);
+            ty = input.parse()?;
+        }
+        input.parse::<Token![->]>()?;
+        let output: Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        let op: Ident = input.parse()?;
+        let mut args = Vec::new();
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            let value: Number = input.parse()?;
+            args.push((key, value));
+        }
+        Ok(Declaration {
+            attrs,
+            vis,
+            name,
+            packed,
+            input: ty,
+            output,
+            op,
+            args,
+        })
+    }
+}
+
+const KEYS: [&str; 4] = ["scale", "zero_point", "out_scale", "out_zero_point"];
+
+impl Declaration {
+    fn arg(&self, key: &str) -> Option<&(Ident, Number)> {
+        self.args.iter().find(|(k, _)| k == key)
+    }
+
+    /// The argument `key`, or an error at `at` saying it is missing.
+    fn required(&self, key: &str, at: &Ident, why: &str) -> syn::Result<&(Ident, Number)> {
+        self.arg(key)
+            .ok_or_else(|| syn::Error::new(at.span(), format!("missing `{key} = ...`{why}")))
+    }
+
+    fn expand(&self) -> syn::Result<TokenStream> {
+        for (i, (key, _)) in self.args.iter().enumerate() {
+            if !KEYS.iter().any(|k| key == k) {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown parameter `{key}`: expected scale, zero_point, out_scale or \
+                         out_zero_point"
+                    ),
+                ));
+            }
+            if self.args[..i].iter().any(|(k, _)| k == key) {
+                return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
+            }
+        }
+        let input = QuantType::from_name(&self.input.to_string()).ok_or_else(|| {
+            syn::Error::new(
+                self.input.span(),
+                "expected an input type: i8, u8, i4 or u4",
+            )
+        })?;
+        if let Some(p) = &self.packed {
+            if input.codes() != 16 {
+                return Err(syn::Error::new(
+                    p.span(),
+                    format!(
+                        "only 4-bit inputs (i4, u4) can be packed, not {}",
+                        input.name()
+                    ),
+                ));
+            }
+        }
+        let op = Op::from_name(&self.op.to_string()).ok_or_else(|| {
+            syn::Error::new(
+                self.op.span(),
+                format!(
+                    "unknown function `{}`: expected identity or one of {}",
+                    self.op,
+                    actlut_codegen::Function::ALL
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })?;
+        let (skey, sval) = self.required("scale", &self.op, "")?;
+        let scale = sval.to_f32(skey)?;
+        let (zkey, zval) = self.required("zero_point", &self.op, "")?;
+        let zero_point = zval.to_i32(zkey)?;
+        let out_name = self.output.to_string();
+        let requantized = matches!(out_name.as_str(), "i8" | "u8");
+        if !requantized {
+            for key in ["out_scale", "out_zero_point"] {
+                if let Some((k, _)) = self.arg(key) {
+                    return Err(syn::Error::new(
+                        k.span(),
+                        format!("`{key}` applies only to requantized (i8, u8) outputs"),
+                    ));
+                }
+            }
+        }
+        let why = format!(" for a requantized {out_name} output");
+        let output = match out_name.as_str() {
+            "f32" => Output::F32,
+            "f16" => Output::F16,
+            "bf16" => Output::Bf16,
+            "i8" | "u8" => {
+                let (k, v) = self.required("out_scale", &self.output, &why)?;
+                let scale = v.to_f32(k)?;
+                let (k, v) = self.required("out_zero_point", &self.output, &why)?;
+                let zero_point = v.to_i32(k)?;
+                if out_name == "i8" {
+                    Output::I8 { scale, zero_point }
+                } else {
+                    Output::U8 { scale, zero_point }
+                }
+            }
+            _ => {
+                return Err(syn::Error::new(
+                    self.output.span(),
+                    "expected an output type: f32, f16, bf16, i8 or u8",
+                ))
+            }
+        };
+        let pipeline = Pipeline::new(op, input, scale, zero_point, output)
+            .map_err(|e| self.error_at_parameter(e))?;
+        Ok(self.emit(&pipeline))
+    }
+
+    /// A parameter error, pointing at the parameter's value.
+    fn error_at_parameter(&self, e: QuantError) -> syn::Error {
+        let parameter = match e {
+            QuantError::Scale { parameter, .. }
+            | QuantError::ZeroPoint { parameter, .. }
+            | QuantError::Value { parameter, .. } => parameter,
+        };
+        match self.arg(parameter) {
+            Some((_, v)) => v.error(e),
+            None => syn::Error::new(Span::call_site(), e),
+        }
+    }
+
+    fn emit(&self, p: &Pipeline) -> TokenStream {
+        let attrs = &self.attrs;
+        let vis = &self.vis;
+        let name = &self.name;
+        let input_ty = match p.input() {
+            QuantType::I8 => quote!(i8),
+            QuantType::U8 => quote!(u8),
+            QuantType::I4 => quote!(::actlut::quant::I4),
+            QuantType::U4 => quote!(::actlut::quant::U4),
+        };
+        let half = quote!(::actlut::quant::__private::half);
+        let output_ty = match p.output() {
+            Output::F32 => quote!(f32),
+            Output::F16 => quote!(#half::f16),
+            Output::Bf16 => quote!(#half::bf16),
+            Output::I8 { .. } => quote!(i8),
+            Output::U8 { .. } => quote!(u8),
+        };
+        let entry = |bits: u32| -> TokenStream {
+            let lit: TokenStream = literal(p.output(), bits).parse().expect("a literal");
+            match p.output() {
+                Output::F16 => quote!(#half::f16::from_bits(#lit)),
+                Output::Bf16 => quote!(#half::bf16::from_bits(#lit)),
+                _ => lit,
+            }
+        };
+        let mut bits = vec![0u32; p.input().codes()];
+        p.fill(&mut bits);
+        let zero = entry(match p.output() {
+            Output::F32 => 0.0f32.to_bits(),
+            _ => 0,
+        });
+        let entries = bits
+            .iter()
+            .map(|&b| entry(b))
+            .chain(std::iter::repeat(zero).take(256 - bits.len()));
+        let op = match p.op() {
+            Op::Identity => quote!(::actlut::quant::Op::Identity),
+            Op::Function(f) => {
+                let variant = format_ident!("{}", format!("{f:?}"));
+                quote!(::actlut::quant::Op::Function(::actlut::quant::Function::#variant))
+            }
+        };
+        let scale: TokenStream = literal(Output::F32, p.scale().to_bits())
+            .parse()
+            .expect("a literal");
+        let zero_point = p.zero_point();
+        let table = quote! {
+            ::actlut::quant::DequantTable::<#input_ty, #output_ty>::from_parts_unchecked(
+                [#(#entries),*], #op, #scale, #zero_point,
+            )
+        };
+        if self.packed.is_some() {
+            let pairs = (0..256usize).map(|b| {
+                let lo = entry(bits[b & 0x0F]);
+                let hi = entry(bits[b >> 4]);
+                quote!([#lo, #hi])
+            });
+            quote! {
+                #(#attrs)*
+                // Entries are exact values; some happen to be close to named constants.
+                #[allow(clippy::approx_constant, clippy::excessive_precision)]
+                #vis static #name: ::actlut::quant::PackedDequantTable<#input_ty, #output_ty> =
+                    ::actlut::quant::PackedDequantTable::from_parts_unchecked(
+                        [#(#pairs),*], #table,
+                    );
+            }
+        } else {
+            quote! {
+                #(#attrs)*
+                // Entries are exact values; some happen to be close to named constants.
+                #[allow(clippy::approx_constant, clippy::excessive_precision)]
+                #vis static #name: ::actlut::quant::DequantTable<#input_ty, #output_ty> = #table;
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+use actlut::dequant_table;
+
+dequant_table!(static T: i8 -> i8 = gelu, scale = 0.1, zero_point = 0);
+
+fn main() {}
