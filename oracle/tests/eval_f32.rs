@@ -1,6 +1,8 @@
 //! `actlut_codegen::eval_f32` (the runtime's `computed::*_f32`) against MPFR, for every
 //! function: at every f16-representable value (65,536 inputs) and at seeded random `f32`
-//! inputs (1,000,000 by default; set `ACTLUT_ORACLE_F32_INPUTS` to change it).
+//! inputs: 1,000,000 per function in release builds (as `.ci/steps/25-oracle.sh` runs it),
+//! 100,000 in debug builds (`cargo test --workspace`); set `ACTLUT_ORACLE_F32_INPUTS` to
+//! change it.
 //!
 //! The documented claim is: correctly rounded except within 2^-40 (relative) of an `f32`
 //! rounding boundary, and always the correct rounding of some value within 2^-40 of the exact
@@ -25,8 +27,13 @@ const PRECS: [u32; 3] = [128, 1024, 4096];
 const CHECK_PREC: u32 = 256;
 /// The claimed relative error bound of the evaluation behind `eval_f32`: 2^-40.
 const REL_BOUND_LOG2: i32 = -40;
-/// Random inputs per function unless `ACTLUT_ORACLE_F32_INPUTS` says otherwise.
-const DEFAULT_RANDOM_INPUTS: usize = 1_000_000;
+/// Random inputs per function unless `ACTLUT_ORACLE_F32_INPUTS` says otherwise: fewer in debug
+/// builds, where the reference is about ten times slower.
+const DEFAULT_RANDOM_INPUTS: usize = if cfg!(debug_assertions) {
+    100_000
+} else {
+    1_000_000
+};
 /// The seed of the random inputs (the same inputs on every run).
 const SEED: u64 = 0xAC71_E7F3_2000_0001;
 /// At most this many failures are listed.

@@ -1,0 +1,27 @@
+# Quantized tables: what `cargo test --workspace` does not cover. The run-time
+# tables (tests/quant.rs), the build-script builder (actlut-codegen's
+# tests/builder.rs, which compiles the generated file with rustc), the fp8
+# conversions (tests/fp8_conversions.rs, committed ml_dtypes vectors) and the
+# compile-fail tests of the macro (actlut-macros, trybuild) run there already;
+# the MPFR checks of the fp8 tables and of eval_f32 run in 25-oracle.
+set -euo pipefail
+
+# `dequant_table!` against the run-time tables: behind actlut's `macros` feature.
+cargo test -p actlut --features macros --test quant_macro
+cargo test -p actlut --features macros --doc quant
+cargo clippy -p actlut --features macros --all-targets -- -D warnings
+cargo clippy -p actlut --no-default-features --features macros -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc -p actlut-macros --no-deps
+
+# The compile errors of `dequant_table!`, on their own (their expected output is
+# in macros/tests/ui/*.stderr).
+cargo test -p actlut-macros
+
+# The fp8 vectors are generated from ml_dtypes by scripts/fp8_vectors.py and
+# committed, so no test needs Python. Where numpy and ml_dtypes are installed,
+# check that the committed files are what the script writes.
+if python3 -c 'import ml_dtypes, numpy' 2>/dev/null; then
+  python3 scripts/fp8_vectors.py --check
+else
+  echo "numpy/ml_dtypes not installed: committed fp8 vectors not regenerated"
+fi
