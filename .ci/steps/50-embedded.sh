@@ -1,0 +1,73 @@
+# Embedded and wasm: the no_std check, builds for thumbv7em-none-eabihf and
+# wasm32-unknown-unknown (with and without simd128), the Cortex-M4 firmware
+# under qemu compared with the host and the lock, its flash contents, and the
+# test suite on wasm32-wasip1 under node's WASI. Installs what it needs.
+set -euo pipefail
+
+sudo_cmd=""
+[ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+if ! command -v qemu-system-arm >/dev/null 2>&1; then
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq qemu-system-arm
+fi
+command -v qemu-system-arm >/dev/null || { echo "qemu-system-arm is required" >&2; exit 1; }
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  echo "node 20 or newer is required for the wasm32-wasip1 runner (found: $node_major)" >&2
+  exit 1
+fi
+rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown wasm32-wasip1 >/dev/null
+
+root=$PWD
+phase_start=$SECONDS
+phase() {
+  echo "--- ($((SECONDS - phase_start)) s) $*"
+}
+
+phase "no_std: a crate with its own panic handler must build on every target"
+(
+  cd nostd-check
+  cargo fmt --check
+  cargo clippy -- -D warnings
+  cargo build
+  cargo build --target thumbv7em-none-eabihf
+  cargo build --target wasm32-unknown-unknown
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
+    cargo build --target wasm32-unknown-unknown --target-dir target/simd128
+)
+
+phase "firmware: build, run under qemu, compare with the host and the lock"
+(
+  cd firmware
+  cargo fmt --check
+  # Release, like the build below, so that actlut's build script runs once.
+  cargo clippy --release --all-targets -- -D warnings
+  cargo build --release
+)
+ACTLUT_FIRMWARE_DIR="$root/firmware/target/thumbv7em-none-eabihf/release" \
+  cargo test -p actlut --test embedded_firmware -- --nocapture
+
+phase "wasm32-wasip1: the runner must report a failing test as a failure"
+# A panic aborts (a trap) and an exit carries its status: both must fail the run.
+check_runner_fails() { # REQUEST EXPECTED-OUTPUT
+  local out
+  if out=$(ACTLUT_RUNNER_SELF_TEST=$1 cargo test -p actlut --target wasm32-wasip1 \
+      --test embedded_wasm 2>&1); then
+    echo "a test that fails on purpose ($1) passed under scripts/wasm-runner.mjs" >&2
+    exit 1
+  fi
+  if ! grep -qF "$2" <<<"$out"; then
+    echo "$out" >&2
+    echo "the run with ACTLUT_RUNNER_SELF_TEST=$1 failed, but not with '$2'" >&2
+    exit 1
+  fi
+}
+check_runner_fails panic "trapped"
+check_runner_fails exit:3 "exit status: 3"
+
+phase "wasm32-wasip1: the test suite, exhaustive tests included, under node"
+# WASI has no processes: tests that spawn cargo cannot run there.
+wasi_skip=(
+  --skip an_altered_lock_entry_fails_the_build_with_table_hashes_and_command
+)
+cargo test -p actlut --target wasm32-wasip1 --lib --tests -- "${wasi_skip[@]}"
