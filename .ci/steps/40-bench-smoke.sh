@@ -1,0 +1,6 @@
+# Smoke test of the benches and the quickstart: every benchmark runs once,
+# untimed (criterion's --test mode), and the README's main command runs to
+# completion (it exits non-zero if a table's hash differs from the lock).
+set -euo pipefail
+cargo bench --bench lookup -- --test
+cargo run --release --example quickstart
