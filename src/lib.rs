@@ -84,6 +84,7 @@
 //! | `rsqrt` | `1/√x` |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
+//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
 //!
 //! Without any feature the crate still builds: the [`computed`] path and the
 //! [`Activation`] enum are always there, and [`Activation`]'s table methods return
@@ -157,6 +158,7 @@ macro_rules! for_each_function {
 }
 
 mod activation;
+pub mod approx;
 pub mod computed;
 pub mod fp8;
 mod functions;
