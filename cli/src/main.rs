@@ -277,6 +277,11 @@ fn load_lock(path: Option<&Path>) -> Result<(String, Vec<lock::Entry>), Failure>
             (p.display().to_string(), text)
         }
     };
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(Failure(format!(
+            "lock {label} is truncated: its last line does not end with a newline"
+        )));
+    }
     let entries = lock::parse(&text).map_err(|e| Failure(format!("lock {label}: {e}")))?;
     audit::check_lock_complete(&entries).map_err(|e| Failure(format!("lock {label}: {e}")))?;
     Ok((label, entries))

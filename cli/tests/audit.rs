@@ -372,9 +372,21 @@ fn bad_locks_are_one_line_errors() {
         std::fs::write(&p, text).unwrap();
         p.display().to_string()
     };
-    // Cut in the middle of a hash.
-    let cut = write("cut.lock", &good[..good.len() / 2]);
-    assert_error(&["audit", "--lock", &cut, one], "line ");
+    // Cut in the middle of a hash: without, then with, a final newline.
+    let line_10 = good.match_indices('\n').nth(13).unwrap().0 + 1;
+    let cut = &good[..line_10 + 80];
+    let cut_path = write("cut.lock", cut);
+    assert_error(&["audit", "--lock", &cut_path, one], "is truncated");
+    let cut_nl = write("cut-nl.lock", &format!("{cut}\n"));
+    assert_error(&["audit", "--lock", &cut_nl, one], "line 15: expected 7 columns");
+    // Cut in the last column of the last line.
+    let tail = write("tail.lock", &good[..good.len() - 4]);
+    assert_error(&["audit", "--lock", &tail, one], "is truncated");
+    let tail_nl = write("tail-nl.lock", &(good[..good.len() - 4].to_string() + "\n"));
+    assert_error(
+        &["audit", "--lock", &tail_nl, one],
+        "a truncated or edited lock",
+    );
     // Cut at a line boundary: lines are missing.
     let lines: Vec<&str> = good.lines().collect();
     let short = write("short.lock", &(lines[..20].join("\n") + "\n"));

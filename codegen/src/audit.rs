@@ -446,8 +446,9 @@ fn distinct_entries(w: &[u8], entry_bytes: usize) -> usize {
 }
 
 /// Checks that `entries` (a parsed lock) has one entry for every table actlut
-/// can generate: a lock that lost lines (a truncated file) is an error, not a
-/// shorter list of allowed tables.
+/// can generate, all from the same reference version: a lock that lost lines
+/// or the end of one (a truncated file) is an error, not a shorter list of
+/// allowed tables.
 pub fn check_lock_complete(entries: &[Entry]) -> Result<(), String> {
     let missing: Vec<String> = Format::ALL
         .into_iter()
@@ -455,6 +456,16 @@ pub fn check_lock_complete(entries: &[Entry]) -> Result<(), String> {
         .map(|(fu, fo)| crate::table_name(fu, fo))
         .filter(|n| !entries.iter().any(|e| &e.name == n))
         .collect();
+    // Every line of a lock comes from one run of the generator: a differing
+    // reference column is a line cut short (or edited).
+    if let Some(first) = entries.first() {
+        if let Some(odd) = entries.iter().find(|e| e.reference != first.reference) {
+            return Err(format!(
+                "{}: reference `{}` differs from `{}` of the other lines (a truncated or edited lock)",
+                odd.name, odd.reference, first.reference
+            ));
+        }
+    }
     match missing.len() {
         0 => Ok(()),
         n if n == Format::ALL.len() * Function::ALL.len() => {
