@@ -394,11 +394,13 @@ pub enum Rounding {
 /// # Accuracy
 ///
 /// Correctly rounded, except where the exact value lies within 2^-40 (relative) of a rounding
-/// boundary of `format` and the function has no refined evaluation: there the result is
-/// faithful (see [`Rounding::Faithful`]; [`eval_value_traced`] tells which). No input that is
-/// itself a value of `format` is such a case. For other inputs they are rare: a value of `x`
-/// whose function value is that close to a midpoint, e.g. `tanh` of a tiny `x` that is itself
-/// a midpoint of `format`.
+/// boundary of `format` and neither the refined evaluation nor the sign of `f(x) − x` settles
+/// it: there the result is faithful (see [`Rounding::Faithful`]; [`eval_value_traced`] tells
+/// which). No input that is itself a value of `format` is such a case. For other inputs the
+/// typical hard case is an `x` that is itself a midpoint of `format` where `f(x)` is within
+/// 2^-40 of `x` (gelu of a large `x`, tanh of a tiny one): those are settled by the side of
+/// `x` on which `f(x)` lies. The MPFR oracle checks this on every dequantized value of a set
+/// of scales and on random `f32` inputs.
 ///
 /// ```
 /// use actlut_codegen::quant::eval_value;
@@ -436,7 +438,65 @@ pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Ro
     if let Some(r) = refined.and_then(|v| round::round(format, v)) {
         return (r, Rounding::Correct);
     }
+    if let Some(r) = settle_at_input_midpoint(function, format, x, v) {
+        return (r, Rounding::Correct);
+    }
     (format.encode(v.hi + v.lo), Rounding::Faithful)
+}
+
+/// Whether `f(x) − x` has a known sign at every finite non-zero `x` of this sign, for the
+/// functions whose value can lie closer to `x` than the evaluation resolves: `x·g(x)` with
+/// `0 < g < 1` for `x > 0` (gelu, gelu-tanh, silu, mish: residuals like `x·Φ(−x)`, below
+/// 2^-4000 relative for gelu at `x > 77`), `ln(1 + e^x) > x` (softplus), and tanh and softsign,
+/// which lie strictly between 0 and `x`.
+fn side_of_input(function: Function, x: f64) -> Option<core::cmp::Ordering> {
+    use core::cmp::Ordering::{Greater, Less};
+    use Function::*;
+    match function {
+        Gelu | GeluTanh | Silu | Mish if x > 0.0 => Some(Less),
+        Softplus => Some(Greater),
+        Tanh | Softsign if x > 0.0 => Some(Less),
+        Tanh | Softsign => Some(Greater),
+        _ => None,
+    }
+}
+
+/// Settles an unsettled rounding when the input `x` is itself a rounding boundary of
+/// `format` (possible for an `f32` `x`, never for an input of the format), the evaluation lies
+/// within its bound of `x`, and `f(x)` is known to lie strictly on one side of `x`: the result
+/// is then the neighbour on that side, exactly (boundaries are a format quantum apart, far
+/// more than the bound). `None` otherwise.
+fn settle_at_input_midpoint(
+    function: Function,
+    format: Format,
+    x: f64,
+    v: round::Approx,
+) -> Option<u16> {
+    let side = side_of_input(function, x)?;
+    if !x.is_finite() || x == 0.0 {
+        return None;
+    }
+    // The f64 neighbours of x: one bit pattern toward zero, one away (x is an f32, so both
+    // lie far inside the cells of every format next to x).
+    let toward_zero = f64::from_bits(x.to_bits() - 1);
+    let away = f64::from_bits(x.to_bits() + 1);
+    // x is a boundary when values just off it on either side round differently.
+    let (lower, higher) = if x > 0.0 {
+        (toward_zero, away)
+    } else {
+        (away, toward_zero)
+    };
+    let (lo_bits, hi_bits) = (format.encode(lower), format.encode(higher));
+    if lo_bits == hi_bits {
+        return None;
+    }
+    if ((v.hi - x) + v.lo).abs() > 2.0 * v.err {
+        return None;
+    }
+    Some(match side {
+        core::cmp::Ordering::Less => lo_bits,
+        _ => hi_bits,
+    })
 }
 
 /// A validated fused pipeline: input type and dequantization parameters, the op, and the
@@ -622,6 +682,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_input_on_a_midpoint_is_settled_by_the_side_of_the_function() {
+        // gelu(96.09375) lies below x by about e^-4617; x is the f16 midpoint of 0x5601 (odd)
+        // and 0x5602 (even).
+        let r = eval_value_traced(Function::Gelu, Format::F16, 96.093_75);
+        assert_eq!(r, (0x5601, Rounding::Correct));
+        let r = eval_value_traced(Function::Gelu, Format::F16, -96.093_75);
+        assert_eq!(r, (0x8000, Rounding::Correct));
+        // softplus lies above x: 3001 is the midpoint of 3000 (0x69DC) and 3002 (0x69DD).
+        let r = eval_value_traced(Function::Softplus, Format::F16, 3001.0);
+        assert_eq!(r, (0x69DD, Rounding::Correct));
+        // tanh of a tiny midpoint (2^-25, half the smallest f16 subnormal) lies below it.
+        let r = eval_value_traced(Function::Tanh, Format::F16, libm::scalbn(1.0, -25));
+        assert_eq!(r, (0x0000, Rounding::Correct));
+        let r = eval_value_traced(Function::Tanh, Format::F16, -3.0 * libm::scalbn(1.0, -25));
+        assert_eq!(r, (0x8001, Rounding::Correct));
     }
 
     #[test]

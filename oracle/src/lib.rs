@@ -500,6 +500,26 @@ pub enum Path {
         /// The exact value is a midpoint (settled to even).
         tie: bool,
     },
+    /// Near a midpoint at every precision, where the input itself is that midpoint and the
+    /// function is known to lie strictly on one side of `x` (see [`side_of_input`]): e.g. gelu
+    /// at a large `x`, `x − x·Φ(−x)` with a residual below 2^-4000 relative.
+    Side,
+}
+
+/// The sign of `f(x) − x` where it is known for every finite nonzero `x` of the sign given,
+/// and where `f(x)` can lie closer to `x` than any fixed precision resolves (an exponentially
+/// small residual): gelu, gelu_tanh, silu and mish lie below `x` for `x > 0`
+/// (`x·g(x)` with `0 < g < 1`), softplus above it (`x + ln(1 + e^−x)`); tanh and softsign
+/// lie strictly between 0 and `x`.
+pub fn side_of_input(act: Act, x_negative: bool) -> Option<Ordering> {
+    use Act::*;
+    match (act, x_negative) {
+        (Gelu | GeluTanh | Silu | Mish, false) => Some(Ordering::Less),
+        (Softplus, _) => Some(Ordering::Greater),
+        (Tanh | Softsign, false) => Some(Ordering::Less),
+        (Tanh | Softsign, true) => Some(Ordering::Greater),
+        _ => None,
+    }
 }
 
 /// A reference output.
@@ -765,12 +785,24 @@ pub fn reference(act: Act, fmt: Fmt, bits: u32) -> Reference {
 /// # Panics
 /// As [`reference()`], at the last precision of `precs`; also when `precs` is empty.
 pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u32, precs: &[u32]) -> Reference {
+    reference_converting(act, fmt, fmt, bits, precs)
+}
+
+/// The correctly rounded output in `fmt` of `act` at the input bit pattern `bits` of another
+/// format `input` (e.g. an `f32` input and an `f16` output, as quantized tables evaluate).
+/// A NaN input gives the same NaN quieted when the formats are the same, and otherwise the
+/// default NaN of `fmt`.
+///
+/// # Panics
+/// As [`reference_with_precisions`].
+pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[u32]) -> Reference {
     let special = |bits| Reference {
         bits,
         path: Path::Special,
     };
-    let (negative, significand, exponent) = match decode(fmt, bits) {
-        Decoded::Nan => return special(bits | fmt.quiet_bit()),
+    let (negative, significand, exponent) = match decode(input, bits) {
+        Decoded::Nan if input == fmt => return special(bits | fmt.quiet_bit()),
+        Decoded::Nan => return special(fmt.default_nan()),
         Decoded::Inf { negative } => return special(value_bits(fmt, limit(act, negative))),
         Decoded::Zero { negative } => return special(value_bits(fmt, at_zero(act, negative))),
         Decoded::Finite {
@@ -830,6 +862,31 @@ pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u32, precs: &[u32]) -
         }
         last = Some(v);
     }
+    // Still near a midpoint: if the input itself is that midpoint and f lies strictly on a known
+    // side of it, f(x) rounds like a value just off x on that side. (If x is not a midpoint, it
+    // lies at least a quantum of the input format away from every midpoint, and a residual that
+    // small cannot bridge that: such a case would be a coincidence beyond every precision, and
+    // panics below.)
+    let (_, x_is_midpoint) = round_rational(fmt, &xr);
+    let prec = *precs.last().expect("a precision");
+    let near_x = last.as_ref().is_some_and(|v: &Float| {
+        let x = finite_to_float(negative, significand, exponent, prec);
+        let mut margin = Float::with_val(prec, x.abs_ref());
+        margin >>= prec - GUARD_BITS;
+        Float::with_val(prec, v - &x).abs() <= margin
+    });
+    if let (true, true, Some(side)) = (x_is_midpoint, near_x, side_of_input(act, negative)) {
+        let mut nudge = xr.clone().abs();
+        nudge >>= 64u32;
+        let off = match side {
+            Ordering::Less => xr.clone() - nudge,
+            _ => xr.clone() + nudge,
+        };
+        return Reference {
+            bits: round_rational(fmt, &off).0,
+            path: Path::Side,
+        };
+    }
     panic!(
         "{} {}: input {bits:#06x} = {} stays within 2^-{} of a midpoint at {} bits: {}",
         act.name(),
@@ -839,6 +896,39 @@ pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u32, precs: &[u32]) -
         precs.last().expect("a precision"),
         last.expect("evaluated")
     )
+}
+
+/// Whether `got` (bits of `fmt`) is the correct rounding of some value within
+/// 2^rel_log2 (relative) of the exact `act` at the finite nonzero input `bits` of `input`: a
+/// faithful result under that error bound (0.5 ulp + 2^rel_log2). `false` for other inputs.
+pub fn is_rounding_within(
+    act: Act,
+    input: Fmt,
+    fmt: Fmt,
+    bits: u32,
+    got: u32,
+    rel_log2: i32,
+) -> bool {
+    let Decoded::Finite {
+        negative,
+        significand,
+        exponent,
+    } = decode(input, bits)
+    else {
+        return false;
+    };
+    if negative && matches!(act, Act::Log | Act::Rsqrt) {
+        return false;
+    }
+    let x = finite_to_float(negative, significand, exponent, BASE_PREC);
+    let xr = finite_to_rational(negative, significand, exponent);
+    let v = evaluate(act, &x, &xr, BASE_PREC);
+    let mut delta = Float::with_val(BASE_PREC, v.abs_ref());
+    delta <<= rel_log2;
+    let lo = Float::with_val(BASE_PREC, &v - &delta);
+    let hi = Float::with_val(BASE_PREC, &v + &delta);
+    let margin = BASE_PREC - GUARD_BITS;
+    got == round_float(fmt, &lo, margin).bits || got == round_float(fmt, &hi, margin).bits
 }
 
 /// The input's value and f(input) at [`BASE_PREC`] bits, for messages.

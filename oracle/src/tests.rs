@@ -677,3 +677,35 @@ fn mpfr_formulas_agree_with_f64_formulas_away_from_midpoints() {
         }
     }
 }
+
+#[test]
+fn an_input_that_is_itself_a_midpoint_is_settled_by_the_side_of_the_function() {
+    // gelu(96.09375) = x − x·Φ(−x), below x by about e^-4617: beyond 4096 bits. x (an f32) is
+    // the f16 midpoint of 96.0625 (0x5601, odd) and 96.125 (0x5602, even): ties-to-even would
+    // say 0x5602, the value lies below the midpoint, so 0x5601.
+    let x = 96.093_75f32.to_bits();
+    let r = reference_converting(Act::Gelu, Fmt::F32, Fmt::F16, x, &[128, 1024, 4096]);
+    assert_eq!(
+        r,
+        Reference {
+            bits: 0x5601,
+            path: Path::Side
+        }
+    );
+    // softplus lies above x: the midpoint rounds up, to the odd neighbour here.
+    let x = 3000.0f32.to_bits(); // f16 spacing is 2 in [2048, 4096): 3000 is a value
+    let r = reference_converting(Act::Softplus, Fmt::F32, Fmt::F16, x, &[128, 1024, 4096]);
+    assert_eq!(r.bits, 0x69DC); // 3000 is representable: no side needed
+    let x = 3001.0f32.to_bits(); // midpoint of 3000 (0x69DC) and 3002 (0x69DD)
+    let r = reference_converting(Act::Softplus, Fmt::F32, Fmt::F16, x, &[128, 1024, 4096]);
+    assert_eq!(
+        r,
+        Reference {
+            bits: 0x69DD,
+            path: Path::Side
+        }
+    );
+    // An input that is not a midpoint still panics when undecidable (see below); and inputs
+    // of the output format never take this path (mpfr.rs asserts it on every table input).
+    assert_eq!(side_of_input(Act::Exp, false), None);
+}
