@@ -207,7 +207,8 @@ pub const {name}_SHA256: [u8; 32] = {sha:?};
 }
 
 fn fail(message: &str) -> ! {
-    // A panic's message is what cargo shows of a failed build script.
+    // Cargo shows a failed build script's stderr: the message once, without
+    // a panic's backtrace.
     eprintln!("error: {message}");
-    panic!("actlut build failed: {message}");
+    std::process::exit(1);
 }
