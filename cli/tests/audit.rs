@@ -378,7 +378,10 @@ fn bad_locks_are_one_line_errors() {
     let cut_path = write("cut.lock", cut);
     assert_error(&["audit", "--lock", &cut_path, one], "is truncated");
     let cut_nl = write("cut-nl.lock", &format!("{cut}\n"));
-    assert_error(&["audit", "--lock", &cut_nl, one], "line 15: expected 7 columns");
+    assert_error(
+        &["audit", "--lock", &cut_nl, one],
+        "line 15: expected 7 columns",
+    );
     // Cut in the last column of the last line.
     let tail = write("tail.lock", &good[..good.len() - 4]);
     assert_error(&["audit", "--lock", &tail, one], "is truncated");
