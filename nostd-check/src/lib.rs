@@ -1,5 +1,5 @@
 //! A `no_std` crate with its own panic handler that depends on actlut with
-//! default features off and one function on.
+//! default features off and one function on (gelu, over every format).
 //!
 //! If anything in actlut's dependency tree links `std`, std's panic handler
 //! meets the one below and the build fails with "found duplicate lang item
@@ -23,6 +23,18 @@ pub fn gelu_f16_in_place(xs: &mut [half::f16]) {
 pub fn gelu_f16_computed(x: half::f16) -> Option<half::f16> {
     let y = actlut::computed::gelu_f16(x);
     (actlut::Activation::Gelu.f16(x).ok()? == y).then_some(y)
+}
+
+/// gelu over both fp8 formats in place, through the byte kernels (SIMD where
+/// the target has it, e.g. wasm32 with `simd128`).
+pub fn gelu_fp8_in_place(e4m3: &mut [u8], e5m2: &mut [u8]) {
+    actlut::gelu::apply_fp8_e4m3(e4m3);
+    actlut::gelu::apply_fp8_e5m2(e5m2);
+}
+
+/// gelu over bf16, raw bits.
+pub fn gelu_bf16_bits(x: u16) -> u16 {
+    actlut::gelu::bf16_bits(x)
 }
 
 #[panic_handler]
