@@ -46,7 +46,11 @@ try {
   const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
   code = wasi.start(instance) ?? 0;
 } catch (e) {
-  console.error(`wasm-runner: ${program} trapped: ${e}`);
+  // A panic aborts on this target; libtest's captured output goes with it.
+  console.error(
+    `wasm-runner: ${program} trapped: ${e}\n` +
+      "(a panic aborts on wasm32-wasip1: rerun with `-- --nocapture` to see its message)",
+  );
   code = 101;
 }
 process.exit(code);
