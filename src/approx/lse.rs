@@ -161,7 +161,7 @@ fn scan(scores: &[f32], weights: Option<&[f64]>) -> Result<Scan, ApproxError> {
 ///
 /// So `|error| ≤ η + log1p(B/A) + ε`, where `B/A` is the clipped mass over the
 /// in-span mass (both as the histogram counts them) and `ε` collects the `f64`
-/// rounding of the exp table (2^-39 relative), of the sums ((n + 2^bits + 2)·2^-53
+/// rounding of the exp table (2^-39 relative), of the sums ((n + 2^bits + 8)·2^-53
 /// relative) and of the final log and addition. This function evaluates
 /// exactly that for given data. Without clipped scores, `log1p(B/A) = 0` and the
 /// bound is the grid term (plus `ε`).
@@ -222,10 +222,11 @@ pub fn lse_error_bound(
         });
     }
     // Relative error of the algorithm's sum: the exp table (2^-40 reference +
-    // the f64 sum of its two parts), the per-cell weight sums and the dot
-    // product (at most terms + cells + 2 roundings of 2^-53 each).
+    // the f64 sum of its two parts), the per-cell weight sums (in four
+    // interleaved parts, added at the end) and the dot product: at most
+    // terms + cells + 8 roundings of 2^-53 each.
     let table_rel = pow2(-39);
-    let sum_rel = (terms + cells.cells + 2) as f64 * TWO_M53 * (1.0 + pow2(-20));
+    let sum_rel = (terms + cells.cells + 8) as f64 * TWO_M53 * (1.0 + pow2(-20));
     let eps = table_rel + sum_rel;
     // This function's own sums carry at most the same error: widen the ratio.
     let ratio = clipped / in_span * (1.0 + 3.0 * eps);
@@ -343,49 +344,63 @@ impl LogSumExp {
         // Cell indices a chunk at a time (branch-free, vectorizes), then the
         // scatter into the histogram. Masked (−inf) scores go to the extra
         // cell `cells`, which is not summed; clipped ones to the last cell.
-        let (n_cells, cells_f) = (cells.cells as u32, cells.cells as f64);
+        let (n_cells, last_f) = (cells.cells as u32, (cells.cells - 1) as f64);
         let indices = |chunk: &[f32], out: &mut [u32; CHUNK]| {
             for (o, &s) in out.iter_mut().zip(chunk) {
+                // floor(q) for q < 2^bits, else the last cell: min then truncate.
                 let q = (m64 - f64::from(s)) * cells.inv_h + 0.5;
-                *o = if q < cells_f {
-                    q as u32
-                } else if s == f32::NEG_INFINITY {
-                    n_cells
-                } else {
-                    n_cells - 1
-                };
+                let j = q.min(last_f) as u32;
+                *o = if s == f32::NEG_INFINITY { n_cells } else { j };
             }
         };
+        // Four interleaved histograms: consecutive scores in the same cell
+        // (the clipped ones, typically) do not wait on each other's stores.
+        let stride = cells.cells + 1;
         let mut idx = [0u32; CHUNK];
         let sum = match weights {
             None => {
-                zeroed(&mut self.counts, cells.cells + 1, 0)?;
-                let counts = &mut self.counts[..];
+                zeroed(&mut self.counts, 4 * stride, 0)?;
+                let (c0, rest) = self.counts.split_at_mut(stride);
+                let (c1, rest) = rest.split_at_mut(stride);
+                let (c2, c3) = rest.split_at_mut(stride);
                 for chunk in scores.chunks(CHUNK) {
                     indices(chunk, &mut idx);
-                    for &j in &idx[..chunk.len()] {
-                        counts[j as usize] += 1;
+                    let mut quads = idx[..chunk.len()].chunks_exact(4);
+                    for q in &mut quads {
+                        c0[q[0] as usize] += 1;
+                        c1[q[1] as usize] += 1;
+                        c2[q[2] as usize] += 1;
+                        c3[q[3] as usize] += 1;
+                    }
+                    for &j in quads.remainder() {
+                        c0[j as usize] += 1;
                     }
                 }
-                counts
-                    .iter()
-                    .zip(&self.table)
-                    .map(|(&c, &e)| c as f64 * e)
+                (0..cells.cells)
+                    .map(|j| (c0[j] + c1[j] + c2[j] + c3[j]) as f64 * self.table[j])
                     .sum::<f64>()
             }
             Some(w) => {
-                zeroed(&mut self.masses, cells.cells + 1, 0.0)?;
-                let masses = &mut self.masses[..];
+                zeroed(&mut self.masses, 4 * stride, 0.0)?;
+                let (m0, rest) = self.masses.split_at_mut(stride);
+                let (m1, rest) = rest.split_at_mut(stride);
+                let (m2, m3) = rest.split_at_mut(stride);
                 for (chunk, w) in scores.chunks(CHUNK).zip(w.chunks(CHUNK)) {
                     indices(chunk, &mut idx);
-                    for (&j, &wi) in idx.iter().zip(w) {
-                        masses[j as usize] += wi;
+                    let mut quads = idx[..chunk.len()].chunks_exact(4).zip(w.chunks_exact(4));
+                    for (q, w) in &mut quads {
+                        m0[q[0] as usize] += w[0];
+                        m1[q[1] as usize] += w[1];
+                        m2[q[2] as usize] += w[2];
+                        m3[q[3] as usize] += w[3];
+                    }
+                    let done = chunk.len() / 4 * 4;
+                    for (&j, &wi) in idx[done..chunk.len()].iter().zip(&w[done..]) {
+                        m0[j as usize] += wi;
                     }
                 }
-                masses
-                    .iter()
-                    .zip(&self.table)
-                    .map(|(&c, &e)| c * e)
+                (0..cells.cells)
+                    .map(|j| ((m0[j] + m1[j]) + (m2[j] + m3[j])) * self.table[j])
                     .sum::<f64>()
             }
         };

@@ -373,33 +373,32 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// ```
     #[inline]
     pub fn eval(&self, x: f32) -> f32 {
-        let q = x / self.grid.step;
         let t = self.table.as_ref();
-        // NaN fails the comparison and goes to the slow path.
-        if q.abs() < MAX_CODE as f32 {
-            let i = round_code(q).wrapping_sub(self.grid.lo_code);
-            if let Some(&v) = t.get(i as usize) {
-                return v;
-            }
-        }
-        self.tail(x)
-    }
-
-    #[cold]
-    fn tail(&self, x: f32) -> f32 {
-        if x.is_nan() {
-            return x;
-        }
-        let t = self.table.as_ref();
-        let (k, v, slope) = if x < self.grid.lo {
-            (self.grid.lo_code, t[0], self.lo_slope)
+        let g = &self.grid;
+        let limit = MAX_CODE as f32;
+        // `max` maps NaN to −limit: a code outside every table.
+        let q = (x / g.step).max(-limit).min(limit);
+        let k = round_code(q) - g.lo_code;
+        let i = k.clamp(0, t.len() as i32 - 1);
+        let v = t[i as usize];
+        // Outside the table, the line through the boundary entry `v`. Selects
+        // rather than branches: tails are common and unpredictable.
+        let (kb, slope) = if k < 0 {
+            (g.lo_code, self.lo_slope)
         } else {
-            (self.grid.hi_code, t[t.len() - 1], self.hi_slope)
+            (g.hi_code, self.hi_slope)
         };
-        if slope == 0.0 {
-            return v;
+        let rise = if slope == 0.0 {
+            0.0 // also at x = ±inf, where (x − x_b)·0 would be NaN
+        } else {
+            (x - g.point(kb)) * slope
+        };
+        let y = if k == i { v } else { v + rise };
+        if x.is_nan() {
+            x
+        } else {
+            y
         }
-        v + (x - self.grid.point(k)) * slope
     }
 
     /// The entry of an integer code already in the table's domain: the pure
