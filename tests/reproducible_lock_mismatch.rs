@@ -4,7 +4,8 @@
 //! lock.
 //!
 //! The copy holds only what a build needs (Cargo.toml, Cargo.lock, build.rs,
-//! src/, codegen/, tables/); workspace members that were not copied are dropped
+//! src/, codegen/, tables/, and macros/, the optional path dependency that
+//! cargo reads even when it is off); workspace members that were not copied are dropped
 //! from its Cargo.toml. It builds offline, with one function and one format.
 
 use std::path::Path;
@@ -93,12 +94,13 @@ fn an_altered_lock_entry_fails_the_build_with_table_hashes_and_command() {
     let _ = std::fs::remove_dir_all(dir.join("src"));
     let _ = std::fs::remove_dir_all(dir.join("codegen"));
     let _ = std::fs::remove_dir_all(dir.join("tables"));
+    let _ = std::fs::remove_dir_all(dir.join("macros"));
     std::fs::create_dir_all(&dir).unwrap();
     let root = Path::new(ROOT);
     for f in ["Cargo.lock", "build.rs"] {
         std::fs::copy(root.join(f), dir.join(f)).unwrap();
     }
-    for d in ["src", "codegen", "tables"] {
+    for d in ["src", "codegen", "tables", "macros"] {
         copy_dir(&root.join(d), &dir.join(d));
     }
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
