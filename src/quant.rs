@@ -89,14 +89,34 @@ mod sealed {
 }
 
 /// Signed 4-bit input (−8..=7): unpacked as one `i8` per value, or packed two per byte.
+///
+/// ```
+/// use actlut::quant::{DequantTable, Function, I4};
+/// let t = DequantTable::<I4, f32>::new(Function::Exp, 0.5, 0)?;
+/// assert_eq!(t.get(-8)?, (-4.0f32).exp());
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum I4 {}
 
 /// Unsigned 4-bit input (0..=15): unpacked as one `u8` per value, or packed two per byte.
+///
+/// ```
+/// use actlut::quant::{PackedDequantTable, Op, U4};
+/// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+/// assert_eq!(t.lookup(0xF1), [1, 15]);
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum U4 {}
 
 /// A quantized input type: `i8`, `u8`, [`I4`], [`U4`].
+///
+/// ```
+/// use actlut::quant::{Input, QuantType, I4};
+/// assert_eq!(<I4 as Input>::TYPE, QuantType::I4);
+/// assert_eq!(<u8 as Input>::TYPE.max(), 255);
+/// ```
 pub trait Input: sealed::Sealed + Copy + 'static {
     /// The element type of unpacked data: `i8` for signed inputs, `u8` for unsigned ones.
     type Value: Copy + Into<i32>;
@@ -122,6 +142,11 @@ impl Input for U4 {
 }
 
 /// An 8-bit input type (`i8`, `u8`): every value is valid, so lookups cannot fail.
+///
+/// ```
+/// use actlut::quant::Input8;
+/// assert_eq!(<i8 as Input8>::index(-1), 255);
+/// ```
 pub trait Input8: Input {
     /// The table index of a value (its byte).
     fn index(value: Self::Value) -> usize;
@@ -140,12 +165,23 @@ impl Input8 for u8 {
 }
 
 /// A 4-bit input type ([`I4`], [`U4`]): values are range-checked, and can be packed.
+///
+/// ```
+/// fn nibbles<In: actlut::quant::Input4>() -> usize { In::TYPE.codes() }
+/// assert_eq!(nibbles::<actlut::quant::U4>(), 16);
+/// ```
 pub trait Input4: Input {}
 impl Input4 for I4 {}
 impl Input4 for U4 {}
 
 /// An output element type: `f32`, [`half::f16`], [`half::bf16`] ([`FloatOutput`]), `i8`,
 /// `u8` ([`QuantOutput`]).
+///
+/// ```
+/// use actlut::quant::Output;
+/// assert_eq!(<f32 as Output>::from_entry(0x3F80_0000), 1.0);
+/// assert_eq!(<i8 as Output>::from_entry(0xFF), -1);
+/// ```
 pub trait Output: sealed::Sealed + Copy + 'static {
     /// A placeholder value for unused table slots.
     const ZERO: Self;
@@ -185,6 +221,14 @@ impl Output for u8 {
 }
 
 /// A floating-point output (`f32`, `f16`, `bf16`): tables built with `new`.
+///
+/// ```
+/// use actlut::quant::{DequantTable, Function};
+/// use half::bf16;
+/// let t = DequantTable::<u8, bf16>::new(Function::Sigmoid, 0.1, 0)?;
+/// assert_eq!(t.lookup(0), bf16::from_f32(0.5));
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
 pub trait FloatOutput: Output {
     #[doc(hidden)]
     const STAGE: Stage;
@@ -200,6 +244,13 @@ impl FloatOutput for half::bf16 {
 }
 
 /// A requantized output (`i8`, `u8`): tables built with `requantized`.
+///
+/// ```
+/// use actlut::quant::{DequantTable, Op};
+/// let t = DequantTable::<i8, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 128)?;
+/// assert_eq!(t.lookup(-128), 0);
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
 pub trait QuantOutput: Output {
     #[doc(hidden)]
     fn stage(scale: f32, zero_point: i32) -> Stage;
@@ -262,21 +313,48 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
 
     /// The entries, indexed by code: 256 for 8-bit inputs (an `i8` value `v` at `v as u8`),
     /// 16 for 4-bit ones (indexed by the nibble: `I4` −1 at 15).
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// let t = DequantTable::<i8, f32>::new(Function::Tanh, 0.1, 0)?;
+    /// assert_eq!(t.entries().len(), 256);
+    /// assert_eq!(t.entries()[255], t.lookup(-1));
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn entries(&self) -> &[Out] {
         &self.table[..In::TYPE.codes()]
     }
 
     /// The op applied after dequantization.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function, Op};
+    /// let t = DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?;
+    /// assert_eq!((t.op(), t.scale(), t.zero_point()), (Op::Function(Function::Erf), 0.1, 3));
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn op(&self) -> Op {
         self.op
     }
 
     /// The input scale.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// assert_eq!(DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?.scale(), 0.1);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn scale(&self) -> f32 {
         self.scale
     }
 
     /// The input zero point.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// assert_eq!(DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?.zero_point(), 3);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn zero_point(&self) -> i32 {
         self.zero_point
     }
@@ -372,6 +450,13 @@ impl<In: Input, Out: QuantOutput> DequantTable<In, Out> {
 
 impl<In: Input8, Out: Output> DequantTable<In, Out> {
     /// The output for one value: one load.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// let t = DequantTable::<u8, f32>::new(Function::Exp, 0.5, 10)?;
+    /// assert_eq!(t.lookup(10), 1.0);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     #[inline]
     pub fn lookup(&self, value: In::Value) -> Out {
         self.table[In::index(value)]
@@ -382,6 +467,16 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     /// # Panics
     ///
     /// If `values.len() != out.len()`; the message names both lengths.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function};
+    /// let t = DequantTable::<i8, f32>::new(Function::Silu, 0.25, 0)?;
+    /// let mut out = [0f32; 3];
+    /// t.map(&[0, 4, -4], &mut out);
+    /// assert_eq!(out[0], 0.0);
+    /// assert_eq!(out[1], t.lookup(4));
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     #[inline]
     #[track_caller]
     pub fn map(&self, values: &[In::Value], out: &mut [Out]) {
@@ -436,6 +531,16 @@ impl<Out: Output> DequantTable<U4, Out> {
     /// # Panics
     ///
     /// If `values.len() != out.len()`.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Function, U4};
+    /// let t = DequantTable::<U4, f32>::new(Function::Sigmoid, 1.0, 8)?;
+    /// let mut out = [0f32; 2];
+    /// t.map(&[8, 15], &mut out)?;
+    /// assert_eq!(out[0], 0.5);
+    /// assert_eq!(t.map(&[16, 0], &mut out).unwrap_err().to_string(), "codes[0] = 16 is outside u4 (0..=15)");
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     #[track_caller]
     pub fn map(&self, values: &[u8], out: &mut [Out]) -> Result<(), QuantError> {
         map4(&self.table, QuantType::U4, values, out)
@@ -492,6 +597,15 @@ impl DequantTable<i8, i8> {
 
 impl DequantTable<u8, u8> {
     /// Replaces every value of `values` by its output, in place.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Op};
+    /// let t = DequantTable::<u8, u8>::requantized(Op::Identity, 1.0, 0, 2.0, 0)?;
+    /// let mut v = [0u8, 3, 200];
+    /// t.apply(&mut v);
+    /// assert_eq!(v, [0, 2, 100]); // 1.5 ties to even
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     #[inline]
     pub fn apply(&self, values: &mut [u8]) {
         for v in values {
@@ -538,16 +652,37 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
     }
 
     /// The table of unpacked values it was built from.
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Function, I4};
+    /// let t = PackedDequantTable::<I4, f32>::new(Function::Gelu, 0.5, 0)?;
+    /// assert_eq!(t.lookup(0x21), [t.unpacked().entries()[1], t.unpacked().entries()[2]]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn unpacked(&self) -> &DequantTable<In, Out> {
         &self.unpacked
     }
 
     /// The pairs, indexed by byte.
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Op, U4};
+    /// let t = PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, 0)?;
+    /// assert_eq!(t.entries()[0x21], [1.0, 2.0]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn entries(&self) -> &[[Out; 2]; 256] {
         &self.pairs
     }
 
     /// The outputs of the two values of `byte`: low nibble first.
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Op, I4};
+    /// let t = PackedDequantTable::<I4, f32>::new(Op::Identity, 1.0, 0)?;
+    /// assert_eq!(t.lookup(0x7F), [-1.0, 7.0]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     #[inline]
     pub fn lookup(&self, byte: u8) -> [Out; 2] {
         self.pairs[usize::from(byte)]
@@ -560,6 +695,15 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
     /// # Panics
     ///
     /// If `out.len()` is neither `2 * packed.len()` nor one less.
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Op, U4};
+    /// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+    /// let mut out = [0u8; 4];
+    /// t.map(&[0x21, 0x43], &mut out);
+    /// assert_eq!(out, [1, 2, 3, 4]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     #[track_caller]
     pub fn map(&self, packed: &[u8], out: &mut [Out]) {
         let n = out.len();
@@ -586,6 +730,14 @@ impl<In: Input4, Out: FloatOutput> PackedDequantTable<In, Out> {
     /// # Errors
     ///
     /// As [`DequantTable::new`].
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Function, I4};
+    /// use half::f16;
+    /// let t = PackedDequantTable::<I4, f16>::new(Function::Exp, 1.0, 0)?;
+    /// assert_eq!(t.lookup(0x00), [f16::ONE, f16::ONE]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn new(op: impl Into<Op>, scale: f32, zero_point: i32) -> Result<Self, QuantError> {
         DequantTable::new(op, scale, zero_point).map(Self::from_unpacked)
     }
@@ -597,6 +749,14 @@ impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
     /// # Errors
     ///
     /// As [`DequantTable::requantized`].
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Function, U4};
+    /// let t = PackedDequantTable::<U4, i8>::requantized(Function::Hardswish, 1.0, 0, 0.1, 0)?;
+    /// assert_eq!(t.lookup(0x0F), [127, 0]); // low nibble 15: hardswish(15) / 0.1 saturates
+    /// assert!(PackedDequantTable::<U4, i8>::requantized(Function::Exp, 1.0, 16, 0.1, 0).is_err());
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
     pub fn requantized(
         op: impl Into<Op>,
         scale: f32,

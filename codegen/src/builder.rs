@@ -42,6 +42,17 @@ use crate::quant::{dequantize, requantize, Op, Output, Pipeline, QuantError, Qua
 use crate::Format;
 
 /// Collects tables and writes them as one Rust file.
+///
+/// ```
+/// use actlut_codegen::builder::Builder;
+/// use actlut_codegen::quant::{Op, Output, QuantType};
+/// let mut b = Builder::new();
+/// b.table("ID_U4", Op::Identity, QuantType::U4, 1.0, 0, Output::U8 { scale: 1.0, zero_point: 0 })?;
+/// let code = b.build();
+/// assert!(code.contains("pub static ID_U4: [u8; 16] = ["));
+/// assert!(code.contains("    0, 1, 2, 3, 4, 5, 6, 7,"));
+/// # Ok::<(), actlut_codegen::quant::QuantError>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Builder {
     items: Vec<Item>,
@@ -97,6 +108,15 @@ impl Builder {
     /// # Panics
     ///
     /// If `input` is not a 4-bit type, or `name` is not an identifier or is already used.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::quant::{Op, Output, QuantType};
+    /// let mut b = Builder::new();
+    /// b.packed_table("P", Op::Identity, QuantType::U4, 1.0, 0, Output::U8 { scale: 1.0, zero_point: 0 })?;
+    /// assert!(b.build().contains("    [1, 2],")); // byte 0x21
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
     pub fn packed_table(
         &mut self,
         name: &str,
@@ -127,6 +147,15 @@ impl Builder {
     /// # Panics
     ///
     /// If `name` is not an identifier, or is already used.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::quant::{Output, QuantType};
+    /// let mut b = Builder::new();
+    /// b.custom("SQUARE", QuantType::I4, 0.5, 0, Output::F32, |x| x * x)?;
+    /// assert!(b.build().contains("pub static SQUARE: [f32; 16] = ["));
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
     pub fn custom(
         &mut self,
         name: &str,
@@ -268,6 +297,13 @@ fn describe_output(output: Output) -> String {
 }
 
 /// The element type of a table with this output.
+///
+/// ```
+/// use actlut_codegen::builder::element_type;
+/// use actlut_codegen::quant::Output;
+/// assert_eq!(element_type(Output::F16), "u16");
+/// assert_eq!(element_type(Output::F32), "f32");
+/// ```
 pub fn element_type(output: Output) -> &'static str {
     match output {
         Output::F32 => "f32",

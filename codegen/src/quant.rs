@@ -32,6 +32,13 @@ use crate::{eval_f32, round, Format, Function};
 use core::fmt;
 
 /// An integer type of quantized data.
+///
+/// ```
+/// use actlut_codegen::quant::QuantType;
+/// let t = QuantType::I4;
+/// assert_eq!((t.name(), t.min(), t.max(), t.codes()), ("i4", -8, 7, 16));
+/// assert!(t.contains(-8) && !t.contains(8));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum QuantType {
     /// Signed 8-bit, −128..=127.
@@ -135,6 +142,13 @@ impl QuantType {
     }
 
     /// `Ok(())` if `zero_point` is a value of this type, else the error naming `parameter`.
+    ///
+    /// ```
+    /// use actlut_codegen::quant::QuantType;
+    /// assert!(QuantType::U8.check_zero_point("zero_point", 255).is_ok());
+    /// let e = QuantType::U8.check_zero_point("out_zero_point", -1).unwrap_err();
+    /// assert_eq!(e.to_string(), "out_zero_point = -1 is outside u8 (0..=255)");
+    /// ```
     pub const fn check_zero_point(
         self,
         parameter: &'static str,
@@ -153,6 +167,13 @@ impl QuantType {
 }
 
 /// What a fused table applies between dequantization and output.
+///
+/// ```
+/// use actlut_codegen::quant::Op;
+/// use actlut_codegen::Function;
+/// assert_eq!(Op::from(Function::Exp).name(), "exp");
+/// assert_eq!(Op::Identity.apply_f32(0.1), 0.1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// `y = x`: a plain dequantization (and requantization) table.
@@ -192,6 +213,12 @@ impl Op {
     }
 
     /// Stage 2 for an `f32` output: [`eval_f32`], or `x` itself.
+    ///
+    /// ```
+    /// use actlut_codegen::quant::Op;
+    /// use actlut_codegen::{eval_f32, Function};
+    /// assert_eq!(Op::Function(Function::Tanh).apply_f32(0.5), eval_f32(Function::Tanh, 0.5));
+    /// ```
     pub fn apply_f32(self, x: f32) -> f32 {
         match self {
             Op::Identity => x,
@@ -201,6 +228,13 @@ impl Op {
 
     /// Stage 2 for an output in `format`: [`eval_value`] at the exact value `x`, or `x`
     /// rounded once into `format`.
+    ///
+    /// ```
+    /// use actlut_codegen::quant::Op;
+    /// use actlut_codegen::Format;
+    /// assert_eq!(Op::Identity.apply_format(Format::F16, 1.0), 0x3C00);
+    /// assert_eq!(Op::Identity.apply_format(Format::F16, 1e6), 0x7C00); // overflows to inf
+    /// ```
     pub fn apply_format(self, format: Format, x: f32) -> u16 {
         match self {
             Op::Identity => format.encode(f64::from(x)),
@@ -210,6 +244,12 @@ impl Op {
 }
 
 /// The output of a fused table.
+///
+/// ```
+/// use actlut_codegen::quant::Output;
+/// assert_eq!(Output::Bf16.name(), "bf16");
+/// assert_eq!(Output::U8 { scale: 0.1, zero_point: 0 }.name(), "u8");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Output {
     /// `f32`.
@@ -248,6 +288,13 @@ impl Output {
 }
 
 /// An invalid parameter of a quantized table, or an invalid quantized value.
+///
+/// ```
+/// use actlut_codegen::quant::{check_scale, QuantError};
+/// let e = check_scale("scale", f32::NAN).unwrap_err();
+/// assert!(matches!(e, QuantError::Scale { parameter: "scale", .. }));
+/// assert_eq!(e.to_string(), "scale must be finite and positive, got NaN");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum QuantError {
     /// A scale that is not finite and positive.
@@ -315,6 +362,13 @@ impl fmt::Display for QuantError {
 impl core::error::Error for QuantError {}
 
 /// `Ok(())` if `scale` is finite and positive, else the error naming `parameter`.
+///
+/// ```
+/// use actlut_codegen::quant::check_scale;
+/// assert!(check_scale("scale", 1e-45).is_ok());
+/// assert!(check_scale("scale", -0.0).is_err());
+/// assert!(check_scale("out_scale", f32::INFINITY).is_err());
+/// ```
 pub fn check_scale(parameter: &'static str, scale: f32) -> Result<(), QuantError> {
     if scale.is_finite() && scale > 0.0 {
         Ok(())
@@ -374,6 +428,12 @@ pub fn requantize(y: f32, scale: f32, zero_point: i32, ty: QuantType) -> i32 {
 }
 
 /// Whether a result of [`eval_value_traced`] is known to be correctly rounded.
+///
+/// ```
+/// use actlut_codegen::quant::{eval_value_traced, Rounding};
+/// use actlut_codegen::{Format, Function};
+/// assert_eq!(eval_value_traced(Function::Exp, Format::Bf16, 1.0), (0x402E, Rounding::Correct));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rounding {
     /// The exact value was settled: correctly rounded.
@@ -412,6 +472,13 @@ pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
 }
 
 /// [`eval_value`], and whether the result is known to be correctly rounded.
+///
+/// ```
+/// use actlut_codegen::quant::{eval_value_traced, Rounding};
+/// use actlut_codegen::{Format, Function};
+/// // gelu(96.09375) lies just below x, which is the f16 midpoint of 0x5601 and 0x5602.
+/// assert_eq!(eval_value_traced(Function::Gelu, Format::F16, 96.093_75), (0x5601, Rounding::Correct));
+/// ```
 pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Rounding) {
     if x.is_nan() {
         return (format.default_nan_bits(), Rounding::Correct);
@@ -501,6 +568,15 @@ fn settle_at_input_midpoint(
 
 /// A validated fused pipeline: input type and dequantization parameters, the op, and the
 /// output. Computes table entries.
+///
+/// ```
+/// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+/// let p = Pipeline::new(Op::Identity, QuantType::U4, 0.5, 8, Output::F16)?;
+/// assert_eq!((p.op(), p.input(), p.scale(), p.zero_point()), (Op::Identity, QuantType::U4, 0.5, 8));
+/// assert_eq!(p.output(), Output::F16);
+/// assert_eq!(p.entry(10), 0x3C00); // (10 − 8) · 0.5 = 1
+/// # Ok::<(), actlut_codegen::quant::QuantError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pipeline {
     op: Op,
@@ -580,6 +656,14 @@ impl Pipeline {
 
     /// The entry for `code` (only the low nibble for 4-bit inputs), as bits: `f32` bits,
     /// `f16`/`bf16` bits, or the requantized value's byte (`i8` as its two's complement).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+    /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, Output::I8 { scale: 2.0, zero_point: 0 })?;
+    /// assert_eq!(p.entry(0xFF), 0); // −1 / 2 = −0.5 ties to 0
+    /// assert_eq!(p.entry(0xFD), 0xFE); // −3 / 2 = −1.5 ties to −2
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
     pub fn entry(&self, code: u8) -> u32 {
         let x = dequantize(self.input.value(code), self.scale, self.zero_point);
         match self.output {
@@ -602,6 +686,15 @@ impl Pipeline {
     /// # Panics
     ///
     /// If `out.len()` is not the input's [`codes`](QuantType::codes).
+    ///
+    /// ```
+    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+    /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, Output::F32)?;
+    /// let mut t = [0u32; 16];
+    /// p.fill(&mut t);
+    /// assert_eq!(f32::from_bits(t[15]), 15.0);
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
     pub fn fill(&self, out: &mut [u32]) {
         assert_eq!(
             out.len(),
