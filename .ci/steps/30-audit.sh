@@ -1,0 +1,104 @@
+# Reproducible tables. The lock is the same when computed in debug and in
+# release, from two checkout folders; for x86_64, wasm32-unknown-unknown and
+# thumbv7em-none-eabihf builds; by the reference compiled to wasm32-wasip1 and
+# run under node; and by the reference and the tables on big-endian s390x under
+# qemu-user. `actlut audit` finds the embedded tables of those builds and checks
+# them against the lock.
+set -euo pipefail
+root=$(pwd)
+
+# --- what this step needs
+rustup target add wasm32-unknown-unknown thumbv7em-none-eabihf wasm32-wasip1 \
+  s390x-unknown-linux-gnu >/dev/null 2>&1
+if ! command -v qemu-s390x >/dev/null || ! command -v s390x-linux-gnu-gcc >/dev/null; then
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq \
+    qemu-user gcc-s390x-linux-gnu libc6-dev-s390x-cross >/dev/null
+fi
+command -v node >/dev/null || { echo "node (20 or newer) is needed for the wasm32-wasip1 check"; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+lock="$root/tables/actlut.lock"
+
+# The `actlut` command of this checkout, for the audits below.
+cargo build -q --release -p actlut-cli
+actlut="$root/target/release/actlut"
+
+# audit_expect FILE DISTINCT [ORDER]: `actlut audit FILE` exits 0 (every table it
+# finds is in the lock) and finds DISTINCT different tables (a static library
+# may hold a table more than once: in its object code and its LLVM bitcode);
+# with ORDER (le, be), every 16-bit table is stored in that byte order.
+audit_expect() {
+  local file=$1 distinct=$2 order=${3:-}
+  local out json found
+  out=$("$actlut" audit "$file") || { echo "$out"; echo "audit of $file failed"; exit 1; }
+  echo "$out" | tail -n 1
+  json=$("$actlut" audit --json "$file")
+  found=$(echo "$json" | grep -o '"sha256": "[0-9a-f]*"' | sort -u | wc -l)
+  [ "$found" -eq "$distinct" ] \
+    || { echo "$out"; echo "expected $distinct distinct tables in $file, found $found"; exit 1; }
+  if [ -n "$order" ]; then
+    local other=be
+    [ "$order" = be ] && other=le
+    if echo "$json" | grep -q "\"byte_order\": \"$other\""; then
+      echo "$out"; echo "a table stored in $other order in $file"; exit 1
+    fi
+  fi
+}
+
+echo "--- two checkout folders, debug in one, release in the other"
+for pair in "checkout-one:debug" "another/checkout-two:release"; do
+  dir="$work/${pair%%:*}"
+  profile="${pair##*:}"
+  mkdir -p "$dir"
+  git archive HEAD | tar -x -C "$dir"
+  flag=""
+  [ "$profile" = release ] && flag="--release"
+  (
+    cd "$dir"
+    export CARGO_TARGET_DIR="$dir/target"
+    cargo run -q $flag -p actlut-codegen --example print-lock > "$dir/lock.txt"
+    cargo run -q $flag -p actlut-cli -- dump "$dir/dump" > /dev/null
+  )
+  diff -u "$lock" "$dir/lock.txt"
+  (cd "$dir/dump" && sha256sum -c --quiet "$root/tables/SHA256SUMS")
+  echo "$profile build in $dir: lock identical, 64 dumped tables verified by sha256sum"
+done
+diff -r "$work/checkout-one/dump" "$work/another/checkout-two/dump"
+echo "the two dumps are byte-identical"
+
+echo "--- wasm32-unknown-unknown and thumbv7em-none-eabihf (build.rs checks every table against the lock)"
+cargo build -q -p actlut --target wasm32-unknown-unknown
+cargo build -q -p actlut --target thumbv7em-none-eabihf --no-default-features --features all,self-check
+# The static libraries (rlibs) hold every table: 64 names, 63 distinct tables,
+# stored little-endian.
+audit_expect target/wasm32-unknown-unknown/debug/libactlut.rlib 63 le
+audit_expect target/thumbv7em-none-eabihf/debug/libactlut.rlib 63 le
+
+echo "--- the reference compiled to wasm32-wasip1, run under node"
+cargo build -q --release -p actlut-codegen --example print-lock --target wasm32-wasip1
+node scripts/wasi-print-lock.mjs target/wasm32-wasip1/release/examples/print-lock.wasm \
+  > "$work/wasip1-lock.txt"
+diff -u "$lock" "$work/wasip1-lock.txt"
+echo "wasm32-wasip1 under node $(node --version): lock identical"
+
+echo "--- big-endian s390x under qemu-user"
+export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc
+export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu"
+# The reference evaluator itself running big-endian: the same lock.
+cargo run -q --release --target s390x-unknown-linux-gnu -p actlut-codegen --example print-lock \
+  > "$work/s390x-lock.txt"
+diff -u "$lock" "$work/s390x-lock.txt"
+echo "s390x under qemu-user: lock identical"
+cargo test -q --target s390x-unknown-linux-gnu -p actlut --features self-check \
+  --test lock --test audit_manifest
+s390x_test=$(cargo test -q --no-run --target s390x-unknown-linux-gnu -p actlut \
+  --features self-check --test lock --message-format=json 2>/dev/null \
+  | grep -o '"executable":"[^"]*"' | head -n 1 | cut -d'"' -f4)
+file_kind=$(head -c 6 "$s390x_test" | od -An -tx1 | tr -d ' \n')
+[ "$file_kind" = "7f454c460202" ] || { echo "$s390x_test is not a big-endian 64-bit ELF"; exit 1; }
+# The test binary embeds every table, stored big-endian, each hashing to the lock.
+audit_expect "$s390x_test" 63 be
