@@ -168,9 +168,9 @@ pub mod quant;
 pub mod tables;
 
 pub use activation::{Activation, MissingTable, UnknownActivation};
-pub use quant::{DequantTable, PackedDequantTable};
 #[cfg(feature = "macros")]
 pub use actlut_macros::dequant_table;
+pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(all(doctest, feature = "all"))]

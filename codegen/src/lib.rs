@@ -35,12 +35,12 @@ extern crate std;
 
 #[cfg(all(feature = "std", feature = "sha2"))]
 pub mod audit;
+#[cfg(feature = "std")]
+pub mod builder;
 mod format;
 mod function;
 #[cfg(feature = "std")]
 pub mod lock;
-#[cfg(feature = "std")]
-pub mod builder;
 pub mod quant;
 mod round;
 
