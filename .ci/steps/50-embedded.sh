@@ -73,3 +73,11 @@ wasi_skip=(
   --skip binary_contains_the_gelu_f16_table_once_and_no_other_table
 )
 cargo test -p actlut --target wasm32-wasip1 --lib --tests -- "${wasi_skip[@]}"
+
+phase "wasm32-wasip1 with simd128: the byte kernels and the slice entry points, under node"
+out=$(CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
+  cargo test -p actlut --target wasm32-wasip1 --target-dir target/wasip1-simd128 \
+  --test kernels --test exhaustive -- --nocapture 2>&1) || { echo "$out"; exit 1; }
+grep -E "available|test result" <<<"$out"
+grep -q "Simd128" <<<"$out" || { echo "the simd128 kernel was not exercised under node" >&2; exit 1; }
+phase "done"
