@@ -262,9 +262,37 @@ impl Function {
             // x·sigmoid(x) − x/2 = (x/2)·tanh(x/2)
             Function::Silu => half * libm::tanh(half),
             Function::GeluTanh => half * libm::tanh(gelu_tanh_u(x)),
+            Function::Sigmoid => return Some(sigmoid_refined(x)),
             _ => return None,
         };
         Some(Approx::exact_plus(half, d))
+    }
+}
+
+/// sigmoid near 0, where `1/2 + x/4` can be an exact `f32` midpoint while the
+/// true value lies just below (x > 0) or above it: the series
+/// `1/2 + x/4 − x³/48 + x⁵/480 − 17x⁷/80640 + …` with `1/2 + x/4` carried exactly
+/// by TwoSum. Up to |x| = 1, `1/2 + tanh(x/2)/2` with 1/2 exact; beyond, the plain form.
+fn sigmoid_refined(x: f64) -> Approx {
+    const SMALL: f64 = 1.0 / 1024.0;
+    if x.abs() >= 1.0 {
+        // Far from 1/2 the tanh form would cancel; the plain form is as good.
+        return Approx::evaluated(1.0 / (1.0 + libm::exp(-x)));
+    }
+    if x.abs() >= SMALL {
+        return Approx::exact_plus(0.5, 0.5 * libm::tanh(0.5 * x));
+    }
+    let (s, t) = crate::round::two_sum(0.5, 0.25 * x);
+    let x2 = x * x;
+    let c = x * x2 * (-1.0 / 48.0 + x2 / 480.0);
+    // Series truncation (alternating, decreasing terms: below the first omitted
+    // one, 17|x|⁷/80640), the rounding of c (a few ulps), and of t + c.
+    let trunc = 17.0 / 80640.0 * (x2 * x2 * x2 * x.abs());
+    let lo = t + c;
+    Approx {
+        hi: s,
+        lo,
+        err: trunc + (c.abs() + lo.abs()) * 8.0 * f64::EPSILON + crate::round::ABS,
     }
 }
 
