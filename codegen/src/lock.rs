@@ -10,9 +10,9 @@
 //! Lines starting with `#` and blank lines are ignored. The reference column is
 //! the rest of the line.
 
-use std::string::{String, ToString};
+use std::format;
+use std::string::String;
 use std::vec::Vec;
-use std::{format, vec};
 
 use crate::{Format, Function};
 
@@ -171,7 +171,7 @@ pub fn render_sha256sums(entries: &[Entry]) -> String {
 /// entry. Slow in debug builds: about 2.2 million evaluations.
 #[cfg(feature = "sha2")]
 pub fn generate_all() -> Vec<Entry> {
-    let mut out = vec![];
+    let mut out = Vec::new();
     for format in Format::ALL {
         for function in Function::ALL {
             out.push(entry_for(function, format, &crate::table(function, format)));
@@ -191,6 +191,6 @@ pub fn entry_for(function: Function, format: Format, table: &[u16]) -> Entry {
         entries: format.entries(),
         bytes: bytes.len(),
         sha256: crate::sha256(&bytes),
-        reference: crate::REFERENCE_VERSION.to_string(),
+        reference: String::from(crate::REFERENCE_VERSION),
     }
 }
