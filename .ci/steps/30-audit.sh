@@ -80,7 +80,7 @@ audit_expect target/thumbv7em-none-eabihf/debug/libactlut.rlib 63 le
 
 echo "--- the reference compiled to wasm32-wasip1, run under node"
 cargo build -q --release -p actlut-codegen --example print-lock --target wasm32-wasip1
-node scripts/wasi-print-lock.mjs target/wasm32-wasip1/release/examples/print-lock.wasm \
+node scripts/wasm-runner.mjs target/wasm32-wasip1/release/examples/print-lock.wasm \
   > "$work/wasip1-lock.txt"
 diff -u "$lock" "$work/wasip1-lock.txt"
 echo "wasm32-wasip1 under node $(node --version): lock identical"
