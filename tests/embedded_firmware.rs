@@ -19,7 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -258,7 +258,10 @@ fn firmware_dir(test: &str) -> Option<PathBuf> {
     match std::env::var_os("ACTLUT_FIRMWARE_DIR") {
         Some(dir) => Some(PathBuf::from(dir)),
         None => {
-            eprintln!(
+            // Straight to stderr, past libtest's capture: a skip is visible in a
+            // plain `cargo test`.
+            let _ = writeln!(
+                std::io::stderr(),
                 "{test}: skipped: ACTLUT_FIRMWARE_DIR is not set. Build the firmware \
                  (`cargo build --release` in firmware/) and set it to \
                  firmware/target/thumbv7em-none-eabihf/release, with qemu-system-arm \
