@@ -28,7 +28,7 @@ struct Table {
 
 /// Every table actlut can generate (every function × every format), in the
 /// target's byte order, generated on every available core.
-#[cfg(all(feature = "gelu", feature = "f16"))]
+#[cfg(all(feature = "gelu", feature = "f16", not(target_os = "wasi")))]
 fn all_tables() -> Vec<Table> {
     let pairs: Vec<(Function, Format)> = Format::ALL
         .into_iter()
@@ -123,7 +123,8 @@ fn anchor_offset(bytes: &[u8]) -> usize {
     off.min(bytes.len() - 8)
 }
 
-#[cfg(all(feature = "gelu", feature = "f16"))]
+// WASI has no current_exe to read.
+#[cfg(all(feature = "gelu", feature = "f16", not(target_os = "wasi")))]
 #[test]
 fn binary_contains_the_gelu_f16_table_once_and_no_other_table() {
     // The one table reference of this binary.

@@ -8,6 +8,9 @@
 //! cargo reads even when it is off); workspace members that were not copied are dropped
 //! from its Cargo.toml. It builds offline, with one function and one format.
 
+// WASI cannot spawn cargo.
+#![cfg(not(target_os = "wasi"))]
+
 use std::path::Path;
 use std::process::Command;
 
