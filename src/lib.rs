@@ -173,7 +173,14 @@ pub use actlut_macros::dequant_table;
 pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.
-#[cfg(all(doctest, feature = "all"))]
+/// They use every feature: `cargo test -p actlut --all-features --doc` runs them.
+#[cfg(all(
+    doctest,
+    feature = "all",
+    feature = "alloc",
+    feature = "macros",
+    feature = "self-check"
+))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 pub use actlut_codegen::Format;

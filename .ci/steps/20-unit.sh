@@ -2,6 +2,8 @@
 # function and one format, and each function alone.
 set -euo pipefail
 cargo test --workspace
+# The README's examples (and every other doctest) with every feature.
+cargo test -p actlut --all-features --doc
 cargo build -p actlut --no-default-features
 cargo test -p actlut --no-default-features --features gelu,f16
 cargo test -p actlut --no-default-features --features sigmoid,bf16,fp8-e4m3
