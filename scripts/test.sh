@@ -6,7 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
-export RUSTFLAGS=${RUSTFLAGS:-}
 
 # Debian packages needed by some steps (m4 builds GMP for the MPFR oracle).
 need_pkgs=()
