@@ -10,6 +10,8 @@ export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 # Debian packages needed by some steps (m4 builds GMP for the MPFR oracle).
 need_pkgs=()
 command -v m4 >/dev/null 2>&1 || need_pkgs+=(m4)
+# node runs the wasm32-wasip1 tests (node:wasi); the embedded step checks its version.
+command -v node >/dev/null 2>&1 || need_pkgs+=(nodejs)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
