@@ -29,28 +29,11 @@ use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput,
 };
 
+mod common;
+use common::XorShift64;
+
 /// Elements per benchmark: 1 Mi.
 const N: usize = 1 << 20;
-
-/// Marsaglia's xorshift64: a fixed, seeded sequence.
-struct XorShift64(u64);
-
-impl XorShift64 {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in [lo, hi).
-    fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
-        let unit = (self.next() >> 40) as f32 / (1u32 << 24) as f32;
-        lo + unit * (hi - lo)
-    }
-}
 
 fn uniform(n: usize, lo: f32, hi: f32, seed: u64) -> Vec<f32> {
     let mut rng = XorShift64(seed);

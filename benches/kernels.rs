@@ -11,17 +11,8 @@ use std::time::Duration;
 use actlut::kernels::ByteKernel;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
-fn bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 24) as u8
-        })
-        .collect()
-}
+mod common;
+use common::random_bytes;
 
 fn byte_kernels(c: &mut Criterion) {
     let table: [u8; 256] = core::array::from_fn(|i| (i as u8).reverse_bits() ^ 0x5A);
@@ -30,7 +21,7 @@ fn byte_kernels(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2))
         .sample_size(20);
     for (label, n) in [("2KiB", 2 << 10), ("128KiB", 128 << 10), ("2MiB", 2 << 20)] {
-        let src = bytes(n, 0x9E37_79B9_7F4A_7C15);
+        let src = random_bytes(n, 0x9E37_79B9_7F4A_7C15);
         let mut dst = vec![0u8; n];
         group.throughput(Throughput::Bytes(n as u64));
         for kernel in ByteKernel::ALL.into_iter().filter(|k| k.is_available()) {

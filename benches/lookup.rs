@@ -27,34 +27,18 @@ use criterion::{
 };
 use half::{bf16, f16};
 
+mod common;
+use common::XorShift64;
+
 /// Elements per benchmark: 1 Mi, 2 MiB per buffer of 16-bit values.
 const N: usize = 1 << 20;
-
-/// Marsaglia's xorshift64: a fixed, seeded sequence, identical on every run.
-struct XorShift64(u64);
-
-impl XorShift64 {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in [-8, 8).
-    fn in_range8(&mut self) -> f32 {
-        // 24 random bits → [0, 1) exactly representable in f32.
-        let unit = (self.next() >> 40) as f32 / (1u32 << 24) as f32;
-        unit * 16.0 - 8.0
-    }
-}
 
 /// `n` `f16` values uniform over [-8, 8] (rounded to f16, so all finite).
 fn f16_range8(n: usize, seed: u64) -> Vec<f16> {
     let mut rng = XorShift64(seed);
-    (0..n).map(|_| f16::from_f32(rng.in_range8())).collect()
+    (0..n)
+        .map(|_| f16::from_f32(rng.uniform(-8.0, 8.0)))
+        .collect()
 }
 
 /// `n` uniformly random 16-bit patterns.
@@ -66,7 +50,9 @@ fn bits_all(n: usize, seed: u64) -> Vec<u16> {
 /// `n` `bf16` values uniform over [-8, 8].
 fn bf16_range8(n: usize, seed: u64) -> Vec<bf16> {
     let mut rng = XorShift64(seed);
-    (0..n).map(|_| bf16::from_f32(rng.in_range8())).collect()
+    (0..n)
+        .map(|_| bf16::from_f32(rng.uniform(-8.0, 8.0)))
+        .collect()
 }
 
 /// GELU the way a user without actlut writes it: widen to f32, evaluate

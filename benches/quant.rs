@@ -21,29 +21,13 @@ use actlut::quant::{DequantTable, Function, PackedDequantTable, I4};
 use actlut::Activation;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+mod common;
+use common::random_bytes;
+
 /// Values per benchmark: 1 Mi.
 const N: usize = 1 << 20;
 const SCALE: f32 = 0.05;
 const ZERO_POINT: i32 = -3;
-
-/// Marsaglia's xorshift64: a fixed, seeded sequence.
-struct XorShift64(u64);
-
-impl XorShift64 {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-}
-
-fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut rng = XorShift64(seed);
-    (0..n).map(|_| (rng.next() >> 56) as u8).collect()
-}
 
 fn i8_gelu_f32(c: &mut Criterion) {
     let codes: Vec<i8> = random_bytes(N, 0x5EED_0001)

@@ -1,0 +1,31 @@
+//! Seeded inputs shared by the benches: the same sequence on every run, so that
+//! runs and variants see identical data.
+
+#![allow(dead_code)] // each bench uses part of it
+
+/// Marsaglia's xorshift64: a fixed, seeded sequence, identical on every run.
+pub struct XorShift64(pub u64);
+
+impl XorShift64 {
+    /// The next 64 pseudo-random bits.
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// Uniform in [lo, hi), from 24 random bits (exactly representable in f32).
+    pub fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
+        let unit = (self.next() >> 40) as f32 / (1u32 << 24) as f32;
+        lo + unit * (hi - lo)
+    }
+}
+
+/// `n` seeded pseudo-random bytes.
+pub fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = XorShift64(seed);
+    (0..n).map(|_| (rng.next() >> 56) as u8).collect()
+}
