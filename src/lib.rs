@@ -85,6 +85,20 @@
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
+//! | `self-check` | [`manifest::Table::check`]: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
+//!
+//! # Modules
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | `gelu`, `sigmoid`, … (one per function) | table lookups per format: one value, raw bits, slices |
+//! | [`tables`] | the `static` tables and their SHA-256 |
+//! | [`computed`] | the same functions without a table, bit-identical; and `f32` |
+//! | [`manifest`] | the tables compiled into this build, with their hashes |
+//! | [`quant`] | fused dequantize → function (→ requantize) tables over `i8`/`u8`/4-bit codes |
+//! | [`fp8`] | `f32` ↔ fp8 conversions with one rounding |
+//! | [`approx`] | `f32` functions on a quantization grid with proven error bounds, log-sum-exp |
+//! | [`kernels`] | 256-entry byte lookups with SIMD byte permutes, and the 16-bit slice kernels |
 //!
 //! Without any feature the crate still builds: the [`computed`] path and the
 //! [`Activation`] enum are always there, and [`Activation`]'s table methods return
