@@ -85,7 +85,7 @@
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
-//! | `self-check` | [`manifest::Table::check`]: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
+//! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
 //!
 //! # Modules
 //!
