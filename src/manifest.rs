@@ -20,7 +20,7 @@
 //!
 //! With the `self-check` feature (SHA-256 through `sha2`, `no_std`, no heap),
 //! firmware can re-hash a table in memory, for instance to detect a corrupted
-//! flash at boot. Only the tables passed to [`Table::check`] are kept:
+//! flash at boot. Only the tables passed to `Table::check` are kept:
 //!
 //! ```
 //! # #[cfg(all(feature = "self-check", feature = "gelu", feature = "f16"))] {
