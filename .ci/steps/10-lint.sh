@@ -4,3 +4,6 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings  # includes the oracle (builds GMP once)
 cargo clippy -p actlut --no-default-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+# The crate alone too: the workspace build unifies features (self-check via the CLI).
+RUSTDOCFLAGS="-D warnings" cargo doc -p actlut --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc -p actlut --no-deps --no-default-features
