@@ -21,6 +21,8 @@ fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
 start_all=$(date +%s)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for step in .ci/steps/*.sh; do
   name=$(basename "$step" .sh)
   if [ $# -gt 0 ]; then
@@ -30,7 +32,10 @@ for step in .ci/steps/*.sh; do
   fi
   echo "=== step $name"
   t0=$(date +%s)
-  bash "$step"
+  bash "$step" 2>&1 | tee -a "$log"
   echo "=== step $name passed in $(( $(date +%s) - t0 )) s"
 done
 echo "=== all steps passed in $(( $(date +%s) - start_all )) s"
+# One closing line for the whole suite: the sum of every cargo test result.
+awk '/^test result: /{for(i=1;i<=NF;i++){if($i=="passed;")p+=$(i-1);if($i=="failed;")f+=$(i-1)}}
+     END{printf "actlut: %d passed, %d failed\n", p, f}' "$log"
