@@ -20,14 +20,10 @@
 //! The inputs are seeded pseudo-random, identical on every run.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use actlut::approx::{quantized_exp, quantized_logsumexp, Builtin, LogSumExp, QuantizedFunction};
 use actlut::Activation;
-use criterion::measurement::WallTime;
-use criterion::{
-    criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput,
-};
+use criterion::{criterion_group, criterion_main, Criterion};
 
 mod common;
 use common::XorShift64;
@@ -38,17 +34,6 @@ const N: usize = 1 << 20;
 fn uniform(n: usize, lo: f32, hi: f32, seed: u64) -> Vec<f32> {
     let mut rng = XorShift64(seed);
     (0..n).map(|_| rng.uniform(lo, hi)).collect()
-}
-
-/// Criterion settings for a noisy 2-core machine: few samples, flat sampling.
-fn configure<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Elements(N as u64))
-        .sampling_mode(SamplingMode::Flat)
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3));
-    g
 }
 
 /// The functions per element as a user without tables writes them in `f32`.
@@ -77,7 +62,7 @@ fn quantized(c: &mut Criterion) {
         (Builtin::Silu, libm_silu, false),
     ];
     for (f, per_element, with_computed) in cases {
-        let mut g = configure(c, &format!("quantized_{}_1Mi", f.name()));
+        let mut g = common::configure(c, &format!("quantized_{}_1Mi", f.name()), N);
         let q = QuantizedFunction::builtin(f, 1.0 / 256.0, -8.0, 8.0).unwrap();
         g.bench_function("quantized_map", |b| {
             b.iter(|| q.map(black_box(&xs), &mut ys).unwrap());
@@ -101,7 +86,7 @@ fn quantized(c: &mut Criterion) {
 }
 
 fn lns_exp(c: &mut Criterion) {
-    let mut g = configure(c, "lns_exp_1Mi");
+    let mut g = common::configure(c, "lns_exp_1Mi", N);
     let t = quantized_exp(1.0 / 64.0, -48.0, 4096).unwrap();
     let mut rng = XorShift64(0xD1B5_4A32_D192_ED03);
     let codes: Vec<u16> = (0..N).map(|_| (rng.next() >> 52) as u16).collect();
@@ -133,7 +118,7 @@ fn naive_lse_exp(s: &[f32]) -> f64 {
 }
 
 fn logsumexp(c: &mut Criterion) {
-    let mut g = configure(c, "logsumexp_1Mi");
+    let mut g = common::configure(c, "logsumexp_1Mi", N);
     let scores = uniform(N, -30.0, 10.0, 0x2545_F491_4F6C_DD1D);
     let mut reused = LogSumExp::new(12, 24.0).unwrap();
     g.bench_function("quantized_bits12", |b| {

@@ -18,13 +18,9 @@
 //! Results and their interpretation are in BENCHMARKS.md.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use actlut::Activation;
-use criterion::measurement::WallTime;
-use criterion::{
-    criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion, SamplingMode, Throughput,
-};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use half::{bf16, f16};
 
 mod common;
@@ -63,20 +59,8 @@ fn naive_gelu_f16(x: f16) -> f16 {
     f16::from_f32(0.5 * x * (1.0 + libm::erff(x * core::f32::consts::FRAC_1_SQRT_2)))
 }
 
-/// Criterion settings for this noisy 2-core machine: modest measurement time,
-/// few samples, flat sampling (the computed path takes tens of ms per call).
-fn configure<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Elements(N as u64))
-        .sampling_mode(SamplingMode::Flat)
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3));
-    g
-}
-
 fn gelu_f16(c: &mut Criterion) {
-    let mut g = configure(c, "gelu_f16_1Mi");
+    let mut g = common::configure(c, "gelu_f16_1Mi", N);
     let cases: [(&str, Vec<f16>); 2] = [
         ("range8", f16_range8(N, 0x9E37_79B9_7F4A_7C15)),
         (
@@ -126,7 +110,7 @@ fn gelu_f16(c: &mut Criterion) {
 }
 
 fn silu_sigmoid_bf16(c: &mut Criterion) {
-    let mut g = configure(c, "bf16_1Mi");
+    let mut g = common::configure(c, "bf16_1Mi", N);
     let xs = bf16_range8(N, 0x2545_F491_4F6C_DD1D);
     let mut ys = vec![bf16::ZERO; N];
 

@@ -29,3 +29,19 @@ pub fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
     let mut rng = XorShift64(seed);
     (0..n).map(|_| (rng.next() >> 56) as u8).collect()
 }
+
+/// Criterion settings for a noisy 2-core machine: few samples, flat sampling
+/// (the computed paths take tens of ms per call), `n` elements per iteration.
+pub fn configure<'a>(
+    c: &'a mut criterion::Criterion,
+    name: &str,
+    n: usize,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.throughput(criterion::Throughput::Elements(n as u64))
+        .sampling_mode(criterion::SamplingMode::Flat)
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(3));
+    g
+}
