@@ -1,8 +1,9 @@
 //! Slice kernels: one table load per element, and SIMD byte permutes for
 //! 256-entry byte tables.
 //!
-//! The 16-bit kernels are portable Rust. The 256-entry byte kernel has one SIMD
-//! implementation per architecture, each bit-identical to the scalar loop (the
+//! The 65,536-entry 16-bit lookup has a portable loop and an x86_64 kernel
+//! ([`WordKernel`]). The 256-entry byte kernel has one SIMD implementation per
+//! architecture, each bit-identical to the scalar loop (the
 //! tests run every available kernel on every length 0..=300 and every alignment
 //! offset 0..64):
 //!
@@ -205,23 +206,114 @@ pub fn apply_u8(table: &[u8; 256], xs: &mut [u8]) {
     let _ = kernel.apply(table, xs);
 }
 
-/// `xs[i] = table[xs[i]]` for a 65,536-entry table of 16-bit values.
-#[inline]
-pub fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
-    // Eight independent loads per iteration keep the load ports busy; the index
-    // is a u16, so no bounds check is emitted.
-    let mut chunks = xs.chunks_exact_mut(8);
-    for c in &mut chunks {
-        for x in c.iter_mut() {
-            *x = table[usize::from(*x)];
+/// An implementation of the 65,536-entry lookup `ys[i] = table[xs[i]]` of the
+/// 16-bit formats (f16, bf16).
+///
+/// There is no 16-bit gather, and the 32-bit gathers of AVX2 and AVX-512 are
+/// slower than scalar loads on current cores, so every kernel does one scalar
+/// table load per element; they differ in how the indices arrive and the results
+/// leave. The table (128 KiB) does not fit a 32 KiB L1d: when the inputs spread
+/// over most of it, every kernel waits on L2 and all run at the same speed; when
+/// they concentrate (activations near N(0, 1) touch a few KiB of it), the
+/// kernel with the fewest memory operations wins. BENCHMARKS.md has the numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WordKernel {
+    /// The portable indexed loop, unrolled by eight: an index load, a table
+    /// load and a store per element.
+    Scalar,
+    /// x86_64 with SSE2 (every x86_64 target but the soft-float ones): the indices of eight elements come
+    /// from two 64-bit loads, the table loads are folded into `pinsrw`, and the
+    /// results leave in one 128-bit store: 11 memory operations per 8 elements
+    /// instead of 24.
+    Sse2,
+}
+
+impl WordKernel {
+    /// Every kernel, available or not.
+    pub const ALL: [WordKernel; 2] = [WordKernel::Scalar, WordKernel::Sse2];
+
+    /// Whether this kernel can run here (it depends on the architecture only).
+    pub const fn is_available(self) -> bool {
+        match self {
+            WordKernel::Scalar => true,
+            WordKernel::Sse2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
         }
     }
-    for x in chunks.into_remainder() {
-        *x = table[usize::from(*x)];
+
+    /// The fastest available kernel, fixed at compile time.
+    pub const fn best() -> WordKernel {
+        if WordKernel::Sse2.is_available() {
+            WordKernel::Sse2
+        } else {
+            WordKernel::Scalar
+        }
+    }
+
+    /// `ys[i] = table[xs[i]]` with this kernel.
+    ///
+    /// # Panics
+    ///
+    /// If `xs.len() != ys.len()`; the message names both lengths.
+    #[track_caller]
+    pub fn map(
+        self,
+        table: &[u16; 65_536],
+        xs: &[u16],
+        ys: &mut [u16],
+    ) -> Result<(), WordKernelUnavailable> {
+        check_lengths(xs.len(), ys.len());
+        match self {
+            WordKernel::Scalar => scalar::map_u16(table, xs, ys),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            WordKernel::Sse2 => x86_64::map_u16_sse2(table, xs, ys),
+            #[allow(unreachable_patterns)]
+            _ => return Err(WordKernelUnavailable(self)),
+        }
+        Ok(())
+    }
+
+    /// `xs[i] = table[xs[i]]` with this kernel.
+    pub fn apply(self, table: &[u16; 65_536], xs: &mut [u16]) -> Result<(), WordKernelUnavailable> {
+        match self {
+            WordKernel::Scalar => scalar::apply_u16(table, xs),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            WordKernel::Sse2 => x86_64::apply_u16_sse2(table, xs),
+            #[allow(unreachable_patterns)]
+            _ => return Err(WordKernelUnavailable(self)),
+        }
+        Ok(())
     }
 }
 
-/// `ys[i] = table[xs[i]]` for a 65,536-entry table of 16-bit values.
+/// The error of running a [`WordKernel`] the target does not support.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WordKernelUnavailable(pub WordKernel);
+
+impl core::fmt::Display for WordKernelUnavailable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "the {:?} 16-bit kernel is not available on this target",
+            self.0
+        )
+    }
+}
+
+impl core::error::Error for WordKernelUnavailable {}
+
+/// `xs[i] = table[xs[i]]` for a 65,536-entry table of 16-bit values, with
+/// [`WordKernel::best`].
+#[inline]
+pub fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    x86_64::apply_u16_sse2(table, xs);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    scalar::apply_u16(table, xs);
+}
+
+/// `ys[i] = table[xs[i]]` for a 65,536-entry table of 16-bit values, with
+/// [`WordKernel::best`].
 ///
 /// # Panics
 ///
@@ -230,16 +322,10 @@ pub fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
 #[track_caller]
 pub fn map_u16(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
     check_lengths(xs.len(), ys.len());
-    let mut yc = ys.chunks_exact_mut(8);
-    let mut xc = xs.chunks_exact(8);
-    for (y, x) in (&mut yc).zip(&mut xc) {
-        for (y, x) in y.iter_mut().zip(x) {
-            *y = table[usize::from(*x)];
-        }
-    }
-    for (y, x) in yc.into_remainder().iter_mut().zip(xc.remainder()) {
-        *y = table[usize::from(*x)];
-    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    x86_64::map_u16_sse2(table, xs, ys);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    scalar::map_u16(table, xs, ys);
 }
 
 /// Panics with both lengths when an out-of-place map gets slices of different lengths.
