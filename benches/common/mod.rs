@@ -24,6 +24,25 @@ impl XorShift64 {
     }
 }
 
+impl XorShift64 {
+    /// A standard normal sample, N(0, 1), by Box–Muller from two uniforms.
+    pub fn normal(&mut self) -> f32 {
+        let u1 = ((self.next() >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
+        let u2 = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        ((-2.0 * u1.ln()).sqrt() * (core::f64::consts::TAU * u2).cos()) as f32
+    }
+}
+
+/// The bit patterns of `n` N(0, 1) samples rounded to f16: the distribution of
+/// pre-activations in a normalized network, which touches a few KiB of a
+/// 128 KiB table.
+pub fn f16_normal_bits(n: usize, seed: u64) -> Vec<u16> {
+    let mut rng = XorShift64(seed);
+    (0..n)
+        .map(|_| half::f16::from_f32(rng.normal()).to_bits())
+        .collect()
+}
+
 /// `n` seeded pseudo-random bytes.
 pub fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
     let mut rng = XorShift64(seed);
