@@ -3,6 +3,10 @@
 # 16-bit kernel), and NEON on aarch64 under qemu-user. (wasm simd128 runs in the embedded step, under node.)
 set -euo pipefail
 cargo test -p actlut --test kernels --test word_kernels -- --nocapture
+# The AVX-512 VBMI kernel: compiled and linted always; run only on a CPU that has
+# VBMI (the test lists the kernels it exercised).
+cargo clippy -p actlut --all-targets --features avx512vbmi -- -D warnings
+cargo test -p actlut --features avx512vbmi --test kernels -- --nocapture 2>&1 | grep -E "available|test result"
 if ! command -v qemu-aarch64 >/dev/null || ! command -v aarch64-linux-gnu-gcc >/dev/null; then
   sudo_cmd=""; [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq

@@ -9,6 +9,7 @@
 //!
 //! | kernel | architecture | how |
 //! |---|---|---|
+//! | [`ByteKernel::Avx512Vbmi`] | x86_64 with AVX-512 VBMI, `avx512vbmi` feature | two `vpermi2b` over the table in four registers, blended on the top bit |
 //! | [`ByteKernel::Avx2`] | x86_64 with AVX2 | 16 `vpshufb` lookups of 16 entries, selected by a `vpblendvb` tree on the high nibble |
 //! | [`ByteKernel::Neon`] | aarch64 | `tbl`/`tbx` over four 64-entry register quadruples |
 //! | [`ByteKernel::Simd128`] | wasm32 with `simd128` | 16 `i8x16.swizzle` lookups (out-of-range lanes give 0), or-ed |
@@ -54,6 +55,11 @@ pub enum ByteKernel {
     Scalar,
     /// x86_64 AVX2: `vpshufb` lookups and a `vpblendvb` selection tree.
     Avx2,
+    /// x86_64 AVX-512 VBMI: two `vpermi2b` over the table in four registers and
+    /// a mask blend on the top bit, 64 bytes per step. Only with the
+    /// `avx512vbmi` cargo feature (see its documentation in the crate root) and
+    /// on a CPU that has AVX-512 F, BW and VBMI.
+    Avx512Vbmi,
     /// aarch64 NEON: `tbl`/`tbx` over four 64-byte register quadruples.
     Neon,
     /// wasm32 `simd128`: `i8x16.swizzle` lookups.
@@ -78,9 +84,10 @@ impl core::error::Error for KernelUnavailable {}
 
 impl ByteKernel {
     /// Every kernel, available or not.
-    pub const ALL: [ByteKernel; 4] = [
+    pub const ALL: [ByteKernel; 5] = [
         ByteKernel::Scalar,
         ByteKernel::Avx2,
+        ByteKernel::Avx512Vbmi,
         ByteKernel::Neon,
         ByteKernel::Simd128,
     ];
@@ -91,6 +98,7 @@ impl ByteKernel {
         match self {
             ByteKernel::Scalar => true,
             ByteKernel::Avx2 => avx2_available(),
+            ByteKernel::Avx512Vbmi => vbmi_available(),
             ByteKernel::Neon => cfg!(target_arch = "aarch64"),
             ByteKernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         }
@@ -98,10 +106,15 @@ impl ByteKernel {
 
     /// The fastest available kernel.
     pub fn best() -> ByteKernel {
-        [ByteKernel::Avx2, ByteKernel::Neon, ByteKernel::Simd128]
-            .into_iter()
-            .find(|k| k.is_available())
-            .unwrap_or(ByteKernel::Scalar)
+        [
+            ByteKernel::Avx512Vbmi,
+            ByteKernel::Avx2,
+            ByteKernel::Neon,
+            ByteKernel::Simd128,
+        ]
+        .into_iter()
+        .find(|k| k.is_available())
+        .unwrap_or(ByteKernel::Scalar)
     }
 
     /// `dst[i] = table[src[i]]` with this kernel.
@@ -123,6 +136,8 @@ impl ByteKernel {
         match self {
             #[cfg(target_arch = "x86_64")]
             ByteKernel::Avx2 => x86_64::map_avx2(table, src, dst),
+            #[cfg(all(target_arch = "x86_64", feature = "avx512vbmi"))]
+            ByteKernel::Avx512Vbmi => x86_64::map_vbmi(table, src, dst),
             #[cfg(target_arch = "aarch64")]
             ByteKernel::Neon => aarch64::map_neon(table, src, dst),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -140,6 +155,8 @@ impl ByteKernel {
         match self {
             #[cfg(target_arch = "x86_64")]
             ByteKernel::Avx2 => x86_64::apply_avx2(table, xs),
+            #[cfg(all(target_arch = "x86_64", feature = "avx512vbmi"))]
+            ByteKernel::Avx512Vbmi => x86_64::apply_vbmi(table, xs),
             #[cfg(target_arch = "aarch64")]
             ByteKernel::Neon => aarch64::apply_neon(table, xs),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -174,6 +191,39 @@ fn avx2_available() -> bool {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn avx2_available() -> bool {
+    false
+}
+
+#[cfg(all(target_arch = "x86_64", feature = "avx512vbmi"))]
+fn vbmi_available() -> bool {
+    #[cfg(feature = "std")]
+    {
+        use core::sync::atomic::{AtomicU8, Ordering};
+        // 0: not yet detected, 1: no, 2: yes. Detection runs once.
+        static DETECTED: AtomicU8 = AtomicU8::new(0);
+        match DETECTED.load(Ordering::Relaxed) {
+            0 => {
+                let yes = std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vbmi");
+                DETECTED.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+                yes
+            }
+            v => v == 2,
+        }
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512bw",
+            target_feature = "avx512vbmi"
+        ))
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", feature = "avx512vbmi")))]
+fn vbmi_available() -> bool {
     false
 }
 

@@ -149,3 +149,79 @@ fn lookup8(table: &[u16; 65_536], x: &[u16]) -> __m128i {
         _mm_insert_epi16::<7>(v, t(b, 3))
     }
 }
+
+/// The 256-entry table as four 64-byte registers.
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn load_table_512(table: &[u8; 256]) -> [__m512i; 4] {
+    // SAFETY: each of the four loads reads bytes 64k..64k+64 of the 256-byte
+    // table; loadu has no alignment requirement.
+    core::array::from_fn(|k| unsafe { _mm512_loadu_si512(table[64 * k..].as_ptr().cast()) })
+}
+
+/// `table[v]` for the 64 bytes of `v`: `vpermi2b` looks up the low 7 bits of
+/// each byte in entries 0..128 and in entries 128..256, and the top bit picks
+/// between the two.
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn lookup64(t: &[__m512i; 4], v: __m512i) -> __m512i {
+    // permutex2var_epi8(a, idx, b): byte i is (idx[i] bit 6 ? b : a)[idx[i] & 63].
+    let low = _mm512_permutex2var_epi8(t[0], v, t[1]);
+    let high = _mm512_permutex2var_epi8(t[2], v, t[3]);
+    // mask_blend(k, a, b): byte i is k[i] ? b[i] : a[i]; k[i] is bit 7 of v[i].
+    _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), low, high)
+}
+
+/// `dst[i] = table[src[i]]` with AVX-512 VBMI; `src` and `dst` have the same length.
+#[cfg(feature = "avx512vbmi")]
+pub(super) fn map_vbmi(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
+    debug_assert_eq!(src.len(), dst.len());
+    // SAFETY: the caller (`ByteKernel::map`) checked that the CPU has
+    // AVX-512 F, BW and VBMI.
+    unsafe { map_vbmi_impl(table, src, dst) }
+}
+
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn map_vbmi_impl(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
+    let t = load_table_512(table);
+    let mut s = src.chunks_exact(64);
+    let mut d = dst.chunks_exact_mut(64);
+    for (sc, dc) in (&mut s).zip(&mut d) {
+        // SAFETY: `sc` and `dc` are exactly 64 bytes long; loadu/storeu have no
+        // alignment requirement.
+        unsafe {
+            let v = _mm512_loadu_si512(sc.as_ptr().cast());
+            _mm512_storeu_si512(dc.as_mut_ptr().cast(), lookup64(&t, v));
+        }
+    }
+    super::scalar::map_u8(table, s.remainder(), d.into_remainder());
+}
+
+/// `xs[i] = table[xs[i]]` with AVX-512 VBMI.
+#[cfg(feature = "avx512vbmi")]
+pub(super) fn apply_vbmi(table: &[u8; 256], xs: &mut [u8]) {
+    // SAFETY: the caller (`ByteKernel::apply`) checked that the CPU has
+    // AVX-512 F, BW and VBMI.
+    unsafe { apply_vbmi_impl(table, xs) }
+}
+
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn apply_vbmi_impl(table: &[u8; 256], xs: &mut [u8]) {
+    let t = load_table_512(table);
+    let mut c = xs.chunks_exact_mut(64);
+    for xc in &mut c {
+        // SAFETY: `xc` is exactly 64 bytes long; loadu/storeu have no alignment
+        // requirement.
+        unsafe {
+            let v = _mm512_loadu_si512(xc.as_ptr().cast());
+            _mm512_storeu_si512(xc.as_mut_ptr().cast(), lookup64(&t, v));
+        }
+    }
+    super::scalar::apply_u8(table, c.into_remainder());
+}
