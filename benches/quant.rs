@@ -11,6 +11,8 @@
 //! - `i4-gelu-f32`: packed 4-bit data (512 KiB holding 1 Mi values) through
 //!   `PackedDequantTable::map` against the same values unpacked (1 Mi `i8`) through
 //!   `DequantTable<I4, f32>::map`, which range-checks every value.
+//! - `i8-gelu-i8`: a requantized table (`DequantTable<i8, i8>`), whose `map` runs the SIMD byte
+//!   kernels, against the plain indexed loop over the same table and against memcpy.
 //!
 //! The codes are seeded pseudo-random, the same on every run.
 
@@ -87,5 +89,32 @@ fn i4_packed_vs_unpacked(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, i8_gelu_f32, i4_packed_vs_unpacked);
+fn i8_gelu_i8(c: &mut Criterion) {
+    let codes: Vec<i8> = random_bytes(N, 0x5EED_0002)
+        .into_iter()
+        .map(|b| b as i8)
+        .collect();
+    let table =
+        DequantTable::<i8, i8>::requantized(Function::Gelu, SCALE, ZERO_POINT, 0.03, -5).unwrap();
+    let mut out = vec![0i8; N];
+    let mut g = c.benchmark_group("i8-gelu-i8");
+    g.throughput(Throughput::Elements(N as u64));
+    g.measurement_time(Duration::from_secs(3));
+    g.bench_function("fused table, SIMD map", |b| {
+        b.iter(|| table.map(black_box(&codes), black_box(&mut out)))
+    });
+    g.bench_function("fused table, plain loop", |b| {
+        b.iter(|| {
+            for (o, &q) in out.iter_mut().zip(black_box(&codes)) {
+                *o = table.entries()[usize::from(q as u8)];
+            }
+        })
+    });
+    g.bench_function("memcpy", |b| {
+        b.iter(|| out.copy_from_slice(black_box(&codes)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, i8_gelu_f32, i4_packed_vs_unpacked, i8_gelu_i8);
 criterion_main!(benches);

@@ -150,17 +150,28 @@ impl Input for U4 {
 pub trait Input8: Input {
     /// The table index of a value (its byte).
     fn index(value: Self::Value) -> usize;
+    /// The values as their bytes (the table indices), for the byte kernels.
+    #[doc(hidden)]
+    fn bytes(values: &[Self::Value]) -> &[u8];
 }
 impl Input8 for i8 {
     #[inline(always)]
     fn index(value: i8) -> usize {
         usize::from(value as u8)
     }
+    #[inline(always)]
+    fn bytes(values: &[i8]) -> &[u8] {
+        zerocopy::IntoBytes::as_bytes(values)
+    }
 }
 impl Input8 for u8 {
     #[inline(always)]
     fn index(value: u8) -> usize {
         usize::from(value)
+    }
+    #[inline(always)]
+    fn bytes(values: &[u8]) -> &[u8] {
+        values
     }
 }
 
@@ -187,6 +198,15 @@ pub trait Output: sealed::Sealed + Copy + 'static {
     const ZERO: Self;
     /// The value of a table entry's bits (see [`Pipeline::entry`]).
     fn from_entry(bits: u32) -> Self;
+    /// `out[i] = table[indices[i]]`: the plain loop, or for byte outputs the
+    /// SIMD byte kernels of [`crate::kernels`]. `indices.len() == out.len()`.
+    #[doc(hidden)]
+    #[inline]
+    fn map_indices(table: &[Self; 256], indices: &[u8], out: &mut [Self]) {
+        for (o, &i) in out.iter_mut().zip(indices) {
+            *o = table[usize::from(i)];
+        }
+    }
 }
 
 impl Output for f32 {
@@ -212,11 +232,20 @@ impl Output for i8 {
     fn from_entry(bits: u32) -> Self {
         bits as u8 as i8
     }
+    #[inline]
+    fn map_indices(table: &[i8; 256], indices: &[u8], out: &mut [i8]) {
+        let table: &[u8; 256] = zerocopy::transmute_ref!(table);
+        crate::kernels::map_u8(table, indices, zerocopy::IntoBytes::as_mut_bytes(out));
+    }
 }
 impl Output for u8 {
     const ZERO: Self = 0;
     fn from_entry(bits: u32) -> Self {
         bits as u8
+    }
+    #[inline]
+    fn map_indices(table: &[u8; 256], indices: &[u8], out: &mut [u8]) {
+        crate::kernels::map_u8(table, indices, out);
     }
 }
 
@@ -487,9 +516,7 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
             values.len(),
             out.len()
         );
-        for (o, &v) in out.iter_mut().zip(values) {
-            *o = self.table[In::index(v)];
-        }
+        Out::map_indices(&self.table, In::bytes(values), out);
     }
 }
 
@@ -589,9 +616,8 @@ impl DequantTable<i8, i8> {
     /// ```
     #[inline]
     pub fn apply(&self, values: &mut [i8]) {
-        for v in values {
-            *v = self.table[usize::from(*v as u8)];
-        }
+        let table: &[u8; 256] = zerocopy::transmute_ref!(&self.table);
+        crate::kernels::apply_u8(table, zerocopy::IntoBytes::as_mut_bytes(values));
     }
 }
 
@@ -608,9 +634,7 @@ impl DequantTable<u8, u8> {
     /// ```
     #[inline]
     pub fn apply(&self, values: &mut [u8]) {
-        for v in values {
-            *v = self.table[usize::from(*v)];
-        }
+        crate::kernels::apply_u8(&self.table, values);
     }
 }
 

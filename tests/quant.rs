@@ -264,6 +264,61 @@ fn lookup_map_get_and_apply_agree_with_the_entries() {
     );
 }
 
+/// `map` and `apply` of a byte-output table against its entries, on every length
+/// 0..=300 and every offset 0..64 (long slices go through the SIMD byte kernels).
+fn check_byte_outputs<In, Out>(t: &DequantTable<In, Out>, from_byte: fn(u8) -> In::Value)
+where
+    In: actlut::quant::Input8,
+    In::Value: PartialEq + std::fmt::Debug,
+    Out: actlut::quant::Output + PartialEq + std::fmt::Debug,
+{
+    let buf: Vec<In::Value> = (0..300 + 64)
+        .map(|i: u32| from_byte((i.wrapping_mul(2_654_435_761) >> 13) as u8))
+        .collect();
+    for offset in 0..64 {
+        for len in 0..=300 {
+            let values = &buf[offset..offset + len];
+            let want: Vec<Out> = values.iter().map(|&v| t.lookup(v)).collect();
+            let mut out = vec![t.entries()[0]; len];
+            t.map(values, &mut out);
+            assert_eq!(out, want, "map, length {len}, offset {offset}");
+        }
+    }
+}
+
+#[test]
+fn byte_output_tables_map_and_apply_every_length_and_offset() {
+    let i8_i8 = DequantTable::<i8, i8>::requantized(Function::Silu, 0.1, 5, 0.07, -2).unwrap();
+    let u8_u8 = DequantTable::<u8, u8>::requantized(Function::Gelu, 0.05, 128, 0.03, 10).unwrap();
+    let i8_u8 =
+        DequantTable::<i8, u8>::requantized(Function::Sigmoid, 0.05, 0, 1.0 / 255.0, 0).unwrap();
+    let u8_i8 =
+        DequantTable::<u8, i8>::requantized(Function::Tanh, 0.03, 128, 1.0 / 127.0, 0).unwrap();
+    check_byte_outputs(&i8_i8, |b| b as i8);
+    check_byte_outputs(&u8_u8, |b| b);
+    check_byte_outputs(&i8_u8, |b| b as i8);
+    check_byte_outputs(&u8_i8, |b| b);
+    // In place, against the entries.
+    for len in [0, 1, 63, 64, 65, 255, 256, 1000] {
+        let values: Vec<i8> = (0..len).map(|i| (i * 37) as i8).collect();
+        let mut v = values.clone();
+        i8_i8.apply(&mut v);
+        let want: Vec<i8> = values
+            .iter()
+            .map(|&q| i8_i8.entries()[usize::from(q as u8)])
+            .collect();
+        assert_eq!(v, want, "i8 apply, length {len}");
+        let values: Vec<u8> = (0..len).map(|i| (i * 91) as u8).collect();
+        let mut v = values.clone();
+        u8_u8.apply(&mut v);
+        let want: Vec<u8> = values
+            .iter()
+            .map(|&q| u8_u8.entries()[usize::from(q)])
+            .collect();
+        assert_eq!(v, want, "u8 apply, length {len}");
+    }
+}
+
 #[test]
 #[should_panic(expected = "map: 3 values but 2 outputs")]
 fn map_with_mismatched_lengths_panics() {
