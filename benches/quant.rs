@@ -5,7 +5,8 @@
 //! cargo bench --bench quant
 //! ```
 //!
-//! - `i8-gelu-f32`: `DequantTable<i8, f32>::map` against the pipeline computed per element
+//! - `i8-gelu-f32`: `DequantTable<i8, f32>::map` (the SSE2 kernel on x86_64) against the plain
+//!   indexed loop over the same table, against the pipeline computed per element
 //!   (dequantize in f32, then `computed::f32`, the same evaluation the table holds), and against
 //!   a plain dequantization loop (no function) as the floor.
 //! - `i4-gelu-f32`: packed 4-bit data (512 KiB holding 1 Mi values) through
@@ -43,6 +44,13 @@ fn i8_gelu_f32(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(3));
     g.bench_function("fused table", |b| {
         b.iter(|| table.map(black_box(&codes), black_box(&mut out)))
+    });
+    g.bench_function("fused table, plain loop", |b| {
+        b.iter(|| {
+            for (o, &q) in out.iter_mut().zip(black_box(&codes)) {
+                *o = table.entries()[usize::from(q as u8)];
+            }
+        })
     });
     g.bench_function("dequantize only", |b| {
         b.iter(|| {

@@ -214,17 +214,45 @@ impl Output for f32 {
     fn from_entry(bits: u32) -> Self {
         f32::from_bits(bits)
     }
+    #[inline]
+    fn map_indices(table: &[f32; 256], indices: &[u8], out: &mut [f32]) {
+        // Bits in, bits out: no value passes through a floating-point register
+        // operation, so NaN payloads are kept.
+        let table: &[u32; 256] = zerocopy::transmute_ref!(table);
+        let out: &mut [u32] = zerocopy::transmute_mut!(out);
+        crate::kernels::map_u8_u32(table, indices, out);
+    }
 }
 impl Output for half::f16 {
     const ZERO: Self = half::f16::ZERO;
     fn from_entry(bits: u32) -> Self {
         half::f16::from_bits(bits as u16)
     }
+    #[inline]
+    fn map_indices(table: &[half::f16; 256], indices: &[u8], out: &mut [half::f16]) {
+        use half::slice::HalfFloatSliceExt;
+        let table: &[u16; 256] = table
+            .as_slice()
+            .reinterpret_cast()
+            .try_into()
+            .expect("256 entries");
+        crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
+    }
 }
 impl Output for half::bf16 {
     const ZERO: Self = half::bf16::ZERO;
     fn from_entry(bits: u32) -> Self {
         half::bf16::from_bits(bits as u16)
+    }
+    #[inline]
+    fn map_indices(table: &[half::bf16; 256], indices: &[u8], out: &mut [half::bf16]) {
+        use half::slice::HalfFloatSliceExt;
+        let table: &[u16; 256] = table
+            .as_slice()
+            .reinterpret_cast()
+            .try_into()
+            .expect("256 entries");
+        crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
     }
 }
 impl Output for i8 {

@@ -3,7 +3,7 @@
 //! with random and exhaustive inputs. (CI also runs this file on aarch64 under
 //! qemu, for NEON, and on wasm32 with simd128 under node.)
 
-use actlut::kernels::{apply_u8, map_u8, ByteKernel, KernelUnavailable};
+use actlut::kernels::{apply_u8, map_u8, map_u8_u16, map_u8_u32, ByteKernel, KernelUnavailable};
 
 struct Rng(u64);
 
@@ -132,4 +132,44 @@ fn fp8_slice_functions_equal_single_lookups() {
         assert_eq!(dst[i], want);
         assert_eq!(inplace[i], want);
     }
+}
+
+#[test]
+fn byte_to_wide_lookups_equal_the_reference_on_every_length_and_offset() {
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    let t32: [u32; 256] = core::array::from_fn(|_| rng.next() as u32);
+    let t16: [u16; 256] = core::array::from_fn(|_| rng.next() as u16);
+    let buf: Vec<u8> = (0..300 + 64).map(|_| rng.next() as u8).collect();
+    for offset in 0..64 {
+        for len in 0..=300 {
+            let src = &buf[offset..offset + len];
+            let mut d32 = vec![0xA5A5_A5A5u32; len + 2];
+            map_u8_u32(&t32, src, &mut d32[1..=len]);
+            let want: Vec<u32> = src.iter().map(|&s| t32[usize::from(s)]).collect();
+            assert_eq!(&d32[1..=len], &want[..], "u32 len {len} offset {offset}");
+            assert_eq!((d32[0], d32[len + 1]), (0xA5A5_A5A5, 0xA5A5_A5A5));
+            let mut d16 = vec![0xA5A5u16; len + 2];
+            map_u8_u16(&t16, src, &mut d16[1..=len]);
+            let want: Vec<u16> = src.iter().map(|&s| t16[usize::from(s)]).collect();
+            assert_eq!(&d16[1..=len], &want[..], "u16 len {len} offset {offset}");
+            assert_eq!((d16[0], d16[len + 1]), (0xA5A5, 0xA5A5));
+        }
+    }
+    // Every index in every lane position.
+    let all: Vec<u8> = (0..=255u8)
+        .chain((0..=255u8).rev())
+        .chain(0..=254)
+        .collect();
+    let mut d32 = vec![0; all.len()];
+    map_u8_u32(&t32, &all, &mut d32);
+    assert!(d32
+        .iter()
+        .zip(&all)
+        .all(|(&d, &s)| d == t32[usize::from(s)]));
+    let mut d16 = vec![0; all.len()];
+    map_u8_u16(&t16, &all, &mut d16);
+    assert!(d16
+        .iter()
+        .zip(&all)
+        .all(|(&d, &s)| d == t16[usize::from(s)]));
 }

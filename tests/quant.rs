@@ -264,6 +264,44 @@ fn lookup_map_get_and_apply_agree_with_the_entries() {
     );
 }
 
+/// `map` of a table against its single lookups, bit for bit, on every length
+/// 0..=300 and every offset 0..64 (long slices go through the SIMD kernels).
+fn check_map<In, Out>(
+    t: &DequantTable<In, Out>,
+    from_byte: fn(u8) -> In::Value,
+    bits: fn(Out) -> u32,
+) where
+    In: actlut::quant::Input8,
+    Out: actlut::quant::Output + std::fmt::Debug,
+{
+    let buf: Vec<In::Value> = (0..300 + 64)
+        .map(|i: u32| from_byte((i.wrapping_mul(2_654_435_761) >> 13) as u8))
+        .collect();
+    for offset in 0..64 {
+        for len in 0..=300 {
+            let values = &buf[offset..offset + len];
+            let want: Vec<u32> = values.iter().map(|&v| bits(t.lookup(v))).collect();
+            let mut out = vec![t.entries()[0]; len];
+            t.map(values, &mut out);
+            let got: Vec<u32> = out.into_iter().map(bits).collect();
+            assert_eq!(got, want, "map, length {len}, offset {offset}");
+        }
+    }
+}
+
+#[test]
+fn wide_output_tables_map_every_length_and_offset() {
+    // Entries with both signs of zero and NaNs (log of negative values) check
+    // that the kernels move bits, not values.
+    let f = DequantTable::<i8, f32>::new(Function::Log, 0.5, 0).unwrap();
+    assert!(f.entries().iter().any(|e| e.is_nan()));
+    check_map(&f, |b| b as i8, f32::to_bits);
+    let h = DequantTable::<u8, f16>::new(Function::Gelu, 0.1, 128).unwrap();
+    check_map(&h, |b| b, |v| u32::from(v.to_bits()));
+    let b = DequantTable::<i8, bf16>::new(Function::Silu, 0.07, -3).unwrap();
+    check_map(&b, |b| b as i8, |v| u32::from(v.to_bits()));
+}
+
 /// `map` and `apply` of a byte-output table against its entries, on every length
 /// 0..=300 and every offset 0..64 (long slices go through the SIMD byte kernels).
 fn check_byte_outputs<In, Out>(t: &DequantTable<In, Out>, from_byte: fn(u8) -> In::Value)

@@ -378,6 +378,63 @@ pub fn map_u16(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
     scalar::map_u16(table, xs, ys);
 }
 
+/// `dst[i] = table[src[i]]` for a 256-entry table of 32-bit values (the fused
+/// 8-bit → `f32` tables of [`crate::quant`] use it through their bits).
+///
+/// On x86_64 (SSE2) eight entries are loaded straight into vector lanes and
+/// leave in two 128-bit stores; elsewhere it is the plain loop. Both give the
+/// same bits (tests compare them on every length and offset).
+///
+/// ```
+/// let table: [u32; 256] = core::array::from_fn(|i| (i as u32) << 20);
+/// let mut dst = [0u32; 3];
+/// actlut::kernels::map_u8_u32(&table, &[1, 2, 255], &mut dst);
+/// assert_eq!(dst, [1 << 20, 2 << 20, 255 << 20]);
+/// ```
+///
+/// # Panics
+///
+/// If `src.len() != dst.len()`; the message names both lengths.
+#[inline]
+#[track_caller]
+pub fn map_u8_u32(table: &[u32; 256], src: &[u8], dst: &mut [u32]) {
+    check_lengths(src.len(), dst.len());
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    x86_64::map_u8_u32_sse2(table, src, dst);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = table[usize::from(*s)];
+    }
+}
+
+/// `dst[i] = table[src[i]]` for a 256-entry table of 16-bit values (the fused
+/// 8-bit → `f16`/`bf16` tables of [`crate::quant`] use it through their bits).
+///
+/// On x86_64 (SSE2) eight entries are loaded into vector lanes by `pinsrw` and
+/// leave in one 128-bit store; elsewhere it is the plain loop.
+///
+/// ```
+/// let table: [u16; 256] = core::array::from_fn(|i| (i as u16) << 4);
+/// let mut dst = [0u16; 2];
+/// actlut::kernels::map_u8_u16(&table, &[3, 255], &mut dst);
+/// assert_eq!(dst, [3 << 4, 255 << 4]);
+/// ```
+///
+/// # Panics
+///
+/// If `src.len() != dst.len()`; the message names both lengths.
+#[inline]
+#[track_caller]
+pub fn map_u8_u16(table: &[u16; 256], src: &[u8], dst: &mut [u16]) {
+    check_lengths(src.len(), dst.len());
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    x86_64::map_u8_u16_sse2(table, src, dst);
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = table[usize::from(*s)];
+    }
+}
+
 /// Panics with both lengths when an out-of-place map gets slices of different lengths.
 #[inline]
 #[track_caller]

@@ -225,3 +225,73 @@ fn apply_vbmi_impl(table: &[u8; 256], xs: &mut [u8]) {
     }
     super::scalar::apply_u8(table, c.into_remainder());
 }
+
+/// `dst[i] = table[src[i]]` for a 256-entry table of 32-bit values, eight
+/// elements per step: the indices come from one 64-bit load, each entry is
+/// loaded straight into a vector register (`movd`), two `punpckldq` and one
+/// `punpcklqdq` assemble four of them, and two 128-bit stores write the eight.
+#[cfg(target_feature = "sse2")]
+pub(super) fn map_u8_u32_sse2(table: &[u32; 256], src: &[u8], dst: &mut [u32]) {
+    debug_assert_eq!(src.len(), dst.len());
+    let mut s = src.chunks_exact(8);
+    let mut d = dst.chunks_exact_mut(8);
+    for (sc, dc) in (&mut s).zip(&mut d) {
+        // SAFETY: `sc` is exactly 8 readable bytes; read_unaligned has no
+        // alignment requirement.
+        let w = unsafe { sc.as_ptr().cast::<u64>().read_unaligned() };
+        // Byte k of a little-endian word is element k.
+        let t = |k: u32| table[usize::from((w >> (8 * k)) as u8)] as i32;
+        // SAFETY: the intrinsics need SSE2, which this function is compiled for;
+        // `dc` is exactly 8 u32 = 32 writable bytes, written as two unaligned
+        // 16-byte stores.
+        unsafe {
+            let e = |k| _mm_cvtsi32_si128(t(k));
+            let lo = _mm_unpacklo_epi64(
+                _mm_unpacklo_epi32(e(0), e(1)),
+                _mm_unpacklo_epi32(e(2), e(3)),
+            );
+            let hi = _mm_unpacklo_epi64(
+                _mm_unpacklo_epi32(e(4), e(5)),
+                _mm_unpacklo_epi32(e(6), e(7)),
+            );
+            _mm_storeu_si128(dc.as_mut_ptr().cast(), lo);
+            _mm_storeu_si128(dc.as_mut_ptr().add(4).cast(), hi);
+        }
+    }
+    for (d, s) in d.into_remainder().iter_mut().zip(s.remainder()) {
+        *d = table[usize::from(*s)];
+    }
+}
+
+/// `dst[i] = table[src[i]]` for a 256-entry table of 16-bit values, eight
+/// elements per step: indices from one 64-bit load, entries loaded into lanes by
+/// `pinsrw`, one 128-bit store.
+#[cfg(target_feature = "sse2")]
+pub(super) fn map_u8_u16_sse2(table: &[u16; 256], src: &[u8], dst: &mut [u16]) {
+    debug_assert_eq!(src.len(), dst.len());
+    let mut s = src.chunks_exact(8);
+    let mut d = dst.chunks_exact_mut(8);
+    for (sc, dc) in (&mut s).zip(&mut d) {
+        // SAFETY: `sc` is exactly 8 readable bytes; read_unaligned has no
+        // alignment requirement.
+        let w = unsafe { sc.as_ptr().cast::<u64>().read_unaligned() };
+        let t = |k: u32| i32::from(table[usize::from((w >> (8 * k)) as u8)]);
+        // SAFETY: the intrinsics need SSE2, which this function is compiled for;
+        // `dc` is exactly 8 u16 = 16 writable bytes; storeu has no alignment
+        // requirement.
+        unsafe {
+            let v = _mm_cvtsi32_si128(t(0));
+            let v = _mm_insert_epi16::<1>(v, t(1));
+            let v = _mm_insert_epi16::<2>(v, t(2));
+            let v = _mm_insert_epi16::<3>(v, t(3));
+            let v = _mm_insert_epi16::<4>(v, t(4));
+            let v = _mm_insert_epi16::<5>(v, t(5));
+            let v = _mm_insert_epi16::<6>(v, t(6));
+            let v = _mm_insert_epi16::<7>(v, t(7));
+            _mm_storeu_si128(dc.as_mut_ptr().cast(), v);
+        }
+    }
+    for (d, s) in d.into_remainder().iter_mut().zip(s.remainder()) {
+        *d = table[usize::from(*s)];
+    }
+}
