@@ -1,8 +1,8 @@
 //! Slice kernels: one table load per element, and SIMD byte permutes for
 //! 256-entry byte tables.
 //!
-//! The 65,536-entry 16-bit lookup has a portable loop and an x86_64 kernel
-//! ([`WordKernel`]). The 256-entry byte kernel has one SIMD implementation per
+//! The 65,536-entry 16-bit lookup has a portable loop and lane-load kernels for
+//! x86_64 (SSE2) and wasm32 (`simd128`) ([`WordKernel`]). The 256-entry byte kernel has one SIMD implementation per
 //! architecture, each bit-identical to the scalar loop (the
 //! tests run every available kernel on every length 0..=300 and every alignment
 //! offset 0..64):
@@ -277,17 +277,21 @@ pub enum WordKernel {
     /// results leave in one 128-bit store: 11 memory operations per 8 elements
     /// instead of 24.
     Sse2,
+    /// wasm32 with `simd128`: the same scheme as [`WordKernel::Sse2`], with
+    /// `i16x8.replace_lane` and one `v128.store` per eight elements.
+    Simd128,
 }
 
 impl WordKernel {
     /// Every kernel, available or not.
-    pub const ALL: [WordKernel; 2] = [WordKernel::Scalar, WordKernel::Sse2];
+    pub const ALL: [WordKernel; 3] = [WordKernel::Scalar, WordKernel::Sse2, WordKernel::Simd128];
 
     /// Whether this kernel can run here (it depends on the architecture only).
     pub const fn is_available(self) -> bool {
         match self {
             WordKernel::Scalar => true,
             WordKernel::Sse2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
+            WordKernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         }
     }
 
@@ -295,6 +299,8 @@ impl WordKernel {
     pub const fn best() -> WordKernel {
         if WordKernel::Sse2.is_available() {
             WordKernel::Sse2
+        } else if WordKernel::Simd128.is_available() {
+            WordKernel::Simd128
         } else {
             WordKernel::Scalar
         }
@@ -317,6 +323,8 @@ impl WordKernel {
             WordKernel::Scalar => scalar::map_u16(table, xs, ys),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             WordKernel::Sse2 => x86_64::map_u16_sse2(table, xs, ys),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            WordKernel::Simd128 => wasm32::map_u16_simd128(table, xs, ys),
             #[allow(unreachable_patterns)]
             _ => return Err(WordKernelUnavailable(self)),
         }
@@ -329,6 +337,8 @@ impl WordKernel {
             WordKernel::Scalar => scalar::apply_u16(table, xs),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             WordKernel::Sse2 => x86_64::apply_u16_sse2(table, xs),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            WordKernel::Simd128 => wasm32::apply_u16_simd128(table, xs),
             #[allow(unreachable_patterns)]
             _ => return Err(WordKernelUnavailable(self)),
         }
@@ -358,7 +368,12 @@ impl core::error::Error for WordKernelUnavailable {}
 pub fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     x86_64::apply_u16_sse2(table, xs);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    wasm32::apply_u16_simd128(table, xs);
+    #[cfg(not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     scalar::apply_u16(table, xs);
 }
 
@@ -374,7 +389,12 @@ pub fn map_u16(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
     check_lengths(xs.len(), ys.len());
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     x86_64::map_u16_sse2(table, xs, ys);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    wasm32::map_u16_simd128(table, xs, ys);
+    #[cfg(not(any(
+        all(target_arch = "x86_64", target_feature = "sse2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
     scalar::map_u16(table, xs, ys);
 }
 
