@@ -7,6 +7,8 @@ cd peers
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
-cargo test
+# Release tests share their build of candle and gemm with the benches and the
+# accuracy report below (a debug build would be a third one).
+cargo test --release
 cargo bench -- --test
 bash scripts/accuracy.sh --check
