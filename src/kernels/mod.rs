@@ -17,7 +17,11 @@
 //!
 //! [`ByteKernel::best`] picks the fastest available: on x86_64 with the `std`
 //! feature by CPU detection at run time (done once), otherwise from the
-//! compile-time target features (`-C target-feature=+avx2`, `+simd128`).
+//! compile-time target features (`-C target-feature=+avx2`). It never picks
+//! [`ByteKernel::Simd128`]: under node on an x86-64 host that kernel runs at
+//! 0.64–0.66× the scalar loop (`i8x16.swizzle` costs a fix-up per lookup there, see
+//! BENCHMARKS.md); it remains available by name, for hosts where `swizzle` is
+//! one instruction (aarch64's `tbl`).
 //!
 //! ```
 //! use actlut::kernels::{map_u8, ByteKernel};
@@ -62,7 +66,8 @@ pub enum ByteKernel {
     Avx512Vbmi,
     /// aarch64 NEON: `tbl`/`tbx` over four 64-byte register quadruples.
     Neon,
-    /// wasm32 `simd128`: `i8x16.swizzle` lookups.
+    /// wasm32 `simd128`: `i8x16.swizzle` lookups. Not chosen by
+    /// [`ByteKernel::best`]: slower than the scalar loop on x86-64 hosts.
     Simd128,
 }
 
@@ -104,17 +109,13 @@ impl ByteKernel {
         }
     }
 
-    /// The fastest available kernel.
+    /// The fastest available kernel (never [`ByteKernel::Simd128`], see the
+    /// module documentation).
     pub fn best() -> ByteKernel {
-        [
-            ByteKernel::Avx512Vbmi,
-            ByteKernel::Avx2,
-            ByteKernel::Neon,
-            ByteKernel::Simd128,
-        ]
-        .into_iter()
-        .find(|k| k.is_available())
-        .unwrap_or(ByteKernel::Scalar)
+        [ByteKernel::Avx512Vbmi, ByteKernel::Avx2, ByteKernel::Neon]
+            .into_iter()
+            .find(|k| k.is_available())
+            .unwrap_or(ByteKernel::Scalar)
     }
 
     /// `dst[i] = table[src[i]]` with this kernel.
