@@ -223,6 +223,22 @@ impl Output for f32 {
         crate::kernels::map_u8_u32(table, indices, out);
     }
 }
+/// The 16-bit outputs' `map_indices`: through their bits, with the byte →
+/// 16-bit kernel.
+#[inline]
+fn map_indices_16<T>(table: &[T; 256], indices: &[u8], out: &mut [T])
+where
+    [T]: half::slice::HalfFloatSliceExt,
+{
+    use half::slice::HalfFloatSliceExt;
+    let table: &[u16; 256] = table
+        .as_slice()
+        .reinterpret_cast()
+        .try_into()
+        .expect("256 entries");
+    crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
+}
+
 impl Output for half::f16 {
     const ZERO: Self = half::f16::ZERO;
     fn from_entry(bits: u32) -> Self {
@@ -230,13 +246,7 @@ impl Output for half::f16 {
     }
     #[inline]
     fn map_indices(table: &[half::f16; 256], indices: &[u8], out: &mut [half::f16]) {
-        use half::slice::HalfFloatSliceExt;
-        let table: &[u16; 256] = table
-            .as_slice()
-            .reinterpret_cast()
-            .try_into()
-            .expect("256 entries");
-        crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
+        map_indices_16(table, indices, out);
     }
 }
 impl Output for half::bf16 {
@@ -246,13 +256,7 @@ impl Output for half::bf16 {
     }
     #[inline]
     fn map_indices(table: &[half::bf16; 256], indices: &[u8], out: &mut [half::bf16]) {
-        use half::slice::HalfFloatSliceExt;
-        let table: &[u16; 256] = table
-            .as_slice()
-            .reinterpret_cast()
-            .try_into()
-            .expect("256 entries");
-        crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
+        map_indices_16(table, indices, out);
     }
 }
 impl Output for i8 {
