@@ -135,18 +135,30 @@ fn lookup8(table: &[u16; 65_536], x: &[u16]) -> __m128i {
         (p.read_unaligned(), p.add(1).read_unaligned())
     };
     // A u16 index into a 65,536-entry table needs no bounds check.
-    let t = |w: u64, k: u32| i32::from(table[usize::from((w >> (16 * k)) as u16)]);
+    lanes16(|k| {
+        let w = if k < 4 { a } else { b };
+        table[usize::from((w >> (16 * (k % 4))) as u16)]
+    })
+}
+
+/// The vector of `entry(0)`, …, `entry(7)`: the first by `movd`, the others
+/// inserted by `pinsrw` (which loads the entry straight into its lane when
+/// `entry` is a table load).
+#[cfg(target_feature = "sse2")]
+#[inline(always)]
+fn lanes16(entry: impl Fn(u32) -> u16) -> __m128i {
+    let e = |k| i32::from(entry(k));
     // SAFETY: these intrinsics need SSE2 only, which this function is compiled
     // for (`cfg(target_feature = "sse2")`, on by default on x86_64 targets).
     unsafe {
-        let v = _mm_cvtsi32_si128(t(a, 0));
-        let v = _mm_insert_epi16::<1>(v, t(a, 1));
-        let v = _mm_insert_epi16::<2>(v, t(a, 2));
-        let v = _mm_insert_epi16::<3>(v, t(a, 3));
-        let v = _mm_insert_epi16::<4>(v, t(b, 0));
-        let v = _mm_insert_epi16::<5>(v, t(b, 1));
-        let v = _mm_insert_epi16::<6>(v, t(b, 2));
-        _mm_insert_epi16::<7>(v, t(b, 3))
+        let v = _mm_cvtsi32_si128(e(0));
+        let v = _mm_insert_epi16::<1>(v, e(1));
+        let v = _mm_insert_epi16::<2>(v, e(2));
+        let v = _mm_insert_epi16::<3>(v, e(3));
+        let v = _mm_insert_epi16::<4>(v, e(4));
+        let v = _mm_insert_epi16::<5>(v, e(5));
+        let v = _mm_insert_epi16::<6>(v, e(6));
+        _mm_insert_epi16::<7>(v, e(7))
     }
 }
 
@@ -275,21 +287,11 @@ pub(super) fn map_u8_u16_sse2(table: &[u16; 256], src: &[u8], dst: &mut [u16]) {
         // SAFETY: `sc` is exactly 8 readable bytes; read_unaligned has no
         // alignment requirement.
         let w = unsafe { sc.as_ptr().cast::<u64>().read_unaligned() };
-        let t = |k: u32| i32::from(table[usize::from((w >> (8 * k)) as u8)]);
-        // SAFETY: the intrinsics need SSE2, which this function is compiled for;
-        // `dc` is exactly 8 u16 = 16 writable bytes; storeu has no alignment
-        // requirement.
-        unsafe {
-            let v = _mm_cvtsi32_si128(t(0));
-            let v = _mm_insert_epi16::<1>(v, t(1));
-            let v = _mm_insert_epi16::<2>(v, t(2));
-            let v = _mm_insert_epi16::<3>(v, t(3));
-            let v = _mm_insert_epi16::<4>(v, t(4));
-            let v = _mm_insert_epi16::<5>(v, t(5));
-            let v = _mm_insert_epi16::<6>(v, t(6));
-            let v = _mm_insert_epi16::<7>(v, t(7));
-            _mm_storeu_si128(dc.as_mut_ptr().cast(), v);
-        }
+        // Byte k of a little-endian word is element k.
+        let v = lanes16(|k| table[usize::from((w >> (8 * k)) as u8)]);
+        // SAFETY: `dc` is exactly 8 u16 = 16 writable bytes; storeu has no
+        // alignment requirement.
+        unsafe { _mm_storeu_si128(dc.as_mut_ptr().cast(), v) };
     }
     for (d, s) in d.into_remainder().iter_mut().zip(s.remainder()) {
         *d = table[usize::from(*s)];
