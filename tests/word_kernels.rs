@@ -112,6 +112,18 @@ fn every_available_kernel_maps_every_16_bit_pattern() {
 }
 
 #[test]
+fn best_is_the_lane_load_kernel_where_there_is_one() {
+    let want = if cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
+        WordKernel::Sse2
+    } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+        WordKernel::Simd128
+    } else {
+        WordKernel::Scalar
+    };
+    assert_eq!(WordKernel::best(), want);
+}
+
+#[test]
 fn the_default_entry_points_equal_the_reference() {
     assert!(WordKernel::best().is_available());
     let table = &tables()[0];
