@@ -15,12 +15,19 @@ use std::path::PathBuf;
 
 use actlut_codegen::{lock, Format, Function};
 
+#[path = "build/api.rs"]
+mod api;
+
 fn main() {
     let manifest_dir = build_helper::cargo::manifest::dir();
     let out_dir = build_helper::out_dir();
     let lock_path = manifest_dir.join("tables").join("actlut.lock");
     build_helper::rerun_if_changed(&lock_path);
     build_helper::rerun_if_changed(manifest_dir.join("build.rs"));
+    build_helper::rerun_if_changed(manifest_dir.join("build").join("api.rs"));
+    // `docsrs` is set by docs.rs (and by hand for `cargo doc`): the generated
+    // items carry `#[cfg_attr(docsrs, doc(cfg(...)))]`.
+    println!("cargo::rustc-check-cfg=cfg(docsrs)");
 
     let enabled = |feature: &str| build_helper::cargo::features::enabled(feature);
     let pairs: Vec<(Function, Format)> = Format::ALL
@@ -123,7 +130,10 @@ fn main() {
             mismatches.join("\n")
         ));
     }
-    for (name, text) in [("tables.rs", code), ("manifest.rs", manifest)] {
+    let files = [("tables.rs", code), ("manifest.rs", manifest)]
+        .into_iter()
+        .chain(api::generate());
+    for (name, text) in files {
         let path = out_dir.join(name);
         std::fs::write(&path, text)
             .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", path.display())));
@@ -164,15 +174,17 @@ fn emit(
 /// with bit pattern `i`, correctly rounded to `{fmt}`.
 ///
 /// SHA-256 of its little-endian bytes: `{hex}`.
+///
 /// Requires the features {features}.
-{alias_doc}pub static {name}: [{ty}; {n}] = {init};
+{alias_doc}{doc_cfg}pub static {name}: [{ty}; {n}] = {init};
 
 /// SHA-256 of the little-endian bytes of [`{name}`]: `{hex}`.
-pub const {name}_SHA256: [u8; 32] = {sha:?};
+{doc_cfg}pub const {name}_SHA256: [u8; 32] = {sha:?};
 "#,
         fname = function.name(),
         fmt = format.name(),
         def = function.definition(),
+        doc_cfg = doc_cfg(function, format),
         n = format.entries(),
         sha = entry.sha256,
     );
@@ -194,16 +206,26 @@ fn emit_alias(
         r#"
 /// The `{fname}` table over `{fmt}`: bit for bit the same table as [`{first}`]
 /// (same SHA-256, `{hex}`), so this name is an alias of that one `static`.
-pub use self::{first} as {name};
+{doc_cfg}pub use self::{first} as {name};
 
 /// SHA-256 of the little-endian bytes of [`{name}`]: `{hex}`.
-pub const {name}_SHA256: [u8; 32] = {sha:?};
+{doc_cfg}pub const {name}_SHA256: [u8; 32] = {sha:?};
 "#,
+        doc_cfg = doc_cfg(function, format),
         fname = function.name(),
         fmt = format.name(),
         hex = actlut_codegen::hex(&entry.sha256),
         sha = entry.sha256,
     );
+}
+
+/// The docs.rs badge of a table's items: both features.
+fn doc_cfg(function: Function, format: Format) -> String {
+    format!(
+        "#[cfg_attr(docsrs, doc(cfg(all(feature = \"{}\", feature = \"{}\"))))]\n",
+        function.feature(),
+        format.feature()
+    )
 }
 
 fn fail(message: &str) -> ! {

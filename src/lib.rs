@@ -105,72 +105,13 @@
 //! [`Activation`] enum are always there, and [`Activation`]'s table methods return
 //! [`MissingTable`], which names the features to enable.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // `unsafe` is allowed only in the per-architecture SIMD modules of `kernels`.
 #![deny(unsafe_code)]
 
 #[cfg(any(test, feature = "std"))]
 extern crate std;
-
-/// Calls `$callback!` with the list of every function: its `Activation` variant,
-/// module, table-name prefix, cargo feature, definition, and table statics per
-/// format (f16, bf16, fp8_e4m3, fp8_e5m2), and the names of its
-/// computed shorthands (f16, bf16, f32). The one list all per-function items
-/// are generated from.
-macro_rules! for_each_function {
-    ($callback:ident) => {
-        $callback! {
-            Gelu, gelu, "gelu", "gelu", "x·Φ(x)",
-                GELU_F16, GELU_BF16, GELU_FP8_E4M3, GELU_FP8_E5M2,
-                gelu_f16, gelu_bf16, gelu_f32;
-            GeluTanh, gelu_tanh, "gelu_tanh", "gelu-tanh", "(x/2)·(1 + tanh(√(2/π)·(x + 0.044715·x³)))",
-                GELU_TANH_F16, GELU_TANH_BF16, GELU_TANH_FP8_E4M3, GELU_TANH_FP8_E5M2,
-                gelu_tanh_f16, gelu_tanh_bf16, gelu_tanh_f32;
-            Sigmoid, sigmoid, "sigmoid", "sigmoid", "1/(1 + e^−x)",
-                SIGMOID_F16, SIGMOID_BF16, SIGMOID_FP8_E4M3, SIGMOID_FP8_E5M2,
-                sigmoid_f16, sigmoid_bf16, sigmoid_f32;
-            Tanh, tanh, "tanh", "tanh", "tanh x",
-                TANH_F16, TANH_BF16, TANH_FP8_E4M3, TANH_FP8_E5M2,
-                tanh_f16, tanh_bf16, tanh_f32;
-            Silu, silu, "silu", "silu", "x·sigmoid(x)",
-                SILU_F16, SILU_BF16, SILU_FP8_E4M3, SILU_FP8_E5M2,
-                silu_f16, silu_bf16, silu_f32;
-            Mish, mish, "mish", "mish", "x·tanh(softplus(x))",
-                MISH_F16, MISH_BF16, MISH_FP8_E4M3, MISH_FP8_E5M2,
-                mish_f16, mish_bf16, mish_f32;
-            Softplus, softplus, "softplus", "softplus", "ln(1 + e^x)",
-                SOFTPLUS_F16, SOFTPLUS_BF16, SOFTPLUS_FP8_E4M3, SOFTPLUS_FP8_E5M2,
-                softplus_f16, softplus_bf16, softplus_f32;
-            Softsign, softsign, "softsign", "softsign", "x/(1 + |x|)",
-                SOFTSIGN_F16, SOFTSIGN_BF16, SOFTSIGN_FP8_E4M3, SOFTSIGN_FP8_E5M2,
-                softsign_f16, softsign_bf16, softsign_f32;
-            Elu, elu, "elu", "elu", "x if x > 0, else e^x − 1",
-                ELU_F16, ELU_BF16, ELU_FP8_E4M3, ELU_FP8_E5M2,
-                elu_f16, elu_bf16, elu_f32;
-            Selu, selu, "selu", "selu", "λ·x if x > 0, else λ·α·(e^x − 1)",
-                SELU_F16, SELU_BF16, SELU_FP8_E4M3, SELU_FP8_E5M2,
-                selu_f16, selu_bf16, selu_f32;
-            Hardsigmoid, hardsigmoid, "hardsigmoid", "hardsigmoid", "max(0, min(1, x/6 + 1/2))",
-                HARDSIGMOID_F16, HARDSIGMOID_BF16, HARDSIGMOID_FP8_E4M3, HARDSIGMOID_FP8_E5M2,
-                hardsigmoid_f16, hardsigmoid_bf16, hardsigmoid_f32;
-            Hardswish, hardswish, "hardswish", "hardswish", "x·hardsigmoid(x)",
-                HARDSWISH_F16, HARDSWISH_BF16, HARDSWISH_FP8_E4M3, HARDSWISH_FP8_E5M2,
-                hardswish_f16, hardswish_bf16, hardswish_f32;
-            Erf, erf, "erf", "erf", "the error function",
-                ERF_F16, ERF_BF16, ERF_FP8_E4M3, ERF_FP8_E5M2,
-                erf_f16, erf_bf16, erf_f32;
-            Exp, exp, "exp", "exp", "e^x",
-                EXP_F16, EXP_BF16, EXP_FP8_E4M3, EXP_FP8_E5M2,
-                exp_f16, exp_bf16, exp_f32;
-            Log, log, "log", "log", "ln x (default NaN below 0, −inf at ±0)",
-                LOG_F16, LOG_BF16, LOG_FP8_E4M3, LOG_FP8_E5M2,
-                log_f16, log_bf16, log_f32;
-            Rsqrt, rsqrt, "rsqrt", "rsqrt", "1/√x (default NaN below 0, ±inf at ±0)",
-                RSQRT_F16, RSQRT_BF16, RSQRT_FP8_E4M3, RSQRT_FP8_E5M2,
-                rsqrt_f16, rsqrt_bf16, rsqrt_f32;
-        }
-    };
-}
 
 mod activation;
 pub mod approx;
@@ -182,7 +123,7 @@ pub mod manifest;
 pub mod quant;
 pub mod tables;
 
-pub use activation::{Activation, MissingTable, UnknownActivation};
+pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};
 #[cfg(feature = "macros")]
 pub use actlut_macros::dequant_table;
 pub use quant::{DequantTable, PackedDequantTable};

@@ -50,26 +50,8 @@ const FIRMWARE_FUNCTIONS: [Function; 3] = [Function::Gelu, Function::Sigmoid, Fu
 /// Host result for `function` over `format` at the bit pattern `x`: the
 /// computed path, and the table too where this build has it.
 fn host_result(act: Activation, format: Format, x: u16) -> Result<u16, String> {
-    let computed = match format {
-        Format::F16 => actlut::computed::f16_bits(act, x),
-        Format::Bf16 => actlut::computed::bf16_bits(act, x),
-        Format::Fp8E4M3 => u16::from(actlut::computed::fp8_e4m3_bits(act, x as u8)),
-        Format::Fp8E5M2 => u16::from(actlut::computed::fp8_e5m2_bits(act, x as u8)),
-        other => return Err(format!("format {} is unknown to this test", other.name())),
-    };
-    let table = match format {
-        Format::F16 => act.table_f16().ok().map(|t| t[usize::from(x)]),
-        Format::Bf16 => act.table_bf16().ok().map(|t| t[usize::from(x)]),
-        Format::Fp8E4M3 => act
-            .table_fp8_e4m3()
-            .ok()
-            .map(|t| u16::from(t[usize::from(x)])),
-        Format::Fp8E5M2 => act
-            .table_fp8_e5m2()
-            .ok()
-            .map(|t| u16::from(t[usize::from(x)])),
-        _ => None,
-    };
+    let computed = actlut::computed::bits(act, format, x);
+    let table = act.table(format).ok().and_then(|t| t.get(x));
     match table {
         Some(t) if t != computed => Err(format!(
             "host table 0x{t:04x} and host computed path 0x{computed:04x} disagree"

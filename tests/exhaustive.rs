@@ -1,70 +1,42 @@
 //! Every entry of every enabled table equals the computed path, through every
 //! entry point (static table, typed value, raw bits, slices, run-time dispatch).
+//! The tables are those of `Activation::ALL × Format::ALL` that the features
+//! enable, read through `Activation::table`.
 
 use actlut::{computed, Activation, Format};
 
-type TableOf = fn(Activation) -> Option<&'static [u16; 65536]>;
-
-fn formats_16() -> Vec<(Format, TableOf)> {
-    vec![
-        (Format::F16, |a| a.table_f16().ok()),
-        (Format::Bf16, |a| a.table_bf16().ok()),
-    ]
-}
-
 #[test]
-fn every_16_bit_table_entry_equals_the_computed_path_on_every_input() {
+fn every_table_entry_equals_the_computed_path_on_every_input() {
     let mut checked = 0;
-    for (format, table_of) in formats_16() {
+    for format in Format::ALL {
         for act in Activation::ALL {
-            let Some(table) = table_of(act) else { continue };
-            for i in 0..=u16::MAX {
-                let computed = match format {
-                    Format::F16 => computed::f16_bits(act, i),
-                    _ => computed::bf16_bits(act, i),
-                };
+            let Ok(table) = act.table(format) else {
+                continue;
+            };
+            assert_eq!(table.entries(), format.entries(), "{}", act.name());
+            assert_eq!(table.entry_bytes(), format.entry_bytes(), "{}", act.name());
+            for (i, entry) in table.iter().enumerate() {
+                let i = i as u16;
+                let computed = computed::bits(act, format, i);
                 assert_eq!(
-                    table[usize::from(i)],
+                    entry,
                     computed,
-                    "{}_{} at input {i:#06x}: table {:#06x}, computed {computed:#06x}",
+                    "{}_{} at input {i:#06x}: table {entry:#06x}, computed {computed:#06x}",
                     act.name(),
                     format.name(),
-                    table[usize::from(i)]
                 );
+                assert_eq!(table.get(i), Some(entry));
+            }
+            if let Ok(past_the_end) = u16::try_from(format.entries()) {
+                assert_eq!(table.get(past_the_end), None);
             }
             checked += 1;
         }
     }
-    #[cfg(all(feature = "all-functions", feature = "f16", feature = "bf16"))]
-    assert_eq!(checked, 32);
-    #[cfg(not(all(feature = "all-functions", feature = "f16", feature = "bf16")))]
-    let _ = checked;
-}
-
-#[test]
-fn every_8_bit_table_entry_equals_the_computed_path_on_every_input() {
-    for act in Activation::ALL {
-        if let Ok(t) = act.table_fp8_e4m3() {
-            for i in 0..=u8::MAX {
-                assert_eq!(
-                    t[usize::from(i)],
-                    computed::fp8_e4m3_bits(act, i),
-                    "{} e4m3 {i:#04x}",
-                    act.name()
-                );
-            }
-        }
-        if let Ok(t) = act.table_fp8_e5m2() {
-            for i in 0..=u8::MAX {
-                assert_eq!(
-                    t[usize::from(i)],
-                    computed::fp8_e5m2_bits(act, i),
-                    "{} e5m2 {i:#04x}",
-                    act.name()
-                );
-            }
-        }
-    }
+    // Every table of the enabled features, as the manifest lists them.
+    assert_eq!(checked, actlut::manifest::TABLES.len());
+    #[cfg(feature = "all")]
+    assert_eq!(checked, Activation::ALL.len() * Format::ALL.len());
 }
 
 /// The slice kernels agree with single lookups on every length 0..=300 and every

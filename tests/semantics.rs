@@ -175,3 +175,87 @@ fn missing_tables_name_their_features() {
     #[cfg(not(all(feature = "gelu-tanh", feature = "bf16")))]
     assert_eq!(Activation::GeluTanh.table_bf16().unwrap_err(), err);
 }
+
+/// `unwrap()` shows `Debug`: it names the features to enable too.
+#[test]
+fn missing_table_debug_names_the_features_to_enable() {
+    let err = actlut::MissingTable {
+        activation: Activation::GeluTanh,
+        format: actlut::Format::Fp8E5M2,
+    };
+    let debug = format!("{err:?}");
+    assert!(
+        debug.contains("GeluTanh") && debug.contains("Fp8E5M2"),
+        "{debug}"
+    );
+    assert!(debug.contains(&err.to_string()), "{debug}");
+    assert!(
+        debug.contains("enable the cargo features `gelu-tanh` and `fp8-e5m2`"),
+        "{debug}"
+    );
+}
+
+/// What `unwrap()` prints for a table that is not compiled in.
+#[cfg(not(all(feature = "exp", feature = "bf16")))]
+#[test]
+#[should_panic(expected = "enable the cargo features `exp` and `bf16` of actlut")]
+fn unwrapping_a_missing_table_names_the_features_to_enable() {
+    let _ = Activation::Exp.table(actlut::Format::Bf16).unwrap();
+}
+
+/// Every function and every format not compiled in gives `MissingTable`
+/// naming both; every one compiled in gives its table.
+#[test]
+fn every_missing_table_names_its_function_and_format() {
+    for format in actlut::Format::ALL {
+        for act in Activation::ALL {
+            match act.table(format) {
+                Ok(t) => assert_eq!(t.entries(), format.entries()),
+                Err(e) => {
+                    assert_eq!((e.activation, e.format), (act, format));
+                    let msg = e.to_string();
+                    assert!(msg.contains(&format!("`{}`", act.feature())), "{msg}");
+                    assert!(msg.contains(&format!("`{}`", format.feature())), "{msg}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parsing_accepts_every_name_and_feature_and_round_trips_through_function() {
+    for act in Activation::ALL {
+        assert_eq!(act.name().parse::<Activation>(), Ok(act));
+        assert_eq!(act.feature().parse::<Activation>(), Ok(act));
+        let f: actlut_codegen::Function = act.into();
+        assert_eq!(f, act.function());
+        assert_eq!(Activation::from(f), act);
+        assert_eq!((f.name(), f.feature()), (act.name(), act.feature()));
+    }
+    let functions: Vec<_> = Activation::ALL.iter().map(|a| a.function()).collect();
+    assert_eq!(functions, actlut_codegen::Function::ALL);
+}
+
+#[test]
+fn an_unknown_name_is_repeated_in_the_error() {
+    let err = "gelux".parse::<Activation>().unwrap_err();
+    assert_eq!(err.name(), "gelux");
+    assert!(!err.is_truncated());
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("unknown activation name `gelux`: expected one of gelu, "),
+        "{msg}"
+    );
+    for act in Activation::ALL {
+        assert!(msg.contains(act.name()), "{msg}");
+    }
+    let debug = format!("{err:?}");
+    assert!(debug.contains("\"gelux\""), "{debug}");
+    // Empty, and a long name cut at a character boundary.
+    assert_eq!("".parse::<Activation>().unwrap_err().name(), "");
+    let long = "é".repeat(30); // 60 bytes
+    let err = long.parse::<Activation>().unwrap_err();
+    assert!(err.is_truncated());
+    assert_eq!(err.name(), "é".repeat(20));
+    assert!(err.to_string().contains(&format!("`{}…`", "é".repeat(20))));
+}

@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use actlut::manifest::{self, Table};
-use actlut::Format;
 use actlut_codegen::audit::{self, Found, Index, LockStatus, Match, Reference};
 use actlut_codegen::lock;
 
@@ -142,21 +141,12 @@ impl Options {
 
 /// The little-endian bytes of a compiled-in table.
 fn table_le(t: &Table) -> Vec<u8> {
-    let a = t.activation;
-    let wide = |r: Result<&'static [u16; 65536], actlut::MissingTable>| {
-        r.map(|t| t.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>())
-    };
-    let bytes = if t.format == Format::F16 {
-        wide(a.table_f16())
-    } else if t.format == Format::Bf16 {
-        wide(a.table_bf16())
-    } else if t.format == Format::Fp8E4M3 {
-        a.table_fp8_e4m3().map(|t| t.to_vec())
-    } else {
-        a.table_fp8_e5m2().map(|t| t.to_vec())
-    };
     // The manifest lists exactly the compiled-in tables.
-    bytes.expect("a manifest entry without its table")
+    let table = t
+        .activation
+        .table(t.format)
+        .expect("a manifest entry without its table");
+    table.le_bytes().collect()
 }
 
 fn json_str(s: &str) -> String {
