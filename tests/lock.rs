@@ -10,6 +10,7 @@ fn lock_entries() -> Vec<lock::Entry> {
     lock::parse(&text).expect("parse tables/actlut.lock")
 }
 
+#[cfg(all(feature = "gelu", any(feature = "f16", feature = "bf16")))]
 fn le_bytes(t: &[u16; 65536]) -> Vec<u8> {
     t.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
