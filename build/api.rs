@@ -38,11 +38,13 @@ pub struct Repr {
 
 impl Repr {
     pub fn of(format: Format) -> Repr {
-        let bits_ty = match format.entry_bytes() {
-            2 => "u16",
-            1 => "u8",
+        // Values of up to 8 bits are coded in a byte (in its low bits when
+        // narrower), wider ones in a `u16`.
+        let bits_ty = match format.bits() {
+            9..=16 => "u16",
+            1..=8 => "u8",
             n => panic!(
-                "format {}: {n}-byte entries have no runtime representation",
+                "format {}: {n}-bit values have no runtime representation",
                 format.name()
             ),
         };
@@ -192,7 +194,91 @@ fn functions(funcs: &[Func], reprs: &[Repr]) -> String {
         }
         s.push_str("}\n");
     }
+    s.push_str(
+        "\n/// Every generated entry point against its table, at every input.\n\
+         #[cfg(test)]\nmod generated_tests {\n",
+    );
+    for f in funcs {
+        for r in reprs {
+            module_tests(&mut s, f, r);
+        }
+    }
+    s.push_str("}\n");
     s
+}
+
+/// A test of every item of `f` over `r` (module and `Activation` methods):
+/// each gives the table's entry at every input.
+fn module_tests(s: &mut String, f: &Func, r: &Repr) {
+    let (fname, fmt, bits, variant) = (f.name, r.name, r.bits_ty, &f.variant);
+    let fmt_variant = &r.variant;
+    let _ = write!(
+        s,
+        r#"
+    #[cfg(all(feature = "{feature}", feature = "{fmt_feature}"))]
+    #[test]
+    fn {fname}_{fmt}_entry_points_give_the_table_entry_at_every_input() {{
+        use crate::{{Activation, Format}};
+        use std::vec::Vec;
+        let table = Activation::{variant}.table({fmt_variant}).unwrap();
+        assert_eq!(table.entries(), {fmt_variant}.entries());
+        let want: Vec<{bits}> = table.iter(){narrow}.collect();
+        let xs: Vec<{bits}> = (0..want.len()).map(|i| i as {bits}).collect();
+        assert_eq!(&Activation::{variant}.table_{fmt}().unwrap()[..], &want[..]);
+        let one: Vec<{bits}> = xs.iter().map(|&x| super::{fname}::{fmt}_bits(x)).collect();
+        assert_eq!(one, want, "{fname}::{fmt}_bits");
+"#,
+        feature = f.feature,
+        fmt_feature = r.feature,
+        narrow = if bits == "u16" {
+            ""
+        } else {
+            ".map(|v| v as u8)"
+        },
+    );
+    if let Some(ty) = r.value_ty {
+        let _ = write!(
+            s,
+            r#"        let typed: Vec<{ty}> = xs.iter().map(|&x| {ty}::from_bits(x)).collect();
+        let to_bits = |v: &[{ty}]| v.iter().map(|y| y.to_bits()).collect::<Vec<{bits}>>();
+        let one: Vec<{ty}> = typed.iter().map(|&x| super::{fname}::{fmt}(x)).collect();
+        assert_eq!(to_bits(&one), want, "{fname}::{fmt}");
+        let one: Vec<{ty}> = typed.iter().map(|&x| Activation::{variant}.{fmt}(x).unwrap()).collect();
+        assert_eq!(to_bits(&one), want, "Activation::{fmt}");
+        let mut a = typed.clone();
+        super::{fname}::apply_{fmt}(&mut a);
+        assert_eq!(to_bits(&a), want, "{fname}::apply_{fmt}");
+        let mut a = typed.clone();
+        Activation::{variant}.apply_{fmt}(&mut a).unwrap();
+        assert_eq!(to_bits(&a), want, "Activation::apply_{fmt}");
+        let mut m = typed.clone();
+        super::{fname}::map_{fmt}(&typed, &mut m);
+        assert_eq!(to_bits(&m), want, "{fname}::map_{fmt}");
+        let mut m = typed.clone();
+        Activation::{variant}.map_{fmt}(&typed, &mut m).unwrap();
+        assert_eq!(to_bits(&m), want, "Activation::map_{fmt}");
+        let mut a = xs.clone();
+        super::{fname}::apply_{fmt}_bits(&mut a);
+        assert_eq!(a, want, "{fname}::apply_{fmt}_bits");
+        let mut m = xs.clone();
+        super::{fname}::map_{fmt}_bits(&xs, &mut m);
+        assert_eq!(m, want, "{fname}::map_{fmt}_bits");
+    }}
+"#
+        );
+    } else {
+        let _ = write!(
+            s,
+            r#"        let mut a = xs.clone();
+        super::{fname}::apply_{fmt}(&mut a);
+        assert_eq!(a, want, "{fname}::apply_{fmt}");
+        let mut m = xs.clone();
+        super::{fname}::map_{fmt}(&xs, &mut m);
+        assert_eq!(m, want, "{fname}::map_{fmt}");
+    }}
+"#
+        );
+    }
 }
 
 fn module_items(s: &mut String, f: &Func, r: &Repr) {
@@ -566,5 +652,63 @@ pub fn {name}_f32(x: f32) -> f32 {{
             variant = f.variant,
         );
     }
+    s.push_str(
+        "\n/// Every generated function of the computed path against [`bits`], the\n\
+         /// one spelling of the evaluation for every format.\n\
+         #[cfg(test)]\nmod generated_tests {\n    \
+         use super::*;\n",
+    );
+    for r in reprs {
+        let (fmt, bits, variant) = (r.name, r.bits_ty, &r.variant);
+        let arg = if bits == "u16" { "x" } else { "u16::from(x)" };
+        // Every input for byte formats; a stride for 16-bit ones (the
+        // exhaustive tests compare every table entry with `bits`).
+        let step = if bits == "u16" { 61 } else { 1 };
+        let widen = if bits == "u16" {
+            format!("{fmt}_bits(act, x)")
+        } else {
+            format!("u16::from({fmt}_bits(act, x))")
+        };
+        let _ = write!(
+            s,
+            r#"
+    #[test]
+    fn {fmt}_functions_equal_bits() {{
+        for act in Activation::ALL {{
+            for x in (0..{variant}.entries()).step_by({step}).map(|i| i as {bits}) {{
+                let want = bits(act, {variant}, {arg});
+                assert_eq!({widen}, want, "{{act:?}} {{x:#x}}");
+"#
+        );
+        if let Some(ty) = r.value_ty {
+            let _ = writeln!(
+                s,
+                "                assert_eq!({fmt}(act, {ty}::from_bits(x)).to_bits(), want);"
+            );
+        }
+        s.push_str("            }\n        }\n    }\n");
+    }
+    s.push_str("\n    #[test]\n    fn shorthands_are_their_function_at_one_format() {\n");
+    for f in funcs {
+        let variant = &f.variant;
+        for r in reprs {
+            let Some(ty) = r.value_ty else { continue };
+            let _ = writeln!(
+                s,
+                "        for x in [0x0000, 0x8001, 0x3C00, 0xC2A5, 0x4000, 0x7C01] {{\n            \
+                 let x = {ty}::from_bits(x);\n            \
+                 assert_eq!({name}_{fmt}(x).to_bits(), {fmt}(Activation::{variant}, x).to_bits());\n        }}",
+                name = f.name,
+                fmt = r.name,
+            );
+        }
+        let _ = writeln!(
+            s,
+            "        for x in [0.0f32, -1.5, 3.25, -1e-30] {{\n            \
+             assert_eq!({name}_f32(x).to_bits(), f32(Activation::{variant}, x).to_bits());\n        }}",
+            name = f.name,
+        );
+    }
+    s.push_str("    }\n}\n");
     s
 }
