@@ -73,7 +73,7 @@
 //! | `silu` | `x·sigmoid(x)` |
 //! | `mish` | `x·tanh(softplus(x))` |
 //! | `softplus` | `ln(1 + e^x)` |
-//! | `softsign` | `x/(1 + |x|)` |
+//! | `softsign` | `x/(1 + \|x\|)` |
 //! | `elu` | ELU with α = 1 |
 //! | `selu` | SELU with the standard λ, α |
 //! | `hardsigmoid` | `max(0, min(1, x/6 + 1/2))` |
