@@ -107,12 +107,23 @@ fn main() {
             })
             .map(|&(fu, fo)| actlut_codegen::table_name(fu, fo))
             .collect();
-        // 16-bit entries in the target's byte order; 8-bit tables are bytes
-        // in either order.
-        let bytes = if big_endian && format.entry_bytes() == 2 {
-            table.iter().flat_map(|v| v.to_be_bytes()).collect()
-        } else {
-            actlut_codegen::table_bytes_le(format, &table)
+        // 16-bit entries in the target's byte order; values of up to 8 bits
+        // are one byte each, in either order (the representation of
+        // build/api.rs, which the generated statics are typed by).
+        let bytes: Vec<u8> = match (api::Repr::of(format).bits_ty, big_endian) {
+            ("u16", true) => table.iter().flat_map(|v| v.to_be_bytes()).collect(),
+            ("u16", false) => table.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            _ => table
+                .iter()
+                .map(|&v| {
+                    u8::try_from(v).unwrap_or_else(|_| {
+                        fail(&format!(
+                            "{}: entry {v:#06x} is wider than a byte",
+                            entry.name
+                        ))
+                    })
+                })
+                .collect(),
         };
         let file: PathBuf = out_dir.join(format!("{}.bin", entry.name));
         std::fs::write(&file, &bytes)
@@ -153,9 +164,10 @@ fn emit(
         "*include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{}.bin\"))",
         entry.name
     );
-    let (ty, init) = match format.entry_bytes() {
-        2 => ("u16", format!("::zerocopy::transmute!({bytes})")),
-        _ => ("u8", bytes),
+    let ty = api::Repr::of(format).bits_ty;
+    let init = match ty {
+        "u16" => format!("::zerocopy::transmute!({bytes})"),
+        _ => bytes,
     };
     let features = format!("`{}` and `{}`", function.feature(), format.feature());
     let alias_doc: String = aliases
