@@ -342,6 +342,11 @@ pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
     } else {
         let n = r.entries;
         let code_panics = r.code_panics();
+        let one = if r.entries < 256 {
+            format!("crate::functions::code(&{table}, x)")
+        } else {
+            format!("{table}[usize::from(x)]")
+        };
         let simd = if apply == "crate::kernels::apply_u8" {
             " (SIMD byte permutes: see [`kernels`](crate::kernels))"
         } else {
@@ -356,8 +361,9 @@ pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
 ///
 /// Correctly rounded (SEMANTICS.md) at every one of the {n} inputs.
 {code_panics}{attrs}#[inline]
+#[track_caller]
 pub fn {fmt}_bits(x: {bits}) -> {bits} {{
-    {table}[usize::from(x)]
+    {one}
 }}
 
 /// Applies `{fname}` in place to raw `{fmt}` values{simd}.

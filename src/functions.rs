@@ -35,12 +35,40 @@ pub(crate) fn map_codes(table: &[u8], xs: &[u8], ys: &mut [u8]) {
     }
 }
 
+/// Looks up one code in `table`, a table over codes in the low bits of a byte.
+///
+/// # Panics
+///
+/// On a code outside the table, naming it.
+#[allow(dead_code)] // used by the formats whose codes do not fill a byte
+#[inline]
+#[track_caller]
+pub(crate) fn code(table: &[u8], code: u8) -> u8 {
+    match table.get(usize::from(code)) {
+        Some(&y) => y,
+        None => outside(table, code, None),
+    }
+}
+
 #[track_caller]
 fn lookup_code(table: &[u8], code: u8, index: usize) -> u8 {
     match table.get(usize::from(code)) {
         Some(&y) => y,
+        None => outside(table, code, Some(index)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn outside(table: &[u8], code: u8, index: Option<usize>) -> ! {
+    match index {
+        Some(i) => panic!(
+            "code {code:#04x} at index {i} is outside the {}-entry table (bits set above the format's width)",
+            table.len()
+        ),
         None => panic!(
-            "code {code:#04x} at index {index} is outside the {}-entry table (bits set above the format's width)",
+            "code {code:#04x} is outside the {}-entry table (bits set above the format's width)",
             table.len()
         ),
     }
@@ -66,6 +94,13 @@ mod tests {
     #[should_panic(expected = "code 0x10 at index 2 is outside the 16-entry table")]
     fn a_code_with_stray_high_bits_panics_naming_it() {
         apply_codes(&TABLE, &mut [1, 2, 0x10]);
+    }
+
+    #[test]
+    #[should_panic(expected = "code 0x10 is outside the 16-entry table")]
+    fn one_code_with_stray_high_bits_panics_naming_it() {
+        assert_eq!(code(&TABLE, 15), 45);
+        code(&TABLE, 0x10);
     }
 
     #[test]
