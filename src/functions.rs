@@ -14,7 +14,7 @@ macro_rules! float16_items {
         ///
         /// # Accuracy
         ///
-        /// Correctly rounded (SEMANTICS.md) at every input, NaN, ±inf, ±0 and
+        /// Correctly rounded (docs/SEMANTICS.md) at every input, NaN, ±inf, ±0 and
         /// subnormals included; bit-identical to the computed path.
         #[doc = concat!("\nRequires the features `", $feature, "` and `", $fmt_feature, "`.")]
         #[inline]
@@ -93,7 +93,7 @@ macro_rules! float8_items {
         ///
         /// # Accuracy
         ///
-        /// Correctly rounded (SEMANTICS.md) at every one of the 256 inputs.
+        /// Correctly rounded (docs/SEMANTICS.md) at every one of the 256 inputs.
         #[doc = concat!("\nRequires the features `", $feature, "` and `", $fmt_feature, "`.")]
         #[inline]
         pub fn $bits(x: u8) -> u8 {

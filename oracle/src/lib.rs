@@ -4,7 +4,7 @@
 //! evaluates each activation function with MPFR (through `rug`) at [`BASE_PREC`] bits, and
 //! rounds the result once, to nearest, ties to even, into the output format with its own
 //! rounding ([`round_float`], [`round_rational`]). The contract it checks is
-//! `shared/SEMANTICS.md`.
+//! `docs/SEMANTICS.md`.
 //!
 //! # Hard cases
 //!
@@ -31,9 +31,9 @@ pub const RAISED_PRECS: [u32; 2] = [1024, 4096];
 /// in-range results here, e.g. erfc's 2t² for gelu).
 pub const GUARD_BITS: u32 = 32;
 
-/// selu's λ, as the exact decimal of SEMANTICS.md.
+/// selu's λ, as the exact decimal of docs/SEMANTICS.md.
 pub const SELU_LAMBDA: &str = "1.0507009873554804934193349852946";
-/// selu's α, as the exact decimal of SEMANTICS.md.
+/// selu's α, as the exact decimal of docs/SEMANTICS.md.
 pub const SELU_ALPHA: &str = "1.6732632423543772848170429916717";
 
 /// A number format, described by its own parameters (not codegen's).
@@ -397,7 +397,7 @@ pub fn round_rational(fmt: Fmt, r: &Rational) -> (u32, bool) {
     (pack(fmt, negative, q, n), tie)
 }
 
-/// The activation functions of SEMANTICS.md, as the oracle defines them.
+/// The activation functions of docs/SEMANTICS.md, as the oracle defines them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Act {
     /// x·Φ(x) = (x/2)·erfc(−x/√2)
@@ -531,7 +531,7 @@ pub struct Reference {
     pub path: Path,
 }
 
-/// Special values that the rules of SEMANTICS.md produce directly.
+/// Special values that the rules of docs/SEMANTICS.md produce directly.
 enum Value {
     Zero {
         negative: bool,
