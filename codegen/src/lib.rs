@@ -26,6 +26,18 @@
 //! assert_eq!(eval(Function::Gelu, Format::F16, 0x3C00), 0x3ABB);
 //! ```
 //!
+//! # One file per function
+//!
+//! Each [`Function`] is one file of `codegen/src/function/`, which holds everything about it:
+//! its definition, its values at ±0 and ±inf, its tail-stable `f64` evaluation and error
+//! bound, its refined evaluation for hard cases, and its derivative facts (for the runtime's
+//! `approx`). The build script derives the [`Function`] enum, [`Function::ALL`] (each file
+//! states its position, the order of the lock file) and the dispatch from the files, so a new
+//! function is a new file; the module doc of `codegen/src/function/mod.rs` says what it holds.
+//! Evaluation follows one sequence for tables, [`eval_f32`] and the quantized pipeline: the
+//! special value or the plain evaluation, rounded when no rounding boundary lies within its
+//! bound, otherwise the refined evaluation, rounded likewise, otherwise unsettled.
+//!
 //! [actlut]: https://docs.rs/actlut
 #![no_std]
 #![deny(missing_docs)]
@@ -161,8 +173,7 @@ pub fn evaluate_refined(function: Function, x: f64) -> Option<Evaluation> {
 /// refinement lies farther than its error bound from an `f32` rounding
 /// boundary; otherwise it is the rounding of the `f64` evaluation. Measured
 /// against MPFR (the oracle's `eval_f32` test: every f16-representable input and
-/// 1,000,000 random `f32` per function, 17 million in all), every result was
-/// correctly rounded. Special inputs follow docs/SEMANTICS.md as for the table
+/// 1,000,000 random `f32` per function), every result was correctly rounded. Special inputs follow docs/SEMANTICS.md as for the table
 /// formats (NaN kept and quieted).
 pub fn eval_f32(function: Function, x: f32) -> f32 {
     if x.is_nan() {
