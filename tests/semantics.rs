@@ -54,7 +54,7 @@ const BF16: Bits = Bits {
 /// function's table name (the names of its table, so that a row needs no runtime item).
 fn expected(act: Activation, b: &Bits) -> [u16; 4] {
     match act.name() {
-        "gelu" | "gelu_tanh" | "silu" | "mish" | "hardswish" => {
+        "gelu" | "gelu_tanh" | "silu" | "mish" | "hardswish" | "gelu_quick" => {
             [b.neg_zero, b.inf, b.neg_zero, b.pos_zero]
         }
         "sigmoid" | "hardsigmoid" => [b.pos_zero, b.one, b.half, b.half],

@@ -432,11 +432,13 @@ pub enum Act {
     Log,
     /// 1/√x
     Rsqrt,
+    /// x·sigmoid(1.702·x), 1.702 the exact decimal
+    GeluQuick,
 }
 
 impl Act {
     /// Every function the oracle knows.
-    pub const ALL: [Act; 16] = [
+    pub const ALL: [Act; 17] = [
         Act::Gelu,
         Act::GeluTanh,
         Act::Sigmoid,
@@ -453,6 +455,7 @@ impl Act {
         Act::Exp,
         Act::Log,
         Act::Rsqrt,
+        Act::GeluQuick,
     ];
 
     /// The snake-case name used in table names.
@@ -474,6 +477,7 @@ impl Act {
             Act::Exp => "exp",
             Act::Log => "log",
             Act::Rsqrt => "rsqrt",
+            Act::GeluQuick => "gelu_quick",
         }
     }
 
@@ -514,7 +518,7 @@ pub enum Path {
 pub fn side_of_input(act: Act, x_negative: bool) -> Option<Ordering> {
     use Act::*;
     match (act, x_negative) {
-        (Gelu | GeluTanh | Silu | Mish, false) => Some(Ordering::Less),
+        (Gelu | GeluTanh | Silu | Mish | GeluQuick, false) => Some(Ordering::Less),
         (Softplus, _) => Some(Ordering::Greater),
         (Tanh | Softsign, false) => Some(Ordering::Less),
         (Tanh | Softsign, true) => Some(Ordering::Greater),
@@ -584,7 +588,7 @@ fn limit(act: Act, negative: bool) -> Value {
     use Act::*;
     if negative {
         match act {
-            Gelu | GeluTanh | Silu | Mish | Hardswish => Value::Zero { negative: true },
+            Gelu | GeluTanh | Silu | Mish | Hardswish | GeluQuick => Value::Zero { negative: true },
             Sigmoid | Softplus | Hardsigmoid | Exp => Value::Zero { negative: false },
             Tanh | Softsign | Elu | Erf => Value::Real(minus_one),
             Selu => Value::Real(minus_lambda_alpha),
@@ -592,9 +596,8 @@ fn limit(act: Act, negative: bool) -> Value {
         }
     } else {
         match act {
-            Gelu | GeluTanh | Silu | Mish | Softplus | Elu | Selu | Hardswish | Exp | Log => {
-                Value::Inf { negative: false }
-            }
+            Gelu | GeluTanh | Silu | Mish | Softplus | Elu | Selu | Hardswish | Exp | Log
+            | GeluQuick => Value::Inf { negative: false },
             Sigmoid | Tanh | Softsign | Hardsigmoid | Erf => Value::Real(one),
             Rsqrt => Value::Zero { negative: false },
         }
@@ -606,9 +609,8 @@ fn at_zero(act: Act, negative: bool) -> Value {
     use Act::*;
     match act {
         // Odd functions, x·g(x) with g(0) > 0, elu and selu keep the zero's sign.
-        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf => {
-            Value::Zero { negative }
-        }
+        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf
+        | GeluQuick => Value::Zero { negative },
         Sigmoid | Hardsigmoid => Value::Real(half),
         Softplus => Value::Real(ln2),
         Exp => Value::Real(one),
@@ -646,9 +648,8 @@ fn value_bits(fmt: Fmt, value: Value) -> u32 {
 fn value_is_negative(act: Act, x: &Float) -> bool {
     use Act::*;
     match act {
-        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf => {
-            x.is_sign_negative()
-        }
+        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf
+        | GeluQuick => x.is_sign_negative(),
         Sigmoid | Softplus | Hardsigmoid | Exp | Rsqrt => false,
         Log => *x < 1,
     }
@@ -766,6 +767,12 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
         Act::Exp => Float::with_val(prec, x.exp_ref()),
         Act::Log => Float::with_val(prec, x.ln_ref()),
         Act::Rsqrt => Float::with_val(prec, x.recip_sqrt_ref()),
+        Act::GeluQuick => {
+            // x / (1 + e^(−1.702·x)), 1.702 as the exact rational 1702/1000.
+            let k = Float::with_val(prec, &Rational::from((1702, 1000)));
+            let kx = Float::with_val(prec, &k * x);
+            x_over_one_plus_exp_neg(x, &kx, prec)
+        }
     }
 }
 
