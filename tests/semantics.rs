@@ -65,6 +65,13 @@ fn expected(act: Activation, b: &Bits) -> [u16; 4] {
         "exp" => [b.pos_zero, b.inf, b.one, b.one],
         "log" => [b.default_nan, b.inf, b.neg_inf, b.neg_inf],
         "rsqrt" => [b.default_nan, b.pos_zero, b.neg_inf, b.inf],
+        // −ln 2 is ln 2 with the sign bit set.
+        "logsigmoid" => [
+            b.neg_inf,
+            b.neg_zero,
+            b.ln2 | b.neg_zero,
+            b.ln2 | b.neg_zero,
+        ],
         name => unreachable!("a new function needs its row here: {name}"),
     }
 }

@@ -434,11 +434,13 @@ pub enum Act {
     Rsqrt,
     /// x·sigmoid(1.702·x), 1.702 the exact decimal
     GeluQuick,
+    /// ln sigmoid(x) = −softplus(−x)
+    Logsigmoid,
 }
 
 impl Act {
     /// Every function the oracle knows.
-    pub const ALL: [Act; 17] = [
+    pub const ALL: [Act; 18] = [
         Act::Gelu,
         Act::GeluTanh,
         Act::Sigmoid,
@@ -456,6 +458,7 @@ impl Act {
         Act::Log,
         Act::Rsqrt,
         Act::GeluQuick,
+        Act::Logsigmoid,
     ];
 
     /// The snake-case name used in table names.
@@ -478,6 +481,7 @@ impl Act {
             Act::Log => "log",
             Act::Rsqrt => "rsqrt",
             Act::GeluQuick => "gelu_quick",
+            Act::Logsigmoid => "logsigmoid",
         }
     }
 
@@ -520,6 +524,8 @@ pub fn side_of_input(act: Act, x_negative: bool) -> Option<Ordering> {
     match (act, x_negative) {
         (Gelu | GeluTanh | Silu | Mish | GeluQuick, false) => Some(Ordering::Less),
         (Softplus, _) => Some(Ordering::Greater),
+        // ln sigmoid(x) = x − ln(1 + e^x) < x.
+        (Logsigmoid, _) => Some(Ordering::Less),
         (Tanh | Softsign, false) => Some(Ordering::Less),
         (Tanh | Softsign, true) => Some(Ordering::Greater),
         _ => None,
@@ -560,6 +566,9 @@ fn half(prec: u32) -> Float {
 fn ln2(prec: u32) -> Float {
     Float::with_val(prec, Constant::Log2)
 }
+fn minus_ln2(prec: u32) -> Float {
+    -ln2(prec)
+}
 fn minus_lambda_alpha(prec: u32) -> Float {
     let mut v = selu_lambda(prec) * selu_alpha(prec);
     v.neg_assign();
@@ -593,6 +602,7 @@ fn limit(act: Act, negative: bool) -> Value {
             Tanh | Softsign | Elu | Erf => Value::Real(minus_one),
             Selu => Value::Real(minus_lambda_alpha),
             Log | Rsqrt => Value::DefaultNan,
+            Logsigmoid => Value::Inf { negative: true },
         }
     } else {
         match act {
@@ -600,6 +610,7 @@ fn limit(act: Act, negative: bool) -> Value {
             | GeluQuick => Value::Inf { negative: false },
             Sigmoid | Tanh | Softsign | Hardsigmoid | Erf => Value::Real(one),
             Rsqrt => Value::Zero { negative: false },
+            Logsigmoid => Value::Zero { negative: true },
         }
     }
 }
@@ -616,6 +627,7 @@ fn at_zero(act: Act, negative: bool) -> Value {
         Exp => Value::Real(one),
         Log => Value::Inf { negative: true },
         Rsqrt => Value::Inf { negative },
+        Logsigmoid => Value::Real(minus_ln2),
     }
 }
 
@@ -652,6 +664,7 @@ fn value_is_negative(act: Act, x: &Float) -> bool {
         | GeluQuick => x.is_sign_negative(),
         Sigmoid | Softplus | Hardsigmoid | Exp | Rsqrt => false,
         Log => *x < 1,
+        Logsigmoid => true,
     }
 }
 
@@ -772,6 +785,12 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
             let k = Float::with_val(prec, &Rational::from((1702, 1000)));
             let kx = Float::with_val(prec, &k * x);
             x_over_one_plus_exp_neg(x, &kx, prec)
+        }
+        Act::Logsigmoid => {
+            // −softplus(−x). For large x, e^−x underflows MPFR's exponent range to 0: the value
+            // is then a negative number below 2^-(2^30), which the caller rounds as −0.
+            let minus_x = Float::with_val(prec, -x);
+            -softplus(&minus_x, prec)
         }
     }
 }
