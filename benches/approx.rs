@@ -56,10 +56,14 @@ fn quantized(c: &mut Criterion) {
     let xs = uniform(N, -10.0, 10.0, 0x9E37_79B9_7F4A_7C15);
     let mut ys = vec![0.0f32; N];
     let cases: [Case; 4] = [
-        (Builtin::Gelu, libm_gelu, true),
-        (Builtin::Tanh, libm::tanhf, false),
-        (Builtin::Sigmoid, libm_sigmoid, false),
-        (Builtin::Silu, libm_silu, false),
+        (Builtin::new(Activation::Gelu).unwrap(), libm_gelu, true),
+        (Builtin::new(Activation::Tanh).unwrap(), libm::tanhf, false),
+        (
+            Builtin::new(Activation::Sigmoid).unwrap(),
+            libm_sigmoid,
+            false,
+        ),
+        (Builtin::new(Activation::Silu).unwrap(), libm_silu, false),
     ];
     for (f, per_element, with_computed) in cases {
         let mut g = common::configure(c, &format!("quantized_{}_1Mi", f.name()), N);

@@ -297,7 +297,7 @@ fn module_items(s: &mut String, f: &Func, r: &Repr) {
 ///
 /// # Accuracy
 ///
-/// Correctly rounded (SEMANTICS.md) at every input, NaN, ±inf, ±0 and
+/// Correctly rounded (docs/SEMANTICS.md) at every input, NaN, ±inf, ±0 and
 /// subnormals included; bit-identical to the computed path.
 {attrs}#[inline]
 pub fn {fmt}(x: {ty}) -> {ty} {{
@@ -359,7 +359,7 @@ pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
 ///
 /// # Accuracy
 ///
-/// Correctly rounded (SEMANTICS.md) at every one of the {n} inputs.
+/// Correctly rounded (docs/SEMANTICS.md) at every one of the {n} inputs.
 {code_panics}{attrs}#[inline]
 #[track_caller]
 pub fn {fmt}_bits(x: {bits}) -> {bits} {{

@@ -43,7 +43,7 @@ pub fn bits(act: Activation, format: Format, x: u16) -> u16 {
 /// correctly rounded wherever the reference evaluation settles the rounding.
 /// Against MPFR, on every f16-representable input and 1,000,000 random `f32`
 /// per function (17 million in all), every result was correctly rounded. NaN
-/// inputs are kept and quieted; the other special inputs follow SEMANTICS.md.
+/// inputs are kept and quieted; the other special inputs follow docs/SEMANTICS.md.
 pub fn f32(act: Activation, x: f32) -> f32 {
     actlut_codegen::eval_f32(act.function(), x)
 }

@@ -2,7 +2,7 @@
 //!
 //! Widening ([`e4m3_to_f32`], [`e5m2_to_f32`]) is exact. Narrowing ([`f32_to_e4m3`],
 //! [`f32_to_e5m2`]) rounds once, to nearest, ties to even, with the overflow rules of
-//! SEMANTICS.md: E5M2 overflows to ±inf; E4M3FN has no infinities, so values in (448, 464)
+//! docs/SEMANTICS.md: E5M2 overflows to ±inf; E4M3FN has no infinities, so values in (448, 464)
 //! round down to 448, 464 is a tie that goes to 448 (even), and anything larger, ±inf
 //! included, becomes NaN with the value's sign (ml_dtypes' and PyTorch's non-saturating
 //! conversion). Subnormals are converted, not flushed.

@@ -34,7 +34,7 @@
 //!
 //! # Accuracy
 //!
-//! Every table entry is correctly rounded as SEMANTICS.md defines: the exact
+//! Every table entry is correctly rounded as [docs/SEMANTICS.md](https://github.com/actlut/actlut/blob/main/docs/SEMANTICS.md) defines: the exact
 //! value at the exact input, rounded once, to nearest, ties to even, with
 //! subnormals, overflow to ±inf, signed zeros and NaN payloads specified. The
 //! reference evaluates in `f64` through the pure-Rust `libm` with a proven error

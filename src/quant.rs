@@ -2,7 +2,7 @@
 //! without allocation.
 //!
 //! A [`DequantTable`] holds, inline, one output per input code: the result of the unfused
-//! pipeline of SEMANTICS.md ("Quantized domains"), stage by stage in `f32` as ONNX defines it:
+//! pipeline of docs/SEMANTICS.md ("Quantized domains"), stage by stage in `f32` as ONNX defines it:
 //!
 //! 1. `x = (q − zero_point) as f32 * scale` (the difference exact, the product rounded once);
 //! 2. `y = f(x)` rounded to the output format: `f32` through [`computed::f32`], `f16`/`bf16`

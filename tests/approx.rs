@@ -9,6 +9,7 @@ use actlut::approx::{
     error_bound, lse_error_bound, step_for_tolerance, table_bytes, ApproxError, Builtin, ExpTable,
     QuantizedFunction,
 };
+use actlut::Activation;
 
 /// Half an ulp of `|v|` in `f32`.
 fn half_ulp(v: f32) -> f64 {
@@ -54,7 +55,10 @@ fn builtin_names_round_trip_and_unknown_names_are_errors() {
         assert_eq!(Builtin::from_name(f.name()), Some(f));
         assert_eq!(f.name().parse::<Builtin>(), Ok(f));
     }
-    assert_eq!("gelu-tanh".parse::<Builtin>(), Ok(Builtin::GeluTanh));
+    assert_eq!(
+        "gelu-tanh".parse::<Builtin>(),
+        Ok(Builtin::new(Activation::GeluTanh).unwrap())
+    );
     for bad in ["exp", "log", "rsqrt", "GELU", ""] {
         assert_eq!(
             bad.parse::<Builtin>(),
@@ -65,12 +69,53 @@ fn builtin_names_round_trip_and_unknown_names_are_errors() {
     assert!(ApproxError::UnknownFunction.to_string().contains("relu"));
 }
 
+/// `Builtin::ALL` is every activation whose derivative is bounded, in the order of
+/// `Activation::ALL`, then relu: derived, not listed.
+#[test]
+fn builtins_are_the_activations_with_a_bounded_derivative_then_relu() {
+    let bounded: Vec<Builtin> = Activation::ALL
+        .into_iter()
+        .filter(|a| a.function().sup_abs_derivative().is_some())
+        .map(|a| Builtin::try_from(a).unwrap())
+        .collect();
+    assert_eq!(Builtin::ALL[..Builtin::ALL.len() - 1], bounded[..]);
+    assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
+    for a in Activation::ALL {
+        assert_eq!(
+            Builtin::new(a).is_some(),
+            bounded.iter().any(|b| b.activation() == Some(a))
+        );
+    }
+    assert_eq!(
+        Builtin::try_from(Activation::Exp),
+        Err(ApproxError::UnknownFunction)
+    );
+    for f in Builtin::ALL {
+        assert!(ApproxError::UnknownFunction.to_string().contains(f.name()));
+    }
+}
+
+/// The former enum variants still name the same functions, also in patterns.
+#[test]
+#[allow(deprecated)]
+fn the_former_variant_names_are_deprecated_aliases() {
+    assert_eq!(Builtin::Gelu, Builtin::new(Activation::Gelu).unwrap());
+    assert_eq!(Builtin::Relu, Builtin::RELU);
+    let is_tanh = |b| matches!(b, Builtin::Tanh);
+    assert!(is_tanh(Builtin::new(Activation::Tanh).unwrap()) && !is_tanh(Builtin::Erf));
+}
+
 /// Every entry is the correctly rounded function at the `f32` grid point,
 /// the computed path of actlut: `lookup(k) == computed::f32(act, k·step)`.
 #[test]
 fn table_entries_are_the_computed_path_at_the_grid_points() {
-    let q =
-        QuantizedFunction::<[f32; 1201]>::builtin_array(Builtin::Gelu, 0.01, -6.0, 6.0).unwrap();
+    let q = QuantizedFunction::<[f32; 1201]>::builtin_array(
+        Builtin::new(Activation::Gelu).unwrap(),
+        0.01,
+        -6.0,
+        6.0,
+    )
+    .unwrap();
     assert_eq!(q.codes(), -600..=600);
     for k in q.codes() {
         let x = k as f32 * 0.01;
@@ -80,7 +125,7 @@ fn table_entries_are_the_computed_path_at_the_grid_points() {
             "code {k}"
         );
     }
-    let r = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Relu, 0.5, -2.0, 2.0).unwrap();
+    let r = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::RELU, 0.5, -2.0, 2.0).unwrap();
     assert_eq!(r.table(), &[0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 1.0, 1.5, 2.0]);
 }
 
@@ -104,9 +149,20 @@ fn check_point<S: AsRef<[f32]>>(q: &QuantizedFunction<S>, f: Builtin, x: f32) {
 #[test]
 fn the_bound_holds_at_half_way_points_and_at_the_ends() {
     // 0.1 is not a power of two: x / 0.1 rounds.
-    let q = QuantizedFunction::<[f32; 121]>::builtin_array(Builtin::Silu, 0.1, -6.0, 6.0).unwrap();
-    let s = QuantizedFunction::<[f32; 2049]>::builtin_array(Builtin::Tanh, 1.0 / 128.0, -8.0, 8.0)
-        .unwrap();
+    let q = QuantizedFunction::<[f32; 121]>::builtin_array(
+        Builtin::new(Activation::Silu).unwrap(),
+        0.1,
+        -6.0,
+        6.0,
+    )
+    .unwrap();
+    let s = QuantizedFunction::<[f32; 2049]>::builtin_array(
+        Builtin::new(Activation::Tanh).unwrap(),
+        1.0 / 128.0,
+        -8.0,
+        8.0,
+    )
+    .unwrap();
     for k in -60..60 {
         let mid = (f64::from(k) + 0.5) * f64::from(0.1f32);
         let mut x = mid as f32;
@@ -114,7 +170,7 @@ fn the_bound_holds_at_half_way_points_and_at_the_ends() {
             x = f32::from_bits(x.to_bits().wrapping_sub(1));
         }
         for _ in 0..9 {
-            check_point(&q, Builtin::Silu, x);
+            check_point(&q, Builtin::new(Activation::Silu).unwrap(), x);
             x = f32::from_bits(x.to_bits().wrapping_add(1));
         }
     }
@@ -125,12 +181,12 @@ fn the_bound_holds_at_half_way_points_and_at_the_ends() {
             f32::from_bits(x.to_bits() - 1),
             f32::from_bits(x.to_bits() + 1),
         ] {
-            check_point(&s, Builtin::Tanh, x);
+            check_point(&s, Builtin::new(Activation::Tanh).unwrap(), x);
         }
     }
     for (lo, hi) in [(-6.0f32, 6.0f32)] {
         for x in [lo, hi, lo * 0.999_999_9, hi * 0.999_999_9] {
-            check_point(&q, Builtin::Silu, x);
+            check_point(&q, Builtin::new(Activation::Silu).unwrap(), x);
         }
     }
 }
@@ -138,12 +194,18 @@ fn the_bound_holds_at_half_way_points_and_at_the_ends() {
 /// A range whose ends are not grid points: the codes still cover it.
 #[test]
 fn a_range_between_grid_points_is_covered() {
-    let q = QuantizedFunction::<[f32; 6]>::builtin_array(Builtin::Tanh, 0.3, -0.7, 0.8).unwrap();
+    let q = QuantizedFunction::<[f32; 6]>::builtin_array(
+        Builtin::new(Activation::Tanh).unwrap(),
+        0.3,
+        -0.7,
+        0.8,
+    )
+    .unwrap();
     assert_eq!(q.codes(), -2..=3);
     let (lo, hi) = q.range();
     let mut x = lo;
     while x <= hi {
-        check_point(&q, Builtin::Tanh, x);
+        check_point(&q, Builtin::new(Activation::Tanh).unwrap(), x);
         x += 0.001;
     }
 }
@@ -151,24 +213,32 @@ fn a_range_between_grid_points_is_covered() {
 #[test]
 fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions() {
     let relu =
-        QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Relu, 0.5, -4.0, 4.0).unwrap();
+        QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0).unwrap();
     assert_eq!(relu.eval(1e6), 1e6);
     assert_eq!(relu.eval(-1e6), 0.0);
     assert_eq!(relu.eval(f32::INFINITY), f32::INFINITY);
     assert_eq!(relu.eval(f32::NEG_INFINITY), 0.0);
     assert!(relu.eval(f32::NAN).is_nan());
 
-    let gelu =
-        QuantizedFunction::<[f32; 1025]>::builtin_array(Builtin::Gelu, 1.0 / 64.0, -8.0, 8.0)
-            .unwrap();
+    let gelu = QuantizedFunction::<[f32; 1025]>::builtin_array(
+        Builtin::new(Activation::Gelu).unwrap(),
+        1.0 / 64.0,
+        -8.0,
+        8.0,
+    )
+    .unwrap();
     let bound = gelu.error_bound().unwrap();
     for x in [-1e30f32, -1e3, -100.0, -9.0, 9.0, 100.0, 1e3, 3e5] {
-        check_point(&gelu, Builtin::Gelu, x);
+        check_point(&gelu, Builtin::new(Activation::Gelu).unwrap(), x);
     }
     // sigmoid and tanh level off: constant tails, never beyond their range.
-    let sig =
-        QuantizedFunction::<[f32; 1025]>::builtin_array(Builtin::Sigmoid, 1.0 / 64.0, -8.0, 8.0)
-            .unwrap();
+    let sig = QuantizedFunction::<[f32; 1025]>::builtin_array(
+        Builtin::new(Activation::Sigmoid).unwrap(),
+        1.0 / 64.0,
+        -8.0,
+        8.0,
+    )
+    .unwrap();
     assert_eq!(sig.tail_slopes(), (0.0, 0.0));
     assert!(sig.eval(1e30) <= 1.0 && sig.eval(-1e30) >= 0.0);
     // Outside [-8, 8] the tails stay within the in-range bound for every
@@ -179,7 +249,7 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
         let xs: Vec<f32> = (0..4000).map(|i| -1000.0 + i as f32 * 0.5).collect();
         let e = q.max_abs_error(&xs);
         let allowed = q.error_bound().unwrap()
-            + if f == Builtin::Softsign {
+            + if f == Builtin::new(Activation::Softsign).unwrap() {
                 1.0 / 9.0
             } else {
                 0.0
@@ -198,7 +268,13 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
 
 #[test]
 fn lookup_outside_the_codes_is_an_error_not_a_clip() {
-    let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Tanh, 0.5, -4.0, 4.0).unwrap();
+    let q = QuantizedFunction::<[f32; 17]>::builtin_array(
+        Builtin::new(Activation::Tanh).unwrap(),
+        0.5,
+        -4.0,
+        4.0,
+    )
+    .unwrap();
     for code in [-9, 9, i32::MIN, i32::MAX] {
         assert_eq!(
             q.lookup(code),
@@ -223,8 +299,14 @@ fn param_name(e: ApproxError) -> &'static str {
 
 #[test]
 fn bad_grids_are_errors_that_name_the_problem() {
-    let build =
-        |step, lo, hi| QuantizedFunction::<[f32; 3]>::builtin_array(Builtin::Tanh, step, lo, hi);
+    let build = |step, lo, hi| {
+        QuantizedFunction::<[f32; 3]>::builtin_array(
+            Builtin::new(Activation::Tanh).unwrap(),
+            step,
+            lo,
+            hi,
+        )
+    };
     for step in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, -1.0] {
         let e = build(step, -1.0, 1.0).unwrap_err();
         assert_eq!(param_name(e), "step");
@@ -285,7 +367,13 @@ fn bad_grids_are_errors_that_name_the_problem() {
     );
     assert!(e.to_string().contains("not finite"));
 
-    let q = QuantizedFunction::<[f32; 5]>::builtin_array(Builtin::Tanh, 0.5, -1.0, 1.0).unwrap();
+    let q = QuantizedFunction::<[f32; 5]>::builtin_array(
+        Builtin::new(Activation::Tanh).unwrap(),
+        0.5,
+        -1.0,
+        1.0,
+    )
+    .unwrap();
     let mut ys = [0.0; 2];
     assert!(matches!(
         q.map(&[1.0], &mut ys),

@@ -1,4 +1,4 @@
-//! Fused quantized tables against the unfused pipeline of SEMANTICS.md, computed stage by stage
+//! Fused quantized tables against the unfused pipeline of docs/SEMANTICS.md, computed stage by stage
 //! in this file: for every input code, every op (16 functions and the identity), every input
 //! and output type, and many (scale, zero point) pairs (tiny and huge scales, zero points at
 //! the limits of their type).

@@ -1,11 +1,11 @@
-//! The special inputs of SEMANTICS.md, written out by hand from its tables: the
+//! The special inputs of docs/SEMANTICS.md, written out by hand from its tables: the
 //! value at ±0, the limits at ±inf, NaN propagation and the default NaN, for
 //! every function, in f16 and bf16 (through the computed path, which every
 //! table equals on every input).
 
 use actlut::{computed, Activation};
 
-/// Bit patterns of the values that appear in SEMANTICS.md's table.
+/// Bit patterns of the values that appear in docs/SEMANTICS.md's table.
 struct Bits {
     pos_zero: u16,
     neg_zero: u16,
@@ -50,7 +50,7 @@ const BF16: Bits = Bits {
     quiet: 0x0040,
 };
 
-/// (value at −inf, at +inf, at −0, at +0) for each function, per SEMANTICS.md.
+/// (value at −inf, at +inf, at −0, at +0) for each function, per docs/SEMANTICS.md.
 ///
 /// By name, so that a row can be written before its function exists; a
 /// function of `Activation::ALL` without a row fails the test, naming it.
@@ -69,7 +69,7 @@ fn expected(act: Activation, b: &Bits) -> [u16; 4] {
         "exp" => [b.pos_zero, b.inf, b.one, b.one],
         "log" => [b.default_nan, b.inf, b.neg_inf, b.neg_inf],
         "rsqrt" => [b.default_nan, b.pos_zero, b.neg_inf, b.inf],
-        other => panic!("{other} needs its row of special values here (from SEMANTICS.md)"),
+        other => panic!("{other} needs its row of special values here (from docs/SEMANTICS.md)"),
     }
 }
 

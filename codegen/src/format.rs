@@ -217,7 +217,7 @@ impl Format {
     }
 
     /// Encodes `v` with a single rounding to nearest, ties to even, following
-    /// SEMANTICS.md: subnormals rounded as subnormals; a value whose rounding
+    /// docs/SEMANTICS.md: subnormals rounded as subnormals; a value whose rounding
     /// (with unbounded exponent) exceeds the largest finite value becomes ±inf,
     /// or NaN with the value's sign on E4M3; a negative value that rounds to zero
     /// is −0. A NaN `v` becomes the positive default NaN.

@@ -26,6 +26,18 @@
 //! assert_eq!(eval(Function::Gelu, Format::F16, 0x3C00), 0x3ABB);
 //! ```
 //!
+//! # One file per function
+//!
+//! Each [`Function`] is one file of `codegen/src/function/`, which holds everything about it:
+//! its definition, its values at ±0 and ±inf, its tail-stable `f64` evaluation and error
+//! bound, its refined evaluation for hard cases, and its derivative facts (for the runtime's
+//! `approx`). The build script derives the [`Function`] enum, [`Function::ALL`] (each file
+//! states its position, the order of the lock file) and the dispatch from the files, so a new
+//! function is a new file; the module doc of `codegen/src/function/mod.rs` says what it holds.
+//! Evaluation follows one sequence for tables, [`eval_f32`] and the quantized pipeline: the
+//! special value or the plain evaluation, rounded when no rounding boundary lies within its
+//! bound, otherwise the refined evaluation, rounded likewise, otherwise unsettled.
+//!
 //! [actlut]: https://docs.rs/actlut
 #![no_std]
 #![deny(missing_docs)]
@@ -41,18 +53,20 @@ mod format;
 mod function;
 #[cfg(feature = "std")]
 pub mod lock;
+mod math;
 pub mod quant;
 mod round;
+mod settle;
 
 pub use format::Format;
 pub use function::Function;
 
-use function::Special;
+use settle::{settle, Outcome};
 
 /// How [`eval_traced`] arrived at a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// NaN, ±inf or ±0 input: the value is fixed by SEMANTICS.md.
+    /// NaN, ±inf or ±0 input: the value is fixed by docs/SEMANTICS.md.
     Special,
     /// The plain `f64` evaluation was far enough from every rounding boundary.
     Direct,
@@ -85,36 +99,14 @@ pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path)
         return (format.quiet_nan(bits), Path::Special);
     }
     let x = format.decode(bits);
-    if x.is_infinite() || x == 0.0 {
-        let neg = format.is_sign_negative(bits);
-        let out = match function.special(neg, x == 0.0) {
-            Special::DefaultNan => format.default_nan_bits(),
-            Special::Value(v) => settle(round::round(format, v), function, format, bits),
-        };
-        return (out, Path::Special);
-    }
-    let v = match function.eval(x) {
-        Ok(v) => v,
-        Err(()) => return (format.default_nan_bits(), Path::Special),
-    };
-    if let Some(r) = round::round(format, v) {
-        return (r, Path::Direct);
-    }
-    let refined = function
-        .eval_refined(x)
-        .and_then(|v| round::round(format, v));
-    (settle(refined, function, format, bits), Path::Refined)
-}
-
-fn settle(r: Option<u16>, function: Function, format: Format, bits: u16) -> u16 {
-    match r {
-        Some(r) => r,
-        None => panic!(
-            "actlut-codegen: cannot settle the rounding of {}_{} at input {bits:#06x} ({:e}); \
+    match settle(function, x, |v| round::round(format, v)) {
+        Outcome::Settled(r, path) => (r, path),
+        Outcome::DefaultNan => (format.default_nan_bits(), Path::Special),
+        Outcome::Unsettled(_) => panic!(
+            "actlut-codegen: cannot settle the rounding of {}_{} at input {bits:#06x} ({x:e}); \
              this is a bug in the reference evaluation",
             function.name(),
             format.name(),
-            format.decode(bits)
         ),
     }
 }
@@ -144,10 +136,26 @@ impl From<round::Approx> for Evaluation {
     }
 }
 
-/// The plain reference evaluation of `function` at a finite non-zero `x`, or
-/// `None` where the result is the default NaN (log or rsqrt of a negative `x`).
+/// The plain reference evaluation of `function` at a non-NaN `x`: at ±0 and ±inf the value or
+/// limit of docs/SEMANTICS.md, elsewhere the `f64` evaluation. `None` where the result is the
+/// default NaN (log or rsqrt of a negative `x`, or of −inf) or `x` is NaN.
+///
+/// ```
+/// use actlut_codegen::{evaluate, Function};
+/// assert_eq!(evaluate(Function::Sigmoid, 0.0).map(|e| e.hi), Some(0.5));
+/// assert_eq!(evaluate(Function::Log, -1.0), None);
+/// ```
 pub fn evaluate(function: Function, x: f64) -> Option<Evaluation> {
-    function.eval(x).ok().map(Evaluation::from)
+    if x.is_nan() {
+        return None;
+    }
+    if x.is_infinite() || x == 0.0 {
+        return match function.special(x.is_sign_negative(), x == 0.0) {
+            function::Special::Value(v) => Some(v.into()),
+            function::Special::DefaultNan => None,
+        };
+    }
+    function.eval(x).map(Evaluation::from)
 }
 
 /// The refined evaluation used for hard cases, or `None` for functions without
@@ -165,32 +173,17 @@ pub fn evaluate_refined(function: Function, x: f64) -> Option<Evaluation> {
 /// refinement lies farther than its error bound from an `f32` rounding
 /// boundary; otherwise it is the rounding of the `f64` evaluation. Measured
 /// against MPFR (the oracle's `eval_f32` test: every f16-representable input and
-/// 1,000,000 random `f32` per function, 17 million in all), every result was
-/// correctly rounded. Special inputs follow SEMANTICS.md as for the table
+/// 1,000,000 random `f32` per function), every result was correctly rounded. Special inputs follow docs/SEMANTICS.md as for the table
 /// formats (NaN kept and quieted).
 pub fn eval_f32(function: Function, x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
     }
-    let xd = f64::from(x);
-    let v = if x.is_infinite() || x == 0.0 {
-        match function.special(x.is_sign_negative(), x == 0.0) {
-            Special::DefaultNan => return f32::NAN,
-            Special::Value(v) => v,
-        }
-    } else {
-        match function.eval(xd) {
-            Ok(v) => v,
-            Err(()) => return f32::NAN,
-        }
-    };
-    if let Some(r) = round::round_f32(v) {
-        return r;
+    match settle(function, f64::from(x), round::round_f32) {
+        Outcome::Settled(r, _) => r,
+        Outcome::DefaultNan => f32::NAN,
+        Outcome::Unsettled(v) => (v.hi + v.lo) as f32,
     }
-    if let Some(r) = function.eval_refined(xd).and_then(round::round_f32) {
-        return r;
-    }
-    (v.hi + v.lo) as f32
 }
 
 /// Fills `out` with the table of `function` over `format`: entry `i` is

@@ -1,6 +1,6 @@
 //! Quantized domains: fused dequantize → function (→ requantize) tables.
 //!
-//! SEMANTICS.md defines a fused table as the unfused pipeline, stage by stage, in `f32`, as
+//! docs/SEMANTICS.md defines a fused table as the unfused pipeline, stage by stage, in `f32`, as
 //! ONNX defines its operators. For a quantized input `q`:
 //!
 //! 1. [`dequantize`]: `x = (q − zero_point) as f32 * scale`: the difference is exact in `f32`,
@@ -27,7 +27,7 @@
 //! # Ok::<(), actlut_codegen::quant::QuantError>(())
 //! ```
 
-use crate::function::Special;
+use crate::settle::{settle, Outcome};
 use crate::{eval_f32, round, Format, Function};
 use core::fmt;
 
@@ -445,7 +445,7 @@ pub enum Rounding {
 }
 
 /// `function` at the exact value `x`, rounded once, to nearest, ties to even, into `format`,
-/// with the special values of SEMANTICS.md (a NaN `x` gives the default NaN).
+/// with the special values of docs/SEMANTICS.md (a NaN `x` gives the default NaN).
 ///
 /// This is [`eval`](crate::eval) for an input given as a value rather than bits (the same
 /// evaluation, so `eval_value(f, fmt, fmt.decode(b)) == eval(f, fmt, b)` for every non-NaN
@@ -483,48 +483,13 @@ pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Ro
     if x.is_nan() {
         return (format.default_nan_bits(), Rounding::Correct);
     }
-    let v = if x.is_infinite() || x == 0.0 {
-        match function.special(x.is_sign_negative(), x == 0.0) {
-            Special::DefaultNan => return (format.default_nan_bits(), Rounding::Correct),
-            Special::Value(v) => v,
-        }
-    } else {
-        match function.eval(x) {
-            Ok(v) => v,
-            Err(()) => return (format.default_nan_bits(), Rounding::Correct),
-        }
-    };
-    if let Some(r) = round::round(format, v) {
-        return (r, Rounding::Correct);
-    }
-    let refined = if x.is_finite() && x != 0.0 {
-        function.eval_refined(x)
-    } else {
-        None
-    };
-    if let Some(r) = refined.and_then(|v| round::round(format, v)) {
-        return (r, Rounding::Correct);
-    }
-    if let Some(r) = settle_at_input_midpoint(function, format, x, v) {
-        return (r, Rounding::Correct);
-    }
-    (format.encode(v.hi + v.lo), Rounding::Faithful)
-}
-
-/// Whether `f(x) − x` has a known sign at every finite non-zero `x` of this sign, for the
-/// functions whose value can lie closer to `x` than the evaluation resolves: `x·g(x)` with
-/// `0 < g < 1` for `x > 0` (gelu, gelu-tanh, silu, mish: residuals like `x·Φ(−x)`, below
-/// 2^-4000 relative for gelu at `x > 77`), `ln(1 + e^x) > x` (softplus), and tanh and softsign,
-/// which lie strictly between 0 and `x`.
-fn side_of_input(function: Function, x: f64) -> Option<core::cmp::Ordering> {
-    use core::cmp::Ordering::{Greater, Less};
-    use Function::*;
-    match function {
-        Gelu | GeluTanh | Silu | Mish if x > 0.0 => Some(Less),
-        Softplus => Some(Greater),
-        Tanh | Softsign if x > 0.0 => Some(Less),
-        Tanh | Softsign => Some(Greater),
-        _ => None,
+    match settle(function, x, |v| round::round(format, v)) {
+        Outcome::Settled(r, _) => (r, Rounding::Correct),
+        Outcome::DefaultNan => (format.default_nan_bits(), Rounding::Correct),
+        Outcome::Unsettled(v) => match settle_at_input_midpoint(function, format, x, v) {
+            Some(r) => (r, Rounding::Correct),
+            None => (format.encode(v.hi + v.lo), Rounding::Faithful),
+        },
     }
 }
 
@@ -539,10 +504,10 @@ fn settle_at_input_midpoint(
     x: f64,
     v: round::Approx,
 ) -> Option<u16> {
-    let side = side_of_input(function, x)?;
     if !x.is_finite() || x == 0.0 {
         return None;
     }
+    let side = function.side_of_input(x)?;
     // The f64 neighbours of x: one bit pattern toward zero, one away (x is an f32, so both
     // lie far inside the cells of every format next to x).
     let toward_zero = f64::from_bits(x.to_bits() - 1);

@@ -9,7 +9,7 @@
 //! done
 //! ```
 //!
-//! where `<table name>` is actlut's `<function>_<format>` (SEMANTICS.md) and the
+//! where `<table name>` is actlut's `<function>_<format>` (docs/SEMANTICS.md) and the
 //! hash is taken on the device over the table's little-endian bytes.
 #![no_std]
 

@@ -4,7 +4,7 @@
 //! evaluates each activation function with MPFR (through `rug`) at [`BASE_PREC`] bits, and
 //! rounds the result once, to nearest, ties to even, into the output format with its own
 //! rounding ([`round_float`], [`round_rational`]). The contract it checks is
-//! `shared/SEMANTICS.md`.
+//! `docs/SEMANTICS.md`.
 //!
 //! # Hard cases
 //!
@@ -31,9 +31,9 @@ pub const RAISED_PRECS: [u32; 2] = [1024, 4096];
 /// in-range results here, e.g. erfc's 2t² for gelu).
 pub const GUARD_BITS: u32 = 32;
 
-/// selu's λ, as the exact decimal of SEMANTICS.md.
+/// selu's λ, as the exact decimal of docs/SEMANTICS.md.
 pub const SELU_LAMBDA: &str = "1.0507009873554804934193349852946";
-/// selu's α, as the exact decimal of SEMANTICS.md.
+/// selu's α, as the exact decimal of docs/SEMANTICS.md.
 pub const SELU_ALPHA: &str = "1.6732632423543772848170429916717";
 
 /// A number format, described by its own parameters (not codegen's).
@@ -397,7 +397,7 @@ pub fn round_rational(fmt: Fmt, r: &Rational) -> (u32, bool) {
     (pack(fmt, negative, q, n), tie)
 }
 
-/// The activation functions of SEMANTICS.md, as the oracle defines them.
+/// The activation functions of docs/SEMANTICS.md, as the oracle defines them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Act {
     /// x·Φ(x) = (x/2)·erfc(−x/√2)
@@ -432,11 +432,15 @@ pub enum Act {
     Log,
     /// 1/√x
     Rsqrt,
+    /// x·sigmoid(1.702·x), 1.702 the exact decimal
+    GeluQuick,
+    /// ln sigmoid(x) = −softplus(−x)
+    Logsigmoid,
 }
 
 impl Act {
     /// Every function the oracle knows.
-    pub const ALL: [Act; 16] = [
+    pub const ALL: [Act; 18] = [
         Act::Gelu,
         Act::GeluTanh,
         Act::Sigmoid,
@@ -453,6 +457,8 @@ impl Act {
         Act::Exp,
         Act::Log,
         Act::Rsqrt,
+        Act::GeluQuick,
+        Act::Logsigmoid,
     ];
 
     /// The snake-case name used in table names.
@@ -474,6 +480,8 @@ impl Act {
             Act::Exp => "exp",
             Act::Log => "log",
             Act::Rsqrt => "rsqrt",
+            Act::GeluQuick => "gelu_quick",
+            Act::Logsigmoid => "logsigmoid",
         }
     }
 
@@ -514,8 +522,10 @@ pub enum Path {
 pub fn side_of_input(act: Act, x_negative: bool) -> Option<Ordering> {
     use Act::*;
     match (act, x_negative) {
-        (Gelu | GeluTanh | Silu | Mish, false) => Some(Ordering::Less),
+        (Gelu | GeluTanh | Silu | Mish | GeluQuick, false) => Some(Ordering::Less),
         (Softplus, _) => Some(Ordering::Greater),
+        // ln sigmoid(x) = x − ln(1 + e^x) < x.
+        (Logsigmoid, _) => Some(Ordering::Less),
         (Tanh | Softsign, false) => Some(Ordering::Less),
         (Tanh | Softsign, true) => Some(Ordering::Greater),
         _ => None,
@@ -531,7 +541,7 @@ pub struct Reference {
     pub path: Path,
 }
 
-/// Special values that the rules of SEMANTICS.md produce directly.
+/// Special values that the rules of docs/SEMANTICS.md produce directly.
 enum Value {
     Zero {
         negative: bool,
@@ -555,6 +565,9 @@ fn half(prec: u32) -> Float {
 }
 fn ln2(prec: u32) -> Float {
     Float::with_val(prec, Constant::Log2)
+}
+fn minus_ln2(prec: u32) -> Float {
+    -ln2(prec)
 }
 fn minus_lambda_alpha(prec: u32) -> Float {
     let mut v = selu_lambda(prec) * selu_alpha(prec);
@@ -584,19 +597,20 @@ fn limit(act: Act, negative: bool) -> Value {
     use Act::*;
     if negative {
         match act {
-            Gelu | GeluTanh | Silu | Mish | Hardswish => Value::Zero { negative: true },
+            Gelu | GeluTanh | Silu | Mish | Hardswish | GeluQuick => Value::Zero { negative: true },
             Sigmoid | Softplus | Hardsigmoid | Exp => Value::Zero { negative: false },
             Tanh | Softsign | Elu | Erf => Value::Real(minus_one),
             Selu => Value::Real(minus_lambda_alpha),
             Log | Rsqrt => Value::DefaultNan,
+            Logsigmoid => Value::Inf { negative: true },
         }
     } else {
         match act {
-            Gelu | GeluTanh | Silu | Mish | Softplus | Elu | Selu | Hardswish | Exp | Log => {
-                Value::Inf { negative: false }
-            }
+            Gelu | GeluTanh | Silu | Mish | Softplus | Elu | Selu | Hardswish | Exp | Log
+            | GeluQuick => Value::Inf { negative: false },
             Sigmoid | Tanh | Softsign | Hardsigmoid | Erf => Value::Real(one),
             Rsqrt => Value::Zero { negative: false },
+            Logsigmoid => Value::Zero { negative: true },
         }
     }
 }
@@ -606,14 +620,14 @@ fn at_zero(act: Act, negative: bool) -> Value {
     use Act::*;
     match act {
         // Odd functions, x·g(x) with g(0) > 0, elu and selu keep the zero's sign.
-        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf => {
-            Value::Zero { negative }
-        }
+        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf
+        | GeluQuick => Value::Zero { negative },
         Sigmoid | Hardsigmoid => Value::Real(half),
         Softplus => Value::Real(ln2),
         Exp => Value::Real(one),
         Log => Value::Inf { negative: true },
         Rsqrt => Value::Inf { negative },
+        Logsigmoid => Value::Real(minus_ln2),
     }
 }
 
@@ -646,11 +660,11 @@ fn value_bits(fmt: Fmt, value: Value) -> u32 {
 fn value_is_negative(act: Act, x: &Float) -> bool {
     use Act::*;
     match act {
-        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf => {
-            x.is_sign_negative()
-        }
+        Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf
+        | GeluQuick => x.is_sign_negative(),
         Sigmoid | Softplus | Hardsigmoid | Exp | Rsqrt => false,
         Log => *x < 1,
+        Logsigmoid => true,
     }
 }
 
@@ -766,6 +780,18 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
         Act::Exp => Float::with_val(prec, x.exp_ref()),
         Act::Log => Float::with_val(prec, x.ln_ref()),
         Act::Rsqrt => Float::with_val(prec, x.recip_sqrt_ref()),
+        Act::GeluQuick => {
+            // x / (1 + e^(−1.702·x)), 1.702 as the exact rational 1702/1000.
+            let k = Float::with_val(prec, &Rational::from((1702, 1000)));
+            let kx = Float::with_val(prec, &k * x);
+            x_over_one_plus_exp_neg(x, &kx, prec)
+        }
+        Act::Logsigmoid => {
+            // −softplus(−x). For large x, e^−x underflows MPFR's exponent range to 0: the value
+            // is then a negative number below 2^-(2^30), which the caller rounds as −0.
+            let minus_x = Float::with_val(prec, -x);
+            -softplus(&minus_x, prec)
+        }
     }
 }
 

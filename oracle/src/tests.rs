@@ -628,6 +628,8 @@ fn f64_formula(act: Act, x: f64) -> Option<f64> {
         Act::Exp => x.exp(),
         Act::Log => x.ln(),
         Act::Rsqrt => 1.0 / x.sqrt(),
+        Act::GeluQuick => x / (1.0 + (-1.702 * x).exp()),
+        Act::Logsigmoid => -softplus(-x),
     })
 }
 

@@ -7,7 +7,7 @@
 //! The documented claim is: correctly rounded except within 2^-40 (relative) of an `f32`
 //! rounding boundary, and always the correct rounding of some value within 2^-40 of the exact
 //! one (0.5 ulp + 2^-40). The test asserts the second part at every input, and that special
-//! inputs (NaN, ±inf, ±0, domain errors, exact zeros) give exactly the bits SEMANTICS.md
+//! inputs (NaN, ±inf, ±0, domain errors, exact zeros) give exactly the bits docs/SEMANTICS.md
 //! fixes. It prints how many results are not correctly rounded.
 //!
 //! Run: `cargo test -p actlut-oracle --release --test eval_f32 -- --nocapture`.

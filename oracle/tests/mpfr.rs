@@ -181,6 +181,8 @@ exhaustive_tests! {
     exp_tables_match_mpfr_on_every_input: Exp => Exp;
     log_tables_match_mpfr_on_every_input: Log => Log;
     rsqrt_tables_match_mpfr_on_every_input: Rsqrt => Rsqrt;
+    gelu_quick_tables_match_mpfr_on_every_input: GeluQuick => GeluQuick;
+    logsigmoid_tables_match_mpfr_on_every_input: Logsigmoid => Logsigmoid;
 }
 
 #[test]

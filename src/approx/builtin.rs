@@ -2,112 +2,123 @@
 
 use super::ApproxError;
 use crate::Activation;
-use actlut_codegen::Function;
 
 /// A function that [`QuantizedFunction`](super::QuantizedFunction) knows: its
 /// exact values (actlut's reference math), `sup|f'|` and asymptotic slopes.
 ///
 /// These are actlut's activations whose derivative is bounded on the whole
-/// real line, plus `relu`. (`exp`, `log` and `rsqrt` have no finite `sup|f'|`;
-/// tabulate them with `QuantizedFunction::new` or `new_array`
-/// and a bound for your range, or use [`ExpTable`](super::ExpTable).)
+/// real line (each function's facts come from its one home in
+/// `actlut-codegen`, so this list follows [`Activation::ALL`]), plus `relu`.
+/// (`exp`, `log` and `rsqrt` have no finite `sup|f'|`; tabulate them with
+/// `QuantizedFunction::new` or `new_array` and a bound for your range, or use
+/// [`ExpTable`](super::ExpTable).)
 ///
 /// ```
-/// use actlut::approx::Builtin;
+/// use actlut::{approx::Builtin, Activation};
 /// let f: Builtin = "gelu-tanh".parse()?;
-/// assert_eq!(f, Builtin::GeluTanh);
-/// assert_eq!(Builtin::Sigmoid.sup_abs_derivative(), 0.25);
-/// assert_eq!(Builtin::Relu.eval(-2.0), 0.0);
+/// assert_eq!(f, Builtin::new(Activation::GeluTanh).unwrap());
+/// assert_eq!(Builtin::new(Activation::Sigmoid).unwrap().sup_abs_derivative(), 0.25);
+/// assert_eq!(Builtin::new(Activation::Exp), None); // unbounded derivative
+/// assert_eq!(Builtin::RELU.eval(-2.0), 0.0);
 /// # Ok::<(), actlut::approx::ApproxError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Builtin {
-    /// `x·Φ(x)`; sup|f'| = 1.1289042 (at x = √2).
-    Gelu,
-    /// tanh-approximated GELU; sup|f'| = 1.1289931 (near x = 1.4185).
-    GeluTanh,
-    /// `1/(1 + e^−x)`; sup|f'| = 1/4 (at 0).
-    Sigmoid,
-    /// `tanh x`; sup|f'| = 1 (at 0).
-    Tanh,
-    /// `x·sigmoid(x)`; sup|f'| = 1.0998394 (near x = 2.3994).
-    Silu,
-    /// `x·tanh(softplus(x))`; sup|f'| = 1.0884982 (near x = 1.4906).
-    Mish,
-    /// `ln(1 + e^x)`; sup|f'| = 1 (the limit at +∞).
-    Softplus,
-    /// `x/(1 + |x|)`; sup|f'| = 1 (at 0).
-    Softsign,
-    /// ELU (α = 1); sup|f'| = 1.
-    Elu,
-    /// SELU; sup|f'| = λα = 1.7580993… (the limit at 0⁻).
-    Selu,
-    /// `max(0, min(1, x/6 + 1/2))`; sup|f'| = 1/6.
-    Hardsigmoid,
-    /// `x·hardsigmoid(x)`; sup|f'| = 3/2 (the limit at 3⁻).
-    Hardswish,
-    /// `erf x`; sup|f'| = 2/√π (at 0).
-    Erf,
-    /// `max(0, x)`; sup|f'| = 1.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Builtin(Kind);
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    /// An activation whose derivative is bounded.
+    Activation(Activation),
+    /// `max(0, x)`.
     Relu,
 }
 
+/// How many activations have a bounded derivative.
+const BOUNDED: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < Activation::ALL.len() {
+        if Activation::ALL[i].function().sup_abs_derivative().is_some() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+macro_rules! deprecated_aliases {
+    ($($name:ident)*) => {
+        $(
+            #[doc = concat!("The former enum variant: `Builtin::new(Activation::", stringify!($name), ")`.")]
+            #[deprecated(note = "the functions are no longer listed in `Builtin`: use \
+                `Builtin::new(Activation::…)`")]
+            #[allow(non_upper_case_globals)]
+            pub const $name: Builtin = Builtin(Kind::Activation(Activation::$name));
+        )*
+    };
+}
+
 impl Builtin {
-    /// Every built-in function.
+    /// `max(0, x)`; sup|f'| = 1.
+    pub const RELU: Builtin = Builtin(Kind::Relu);
+
+    /// Every built-in function: the activations whose derivative is bounded, in
+    /// the order of [`Activation::ALL`], then `relu`.
     ///
     /// ```
     /// use actlut::approx::Builtin;
     /// assert!(Builtin::ALL.iter().all(|f| f.sup_abs_derivative() <= 1.76));
+    /// assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
     /// ```
-    pub const ALL: [Builtin; 14] = [
-        Builtin::Gelu,
-        Builtin::GeluTanh,
-        Builtin::Sigmoid,
-        Builtin::Tanh,
-        Builtin::Silu,
-        Builtin::Mish,
-        Builtin::Softplus,
-        Builtin::Softsign,
-        Builtin::Elu,
-        Builtin::Selu,
-        Builtin::Hardsigmoid,
-        Builtin::Hardswish,
-        Builtin::Erf,
-        Builtin::Relu,
-    ];
+    pub const ALL: [Builtin; BOUNDED + 1] = {
+        let mut all = [Builtin::RELU; BOUNDED + 1];
+        let (mut i, mut n) = (0, 0);
+        while i < Activation::ALL.len() {
+            if let Some(b) = Builtin::new(Activation::ALL[i]) {
+                all[n] = b;
+                n += 1;
+            }
+            i += 1;
+        }
+        all
+    };
+
+    /// The built-in for `activation`, or `None` when its derivative is
+    /// unbounded (`exp`, `log`, `rsqrt`).
+    ///
+    /// ```
+    /// use actlut::{approx::Builtin, Activation};
+    /// assert!(Builtin::new(Activation::Silu).is_some());
+    /// assert!(Builtin::new(Activation::Rsqrt).is_none());
+    /// ```
+    pub const fn new(activation: Activation) -> Option<Builtin> {
+        if activation.function().sup_abs_derivative().is_some() {
+            Some(Builtin(Kind::Activation(activation)))
+        } else {
+            None
+        }
+    }
 
     /// The actlut [`Activation`] it is, or `None` for `relu`.
     ///
     /// ```
     /// use actlut::{approx::Builtin, Activation};
-    /// assert_eq!(Builtin::Silu.activation(), Some(Activation::Silu));
-    /// assert_eq!(Builtin::Relu.activation(), None);
+    /// let silu = Builtin::new(Activation::Silu).unwrap();
+    /// assert_eq!(silu.activation(), Some(Activation::Silu));
+    /// assert_eq!(Builtin::RELU.activation(), None);
     /// ```
     pub const fn activation(self) -> Option<Activation> {
-        Some(match self {
-            Builtin::Gelu => Activation::Gelu,
-            Builtin::GeluTanh => Activation::GeluTanh,
-            Builtin::Sigmoid => Activation::Sigmoid,
-            Builtin::Tanh => Activation::Tanh,
-            Builtin::Silu => Activation::Silu,
-            Builtin::Mish => Activation::Mish,
-            Builtin::Softplus => Activation::Softplus,
-            Builtin::Softsign => Activation::Softsign,
-            Builtin::Elu => Activation::Elu,
-            Builtin::Selu => Activation::Selu,
-            Builtin::Hardsigmoid => Activation::Hardsigmoid,
-            Builtin::Hardswish => Activation::Hardswish,
-            Builtin::Erf => Activation::Erf,
-            Builtin::Relu => return None,
-        })
+        match self.0 {
+            Kind::Activation(a) => Some(a),
+            Kind::Relu => None,
+        }
     }
 
     /// Its name: the activation's table name (`gelu_tanh`, …) or `relu`.
     ///
     /// ```
-    /// use actlut::approx::Builtin;
-    /// assert_eq!(Builtin::GeluTanh.name(), "gelu_tanh");
+    /// use actlut::{approx::Builtin, Activation};
+    /// assert_eq!(Builtin::new(Activation::GeluTanh).unwrap().name(), "gelu_tanh");
     /// ```
     pub const fn name(self) -> &'static str {
         match self.activation() {
@@ -121,7 +132,7 @@ impl Builtin {
     ///
     /// ```
     /// use actlut::approx::Builtin;
-    /// assert_eq!(Builtin::from_name("relu"), Some(Builtin::Relu));
+    /// assert_eq!(Builtin::from_name("relu"), Some(Builtin::RELU));
     /// assert_eq!(Builtin::from_name("exp"), None); // unbounded derivative
     /// ```
     pub fn from_name(name: &str) -> Option<Builtin> {
@@ -134,29 +145,21 @@ impl Builtin {
     /// differentiable, on its one-sided derivatives): exact for the rational
     /// cases, the maximum rounded up in the 8th digit for the others (found
     /// numerically and checked by the tests with secant slopes on a fine grid).
+    /// It is [`Function::sup_abs_derivative`](actlut_codegen::Function::sup_abs_derivative).
     ///
     /// ```
-    /// use actlut::approx::Builtin;
-    /// assert_eq!(Builtin::Hardswish.sup_abs_derivative(), 1.5);
-    /// assert!(Builtin::Gelu.sup_abs_derivative() > 1.1289);
+    /// use actlut::{approx::Builtin, Activation};
+    /// let sup = |a| Builtin::new(a).unwrap().sup_abs_derivative();
+    /// assert_eq!(sup(Activation::Hardswish), 1.5);
+    /// assert!(sup(Activation::Gelu) > 1.1289);
     /// ```
     pub const fn sup_abs_derivative(self) -> f64 {
-        match self {
-            Builtin::Gelu => 1.128_904_2,
-            Builtin::GeluTanh => 1.128_993_1,
-            Builtin::Sigmoid => 0.25,
-            Builtin::Tanh | Builtin::Softplus | Builtin::Softsign | Builtin::Elu => 1.0,
-            Builtin::Relu => 1.0,
-            Builtin::Silu => 1.099_839_4,
-            Builtin::Mish => 1.088_498_2,
-            // λ·α of SEMANTICS.md, rounded up.
-            Builtin::Selu => 1.758_099_341,
-            // 1/6 rounded up (the f64 nearest 1/6 is below it).
-            Builtin::Hardsigmoid => 0.166_666_666_666_666_7,
-            Builtin::Hardswish => 1.5,
-            // 2/√π = 1.12837916709551257…, rounded up: above `FRAC_2_SQRT_PI`.
-            #[allow(clippy::approx_constant)]
-            Builtin::Erf => 1.128_379_167_095_513,
+        match self.0 {
+            Kind::Activation(a) => match a.function().sup_abs_derivative() {
+                Some(sup) => sup,
+                None => unreachable!(),
+            },
+            Kind::Relu => 1.0,
         }
     }
 
@@ -164,27 +167,18 @@ impl Builtin {
     /// tails of a [`QuantizedFunction`](super::QuantizedFunction) built from it.
     ///
     /// ```
-    /// use actlut::approx::Builtin;
-    /// assert_eq!(Builtin::Gelu.asymptotic_slopes(), (0.0, 1.0));
-    /// assert_eq!(Builtin::Tanh.asymptotic_slopes(), (0.0, 0.0));
+    /// use actlut::{approx::Builtin, Activation};
+    /// let slopes = |a| Builtin::new(a).unwrap().asymptotic_slopes();
+    /// assert_eq!(slopes(Activation::Gelu), (0.0, 1.0));
+    /// assert_eq!(slopes(Activation::Tanh), (0.0, 0.0));
     /// ```
     pub const fn asymptotic_slopes(self) -> (f32, f32) {
-        match self {
-            Builtin::Gelu
-            | Builtin::GeluTanh
-            | Builtin::Silu
-            | Builtin::Mish
-            | Builtin::Softplus
-            | Builtin::Elu
-            | Builtin::Hardswish
-            | Builtin::Relu => (0.0, 1.0),
-            // λ, rounded to f32.
-            Builtin::Selu => (0.0, 1.050_701),
-            Builtin::Sigmoid
-            | Builtin::Tanh
-            | Builtin::Softsign
-            | Builtin::Hardsigmoid
-            | Builtin::Erf => (0.0, 0.0),
+        match self.0 {
+            Kind::Activation(a) => match a.function().asymptotic_slopes() {
+                Some(slopes) => slopes,
+                None => unreachable!(),
+            },
+            Kind::Relu => (0.0, 1.0),
         }
     }
 
@@ -193,43 +187,73 @@ impl Builtin {
     /// (NaN kept).
     ///
     /// ```
-    /// use actlut::approx::Builtin;
-    /// assert_eq!(Builtin::Sigmoid.eval(0.0), 0.5);
+    /// use actlut::{approx::Builtin, Activation};
+    /// assert_eq!(Builtin::new(Activation::Sigmoid).unwrap().eval(0.0), 0.5);
     /// ```
     pub fn eval(self, x: f32) -> f32 {
-        match self.activation() {
-            Some(a) => crate::computed::f32(a, x),
-            None if x > 0.0 => x,
-            None if x.is_nan() => x,
-            None => 0.0,
+        match self.0 {
+            Kind::Activation(a) => crate::computed::f32(a, x),
+            Kind::Relu if x > 0.0 => x,
+            Kind::Relu if x.is_nan() => x,
+            Kind::Relu => 0.0,
         }
     }
 
-    /// The function at one finite `f64`, through actlut's reference math:
-    /// within 2^-40 relative (plus 1e-300) of the exact value. This is the
-    /// "exact" value that [`QuantizedFunction::max_abs_error`](super::QuantizedFunction::max_abs_error)
+    /// The function at one finite `f64`, through actlut's reference math
+    /// ([`actlut_codegen::evaluate`]): within 2^-40 relative (plus 1e-300) of
+    /// the exact value. This is the "exact" value that
+    /// [`QuantizedFunction::max_abs_error`](super::QuantizedFunction::max_abs_error)
     /// measures against; NaN for a non-finite `x`.
     ///
     /// ```
-    /// use actlut::approx::Builtin;
-    /// assert_eq!(Builtin::Softplus.eval_f64(0.0), core::f64::consts::LN_2);
+    /// use actlut::{approx::Builtin, Activation};
+    /// let softplus = Builtin::new(Activation::Softplus).unwrap();
+    /// assert_eq!(softplus.eval_f64(0.0), core::f64::consts::LN_2);
     /// ```
     pub fn eval_f64(self, x: f64) -> f64 {
         if !x.is_finite() {
             return f64::NAN;
         }
-        let function = match self.activation() {
-            Some(a) => a.function(),
-            None => return if x > 0.0 { x } else { 0.0 },
-        };
-        if x == 0.0 {
-            return match function {
-                Function::Sigmoid | Function::Hardsigmoid => 0.5,
-                Function::Softplus => core::f64::consts::LN_2,
-                _ => 0.0,
-            };
+        match self.0 {
+            Kind::Activation(a) => {
+                actlut_codegen::evaluate(a.function(), x).map_or(f64::NAN, |e| e.hi + e.lo)
+            }
+            Kind::Relu if x > 0.0 => x,
+            Kind::Relu => 0.0,
         }
-        actlut_codegen::evaluate(function, x).map_or(f64::NAN, |e| e.hi + e.lo)
+    }
+
+    deprecated_aliases! {
+        Gelu GeluTanh Sigmoid Tanh Silu Mish Softplus Softsign Elu Selu Hardsigmoid Hardswish Erf
+    }
+
+    /// The former enum variant: [`Builtin::RELU`].
+    #[deprecated(note = "use `Builtin::RELU`")]
+    #[allow(non_upper_case_globals)]
+    pub const Relu: Builtin = Builtin::RELU;
+}
+
+impl core::fmt::Debug for Builtin {
+    /// `Builtin(gelu_tanh)`, `Builtin(relu)`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Builtin({})", self.name())
+    }
+}
+
+impl core::fmt::Display for Builtin {
+    /// Its [`name`](Builtin::name).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl TryFrom<Activation> for Builtin {
+    type Error = ApproxError;
+
+    /// [`Builtin::new`], with [`ApproxError::UnknownFunction`] for an activation
+    /// whose derivative is unbounded.
+    fn try_from(activation: Activation) -> Result<Self, Self::Error> {
+        Builtin::new(activation).ok_or(ApproxError::UnknownFunction)
     }
 }
 

@@ -173,10 +173,14 @@ impl core::fmt::Display for ApproxError {
             ApproxError::CodeOutOfRange { code, min, max } => {
                 write!(f, "code {code} is outside the table's codes {min}..={max}")
             }
-            ApproxError::UnknownFunction => f.write_str(
-                "unknown function name (expected one of gelu, gelu_tanh, sigmoid, tanh, silu, \
-                 mish, softplus, softsign, elu, selu, hardsigmoid, hardswish, erf, relu)",
-            ),
+            ApproxError::UnknownFunction => {
+                f.write_str("unknown function name (expected one of ")?;
+                for (i, b) in super::Builtin::ALL.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{}", b.name())?;
+                }
+                f.write_str(")")
+            }
             ApproxError::Overflow { what } => write!(f, "the {what} overflows f64"),
         }
     }

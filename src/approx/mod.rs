@@ -14,10 +14,10 @@
 //!
 //! // gelu on [-8, 8] at step 1/256: 4097 entries, 16 KiB, no heap.
 //! let q: QuantizedFunction<[f32; 4097]> =
-//!     QuantizedFunction::builtin_array(Builtin::Gelu, 1.0 / 256.0, -8.0, 8.0)?;
+//!     QuantizedFunction::builtin_array("gelu".parse()?, 1.0 / 256.0, -8.0, 8.0)?;
 //! let bound = q.error_bound().unwrap();
 //! assert!(bound < 0.0023);
-//! assert!(bound >= error_bound(Builtin::Gelu.sup_abs_derivative(), 1.0 / 256.0));
+//! assert!(bound >= error_bound("gelu".parse::<Builtin>()?.sup_abs_derivative(), 1.0 / 256.0));
 //! let exact = actlut::computed::gelu_f32(1.3);
 //! assert!((q.eval(1.3) - exact).abs() <= bound as f32);
 //! // The pure-integer path: code 256 is x = 1.0.
@@ -93,8 +93,9 @@ pub use table::{table_bytes, QuantizedFunction};
 ///
 /// ```
 /// use actlut::approx::{error_bound, Builtin};
+/// let sigmoid: Builtin = "sigmoid".parse().unwrap();
 /// // sigmoid (sup|f'| = 1/4) at step 1/128: 1/1024.
-/// assert_eq!(error_bound(Builtin::Sigmoid.sup_abs_derivative(), 1.0 / 128.0), 1.0 / 1024.0);
+/// assert_eq!(error_bound(sigmoid.sup_abs_derivative(), 1.0 / 128.0), 1.0 / 1024.0);
 /// ```
 pub fn error_bound(sup_abs_derivative: f64, step: f32) -> f64 {
     0.5 * f64::from(step) * sup_abs_derivative
@@ -115,7 +116,7 @@ pub fn error_bound(sup_abs_derivative: f64, step: f32) -> f64 {
 ///
 /// ```
 /// use actlut::approx::{error_bound, step_for_tolerance, Builtin};
-/// let sup = Builtin::Tanh.sup_abs_derivative();
+/// let sup = "tanh".parse::<Builtin>()?.sup_abs_derivative();
 /// let step = step_for_tolerance(1e-3, sup)?;
 /// assert!(error_bound(sup, step) <= 1e-3);
 /// assert!(step > 0.00199);

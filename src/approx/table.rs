@@ -207,7 +207,7 @@ impl<const N: usize> QuantizedFunction<[f32; N]> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 129]>::builtin_array(Builtin::Tanh, 0.0625, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 129]>::builtin_array("tanh".parse()?, 0.0625, -4.0, 4.0)?;
     /// assert_eq!(q.codes(), -64..=64);
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -265,7 +265,7 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::builtin(Builtin::Relu, 0.25, -1.0, 3.0)?;
+    /// let q = QuantizedFunction::builtin(Builtin::RELU, 0.25, -1.0, 3.0)?;
     /// assert_eq!(q.eval(-5.0), 0.0);
     /// assert_eq!(q.eval(5.0), 5.0);
     /// # Ok::<(), actlut::approx::ApproxError>(())
@@ -311,9 +311,8 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
 
 /// A built-in function, by name, tabulated at `step` over `[−span, span]`.
 ///
-/// `name` is a [`Builtin`] name: `sigmoid`, `tanh`, `gelu`, `gelu_tanh` (or
-/// `gelu-tanh`), `silu`, `softplus`, `relu`, `mish`, `softsign`, `elu`, `selu`,
-/// `hardsigmoid`, `hardswish`, `erf`.
+/// `name` is a [`Builtin`] name (one of [`Builtin::ALL`]: `gelu`, `gelu_tanh`
+/// or `gelu-tanh`, `sigmoid`, …, `relu`).
 ///
 /// # Errors
 ///
@@ -365,7 +364,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Relu, 0.5, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// assert_eq!(q.eval(1.2), 1.0); // code 2 (1.2 / 0.5 = 2.4)
     /// assert_eq!(q.eval(-7.0), 0.0);
     /// assert!(q.eval(f32::NAN).is_nan());
@@ -411,7 +410,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{ApproxError, Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Relu, 0.5, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// assert_eq!(q.lookup(3)?, 1.5);
     /// assert_eq!(q.lookup(9), Err(ApproxError::CodeOutOfRange { code: 9, min: -8, max: 8 }));
     /// # Ok::<(), ApproxError>(())
@@ -437,7 +436,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Relu, 0.5, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// let mut ys = [0.0; 2];
     /// q.map(&[-1.0, 2.0], &mut ys)?;
     /// assert_eq!(ys, [0.0, 2.0]);
@@ -463,7 +462,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Relu, 0.5, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// let mut xs = [-1.0, 2.0];
     /// q.apply(&mut xs);
     /// assert_eq!(xs, [0.0, 2.0]);
@@ -482,7 +481,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::Relu, 0.5, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// assert_eq!(q.max_abs_error(&[0.25, 1.0, 100.0]), 0.25);
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -499,7 +498,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 129]>::builtin_array(Builtin::Sigmoid, 0.0625, -4.0, 4.0)?;
+    /// let q = QuantizedFunction::<[f32; 129]>::builtin_array("sigmoid".parse()?, 0.0625, -4.0, 4.0)?;
     /// let b = q.error_bound().unwrap();
     /// assert!(b > 0.0625 / 2.0 * 0.25 && b < 0.0625 / 2.0 * 0.25 + 1e-6);
     /// # Ok::<(), actlut::approx::ApproxError>(())
@@ -534,7 +533,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.step(), 0.5);
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -546,7 +545,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.range(), (-2.0, 2.0));
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -558,7 +557,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.codes(), -4..=4);
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -570,7 +569,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.len(), 9);
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -582,7 +581,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert!(!q.is_empty());
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -594,7 +593,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.table()[4], 0.0); // gelu(0)
     /// assert_eq!(q.table()[8], actlut::computed::gelu_f32(2.0));
     /// # Ok::<(), actlut::approx::ApproxError>(())
@@ -607,7 +606,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.tail_slopes(), (0.0, 1.0));
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
@@ -619,8 +618,8 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     ///
     /// ```
     /// use actlut::approx::{Builtin, QuantizedFunction};
-    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array(Builtin::Gelu, 0.5, -2.0, 2.0)?;
-    /// assert_eq!(q.builtin_function(), Some(Builtin::Gelu));
+    /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
+    /// assert_eq!(q.builtin_function(), Some("gelu".parse::<Builtin>()?));
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
     pub fn builtin_function(&self) -> Option<Builtin> {

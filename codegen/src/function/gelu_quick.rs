@@ -1,0 +1,50 @@
+//! `x·sigmoid(1.702·x) = x/(1 + e^(−1.702·x))`, the quick GELU of CLIP and ggml (1.702 is the
+//! exact decimal).
+
+use super::{Derivative, Facts, Value};
+use crate::round::{Approx, ABS, REL};
+use core::cmp::Ordering;
+
+pub(super) const POSITION: usize = 16;
+
+/// 1.702, rounded to `f64` (within 2^-53 relative of the decimal).
+const K: f64 = 1.702;
+
+/// `x/(1 + e^(−t))` with `t = K·x`: no cancellation on either side. `t` carries the rounding
+/// of `K` and of the product, together at most `|t|·2^-52`: a relative error of at most
+/// `|t|·2^-52` in `e^(−t)`, which reaches the quotient damped by `e^(−t)/(1 + e^(−t))`
+/// (below `min(1, e^(−t))`; taken as `min(1, 2·e^(−t))` of the computed exponential). libm
+/// and the other roundings are within [`REL`]. The argument term is added, not assumed: it
+/// matters only where `|t|` is large and the result is tiny (`t` very negative) or `x`
+/// itself (`t` very positive, where the damping makes it vanish).
+fn plain(x: f64) -> Approx {
+    let t = K * x;
+    let e = libm::exp(-t);
+    let v = x / (1.0 + e);
+    let damping = (2.0 * e).min(1.0);
+    Approx {
+        hi: v,
+        lo: 0.0,
+        err: (REL + t.abs() * libm::scalbn(1.0, -51) * damping) * v.abs() + ABS,
+    }
+}
+
+pub(super) const FACTS: Facts = Facts {
+    definition: "x*sigmoid(1.702*x) = x/(1 + e^(-1.702*x))",
+    at_zero: [Value::Exact(-0.0), Value::Exact(0.0)],
+    at_inf: [Value::Exact(-0.0), Value::Exact(f64::INFINITY)],
+    eval: |x| Some(plain(x)),
+    // x/2 exact plus (x/2)·tanh(1.702·x/2): settles the ties of tiny x, as for gelu (the
+    // argument's relative error, 2^-52, passes to tanh's value undamped, far within REL).
+    refined: Some(|x| {
+        let half = 0.5 * x;
+        Approx::exact_plus(half, half * libm::tanh(K * half))
+    }),
+    // x·sigmoid(1.702·x) < x for x > 0.
+    side_of_input: [None, Some(Ordering::Less)],
+    // f'(x) = silu'(1.702·x): the same maximum as silu's (near 1.702·x = 2.3994).
+    derivative: Some(Derivative {
+        sup_abs: 1.099_839_4,
+        asymptotic_slopes: (0.0, 1.0),
+    }),
+};
