@@ -21,8 +21,10 @@ fn embedded_le(a: Activation, format: Format) -> Option<Vec<u8>> {
         a.table_bf16().ok().map(wide)
     } else if format == Format::Fp8E4M3 {
         a.table_fp8_e4m3().ok().map(|t| t.to_vec())
-    } else {
+    } else if format == Format::Fp8E5M2 {
         a.table_fp8_e5m2().ok().map(|t| t.to_vec())
+    } else {
+        None // no typed accessor yet (fnuz, FP6, FP4)
     }
 }
 
@@ -34,17 +36,25 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
     let mut expected_order = Vec::new();
     for format in Format::ALL {
         for a in Activation::ALL {
-            let Some(bytes) = embedded_le(a, format) else {
+            let name = format!("{}_{}", a.name(), format.name());
+            let bytes = embedded_le(a, format);
+            // The fnuz, FP6 and FP4 tables have no typed accessor to read them by
+            // (their manifest lines are checked against the lock below).
+            let Some(t) = manifest::find(&name) else {
+                assert!(
+                    bytes.is_none(),
+                    "{name} compiled in but not in the manifest"
+                );
                 continue;
             };
             enabled += 1;
-            let name = format!("{}_{}", a.name(), format.name());
-            let t = manifest::find(&name).unwrap_or_else(|| panic!("{name} not in the manifest"));
             assert_eq!(t.activation, a, "{name}");
             assert_eq!(t.format, format, "{name}");
-            assert_eq!(t.bytes(), bytes.len(), "{name}");
             assert_eq!(t.entries(), format.entries(), "{name}");
-            assert_eq!(t.sha256, sha256(&bytes), "{name}: manifest hash vs bytes");
+            if let Some(bytes) = bytes {
+                assert_eq!(t.bytes(), bytes.len(), "{name}");
+                assert_eq!(t.sha256, sha256(&bytes), "{name}: manifest hash vs bytes");
+            }
             let l = lock.iter().find(|e| e.name == name).unwrap();
             assert_eq!(t.sha256, l.sha256, "{name}: manifest hash vs lock");
             assert_eq!(
@@ -111,7 +121,9 @@ fn distinct_tables_are_distinct_statics() {
 #[test]
 fn self_check_accepts_every_compiled_in_table() {
     for t in TABLES {
-        let bytes = embedded_le(t.activation, t.format).unwrap();
+        let Some(bytes) = embedded_le(t.activation, t.format) else {
+            continue; // no typed accessor yet (fnuz, FP6, FP4)
+        };
         assert_eq!(t.check(&bytes[..]), Ok(()), "{}", t.name);
         if t.format.entry_bytes() == 2 {
             let table = if t.format == Format::F16 {

@@ -62,12 +62,13 @@ pub enum Path {
 }
 
 /// The correctly rounded output bits of `function` at the input bits `bits` in
-/// `format` (for 8-bit formats only the low byte of `bits` is used, and the
-/// result fits in a byte).
+/// `format` (for formats narrower than 16 bits only the low bits of `bits` are
+/// used, [`Format::code_mask`], and the result fits in those bits).
 ///
 /// # Panics
 ///
-/// If neither the plain nor the refined evaluation can settle the rounding. This
+/// If the format cannot represent the function ([`Format::can_represent`]:
+/// log and rsqrt over FP6 and FP4). If neither the plain nor the refined evaluation can settle the rounding. This
 /// does not happen for any (function, format, input) of this crate: the tests
 /// evaluate every one of them.
 pub fn eval(function: Function, format: Format, bits: u16) -> u16 {
@@ -76,11 +77,8 @@ pub fn eval(function: Function, format: Format, bits: u16) -> u16 {
 
 /// [`eval`], and which [`Path`] settled the result.
 pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path) {
-    let bits = if format.bits() == 8 {
-        bits & 0xFF
-    } else {
-        bits
-    };
+    assert_representable(function, format);
+    let bits = bits & format.code_mask();
     if format.is_nan(bits) {
         return (format.quiet_nan(bits), Path::Special);
     }
@@ -104,6 +102,20 @@ pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path)
         .eval_refined(x)
         .and_then(|v| round::round(format, v));
     (settle(refined, function, format, bits), Path::Refined)
+}
+
+/// Panics, naming the reason, when `function` has no table over `format`
+/// ([`Format::can_represent`]).
+fn assert_representable(function: Function, format: Format) {
+    if !format.can_represent(function) {
+        panic!(
+            "actlut-codegen: there is no {}_{} table: {} is NaN for some inputs and {} has no NaN",
+            function.name(),
+            format.name(),
+            function.name(),
+            format.name()
+        );
+    }
 }
 
 fn settle(r: Option<u16>, function: Function, format: Format, bits: u16) -> u16 {
@@ -193,13 +205,34 @@ pub fn eval_f32(function: Function, x: f32) -> f32 {
     (v.hi + v.lo) as f32
 }
 
+/// Every (function, format) pair that has a table, in the lock's order: each
+/// format of [`Format::ALL`], and within it each function of [`Function::ALL`]
+/// that the format [can represent](Format::can_represent) (FP6 and FP4 have no
+/// log or rsqrt table: those are NaN below zero, and FP6 and FP4 have no NaN).
+///
+/// ```
+/// use actlut_codegen::{table_pairs, Format, Function};
+/// assert!(table_pairs().any(|p| p == (Function::Gelu, Format::Fp4E2M1)));
+/// assert!(!table_pairs().any(|p| p == (Function::Log, Format::Fp4E2M1)));
+/// ```
+pub fn table_pairs() -> impl Iterator<Item = (Function, Format)> {
+    Format::ALL.into_iter().flat_map(|format| {
+        Function::ALL
+            .into_iter()
+            .filter(move |&f| format.can_represent(f))
+            .map(move |function| (function, format))
+    })
+}
+
 /// Fills `out` with the table of `function` over `format`: entry `i` is
 /// [`eval`]`(function, format, i)`.
 ///
 /// # Panics
 ///
-/// If `out.len() != format.entries()`.
+/// If `out.len() != format.entries()`, or if there is no such table
+/// ([`Format::can_represent`]).
 pub fn fill_table(function: Function, format: Format, out: &mut [u16]) {
+    assert_representable(function, format);
     assert_eq!(
         out.len(),
         format.entries(),
@@ -269,8 +302,8 @@ mod tests {
     /// of hard cases is printed (`cargo test -p actlut-codegen -- --nocapture`).
     #[test]
     fn every_input_of_every_table_is_settled() {
-        for format in Format::ALL {
-            for function in Function::ALL {
+        for (function, format) in table_pairs() {
+            {
                 let mut refined = 0;
                 for b in (0..format.entries()).map(|i| i as u16) {
                     if eval_traced(function, format, b).1 == Path::Refined {
