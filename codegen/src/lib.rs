@@ -184,9 +184,30 @@ pub fn eval_f32(function: Function, x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
     }
-    let xd = f64::from(x);
-    let v = if x.is_infinite() || x == 0.0 {
-        match function.special(x.is_sign_negative(), x == 0.0) {
+    eval_value_f32(function, f64::from(x))
+}
+
+/// `function` at an exact `f64` input `x`, rounded once to `f32`: [`eval_f32`] for
+/// inputs that need not be `f32` values, such as a dequantized block element
+/// `code · scale`, which can lie beyond `f32`'s range. A NaN `x` gives the
+/// positive default NaN `0x7FC0_0000`.
+///
+/// # Accuracy
+///
+/// As [`eval_f32`]: within 0.5 ulp + 2^-40 (relative), and correctly rounded
+/// whenever the evaluation or its refinement settles the rounding.
+///
+/// ```
+/// use actlut_codegen::{eval_f32, eval_value_f32, Function};
+/// assert_eq!(eval_value_f32(Function::Tanh, 0.5), eval_f32(Function::Tanh, 0.5));
+/// assert_eq!(eval_value_f32(Function::Gelu, 1e39), f32::INFINITY); // beyond f32
+/// ```
+pub fn eval_value_f32(function: Function, xd: f64) -> f32 {
+    if xd.is_nan() {
+        return f32::NAN;
+    }
+    let v = if xd.is_infinite() || xd == 0.0 {
+        match function.special(xd.is_sign_negative(), xd == 0.0) {
             Special::DefaultNan => return f32::NAN,
             Special::Value(v) => v,
         }
