@@ -97,6 +97,7 @@
 //! | [`computed`] | the same functions without a table, bit-identical; and `f32` |
 //! | [`manifest`] | the tables compiled into this build, with their hashes |
 //! | [`quant`] | fused dequantize → function (→ requantize) tables over `i8`/`u8`/4-bit codes |
+//! | [`mx`] | block-scaled inputs (OCP MX, NVFP4) dequantized → function, correctly rounded, with SIMD FP4 lookups |
 //! | [`fp8`] | `f32` ↔ fp8 conversions with one rounding |
 //! | [`approx`] | `f32` functions on a quantization grid with proven error bounds, log-sum-exp |
 //! | [`kernels`] | 256-entry byte lookups with SIMD byte permutes, and the 16-bit slice kernels |
@@ -179,6 +180,7 @@ pub mod fp8;
 mod functions;
 pub mod kernels;
 pub mod manifest;
+pub mod mx;
 pub mod quant;
 pub mod tables;
 
