@@ -299,3 +299,98 @@ pub fn f32_to_e4m3fnuz(x: f32) -> u8 {
 pub fn f32_to_e5m2fnuz(x: f32) -> u8 {
     E5M2FNUZ.narrow(x)
 }
+
+/// The tables over the `float8` crate's typed fp8 values (feature `float8`): the same tables
+/// as the raw-byte entry points, one load per value.
+///
+/// ```
+/// # #[cfg(all(feature = "float8", feature = "gelu", feature = "fp8-e4m3"))] {
+/// use actlut::Activation;
+/// use float8::F8E4M3;
+/// let x = F8E4M3::from_bits(0x38); // 1.0
+/// assert_eq!(Activation::Gelu.fp8_e4m3(x)?.to_bits(), actlut::gelu::fp8_e4m3_bits(0x38));
+/// let mut xs = [x, F8E4M3::from_bits(0xB8)];
+/// Activation::Gelu.apply_fp8_e4m3(&mut xs)?;
+/// # }
+/// # Ok::<(), actlut::MissingTable>(())
+/// ```
+#[cfg(feature = "float8")]
+impl crate::Activation {
+    /// `self` at one `F8E4M3`: one table load.
+    pub fn fp8_e4m3(self, x: float8::F8E4M3) -> Result<float8::F8E4M3, crate::MissingTable> {
+        let t = self.table_fp8_e4m3()?;
+        Ok(float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]))
+    }
+
+    /// Applies `self` in place to every `F8E4M3` of `xs`.
+    pub fn apply_fp8_e4m3(self, xs: &mut [float8::F8E4M3]) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e4m3()?;
+        for x in xs {
+            *x = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+
+    /// Writes `self` of every `F8E4M3` of `xs` to `ys`.
+    ///
+    /// # Panics
+    ///
+    /// If `xs.len() != ys.len()`; the message names both lengths.
+    #[track_caller]
+    pub fn map_fp8_e4m3(
+        self,
+        xs: &[float8::F8E4M3],
+        ys: &mut [float8::F8E4M3],
+    ) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e4m3()?;
+        check_lengths(xs.len(), ys.len());
+        for (y, x) in ys.iter_mut().zip(xs) {
+            *y = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+
+    /// `self` at one `F8E5M2`: one table load.
+    pub fn fp8_e5m2(self, x: float8::F8E5M2) -> Result<float8::F8E5M2, crate::MissingTable> {
+        let t = self.table_fp8_e5m2()?;
+        Ok(float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]))
+    }
+
+    /// Applies `self` in place to every `F8E5M2` of `xs`.
+    pub fn apply_fp8_e5m2(self, xs: &mut [float8::F8E5M2]) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e5m2()?;
+        for x in xs {
+            *x = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+
+    /// Writes `self` of every `F8E5M2` of `xs` to `ys`.
+    ///
+    /// # Panics
+    ///
+    /// If `xs.len() != ys.len()`; the message names both lengths.
+    #[track_caller]
+    pub fn map_fp8_e5m2(
+        self,
+        xs: &[float8::F8E5M2],
+        ys: &mut [float8::F8E5M2],
+    ) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e5m2()?;
+        check_lengths(xs.len(), ys.len());
+        for (y, x) in ys.iter_mut().zip(xs) {
+            *y = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "float8")]
+#[track_caller]
+fn check_lengths(src: usize, dst: usize) {
+    if src != dst {
+        panic!(
+            "actlut: source slice length ({src}) does not match destination slice length ({dst})"
+        );
+    }
+}

@@ -17,6 +17,13 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p actlut-macros --no-deps
 # in macros/tests/ui/*.stderr).
 cargo test -p actlut-macros
 
+# The `float8` crate's typed fp8 values through the fp8 tables, and float8's
+# conversions against actlut's and the ml_dtypes vectors (every difference
+# classified: tests/float8.rs).
+cargo test -p actlut --features float8 --test float8
+cargo test -p actlut --features float8 --doc fp8
+cargo clippy -p actlut --all-targets --features float8 -- -D warnings
+
 # The small-float vectors (fp8, fnuz fp8, FP6, FP4, E8M0) are generated from
 # ml_dtypes by scripts/fp8_vectors.py and committed, so no test needs Python.
 # Where numpy and ml_dtypes are installed, check that the committed files are
