@@ -402,7 +402,8 @@ impl Row {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Fp4Kernel {
-    /// The portable loop: one row load and one byte load per plane per element.
+    /// The portable loop: the scale's 16 outputs assembled from the row once per block, then
+    /// one load per element.
     Scalar,
     /// x86_64 SSSE3: one `pshufb` per 16 codes and output byte.
     Ssse3,
@@ -525,10 +526,13 @@ fn map_scalar<O: Output>(
         .zip(scales)
         .zip(out.chunks_exact_mut(2 * block_bytes))
     {
+        // The scale's 16 outputs, assembled once from the byte planes for the block's
+        // 2 · block_bytes lookups.
         let row = &rows[usize::from(s)];
+        let values: [O; 16] = core::array::from_fn(|c| row.get(c as u8));
         for (&b, o) in block.iter().zip(out.chunks_exact_mut(2)) {
-            o[0] = row.get(b & 0xF);
-            o[1] = row.get(b >> 4);
+            o[0] = values[usize::from(b & 0xF)];
+            o[1] = values[usize::from(b >> 4)];
         }
     }
 }
