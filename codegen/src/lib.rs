@@ -319,6 +319,30 @@ pub const REFERENCE_VERSION: &str =
 mod tests {
     use super::*;
 
+    #[test]
+    #[should_panic(
+        expected = "there is no log_fp6_e2m3 table: log is NaN for some inputs and fp6_e2m3 has no NaN"
+    )]
+    fn a_table_that_would_need_a_nan_is_refused() {
+        let mut out = [0u16; 64];
+        fill_table(Function::Log, Format::Fp6E2M3, &mut out);
+    }
+
+    #[test]
+    #[should_panic(expected = "there is no rsqrt_fp4_e2m1 table")]
+    fn evaluating_a_pair_without_a_table_is_refused() {
+        eval(Function::Rsqrt, Format::Fp4E2M1, 0x2);
+    }
+
+    /// The pairs with a table: every format × function but log and rsqrt over FP6/FP4.
+    #[test]
+    fn table_pairs_lists_every_pair_with_a_table_in_lock_order() {
+        let pairs: std::vec::Vec<_> = table_pairs().collect();
+        assert_eq!(pairs.len(), Format::ALL.len() * Function::ALL.len() - 3 * 2);
+        assert_eq!(pairs[0], (Function::ALL[0], Format::F16));
+        assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+
     /// Every (function, format, input) is settled without a panic, and the number
     /// of hard cases is printed (`cargo test -p actlut-codegen -- --nocapture`).
     #[test]
