@@ -7,6 +7,7 @@ use actlut::mx::{
     Nvfp4Table, Op, Output, MX_BLOCK, NVFP4_BLOCK,
 };
 use actlut::quant::Function;
+use actlut::Activation;
 use actlut_codegen::Format;
 use half::{bf16, f16};
 
@@ -511,6 +512,35 @@ fn fused_mxfp4_gelu_bf16_equals_dequantize_then_the_gelu_bf16_table() {
                 assert!(one.is_nan() && two.is_nan());
             } else {
                 assert_eq!(one.to_bits(), two.to_bits(), "scale {s} code {c}");
+            }
+        }
+    }
+}
+
+/// Where the dequantized value is an `f32` (every MXFP4 element below 2^128), the fused f32
+/// table equals the computed `f32` path at that value: the same evaluation, checked against
+/// MPFR by the oracle's eval_f32 test.
+#[test]
+fn fused_f32_tables_equal_the_computed_f32_path_inside_f32_range() {
+    for act in [
+        Activation::Gelu,
+        Activation::Sigmoid,
+        Activation::Exp,
+        Activation::Log,
+    ] {
+        let t = MxFp4Table::<f32>::new(Op::Function(act.function()));
+        for s in 0..0xFFu8 {
+            for c in 0..16u8 {
+                let x = fp4(c) * e8m0_to_f64(s);
+                if x.abs() > f64::from(f32::MAX) {
+                    continue;
+                }
+                let want = actlut::computed::f32(act, x as f32);
+                let got = t.lookup(s, c);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{act:?} scale {s} code {c}: {got:e} vs {want:e}"
+                );
             }
         }
     }
