@@ -36,7 +36,7 @@ fn main() {
         .flat_map(|format| {
             Function::ALL
                 .into_iter()
-                .filter(|f| enabled(f.feature()))
+                .filter(move |&f| enabled(f.feature()) && format.can_represent(f))
                 .map(move |function| (function, format))
         })
         .collect();

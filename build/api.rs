@@ -34,6 +34,8 @@ pub struct Repr {
     pub value_ty: Option<&'static str>,
     /// The `Format` variant, for generated code: `Format::F16`.
     pub variant: String,
+    /// The format itself.
+    pub format: Format,
 }
 
 impl Repr {
@@ -61,6 +63,7 @@ impl Repr {
                 .find(|(n, _)| *n == format.name())
                 .map(|(_, t)| *t),
             variant: format!("Format::{format:?}"),
+            format,
         }
     }
 
@@ -110,6 +113,8 @@ struct Func {
     feature: &'static str,
     /// One line of ASCII text.
     definition: &'static str,
+    /// The function itself.
+    function: Function,
 }
 
 impl Func {
@@ -119,7 +124,14 @@ impl Func {
             name: function.name(),
             feature: function.feature(),
             definition: function.definition(),
+            function,
         }
+    }
+
+    /// Whether the function has a table over `r` at all (log and rsqrt have
+    /// none in a format without NaN: `Format::can_represent`).
+    fn has_table(&self, r: &Repr) -> bool {
+        r.format.can_represent(self.function)
     }
 
     /// The static of its table over `r`: `crate::tables::GELU_TANH_F16`.
@@ -189,7 +201,7 @@ fn functions(funcs: &[Func], reprs: &[Repr]) -> String {
             feature = f.feature,
             cfg = cfg(&[f.feature]),
         );
-        for r in reprs {
+        for r in reprs.iter().filter(|r| f.has_table(r)) {
             module_items(&mut s, f, r);
         }
         s.push_str("}\n");
@@ -199,7 +211,7 @@ fn functions(funcs: &[Func], reprs: &[Repr]) -> String {
          #[cfg(test)]\nmod generated_tests {\n",
     );
     for f in funcs {
-        for r in reprs {
+        for r in reprs.iter().filter(|r| f.has_table(r)) {
             module_tests(&mut s, f, r);
         }
     }
@@ -477,7 +489,7 @@ pub enum Activation {
             bits = r.bits_ty,
             n = r.entries,
         );
-        for f in funcs {
+        for f in funcs.iter().filter(|f| f.has_table(r)) {
             let _ = writeln!(
                 s,
                 "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
@@ -528,7 +540,7 @@ pub enum Activation {
 "#,
     );
     for r in reprs {
-        for f in funcs {
+        for f in funcs.iter().filter(|f| f.has_table(r)) {
             let _ = writeln!(
                 s,
                 "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
@@ -622,6 +634,11 @@ pub fn {fmt}(act: Activation, x: {ty}) -> {ty} {{
             s,
             r#"
 /// `act` at one `{fmt}` given and returned as raw bits, computed.
+///
+/// # Panics
+///
+/// If `{fmt}` cannot represent `act` ([`Format::can_represent`]: log and
+/// rsqrt over a format without NaN).
 pub fn {fmt}_bits(act: Activation, x: {bits}) -> {bits} {{
     actlut_codegen::eval(act.function(), {variant}, {arg}){ret}
 }}
@@ -681,6 +698,9 @@ pub fn {name}_f32(x: f32) -> f32 {{
     #[test]
     fn {fmt}_functions_equal_bits() {{
         for act in Activation::ALL {{
+            if !{variant}.can_represent(act.function()) {{
+                continue;
+            }}
             for x in (0..{variant}.entries()).step_by({step}).map(|i| i as {bits}) {{
                 let want = bits(act, {variant}, {arg});
                 assert_eq!({widen}, want, "{{act:?}} {{x:#x}}");

@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Writes the fp8 conversion vectors in tests/vectors/ from ml_dtypes.
+"""Writes the small-float conversion vectors in tests/vectors/ from ml_dtypes.
 
-For each of OCP FP8 E4M3FN and E5M2 it writes two files:
+For each element format (ml_dtypes type in brackets): OCP FP8 E4M3FN and E5M2 (float8_e4m3fn,
+float8_e5m2), the AMD fnuz fp8 formats (float8_e4m3fnuz, float8_e5m2fnuz), and the OCP MX
+FP6 E2M3, FP6 E3M2 and FP4 E2M1 (float6_e2m3fn, float6_e3m2fn, float4_e2m1fn), it writes:
 
-  fp8_<fmt>_decode.txt    every code (256 lines): `code f32_bits`, the code's value as f32
-  fp8_<fmt>_from_f32.txt  `f32_bits code`: ml_dtypes' conversion FROM FLOAT32 of every
-                          rounding boundary of the format (each value and each midpoint
-                          between neighbours, the overflow threshold included) and its f32
-                          neighbours, both signs, special values, and seeded random inputs
+  <kind>_<fmt>_decode.txt    every code (256, 64 or 16 lines): `code f32_bits`, the code's
+                             value as f32
+  <kind>_<fmt>_from_f32.txt  `f32_bits code`: ml_dtypes' conversion FROM FLOAT32 of every
+                             rounding boundary of the format (each value and each midpoint
+                             between neighbours, the overflow threshold included) and its f32
+                             neighbours, both signs, special values, and seeded random inputs
 
-All numbers are lower-case hexadecimal. ml_dtypes converts float32 to fp8 with one rounding;
-its float64 conversions round twice (through float32), so only float32 inputs are used.
+and for the MX scale format E8M0 (float8_e8m0fnu) only e8m0_decode.txt (every code): actlut
+reads E8M0 scales, it never rounds to them.
+
+All numbers are lower-case hexadecimal. ml_dtypes converts float32 to these formats with one
+rounding; its float64 conversions round twice (through float32), so only float32 inputs are
+used (an f32 is exact in f64, so one rounding from f64 gives the same result).
 
 Usage: python3 scripts/fp8_vectors.py [--check]
   (needs numpy and ml_dtypes; --check compares with the committed files instead of writing)
@@ -26,7 +33,18 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "vectors"
 SEED = 20260101
 RANDOM_PER_KIND = 4096
-FORMATS = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}
+# (kind, name) -> (ml_dtypes type, code width in bits)
+FORMATS = {
+    ("fp8", "e4m3"): (ml_dtypes.float8_e4m3fn, 8),
+    ("fp8", "e5m2"): (ml_dtypes.float8_e5m2, 8),
+    ("fp8", "e4m3fnuz"): (ml_dtypes.float8_e4m3fnuz, 8),
+    ("fp8", "e5m2fnuz"): (ml_dtypes.float8_e5m2fnuz, 8),
+    ("fp6", "e2m3"): (ml_dtypes.float6_e2m3fn, 6),
+    ("fp6", "e3m2"): (ml_dtypes.float6_e3m2fn, 6),
+    ("fp4", "e2m1"): (ml_dtypes.float4_e2m1fn, 4),
+}
+# Formats whose codes are only decoded: the MX scale.
+DECODE_ONLY = {("e8m0", None): ml_dtypes.float8_e8m0fnu}
 
 
 def header(what):
@@ -47,12 +65,13 @@ def next_up(bits):
     return [bits + 1, bits - 1] if bits & 0x7FFFFFFF else [bits + 1]
 
 
-def sweep(dtype):
-    codes = np.arange(256, dtype=np.uint8).view(dtype)
+def sweep(dtype, width):
+    codes = np.arange(1 << width, dtype=np.uint8).view(dtype)
     values = codes.astype(np.float32)
     finite = sorted({float(v) for v in values if np.isfinite(v) and v >= 0})
     # Every value and every midpoint between neighbours; above the largest finite value, the
-    # overflow threshold: max + ulp/2 (464 for E4M3, 61440 for E5M2). All are exact in f32.
+    # overflow threshold: max + ulp/2 (464 for E4M3, 61440 for E5M2, 7 for FP4). All are
+    # exact in f32.
     points = list(finite)
     for lo, hi in zip(finite, finite[1:]):
         points.append((lo + hi) / 2)
@@ -93,23 +112,30 @@ def sweep(dtype):
     return ordered
 
 
+def decode_file(label, dtype, width):
+    codes = np.arange(1 << width, dtype=np.uint8)
+    decoded = codes.view(dtype).astype(np.float32).view(np.uint32)
+    lines = header(f"{label}: code, then its value as f32 bits (ml_dtypes astype(float32))")
+    lines += [f"{c:02x} {int(v):08x}" for c, v in zip(codes, decoded)]
+    return "\n".join(lines) + "\n"
+
+
 def files():
     out = {}
-    for name, dtype in FORMATS.items():
-        codes = np.arange(256, dtype=np.uint8)
-        decoded = codes.view(dtype).astype(np.float32).view(np.uint32)
-        lines = header(f"fp8 {name}: code, then its value as f32 bits (ml_dtypes astype(float32))")
-        lines += [f"{c:02x} {int(v):08x}" for c, v in zip(codes, decoded)]
-        out[f"fp8_{name}_decode.txt"] = "\n".join(lines) + "\n"
+    for (kind, name), (dtype, width) in FORMATS.items():
+        out[f"{kind}_{name}_decode.txt"] = decode_file(f"{kind} {name}", dtype, width)
 
-        inputs = np.array(sweep(dtype), dtype=np.uint32)
+        inputs = np.array(sweep(dtype, width), dtype=np.uint32)
         with np.errstate(invalid="ignore", over="ignore"):
             encoded = inputs.view(np.float32).astype(dtype).view(np.uint8)
         lines = header(
-            f"fp8 {name}: f32 bits, then ml_dtypes' code for it (float32 astype({dtype.__name__}))"
+            f"{kind} {name}: f32 bits, then ml_dtypes' code for it "
+            f"(float32 astype({dtype.__name__}))"
         )
         lines += [f"{int(b):08x} {int(c):02x}" for b, c in zip(inputs, encoded)]
-        out[f"fp8_{name}_from_f32.txt"] = "\n".join(lines) + "\n"
+        out[f"{kind}_{name}_from_f32.txt"] = "\n".join(lines) + "\n"
+    for (kind, _), dtype in DECODE_ONLY.items():
+        out[f"{kind}_decode.txt"] = decode_file(kind, dtype, 8)
     return out
 
 

@@ -45,6 +45,16 @@ impl From<Function> for Activation {
 /// assert!(format!("{err:?}").contains("`bf16`"));
 /// # }
 /// ```
+///
+/// A table that cannot exist at all (log and rsqrt over FP6 and FP4, whose
+/// values have no NaN: [`Format::can_represent`]) gives this error too, and its
+/// message says why instead of naming features:
+///
+/// ```
+/// use actlut::{Activation, Format};
+/// let err = Activation::Log.table(Format::Fp4E2M1).unwrap_err();
+/// assert!(err.to_string().contains("has no NaN"), "{err}");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct MissingTable {
     /// The function requested.
@@ -55,6 +65,14 @@ pub struct MissingTable {
 
 impl core::fmt::Display for MissingTable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if !self.format.can_represent(self.activation.function()) {
+            return write!(
+                f,
+                "there is no {0}_{1} table: {0} is NaN for some inputs, and {1} has no NaN",
+                self.activation.name(),
+                self.format.name(),
+            );
+        }
         write!(
             f,
             "the {}_{} table is not compiled in: enable the cargo features `{}` and `{}` of actlut",

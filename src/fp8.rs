@@ -1,4 +1,5 @@
-//! Conversions between `f32` and the OCP FP8 formats E4M3FN and E5M2, as raw bytes.
+//! Conversions between `f32` and the OCP FP8 formats E4M3FN and E5M2, and AMD's
+//! `float8_e4m3fnuz` and `float8_e5m2fnuz`, as raw bytes.
 //!
 //! Widening ([`e4m3_to_f32`], [`e5m2_to_f32`]) is exact. Narrowing ([`f32_to_e4m3`],
 //! [`f32_to_e5m2`]) rounds once, to nearest, ties to even, with the overflow rules of
@@ -26,6 +27,10 @@
 //! the tests compare with on every code and on boundary and random `f32` inputs, agrees
 //! everywhere except that it drops NaN payloads.
 //!
+//! The fnuz formats ([`e4m3fnuz_to_f32`], [`f32_to_e4m3fnuz`], [`e5m2fnuz_to_f32`],
+//! [`f32_to_e5m2fnuz`]) have no infinities and no −0: `0x80` is their only NaN, and NaN, ±inf
+//! and overflow all become it; every zero is `0x00`. ml_dtypes agrees on every vector.
+//!
 //! These are the same roundings as [`Format::encode`](crate::Format::encode) and
 //! [`Format::decode`](crate::Format::decode) (which the tests check exhaustively), written on
 //! bits so that they are fast at run time.
@@ -36,28 +41,65 @@ struct Fp8 {
     frac: u32,
     /// Exponent bias.
     bias: i32,
-    /// Whether the all-ones exponent is ±inf/NaN (E5M2) rather than finite (E4M3FN).
+    /// Whether the all-ones exponent is ±inf/NaN (E5M2) rather than finite (E4M3FN, fnuz).
     ieee: bool,
+    /// fnuz: `0x80` is the only NaN, there is no −0, and overflow gives `0x80`.
+    fnuz: bool,
 }
 
 const E4M3: Fp8 = Fp8 {
     frac: 3,
     bias: 7,
     ieee: false,
+    fnuz: false,
 };
 const E5M2: Fp8 = Fp8 {
     frac: 2,
     bias: 15,
     ieee: true,
+    fnuz: false,
+};
+const E4M3FNUZ: Fp8 = Fp8 {
+    frac: 3,
+    bias: 8,
+    ieee: false,
+    fnuz: true,
+};
+const E5M2FNUZ: Fp8 = Fp8 {
+    frac: 2,
+    bias: 16,
+    ieee: false,
+    fnuz: true,
 };
 
 impl Fp8 {
-    /// The magnitude of +inf (E5M2) or of the NaN that overflow becomes (E4M3FN: `0x7F`).
+    /// The magnitude of +inf (E5M2) or of the NaN that overflow becomes (E4M3FN: `0x7F`); for
+    /// fnuz, `0x80`, one past every finite magnitude.
     const fn overflow(&self) -> u32 {
         if self.ieee {
             0x7F >> self.frac << self.frac
+        } else if self.fnuz {
+            0x80
         } else {
             0x7F
+        }
+    }
+
+    /// The code of an overflow (or an infinity, or a NaN for fnuz) of sign bit `sign`.
+    const fn overflow_code(&self, sign: u8) -> u8 {
+        if self.fnuz {
+            0x80
+        } else {
+            sign | self.overflow() as u8
+        }
+    }
+
+    /// A zero of sign bit `sign`: +0 in fnuz, which has no −0.
+    const fn zero(&self, sign: u8) -> u8 {
+        if self.fnuz {
+            0
+        } else {
+            sign
         }
     }
 
@@ -72,7 +114,10 @@ impl Fp8 {
             let payload = fraction << (23 - self.frac);
             let quiet = if fraction != 0 { 0x0040_0000 } else { 0 };
             sign | 0x7F80_0000 | payload | quiet
-        } else if !self.ieee && mag == 0x7F {
+        } else if self.fnuz && code == 0x80 {
+            // The one fnuz NaN: the sign of its pattern, as ml_dtypes gives it.
+            0xFFC0_0000
+        } else if !self.ieee && !self.fnuz && mag == 0x7F {
             sign | 0x7FC0_0000
         } else if exp == 0 {
             // Subnormal (or zero): fraction · 2^(1 − bias − frac), exact in f32.
@@ -91,7 +136,9 @@ impl Fp8 {
         let a = b & 0x7FFF_FFFF;
         if a > 0x7F80_0000 {
             // NaN: sign and the top payload bits kept, quieted.
-            return if self.ieee {
+            return if self.fnuz {
+                0x80
+            } else if self.ieee {
                 let payload = (a >> (23 - self.frac)) & ((1 << self.frac) - 1);
                 sign | (self.overflow() | payload | 1 << (self.frac - 1)) as u8
             } else {
@@ -99,12 +146,12 @@ impl Fp8 {
             };
         }
         if a == 0x7F80_0000 {
-            return sign | self.overflow() as u8;
+            return self.overflow_code(sign);
         }
         let f32_exp = (a >> 23) as i32;
         if f32_exp == 0 {
             // f32 subnormals (and zeros) lie far below half the smallest fp8 subnormal.
-            return sign;
+            return self.zero(sign);
         }
         // |x| = m · 2^(f32_exp − 150), m with its hidden bit.
         let m = (a & 0x007F_FFFF) | 0x0080_0000;
@@ -114,7 +161,7 @@ impl Fp8 {
         let shift = q - (f32_exp - 150);
         if shift > 24 {
             // |x| < 2^(q−1): below half a quantum.
-            return sign;
+            return self.zero(sign);
         }
         let shift = shift as u32;
         let mut n = m >> shift;
@@ -128,7 +175,9 @@ impl Fp8 {
         let qmin = emin - self.frac as i32;
         let mag = ((q - qmin) as u32) * (1 << self.frac) + n;
         if mag >= self.overflow() {
-            sign | self.overflow() as u8
+            self.overflow_code(sign)
+        } else if mag == 0 {
+            self.zero(sign)
         } else {
             sign | mag as u8
         }
@@ -191,4 +240,157 @@ pub fn f32_to_e4m3(x: f32) -> u8 {
 /// ```
 pub fn f32_to_e5m2(x: f32) -> u8 {
     E5M2.narrow(x)
+}
+
+/// The value of a `float8_e4m3fnuz` byte (AMD MI300) as `f32` (exact).
+///
+/// `0x80`, the only NaN, gives a quiet `f32` NaN with the sign bit set (ml_dtypes' result).
+///
+/// ```
+/// assert_eq!(actlut::fp8::e4m3fnuz_to_f32(0x7F), 240.0);
+/// assert_eq!(actlut::fp8::e4m3fnuz_to_f32(0x40), 1.0);
+/// assert!(actlut::fp8::e4m3fnuz_to_f32(0x80).is_nan());
+/// ```
+pub fn e4m3fnuz_to_f32(code: u8) -> f32 {
+    E4M3FNUZ.widen(code)
+}
+
+/// The value of a `float8_e5m2fnuz` byte (AMD MI300) as `f32` (exact).
+///
+/// `0x80`, the only NaN, gives a quiet `f32` NaN with the sign bit set.
+///
+/// ```
+/// assert_eq!(actlut::fp8::e5m2fnuz_to_f32(0x7F), 57344.0);
+/// assert_eq!(actlut::fp8::e5m2fnuz_to_f32(0x01), 2f32.powi(-17));
+/// ```
+pub fn e5m2fnuz_to_f32(code: u8) -> f32 {
+    E5M2FNUZ.widen(code)
+}
+
+/// `x` rounded once, to nearest, ties to even, to `float8_e4m3fnuz`.
+///
+/// # Accuracy
+///
+/// Correctly rounded. The format has no infinities and no −0: NaN, ±inf and every overflow
+/// (a rounding above 240) give the NaN `0x80`, and a negative value that rounds to zero gives
+/// `0x00` (ml_dtypes' rules).
+///
+/// ```
+/// assert_eq!(actlut::fp8::f32_to_e4m3fnuz(1.0), 0x40);
+/// assert_eq!(actlut::fp8::f32_to_e4m3fnuz(247.0), 0x7F); // 240
+/// assert_eq!(actlut::fp8::f32_to_e4m3fnuz(248.0), 0x80); // a tie above 240: NaN
+/// assert_eq!(actlut::fp8::f32_to_e4m3fnuz(-0.0), 0x00);
+/// ```
+pub fn f32_to_e4m3fnuz(x: f32) -> u8 {
+    E4M3FNUZ.narrow(x)
+}
+
+/// `x` rounded once, to nearest, ties to even, to `float8_e5m2fnuz`.
+///
+/// # Accuracy
+///
+/// Correctly rounded, with the special values of [`f32_to_e4m3fnuz`]: NaN, ±inf and a
+/// rounding above 57344 give `0x80`; zeros are `0x00`.
+///
+/// ```
+/// assert_eq!(actlut::fp8::f32_to_e5m2fnuz(1.0), 0x40);
+/// assert_eq!(actlut::fp8::f32_to_e5m2fnuz(f32::NEG_INFINITY), 0x80);
+/// ```
+pub fn f32_to_e5m2fnuz(x: f32) -> u8 {
+    E5M2FNUZ.narrow(x)
+}
+
+/// The tables over the `float8` crate's typed fp8 values (feature `float8`): the same tables
+/// as the raw-byte entry points, one load per value.
+///
+/// ```
+/// # #[cfg(all(feature = "float8", feature = "gelu", feature = "fp8-e4m3"))] {
+/// use actlut::Activation;
+/// use float8::F8E4M3;
+/// let x = F8E4M3::from_bits(0x38); // 1.0
+/// assert_eq!(Activation::Gelu.fp8_e4m3(x)?.to_bits(), actlut::gelu::fp8_e4m3_bits(0x38));
+/// let mut xs = [x, F8E4M3::from_bits(0xB8)];
+/// Activation::Gelu.apply_fp8_e4m3(&mut xs)?;
+/// # }
+/// # Ok::<(), actlut::MissingTable>(())
+/// ```
+#[cfg(feature = "float8")]
+impl crate::Activation {
+    /// `self` at one `F8E4M3`: one table load.
+    pub fn fp8_e4m3(self, x: float8::F8E4M3) -> Result<float8::F8E4M3, crate::MissingTable> {
+        let t = self.table_fp8_e4m3()?;
+        Ok(float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]))
+    }
+
+    /// Applies `self` in place to every `F8E4M3` of `xs`.
+    pub fn apply_fp8_e4m3(self, xs: &mut [float8::F8E4M3]) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e4m3()?;
+        for x in xs {
+            *x = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+
+    /// Writes `self` of every `F8E4M3` of `xs` to `ys`.
+    ///
+    /// # Panics
+    ///
+    /// If `xs.len() != ys.len()`; the message names both lengths.
+    #[track_caller]
+    pub fn map_fp8_e4m3(
+        self,
+        xs: &[float8::F8E4M3],
+        ys: &mut [float8::F8E4M3],
+    ) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e4m3()?;
+        check_lengths(xs.len(), ys.len());
+        for (y, x) in ys.iter_mut().zip(xs) {
+            *y = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+
+    /// `self` at one `F8E5M2`: one table load.
+    pub fn fp8_e5m2(self, x: float8::F8E5M2) -> Result<float8::F8E5M2, crate::MissingTable> {
+        let t = self.table_fp8_e5m2()?;
+        Ok(float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]))
+    }
+
+    /// Applies `self` in place to every `F8E5M2` of `xs`.
+    pub fn apply_fp8_e5m2(self, xs: &mut [float8::F8E5M2]) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e5m2()?;
+        for x in xs {
+            *x = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+
+    /// Writes `self` of every `F8E5M2` of `xs` to `ys`.
+    ///
+    /// # Panics
+    ///
+    /// If `xs.len() != ys.len()`; the message names both lengths.
+    #[track_caller]
+    pub fn map_fp8_e5m2(
+        self,
+        xs: &[float8::F8E5M2],
+        ys: &mut [float8::F8E5M2],
+    ) -> Result<(), crate::MissingTable> {
+        let t = self.table_fp8_e5m2()?;
+        check_lengths(xs.len(), ys.len());
+        for (y, x) in ys.iter_mut().zip(xs) {
+            *y = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "float8")]
+#[track_caller]
+fn check_lengths(src: usize, dst: usize) {
+    if src != dst {
+        panic!(
+            "actlut: source slice length ({src}) does not match destination slice length ({dst})"
+        );
+    }
 }

@@ -61,11 +61,14 @@
 //! |---|---|
 //! | `all` (default) | `all-functions` and `all-formats`; will always cover everything |
 //! | `all-functions` | every function feature below |
-//! | `all-formats` | `f16`, `bf16`, `fp8-e4m3`, `fp8-e5m2` |
+//! | `all-formats` | `f16`, `bf16`, `fp8-e4m3`, `fp8-e5m2`, `fp8-e4m3fnuz`, `fp8-e5m2fnuz`, `fp6-e2m3`, `fp6-e3m2`, `fp4-e2m1` |
 //! | `f16` | IEEE binary16 tables: `[u16; 65536]`, 128 KiB each |
 //! | `bf16` | bfloat16 tables: `[u16; 65536]`, 128 KiB each |
 //! | `fp8-e4m3` | OCP FP8 E4M3FN tables: `[u8; 256]`, 256 bytes each |
 //! | `fp8-e5m2` | OCP FP8 E5M2 tables: `[u8; 256]`, 256 bytes each |
+//! | `fp8-e4m3fnuz`, `fp8-e5m2fnuz` | AMD fnuz fp8 tables (`0x80` the only NaN, no −0): `[u8; 256]` |
+//! | `fp6-e2m3`, `fp6-e3m2` | OCP MX FP6 tables (code in the low 6 bits, saturating): `[u8; 64]`; no `log`/`rsqrt` |
+//! | `fp4-e2m1` | OCP MX FP4 tables (low 4 bits, saturating): `[u8; 16]`; no `log`/`rsqrt` |
 //! | `gelu` | GELU, `x·Φ(x)` |
 //! | `gelu-tanh` | tanh-approximated GELU (evaluated exactly) |
 //! | `sigmoid` | `1/(1 + e^−x)` |
@@ -83,6 +86,7 @@
 //! | `log` | `ln x` |
 //! | `rsqrt` | `1/√x` |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
+//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
@@ -97,6 +101,7 @@
 //! | [`computed`] | the same functions without a table, bit-identical; and `f32` |
 //! | [`manifest`] | the tables compiled into this build, with their hashes |
 //! | [`quant`] | fused dequantize → function (→ requantize) tables over `i8`/`u8`/4-bit codes |
+//! | [`mx`] | block-scaled inputs (OCP MX, NVFP4) dequantized → function, correctly rounded, with SIMD FP4 lookups |
 //! | [`fp8`] | `f32` ↔ fp8 conversions with one rounding |
 //! | [`approx`] | `f32` functions on a quantization grid with proven error bounds, log-sum-exp |
 //! | [`kernels`] | 256-entry byte lookups with SIMD byte permutes, and the 16-bit slice kernels |
@@ -126,6 +131,7 @@ pub mod fp8;
 mod functions;
 pub mod kernels;
 pub mod manifest;
+pub mod mx;
 pub mod quant;
 pub mod tables;
 

@@ -31,17 +31,23 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
     let mut expected_order = Vec::new();
     for format in Format::ALL {
         for a in Activation::ALL {
-            let Some(bytes) = embedded_le(a, format) else {
+            let name = format!("{}_{}", a.name(), format.name());
+            let bytes = embedded_le(a, format);
+            let Some(t) = manifest::find(&name) else {
+                assert!(
+                    bytes.is_none(),
+                    "{name} compiled in but not in the manifest"
+                );
                 continue;
             };
             enabled += 1;
-            let name = format!("{}_{}", a.name(), format.name());
-            let t = manifest::find(&name).unwrap_or_else(|| panic!("{name} not in the manifest"));
             assert_eq!(t.activation, a, "{name}");
             assert_eq!(t.format, format, "{name}");
-            assert_eq!(t.bytes(), bytes.len(), "{name}");
             assert_eq!(t.entries(), format.entries(), "{name}");
-            assert_eq!(t.sha256, sha256(&bytes), "{name}: manifest hash vs bytes");
+            if let Some(bytes) = bytes {
+                assert_eq!(t.bytes(), bytes.len(), "{name}");
+                assert_eq!(t.sha256, sha256(&bytes), "{name}: manifest hash vs bytes");
+            }
             let l = lock.iter().find(|e| e.name == name).unwrap();
             assert_eq!(t.sha256, l.sha256, "{name}: manifest hash vs lock");
             assert_eq!(

@@ -3,4 +3,5 @@
 # completion (it exits non-zero if a table's hash differs from the lock).
 set -euo pipefail
 cargo bench --bench lookup -- --test
+cargo bench --bench mx -- --test
 cargo run --release --example quickstart

@@ -15,6 +15,7 @@ fi
 rustup target add aarch64-unknown-linux-gnu
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
-out=$(cargo test -p actlut --target aarch64-unknown-linux-gnu --test kernels --test word_kernels -- --nocapture 2>&1) || { echo "$out"; exit 1; }
+out=$(cargo test -p actlut --target aarch64-unknown-linux-gnu --test kernels --test word_kernels --test mx -- --nocapture 2>&1) || { echo "$out"; exit 1; }
 echo "$out" | grep -E "available|test result"
 echo "$out" | grep -q "Neon" || { echo "NEON kernel was not exercised under qemu-aarch64"; exit 1; }
+echo "$out" | grep -q "available FP4 kernels: .*Neon" || { echo "the NEON FP4 (mx) kernel was not exercised under qemu-aarch64"; exit 1; }

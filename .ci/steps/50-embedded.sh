@@ -74,8 +74,9 @@ cargo test -p actlut --target wasm32-wasip1 --lib --tests
 phase "wasm32-wasip1 with simd128: the byte and 16-bit kernels and the slice entry points, under node"
 out=$(CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
   cargo test -p actlut --target wasm32-wasip1 --target-dir target/wasip1-simd128 \
-  --test kernels --test word_kernels --test exhaustive -- --nocapture 2>&1) || { echo "$out"; exit 1; }
+  --test kernels --test word_kernels --test exhaustive --test mx -- --nocapture 2>&1) || { echo "$out"; exit 1; }
 grep -E "available|test result" <<<"$out"
 grep -q "byte kernels available here: .*Simd128" <<<"$out" || { echo "the simd128 byte kernel was not exercised under node" >&2; exit 1; }
 grep -q "16-bit kernels available here: .*Simd128" <<<"$out" || { echo "the simd128 16-bit kernel was not exercised under node" >&2; exit 1; }
+grep -q "available FP4 kernels: .*Simd128" <<<"$out" || { echo "the simd128 FP4 (mx) kernel was not exercised under node" >&2; exit 1; }
 phase "done"

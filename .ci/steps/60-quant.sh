@@ -17,11 +17,19 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p actlut-macros --no-deps
 # in macros/tests/ui/*.stderr).
 cargo test -p actlut-macros
 
-# The fp8 vectors are generated from ml_dtypes by scripts/fp8_vectors.py and
-# committed, so no test needs Python. Where numpy and ml_dtypes are installed,
-# check that the committed files are what the script writes.
+# The `float8` crate's typed fp8 values through the fp8 tables, and float8's
+# conversions against actlut's and the ml_dtypes vectors (every difference
+# classified: tests/float8.rs).
+cargo test -p actlut --features float8 --test float8
+cargo test -p actlut --features float8 --doc fp8
+cargo clippy -p actlut --all-targets --features float8 -- -D warnings
+
+# The small-float vectors (fp8, fnuz fp8, FP6, FP4, E8M0) are generated from
+# ml_dtypes by scripts/fp8_vectors.py and committed, so no test needs Python.
+# Where numpy and ml_dtypes are installed, check that the committed files are
+# what the script writes (about 2 s).
 if python3 -c 'import ml_dtypes, numpy' 2>/dev/null; then
   python3 scripts/fp8_vectors.py --check
 else
-  echo "numpy/ml_dtypes not installed: committed fp8 vectors not regenerated"
+  echo "numpy/ml_dtypes not installed: committed small-float vectors not regenerated"
 fi

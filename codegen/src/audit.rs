@@ -118,10 +118,8 @@ impl Reference {
     /// a second in an optimized build.
     pub fn generate_all() -> Vec<Reference> {
         let mut all = Vec::new();
-        for format in Format::ALL {
-            for function in Function::ALL {
-                all.push(Reference::generate(function, format));
-            }
+        for (function, format) in crate::table_pairs() {
+            all.push(Reference::generate(function, format));
         }
         merge_aliases(all)
     }
@@ -450,9 +448,7 @@ fn distinct_entries(w: &[u8], entry_bytes: usize) -> usize {
 /// or the end of one (a truncated file) is an error, not a shorter list of
 /// allowed tables.
 pub fn check_lock_complete(entries: &[Entry]) -> Result<(), String> {
-    let missing: Vec<String> = Format::ALL
-        .into_iter()
-        .flat_map(|fo| Function::ALL.into_iter().map(move |fu| (fu, fo)))
+    let missing: Vec<String> = crate::table_pairs()
         .map(|(fu, fo)| crate::table_name(fu, fo))
         .filter(|n| !entries.iter().any(|e| &e.name == n))
         .collect();
@@ -468,12 +464,10 @@ pub fn check_lock_complete(entries: &[Entry]) -> Result<(), String> {
     }
     match missing.len() {
         0 => Ok(()),
-        n if n == Format::ALL.len() * Function::ALL.len() => {
-            Err(String::from("the lock has no entries"))
-        }
+        n if n == crate::table_pairs().count() => Err(String::from("the lock has no entries")),
         n => Err(format!(
             "the lock is incomplete: {n} of {} tables missing (first: {})",
-            Format::ALL.len() * Function::ALL.len(),
+            crate::table_pairs().count(),
             missing[0]
         )),
     }

@@ -5,6 +5,11 @@
 ///
 /// Every format here is a subset of `f64`, so decoding is exact and a value is
 /// rounded exactly once when it is encoded.
+///
+/// The 6- and 4-bit formats (FP6, FP4) hold their code in the low bits of a
+/// `u16` (and of a byte in tables); the bits above the format's width are
+/// ignored by [`decode`](Self::decode), [`is_nan`](Self::is_nan) and
+/// [`eval`](crate::eval), as they are for the 8-bit formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Format {
@@ -19,15 +24,35 @@ pub enum Format {
     /// OCP FP8 E5M2: 1 sign, 5 exponent, 2 fraction bits, bias 15, max 57344,
     /// IEEE-like with ±inf and NaN `S.11111.{01,10,11}`.
     Fp8E5M2,
+    /// `float8_e4m3fnuz` (AMD MI300, ml_dtypes): 1 sign, 4 exponent, 3 fraction
+    /// bits, bias 8, max 240. No infinities and no −0: the only NaN is `0x80`,
+    /// every zero is `0x00`, and an overflow becomes that NaN.
+    Fp8E4M3Fnuz,
+    /// `float8_e5m2fnuz` (AMD MI300, ml_dtypes): 1 sign, 5 exponent, 2 fraction
+    /// bits, bias 16, max 57344. The special values of [`Fp8E4M3Fnuz`](Self::Fp8E4M3Fnuz).
+    Fp8E5M2Fnuz,
+    /// OCP MX FP6 E2M3: 1 sign, 2 exponent, 3 fraction bits, bias 1, max 7.5.
+    /// Every code is finite (no infinities, no NaN); an overflow saturates to ±7.5.
+    Fp6E2M3,
+    /// OCP MX FP6 E3M2: 1 sign, 3 exponent, 2 fraction bits, bias 3, max 28.
+    /// Every code is finite; an overflow saturates to ±28.
+    Fp6E3M2,
+    /// OCP MX FP4 E2M1: 1 sign, 2 exponent, 1 fraction bit, bias 1; the values
+    /// ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}. Every code is finite; an overflow saturates to ±6.
+    Fp4E2M1,
 }
 
-/// How a format spends its all-ones exponent.
+/// How a format spends its special bit patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Specials {
     /// IEEE: all-ones exponent is ±inf (zero fraction) or NaN.
     Ieee,
     /// OCP E4M3FN: no infinities; only all-ones exponent *and* fraction is NaN.
     E4M3Fn,
+    /// "fnuz": no infinities, no −0; the negative-zero pattern is the only NaN.
+    Fnuz,
+    /// OCP MX FP6/FP4: every pattern is a finite number; overflow saturates.
+    Finite,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -41,13 +66,36 @@ struct Spec {
     /// Exponent bias.
     bias: i32,
     specials: Specials,
-    /// Bit that quiets a NaN (the top fraction bit; unused for E4M3FN).
+    /// Bit that quiets a NaN (the top fraction bit; 0 where a format's NaN is kept as it is).
     quiet: u16,
 }
 
+/// A format of `width` bits whose NaNs are kept as they are (`quiet` 0).
+const fn plain(width: u32, frac: u32, exp: u32, bias: i32, specials: Specials) -> Spec {
+    Spec {
+        width,
+        frac,
+        exp,
+        bias,
+        specials,
+        quiet: 0,
+    }
+}
+
 impl Format {
-    /// Every format, in a fixed order (the order of the lock file).
-    pub const ALL: [Format; 4] = [Format::F16, Format::Bf16, Format::Fp8E4M3, Format::Fp8E5M2];
+    /// Every format, in a fixed order (the order of the lock file; formats added
+    /// later come last, so that existing lock lines stay where they are).
+    pub const ALL: [Format; 9] = [
+        Format::F16,
+        Format::Bf16,
+        Format::Fp8E4M3,
+        Format::Fp8E5M2,
+        Format::Fp8E4M3Fnuz,
+        Format::Fp8E5M2Fnuz,
+        Format::Fp6E2M3,
+        Format::Fp6E3M2,
+        Format::Fp4E2M1,
+    ];
 
     const fn spec(self) -> Spec {
         match self {
@@ -67,14 +115,7 @@ impl Format {
                 specials: Specials::Ieee,
                 quiet: 0x0040,
             },
-            Format::Fp8E4M3 => Spec {
-                width: 8,
-                frac: 3,
-                exp: 4,
-                bias: 7,
-                specials: Specials::E4M3Fn,
-                quiet: 0,
-            },
+            Format::Fp8E4M3 => plain(8, 3, 4, 7, Specials::E4M3Fn),
             Format::Fp8E5M2 => Spec {
                 width: 8,
                 frac: 2,
@@ -83,27 +124,44 @@ impl Format {
                 specials: Specials::Ieee,
                 quiet: 0x02,
             },
+            Format::Fp8E4M3Fnuz => plain(8, 3, 4, 8, Specials::Fnuz),
+            Format::Fp8E5M2Fnuz => plain(8, 2, 5, 16, Specials::Fnuz),
+            Format::Fp6E2M3 => plain(6, 3, 2, 1, Specials::Finite),
+            Format::Fp6E3M2 => plain(6, 2, 3, 3, Specials::Finite),
+            Format::Fp4E2M1 => plain(4, 1, 2, 1, Specials::Finite),
         }
     }
 
-    /// The format's name as used in table names: `f16`, `bf16`, `fp8_e4m3`, `fp8_e5m2`.
+    /// The format's name as used in table names: `f16`, `bf16`, `fp8_e4m3`,
+    /// `fp8_e5m2`, `fp8_e4m3fnuz`, `fp8_e5m2fnuz`, `fp6_e2m3`, `fp6_e3m2`, `fp4_e2m1`.
     pub const fn name(self) -> &'static str {
         match self {
             Format::F16 => "f16",
             Format::Bf16 => "bf16",
             Format::Fp8E4M3 => "fp8_e4m3",
             Format::Fp8E5M2 => "fp8_e5m2",
+            Format::Fp8E4M3Fnuz => "fp8_e4m3fnuz",
+            Format::Fp8E5M2Fnuz => "fp8_e5m2fnuz",
+            Format::Fp6E2M3 => "fp6_e2m3",
+            Format::Fp6E3M2 => "fp6_e3m2",
+            Format::Fp4E2M1 => "fp4_e2m1",
         }
     }
 
     /// The cargo feature of the runtime crate that enables this format's tables:
-    /// `f16`, `bf16`, `fp8-e4m3`, `fp8-e5m2`.
+    /// `f16`, `bf16`, `fp8-e4m3`, `fp8-e5m2`, `fp8-e4m3fnuz`, `fp8-e5m2fnuz`,
+    /// `fp6-e2m3`, `fp6-e3m2`, `fp4-e2m1`.
     pub const fn feature(self) -> &'static str {
         match self {
             Format::F16 => "f16",
             Format::Bf16 => "bf16",
             Format::Fp8E4M3 => "fp8-e4m3",
             Format::Fp8E5M2 => "fp8-e5m2",
+            Format::Fp8E4M3Fnuz => "fp8-e4m3fnuz",
+            Format::Fp8E5M2Fnuz => "fp8-e5m2fnuz",
+            Format::Fp6E2M3 => "fp6-e2m3",
+            Format::Fp6E3M2 => "fp6-e3m2",
+            Format::Fp4E2M1 => "fp4-e2m1",
         }
     }
 
@@ -112,25 +170,31 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
 
-    /// Width of one value in bits (16 or 8).
+    /// Width of one value in bits (16, 8, 6 or 4).
     pub const fn bits(self) -> u32 {
         self.spec().width
     }
 
     /// Number of distinct bit patterns, which is the number of entries of a table
-    /// over this format: 65,536 or 256.
+    /// over this format: 65,536, 256, 64 or 16.
     pub const fn entries(self) -> usize {
         1 << self.spec().width
     }
 
-    /// Bytes of one table entry (2 or 1).
+    /// Bytes of one table entry: 2 for the 16-bit formats, 1 for the others (a
+    /// 6- or 4-bit code sits in the low bits of its byte).
     pub const fn entry_bytes(self) -> usize {
-        (self.spec().width / 8) as usize
+        self.spec().width.div_ceil(8) as usize
     }
 
     /// Bytes of one whole table: `entries() * entry_bytes()`.
     pub const fn table_bytes(self) -> usize {
         self.entries() * self.entry_bytes()
+    }
+
+    /// Mask of the bits of one code: `0xFFFF`, `0xFF`, `0x3F` or `0x0F`.
+    pub const fn code_mask(self) -> u16 {
+        ((1u32 << self.spec().width) - 1) as u16
     }
 
     const fn sign_bit(self) -> u16 {
@@ -142,6 +206,42 @@ impl Format {
         self.sign_bit() - 1
     }
 
+    /// Whether the format has ±infinity (f16, bf16, E5M2).
+    pub const fn has_inf(self) -> bool {
+        matches!(self.spec().specials, Specials::Ieee)
+    }
+
+    /// Whether the format has a NaN: every format but the OCP MX FP6 and FP4 ones.
+    pub const fn has_nan(self) -> bool {
+        !matches!(self.spec().specials, Specials::Finite)
+    }
+
+    /// Whether the format has −0: every format but the fnuz ones, whose
+    /// negative-zero pattern is their NaN.
+    pub const fn has_negative_zero(self) -> bool {
+        !matches!(self.spec().specials, Specials::Fnuz)
+    }
+
+    /// Whether a value beyond the largest finite one saturates to ±max (FP6,
+    /// FP4: OCP MX and ml_dtypes) rather than becoming ±inf or NaN.
+    pub const fn saturates(self) -> bool {
+        matches!(self.spec().specials, Specials::Finite)
+    }
+
+    /// Whether a table of `function` over this format exists: a function whose
+    /// result is NaN for some input (log and rsqrt below zero) has no table in a
+    /// format without NaN (FP6, FP4), since no code could hold that result.
+    ///
+    /// ```
+    /// use actlut_codegen::{Format, Function};
+    /// assert!(Format::Fp6E2M3.can_represent(Function::Gelu));
+    /// assert!(!Format::Fp6E2M3.can_represent(Function::Log));
+    /// assert!(Format::Fp8E4M3Fnuz.can_represent(Function::Rsqrt));
+    /// ```
+    pub fn can_represent(self, function: crate::Function) -> bool {
+        self.has_nan() || !function.needs_nan()
+    }
+
     /// Bit pattern of the largest finite positive value.
     pub const fn max_finite_bits(self) -> u16 {
         let s = self.spec();
@@ -149,29 +249,38 @@ impl Format {
             Specials::Ieee => ((1u16 << s.exp) - 2) << s.frac | ((1u16 << s.frac) - 1),
             // S.1111.110: the all-ones pattern is NaN.
             Specials::E4M3Fn => self.mag_mask() - 1,
+            // Every positive pattern is finite.
+            Specials::Fnuz | Specials::Finite => self.mag_mask(),
         }
     }
 
-    /// Bit pattern of +inf, or `None` for formats without infinities (E4M3).
+    /// Bit pattern of +inf, or `None` for formats without infinities.
     pub const fn inf_bits(self) -> Option<u16> {
         let s = self.spec();
         match s.specials {
             Specials::Ieee => Some(((1u16 << s.exp) - 1) << s.frac),
-            Specials::E4M3Fn => None,
+            _ => None,
         }
     }
 
     /// The positive default quiet NaN: the result of a NaN made from a non-NaN
-    /// input (`0x7E00`, `0x7FC0`, `0x7F`, `0x7E`).
+    /// input (`0x7E00`, `0x7FC0`, `0x7F`, `0x7E`; `0x80` for the fnuz formats,
+    /// whose only NaN it is).
+    ///
+    /// # Panics
+    ///
+    /// For a format without NaN (FP6, FP4; see [`has_nan`](Self::has_nan)).
     pub const fn default_nan_bits(self) -> u16 {
         let s = self.spec();
         match s.specials {
             Specials::Ieee => ((1u16 << s.exp) - 1) << s.frac | s.quiet,
             Specials::E4M3Fn => self.mag_mask(),
+            Specials::Fnuz => self.sign_bit(),
+            Specials::Finite => panic!("the OCP MX FP6 and FP4 formats have no NaN"),
         }
     }
 
-    /// Whether `bits` encodes a NaN.
+    /// Whether `bits` encodes a NaN (bits above the format's width are ignored).
     pub const fn is_nan(self, bits: u16) -> bool {
         let s = self.spec();
         let mag = bits & self.mag_mask();
@@ -181,20 +290,23 @@ impl Format {
                 mag > inf
             }
             Specials::E4M3Fn => mag == self.mag_mask(),
+            Specials::Fnuz => bits & self.code_mask() == self.sign_bit(),
+            Specials::Finite => false,
         }
     }
 
-    /// The same NaN, quieted: sign and payload kept, quiet bit set
-    /// (E4M3 has one NaN per sign and keeps it).
+    /// The same NaN, quieted: sign and payload kept, quiet bit set (E4M3 has one
+    /// NaN per sign and the fnuz formats one NaN in all: those are kept).
     pub const fn quiet_nan(self, bits: u16) -> u16 {
         bits | self.spec().quiet
     }
 
     /// Decodes a bit pattern to its exact value. NaN patterns decode to an `f64`
-    /// NaN with the pattern's sign. Bits above the format's width are ignored.
+    /// NaN with the pattern's sign (the fnuz NaN `0x80` to a negative one, as
+    /// ml_dtypes does). Bits above the format's width are ignored.
     pub fn decode(self, bits: u16) -> f64 {
         let s = self.spec();
-        let bits = if s.width == 16 { bits } else { bits & 0xFF };
+        let bits = bits & self.code_mask();
         let neg = bits & self.sign_bit() != 0;
         let e = i32::from((bits >> s.frac) & ((1 << s.exp) - 1));
         let f = f64::from(bits & ((1 << s.frac) - 1));
@@ -216,14 +328,45 @@ impl Format {
         }
     }
 
+    /// What a value beyond the largest finite one becomes, with the sign bits
+    /// `sign`: ±inf, NaN of the sign (E4M3), the NaN `0x80` (fnuz), or ±max (FP6, FP4).
+    const fn overflow_bits(self, sign: u16) -> u16 {
+        match self.spec().specials {
+            Specials::Ieee | Specials::E4M3Fn => match self.inf_bits() {
+                Some(inf) => sign | inf,
+                None => sign | self.mag_mask(),
+            },
+            Specials::Fnuz => self.sign_bit(),
+            Specials::Finite => sign | self.max_finite_bits(),
+        }
+    }
+
+    /// A zero with the sign bits `sign`: +0 where the format has no −0.
+    const fn zero_bits(self, sign: u16) -> u16 {
+        if self.has_negative_zero() {
+            sign
+        } else {
+            0
+        }
+    }
+
     /// Encodes `v` with a single rounding to nearest, ties to even, following
     /// docs/SEMANTICS.md: subnormals rounded as subnormals; a value whose rounding
-    /// (with unbounded exponent) exceeds the largest finite value becomes ±inf,
-    /// or NaN with the value's sign on E4M3; a negative value that rounds to zero
-    /// is −0. A NaN `v` becomes the positive default NaN.
+    /// (with unbounded exponent) exceeds the largest finite value becomes ±inf
+    /// (f16, bf16, E5M2), NaN with the value's sign (E4M3), the NaN `0x80`
+    /// (fnuz), or saturates to ±max (FP6, FP4); ±inf likewise. A negative value
+    /// that rounds to zero is −0, or +0 in the fnuz formats, which have no −0. A
+    /// NaN `v` becomes the positive default NaN.
+    ///
+    /// # Panics
+    ///
+    /// If `v` is NaN and the format has no NaN (FP6, FP4): no code could hold it.
     pub fn encode(self, v: f64) -> u16 {
         let s = self.spec();
         if v.is_nan() {
+            if !self.has_nan() {
+                panic!("{}: cannot encode NaN, the format has no NaN", self.name());
+            }
             return self.default_nan_bits();
         }
         let sign = if v.is_sign_negative() {
@@ -232,12 +375,12 @@ impl Format {
             0
         };
         let a = v.abs();
-        let overflow = sign | self.inf_bits().unwrap_or(self.mag_mask());
+        let overflow = self.overflow_bits(sign);
         if a == f64::INFINITY {
             return overflow;
         }
         if a == 0.0 {
-            return sign;
+            return self.zero_bits(sign);
         }
         let emin = 1 - s.bias;
         // floor(log2 a): frexp gives a = m·2^e with m in [0.5, 1).
@@ -255,7 +398,7 @@ impl Format {
             q_exp += 1;
         }
         if int == 0 {
-            return sign;
+            return self.zero_bits(sign);
         }
         let (field, fraction) = if int >= hidden {
             (q_exp + s.frac as i32 + s.bias, int - hidden)
@@ -273,7 +416,8 @@ impl Format {
 
     /// The exact value halfway between the finite magnitudes `mag` and `mag + 1`
     /// (bit patterns without sign); for the largest finite magnitude, the
-    /// overflow threshold `max + ulp/2`.
+    /// overflow threshold `max + ulp/2` (which is no rounding boundary in a
+    /// [saturating](Self::saturates) format).
     pub(crate) fn upper_boundary(self, mag: u16) -> f64 {
         let v = self.decode(mag);
         if mag == self.max_finite_bits() {
@@ -296,6 +440,19 @@ impl Format {
     /// Whether the sign bit of `bits` is set.
     pub fn is_sign_negative(self, bits: u16) -> bool {
         bits & self.sign_bit() != 0
+    }
+}
+
+impl crate::Function {
+    /// Whether the function's result is NaN for some input that is not NaN:
+    /// log and rsqrt, whose limit at −inf (like their value at every negative
+    /// number) is the default NaN. Such a function has no table in a format
+    /// without NaN ([`Format::can_represent`]).
+    pub fn needs_nan(self) -> bool {
+        matches!(
+            self.special(true, false),
+            crate::function::Special::DefaultNan
+        )
     }
 }
 
@@ -378,8 +535,13 @@ mod tests {
                 let above = f64::from_bits(mid.to_bits() + 1);
                 assert_eq!(fmt.encode(below), mag, "{fmt:?} below mid {mag:#x}");
                 assert_eq!(fmt.encode(above), mag + 1, "{fmt:?} above mid {mag:#x}");
-                // Negative side mirrors with the sign bit set.
-                assert_eq!(fmt.encode(-below), fmt.sign_bit() | mag);
+                // Negative side mirrors with the sign bit set (but a fnuz zero is +0).
+                let neg = if mag == 0 && !fmt.has_negative_zero() {
+                    0
+                } else {
+                    fmt.sign_bit() | mag
+                };
+                assert_eq!(fmt.encode(-below), neg, "{fmt:?} -below mid {mag:#x}");
             }
         }
     }
@@ -446,5 +608,203 @@ mod tests {
         assert!(Format::Fp8E5M2.decode(0x7D).is_nan());
         assert_eq!(Format::Fp8E4M3.decode(0x01), libm::scalbn(1.0, -9));
         assert_eq!(Format::Fp8E5M2.decode(0x01), libm::scalbn(1.0, -16));
+    }
+
+    /// The formats added for AMD fnuz fp8 and OCP MX FP6/FP4.
+    const NEW: [Format; 5] = [
+        Format::Fp8E4M3Fnuz,
+        Format::Fp8E5M2Fnuz,
+        Format::Fp6E2M3,
+        Format::Fp6E3M2,
+        Format::Fp4E2M1,
+    ];
+
+    /// Every code of every format: a NaN code decodes to NaN and nothing else
+    /// does; every other code is its own encoding (so no two codes share a value,
+    /// −0 included).
+    #[test]
+    fn every_code_of_every_format_is_its_own_encoding() {
+        for fmt in Format::ALL {
+            for b in (0..fmt.entries()).map(|i| i as u16) {
+                let v = fmt.decode(b);
+                assert_eq!(v.is_nan(), fmt.is_nan(b), "{fmt:?} {b:#06x}");
+                if !v.is_nan() {
+                    assert_eq!(fmt.encode(v), b, "{fmt:?} {b:#06x} = {v:e}");
+                }
+            }
+        }
+    }
+
+    /// Codes 0..=max are strictly increasing in value, and the sign bit mirrors
+    /// them, for every format.
+    #[test]
+    fn codes_are_ordered_like_their_values() {
+        for fmt in Format::ALL {
+            let max = fmt.max_finite_bits();
+            for mag in 0..max {
+                assert!(fmt.decode(mag) < fmt.decode(mag + 1), "{fmt:?} {mag:#x}");
+            }
+            for mag in 1..=max {
+                let neg = fmt.decode(fmt.sign_bit() | mag);
+                assert_eq!(neg, -fmt.decode(mag), "{fmt:?} -{mag:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_new_formats_have_the_values_of_their_specs() {
+        let fp4: [f64; 8] = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0];
+        for (code, want) in fp4.iter().enumerate() {
+            assert_eq!(Format::Fp4E2M1.decode(code as u16), *want);
+            assert_eq!(Format::Fp4E2M1.decode(code as u16 | 8), -*want);
+        }
+        let cases: [(Format, f64, f64, f64); 5] = [
+            // (format, largest finite value, smallest normal, smallest subnormal)
+            (Format::Fp8E4M3Fnuz, 240.0, 0.0078125, 0.0009765625),
+            (
+                Format::Fp8E5M2Fnuz,
+                57344.0,
+                3.0517578125e-5,
+                7.62939453125e-6,
+            ),
+            (Format::Fp6E2M3, 7.5, 1.0, 0.125),
+            (Format::Fp6E3M2, 28.0, 0.25, 0.0625),
+            (Format::Fp4E2M1, 6.0, 1.0, 0.5),
+        ];
+        for (fmt, max, min_normal, min_sub) in cases {
+            assert_eq!(fmt.decode(fmt.max_finite_bits()), max, "{fmt:?}");
+            assert_eq!(fmt.decode(1 << (fmt.spec().frac)), min_normal, "{fmt:?}");
+            assert_eq!(fmt.decode(1), min_sub, "{fmt:?}");
+            assert_eq!(fmt.inf_bits(), None, "{fmt:?}");
+            assert!(!fmt.has_inf());
+        }
+        assert_eq!(Format::Fp8E4M3Fnuz.max_finite_bits(), 0x7F);
+        assert_eq!(Format::Fp6E2M3.max_finite_bits(), 0x1F);
+        assert_eq!(Format::Fp4E2M1.max_finite_bits(), 0x07);
+        assert_eq!(
+            NEW.map(|f| (f.entries(), f.entry_bytes(), f.table_bytes(), f.code_mask())),
+            [
+                (256, 1, 256, 0xFF),
+                (256, 1, 256, 0xFF),
+                (64, 1, 64, 0x3F),
+                (64, 1, 64, 0x3F),
+                (16, 1, 16, 0x0F)
+            ]
+        );
+        for fmt in NEW {
+            assert_eq!(Format::from_name(fmt.name()), Some(fmt));
+            assert_eq!(fmt.feature(), fmt.name().replace('_', "-"));
+        }
+    }
+
+    /// fnuz: the only NaN is 0x80; NaN, ±inf and overflow give it; every zero is +0.
+    #[test]
+    fn fnuz_special_values() {
+        for fmt in [Format::Fp8E4M3Fnuz, Format::Fp8E5M2Fnuz] {
+            let nans: std::vec::Vec<u16> = (0..256).filter(|&b| fmt.is_nan(b)).collect();
+            assert_eq!(nans, [0x80], "{fmt:?}");
+            assert!(fmt.has_nan() && !fmt.has_negative_zero() && !fmt.saturates());
+            assert_eq!(fmt.default_nan_bits(), 0x80);
+            assert_eq!(fmt.quiet_nan(0x80), 0x80);
+            assert!(fmt.decode(0x80).is_nan());
+            assert_eq!(fmt.decode(0x00).to_bits(), 0.0f64.to_bits());
+            for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e9, -1e9] {
+                assert_eq!(fmt.encode(v), 0x80, "{fmt:?} {v}");
+            }
+            for v in [-0.0, -1e-30, 0.0, 1e-30] {
+                assert_eq!(fmt.encode(v), 0x00, "{fmt:?} {v}");
+            }
+        }
+        // Above 240 the quantum is 16: up to 248 (exclusive) rounds to 240; 248 is the
+        // tie between 240 (odd) and 256 (even, beyond the range): NaN.
+        let f = Format::Fp8E4M3Fnuz;
+        assert_eq!(f.encode(247.9), 0x7F);
+        assert_eq!(f.encode(248.0), 0x80);
+        assert_eq!(f.encode(-247.9), 0xFF);
+        assert_eq!(f.encode(-248.0), 0x80);
+        // Half the smallest subnormal ties to zero, +0 on both sides; just above is 2^-10.
+        assert_eq!(f.encode(libm::scalbn(1.0, -11)), 0x00);
+        assert_eq!(f.encode(-libm::scalbn(1.0, -11)), 0x00);
+        assert_eq!(f.encode(-libm::scalbn(1.0, -11) * 1.0001), 0x81);
+        let f = Format::Fp8E5M2Fnuz;
+        assert_eq!(f.encode(61439.0), 0x7F);
+        assert_eq!(f.encode(61440.0), 0x80);
+        assert_eq!(f.encode(-libm::scalbn(1.0, -18)), 0x00);
+        assert_eq!(f.encode(libm::scalbn(1.5, -18)), 0x01);
+    }
+
+    /// FP6 and FP4: no NaN, no inf; overflow and ±inf saturate; −0 exists.
+    #[test]
+    fn fp6_fp4_saturate_and_keep_signed_zeros() {
+        for fmt in [Format::Fp6E2M3, Format::Fp6E3M2, Format::Fp4E2M1] {
+            assert!(!fmt.has_nan() && fmt.has_negative_zero() && fmt.saturates());
+            assert!((0..fmt.entries() as u16).all(|b| !fmt.is_nan(b) && fmt.decode(b).is_finite()));
+            let max = fmt.max_finite_bits();
+            let neg = fmt.sign_bit();
+            for v in [f64::INFINITY, 1e300, 2.0 * fmt.decode(max)] {
+                assert_eq!(fmt.encode(v), max, "{fmt:?} {v}");
+                assert_eq!(fmt.encode(-v), neg | max, "{fmt:?} -{v}");
+            }
+            assert_eq!(fmt.encode(-0.0), neg);
+            assert_eq!(fmt.encode(-1e-300), neg);
+            assert_eq!(fmt.decode(neg).to_bits(), (-0.0f64).to_bits());
+        }
+        let f = Format::Fp4E2M1;
+        assert_eq!(f.encode(5.0), 0x6); // tie between 4 (even) and 6
+        assert_eq!(f.encode(5.0001), 0x7);
+        assert_eq!(f.encode(7.0), 0x7); // max + ulp/2: saturates, no NaN to go to
+        assert_eq!(f.encode(2.5), 0x4); // tie between 2 (even) and 3
+        assert_eq!(f.encode(0.25), 0x0); // half the smallest subnormal: tie to 0
+        assert_eq!(f.encode(-0.25), 0x8);
+        assert_eq!(f.encode(0.2501), 0x1);
+        assert_eq!(f.encode(0.75), 0x2); // tie between 0.5 (odd) and 1
+        assert_eq!(Format::Fp6E2M3.encode(7.75), 0x1F);
+        assert_eq!(Format::Fp6E2M3.encode(0.0625), 0x00);
+        assert_eq!(Format::Fp6E2M3.encode(0.1875), 0x02); // tie between 0.125 and 0.25
+        assert_eq!(Format::Fp6E3M2.encode(30.0), 0x1F);
+        assert_eq!(Format::Fp6E3M2.encode(26.0), 0x1E); // tie between 24 (even) and 28
+    }
+
+    /// Bits above a code's width are ignored by decode and is_nan.
+    #[test]
+    fn stray_high_bits_are_ignored_when_decoding() {
+        for fmt in Format::ALL.into_iter().filter(|f| f.bits() < 16) {
+            for b in 0..fmt.entries() as u16 {
+                for high in [fmt.code_mask() + 1, 0xFF00 & !fmt.code_mask(), 0x8000] {
+                    let d = fmt.decode(b | high);
+                    assert_eq!(
+                        d.to_bits(),
+                        fmt.decode(b).to_bits(),
+                        "{fmt:?} {b:#x}|{high:#x}"
+                    );
+                    assert_eq!(fmt.is_nan(b | high), fmt.is_nan(b));
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "fp4_e2m1: cannot encode NaN, the format has no NaN")]
+    fn encoding_nan_into_a_format_without_nan_panics() {
+        Format::Fp4E2M1.encode(f64::NAN);
+    }
+
+    #[test]
+    #[should_panic(expected = "have no NaN")]
+    fn a_format_without_nan_has_no_default_nan() {
+        Format::Fp6E3M2.default_nan_bits();
+    }
+
+    /// Exactly log and rsqrt (NaN below zero) lack an FP6 and FP4 table.
+    #[test]
+    fn only_formats_with_nan_represent_log_and_rsqrt() {
+        use crate::Function;
+        for fmt in Format::ALL {
+            for f in Function::ALL {
+                let want = fmt.has_nan() || !matches!(f, Function::Log | Function::Rsqrt);
+                assert_eq!(fmt.can_represent(f), want, "{fmt:?} {f:?}");
+                assert_eq!(f.needs_nan(), matches!(f, Function::Log | Function::Rsqrt));
+            }
+        }
     }
 }

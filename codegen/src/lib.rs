@@ -76,12 +76,13 @@ pub enum Path {
 }
 
 /// The correctly rounded output bits of `function` at the input bits `bits` in
-/// `format` (for 8-bit formats only the low byte of `bits` is used, and the
-/// result fits in a byte).
+/// `format` (for formats narrower than 16 bits only the low bits of `bits` are
+/// used, [`Format::code_mask`], and the result fits in those bits).
 ///
 /// # Panics
 ///
-/// If neither the plain nor the refined evaluation can settle the rounding. This
+/// If the format cannot represent the function ([`Format::can_represent`]:
+/// log and rsqrt over FP6 and FP4). If neither the plain nor the refined evaluation can settle the rounding. This
 /// does not happen for any (function, format, input) of this crate: the tests
 /// evaluate every one of them.
 pub fn eval(function: Function, format: Format, bits: u16) -> u16 {
@@ -90,11 +91,8 @@ pub fn eval(function: Function, format: Format, bits: u16) -> u16 {
 
 /// [`eval`], and which [`Path`] settled the result.
 pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path) {
-    let bits = if format.bits() == 8 {
-        bits & 0xFF
-    } else {
-        bits
-    };
+    assert_representable(function, format);
+    let bits = bits & format.code_mask();
     if format.is_nan(bits) {
         return (format.quiet_nan(bits), Path::Special);
     }
@@ -108,6 +106,20 @@ pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path)
             function.name(),
             format.name(),
         ),
+    }
+}
+
+/// Panics, naming the reason, when `function` has no table over `format`
+/// ([`Format::can_represent`]).
+fn assert_representable(function: Function, format: Format) {
+    if !format.can_represent(function) {
+        panic!(
+            "actlut-codegen: there is no {}_{} table: {} is NaN for some inputs and {} has no NaN",
+            function.name(),
+            format.name(),
+            function.name(),
+            format.name()
+        );
     }
 }
 
@@ -179,11 +191,52 @@ pub fn eval_f32(function: Function, x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
     }
-    match settle(function, f64::from(x), round::round_f32) {
+    eval_value_f32(function, f64::from(x))
+}
+
+/// `function` at an exact `f64` input `x`, rounded once to `f32`: [`eval_f32`] for
+/// inputs that need not be `f32` values, such as a dequantized block element
+/// `code · scale`, which can lie beyond `f32`'s range. A NaN `x` gives the
+/// positive default NaN `0x7FC0_0000`.
+///
+/// # Accuracy
+///
+/// As [`eval_f32`]: within 0.5 ulp + 2^-40 (relative), and correctly rounded
+/// whenever the evaluation or its refinement settles the rounding.
+///
+/// ```
+/// use actlut_codegen::{eval_f32, eval_value_f32, Function};
+/// assert_eq!(eval_value_f32(Function::Tanh, 0.5), eval_f32(Function::Tanh, 0.5));
+/// assert_eq!(eval_value_f32(Function::Gelu, 1e39), f32::INFINITY); // beyond f32
+/// ```
+pub fn eval_value_f32(function: Function, xd: f64) -> f32 {
+    if xd.is_nan() {
+        return f32::NAN;
+    }
+    match settle(function, xd, round::round_f32) {
         Outcome::Settled(r, _) => r,
         Outcome::DefaultNan => f32::NAN,
         Outcome::Unsettled(v) => (v.hi + v.lo) as f32,
     }
+}
+
+/// Every (function, format) pair that has a table, in the lock's order: each
+/// format of [`Format::ALL`], and within it each function of [`Function::ALL`]
+/// that the format [can represent](Format::can_represent) (FP6 and FP4 have no
+/// log or rsqrt table: those are NaN below zero, and FP6 and FP4 have no NaN).
+///
+/// ```
+/// use actlut_codegen::{table_pairs, Format, Function};
+/// assert!(table_pairs().any(|p| p == (Function::Gelu, Format::Fp4E2M1)));
+/// assert!(!table_pairs().any(|p| p == (Function::Log, Format::Fp4E2M1)));
+/// ```
+pub fn table_pairs() -> impl Iterator<Item = (Function, Format)> {
+    Format::ALL.into_iter().flat_map(|format| {
+        Function::ALL
+            .into_iter()
+            .filter(move |&f| format.can_represent(f))
+            .map(move |function| (function, format))
+    })
 }
 
 /// Fills `out` with the table of `function` over `format`: entry `i` is
@@ -191,8 +244,10 @@ pub fn eval_f32(function: Function, x: f32) -> f32 {
 ///
 /// # Panics
 ///
-/// If `out.len() != format.entries()`.
+/// If `out.len() != format.entries()`, or if there is no such table
+/// ([`Format::can_represent`]).
 pub fn fill_table(function: Function, format: Format, out: &mut [u16]) {
+    assert_representable(function, format);
     assert_eq!(
         out.len(),
         format.entries(),
@@ -258,12 +313,36 @@ pub const REFERENCE_VERSION: &str =
 mod tests {
     use super::*;
 
+    #[test]
+    #[should_panic(
+        expected = "there is no log_fp6_e2m3 table: log is NaN for some inputs and fp6_e2m3 has no NaN"
+    )]
+    fn a_table_that_would_need_a_nan_is_refused() {
+        let mut out = [0u16; 64];
+        fill_table(Function::Log, Format::Fp6E2M3, &mut out);
+    }
+
+    #[test]
+    #[should_panic(expected = "there is no rsqrt_fp4_e2m1 table")]
+    fn evaluating_a_pair_without_a_table_is_refused() {
+        eval(Function::Rsqrt, Format::Fp4E2M1, 0x2);
+    }
+
+    /// The pairs with a table: every format × function but log and rsqrt over FP6/FP4.
+    #[test]
+    fn table_pairs_lists_every_pair_with_a_table_in_lock_order() {
+        let pairs: std::vec::Vec<_> = table_pairs().collect();
+        assert_eq!(pairs.len(), Format::ALL.len() * Function::ALL.len() - 3 * 2);
+        assert_eq!(pairs[0], (Function::ALL[0], Format::F16));
+        assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+
     /// Every (function, format, input) is settled without a panic, and the number
     /// of hard cases is printed (`cargo test -p actlut-codegen -- --nocapture`).
     #[test]
     fn every_input_of_every_table_is_settled() {
-        for format in Format::ALL {
-            for function in Function::ALL {
+        for (function, format) in table_pairs() {
+            {
                 let mut refined = 0;
                 for b in (0..format.entries()).map(|i| i as u16) {
                     if eval_traced(function, format, b).1 == Path::Refined {

@@ -172,10 +172,8 @@ pub fn render_sha256sums(entries: &[Entry]) -> String {
 #[cfg(feature = "sha2")]
 pub fn generate_all() -> Vec<Entry> {
     let mut out = Vec::new();
-    for format in Format::ALL {
-        for function in Function::ALL {
-            out.push(entry_for(function, format, &crate::table(function, format)));
-        }
+    for (function, format) in crate::table_pairs() {
+        out.push(entry_for(function, format, &crate::table(function, format)));
     }
     out
 }

@@ -112,16 +112,17 @@ pub(crate) fn round(fmt: Format, v: Approx) -> Option<u16> {
         return Some(fmt.encode(s));
     }
     let cell = |r: u16| {
-        let mag = fmt.mag(r);
         // The cell of reals (of s's sign) that round to r: (lower, upper) in magnitude.
-        let lower = if mag == 0 {
-            None
-        } else if fmt.is_finite_mag(mag) {
-            Some(fmt.upper_boundary(mag - 1))
-        } else {
-            Some(fmt.upper_boundary(fmt.max_finite_bits()))
-        };
-        let upper = fmt.is_finite_mag(mag).then(|| fmt.upper_boundary(mag));
+        let mag = fmt.mag(r);
+        if fmt.is_nan(r) || !fmt.is_finite_mag(mag) {
+            // An overflow (±inf, or the NaN of E4M3 and fnuz, whose magnitude bits
+            // say nothing): everything above the overflow threshold.
+            return (Some(fmt.upper_boundary(fmt.max_finite_bits())), None);
+        }
+        let lower = (mag != 0).then(|| fmt.upper_boundary(mag - 1));
+        // A saturating format's largest value takes everything above it.
+        let upper =
+            (!(fmt.saturates() && mag == fmt.max_finite_bits())).then(|| fmt.upper_boundary(mag));
         (lower, upper)
     };
     let a = s.abs();
@@ -250,6 +251,31 @@ mod tests {
         assert_eq!(round(f, Approx::evaluated(65521.0)), Some(0x7C00));
         // So is half the smallest subnormal.
         assert_eq!(round(f, Approx::evaluated(libm::scalbn(1.0, -25))), None);
+    }
+
+    /// A saturating format's largest value has no upper boundary, and an
+    /// overflow into a NaN (E4M3, fnuz) has no upper boundary either.
+    #[test]
+    fn saturation_and_nan_overflow_cells() {
+        let f = Format::Fp4E2M1;
+        assert_eq!(round(f, Approx::evaluated(7.0)), Some(0x7));
+        assert_eq!(round(f, Approx::evaluated(-1e6)), Some(0xF));
+        assert_eq!(round(f, Approx::evaluated(6.5)), Some(0x7));
+        assert_eq!(round(f, Approx::evaluated(5.0)), None);
+        assert_eq!(round(f, Approx::exact(5.0)), Some(0x6));
+        assert_eq!(round(f, Approx::exact(-0.0)), Some(0x8));
+        let f = Format::Fp8E4M3Fnuz;
+        assert_eq!(round(f, Approx::evaluated(1e6)), Some(0x80));
+        assert_eq!(round(f, Approx::evaluated(-1e6)), Some(0x80));
+        assert_eq!(round(f, Approx::evaluated(248.0)), None);
+        assert_eq!(round(f, Approx::evaluated(-1e-9)), Some(0x00));
+        assert_eq!(round(f, Approx::exact(-0.0)), Some(0x00));
+        let v = Approx {
+            hi: -libm::scalbn(1.0, -11),
+            lo: -1e-30,
+            err: 0.0,
+        };
+        assert_eq!(round(f, v), Some(0x81));
     }
 
     #[test]

@@ -51,13 +51,38 @@ pub enum Fmt {
     Fp8E4M3,
     /// OCP FP8 E5M2: 1 sign, 5 exponent, 2 fraction bits, bias 15; IEEE-like.
     Fp8E5M2,
+    /// float8_e4m3fnuz: 1 sign, 4 exponent, 3 fraction bits, bias 8; no infinities, no −0:
+    /// 0x80 is the only NaN, every zero is +0, and an overflow (or an infinity) is that NaN.
+    Fp8E4M3Fnuz,
+    /// float8_e5m2fnuz: 1 sign, 5 exponent, 2 fraction bits, bias 16; the special values of
+    /// [`Fmt::Fp8E4M3Fnuz`].
+    Fp8E5M2Fnuz,
+    /// OCP MX FP6 E2M3: 1 sign, 2 exponent, 3 fraction bits, bias 1; every pattern is finite
+    /// and an overflow saturates to ±max (7.5).
+    Fp6E2M3,
+    /// OCP MX FP6 E3M2: 1 sign, 3 exponent, 2 fraction bits, bias 3; every pattern finite,
+    /// saturating (max 28).
+    Fp6E3M2,
+    /// OCP MX FP4 E2M1: 1 sign, 2 exponent, 1 fraction bit, bias 1; every pattern finite,
+    /// saturating (max 6).
+    Fp4E2M1,
     /// IEEE 754 binary32 (for checking `f32` evaluations; there are no `f32` tables).
     F32,
 }
 
 impl Fmt {
     /// Every table format the oracle knows.
-    pub const ALL: [Fmt; 4] = [Fmt::F16, Fmt::Bf16, Fmt::Fp8E4M3, Fmt::Fp8E5M2];
+    pub const ALL: [Fmt; 9] = [
+        Fmt::F16,
+        Fmt::Bf16,
+        Fmt::Fp8E4M3,
+        Fmt::Fp8E5M2,
+        Fmt::Fp8E4M3Fnuz,
+        Fmt::Fp8E5M2Fnuz,
+        Fmt::Fp6E2M3,
+        Fmt::Fp6E3M2,
+        Fmt::Fp4E2M1,
+    ];
 
     /// The snake-case name used in table names (`"f16"`, `"bf16"`, `"fp8_e4m3"`,
     /// `"fp8_e5m2"`; `"f32"`).
@@ -67,6 +92,11 @@ impl Fmt {
             Fmt::Bf16 => "bf16",
             Fmt::Fp8E4M3 => "fp8_e4m3",
             Fmt::Fp8E5M2 => "fp8_e5m2",
+            Fmt::Fp8E4M3Fnuz => "fp8_e4m3fnuz",
+            Fmt::Fp8E5M2Fnuz => "fp8_e5m2fnuz",
+            Fmt::Fp6E2M3 => "fp6_e2m3",
+            Fmt::Fp6E3M2 => "fp6_e3m2",
+            Fmt::Fp4E2M1 => "fp4_e2m1",
             Fmt::F32 => "f32",
         }
     }
@@ -80,7 +110,9 @@ impl Fmt {
     pub const fn width(self) -> u32 {
         match self {
             Fmt::F16 | Fmt::Bf16 => 16,
-            Fmt::Fp8E4M3 | Fmt::Fp8E5M2 => 8,
+            Fmt::Fp8E4M3 | Fmt::Fp8E5M2 | Fmt::Fp8E4M3Fnuz | Fmt::Fp8E5M2Fnuz => 8,
+            Fmt::Fp6E2M3 | Fmt::Fp6E3M2 => 6,
+            Fmt::Fp4E2M1 => 4,
             Fmt::F32 => 32,
         }
     }
@@ -95,8 +127,9 @@ impl Fmt {
         match self {
             Fmt::F16 => 11,
             Fmt::Bf16 => 8,
-            Fmt::Fp8E4M3 => 4,
-            Fmt::Fp8E5M2 => 3,
+            Fmt::Fp8E4M3 | Fmt::Fp8E4M3Fnuz | Fmt::Fp6E2M3 => 4,
+            Fmt::Fp8E5M2 | Fmt::Fp8E5M2Fnuz | Fmt::Fp6E3M2 => 3,
+            Fmt::Fp4E2M1 => 2,
             Fmt::F32 => 24,
         }
     }
@@ -106,15 +139,55 @@ impl Fmt {
         self.width() - self.precision()
     }
 
-    /// Exponent bias.
+    /// Exponent bias: 2^(exponent bits − 1) − 1, except the fnuz formats' 2^(exponent bits − 1).
     pub const fn bias(self) -> i32 {
-        (1 << (self.exponent_bits() - 1)) - 1
+        let ieee = (1 << (self.exponent_bits() - 1)) - 1;
+        if self.is_fnuz() {
+            ieee + 1
+        } else {
+            ieee
+        }
     }
 
     /// Whether the all-ones exponent encodes ±inf and NaN (IEEE), rather than ordinary values
-    /// with only the all-ones pattern being NaN (E4M3 "fn").
+    /// (E4M3 "fn", the fnuz formats, FP6, FP4).
     pub const fn has_inf(self) -> bool {
-        !matches!(self, Fmt::Fp8E4M3)
+        matches!(self, Fmt::F16 | Fmt::Bf16 | Fmt::Fp8E5M2 | Fmt::F32)
+    }
+
+    /// The fnuz formats: the negative-zero pattern is the one NaN, and there is no −0.
+    pub const fn is_fnuz(self) -> bool {
+        matches!(self, Fmt::Fp8E4M3Fnuz | Fmt::Fp8E5M2Fnuz)
+    }
+
+    /// The OCP MX FP6 and FP4 formats: every pattern is finite (no NaN, no infinity), and a
+    /// value beyond the largest finite one saturates to it.
+    pub const fn saturates(self) -> bool {
+        matches!(self, Fmt::Fp6E2M3 | Fmt::Fp6E3M2 | Fmt::Fp4E2M1)
+    }
+
+    /// Whether the format has −0 (all but the fnuz formats).
+    pub const fn has_negative_zero(self) -> bool {
+        !self.is_fnuz()
+    }
+
+    /// The bits of a zero of the given sign: +0 where the format has no −0.
+    pub const fn zero(self, negative: bool) -> u32 {
+        if negative && self.has_negative_zero() {
+            self.sign_bit()
+        } else {
+            0
+        }
+    }
+
+    /// What a value beyond the largest finite one (or an infinity) of the given sign becomes:
+    /// ±inf; NaN of the sign for E4M3; the NaN 0x80 for fnuz; ±max for FP6 and FP4.
+    pub const fn overflow(self, negative: bool) -> u32 {
+        if self.is_fnuz() {
+            return self.sign_bit();
+        }
+        let sign = if negative { self.sign_bit() } else { 0 };
+        sign | self.overflow_bits()
     }
 
     /// Stored fraction bits.
@@ -149,14 +222,26 @@ impl Fmt {
 
     /// Bits of the largest finite positive value.
     pub const fn max_finite(self) -> u32 {
-        self.overflow_bits() - 1
+        if self.has_inf() {
+            self.all_ones_exponent() - 1
+        } else if matches!(self, Fmt::Fp8E4M3) {
+            self.sign_bit() - 2
+        } else {
+            // fnuz, FP6, FP4: every positive pattern is finite.
+            self.sign_bit() - 1
+        }
     }
 
-    /// What a positive overflow, or +inf, becomes: +inf, or for E4M3 (which has no
-    /// infinities) the positive NaN `0x7F`. The negative one has the sign bit set.
+    /// What a positive overflow, or +inf, becomes: +inf; for E4M3 (which has no infinities)
+    /// the positive NaN `0x7F`; for fnuz the NaN `0x80`; for FP6 and FP4 the largest finite
+    /// value. The negative one is [`Fmt::overflow`]`(true)`.
     pub const fn overflow_bits(self) -> u32 {
         if self.has_inf() {
             self.all_ones_exponent()
+        } else if self.is_fnuz() {
+            self.sign_bit()
+        } else if self.saturates() {
+            self.max_finite()
         } else {
             self.sign_bit() - 1
         }
@@ -167,7 +252,8 @@ impl Fmt {
         1 << (self.width() - 1)
     }
 
-    /// The bit that quiets a NaN (top fraction bit); 0 for E4M3, whose NaN is kept as it is.
+    /// The bit that quiets a NaN (top fraction bit); 0 for E4M3 and fnuz, whose NaNs are kept
+    /// as they are (and for FP6 and FP4, which have none).
     pub const fn quiet_bit(self) -> u32 {
         if self.has_inf() {
             1 << (self.fraction_bits() - 1)
@@ -177,10 +263,17 @@ impl Fmt {
     }
 
     /// The positive default quiet NaN (f16 `0x7E00`, bf16 `0x7FC0`, e4m3 `0x7F`, e5m2 `0x7E`,
-    /// f32 `0x7FC0_0000`).
+    /// fnuz `0x80`, f32 `0x7FC0_0000`).
+    ///
+    /// # Panics
+    /// For FP6 and FP4, which have no NaN.
     pub const fn default_nan(self) -> u32 {
         if self.has_inf() {
             self.all_ones_exponent() | self.quiet_bit()
+        } else if self.is_fnuz() {
+            self.sign_bit()
+        } else if self.saturates() {
+            panic!("FP6 and FP4 have no NaN")
         } else {
             self.sign_bit() - 1
         }
@@ -224,6 +317,9 @@ pub fn decode(fmt: Fmt, bits: impl Into<u32>) -> Decoded {
         "{bits:#x} is not a {} bit pattern",
         fmt.name()
     );
+    if fmt.is_fnuz() && bits == fmt.sign_bit() {
+        return Decoded::Nan;
+    }
     let negative = bits & fmt.sign_bit() != 0;
     let fb = fmt.fraction_bits();
     let exp_field = (bits & !fmt.sign_bit()) >> fb;
@@ -235,7 +331,7 @@ pub fn decode(fmt: Fmt, bits: impl Into<u32>) -> Decoded {
         } else {
             Decoded::Nan
         }
-    } else if exp_field == exp_max && fraction == (1 << fb) - 1 {
+    } else if fmt == Fmt::Fp8E4M3 && exp_field == exp_max && fraction == (1 << fb) - 1 {
         // E4M3: only S.1111.111 is NaN; the rest of the top binade is finite.
         Decoded::Nan
     } else if exp_field == 0 {
@@ -294,17 +390,21 @@ pub struct Rounded {
 
 /// Packs a rounded magnitude `n · 2^q` (with `q >= qmin`, and `n < 2^precision` unless `q` is
 /// the quantum of the binade the value rounded up out of) into bits, overflowing to infinity
-/// (or, for E4M3, to NaN with the value's sign).
+/// (or, for E4M3, to NaN with the value's sign; fnuz: to the NaN 0x80; FP6, FP4: to ±max).
+/// A zero magnitude is a zero of the value's sign, +0 in the fnuz formats.
 fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u32 {
     let sign = if negative { fmt.sign_bit() } else { 0 };
+    if n == 0 {
+        return fmt.zero(negative);
+    }
     // (q - qmin) counts binades above the subnormal quantum: each adds 2^fraction_bits to the
     // bit pattern, and n carries the hidden bit into the exponent field. A carry out of the
     // top binade (n = 2^precision) lands on the next exponent, so the formula is uniform.
     // For E4M3 the pattern after the largest finite one (S.1111.110) is S.1111.111, NaN: a
     // value that rounds above 448 with unbounded exponent lands there or beyond.
     let magnitude = (q - fmt.qmin() as i64) * (1i64 << fmt.fraction_bits()) + n as i64;
-    if magnitude >= i64::from(fmt.overflow_bits()) {
-        sign | fmt.overflow_bits()
+    if magnitude > i64::from(fmt.max_finite()) {
+        fmt.overflow(negative)
     } else {
         sign | magnitude as u32
     }
@@ -312,22 +412,22 @@ fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u32 {
 
 /// Rounds `v` once, to nearest, ties to even, into `fmt`, with subnormals and overflow to ±inf
 /// when the rounding with unbounded exponent exceeds the largest finite value (E4M3: to NaN
-/// with the value's sign, as for ±inf itself). A negative value
-/// that rounds to zero gives -0; zeros and infinities keep their sign. Also reports whether `v`
+/// with the value's sign, as for ±inf itself; fnuz: the NaN 0x80; FP6 and FP4 saturate to ±max).
+/// A negative value that rounds to zero gives -0 (+0 in the fnuz formats, which have no −0);
+/// zeros and infinities keep their sign where the format can. Also reports whether `v`
 /// lies within 2^-margin_bits (relative) of a midpoint. Panics on NaN.
 pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
     assert!(!v.is_nan(), "round_float: NaN");
     let negative = v.is_sign_negative();
-    let sign = if negative { fmt.sign_bit() } else { 0 };
     if v.is_infinite() {
         return Rounded {
-            bits: sign | fmt.overflow_bits(),
+            bits: fmt.overflow(negative),
             near_midpoint: false,
         };
     }
     if v.is_zero() {
         return Rounded {
-            bits: sign,
+            bits: fmt.zero(negative),
             near_midpoint: false,
         };
     }
@@ -633,15 +733,10 @@ fn at_zero(act: Act, negative: bool) -> Value {
 
 fn value_bits(fmt: Fmt, value: Value) -> u32 {
     match value {
-        Value::Zero { negative } => {
-            if negative {
-                fmt.sign_bit()
-            } else {
-                0
-            }
-        }
-        // E4M3 has no infinities: an infinite result is NaN with the infinity's sign.
-        Value::Inf { negative } => fmt.overflow_bits() | if negative { fmt.sign_bit() } else { 0 },
+        Value::Zero { negative } => fmt.zero(negative),
+        // E4M3 has no infinities: an infinite result is NaN with the infinity's sign (fnuz:
+        // the NaN 0x80; FP6 and FP4 would saturate, but no function of theirs is infinite).
+        Value::Inf { negative } => fmt.overflow(negative),
         Value::DefaultNan => fmt.default_nan(),
         Value::Real(make) => {
             let v = make(BASE_PREC);
@@ -843,7 +938,7 @@ pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[
         Act::Log | Act::Rsqrt if negative => return special(fmt.default_nan()),
         Act::Log if xr == 1 => return special(0),
         Act::Hardsigmoid if xr <= -3 => return special(0),
-        Act::Hardswish if xr <= -3 => return special(fmt.sign_bit()),
+        Act::Hardswish if xr <= -3 => return special(fmt.zero(true)),
         _ => {}
     }
     let mut last = None;

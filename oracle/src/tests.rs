@@ -357,7 +357,10 @@ fn every_value_rounds_to_itself() {
 #[test]
 fn every_midpoint_rounds_to_even() {
     for fmt in Fmt::ALL {
-        for lo in 0..=fmt.max_finite() {
+        // A saturating format's top "midpoint" is no boundary: checked in
+        // fp6_fp4_round_and_saturate_by_hand.
+        let top = fmt.max_finite() - u32::from(fmt.saturates());
+        for lo in 0..=top {
             // Midpoint between lo and lo + 1. Above the max finite, lo + 1 stands for the next
             // value with unbounded exponent: 2^(emax+1) for IEEE formats (inf), 480 for E4M3
             // (the NaN pattern S.1111.111).
@@ -401,12 +404,14 @@ fn every_midpoint_rounds_to_even() {
                 fmt.name()
             );
             let neg = round_rational(fmt, &-mid).0;
-            assert_eq!(
-                neg,
-                even | fmt.sign_bit(),
-                "{} -midpoint above {lo:#06x}",
-                fmt.name()
-            );
+            let want = if even == 0 {
+                fmt.zero(true)
+            } else if fmt.is_fnuz() && even == fmt.overflow_bits() {
+                even // the one NaN, unsigned
+            } else {
+                even | fmt.sign_bit()
+            };
+            assert_eq!(neg, want, "{} -midpoint above {lo:#06x}", fmt.name());
         }
     }
 }
@@ -710,4 +715,92 @@ fn an_input_that_is_itself_a_midpoint_is_settled_by_the_side_of_the_function() {
     // An input that is not a midpoint still panics when undecidable (see below); and inputs
     // of the output format never take this path (mpfr.rs asserts it on every table input).
     assert_eq!(side_of_input(Act::Exp, false), None);
+}
+
+/// The added formats' decoders, read by hand from their specs (OCP MX v1.0, ml_dtypes).
+#[test]
+fn fnuz_fp6_fp4_decoders_read_hand_checked_patterns() {
+    let value = |fmt: Fmt, bits: u32| match decode(fmt, bits) {
+        Decoded::Finite {
+            negative,
+            significand,
+            exponent,
+        } => finite_to_float(negative, significand, exponent, 64).to_f64(),
+        Decoded::Zero { negative } => {
+            if negative {
+                -0.0
+            } else {
+                0.0
+            }
+        }
+        Decoded::Inf { .. } => panic!("{} has no infinity", fmt.name()),
+        Decoded::Nan => f64::NAN,
+    };
+    // fnuz: bias 8 / 16; 0x80 the only NaN; max 240 / 57344.
+    let e4 = Fmt::Fp8E4M3Fnuz;
+    let e5 = Fmt::Fp8E5M2Fnuz;
+    assert_eq!((e4.bias(), e5.bias()), (8, 16));
+    assert_eq!(value(e4, 0x7F), 240.0);
+    assert_eq!(value(e4, 0xFF), -240.0);
+    assert_eq!(value(e4, 0x40), 1.0);
+    assert_eq!(value(e4, 0x01), 2f64.powi(-10));
+    assert_eq!(value(e5, 0x7F), 57344.0);
+    assert_eq!(value(e5, 0x40), 1.0);
+    assert_eq!(value(e5, 0x01), 2f64.powi(-17));
+    for fmt in [e4, e5] {
+        let nans: Vec<u32> = (0..256)
+            .filter(|&b| decode(fmt, b) == Decoded::Nan)
+            .collect();
+        assert_eq!(nans, [0x80], "{}", fmt.name());
+        assert_eq!(fmt.default_nan(), 0x80);
+        assert_eq!(fmt.max_finite(), 0x7F);
+        assert_eq!((fmt.overflow(false), fmt.overflow(true)), (0x80, 0x80));
+        assert_eq!((fmt.zero(false), fmt.zero(true)), (0, 0));
+    }
+    // FP6 E2M3: bias 1, max 7.5; E3M2: bias 3, max 28; FP4 E2M1: ±{0, .5, 1, 1.5, 2, 3, 4, 6}.
+    let (m3, m2, f4) = (Fmt::Fp6E2M3, Fmt::Fp6E3M2, Fmt::Fp4E2M1);
+    assert_eq!((m3.bias(), m2.bias(), f4.bias()), (1, 3, 1));
+    assert_eq!(value(m3, 0x1F), 7.5);
+    assert_eq!(value(m3, 0x01), 0.125);
+    assert_eq!(value(m3, 0x08), 1.0);
+    assert_eq!(value(m2, 0x1F), 28.0);
+    assert_eq!(value(m2, 0x01), 0.0625);
+    assert_eq!(value(m2, 0x0C), 1.0);
+    let fp4: Vec<f64> = (0..8).map(|b| value(f4, b)).collect();
+    assert_eq!(fp4, [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]);
+    for fmt in [m3, m2, f4] {
+        assert!((0..fmt.entries() as u32).all(|b| decode(fmt, b) != Decoded::Nan));
+        assert_eq!(value(fmt, fmt.sign_bit()).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(fmt.overflow(true), fmt.sign_bit() | fmt.max_finite());
+    }
+}
+
+/// fnuz: overflow and infinities are the NaN 0x80, zeros are +0; FP6 and FP4 saturate.
+#[test]
+fn fnuz_fp6_fp4_round_and_saturate_by_hand() {
+    let r = |fmt: Fmt, n: i64, d: u64, s: i32| round_rational(fmt, &q(n, d, s)).0;
+    let e4 = Fmt::Fp8E4M3Fnuz;
+    assert_eq!(r(e4, 2479, 10, 0), 0x7F); // 247.9 → 240
+    assert_eq!(r(e4, 248, 1, 0), 0x80); // tie between 240 and 256: NaN
+    assert_eq!(r(e4, -248, 1, 0), 0x80);
+    assert_eq!(r(e4, -1, 1, -11), 0x00); // −2^-11 ties to +0
+    assert_eq!(r(e4, -3, 1, -12), 0x81); // −0.75·2^-10 → −2^-10
+    let inf = Float::with_val(53, f64::INFINITY);
+    assert_eq!(round_float(e4, &inf, MARGIN).bits, 0x80);
+    assert_eq!(round_float(e4, &-inf.clone(), MARGIN).bits, 0x80);
+    assert_eq!(
+        round_float(e4, &Float::with_val(53, -0.0), MARGIN).bits,
+        0x00
+    );
+    assert_eq!(r(Fmt::Fp8E5M2Fnuz, 61440, 1, 0), 0x80);
+    assert_eq!(r(Fmt::Fp8E5M2Fnuz, 61439, 1, 0), 0x7F);
+    let f4 = Fmt::Fp4E2M1;
+    assert_eq!(r(f4, 7, 1, 0), 0x7); // max + ulp/2 saturates
+    assert_eq!(r(f4, -1000, 1, 0), 0xF);
+    assert_eq!(r(f4, 5, 1, 0), 0x6); // tie between 4 and 6: even
+    assert_eq!(r(f4, -1, 1, -2), 0x8); // −0.25 ties to −0
+    assert_eq!(round_float(f4, &inf, MARGIN).bits, 0x7);
+    assert_eq!(r(Fmt::Fp6E2M3, 31, 4, 0), 0x1F); // 7.75
+    assert_eq!(r(Fmt::Fp6E3M2, 30, 1, 0), 0x1F); // 30: saturates to 28
+    assert_eq!(r(Fmt::Fp6E3M2, 26, 1, 0), 0x1E); // tie between 24 and 28
 }
