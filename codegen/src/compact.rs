@@ -131,7 +131,10 @@ impl fmt::Display for StoredFormError {
             StoredFormError::TooShort => write!(f, "shorter than the {HEADER_BYTES}-byte header"),
             StoredFormError::BadMagic => write!(f, "does not start with the magic ACTLUTC1"),
             StoredFormError::BadPageShift(k) => {
-                write!(f, "page shift {k} is outside {MIN_PAGE_SHIFT}..={MAX_PAGE_SHIFT}")
+                write!(
+                    f,
+                    "page shift {k} is outside {MIN_PAGE_SHIFT}..={MAX_PAGE_SHIFT}"
+                )
             }
             StoredFormError::BadOffsetScale(s) => {
                 write!(f, "offset scale {s} is above {MAX_OFFSET_SCALE}")
@@ -233,7 +236,12 @@ impl<'a> CompactRef<'a> {
             self.dir[4 * p + 2],
             self.dir[4 * p + 3],
         ]);
-        decode(d, x & ((1 << self.page_shift) - 1), self.offset_scale, self.pool)
+        decode(
+            d,
+            x & ((1 << self.page_shift) - 1),
+            self.offset_scale,
+            self.pool,
+        )
     }
 
     /// `k`: pages hold `2^k` entries.
@@ -344,7 +352,12 @@ mod build {
         pub fn get(&self, x: u16) -> u16 {
             let x = u32::from(x);
             let d = self.dir[(x >> self.page_shift) as usize];
-            decode(d, x & ((1 << self.page_shift) - 1), self.offset_scale, &self.pool)
+            decode(
+                d,
+                x & ((1 << self.page_shift) - 1),
+                self.offset_scale,
+                &self.pool,
+            )
         }
 
         /// `k`: pages hold `2^k` entries.
@@ -415,8 +428,8 @@ mod build {
         Ok(())
     }
 
-    /// Compacts a 65,536-entry table: tries every page size, keeps the smallest
-    /// stored form, and checks that its stored form decodes to `table` on every
+    /// Compacts a 65,536-entry table: searches the page sizes from 64 entries
+    /// toward the smaller stored form, keeps the smallest, and checks that its stored form decodes to `table` on every
     /// input before returning it. `name` names the table in errors.
     pub fn compact(name: &str, table: &[u16]) -> Result<CompactTable, CompactError> {
         if table.len() != ENTRIES {
@@ -425,17 +438,32 @@ mod build {
                 len: table.len(),
             });
         }
-        let mut best: Option<CompactTable> = None;
-        for k in MIN_PAGE_SHIFT..=MAX_PAGE_SHIFT {
-            let c = (0..=MAX_OFFSET_SCALE)
+        let pack = |k: u32| {
+            (0..=MAX_OFFSET_SCALE)
                 .find_map(|scale| Packer::new(k, scale).pack(table))
-                .expect("offset scale 2 addresses any pool of at most 128 KiB");
-            best = match best {
-                Some(b) if b.stored_len() <= c.stored_len() => Some(b),
-                _ => Some(c),
-            };
+                .expect("offset scale 2 addresses any pool of at most 128 KiB")
+        };
+        // The stored size is close to unimodal in the page size (the directory
+        // halves as the pool grows): walk from 64-entry pages toward the
+        // smaller neighbour and stop at the first page size that is no better.
+        let mut best = pack(6);
+        let mut down = true;
+        let mut k = 6;
+        loop {
+            let next = if down { k - 1 } else { k + 1 };
+            if !(MIN_PAGE_SHIFT..=MAX_PAGE_SHIFT).contains(&next) {
+                break;
+            }
+            let c = pack(next);
+            if c.stored_len() < best.stored_len() {
+                best = c;
+                k = next;
+            } else if down && k == 6 {
+                down = false;
+            } else {
+                break;
+            }
         }
-        let best = best.expect("at least one page size");
         let bytes = best.to_bytes();
         let view = CompactRef::from_bytes(&bytes).map_err(|error| CompactError::Stored {
             name: name.into(),
@@ -503,7 +531,7 @@ mod build {
                 pool: Vec::new(),
                 prefix: std::vec![0],
                 powers,
-                windows: IdMap::default(),
+                windows: IdMap::with_capacity_and_hasher(1 << 14, Default::default()),
                 wide: IdMap::default(),
             }
         }
@@ -519,7 +547,8 @@ mod build {
             for &b in bytes {
                 if let Some(&last) = self.pool.last() {
                     let h = self.prefix[self.prefix.len() - 1];
-                    self.prefix.push(h.wrapping_mul(BASE).wrapping_add(diff(last, b)));
+                    self.prefix
+                        .push(h.wrapping_mul(BASE).wrapping_add(diff(last, b)));
                 }
                 self.pool.push(b);
             }
@@ -588,14 +617,19 @@ mod build {
                 let j = j as usize;
                 let w = &self.pool[j..j + p];
                 let c = i32::from(w[0]) - i32::from(res[0]);
-                if w.iter().zip(res).all(|(&a, &b)| i32::from(a) - i32::from(b) == c) {
+                if w.iter()
+                    .zip(res)
+                    .all(|(&a, &b)| i32::from(a) - i32::from(b) == c)
+                {
                     return self.entry(j, false, addend_for(w[0]));
                 }
             }
             // Overlap the pool's tail with the page's head, longest first.
             let len = self.pool.len();
             let align = (1usize << self.scale) - 1;
-            let (lo, hi) = res.iter().fold((255u8, 0u8), |(l, h), &r| (l.min(r), h.max(r)));
+            let (lo, hi) = res
+                .iter()
+                .fold((255u8, 0u8), |(l, h), &r| (l.min(r), h.max(r)));
             for o in (1..p.min(len + 1)).rev() {
                 let start = len - o;
                 if start & align != 0 || h[o - 1] != self.pool_hash(start, o - 1) {
@@ -606,9 +640,14 @@ mod build {
                     continue;
                 }
                 let tail = &self.pool[start..];
-                if tail.iter().zip(res).all(|(&a, &b)| i32::from(a) - i32::from(b) == c) {
+                if tail
+                    .iter()
+                    .zip(res)
+                    .all(|(&a, &b)| i32::from(a) - i32::from(b) == c)
+                {
                     let e = self.entry(start, false, addend_for(self.pool[start]))?;
-                    let rest: Vec<u8> = res[o..].iter().map(|&r| (i32::from(r) + c) as u8).collect();
+                    let rest: Vec<u8> =
+                        res[o..].iter().map(|&r| (i32::from(r) + c) as u8).collect();
                     self.push(&rest);
                     return Some(e);
                 }
@@ -626,7 +665,9 @@ mod build {
             let v0 = page[0];
             let mut hash = 0u64;
             for &v in page {
-                hash = hash.wrapping_mul(BASE).wrapping_add(u64::from(v.wrapping_sub(v0)) + 1);
+                hash = hash
+                    .wrapping_mul(BASE)
+                    .wrapping_add(u64::from(v.wrapping_sub(v0)) + 1);
             }
             if let Some(&j) = self.wide.get(&hash) {
                 let j = j as usize;
