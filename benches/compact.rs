@@ -1,0 +1,208 @@
+//! Compact tables against full tables, side by side in one run: 64 Ki lookups
+//! of `gelu` on f16 and bf16, on `normal` inputs (N(0, 1) rounded to the
+//! format: a few KiB of the table) and on `all-bits` inputs (uniform bit
+//! patterns: all of it).
+//!
+//! - `full/scalar`, `full/sse2`: the crate's word kernels on the 128 KiB table;
+//! - `compact/scalar`: [`CompactRef::get`] in a plain loop;
+//! - `compact/avx2`, `compact/avx512`: prototypes of gather kernels (eight or
+//!   sixteen lanes: a gather of directory entries, a gather of pool words, a
+//!   mask and an add), run where the CPU has the feature (`avx512` also needs
+//!   the crate's `avx512vbmi` feature, which needs Rust 1.89).
+//!
+//! ```text
+//! cargo bench --bench compact --features avx512vbmi
+//! ```
+
+use std::hint::black_box;
+
+use actlut::kernels::WordKernel;
+use actlut_codegen::compact::{compact, CompactRef};
+use actlut_codegen::{table, Format, Function};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+mod common;
+use common::{configure, XorShift64};
+
+const N: usize = 64 << 10;
+
+/// `ys[i] = c.get(xs[i])`.
+fn compact_scalar(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+    for (y, &x) in ys.iter_mut().zip(xs) {
+        *y = c.get(x);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod gather {
+    //! Gather prototypes of the compact lookup; the remainder (fewer than one
+    //! vector) goes through [`CompactRef::get`].
+    use actlut_codegen::compact::CompactRef;
+    use std::arch::x86_64::*;
+
+    /// `ys[i] = c.get(xs[i])`, eight lanes per step.
+    pub fn avx2(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        assert!(is_x86_feature_detected!("avx2"));
+        assert_eq!(xs.len(), ys.len());
+        // SAFETY: AVX2 is present (checked above).
+        unsafe { avx2_impl(c, xs, ys) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn avx2_impl(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        let dir = c.dir_bytes().as_ptr().cast::<i32>();
+        let pool = c.pool().as_ptr().cast::<i32>();
+        let k = _mm_cvtsi32_si128(c.page_shift() as i32);
+        let scale = _mm_cvtsi32_si128(c.offset_scale() as i32);
+        let in_page = _mm256_set1_epi32((1 << c.page_shift()) - 1);
+        let offset = _mm256_set1_epi32(0x7FFF);
+        let byte = _mm256_set1_epi32(0xFF);
+        let low16 = _mm256_set1_epi32(0xFFFF);
+        let mut xc = xs.chunks_exact(8);
+        let mut yc = ys.chunks_exact_mut(8);
+        for (x, y) in (&mut xc).zip(&mut yc) {
+            // SAFETY: `x` and `y` are 8 u16 = 16 bytes (loadu/storeu have no
+            // alignment requirement). Every directory index is below
+            // 65,536 >> k, the directory's length in entries; every pool index
+            // is a page's start plus at most (1 + wide) * (P - 1), and
+            // `CompactRef::from_bytes` checked that a 4-byte read there lies
+            // inside the pool.
+            unsafe {
+                let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(x.as_ptr().cast()));
+                let page = _mm256_srl_epi32(x, k);
+                let i = _mm256_and_si256(x, in_page);
+                let d = _mm256_i32gather_epi32::<4>(dir, page);
+                let wide = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(d));
+                let start = _mm256_sll_epi32(_mm256_and_si256(d, offset), scale);
+                let at = _mm256_add_epi32(
+                    _mm256_add_epi32(start, i),
+                    _mm256_and_si256(i, wide),
+                );
+                let raw = _mm256_i32gather_epi32::<1>(pool, at);
+                let v = _mm256_add_epi32(
+                    _mm256_and_si256(raw, _mm256_or_si256(wide, byte)),
+                    _mm256_srli_epi32::<16>(d),
+                );
+                let v = _mm256_and_si256(v, low16);
+                let packed = _mm256_packus_epi32(v, v);
+                let packed = _mm256_permute4x64_epi64::<0b1000>(packed);
+                _mm_storeu_si128(y.as_mut_ptr().cast(), _mm256_castsi256_si128(packed));
+            }
+        }
+        super::compact_scalar(c, xc.remainder(), yc.into_remainder());
+    }
+
+    /// `ys[i] = c.get(xs[i])`, sixteen lanes per step (AVX-512 intrinsics
+    /// need Rust 1.89, as the crate's `avx512vbmi` feature does).
+    #[cfg(feature = "avx512vbmi")]
+    #[allow(clippy::incompatible_msrv)]
+    pub fn avx512(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        assert!(is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw"));
+        assert_eq!(xs.len(), ys.len());
+        // SAFETY: AVX-512 F and BW are present (checked above).
+        unsafe { avx512_impl(c, xs, ys) }
+    }
+
+    #[cfg(feature = "avx512vbmi")]
+    #[allow(clippy::incompatible_msrv)]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn avx512_impl(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        let dir = c.dir_bytes().as_ptr().cast::<i32>();
+        let pool = c.pool().as_ptr().cast::<i32>();
+        let k = _mm_cvtsi32_si128(c.page_shift() as i32);
+        let scale = _mm_cvtsi32_si128(c.offset_scale() as i32);
+        let in_page = _mm512_set1_epi32((1 << c.page_shift()) - 1);
+        let offset = _mm512_set1_epi32(0x7FFF);
+        let byte = _mm512_set1_epi32(0xFF);
+        let mut xc = xs.chunks_exact(16);
+        let mut yc = ys.chunks_exact_mut(16);
+        for (x, y) in (&mut xc).zip(&mut yc) {
+            // SAFETY: as in `avx2_impl`, with 16 lanes: `x` and `y` are 32
+            // bytes, and every gathered index is in bounds by the validation
+            // of `CompactRef::from_bytes`.
+            unsafe {
+                let x = _mm512_cvtepu16_epi32(_mm256_loadu_si256(x.as_ptr().cast()));
+                let page = _mm512_srl_epi32(x, k);
+                let i = _mm512_and_si512(x, in_page);
+                let d = _mm512_i32gather_epi32::<4>(page, dir);
+                let wide = _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d));
+                let start = _mm512_sll_epi32(_mm512_and_si512(d, offset), scale);
+                let at = _mm512_add_epi32(
+                    _mm512_add_epi32(start, i),
+                    _mm512_and_si512(i, wide),
+                );
+                let raw = _mm512_i32gather_epi32::<1>(at, pool);
+                let v = _mm512_add_epi32(
+                    _mm512_and_si512(raw, _mm512_or_si512(wide, byte)),
+                    _mm512_srli_epi32::<16>(d),
+                );
+                _mm256_storeu_si256(y.as_mut_ptr().cast(), _mm512_cvtepi32_epi16(v));
+            }
+        }
+        super::compact_scalar(c, xc.remainder(), yc.into_remainder());
+    }
+}
+
+/// `n` inputs of `format`: N(0, 1) samples rounded to it, or uniform bit patterns.
+fn inputs(format: Format, dist: &str, n: usize) -> Vec<u16> {
+    let mut rng = XorShift64(0x9E37_79B9_7F4A_7C15);
+    (0..n)
+        .map(|_| match (dist, format) {
+            ("normal", Format::F16) => half::f16::from_f32(rng.normal()).to_bits(),
+            ("normal", _) => half::bf16::from_f32(rng.normal()).to_bits(),
+            _ => (rng.next() >> 48) as u16,
+        })
+        .collect()
+}
+
+type Kernel = fn(&CompactRef<'_>, &[u16], &mut [u16]);
+
+fn compact_vs_full(c: &mut Criterion) {
+    for format in [Format::F16, Format::Bf16] {
+        let full: Box<[u16; 65_536]> = table(Function::Gelu, format)
+            .into_boxed_slice()
+            .try_into()
+            .expect("65,536 entries");
+        let name = format!("gelu_{}", format.name());
+        let stored = compact(&name, &full[..]).unwrap().to_bytes();
+        let view = CompactRef::from_bytes(&stored).unwrap();
+        let mut kernels: Vec<(&str, Kernel)> = vec![("compact/scalar", compact_scalar)];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx2") {
+                kernels.push(("compact/avx2", gather::avx2));
+            }
+            #[cfg(feature = "avx512vbmi")]
+            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+                kernels.push(("compact/avx512", gather::avx512));
+            }
+        }
+        for dist in ["normal", "all-bits"] {
+            let xs = inputs(format, dist, N);
+            let mut want = vec![0u16; N];
+            WordKernel::Scalar.map(&full, &xs, &mut want).unwrap();
+            let mut ys = vec![0u16; N];
+            for (label, kernel) in &kernels {
+                ys.fill(0);
+                kernel(&view, &xs, &mut ys);
+                assert_eq!(ys, want, "{label} on {name} {dist}");
+            }
+            let mut g = configure(c, &format!("compact/{name}/{dist}"), N);
+            for kernel in WordKernel::ALL.into_iter().filter(|k| k.is_available()) {
+                let id = BenchmarkId::new(format!("full/{kernel:?}").to_lowercase(), N);
+                g.bench_with_input(id, &xs, |b, xs| {
+                    b.iter(|| kernel.map(&full, black_box(xs), &mut ys).unwrap())
+                });
+            }
+            for (label, kernel) in &kernels {
+                g.bench_with_input(BenchmarkId::new(*label, N), &xs, |b, xs| {
+                    b.iter(|| kernel(&view, black_box(xs), &mut ys))
+                });
+            }
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(benches, compact_vs_full);
+criterion_main!(benches);
