@@ -5,6 +5,10 @@
 //!
 //! - `full/scalar`, `full/sse2`: the crate's word kernels on the 128 KiB table;
 //! - `compact/scalar`: [`CompactRef::get`] in a plain loop;
+//! - `compact/unchecked`: the same decode without bounds checks (what a kernel
+//!   module may do on a validated view);
+//! - `compact/avx2-gathers-only`: the two gathers of the AVX2 kernel and no
+//!   decode arithmetic, a floor for gather kernels;
 //! - `compact/avx2`, `compact/avx512`: prototypes of gather kernels (eight or
 //!   sixteen lanes: a gather of directory entries, a gather of pool words, a
 //!   mask and an add), run where the CPU has the feature (`avx512` also needs
@@ -74,10 +78,7 @@ mod gather {
                 let d = _mm256_i32gather_epi32::<4>(dir, page);
                 let wide = _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(d));
                 let start = _mm256_sll_epi32(_mm256_and_si256(d, offset), scale);
-                let at = _mm256_add_epi32(
-                    _mm256_add_epi32(start, i),
-                    _mm256_and_si256(i, wide),
-                );
+                let at = _mm256_add_epi32(_mm256_add_epi32(start, i), _mm256_and_si256(i, wide));
                 let raw = _mm256_i32gather_epi32::<1>(pool, at);
                 let v = _mm256_add_epi32(
                     _mm256_and_si256(raw, _mm256_or_si256(wide, byte)),
@@ -90,6 +91,69 @@ mod gather {
             }
         }
         super::compact_scalar(c, xc.remainder(), yc.into_remainder());
+    }
+
+    /// `ys[i] = c.get(xs[i])` without bounds checks: what a kernel module gets
+    /// from the validation of `CompactRef::from_bytes`.
+    pub fn unchecked(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        let (dir, pool) = (c.dir_bytes().as_ptr(), c.pool().as_ptr());
+        let (k, scale) = (c.page_shift(), c.offset_scale());
+        let in_page = (1u32 << k) - 1;
+        for (y, &x) in ys.iter_mut().zip(xs) {
+            let x = u32::from(x);
+            // SAFETY: the directory holds 65,536 >> k entries of 4 bytes, and
+            // `from_bytes` checked that every page's reads (up to 4 bytes at its
+            // last entry) lie inside the pool.
+            unsafe {
+                let d = dir
+                    .add(4 * (x >> k) as usize)
+                    .cast::<u32>()
+                    .read_unaligned();
+                let i = x & in_page;
+                let wide = ((d << 16) as i32 >> 31) as u32;
+                let at = ((d & 0x7FFF) << scale) + i + (i & wide);
+                let raw = pool.add(at as usize).cast::<u16>().read_unaligned();
+                *y = (raw & (wide as u16 | 0xFF)).wrapping_add((d >> 16) as u16);
+            }
+        }
+    }
+
+    /// The two gathers of [`avx2`] and nothing else (the pool index is the page
+    /// start plus `i`, the sum of the lanes is returned): a floor for any
+    /// gather kernel of this scheme.
+    pub fn avx2_gathers_only(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        assert!(is_x86_feature_detected!("avx2"));
+        // SAFETY: AVX2 is present (checked above).
+        let s = unsafe { gathers_only_impl(c, xs) };
+        if let Some(y) = ys.first_mut() {
+            *y = s;
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn gathers_only_impl(c: &CompactRef<'_>, xs: &[u16]) -> u16 {
+        let dir = c.dir_bytes().as_ptr().cast::<i32>();
+        let pool = c.pool().as_ptr().cast::<i32>();
+        let k = _mm_cvtsi32_si128(c.page_shift() as i32);
+        let in_page = _mm256_set1_epi32((1 << c.page_shift()) - 1);
+        let offset = _mm256_set1_epi32(0x7FFF);
+        let mut acc = _mm256_setzero_si256();
+        for x in xs.chunks_exact(8) {
+            // SAFETY: as in `avx2_impl`: with offset scale 0 (the caller
+            // checks it), `(d & 0x7FFF) + i` is at most the index `avx2_impl`
+            // reads, which `from_bytes` checked is 4 bytes inside the pool.
+            unsafe {
+                let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(x.as_ptr().cast()));
+                let page = _mm256_srl_epi32(x, k);
+                let i = _mm256_and_si256(x, in_page);
+                let d = _mm256_i32gather_epi32::<4>(dir, page);
+                let at = _mm256_add_epi32(_mm256_and_si256(d, offset), i);
+                acc = _mm256_add_epi32(acc, _mm256_i32gather_epi32::<1>(pool, at));
+            }
+        }
+        // SAFETY: AVX2 is enabled for this function.
+        let lanes: [u32; 8] = unsafe { core::mem::transmute(acc) };
+        lanes.iter().fold(0u32, |a, &b| a.wrapping_add(b)) as u16
     }
 
     /// `ys[i] = c.get(xs[i])`, sixteen lanes per step (AVX-512 intrinsics
@@ -127,10 +191,7 @@ mod gather {
                 let d = _mm512_i32gather_epi32::<4>(page, dir);
                 let wide = _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d));
                 let start = _mm512_sll_epi32(_mm512_and_si512(d, offset), scale);
-                let at = _mm512_add_epi32(
-                    _mm512_add_epi32(start, i),
-                    _mm512_and_si512(i, wide),
-                );
+                let at = _mm512_add_epi32(_mm512_add_epi32(start, i), _mm512_and_si512(i, wide));
                 let raw = _mm512_i32gather_epi32::<1>(at, pool);
                 let v = _mm512_add_epi32(
                     _mm512_and_si512(raw, _mm512_or_si512(wide, byte)),
@@ -169,6 +230,7 @@ fn compact_vs_full(c: &mut Criterion) {
         let mut kernels: Vec<(&str, Kernel)> = vec![("compact/scalar", compact_scalar)];
         #[cfg(target_arch = "x86_64")]
         {
+            kernels.push(("compact/unchecked", gather::unchecked));
             if is_x86_feature_detected!("avx2") {
                 kernels.push(("compact/avx2", gather::avx2));
             }
@@ -193,6 +255,14 @@ fn compact_vs_full(c: &mut Criterion) {
                 g.bench_with_input(id, &xs, |b, xs| {
                     b.iter(|| kernel.map(&full, black_box(xs), &mut ys).unwrap())
                 });
+            }
+            #[cfg(target_arch = "x86_64")]
+            if is_x86_feature_detected!("avx2") && view.offset_scale() == 0 {
+                g.bench_with_input(
+                    BenchmarkId::new("compact/avx2-gathers-only", N),
+                    &xs,
+                    |b, xs| b.iter(|| gather::avx2_gathers_only(&view, black_box(xs), &mut ys)),
+                );
             }
             for (label, kernel) in &kernels {
                 g.bench_with_input(BenchmarkId::new(*label, N), &xs, |b, xs| {

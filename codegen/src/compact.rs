@@ -94,7 +94,10 @@ pub const WIDE_BIT: u32 = 1 << 15;
 fn decode(d: u32, i: u32, scale: u32, pool: &[u8]) -> u16 {
     let wide = ((d << 16) as i32 >> 31) as u32;
     let at = (((d & 0x7FFF) << scale) + i + (i & wide)) as usize;
-    let raw = u16::from_le_bytes([pool[at], pool[at + 1]]);
+    let raw = match pool.get(at..at + 2) {
+        Some(&[lo, hi]) => u16::from_le_bytes([lo, hi]),
+        _ => panic!("compact table: pool read out of bounds"),
+    };
     (raw & (wide as u16 | 0xFF)).wrapping_add((d >> 16) as u16)
 }
 
@@ -230,12 +233,10 @@ impl<'a> CompactRef<'a> {
     pub fn get(&self, x: u16) -> u16 {
         let x = u32::from(x);
         let p = (x >> self.page_shift) as usize;
-        let d = u32::from_le_bytes([
-            self.dir[4 * p],
-            self.dir[4 * p + 1],
-            self.dir[4 * p + 2],
-            self.dir[4 * p + 3],
-        ]);
+        let d = match self.dir.get(4 * p..4 * p + 4) {
+            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+            _ => panic!("compact table: directory read out of bounds"),
+        };
         decode(
             d,
             x & ((1 << self.page_shift) - 1),
