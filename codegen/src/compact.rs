@@ -101,6 +101,51 @@ fn decode(d: u32, i: u32, scale: u32, pool: &[u8]) -> u16 {
     (raw & (wide as u16 | 0xFF)).wrapping_add((d >> 16) as u16)
 }
 
+/// The entry at `i` of the page of directory entry `d` in the words layout.
+#[inline(always)]
+fn decode_words(d: u32, i: u32, pool: &[u8]) -> u16 {
+    let at = 2 * ((d & 0xFFFF) + i) as usize;
+    let raw = match pool.get(at..at + 2) {
+        Some(&[lo, hi]) => u16::from_le_bytes([lo, hi]),
+        _ => panic!("compact table: pool read out of bounds"),
+    };
+    raw.wrapping_add((d >> 16) as u16)
+}
+
+/// How a stored form keeps its residuals: the choice between size and speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// A byte pool of narrow pages (one byte per entry) and wide pages (a
+    /// `u16` per entry), one width bit per page: the smallest form. The decode
+    /// adds a width mask to the two loads and the add.
+    Bytes,
+    /// A pool of `u16` residuals (directory entry: `u16` offset in entries,
+    /// `u16` addend): `t[x] = pool[offset + i] + addend`, two dependent loads
+    /// and an add, and about a third larger than [`Layout::Bytes`].
+    Words,
+}
+
+impl Layout {
+    /// Both layouts.
+    pub const ALL: [Layout; 2] = [Layout::Bytes, Layout::Words];
+
+    /// The layout's name: `bytes` or `words`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::Bytes => "bytes",
+            Layout::Words => "words",
+        }
+    }
+
+    /// The layout's code in byte 10 of the stored form.
+    pub const fn code(self) -> u8 {
+        match self {
+            Layout::Bytes => 0,
+            Layout::Words => 1,
+        }
+    }
+}
+
 /// Why a byte slice is not a valid stored form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoredFormError {
@@ -110,8 +155,10 @@ pub enum StoredFormError {
     BadMagic,
     /// The page shift is outside 4..=8.
     BadPageShift(u8),
-    /// The offset scale is above 2.
+    /// The offset scale is above 2 (bytes layout) or not 0 (words layout).
     BadOffsetScale(u8),
+    /// The layout code is neither 0 (bytes) nor 1 (words).
+    BadLayout(u8),
     /// The reserved header bytes are not zero.
     Reserved,
     /// The length is not header + directory + pool.
@@ -140,8 +187,9 @@ impl fmt::Display for StoredFormError {
                 )
             }
             StoredFormError::BadOffsetScale(s) => {
-                write!(f, "offset scale {s} is above {MAX_OFFSET_SCALE}")
+                write!(f, "offset scale {s} is not allowed for the layout")
             }
+            StoredFormError::BadLayout(l) => write!(f, "unknown layout code {l}"),
             StoredFormError::Reserved => write!(f, "reserved header bytes are not zero"),
             StoredFormError::Length { expected, actual } => {
                 write!(f, "{actual} bytes where the header implies {expected}")
@@ -161,6 +209,7 @@ impl std::error::Error for StoredFormError {}
 /// `const` [`CompactRef::from_bytes`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompactRef<'a> {
+    layout: Layout,
     page_shift: u32,
     offset_scale: u32,
     dir: &'a [u8],
@@ -195,7 +244,15 @@ impl<'a> CompactRef<'a> {
         if scale as u32 > MAX_OFFSET_SCALE {
             return Err(StoredFormError::BadOffsetScale(scale));
         }
-        if bytes[10] != 0 || bytes[11] != 0 {
+        let layout = match bytes[10] {
+            0 => Layout::Bytes,
+            1 => Layout::Words,
+            l => return Err(StoredFormError::BadLayout(l)),
+        };
+        if matches!(layout, Layout::Words) && scale != 0 {
+            return Err(StoredFormError::BadOffsetScale(scale));
+        }
+        if bytes[11] != 0 {
             return Err(StoredFormError::Reserved);
         }
         let pool_len = u32_at(bytes, 12) as usize;
@@ -213,14 +270,20 @@ impl<'a> CompactRef<'a> {
         let mut p = 0;
         while p < pages {
             let d = u32_at(dir, 4 * p);
-            let start = ((d & 0x7FFF) as usize) << scale;
-            let step = if d & WIDE_BIT != 0 { 2 } else { 1 };
-            if start + step * last + READ_BYTES > pool_len {
+            let end = match layout {
+                Layout::Bytes => {
+                    let step = if d & WIDE_BIT != 0 { 2 } else { 1 };
+                    (((d & 0x7FFF) as usize) << scale) + step * last
+                }
+                Layout::Words => 2 * ((d & 0xFFFF) as usize + last),
+            };
+            if end + READ_BYTES > pool_len {
                 return Err(StoredFormError::PageOutOfBounds { page: p });
             }
             p += 1;
         }
         Ok(CompactRef {
+            layout,
             page_shift: k as u32,
             offset_scale: scale as u32,
             dir,
@@ -237,12 +300,16 @@ impl<'a> CompactRef<'a> {
             Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
             _ => panic!("compact table: directory read out of bounds"),
         };
-        decode(
-            d,
-            x & ((1 << self.page_shift) - 1),
-            self.offset_scale,
-            self.pool,
-        )
+        let i = x & ((1 << self.page_shift) - 1);
+        match self.layout {
+            Layout::Bytes => decode(d, i, self.offset_scale, self.pool),
+            Layout::Words => decode_words(d, i, self.pool),
+        }
+    }
+
+    /// The layout of the pool and the directory entries.
+    pub const fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// `k`: pages hold `2^k` entries.
@@ -341,6 +408,7 @@ mod build {
     /// An owned compact table, as [`compact`] builds it.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct CompactTable {
+        layout: Layout,
         page_shift: u32,
         offset_scale: u32,
         dir: Vec<u32>,
@@ -353,12 +421,16 @@ mod build {
         pub fn get(&self, x: u16) -> u16 {
             let x = u32::from(x);
             let d = self.dir[(x >> self.page_shift) as usize];
-            decode(
-                d,
-                x & ((1 << self.page_shift) - 1),
-                self.offset_scale,
-                &self.pool,
-            )
+            let i = x & ((1 << self.page_shift) - 1);
+            match self.layout {
+                Layout::Bytes => decode(d, i, self.offset_scale, &self.pool),
+                Layout::Words => decode_words(d, i, &self.pool),
+            }
+        }
+
+        /// The layout of the pool and the directory entries.
+        pub fn layout(&self) -> Layout {
+            self.layout
         }
 
         /// `k`: pages hold `2^k` entries.
@@ -381,9 +453,12 @@ mod build {
             &self.pool
         }
 
-        /// Number of pages with 16-bit residuals.
+        /// Number of pages with 16-bit residuals (every page in the words layout).
         pub fn wide_pages(&self) -> usize {
-            self.dir.iter().filter(|&&d| d & WIDE_BIT != 0).count()
+            match self.layout {
+                Layout::Bytes => self.dir.iter().filter(|&&d| d & WIDE_BIT != 0).count(),
+                Layout::Words => self.dir.len(),
+            }
         }
 
         /// Length of the stored form in bytes: what the table costs in a binary.
@@ -397,7 +472,7 @@ mod build {
             out.extend_from_slice(&MAGIC);
             out.push(self.page_shift as u8);
             out.push(self.offset_scale as u8);
-            out.extend_from_slice(&[0, 0]);
+            out.extend_from_slice(&[self.layout.code(), 0]);
             out.extend_from_slice(&(self.pool.len() as u32).to_le_bytes());
             for d in &self.dir {
                 out.extend_from_slice(&d.to_le_bytes());
@@ -432,17 +507,22 @@ mod build {
     /// Compacts a 65,536-entry table: searches the page sizes from 64 entries
     /// toward the smaller stored form, keeps the smallest, and checks that its stored form decodes to `table` on every
     /// input before returning it. `name` names the table in errors.
-    pub fn compact(name: &str, table: &[u16]) -> Result<CompactTable, CompactError> {
+    pub fn compact(
+        name: &str,
+        table: &[u16],
+        layout: Layout,
+    ) -> Result<CompactTable, CompactError> {
         if table.len() != ENTRIES {
             return Err(CompactError::Length {
                 name: name.into(),
                 len: table.len(),
             });
         }
-        let pack = |k: u32| {
-            (0..=MAX_OFFSET_SCALE)
+        let pack = |k: u32| match layout {
+            Layout::Bytes => (0..=MAX_OFFSET_SCALE)
                 .find_map(|scale| Packer::new(k, scale).pack(table))
-                .expect("offset scale 2 addresses any pool of at most 128 KiB")
+                .expect("offset scale 2 addresses any pool of at most 128 KiB"),
+            Layout::Words => WordPacker::new(k).pack(table),
         };
         // The stored size is close to unimodal in the page size (the directory
         // halves as the pool grows): walk from 64-entry pages toward the
@@ -596,6 +676,7 @@ mod build {
             }
             self.pool.extend_from_slice(&[0; READ_BYTES - 1]);
             Some(CompactTable {
+                layout: Layout::Bytes,
                 page_shift: self.k,
                 offset_scale: self.scale,
                 dir,
@@ -690,6 +771,115 @@ mod build {
             self.push(&bytes);
             self.wide.entry(hash).or_insert(start as u32);
             Some(e)
+        }
+    }
+
+    /// One packing of a table in the words layout at page size `2^k`.
+    struct WordPacker {
+        k: u32,
+        pool: Vec<u16>,
+        /// `prefix[n]`: hash of the first `n` wrapping differences of the pool.
+        prefix: Vec<u64>,
+        /// `BASE^n`.
+        powers: Vec<u64>,
+        /// Hash of a window's `P - 1` differences -> its first start.
+        windows: IdMap<u32>,
+    }
+
+    fn wdiff(a: u16, b: u16) -> u64 {
+        u64::from(b.wrapping_sub(a)) + 1
+    }
+
+    impl WordPacker {
+        fn new(k: u32) -> WordPacker {
+            let p = Packer::new(k, 0);
+            WordPacker {
+                k,
+                pool: Vec::new(),
+                prefix: std::vec![0],
+                powers: p.powers,
+                windows: p.windows,
+            }
+        }
+
+        fn pool_hash(&self, j: usize, n: usize) -> u64 {
+            self.prefix[j + n].wrapping_sub(self.prefix[j].wrapping_mul(self.powers[n]))
+        }
+
+        fn push(&mut self, words: &[u16]) {
+            let p = 1usize << self.k;
+            let old = self.pool.len();
+            for &w in words {
+                if let Some(&last) = self.pool.last() {
+                    let h = self.prefix[self.prefix.len() - 1];
+                    self.prefix
+                        .push(h.wrapping_mul(BASE).wrapping_add(wdiff(last, w)));
+                }
+                self.pool.push(w);
+            }
+            // Index every window of P entries that ends in the new entries.
+            let mut j = (old + 1).saturating_sub(p);
+            while j + p <= self.pool.len() {
+                let h = self.pool_hash(j, p - 1);
+                self.windows.entry(h).or_insert(j as u32);
+                j += 1;
+            }
+        }
+
+        /// Packs the table: every page is a window of the pool up to a constant.
+        /// Offsets always fit 16 bits: the pool holds at most the table's
+        /// 65,536 entries, so every page starts below 65,536 - P.
+        fn pack(mut self, table: &[u16]) -> CompactTable {
+            let p = 1usize << self.k;
+            let mut dir = Vec::with_capacity(ENTRIES >> self.k);
+            let mut h = std::vec![0u64; p];
+            for page in table.chunks_exact(p) {
+                for n in 1..p {
+                    h[n] = h[n - 1]
+                        .wrapping_mul(BASE)
+                        .wrapping_add(wdiff(page[n - 1], page[n]));
+                }
+                // `page` equals `w` plus a constant (mod 2^16).
+                let same = |w: &[u16]| {
+                    let c = page[0].wrapping_sub(w[0]);
+                    w.iter().zip(page).all(|(&a, &b)| a.wrapping_add(c) == b)
+                };
+                if let Some(&j) = self.windows.get(&h[p - 1]) {
+                    let j = j as usize;
+                    if same(&self.pool[j..j + p]) {
+                        dir.push(j as u32 | u32::from(page[0].wrapping_sub(self.pool[j])) << 16);
+                        continue;
+                    }
+                }
+                // Overlap the pool's tail with the page's head, longest first.
+                let len = self.pool.len();
+                let overlap = (1..p.min(len + 1)).rev().find(|&o| {
+                    h[o - 1] == self.pool_hash(len - o, o - 1) && same(&self.pool[len - o..])
+                });
+                let start = len - overlap.unwrap_or(0);
+                let c = match overlap {
+                    Some(_) => page[0].wrapping_sub(self.pool[start]),
+                    None => page[0],
+                };
+                let rest: Vec<u16> = page[len - start..]
+                    .iter()
+                    .map(|&v| v.wrapping_sub(c))
+                    .collect();
+                self.push(&rest);
+                dir.push(start as u32 | u32::from(c) << 16);
+            }
+            let mut pool = Vec::with_capacity(2 * self.pool.len() + READ_BYTES);
+            for w in &self.pool {
+                pool.extend_from_slice(&w.to_le_bytes());
+            }
+            pool.extend_from_slice(&[0; READ_BYTES - 2]);
+            CompactTable {
+                layout: Layout::Words,
+                page_shift: self.k,
+                offset_scale: 0,
+                dir,
+                pool,
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 //! malformed stored forms and corrupted tables are rejected by name.
 
 use actlut_codegen::compact::{
-    compact, verify, CompactError, CompactRef, CompactTable, StoredFormError, ENTRIES,
+    compact, verify, CompactError, CompactRef, CompactTable, Layout, StoredFormError, ENTRIES,
     HEADER_BYTES, MAGIC, WIDE_BIT,
 };
 use actlut_codegen::{table, table_name, Format, Function};
@@ -27,27 +27,31 @@ fn sixteen_bit_formats() -> impl Iterator<Item = Format> {
 
 #[test]
 fn every_16bit_table_round_trips_on_every_input_and_meets_the_size_targets() {
-    let mut total = 0;
-    for format in sixteen_bit_formats() {
-        for function in Function::ALL {
-            let name = table_name(function, format);
-            let t = table(function, format);
-            let c = compact(&name, &t).unwrap_or_else(|e| panic!("{e}"));
-            assert_round_trip(&name, &t, &c);
-            let kib = c.stored_len() as f64 / 1024.0;
-            match format {
-                Format::Bf16 if function != Function::Log => {
-                    assert!(kib <= 12.0, "{name}: {kib:.1} KiB > 12 KiB")
+    for layout in Layout::ALL {
+        let mut total = 0;
+        for format in sixteen_bit_formats() {
+            for function in Function::ALL {
+                let t = table(function, format);
+                let name = format!("{} ({})", table_name(function, format), layout.name());
+                let c = compact(&name, &t, layout).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(c.layout(), layout);
+                assert_round_trip(&name, &t, &c);
+                let kib = c.stored_len() as f64 / 1024.0;
+                match format {
+                    Format::Bf16 if function != Function::Log => {
+                        assert!(kib <= 12.0, "{name}: {kib:.1} KiB > 12 KiB")
+                    }
+                    _ => assert!(kib <= 40.0, "{name}: {kib:.1} KiB > 40 KiB"),
                 }
-                _ => assert!(kib <= 40.0, "{name}: {kib:.1} KiB > 40 KiB"),
+                total += c.stored_len();
             }
-            total += c.stored_len();
         }
+        let l = layout.name();
+        assert!(
+            total <= 400 * 1024,
+            "all tables, {l}: {total} bytes > 400 KiB"
+        );
     }
-    assert!(
-        total <= 400 * 1024,
-        "all 16-bit tables: {total} bytes > 400 KiB"
-    );
 }
 
 /// xorshift64*: a seeded generator, so every failure reproduces.
@@ -134,10 +138,12 @@ fn synthetic(kind: &str, seed: u64) -> Vec<u16> {
 fn synthetic_tables_of_every_shape_round_trip_on_every_input() {
     for kind in ["random", "smooth", "runs", "adversarial", "sawtooth"] {
         for seed in 1..=4u64 {
-            let name = format!("{kind}-{seed}");
             let t = synthetic(kind, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let c = compact(&name, &t).unwrap_or_else(|e| panic!("{e}"));
-            assert_round_trip(&name, &t, &c);
+            for layout in Layout::ALL {
+                let name = format!("{kind}-{seed} ({})", layout.name());
+                let c = compact(&name, &t, layout).unwrap_or_else(|e| panic!("{e}"));
+                assert_round_trip(&name, &t, &c);
+            }
         }
     }
 }
@@ -145,7 +151,7 @@ fn synthetic_tables_of_every_shape_round_trip_on_every_input() {
 #[test]
 fn a_random_table_is_all_wide_pages_with_page_offsets_scaled() {
     let t = synthetic("random", 7);
-    let c = compact("random", &t).unwrap();
+    let c = compact("random", &t, Layout::Bytes).unwrap();
     assert_eq!(c.wide_pages(), c.dir().len(), "every page is wide");
     // 128 KiB of pool needs page starts in units of 4 bytes.
     assert_eq!(c.offset_scale(), 2);
@@ -155,27 +161,27 @@ fn a_random_table_is_all_wide_pages_with_page_offsets_scaled() {
 #[test]
 fn identity_and_constant_tables_share_one_window() {
     let identity: Vec<u16> = (0..=u16::MAX).collect();
-    let c = compact("identity", &identity).unwrap();
-    assert_round_trip("identity", &identity, &c);
-    assert_eq!(c.wide_pages(), 0);
-    assert!(
-        c.pool().len() <= 256 + 3,
-        "pool of {} bytes",
-        c.pool().len()
-    );
     let constant = vec![0x7E00u16; ENTRIES];
-    let c = compact("constant", &constant).unwrap();
-    assert_round_trip("constant", &constant, &c);
-    assert!(
-        c.pool().len() <= 256 + 3,
-        "pool of {} bytes",
-        c.pool().len()
-    );
+    for layout in Layout::ALL {
+        // One page of at most 256 entries, and 3 (bytes) or 2 (words) bytes of padding.
+        let most = match layout {
+            Layout::Bytes => 256 + 3,
+            Layout::Words => 2 * 256 + 2,
+        };
+        for (name, t) in [("identity", &identity), ("constant", &constant)] {
+            let c = compact(name, t, layout).unwrap();
+            assert_round_trip(name, t, &c);
+            let n = c.pool().len();
+            assert!(n <= most, "{name} ({}): pool of {n} bytes", layout.name());
+        }
+    }
+    let c = compact("identity", &identity, Layout::Bytes).unwrap();
+    assert_eq!(c.wide_pages(), 0);
 }
 
 #[test]
 fn a_table_of_the_wrong_length_is_refused_by_name() {
-    let e = compact("short_table", &[0u16; 100]).unwrap_err();
+    let e = compact("short_table", &[0u16; 100], Layout::Bytes).unwrap_err();
     assert_eq!(
         e,
         CompactError::Length {
@@ -189,7 +195,7 @@ fn a_table_of_the_wrong_length_is_refused_by_name() {
 #[test]
 fn verify_names_the_table_and_input_of_a_corrupted_stored_form() {
     let t = table(Function::Gelu, Format::Bf16);
-    let c = compact("gelu_bf16", &t).unwrap();
+    let c = compact("gelu_bf16", &t, Layout::Bytes).unwrap();
     let mut bytes = c.to_bytes();
     // Flip a pool byte that page 0x3F80 >> k (the input 1.0) reads.
     let x = 0x3F80u16;
@@ -217,7 +223,7 @@ fn verify_names_the_table_and_input_of_a_corrupted_stored_form() {
 #[test]
 fn malformed_stored_forms_are_rejected() {
     let t = table(Function::Tanh, Format::Bf16);
-    let good = compact("tanh_bf16", &t).unwrap().to_bytes();
+    let good = compact("tanh_bf16", &t, Layout::Bytes).unwrap().to_bytes();
     let with = |f: &dyn Fn(&mut Vec<u8>)| {
         let mut b = good.clone();
         f(&mut b);
@@ -228,6 +234,7 @@ fn malformed_stored_forms_are_rejected() {
     assert_eq!(with(&|b| b[8] = 3), Err(StoredFormError::BadPageShift(3)));
     assert_eq!(with(&|b| b[8] = 9), Err(StoredFormError::BadPageShift(9)));
     assert_eq!(with(&|b| b[9] = 3), Err(StoredFormError::BadOffsetScale(3)));
+    assert_eq!(with(&|b| b[10] = 2), Err(StoredFormError::BadLayout(2)));
     assert_eq!(with(&|b| b[11] = 1), Err(StoredFormError::Reserved));
     assert!(matches!(
         with(&|b| b.push(0)),
@@ -296,4 +303,28 @@ fn a_stored_form_is_validated_in_a_const_and_decodes_as_specified() {
     }
     assert_eq!(HAND_MADE_VIEW.page_shift(), 8);
     assert_eq!(HAND_MADE_VIEW.stored_len(), HAND_MADE.len());
+}
+
+#[test]
+fn malformed_words_stored_forms_are_rejected() {
+    let t = table(Function::Tanh, Format::F16);
+    let good = compact("tanh_f16", &t, Layout::Words).unwrap().to_bytes();
+    assert_eq!(good[10], Layout::Words.code());
+    let with = |f: &dyn Fn(&mut Vec<u8>)| {
+        let mut b = good.clone();
+        f(&mut b);
+        CompactRef::from_bytes(&b).map(|_| ())
+    };
+    assert_eq!(with(&|_| ()), Ok(()));
+    // The words layout has 16-bit offsets in entries and no scale.
+    assert_eq!(with(&|b| b[9] = 1), Err(StoredFormError::BadOffsetScale(1)));
+    // Page 5 starts at the last entry of the pool.
+    assert_eq!(
+        with(&|b| {
+            let pool = b.len() - HEADER_BYTES - 4 * (ENTRIES >> b[8]);
+            let d = ((pool - 2) / 2 - 1) as u16;
+            b[HEADER_BYTES + 20..HEADER_BYTES + 22].copy_from_slice(&d.to_le_bytes());
+        }),
+        Err(StoredFormError::PageOutOfBounds { page: 5 })
+    );
 }
