@@ -4,15 +4,16 @@
 //! patterns: all of it).
 //!
 //! - `full/scalar`, `full/sse2`: the crate's word kernels on the 128 KiB table;
-//! - `compact/scalar`: [`CompactRef::get`] in a plain loop;
-//! - `compact/unchecked`: the same decode without bounds checks (what a kernel
+//! - `bytes/…`, `words/…`: the two layouts of `actlut_codegen::compact`;
+//! - `…/scalar`: [`CompactRef::get`] in a plain loop;
+//! - `…/unchecked`: the same decode without bounds checks (what a kernel
 //!   module may do on a validated view);
-//! - `compact/avx2-gathers-only`: the two gathers of the AVX2 kernel and no
-//!   decode arithmetic, a floor for gather kernels;
-//! - `compact/avx2`, `compact/avx512`: prototypes of gather kernels (eight or
-//!   sixteen lanes: a gather of directory entries, a gather of pool words, a
-//!   mask and an add), run where the CPU has the feature (`avx512` also needs
-//!   the crate's `avx512vbmi` feature, which needs Rust 1.89).
+//! - `…/avx2`, `bytes/avx512`: prototypes of gather kernels (eight or sixteen
+//!   lanes: a gather of directory entries, a gather of pool words, the decode
+//!   arithmetic), run where the CPU has the feature (`avx512` also needs the
+//!   crate's `avx512vbmi` feature, which needs Rust 1.89);
+//! - `bytes/avx2-gathers-only`: the two gathers of `bytes/avx2` and no decode
+//!   arithmetic, a floor for gather kernels.
 //!
 //! ```text
 //! cargo bench --bench compact --features avx512vbmi
@@ -21,7 +22,7 @@
 use std::hint::black_box;
 
 use actlut::kernels::WordKernel;
-use actlut_codegen::compact::{compact, CompactRef};
+use actlut_codegen::compact::{compact, CompactRef, Layout};
 use actlut_codegen::{table, Format, Function};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -41,12 +42,13 @@ fn compact_scalar(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
 mod gather {
     //! Gather prototypes of the compact lookup; the remainder (fewer than one
     //! vector) goes through [`CompactRef::get`].
-    use actlut_codegen::compact::CompactRef;
+    use actlut_codegen::compact::{CompactRef, Layout};
     use std::arch::x86_64::*;
 
     /// `ys[i] = c.get(xs[i])`, eight lanes per step.
     pub fn avx2(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
         assert!(is_x86_feature_detected!("avx2"));
+        assert_eq!(c.layout(), Layout::Bytes);
         assert_eq!(xs.len(), ys.len());
         // SAFETY: AVX2 is present (checked above).
         unsafe { avx2_impl(c, xs, ys) }
@@ -96,6 +98,7 @@ mod gather {
     /// `ys[i] = c.get(xs[i])` without bounds checks: what a kernel module gets
     /// from the validation of `CompactRef::from_bytes`.
     pub fn unchecked(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        assert_eq!(c.layout(), Layout::Bytes);
         let (dir, pool) = (c.dir_bytes().as_ptr(), c.pool().as_ptr());
         let (k, scale) = (c.page_shift(), c.offset_scale());
         let in_page = (1u32 << k) - 1;
@@ -118,11 +121,68 @@ mod gather {
         }
     }
 
+    /// [`unchecked`] for the words layout: two loads and an add.
+    pub fn unchecked_words(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        assert_eq!(c.layout(), Layout::Words);
+        let (dir, pool) = (c.dir_bytes().as_ptr(), c.pool().as_ptr());
+        let k = c.page_shift();
+        let in_page = (1u32 << k) - 1;
+        for (y, &x) in ys.iter_mut().zip(xs) {
+            let x = u32::from(x);
+            // SAFETY: as in `unchecked`; `from_bytes` checked that every
+            // page's entries lie inside the pool.
+            unsafe {
+                let d = dir
+                    .add(4 * (x >> k) as usize)
+                    .cast::<u32>()
+                    .read_unaligned();
+                let at = 2 * ((d & 0xFFFF) + (x & in_page)) as usize;
+                let raw = pool.add(at).cast::<u16>().read_unaligned();
+                *y = raw.wrapping_add((d >> 16) as u16);
+            }
+        }
+    }
+
+    /// [`avx2`] for the words layout: two gathers, an add.
+    pub fn avx2_words(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        assert!(is_x86_feature_detected!("avx2"));
+        assert_eq!(c.layout(), Layout::Words);
+        assert_eq!(xs.len(), ys.len());
+        // SAFETY: AVX2 is present (checked above).
+        unsafe { avx2_words_impl(c, xs, ys) }
+    }
+
+    #[target_feature(enable = "avx2")]
+    fn avx2_words_impl(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+        let dir = c.dir_bytes().as_ptr().cast::<i32>();
+        let pool = c.pool().as_ptr().cast::<i32>();
+        let k = _mm_cvtsi32_si128(c.page_shift() as i32);
+        let in_page = _mm256_set1_epi32((1 << c.page_shift()) - 1);
+        let low16 = _mm256_set1_epi32(0xFFFF);
+        let mut xc = xs.chunks_exact(8);
+        let mut yc = ys.chunks_exact_mut(8);
+        for (x, y) in (&mut xc).zip(&mut yc) {
+            // SAFETY: as in `avx2_impl`: `from_bytes` checked that a 4-byte
+            // read at every entry of every page lies inside the pool.
+            unsafe {
+                let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(x.as_ptr().cast()));
+                let d = _mm256_i32gather_epi32::<4>(dir, _mm256_srl_epi32(x, k));
+                let at = _mm256_add_epi32(_mm256_and_si256(d, low16), _mm256_and_si256(x, in_page));
+                let raw = _mm256_i32gather_epi32::<2>(pool, at);
+                let v = _mm256_and_si256(_mm256_add_epi32(raw, _mm256_srli_epi32::<16>(d)), low16);
+                let packed = _mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi32(v, v));
+                _mm_storeu_si128(y.as_mut_ptr().cast(), _mm256_castsi256_si128(packed));
+            }
+        }
+        super::compact_scalar(c, xc.remainder(), yc.into_remainder());
+    }
+
     /// The two gathers of [`avx2`] and nothing else (the pool index is the page
     /// start plus `i`, the sum of the lanes is returned): a floor for any
     /// gather kernel of this scheme.
     pub fn avx2_gathers_only(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
         assert!(is_x86_feature_detected!("avx2"));
+        assert_eq!(c.layout(), Layout::Bytes);
         // SAFETY: AVX2 is present (checked above).
         let s = unsafe { gathers_only_impl(c, xs) };
         if let Some(y) = ys.first_mut() {
@@ -162,6 +222,7 @@ mod gather {
     #[allow(clippy::incompatible_msrv)]
     pub fn avx512(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
         assert!(is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw"));
+        assert_eq!(c.layout(), Layout::Bytes);
         assert_eq!(xs.len(), ys.len());
         // SAFETY: AVX-512 F and BW are present (checked above).
         unsafe { avx512_impl(c, xs, ys) }
@@ -225,18 +286,25 @@ fn compact_vs_full(c: &mut Criterion) {
             .try_into()
             .expect("65,536 entries");
         let name = format!("gelu_{}", format.name());
-        let stored = compact(&name, &full[..]).unwrap().to_bytes();
-        let view = CompactRef::from_bytes(&stored).unwrap();
-        let mut kernels: Vec<(&str, Kernel)> = vec![("compact/scalar", compact_scalar)];
+        let stored = |layout| compact(&name, &full[..], layout).unwrap().to_bytes();
+        let (bytes, words) = (stored(Layout::Bytes), stored(Layout::Words));
+        let bytes = CompactRef::from_bytes(&bytes).unwrap();
+        let words = CompactRef::from_bytes(&words).unwrap();
+        let mut kernels: Vec<(&str, CompactRef<'_>, Kernel)> = vec![
+            ("bytes/scalar", bytes, compact_scalar),
+            ("words/scalar", words, compact_scalar),
+        ];
         #[cfg(target_arch = "x86_64")]
         {
-            kernels.push(("compact/unchecked", gather::unchecked));
+            kernels.push(("bytes/unchecked", bytes, gather::unchecked));
+            kernels.push(("words/unchecked", words, gather::unchecked_words));
             if is_x86_feature_detected!("avx2") {
-                kernels.push(("compact/avx2", gather::avx2));
+                kernels.push(("bytes/avx2", bytes, gather::avx2));
+                kernels.push(("words/avx2", words, gather::avx2_words));
             }
             #[cfg(feature = "avx512vbmi")]
             if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-                kernels.push(("compact/avx512", gather::avx512));
+                kernels.push(("bytes/avx512", bytes, gather::avx512));
             }
         }
         for dist in ["normal", "all-bits"] {
@@ -244,9 +312,9 @@ fn compact_vs_full(c: &mut Criterion) {
             let mut want = vec![0u16; N];
             WordKernel::Scalar.map(&full, &xs, &mut want).unwrap();
             let mut ys = vec![0u16; N];
-            for (label, kernel) in &kernels {
+            for (label, view, kernel) in &kernels {
                 ys.fill(0);
-                kernel(&view, &xs, &mut ys);
+                kernel(view, &xs, &mut ys);
                 assert_eq!(ys, want, "{label} on {name} {dist}");
             }
             let mut g = configure(c, &format!("compact/{name}/{dist}"), N);
@@ -257,16 +325,16 @@ fn compact_vs_full(c: &mut Criterion) {
                 });
             }
             #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx2") && view.offset_scale() == 0 {
+            if is_x86_feature_detected!("avx2") && bytes.offset_scale() == 0 {
                 g.bench_with_input(
-                    BenchmarkId::new("compact/avx2-gathers-only", N),
+                    BenchmarkId::new("bytes/avx2-gathers-only", N),
                     &xs,
-                    |b, xs| b.iter(|| gather::avx2_gathers_only(&view, black_box(xs), &mut ys)),
+                    |b, xs| b.iter(|| gather::avx2_gathers_only(&bytes, black_box(xs), &mut ys)),
                 );
             }
-            for (label, kernel) in &kernels {
+            for (label, view, kernel) in &kernels {
                 g.bench_with_input(BenchmarkId::new(*label, N), &xs, |b, xs| {
-                    b.iter(|| kernel(&view, black_box(xs), &mut ys))
+                    b.iter(|| kernel(view, black_box(xs), &mut ys))
                 });
             }
             g.finish();
