@@ -279,58 +279,80 @@ fn inputs(format: Format, dist: &str, n: usize) -> Vec<u16> {
 
 type Kernel = fn(&CompactRef<'_>, &[u16], &mut [u16]);
 
-fn compact_vs_full(c: &mut Criterion) {
-    for format in [Format::F16, Format::Bf16] {
-        let full: Box<[u16; 65_536]> = table(Function::Gelu, format)
-            .into_boxed_slice()
-            .try_into()
-            .expect("65,536 entries");
-        let name = format!("gelu_{}", format.name());
-        let stored = |layout| compact(&name, &full[..], layout).unwrap().to_bytes();
-        let (bytes, words) = (stored(Layout::Bytes), stored(Layout::Words));
-        let bytes = CompactRef::from_bytes(&bytes).unwrap();
-        let words = CompactRef::from_bytes(&words).unwrap();
-        let mut kernels: Vec<(&str, CompactRef<'_>, Kernel)> = vec![
-            ("bytes/scalar", bytes, compact_scalar),
-            ("words/scalar", words, compact_scalar),
-        ];
-        #[cfg(target_arch = "x86_64")]
-        {
-            kernels.push(("bytes/unchecked", bytes, gather::unchecked));
-            kernels.push(("words/unchecked", words, gather::unchecked_words));
-            if is_x86_feature_detected!("avx2") {
-                kernels.push(("bytes/avx2", bytes, gather::avx2));
-                kernels.push(("words/avx2", words, gather::avx2_words));
-            }
-            #[cfg(feature = "avx512vbmi")]
-            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-                kernels.push(("bytes/avx512", bytes, gather::avx512));
+/// The full `gelu` table of `format` and its stored forms in both layouts.
+struct Setup {
+    name: String,
+    full: Box<[u16; 65_536]>,
+    bytes: Vec<u8>,
+    words: Vec<u8>,
+}
+
+fn setup(format: Format) -> Setup {
+    let full: Box<[u16; 65_536]> = table(Function::Gelu, format)
+        .into_boxed_slice()
+        .try_into()
+        .expect("65,536 entries");
+    let name = format!("gelu_{}", format.name());
+    let stored = |layout| compact(&name, &full[..], layout).unwrap().to_bytes();
+    let (bytes, words) = (stored(Layout::Bytes), stored(Layout::Words));
+    Setup {
+        name,
+        full,
+        bytes,
+        words,
+    }
+}
+
+/// Every compact kernel that runs here, with the view it reads.
+fn compact_kernels<'a>(s: &'a Setup) -> Vec<(&'static str, CompactRef<'a>, Kernel)> {
+    let bytes = CompactRef::from_bytes(&s.bytes).unwrap();
+    let words = CompactRef::from_bytes(&s.words).unwrap();
+    let mut kernels: Vec<(&str, CompactRef<'_>, Kernel)> = vec![
+        ("bytes/scalar", bytes, compact_scalar),
+        ("words/scalar", words, compact_scalar),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    {
+        kernels.push(("bytes/unchecked", bytes, gather::unchecked));
+        kernels.push(("words/unchecked", words, gather::unchecked_words));
+        if is_x86_feature_detected!("avx2") {
+            kernels.push(("bytes/avx2", bytes, gather::avx2));
+            kernels.push(("words/avx2", words, gather::avx2_words));
+            if bytes.offset_scale() == 0 {
+                kernels.push(("bytes/avx2-gathers-only", bytes, gather::avx2_gathers_only));
             }
         }
+        #[cfg(feature = "avx512vbmi")]
+        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            kernels.push(("bytes/avx512", bytes, gather::avx512));
+        }
+    }
+    kernels
+}
+
+fn compact_vs_full(c: &mut Criterion) {
+    for format in [Format::F16, Format::Bf16] {
+        let s = setup(format);
+        let (name, full) = (&s.name, &s.full);
+        let kernels = compact_kernels(&s);
         for dist in ["normal", "all-bits"] {
             let xs = inputs(format, dist, N);
             let mut want = vec![0u16; N];
-            WordKernel::Scalar.map(&full, &xs, &mut want).unwrap();
+            WordKernel::Scalar.map(full, &xs, &mut want).unwrap();
             let mut ys = vec![0u16; N];
             for (label, view, kernel) in &kernels {
-                ys.fill(0);
-                kernel(view, &xs, &mut ys);
-                assert_eq!(ys, want, "{label} on {name} {dist}");
+                if !label.ends_with("gathers-only") {
+                    ys.fill(0);
+                    kernel(view, &xs, &mut ys);
+                    assert_eq!(ys, want, "{label} on {name} {dist}");
+                }
             }
             let mut g = configure(c, &format!("compact/{name}/{dist}"), N);
             for kernel in WordKernel::ALL.into_iter().filter(|k| k.is_available()) {
                 let id = BenchmarkId::new(format!("full/{kernel:?}").to_lowercase(), N);
                 g.bench_with_input(id, &xs, |b, xs| {
-                    b.iter(|| kernel.map(&full, black_box(xs), &mut ys).unwrap())
+                    b.iter(|| kernel.map(full, black_box(xs), &mut ys).unwrap())
                 });
-            }
-            #[cfg(target_arch = "x86_64")]
-            if is_x86_feature_detected!("avx2") && bytes.offset_scale() == 0 {
-                g.bench_with_input(
-                    BenchmarkId::new("bytes/avx2-gathers-only", N),
-                    &xs,
-                    |b, xs| b.iter(|| gather::avx2_gathers_only(&bytes, black_box(xs), &mut ys)),
-                );
             }
             for (label, view, kernel) in &kernels {
                 g.bench_with_input(BenchmarkId::new(*label, N), &xs, |b, xs| {
@@ -342,5 +364,56 @@ fn compact_vs_full(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, compact_vs_full);
+/// The same kernels timed round-robin, one call of each per round, the best of
+/// 200 rounds each: on a busy machine the best time is the one least disturbed,
+/// and every kernel sees the same disturbances. Printed as a Markdown table.
+fn interleaved(_: &mut Criterion) {
+    use std::time::{Duration, Instant};
+    println!("| table / inputs | kernel | ns/element | × full scalar | × best full |");
+    println!("|---|---|---:|---:|---:|");
+    for format in [Format::F16, Format::Bf16] {
+        let s = setup(format);
+        let kernels = compact_kernels(&s);
+        for dist in ["normal", "all-bits"] {
+            let xs = inputs(format, dist, N);
+            let mut ys = vec![0u16; N];
+            let words: Vec<WordKernel> = WordKernel::ALL
+                .into_iter()
+                .filter(|k| k.is_available())
+                .collect();
+            let mut best = vec![Duration::MAX; words.len() + kernels.len()];
+            for _ in 0..200 {
+                for (j, kernel) in words.iter().enumerate() {
+                    let t = Instant::now();
+                    kernel.map(&s.full, black_box(&xs), &mut ys).unwrap();
+                    best[j] = best[j].min(t.elapsed());
+                }
+                for (j, (_, view, kernel)) in kernels.iter().enumerate() {
+                    let t = Instant::now();
+                    kernel(view, black_box(&xs), &mut ys);
+                    best[words.len() + j] = best[words.len() + j].min(t.elapsed());
+                }
+                black_box(&ys);
+            }
+            let ns = |d: Duration| d.as_secs_f64() * 1e9 / N as f64;
+            let labels = words
+                .iter()
+                .map(|k| format!("full/{k:?}").to_lowercase())
+                .chain(kernels.iter().map(|k| k.0.to_string()));
+            let scalar = ns(best[0]);
+            let full = ns(*best[..words.len()].iter().min().expect("the scalar kernel"));
+            for (label, b) in labels.zip(&best) {
+                let b = ns(*b);
+                println!(
+                    "| {}/{dist} | {label} | {b:.2} | {:.2} | {:.2} |",
+                    s.name,
+                    scalar / b,
+                    full / b
+                );
+            }
+        }
+    }
+}
+
+criterion_group!(benches, interleaved, compact_vs_full);
 criterion_main!(benches);

@@ -4,44 +4,49 @@
 //! # The scheme
 //!
 //! The table is cut into pages of `P = 2^k` consecutive entries (`k` in 4..=8,
-//! chosen per table). Each page is stored as *residuals* in a shared byte
-//! `pool`, and a `dir`ectory holds one `u32` per page:
+//! chosen per table). A `dir`ectory holds one `u32` per page: where the page's
+//! residuals start in a shared `pool`, and an `addend`. Entry `x` is, with
+//! `d = dir[x >> k]` and `i = x & (P - 1)`, the residual `i` of the page plus
+//! `d >> 16`, a wrapping 16-bit add. Two [`Layout`]s trade size for speed.
 //!
-//! | bits | field | meaning |
-//! |---|---|---|
-//! | 0..15 | `offset` | the page starts at byte `offset << scale` of the pool |
-//! | 15 | `wide` | 0: one residual byte per entry; 1: one little-endian `u16` per entry |
-//! | 16..32 | `addend` | added (wrapping, mod 2^16) to every residual of the page |
-//!
-//! Entry `x` is, with `d = dir[x >> k]`, `i = x & (P - 1)` and `s = (d & 0x7FFF) << scale`:
+//! **Words** ([`Layout::Words`]): the pool is `u16` residuals, and
 //!
 //! ```text
+//! t[x] = pool[(d & 0xFFFF) + i] + (d >> 16)                       (mod 2^16)
+//! ```
+//!
+//! **Bytes** ([`Layout::Bytes`]): the pool is bytes. A page whose entries span
+//! at most 255 is *narrow*, one byte per entry; the others are *wide*, one
+//! little-endian `u16` per entry; bit 15 of `d` says which, and bits 0..15 give
+//! the start in units of `2^scale` bytes (`scale`, 0..=2, is per table):
+//!
+//! ```text
+//! s = (d & 0x7FFF) << scale
 //! narrow page: t[x] = pool[s + i]                     + (d >> 16)   (mod 2^16)
 //! wide page:   t[x] = u16::from_le(pool[s + 2i ..])   + (d >> 16)   (mod 2^16)
 //! ```
 //!
-//! Branch-free, both cases are one unaligned 16-bit load and a mask, with
-//! `wide_mask = -(d >> 15 & 1)` (all ones for a wide page):
+//! branch-free as one unaligned 16-bit load and a mask, with
+//! `wide = -(d >> 15 & 1)` (all ones for a wide page):
 //!
 //! ```text
-//! at   = ((d & 0x7FFF) << scale) + i + (i & wide_mask)
-//! t[x] = (u16le(pool[at..]) & (wide_mask | 0xFF)) + (d >> 16)
+//! at   = ((d & 0x7FFF) << scale) + i + (i & wide)
+//! t[x] = (u16le(pool[at..]) & (wide | 0xFF)) + (d >> 16)
 //! ```
 //!
-//! A page whose entries span at most 255 (as signed distances from its first
-//! entry) is narrow: its residuals are the entries minus the page minimum.
-//! Narrow pages are shared through the whole pool, not only page by page: a
-//! page is stored by pointing at *any* window of the pool whose bytes differ
-//! from its residuals by a constant (the addend absorbs the constant), and a
-//! new page may start inside the pool's tail where the tail matches its
-//! beginning. Wide pages are shared when equal up to a constant. Runs where the
-//! result is constant, the input itself (`gelu(x) = x`) or the input shifted by
-//! a constant (`x / 2` is an exponent step) all become one window of the pool.
+//! In both layouts pages are shared through the whole pool, not only page by
+//! page: a page is stored by pointing at *any* window of the pool that equals
+//! its entries up to a constant (the addend absorbs the constant), and a new
+//! page may start inside the pool's tail where the tail matches its beginning.
+//! Runs where the result is constant, the input itself (`gelu(x) = x`) or the
+//! input shifted by a constant (`x / 2` is an exponent step) all become one
+//! window of the pool. The page size is searched from 64 entries toward the
+//! smaller stored form.
 //!
 //! The scheme is exact for *every* table, not only smooth ones: a table of
 //! random entries becomes all wide pages (no smaller than the full table, but
-//! still exact), and [`compact`] checks every entry of the result before it
-//! returns it.
+//! still exact), and [`compact`] checks every entry of the stored form before
+//! it returns it.
 //!
 //! # Stored form
 //!
@@ -51,8 +56,9 @@
 //! |---|---|
 //! | 0..8 | magic `ACTLUTC1` |
 //! | 8 | `k`, the page shift (4..=8; pages of `2^k` entries) |
-//! | 9 | `scale`, the offset scale (0..=2) |
-//! | 10..12 | reserved, zero |
+//! | 9 | `scale`, the offset scale (0..=2; 0 in the words layout) |
+//! | 10 | the layout: 0 bytes, 1 words |
+//! | 11 | reserved, zero |
 //! | 12..16 | pool length in bytes (`u32`) |
 //! | 16.. | the directory: `65,536 >> k` entries of `u32` |
 //! | then | the pool |
@@ -292,6 +298,10 @@ impl<'a> CompactRef<'a> {
     }
 
     /// The entry for input bits `x`: the same bits as the full table's `t[x]`.
+    ///
+    /// Every input is valid and never panics: [`from_bytes`](Self::from_bytes)
+    /// checked that every read lies inside the stored form (the checks left in
+    /// the code are never taken).
     #[inline]
     pub fn get(&self, x: u16) -> u16 {
         let x = u32::from(x);
@@ -504,9 +514,10 @@ mod build {
         Ok(())
     }
 
-    /// Compacts a 65,536-entry table: searches the page sizes from 64 entries
-    /// toward the smaller stored form, keeps the smallest, and checks that its stored form decodes to `table` on every
-    /// input before returning it. `name` names the table in errors.
+    /// Compacts a 65,536-entry table in `layout`: searches the page sizes from
+    /// 64 entries toward the smaller stored form, keeps the smallest, and checks
+    /// that its stored form decodes to `table` on every input before returning
+    /// it. `name` names the table in errors.
     pub fn compact(
         name: &str,
         table: &[u16],
