@@ -529,11 +529,12 @@ mod build {
                 len: table.len(),
             });
         }
+        let hashes = TableHashes::new(table);
         let pack = |k: u32| match layout {
             Layout::Bytes => (0..=MAX_OFFSET_SCALE)
-                .find_map(|scale| Packer::new(k, scale).pack(table))
+                .find_map(|scale| Packer::new(k, scale).pack(table, &hashes))
                 .expect("offset scale 2 addresses any pool of at most 128 KiB"),
-            Layout::Words => WordPacker::new(k).pack(table),
+            Layout::Words => WordPacker::new(k).pack(table, &hashes),
         };
         // The stored size is close to unimodal in the page size (the directory
         // halves as the pool grows): walk from 64-entry pages toward the
@@ -604,8 +605,35 @@ mod build {
         wide: IdMap<u32>,
     }
 
+    /// A difference between neighbouring entries, as hashed: the wrapping
+    /// 16-bit difference plus one. For a narrow page it is the same whether
+    /// taken between residual bytes or between the table's entries.
     fn diff(a: u8, b: u8) -> u64 {
-        (i32::from(b) - i32::from(a) + 256) as u64
+        u64::from((i32::from(b) - i32::from(a)) as u16) + 1
+    }
+
+    /// Prefix hashes of the whole table's differences, computed once and shared
+    /// by every packing: the hash of any page's first `n` differences is O(1).
+    struct TableHashes {
+        prefix: Vec<u64>,
+    }
+
+    impl TableHashes {
+        fn new(table: &[u16]) -> TableHashes {
+            let mut prefix = Vec::with_capacity(table.len());
+            let mut h = 0u64;
+            prefix.push(h);
+            for w in table.windows(2) {
+                h = h.wrapping_mul(BASE).wrapping_add(wdiff(w[0], w[1]));
+                prefix.push(h);
+            }
+            TableHashes { prefix }
+        }
+
+        /// Hash of the differences `s..s + n` of the table (`powers[n] = BASE^n`).
+        fn page(&self, s: usize, n: usize, powers: &[u64]) -> u64 {
+            self.prefix[s + n].wrapping_sub(self.prefix[s].wrapping_mul(powers[n]))
+        }
     }
 
     impl Packer {
@@ -623,7 +651,7 @@ mod build {
                 pool: Vec::new(),
                 prefix: std::vec![0],
                 powers,
-                windows: IdMap::with_capacity_and_hasher(1 << 14, Default::default()),
+                windows: IdMap::with_capacity_and_hasher(1 << 12, Default::default()),
                 wide: IdMap::default(),
             }
         }
@@ -664,12 +692,11 @@ mod build {
         }
 
         /// Packs the table, or `None` if the pool outgrows the offsets of this scale.
-        fn pack(mut self, table: &[u16]) -> Option<CompactTable> {
+        fn pack(mut self, table: &[u16], hashes: &TableHashes) -> Option<CompactTable> {
             let p = 1usize << self.k;
             let mut dir = Vec::with_capacity(ENTRIES >> self.k);
             let mut res = std::vec![0u8; p];
-            let mut h = std::vec![0u64; p];
-            for page in table.chunks_exact(p) {
+            for (n, page) in table.chunks_exact(p).enumerate() {
                 let v0 = page[0];
                 let rel = |v: u16| i32::from(v.wrapping_sub(v0) as i16);
                 let (lo, hi) = page
@@ -679,7 +706,7 @@ mod build {
                     for (r, &v) in res.iter_mut().zip(page) {
                         *r = (rel(v) - lo) as u8;
                     }
-                    self.narrow(&res, &mut h, v0)?
+                    self.narrow(&res, n * p, hashes, v0)?
                 } else {
                     self.wide_page(page)?
                 };
@@ -697,16 +724,12 @@ mod build {
 
         /// The directory entry of a narrow page with residuals `res` (entries
         /// `res[i] + res_base`) whose first entry is `v0`.
-        fn narrow(&mut self, res: &[u8], h: &mut [u64], v0: u16) -> Option<u32> {
+        fn narrow(&mut self, res: &[u8], s: usize, hashes: &TableHashes, v0: u16) -> Option<u32> {
             let p = res.len();
-            // h[n]: hash of the first n differences of res.
-            for n in 1..p {
-                h[n] = h[n - 1]
-                    .wrapping_mul(BASE)
-                    .wrapping_add(diff(res[n - 1], res[n]));
-            }
+            // h(n): hash of the first n differences of res (those of the table).
+            let h = |n: usize| hashes.page(s, n, &self.powers);
             let addend_for = |w0: u8| v0.wrapping_sub(u16::from(w0));
-            if let Some(&j) = self.windows.get(&h[p - 1]) {
+            if let Some(&j) = self.windows.get(&h(p - 1)) {
                 let j = j as usize;
                 let w = &self.pool[j..j + p];
                 let c = i32::from(w[0]) - i32::from(res[0]);
@@ -725,7 +748,7 @@ mod build {
                 .fold((255u8, 0u8), |(l, h), &r| (l.min(r), h.max(r)));
             for o in (1..p.min(len + 1)).rev() {
                 let start = len - o;
-                if start & align != 0 || h[o - 1] != self.pool_hash(start, o - 1) {
+                if start & align != 0 || h(o - 1) != self.pool_hash(start, o - 1) {
                     continue;
                 }
                 let c = i32::from(self.pool[start]) - i32::from(res[0]);
@@ -840,22 +863,18 @@ mod build {
         /// Packs the table: every page is a window of the pool up to a constant.
         /// Offsets always fit 16 bits: the pool holds at most the table's
         /// 65,536 entries, so every page starts below 65,536 - P.
-        fn pack(mut self, table: &[u16]) -> CompactTable {
+        fn pack(mut self, table: &[u16], hashes: &TableHashes) -> CompactTable {
             let p = 1usize << self.k;
             let mut dir = Vec::with_capacity(ENTRIES >> self.k);
-            let mut h = std::vec![0u64; p];
-            for page in table.chunks_exact(p) {
-                for n in 1..p {
-                    h[n] = h[n - 1]
-                        .wrapping_mul(BASE)
-                        .wrapping_add(wdiff(page[n - 1], page[n]));
-                }
+            for (n, page) in table.chunks_exact(p).enumerate() {
+                let powers = &self.powers;
+                let h = |m: usize| hashes.page(n * p, m, powers);
                 // `page` equals `w` plus a constant (mod 2^16).
                 let same = |w: &[u16]| {
                     let c = page[0].wrapping_sub(w[0]);
                     w.iter().zip(page).all(|(&a, &b)| a.wrapping_add(c) == b)
                 };
-                if let Some(&j) = self.windows.get(&h[p - 1]) {
+                if let Some(&j) = self.windows.get(&h(p - 1)) {
                     let j = j as usize;
                     if same(&self.pool[j..j + p]) {
                         dir.push(j as u32 | u32::from(page[0].wrapping_sub(self.pool[j])) << 16);
@@ -865,7 +884,7 @@ mod build {
                 // Overlap the pool's tail with the page's head, longest first.
                 let len = self.pool.len();
                 let overlap = (1..p.min(len + 1)).rev().find(|&o| {
-                    h[o - 1] == self.pool_hash(len - o, o - 1) && same(&self.pool[len - o..])
+                    h(o - 1) == self.pool_hash(len - o, o - 1) && same(&self.pool[len - o..])
                 });
                 let start = len - overlap.unwrap_or(0);
                 let c = match overlap {
