@@ -369,6 +369,12 @@ fn compact_vs_full(c: &mut Criterion) {
 /// and every kernel sees the same disturbances. Printed as a Markdown table.
 fn interleaved(_: &mut Criterion) {
     use std::time::{Duration, Instant};
+    // Criterion's untimed smoke mode (`-- --test`): one round is enough.
+    let rounds = if std::env::args().any(|a| a == "--test") {
+        1
+    } else {
+        200
+    };
     println!("| table / inputs | kernel | ns/element | × full scalar | × best full |");
     println!("|---|---|---:|---:|---:|");
     for format in [Format::F16, Format::Bf16] {
@@ -382,7 +388,7 @@ fn interleaved(_: &mut Criterion) {
                 .filter(|k| k.is_available())
                 .collect();
             let mut best = vec![Duration::MAX; words.len() + kernels.len()];
-            for _ in 0..200 {
+            for _ in 0..rounds {
                 for (j, kernel) in words.iter().enumerate() {
                     let t = Instant::now();
                     kernel.map(&s.full, black_box(&xs), &mut ys).unwrap();
