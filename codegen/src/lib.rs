@@ -49,6 +49,7 @@ extern crate std;
 pub mod audit;
 #[cfg(feature = "std")]
 pub mod builder;
+pub mod compact;
 mod format;
 mod function;
 #[cfg(feature = "std")]
