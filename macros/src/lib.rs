@@ -291,6 +291,8 @@ impl Declaration {
             QuantError::Scale { parameter, .. }
             | QuantError::ZeroPoint { parameter, .. }
             | QuantError::Value { parameter, .. } => parameter,
+            // Not a parameter of the macro: point at the whole invocation.
+            QuantError::OutOfRange { .. } => return syn::Error::new(Span::call_site(), e),
         };
         match self.arg(parameter) {
             Some((_, v)) => v.error(e),
