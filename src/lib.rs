@@ -105,6 +105,7 @@
 //! [`Activation`] enum are always there, and [`Activation`]'s table methods return
 //! [`MissingTable`], which names the features to enable.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 // `unsafe` is allowed only in the per-architecture SIMD modules of `kernels`.
 #![deny(unsafe_code)]
@@ -184,6 +185,7 @@ pub mod tables;
 
 pub use activation::{Activation, MissingTable, UnknownActivation};
 #[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;
 pub use quant::{DequantTable, PackedDequantTable};
 
