@@ -32,7 +32,7 @@ impl Rng {
 /// half of them uniform over all bit patterns, half with a magnitude in
 /// [2^-24, 2^8), where the functions are not yet at their asymptotes.
 fn inputs(n: usize) -> Vec<f32> {
-    let mut xs: Vec<f32> = (0..=u16::MAX).map(|b| half_to_f32(b)).collect::<Vec<_>>();
+    let mut xs: Vec<f32> = (0..=u16::MAX).map(half_to_f32).collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for i in 0..n {
         let bits = rng.next_u32();

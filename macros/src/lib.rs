@@ -335,7 +335,7 @@ impl Declaration {
         let entries = bits
             .iter()
             .map(|&b| entry(b))
-            .chain(std::iter::repeat(zero).take(256 - bits.len()));
+            .chain(std::iter::repeat_n(zero, 256 - bits.len()));
         let op = match p.op() {
             Op::Identity => quote!(::actlut::quant::Op::Identity),
             Op::Function(f) => {
