@@ -10,7 +10,7 @@
 //!
 //! ```
 //! # #[cfg(all(feature = "gelu", feature = "f16"))] {
-//! use half::f16;
+//! use actlut::half::f16; // actlut re-exports half
 //!
 //! let y = actlut::gelu::f16(f16::from_f32(1.0));
 //! assert_eq!(y, f16::from_f32(0.8413)); // Φ(1) = 0.841344…, rounded to f16
@@ -137,7 +137,11 @@ pub mod tables;
 
 pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};
 #[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;
+/// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
+/// and return: `actlut::half::f16` needs no dependency of your own.
+pub use half;
 pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.

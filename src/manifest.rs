@@ -101,6 +101,7 @@ impl Table {
     ///
     /// [`SelfCheckError`] when the hash differs.
     #[cfg(feature = "self-check")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "self-check")))]
     pub fn check<T: TableData + ?Sized>(&self, table: &T) -> Result<(), SelfCheckError> {
         let actual = table.sha256_le();
         if actual == self.sha256 {
@@ -131,6 +132,7 @@ impl core::fmt::Display for Sha256Hex {
 /// A table whose bytes in memory do not hash to its manifest entry
 /// ([`Table::check`]).
 #[cfg(feature = "self-check")]
+#[cfg_attr(docsrs, doc(cfg(feature = "self-check")))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SelfCheckError {
     /// The table's name.
@@ -169,6 +171,7 @@ mod sealed {
 /// Table data that [`Table::check`] can hash: `[u16]` and `[u8]` arrays and
 /// slices, hashed over their little-endian bytes.
 #[cfg(feature = "self-check")]
+#[cfg_attr(docsrs, doc(cfg(feature = "self-check")))]
 pub trait TableData: sealed::Sealed {
     /// SHA-256 of the little-endian bytes.
     fn sha256_le(&self) -> [u8; 32];

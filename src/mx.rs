@@ -347,7 +347,7 @@ fn check_lengths(
     out: usize,
 ) -> Result<usize, BlockError> {
     let blocks = codes / block_bytes;
-    if codes % block_bytes != 0 {
+    if !codes.is_multiple_of(block_bytes) {
         return Err(BlockError::RaggedTail {
             block: blocks,
             bytes: codes % block_bytes,

@@ -63,6 +63,7 @@ pub use actlut_codegen::Function;
 use crate::Activation;
 
 #[cfg(feature = "macros")]
+#[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;
 
 /// What `dequant_table!` expansions name; not part of the API.
@@ -420,14 +421,14 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
         self.zero_point
     }
 
-    /// The output for one value, or an error if it is outside the input type (only possible
-    /// for 4-bit inputs); the error names the value as `codes[0]`.
+    /// The output for one value, or [`QuantError::OutOfRange`] naming the value if it is
+    /// outside the input type (only possible for 4-bit inputs).
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Op, I4};
     /// let t = DequantTable::<I4, f32>::new(Op::Identity, 0.5, 0)?;
     /// assert_eq!(t.get(-8), Ok(-4.0));
-    /// assert!(t.get(8).is_err());
+    /// assert_eq!(t.get(100).unwrap_err().to_string(), "value 100 is outside i4 (-8..=7)");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn get(&self, value: In::Value) -> Result<Out, QuantError> {
@@ -435,9 +436,7 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
         if In::TYPE.contains(v) {
             Ok(self.table[usize::from(In::TYPE.code(v))])
         } else {
-            Err(QuantError::Value {
-                parameter: "codes",
-                index: 0,
+            Err(QuantError::OutOfRange {
                 value: v,
                 ty: In::TYPE,
             })

@@ -385,9 +385,40 @@ fn bad_grids_are_errors_that_name_the_problem() {
     ));
 }
 
+/// A bound computed from a NaN, negative or infinite argument would bound
+/// nothing (NaN compares false, a negative bound is below every error): the
+/// module promises an `ApproxError` naming the argument instead.
+#[test]
+fn error_bounds_reject_bad_arguments() {
+    let invalid = |r: Result<f64, ApproxError>, which: &str| match r {
+        Err(ApproxError::InvalidParameter { name, .. }) => assert_eq!(name, which),
+        other => panic!("expected InvalidParameter {{ name: {which:?} }}, got {other:?}"),
+    };
+    invalid(error_bound(f64::NAN, 0.5), "sup_abs_derivative");
+    invalid(error_bound(-1.0, 0.5), "sup_abs_derivative");
+    invalid(error_bound(f64::INFINITY, 0.5), "sup_abs_derivative");
+    invalid(error_bound(1.0, -0.1), "step");
+    invalid(error_bound(1.0, 0.0), "step");
+    invalid(error_bound(1.0, f32::NAN), "step");
+    invalid(error_bound(1.0, f32::INFINITY), "step");
+    // A constant function's bound is 0, not an error.
+    assert_eq!(error_bound(0.0, 0.5), Ok(0.0));
+
+    let q = QuantizedFunction::<[f32; 9]>::new_array(|x| 3.0 * x, 0.25, -1.0, 1.0).unwrap();
+    invalid(q.error_bound_with(-1.0), "sup_abs_derivative");
+    invalid(q.error_bound_with(f64::NAN), "sup_abs_derivative");
+    invalid(q.error_bound_with(f64::INFINITY), "sup_abs_derivative");
+    let b = q.error_bound_with(3.0).unwrap();
+    assert!(b >= 3.0 * 0.125 && b.is_finite());
+    assert_eq!(
+        error_bound(f64::NAN, 0.5).unwrap_err().to_string(),
+        "sup_abs_derivative is NaN: expected finite and non-negative"
+    );
+}
+
 #[test]
 fn step_arithmetic() {
-    assert_eq!(error_bound(2.0, 0.5), 0.5);
+    assert_eq!(error_bound(2.0, 0.5), Ok(0.5));
     assert_eq!(table_bytes(0.5, -1.0, 1.0, 4), Ok(20));
     assert_eq!(table_bytes(1.0 / 256.0, -8.0, 8.0, 2), Ok(4097 * 2));
     assert!(matches!(
@@ -407,10 +438,10 @@ fn step_arithmetic() {
         let sup = f.sup_abs_derivative();
         for tol in [1e-1, 1e-3, 1e-5, 3.3e-7] {
             let step = step_for_tolerance(tol, sup).unwrap();
-            assert!(error_bound(sup, step) <= tol);
+            assert!(error_bound(sup, step).unwrap() <= tol);
             let next = f32::from_bits(step.to_bits() + 1);
             assert!(
-                error_bound(sup, next) > tol * (1.0 - 1e-7),
+                error_bound(sup, next).unwrap() > tol * (1.0 - 1e-7),
                 "{} {tol}: step {step} is not the largest",
                 f.name()
             );
@@ -444,7 +475,7 @@ fn step_arithmetic() {
 fn the_table_bound_is_the_grid_term_plus_small_rounding_terms() {
     for f in Builtin::ALL {
         let q = QuantizedFunction::<[f32; 1025]>::builtin_array(f, 1.0 / 64.0, -8.0, 8.0).unwrap();
-        let grid = error_bound(f.sup_abs_derivative(), 1.0 / 64.0);
+        let grid = error_bound(f.sup_abs_derivative(), 1.0 / 64.0).unwrap();
         let b = q.error_bound().unwrap();
         assert!(b >= grid && b <= grid + 4e-6, "{}: {b} vs {grid}", f.name());
     }

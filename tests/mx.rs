@@ -318,7 +318,7 @@ fn check_map_mx<O: Bits + Default>(op: Op) {
         let mut scales = Vec::new();
         for s in 0..=255u8 {
             let run = 1 + (rng.next() % 3) as usize;
-            scales.extend(std::iter::repeat(s).take(run));
+            scales.extend(std::iter::repeat_n(s, run));
         }
         let mut codes = rng.bytes(scales.len() * bytes);
         if element != Element::Fp4E2M1 {

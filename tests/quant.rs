@@ -423,8 +423,25 @@ fn out_of_range_unpacked_4_bit_values_are_errors_naming_index_and_value() {
             err.to_string(),
             format!("codes[2] = {bad} is outside i4 (-8..=7)")
         );
-        assert!(t.get(bad).is_err());
+        // One value on its own: the error names that value, not a slice position.
+        let err = t.get(bad).unwrap_err();
+        assert_eq!(
+            err,
+            QuantError::OutOfRange {
+                value: i32::from(bad),
+                ty: QuantType::I4
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("value {bad} is outside i4 (-8..=7)")
+        );
     }
+    let u = DequantTable::<U4, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    assert_eq!(
+        u.get(100).unwrap_err().to_string(),
+        "value 100 is outside u4 (0..=15)"
+    );
     let all: Vec<i8> = (-8..=7).collect();
     let mut out = vec![0f32; 16];
     t.map(&all, &mut out).unwrap();

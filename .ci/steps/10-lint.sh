@@ -7,3 +7,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 # The crate alone too: the workspace build unifies features (self-check via the CLI).
 RUSTDOCFLAGS="-D warnings" cargo doc -p actlut --no-deps
 RUSTDOCFLAGS="-D warnings" cargo doc -p actlut --no-deps --no-default-features
+# What docs.rs builds (package.metadata.docs.rs): every feature, and each
+# feature-gated item marked with the features it needs (nightly's doc_cfg).
+rustup toolchain install nightly --profile minimal >/dev/null 2>&1 || true
+RUSTDOCFLAGS="--cfg docsrs -D warnings" cargo +nightly doc -p actlut --all-features --no-deps

@@ -298,7 +298,7 @@ impl Index {
                         } else {
                             distinct_entries(w, r.format.entry_bytes())
                         };
-                        if best.map_or(true, |(s, _)| score > s) {
+                        if best.is_none_or(|(s, _)| score > s) {
                             best = Some((score, off));
                         }
                         off += step;

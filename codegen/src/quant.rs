@@ -324,6 +324,13 @@ pub enum QuantError {
         /// The 4-bit type.
         ty: QuantType,
     },
+    /// A single value outside its 4-bit type's range (`DequantTable::get`).
+    OutOfRange {
+        /// The value given.
+        value: i32,
+        /// The 4-bit type.
+        ty: QuantType,
+    },
 }
 
 impl fmt::Display for QuantError {
@@ -351,6 +358,13 @@ impl fmt::Display for QuantError {
             } => write!(
                 f,
                 "{parameter}[{index}] = {value} is outside {} ({}..={})",
+                ty.name(),
+                ty.min(),
+                ty.max()
+            ),
+            QuantError::OutOfRange { value, ty } => write!(
+                f,
+                "value {value} is outside {} ({}..={})",
                 ty.name(),
                 ty.min(),
                 ty.max()

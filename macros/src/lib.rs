@@ -291,6 +291,8 @@ impl Declaration {
             QuantError::Scale { parameter, .. }
             | QuantError::ZeroPoint { parameter, .. }
             | QuantError::Value { parameter, .. } => parameter,
+            // Not a parameter of the macro: point at the whole invocation.
+            QuantError::OutOfRange { .. } => return syn::Error::new(Span::call_site(), e),
         };
         match self.arg(parameter) {
             Some((_, v)) => v.error(e),
@@ -333,7 +335,7 @@ impl Declaration {
         let entries = bits
             .iter()
             .map(|&b| entry(b))
-            .chain(std::iter::repeat(zero).take(256 - bits.len()));
+            .chain(std::iter::repeat_n(zero, 256 - bits.len()));
         let op = match p.op() {
             Op::Identity => quote!(::actlut::quant::Op::Identity),
             Op::Function(f) => {

@@ -187,3 +187,31 @@ impl core::fmt::Display for ApproxError {
 }
 
 impl core::error::Error for ApproxError {}
+
+/// `value` as a bound on `|f'|`: finite and non-negative (0 for a constant
+/// function), or [`ApproxError::InvalidParameter`] naming `sup_abs_derivative`.
+pub(super) fn check_sup_abs_derivative(value: f64) -> Result<f64, ApproxError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(ApproxError::InvalidParameter {
+            name: "sup_abs_derivative",
+            value,
+            expected: "finite and non-negative",
+        })
+    }
+}
+
+/// `step` as a grid step: finite and positive, or
+/// [`ApproxError::InvalidParameter`] naming `step`.
+pub(super) fn check_step(step: f32) -> Result<f64, ApproxError> {
+    if step.is_finite() && step > 0.0 {
+        Ok(f64::from(step))
+    } else {
+        Err(ApproxError::InvalidParameter {
+            name: "step",
+            value: f64::from(step),
+            expected: "finite and positive",
+        })
+    }
+}

@@ -129,6 +129,7 @@ impl<const N: usize> ExpTable<[f32; N]> {
 /// # Ok::<(), actlut::approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn quantized_exp(
     log_step: f32,
     lo_log: f32,

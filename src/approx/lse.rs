@@ -257,6 +257,7 @@ pub fn lse_error_bound(
 /// # Ok::<(), actlut::approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Debug)]
 pub struct LogSumExp {
     cells: Cells,
@@ -285,6 +286,7 @@ fn zeroed<T: Copy>(
 }
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 impl LogSumExp {
     /// A grid of `2^bits` cells of `span/2^bits` below the maximum score, and its
     /// exp table (`e^{−j·h}` in `f64`, within 2^-39 relative).
@@ -471,6 +473,7 @@ impl LogSumExp {
 /// # Ok::<(), actlut::approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn quantized_logsumexp(
     scores: &[f32],
     bits: u32,

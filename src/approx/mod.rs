@@ -17,7 +17,7 @@
 //!     QuantizedFunction::builtin_array("gelu".parse()?, 1.0 / 256.0, -8.0, 8.0)?;
 //! let bound = q.error_bound().unwrap();
 //! assert!(bound < 0.0023);
-//! assert!(bound >= error_bound("gelu".parse::<Builtin>()?.sup_abs_derivative(), 1.0 / 256.0));
+//! assert!(bound >= error_bound("gelu".parse::<Builtin>()?.sup_abs_derivative(), 1.0 / 256.0)?);
 //! let exact = actlut::computed::gelu_f32(1.3);
 //! assert!((q.eval(1.3) - exact).abs() <= bound as f32);
 //! // The pure-integer path: code 256 is x = 1.0.
@@ -91,14 +91,26 @@ pub use table::{table_bytes, QuantizedFunction};
 /// actual `f32` table ([`QuantizedFunction::error_bound`]) adds the rounding of
 /// the table entries and of `x / step`.
 ///
+/// # Errors
+///
+/// [`ApproxError::InvalidParameter`] when `sup_abs_derivative` is not finite and
+/// non-negative, or `step` is not finite and positive: a NaN or negative bound
+/// would bound nothing.
+///
 /// ```
-/// use actlut::approx::{error_bound, Builtin};
+/// use actlut::approx::{error_bound, ApproxError, Builtin};
 /// let sigmoid: Builtin = "sigmoid".parse().unwrap();
 /// // sigmoid (sup|f'| = 1/4) at step 1/128: 1/1024.
-/// assert_eq!(error_bound(sigmoid.sup_abs_derivative(), 1.0 / 128.0), 1.0 / 1024.0);
+/// assert_eq!(error_bound(sigmoid.sup_abs_derivative(), 1.0 / 128.0), Ok(1.0 / 1024.0));
+/// assert!(matches!(
+///     error_bound(1.0, -0.1),
+///     Err(ApproxError::InvalidParameter { name: "step", .. })
+/// ));
 /// ```
-pub fn error_bound(sup_abs_derivative: f64, step: f32) -> f64 {
-    0.5 * f64::from(step) * sup_abs_derivative
+pub fn error_bound(sup_abs_derivative: f64, step: f32) -> Result<f64, ApproxError> {
+    let sup = error::check_sup_abs_derivative(sup_abs_derivative)?;
+    let step = error::check_step(step)?;
+    Ok(0.5 * step * sup)
 }
 
 /// The largest `f32` step whose [`error_bound`] is at most `tolerance`:
@@ -118,7 +130,7 @@ pub fn error_bound(sup_abs_derivative: f64, step: f32) -> f64 {
 /// use actlut::approx::{error_bound, step_for_tolerance, Builtin};
 /// let sup = "tanh".parse::<Builtin>()?.sup_abs_derivative();
 /// let step = step_for_tolerance(1e-3, sup)?;
-/// assert!(error_bound(sup, step) <= 1e-3);
+/// assert!(error_bound(sup, step)? <= 1e-3);
 /// assert!(step > 0.00199);
 /// # Ok::<(), actlut::approx::ApproxError>(())
 /// ```
@@ -141,7 +153,8 @@ pub fn step_for_tolerance(tolerance: f64, sup_abs_derivative: f64) -> Result<f32
     let mut step = wanted as f32;
     // Round down; one f64 rounding of `wanted` is covered by re-checking the bound.
     while step > 0.0
-        && (f64::from(step) > wanted || error_bound(sup_abs_derivative, step) > tolerance)
+        && (f64::from(step) > wanted
+            || !matches!(error_bound(sup_abs_derivative, step), Ok(b) if b <= tolerance))
     {
         step = f32::from_bits(step.to_bits() - 1);
     }

@@ -255,6 +255,7 @@ impl<const N: usize> QuantizedFunction<[f32; N]> {
 }
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
     /// A built-in function tabulated at `step` over `[lo, hi]`, on the heap.
     ///
@@ -327,6 +328,7 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
 /// # Ok::<(), actlut::approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub fn quantized_activation(
     name: &str,
     step: f32,
@@ -505,7 +507,8 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// ```
     pub fn error_bound(&self) -> Option<f64> {
         match self.source {
-            Source::Builtin(b) => Some(self.error_bound_with(b.sup_abs_derivative())),
+            // A builtin's sup|f'| is finite and non-negative: never an Err.
+            Source::Builtin(b) => self.error_bound_with(b.sup_abs_derivative()).ok(),
             Source::Fn(_) => None,
         }
     }
@@ -513,20 +516,27 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The error bound for every `x` whose code is in the table, given a bound
     /// on `|f'|` over `[lo − step, hi + step]`: see the type's `# Accuracy`.
     ///
+    /// # Errors
+    ///
+    /// [`ApproxError::InvalidParameter`] when `sup_abs_derivative` is not finite
+    /// and non-negative.
+    ///
     /// ```
     /// use actlut::approx::QuantizedFunction;
     /// let q = QuantizedFunction::<[f32; 9]>::new_array(|x| 3.0 * x, 0.25, -1.0, 1.0)?;
-    /// let b = q.error_bound_with(3.0);
+    /// let b = q.error_bound_with(3.0)?;
     /// assert!(b >= 3.0 * 0.125 && b < 3.0 * 0.125 + 1e-6);
+    /// assert!(q.error_bound_with(-1.0).is_err());
     /// # Ok::<(), actlut::approx::ApproxError>(())
     /// ```
-    pub fn error_bound_with(&self, sup_abs_derivative: f64) -> f64 {
+    pub fn error_bound_with(&self, sup_abs_derivative: f64) -> Result<f64, ApproxError> {
+        let sup_abs_derivative = super::error::check_sup_abs_derivative(sup_abs_derivative)?;
         let g = &self.grid;
         let step = f64::from(g.step);
         let m = f64::from(g.point(g.lo_code).abs().max(g.point(g.hi_code).abs()));
         // |x − grid point| ≤ step/2 + 2^-24·(|x| + |k·step|) + subnormal floor.
         let distance = 0.5 * step + (m + step) * pow2(-23) + pow2(-148);
-        (sup_abs_derivative * distance + self.rounding) * (1.0 + pow2(-50))
+        Ok((sup_abs_derivative * distance + self.rounding) * (1.0 + pow2(-50)))
     }
 
     /// The step.

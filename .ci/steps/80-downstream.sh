@@ -1,0 +1,124 @@
+# What a dependent gets. (1) The three library crates packaged as they would be
+# published, each package verified by building it from its own sources (cargo
+# packages the workspace crates together, the later ones against the earlier
+# ones); the actlut package holds what its build reads and nothing of CI.
+# (2) A crate built against the unpacked packages, not the workspace. (3) The
+# README's Rust examples, extracted from README.md as it is, compiled and run as
+# the tests of a user's crate outside the workspace, without dev-dependencies:
+# with only `gelu,f16`, with the default features, and with alloc, macros and
+# self-check added; every example runs in at least one of them.
+set -euo pipefail
+root=$(pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export CARGO_TARGET_DIR="$root/target/downstream"
+# As the README tells users: the reference math optimised in their build scripts.
+profile_override='
+[profile.dev.package.actlut-codegen]
+opt-level = 3
+[profile.dev.package.libm]
+opt-level = 3'
+
+echo "--- cargo package (verified)"
+list=$(cargo package --list --allow-dirty -p actlut)
+for need in build.rs tables/actlut.lock README.md src/lib.rs; do
+  grep -qx "$need" <<<"$list" || { echo "$list"; echo "the actlut package lacks $need"; exit 1; }
+done
+if grep -E '^(\.ci|scripts|tests|benches|examples|docs|peers|firmware|oracle|nostd-check|cli)/' <<<"$list"; then
+  echo "the actlut package holds files a dependent does not need (above)"; exit 1
+fi
+cargo package --allow-dirty -p actlut-codegen -p actlut-macros -p actlut
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+mkdir -p "$work/unpacked"
+for c in actlut-codegen actlut-macros actlut; do
+  tar -xzf "$CARGO_TARGET_DIR/package/$c-$version.crate" -C "$work/unpacked"
+done
+
+echo "--- a crate built against the packaged sources"
+mkdir -p "$work/smoke/src"
+cat > "$work/smoke/Cargo.toml" <<TOML
+[package]
+name = "smoke"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+actlut = { path = "$work/unpacked/actlut-$version", features = ["macros", "self-check", "alloc"] }
+
+[patch.crates-io]
+actlut-codegen = { path = "$work/unpacked/actlut-codegen-$version" }
+actlut-macros = { path = "$work/unpacked/actlut-macros-$version" }
+$profile_override
+
+[workspace]
+TOML
+cat > "$work/smoke/src/main.rs" <<'RS'
+use actlut::half::f16;
+
+actlut::dequant_table!(static GELU_Q: i8 -> f32 = gelu, scale = 0.05, zero_point = -3);
+
+fn main() {
+    let y = actlut::gelu::f16(f16::ONE);
+    assert_eq!(y, f16::from_f32(0.8413));
+    assert_eq!(actlut::computed::gelu_f16(f16::ONE), y);
+    assert_eq!(GELU_Q.lookup(17), actlut::computed::gelu_f32(1.0));
+    actlut::manifest::find("gelu_f16")
+        .unwrap()
+        .check(&actlut::tables::GELU_F16)
+        .unwrap();
+    assert_eq!(actlut::manifest::TABLES.len(), 64);
+    println!(
+        "smoke: the packaged crates work ({} tables, reference {})",
+        actlut::manifest::TABLES.len(),
+        actlut::manifest::REFERENCE_VERSION
+    );
+}
+RS
+(cd "$work/smoke" && cargo run -q)
+for c in actlut actlut-codegen actlut-macros; do
+  id=$(cd "$work/smoke" && cargo pkgid -p "$c")
+  case "$id" in
+    *"$work/unpacked/$c-$version"*) ;;
+    *) echo "the smoke crate's $c is $id, not the unpacked package"; exit 1 ;;
+  esac
+done
+
+echo "--- the README's examples in a user's crate"
+all_blocks=$(grep -c '^```rust' README.md)
+: > "$work/compiled-lines"
+for config in "gelu f16" "default" "default alloc macros self-check"; do
+  dir="$work/readme-$(tr ' ' '-' <<<"$config")"
+  mkdir -p "$dir/src" "$dir/tests"
+  echo "// A user's crate: the README's examples are its tests." > "$dir/src/lib.rs"
+  features=$(tr ' ' '\n' <<<"$config" | { grep -v '^default$' || true; } | sed 's/.*/"&"/' | paste -sd, -)
+  if grep -qw default <<<"$config"; then
+    dep="actlut = { path = \"$root\", features = [$features] }"
+    words="$config gelu f16"
+  else
+    dep="actlut = { path = \"$root\", default-features = false, features = [$features] }"
+    words="$config"
+  fi
+  cat > "$dir/Cargo.toml" <<TOML
+[package]
+name = "readme-user"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+$dep
+$profile_override
+
+[workspace]
+TOML
+  { echo "#![allow(unused)]"; scripts/readme-examples.sh README.md "$words" 2>>"$work/compiled-lines"; } \
+    > "$dir/tests/readme.rs"
+  n=$(grep -c '^fn readme_line_' "$dir/tests/readme.rs")
+  echo "actlut with [$config]: $n of $all_blocks README examples apply"
+  (cd "$dir" && cargo test -q)
+done
+compiled=$(sort -u "$work/compiled-lines" | wc -l)
+[ "$compiled" -eq "$all_blocks" ] \
+  || { echo "only $compiled of the README's $all_blocks Rust examples were compiled"; exit 1; }
+echo "all $all_blocks Rust examples of the README compiled and ran in a user's crate"
