@@ -282,11 +282,11 @@ fn module_tests(s: &mut String, f: &Func, r: &Repr) {
         let _ = write!(
             s,
             r#"        let mut a = xs.clone();
-        super::{fname}::apply_{fmt}(&mut a);
-        assert_eq!(a, want, "{fname}::apply_{fmt}");
+        super::{fname}::apply_{fmt}_bits(&mut a);
+        assert_eq!(a, want, "{fname}::apply_{fmt}_bits");
         let mut m = xs.clone();
-        super::{fname}::map_{fmt}(&xs, &mut m);
-        assert_eq!(m, want, "{fname}::map_{fmt}");
+        super::{fname}::map_{fmt}_bits(&xs, &mut m);
+        assert_eq!(m, want, "{fname}::map_{fmt}_bits");
     }}
 "#
         );
@@ -381,20 +381,48 @@ pub fn {fmt}_bits(x: {bits}) -> {bits} {{
 /// Applies `{fname}` in place to raw `{fmt}` values{simd}.
 {code_panics}{attrs}#[inline]
 #[track_caller]
-pub fn apply_{fmt}(xs: &mut [{bits}]) {{
+pub fn apply_{fmt}_bits(xs: &mut [{bits}]) {{
     {apply}(&{table}, xs);
 }}
 
 /// Writes `{fname}` of the raw `{fmt}` values `xs` to `ys`.
 {len_panics}{attrs}#[inline]
 #[track_caller]
-pub fn map_{fmt}(xs: &[{bits}], ys: &mut [{bits}]) {{
+pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
     {map}(&{table}, xs, ys);
 }}
 "#
         );
+        if LEGACY_RAW_NAMES.contains(&fmt) {
+            let _ = write!(
+                s,
+                r#"
+/// The former name of [`apply_{fmt}_bits`]: `_bits` now marks raw bits in
+/// every format, as for `f16`.
+{attrs}#[deprecated(since = "0.2.0", note = "renamed to `apply_{fmt}_bits`")]
+#[inline]
+#[track_caller]
+pub fn apply_{fmt}(xs: &mut [{bits}]) {{
+    apply_{fmt}_bits(xs)
+}}
+
+/// The former name of [`map_{fmt}_bits`]: `_bits` now marks raw bits in
+/// every format, as for `f16`.
+{attrs}#[deprecated(since = "0.2.0", note = "renamed to `map_{fmt}_bits`")]
+#[inline]
+#[track_caller]
+pub fn map_{fmt}(xs: &[{bits}], ys: &mut [{bits}]) {{
+    map_{fmt}_bits(xs, ys)
+}}
+"#
+            );
+        }
     }
 }
+
+/// Byte formats whose raw slice functions were released without `_bits`
+/// (`apply_fp8_e4m3`): those names stay one release as deprecated aliases.
+const LEGACY_RAW_NAMES: &[&str] = &["fp8_e4m3", "fp8_e5m2"];
 
 /// `Activation`: the enum, its conversions, and its table getters.
 fn activation(funcs: &[Func], reprs: &[Repr]) -> String {

@@ -39,7 +39,7 @@ fn main() -> ! {
     let ys = FP8_INPUTS.map(actlut::gelu::fp8_e4m3_bits);
     print_8("gelu", "fp8_e4m3", &FP8_INPUTS, &ys);
     let mut ys = FP8_INPUTS;
-    actlut::sigmoid::apply_fp8_e5m2(&mut ys);
+    actlut::sigmoid::apply_fp8_e5m2_bits(&mut ys);
     print_8("sigmoid", "fp8_e5m2", &FP8_INPUTS, &ys);
 
     // The tables used above, and no others.

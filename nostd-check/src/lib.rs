@@ -28,8 +28,8 @@ pub fn gelu_f16_computed(x: half::f16) -> Option<half::f16> {
 /// gelu over both fp8 formats in place, through the byte kernels (SIMD where
 /// the target has it, e.g. wasm32 with `simd128`).
 pub fn gelu_fp8_in_place(e4m3: &mut [u8], e5m2: &mut [u8]) {
-    actlut::gelu::apply_fp8_e4m3(e4m3);
-    actlut::gelu::apply_fp8_e5m2(e5m2);
+    actlut::gelu::apply_fp8_e4m3_bits(e4m3);
+    actlut::gelu::apply_fp8_e5m2_bits(e5m2);
 }
 
 /// gelu over bf16, raw bits.
