@@ -3,9 +3,10 @@
 use super::driver::{kernel_fn, Block};
 use super::LookupTable;
 
-/// Eight plain lookups per block: the eight indices are read first (one
-/// unaligned load), then eight independent table loads keep the load ports
-/// busy, then the eight results are written (one unaligned store).
+/// Eight plain lookups per block, unrolled: the eight indices are read first,
+/// then eight independent table loads keep the load ports busy, and each
+/// result is stored on its own (assembling them into one wide store costs more
+/// than the stores).
 pub(super) struct Scalar;
 
 impl<T: LookupTable + ?Sized> Block<T> for Scalar {
@@ -17,13 +18,13 @@ impl<T: LookupTable + ?Sized> Block<T> for Scalar {
 
     #[inline(always)]
     unsafe fn block(_: &(), table: &T, src: *const T::Index, dst: *mut T::Entry) {
-        // SAFETY: the caller vouches for 8 readable elements at `src`;
-        // read_unaligned needs no alignment.
-        let idx = unsafe { src.cast::<[T::Index; 8]>().read_unaligned() };
-        let out: [T::Entry; 8] = core::array::from_fn(|k| table.entry(idx[k]));
-        // SAFETY: the caller vouches for 8 writable elements at `dst`; all
-        // indices were read above, so the in-place case is correct.
-        unsafe { dst.cast::<[T::Entry; 8]>().write_unaligned(out) };
+        // SAFETY: the caller vouches for 8 readable elements at `src`.
+        let idx: [T::Index; 8] = core::array::from_fn(|k| unsafe { src.add(k).read() });
+        for (k, &i) in idx.iter().enumerate() {
+            // SAFETY: the caller vouches for 8 writable elements at `dst`; all
+            // indices were read above, so the in-place case is correct.
+            unsafe { dst.add(k).write(table.entry(i)) };
+        }
     }
 }
 
