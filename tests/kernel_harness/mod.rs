@@ -31,14 +31,22 @@ impl Rng {
     }
 }
 
-/// The kernels that can run tables of `shape` here; printed, so that CI logs
-/// (and CI's checks on them) show which kernels a run exercised.
+/// The kernels that can run tables of `shape` here; printed ("byte kernels
+/// available here: [...]"), so that CI logs, and CI's checks on them, show
+/// which kernels a run exercised.
 pub fn available(shape: TableShape) -> Vec<Kernel> {
     let k: Vec<_> = Kernel::ALL
         .into_iter()
         .filter(|k| k.is_available_for(shape))
         .collect();
-    println!("kernels available here for {shape:?} tables: {k:?}");
+    let label = match shape {
+        TableShape::U8 => "byte",
+        TableShape::U16 => "16-bit",
+        TableShape::U8ToU32 => "byte-to-32-bit",
+        TableShape::U8ToU16 => "byte-to-16-bit",
+        _ => "other",
+    };
+    println!("{label} kernels available here: {k:?}");
     k
 }
 
