@@ -1,0 +1,28 @@
+# Miri over the kernels: every x86_64 block (scalar, SSE2, AVX2, AVX-512 VBMI),
+# the chunk-and-tail driver, the run-time kernel choice and the slice entry
+# points, on the short lengths and offsets the tests use under cfg(miri)
+# (tests/kernel_harness). Miri reports a target feature as detected when it is
+# enabled at compile time, so RUSTFLAGS turns on AVX2 and AVX-512 VBMI; the step
+# fails unless the VBMI kernel actually ran. About 3 minutes of CPU (the tests:
+# 165 s and 81 s under Miri on a loaded 2-core machine; 19 minutes wall there)
+# once the nightly toolchain and its Miri sysroot are installed.
+set -euo pipefail
+# Install once; an installed nightly with Miri is kept (no update on every run).
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal --component miri --component rust-src
+fi
+cargo +nightly miri setup >/dev/null
+export RUSTFLAGS="-C target-feature=+avx2,+avx512f,+avx512bw,+avx512vbmi"
+features="std,avx512vbmi,gelu,f16,fp8-e4m3"
+out=$(cargo +nightly miri test -p actlut --no-default-features --features "$features" \
+  --target-dir target/miri --test kernels --test word_kernels -- --nocapture 2>&1) \
+  || { echo "$out"; exit 1; }
+grep -E "available here|best kernel|test result" <<<"$out" | sort | uniq -c
+grep -q "byte kernels available here: .*Avx512Vbmi" <<<"$out" \
+  || { echo "the AVX-512 VBMI kernel did not run under Miri" >&2; exit 1; }
+grep -q "byte kernels available here: .*Avx2" <<<"$out" \
+  || { echo "the AVX2 kernel did not run under Miri" >&2; exit 1; }
+grep -q "16-bit kernels available here: .*Sse2" <<<"$out" \
+  || { echo "the SSE2 16-bit kernel did not run under Miri" >&2; exit 1; }
+grep -q "best kernel for U8 tables: Avx512Vbmi" <<<"$out" \
+  || { echo "the run-time choice did not pick the VBMI kernel under Miri" >&2; exit 1; }
