@@ -86,7 +86,7 @@
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
-//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI: 6–13× the AVX2 kernel, as fast as memcpy on 2 MiB (BENCHMARKS.md). CI runs it under Miri; turn it off to keep the AVX2 kernel |
+//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI: 7–15× the AVX2 kernel, as fast as memcpy on 2 MiB (BENCHMARKS.md). CI runs it under Miri; turn it off to keep the AVX2 kernel |
 //!
 //! # Modules
 //!
