@@ -9,7 +9,7 @@
 //! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | nothing |
 //! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | x86_64 with the `sse2` target feature |
 //! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | AVX2 (run-time detection with `std`) |
-//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | AVX-512 F, BW, VBMI, and the `avx512vbmi` feature |
+//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
 //! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | aarch64 with the `neon` target feature |
 //! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | wasm32 with `simd128` |
 //!
@@ -325,9 +325,10 @@ pub enum Kernel {
     /// selection tree, 32 bytes per step.
     Avx2,
     /// x86_64 AVX-512 VBMI, for byte tables: two `vpermi2b` over the table in
-    /// four registers and a mask blend on the top bit, 64 bytes per step. Only
-    /// with the `avx512vbmi` cargo feature (see its documentation in the crate
-    /// root) and on a CPU that has AVX-512 F, BW and VBMI.
+    /// four registers and a mask blend on the top bit, 64 bytes per step: at
+    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md). With the
+    /// `avx512vbmi` cargo feature (on by default) and on a CPU that has
+    /// AVX-512 F, BW and VBMI.
     Avx512Vbmi,
     /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
     /// quadruples. Only where `neon` is a target feature (not on
