@@ -3,9 +3,10 @@
 # points, on the short lengths and offsets the tests use under cfg(miri)
 # (tests/kernel_harness). Miri reports a target feature as detected when it is
 # enabled at compile time, so RUSTFLAGS turns on AVX2 and AVX-512 VBMI; the step
-# fails unless the VBMI kernel actually ran. About 3 minutes of CPU (the tests:
-# 165 s and 81 s under Miri on a loaded 2-core machine; 19 minutes wall there)
-# once the nightly toolchain and its Miri sysroot are installed.
+# fails unless the VBMI kernel actually ran. About 2.5 minutes of CPU once the
+# nightly toolchain and its Miri sysroot are installed (8 minutes wall on a
+# 2-core machine loaded with other builds: the two test files took 182 s and
+# 87 s under Miri); installing them the first time adds about 5 minutes.
 set -euo pipefail
 # Install once; an installed nightly with Miri is kept (no update on every run).
 if ! cargo +nightly miri --version >/dev/null 2>&1; then
