@@ -21,7 +21,7 @@
 
 use std::hint::black_box;
 
-use actlut::kernels::WordKernel;
+use actlut::kernels::{Kernel as LutKernel, TableShape};
 use actlut_codegen::compact::{compact, CompactRef, Layout};
 use actlut_codegen::{table, Format, Function};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -338,7 +338,7 @@ fn compact_vs_full(c: &mut Criterion) {
         for dist in ["normal", "all-bits"] {
             let xs = inputs(format, dist, N);
             let mut want = vec![0u16; N];
-            WordKernel::Scalar.map(full, &xs, &mut want).unwrap();
+            LutKernel::Scalar.map(&**full, &xs, &mut want).unwrap();
             let mut ys = vec![0u16; N];
             for (label, view, kernel) in &kernels {
                 if !label.ends_with("gathers-only") {
@@ -348,10 +348,13 @@ fn compact_vs_full(c: &mut Criterion) {
                 }
             }
             let mut g = configure(c, &format!("compact/{name}/{dist}"), N);
-            for kernel in WordKernel::ALL.into_iter().filter(|k| k.is_available()) {
+            for kernel in LutKernel::ALL
+                .into_iter()
+                .filter(|k| k.is_available_for(TableShape::U16))
+            {
                 let id = BenchmarkId::new(format!("full/{kernel:?}").to_lowercase(), N);
                 g.bench_with_input(id, &xs, |b, xs| {
-                    b.iter(|| kernel.map(full, black_box(xs), &mut ys).unwrap())
+                    b.iter(|| kernel.map(&**full, black_box(xs), &mut ys).unwrap())
                 });
             }
             for (label, view, kernel) in &kernels {
@@ -383,15 +386,15 @@ fn interleaved(_: &mut Criterion) {
         for dist in ["normal", "all-bits"] {
             let xs = inputs(format, dist, N);
             let mut ys = vec![0u16; N];
-            let words: Vec<WordKernel> = WordKernel::ALL
+            let words: Vec<LutKernel> = LutKernel::ALL
                 .into_iter()
-                .filter(|k| k.is_available())
+                .filter(|k| k.is_available_for(TableShape::U16))
                 .collect();
             let mut best = vec![Duration::MAX; words.len() + kernels.len()];
             for _ in 0..rounds {
                 for (j, kernel) in words.iter().enumerate() {
                     let t = Instant::now();
-                    kernel.map(&s.full, black_box(&xs), &mut ys).unwrap();
+                    kernel.map(&*s.full, black_box(&xs), &mut ys).unwrap();
                     best[j] = best[j].min(t.elapsed());
                 }
                 for (j, (_, view, kernel)) in kernels.iter().enumerate() {

@@ -1,8 +1,9 @@
 //! Table kernels side by side at 2 KiB, 128 KiB and 2 MiB of input:
 //!
 //! - `byte_table`: the 256-entry byte lookup, the scalar loop against each SIMD
-//!   kernel available on this machine, and memcpy of the same buffer;
-//! - `word_table/<inputs>`: the 65,536-entry 16-bit lookup, each [`WordKernel`]
+//!   kernel available on this machine (AVX-512 VBMI with `--features
+//!   avx512vbmi`), and memcpy of the same buffer;
+//! - `word_table/<inputs>`: the 65,536-entry 16-bit lookup, each [`Kernel`] for it
 //!   against memcpy and against `loads_only`, the same table loads with no
 //!   stores at all (a floor for any kernel that loads each entry), on four input
 //!   distributions: `normal` (N(0, 1) in f16, a few KiB of the table),
@@ -16,7 +17,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use actlut::kernels::{ByteKernel, WordKernel};
+use actlut::kernels::{Kernel, TableShape};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 mod common;
@@ -32,7 +33,10 @@ fn byte_kernels(c: &mut Criterion) {
         let src = random_bytes(n, 0x9E37_79B9_7F4A_7C15);
         let mut dst = vec![0u8; n];
         group.throughput(Throughput::Bytes(n as u64));
-        for kernel in ByteKernel::ALL.into_iter().filter(|k| k.is_available()) {
+        for kernel in Kernel::ALL
+            .into_iter()
+            .filter(|k| k.is_available_for(TableShape::U8))
+        {
             group.bench_with_input(
                 BenchmarkId::new(format!("{kernel:?}"), label),
                 &src,
@@ -88,11 +92,14 @@ fn word_kernels(c: &mut Criterion) {
             let xs = inputs(dist, n);
             let mut ys = vec![0u16; n];
             group.throughput(Throughput::Elements(n as u64));
-            for kernel in WordKernel::ALL.into_iter().filter(|k| k.is_available()) {
+            for kernel in Kernel::ALL
+                .into_iter()
+                .filter(|k| k.is_available_for(TableShape::U16))
+            {
                 group.bench_with_input(
                     BenchmarkId::new(format!("{kernel:?}"), label),
                     &xs,
-                    |b, xs| b.iter(|| kernel.map(&table, black_box(xs), &mut ys).unwrap()),
+                    |b, xs| b.iter(|| kernel.map(&*table, black_box(xs), &mut ys).unwrap()),
                 );
             }
             group.bench_with_input(BenchmarkId::new("loads_only", label), &xs, |b, xs| {

@@ -90,7 +90,7 @@
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
-//! | `avx512vbmi` | (Rust 1.89 or later) [`kernels::ByteKernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 VBMI. Opt-in: this project's CI has no AVX-512 hardware or emulator, so the kernel is compiled and linted there but runs only where the CPU has it (the kernel tests then check it on every length and offset) |
+//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI: 7–15× the AVX2 kernel, as fast as memcpy on 2 MiB (BENCHMARKS.md). CI runs it under Miri; turn it off to keep the AVX2 kernel |
 //!
 //! # Modules
 //!
@@ -118,7 +118,7 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
-// `unsafe` is allowed only in the per-architecture SIMD modules of `kernels`.
+// `unsafe` is allowed only in `kernels` (the SIMD blocks, their driver and dispatch).
 #![deny(unsafe_code)]
 
 #[cfg(any(test, feature = "std"))]

@@ -1,20 +1,17 @@
-//! Every byte kernel available here is bit-identical to the scalar loop, on every
-//! length 0..=300 and every alignment offset 0..64, in place and out of place,
-//! with random and exhaustive inputs. (CI also runs this file on aarch64 under
-//! qemu, for NEON, and on wasm32 with simd128 under node.)
+//! Every kernel available here for the byte shapes (`[u8; 256]`, and the
+//! byte → wide `[u32; 256]` and `[u16; 256]`) is bit-identical to the scalar
+//! lookup, on every length 0..=300 and every alignment offset 0..64, in place
+//! and out of place, with random and exhaustive inputs; the slice entry points
+//! too. (CI also runs this file on aarch64 under qemu, for NEON, on wasm32 with
+//! simd128 under node, and under Miri with AVX2 and AVX-512 VBMI enabled, on
+//! shorter ranges: see tests/kernel_harness.)
 
-use actlut::kernels::{apply_u8, map_u8, map_u8_u16, map_u8_u32, ByteKernel, KernelUnavailable};
+mod kernel_harness;
+use kernel_harness::{check_apply, check_inputs, check_inputs_in_place, check_map, Rng, MAX_LEN};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use actlut::kernels::{
+    apply_u8, map_u8, map_u8_u16, map_u8_u32, Kernel, KernelUnavailable, TableShape,
+};
 
 fn tables() -> Vec<[u8; 256]> {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
@@ -23,99 +20,192 @@ fn tables() -> Vec<[u8; 256]> {
     let identity: [u8; 256] = core::array::from_fn(|i| i as u8);
     let reversed: [u8; 256] = core::array::from_fn(|i| (i as u8).reverse_bits());
     let complement: [u8; 256] = core::array::from_fn(|i| !(i as u8));
-    vec![random, identity, reversed, complement]
+    if cfg!(miri) {
+        // Miri is slow: the random table alone catches a wrong lane or entry.
+        vec![random]
+    } else {
+        vec![random, identity, reversed, complement]
+    }
 }
 
 fn reference(table: &[u8; 256], src: &[u8]) -> Vec<u8> {
     src.iter().map(|&s| table[usize::from(s)]).collect()
 }
 
-fn available() -> Vec<ByteKernel> {
-    let k: Vec<_> = ByteKernel::ALL
-        .into_iter()
-        .filter(|k| k.is_available())
-        .collect();
-    println!("byte kernels available here: {k:?}");
-    k
+fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed);
+    (0..n).map(|_| rng.next() as u8).collect()
 }
 
 #[test]
-fn every_available_kernel_equals_scalar_on_every_length_and_offset() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let buf: Vec<u8> = (0..300 + 64 + 64).map(|_| rng.next() as u8).collect();
-    for kernel in available() {
-        for table in tables() {
-            for offset in 0..64 {
-                for len in 0..=300 {
-                    let src = &buf[offset..offset + len];
-                    let want = reference(&table, src);
-                    // Out of place, with the destination at its own offset.
-                    let mut dst_buf = vec![0xA5u8; len + 64];
-                    let dst = &mut dst_buf[(offset * 7) % 64..][..len];
-                    kernel.map(&table, src, dst).unwrap();
-                    assert_eq!(dst, &want[..], "{kernel:?} map len {len} offset {offset}");
-                    // In place.
-                    let mut inplace = buf.clone();
-                    kernel
-                        .apply(&table, &mut inplace[offset..offset + len])
-                        .unwrap();
-                    assert_eq!(
-                        &inplace[offset..offset + len],
-                        &want[..],
-                        "{kernel:?} apply len {len} offset {offset}"
-                    );
-                    // Bytes around the slice are untouched.
-                    assert_eq!(&inplace[..offset], &buf[..offset]);
-                    assert_eq!(&inplace[offset + len..], &buf[offset + len..]);
-                }
-            }
-        }
-    }
+fn every_available_byte_kernel_equals_scalar_on_every_length_and_offset() {
+    let t = tables();
+    let t: Vec<&[u8; 256]> = t.iter().collect();
+    let buf = random_bytes(MAX_LEN + 64 + 64, 0x9E37_79B9_7F4A_7C15);
+    check_map(&t, &buf, 0xA5);
+    check_apply(&t, &buf);
 }
 
 #[test]
-fn every_available_kernel_maps_every_byte_value() {
+fn every_available_byte_kernel_maps_every_byte_value() {
+    // Both orders: every value in every lane position of a 16-, 32- and 64-byte block.
     let all: Vec<u8> = (0..=255u8).chain((0..=255u8).rev()).collect();
-    for kernel in available() {
-        for table in tables() {
-            let mut dst = vec![0; all.len()];
-            kernel.map(&table, &all, &mut dst).unwrap();
-            assert_eq!(dst, reference(&table, &all), "{kernel:?}");
-        }
+    let t = tables();
+    let t: Vec<&[u8; 256]> = t.iter().collect();
+    check_inputs(&t, &all);
+    check_inputs_in_place(&t, &all);
+}
+
+#[test]
+fn every_available_byte_to_wide_kernel_equals_the_reference_on_every_length_and_offset() {
+    let mut rng = Rng(0x6A09_E667_F3BC_C908);
+    let t32: [u32; 256] = core::array::from_fn(|_| rng.next() as u32);
+    let t16: [u16; 256] = core::array::from_fn(|_| rng.next() as u16);
+    let buf = random_bytes(MAX_LEN + 64, 0xBB67_AE85_84CA_A73B);
+    check_map(&[&t32], &buf, 0xA5A5_A5A5);
+    check_map(&[&t16], &buf, 0xA5A5);
+    // Every index in every lane position (the odd length shifts the lanes).
+    let all: Vec<u8> = (0..=255u8)
+        .chain((0..=255u8).rev())
+        .chain(0..=254)
+        .collect();
+    check_inputs(&[&t32], &all);
+    check_inputs(&[&t16], &all);
+}
+
+#[test]
+fn the_slice_entry_points_equal_the_reference() {
+    // Below and above the 64-byte scalar threshold of map_u8/apply_u8, with a tail.
+    let table = tables()[0];
+    for n in [0, 1, 63, 64, 65, if cfg!(miri) { 200 } else { 1000 }] {
+        let src: Vec<u8> = (0..n as u32).map(|i| (i * 37) as u8).collect();
+        let mut dst = vec![0; src.len()];
+        map_u8(&table, &src, &mut dst);
+        assert_eq!(dst, reference(&table, &src), "map_u8 len {n}");
+        let mut xs = src.clone();
+        apply_u8(&table, &mut xs);
+        assert_eq!(xs, dst, "apply_u8 len {n}");
+        let t32: [u32; 256] = core::array::from_fn(|i| (i as u32).wrapping_mul(0x9E37_79B9));
+        let mut d32 = vec![0; n];
+        map_u8_u32(&t32, &src, &mut d32);
+        assert!(d32
+            .iter()
+            .zip(&src)
+            .all(|(&d, &s)| d == t32[usize::from(s)]));
+        let t16: [u16; 256] = core::array::from_fn(|i| (i as u16).wrapping_mul(40_503));
+        let mut d16 = vec![0; n];
+        map_u8_u16(&t16, &src, &mut d16);
+        assert!(d16
+            .iter()
+            .zip(&src)
+            .all(|(&d, &s)| d == t16[usize::from(s)]));
     }
 }
 
 #[test]
-fn best_kernel_is_available_and_the_default_entry_points_use_it_correctly() {
-    assert!(ByteKernel::best().is_available());
-    let table = tables()[0];
-    let src: Vec<u8> = (0..1000u32).map(|i| (i * 37) as u8).collect();
-    let mut dst = vec![0; src.len()];
-    map_u8(&table, &src, &mut dst);
-    assert_eq!(dst, reference(&table, &src));
-    let mut xs = src.clone();
-    apply_u8(&table, &mut xs);
-    assert_eq!(xs, dst);
+fn best_is_available_for_its_shape_and_never_the_simd128_byte_kernel() {
+    for shape in TableShape::ALL {
+        let best = Kernel::best(shape);
+        assert!(best.is_available_for(shape), "{shape:?}: {best:?}");
+        println!("best kernel for {shape:?} tables: {best:?}");
+    }
+    // Slower than the scalar loop on x86-64 hosts under node (BENCHMARKS.md);
+    // CI runs this file with simd128 under node, where the kernel is available.
+    assert_ne!(Kernel::best(TableShape::U8), Kernel::Simd128);
+    if cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
+        assert_eq!(Kernel::best(TableShape::U8ToU32), Kernel::Sse2);
+        assert_eq!(Kernel::best(TableShape::U8ToU16), Kernel::Sse2);
+    }
+}
+
+#[test]
+fn the_neon_kernel_needs_the_neon_target_feature() {
+    // aarch64-unknown-none-softfloat has no NEON: the kernel must not run there.
+    assert_eq!(
+        Kernel::Neon.is_available(),
+        cfg!(all(target_arch = "aarch64", target_feature = "neon"))
+    );
+    assert_eq!(
+        Kernel::Sse2.is_available(),
+        cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+    );
 }
 
 #[test]
 fn unavailable_kernels_are_errors_not_fallbacks() {
-    for kernel in ByteKernel::ALL.into_iter().filter(|k| !k.is_available()) {
-        let mut xs = [0u8; 4];
-        assert_eq!(
-            kernel.apply(&[0; 256], &mut xs),
-            Err(KernelUnavailable(kernel))
-        );
-        assert!(KernelUnavailable(kernel)
-            .to_string()
-            .contains("not available"));
+    for shape in [TableShape::U8, TableShape::U8ToU32, TableShape::U8ToU16] {
+        for kernel in Kernel::ALL
+            .into_iter()
+            .filter(|k| !k.is_available_for(shape))
+        {
+            let want = Err(KernelUnavailable { kernel, shape });
+            let src = [1u8, 2, 3, 4];
+            match shape {
+                TableShape::U8 => {
+                    let mut xs = src;
+                    assert_eq!(kernel.apply(&[0u8; 256], &mut xs), want);
+                    assert_eq!(xs, src, "untouched");
+                    assert_eq!(kernel.map(&[0u8; 256], &src, &mut [9; 4]), want);
+                }
+                TableShape::U8ToU32 => {
+                    let mut d = [9u32; 4];
+                    assert_eq!(kernel.map(&[0u32; 256], &src, &mut d), want);
+                    assert_eq!(d, [9; 4], "untouched");
+                }
+                _ => {
+                    let mut d = [9u16; 4];
+                    assert_eq!(kernel.map(&[0u16; 256], &src, &mut d), want);
+                    assert_eq!(d, [9; 4], "untouched");
+                }
+            }
+            let msg = KernelUnavailable { kernel, shape }.to_string();
+            assert!(
+                msg.contains("not available") && msg.contains(&format!("{kernel:?}")),
+                "{msg}"
+            );
+        }
     }
+    // The SSE2 kernel serves 16-bit and byte → wide tables, never byte tables.
+    assert!(!Kernel::Sse2.is_available_for(TableShape::U8));
+    assert_eq!(
+        KernelUnavailable {
+            kernel: Kernel::Sse2,
+            shape: TableShape::U8
+        }
+        .to_string(),
+        "the Sse2 kernel is not available for 256-entry byte tables on this CPU or target"
+    );
+}
+
+/// The names of the previous release still work, deprecated.
+#[test]
+#[allow(deprecated)]
+fn the_old_kernel_names_still_work() {
+    use actlut::kernels::ByteKernel;
+    let table = tables()[0];
+    let src = random_bytes(100, 7);
+    let mut dst = vec![0; 100];
+    ByteKernel::Scalar.map(&table, &src, &mut dst).unwrap();
+    assert_eq!(dst, reference(&table, &src));
+    assert!(ByteKernel::ALL.contains(&ByteKernel::Avx2));
 }
 
 #[test]
 #[should_panic(expected = "source slice length (5) does not match destination slice length (4)")]
 fn map_with_different_lengths_panics_naming_both() {
-    let _ = ByteKernel::Scalar.map(&[0; 256], &[0; 5], &mut [0; 4]);
+    let _ = Kernel::Scalar.map(&[0u8; 256], &[0; 5], &mut [0; 4]);
+}
+
+#[test]
+#[should_panic(expected = "source slice length (5) does not match destination slice length (4)")]
+fn map_u8_with_different_lengths_panics_naming_both() {
+    map_u8(&[0; 256], &[0; 5], &mut [0; 4]);
+}
+
+#[test]
+#[should_panic(expected = "source slice length (100) does not match destination slice length (99)")]
+fn map_u8_above_the_simd_threshold_with_different_lengths_panics_naming_both() {
+    map_u8(&[0; 256], &[0; 100], &mut [0; 99]);
 }
 
 /// The fp8 slice functions go through the byte kernels: they must equal the table.
@@ -132,53 +222,6 @@ fn fp8_slice_functions_equal_single_lookups() {
         assert_eq!(dst[i], want);
         assert_eq!(inplace[i], want);
     }
-}
-
-#[test]
-fn byte_to_wide_lookups_equal_the_reference_on_every_length_and_offset() {
-    let mut rng = Rng(0x6A09_E667_F3BC_C908);
-    let t32: [u32; 256] = core::array::from_fn(|_| rng.next() as u32);
-    let t16: [u16; 256] = core::array::from_fn(|_| rng.next() as u16);
-    let buf: Vec<u8> = (0..300 + 64).map(|_| rng.next() as u8).collect();
-    for offset in 0..64 {
-        for len in 0..=300 {
-            let src = &buf[offset..offset + len];
-            let mut d32 = vec![0xA5A5_A5A5u32; len + 2];
-            map_u8_u32(&t32, src, &mut d32[1..=len]);
-            let want: Vec<u32> = src.iter().map(|&s| t32[usize::from(s)]).collect();
-            assert_eq!(&d32[1..=len], &want[..], "u32 len {len} offset {offset}");
-            assert_eq!((d32[0], d32[len + 1]), (0xA5A5_A5A5, 0xA5A5_A5A5));
-            let mut d16 = vec![0xA5A5u16; len + 2];
-            map_u8_u16(&t16, src, &mut d16[1..=len]);
-            let want: Vec<u16> = src.iter().map(|&s| t16[usize::from(s)]).collect();
-            assert_eq!(&d16[1..=len], &want[..], "u16 len {len} offset {offset}");
-            assert_eq!((d16[0], d16[len + 1]), (0xA5A5, 0xA5A5));
-        }
-    }
-    // Every index in every lane position.
-    let all: Vec<u8> = (0..=255u8)
-        .chain((0..=255u8).rev())
-        .chain(0..=254)
-        .collect();
-    let mut d32 = vec![0; all.len()];
-    map_u8_u32(&t32, &all, &mut d32);
-    assert!(d32
-        .iter()
-        .zip(&all)
-        .all(|(&d, &s)| d == t32[usize::from(s)]));
-    let mut d16 = vec![0; all.len()];
-    map_u8_u16(&t16, &all, &mut d16);
-    assert!(d16
-        .iter()
-        .zip(&all)
-        .all(|(&d, &s)| d == t16[usize::from(s)]));
-}
-
-#[test]
-fn best_never_picks_the_simd128_swizzle_kernel() {
-    // Slower than the scalar loop on x86-64 hosts under node (BENCHMARKS.md);
-    // CI runs this file with simd128 under node, where the kernel is available.
-    assert_ne!(ByteKernel::best(), ByteKernel::Simd128);
 }
 
 #[test]

@@ -1,30 +1,36 @@
-//! Slice kernels: one table load per element, and SIMD byte permutes for
-//! 256-entry byte tables.
+//! Slice kernels: `dst[i] = table[src[i]]` over whole slices, one table load
+//! per element, and SIMD byte permutes for 256-entry byte tables.
 //!
-//! The 65,536-entry 16-bit lookup has a portable loop and lane-load kernels for
-//! x86_64 (SSE2) and wasm32 (`simd128`) ([`WordKernel`]). The 256-entry byte kernel has one SIMD implementation per
-//! architecture, each bit-identical to the scalar loop (the
-//! tests run every available kernel on every length 0..=300 and every alignment
-//! offset 0..64):
+//! Four table shapes ([`TableShape`], one [`LookupTable`] type each) share one
+//! set of kernels ([`Kernel`]):
 //!
-//! | kernel | architecture | how |
-//! |---|---|---|
-//! | [`ByteKernel::Avx512Vbmi`] | x86_64 with AVX-512 VBMI, `avx512vbmi` feature | two `vpermi2b` over the table in four registers, blended on the top bit |
-//! | [`ByteKernel::Avx2`] | x86_64 with AVX2 | 16 `vpshufb` lookups of 16 entries, selected by a `vpblendvb` tree on the high nibble |
-//! | [`ByteKernel::Neon`] | aarch64 | `tbl`/`tbx` over four 64-entry register quadruples |
-//! | [`ByteKernel::Simd128`] | wasm32 with `simd128` | 16 `i8x16.swizzle` lookups (out-of-range lanes give 0), or-ed |
-//! | [`ByteKernel::Scalar`] | everywhere | the plain indexed loop |
+//! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | needs |
+//! |---|---|---|---|---|
+//! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | nothing |
+//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | x86_64 with the `sse2` target feature |
+//! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | AVX2 (run-time detection with `std`) |
+//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
+//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | aarch64 with the `neon` target feature |
+//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | wasm32 with `simd128` |
 //!
-//! [`ByteKernel::best`] picks the fastest available: on x86_64 with the `std`
-//! feature by CPU detection at run time (done once), otherwise from the
-//! compile-time target features (`-C target-feature=+avx2`). It never picks
-//! [`ByteKernel::Simd128`]: under node on an x86-64 host that kernel runs at
-//! 0.64–0.66× the scalar loop (`i8x16.swizzle` costs a fix-up per lookup there, see
-//! BENCHMARKS.md); it remains available by name, for hosts where `swizzle` is
-//! one instruction (aarch64's `tbl`).
+//! Every kernel is one block (the lookup of 8 to 64 consecutive elements) run
+//! by one chunk-and-tail loop, which finishes the last elements with the scalar
+//! lookup; every kernel is bit-identical to the scalar loop (the tests run every
+//! available kernel on every length 0..=300 and every alignment offset).
+//!
+//! The slice functions ([`map_u8`], [`apply_u8`], [`map_u16`], [`apply_u16`],
+//! [`map_u8_u32`], [`map_u8_u16`]) use [`Kernel::best`] for their table shape,
+//! chosen once: with the `std` feature on x86_64 the byte kernel is a function
+//! pointer set on first use from CPU detection; everywhere else the choice is
+//! fixed at compile time by the target features (`-C target-feature=+avx2`).
+//! [`Kernel::best`] never picks [`Kernel::Simd128`] for byte tables: under node
+//! on an x86-64 host that kernel runs at 0.64–0.66× the scalar loop
+//! (`i8x16.swizzle` costs a fix-up per lookup there, see BENCHMARKS.md); it
+//! remains available by name, for hosts where `swizzle` is one instruction
+//! (aarch64's `tbl`).
 //!
 //! ```
-//! use actlut::kernels::{map_u8, ByteKernel};
+//! use actlut::kernels::{map_u8, Kernel, TableShape};
 //!
 //! let mut table = [0u8; 256];
 //! for (i, t) in table.iter_mut().enumerate() {
@@ -34,16 +40,23 @@
 //! let mut dst = vec![0; 256];
 //! map_u8(&table, &src, &mut dst);
 //! assert_eq!(dst[1], 0x80);
-//! assert!(ByteKernel::Scalar.is_available());
+//! // A kernel by name: an error, not a fallback, where it cannot run.
+//! let mut again = vec![0; 256];
+//! Kernel::Scalar.map(&table, &src, &mut again).unwrap();
+//! assert_eq!(again, dst);
+//! assert!(Kernel::best(TableShape::U8).is_available_for(TableShape::U8));
 //! ```
 
+#[allow(unsafe_code)]
+mod driver;
+#[allow(unsafe_code)]
 mod scalar;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[allow(unsafe_code)]
 mod x86_64;
 
-#[cfg(target_arch = "aarch64")]
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 #[allow(unsafe_code)]
 mod aarch64;
 
@@ -51,335 +64,529 @@ mod aarch64;
 #[allow(unsafe_code)]
 mod wasm32;
 
-/// An implementation of the 256-entry byte lookup `dst[i] = table[src[i]]`.
+/// The shapes of lookup table the kernels serve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum ByteKernel {
-    /// The portable indexed loop.
+pub enum TableShape {
+    /// `[u8; 256]`: byte to byte (fp8 formats, requantized outputs).
+    U8,
+    /// `[u16; 65_536]`: 16-bit to 16-bit (f16, bf16).
+    U16,
+    /// `[u32; 256]`: byte to 32-bit (fused 8-bit → `f32` tables).
+    U8ToU32,
+    /// `[u16; 256]`: byte to 16-bit (fused 8-bit → `f16`/`bf16` tables).
+    U8ToU16,
+}
+
+impl TableShape {
+    /// Every shape.
+    pub const ALL: [TableShape; 4] = [
+        TableShape::U8,
+        TableShape::U16,
+        TableShape::U8ToU32,
+        TableShape::U8ToU16,
+    ];
+}
+
+impl core::fmt::Display for TableShape {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            TableShape::U8 => "256-entry byte",
+            TableShape::U16 => "65,536-entry 16-bit",
+            TableShape::U8ToU32 => "256-entry byte-to-32-bit",
+            TableShape::U8ToU16 => "256-entry byte-to-16-bit",
+        })
+    }
+}
+
+/// A lookup table a [`Kernel`] runs over: `[u8; 256]`, `[u16; 65_536]`,
+/// `[u32; 256]` or `[u16; 256]`. Sealed: the kernels exist for these only.
+pub trait LookupTable: sealed::Dispatch {
+    /// The element type of the source slice: the index into the table.
+    type Index: Copy;
+    /// The element type of the destination slice: a table entry.
+    type Entry: Copy;
+    /// Which shape this is.
+    const SHAPE: TableShape;
+    /// The scalar lookup `self[index]`, the reference every kernel equals (the
+    /// index types cover exactly the table, so it never panics).
+    fn entry(&self, index: Self::Index) -> Self::Entry;
+}
+
+/// The per-shape kernel dispatch, out of users' reach.
+mod sealed {
+    /// A kernel over a table of type `T`: `dst[i] = table[src[i]]` for
+    /// `i < len`, with the contract of the chunk-and-tail driver.
+    pub type RawKernel<T> = unsafe fn(
+        &T,
+        *const <T as super::LookupTable>::Index,
+        *mut <T as super::LookupTable>::Entry,
+        usize,
+    );
+
+    pub trait Dispatch {
+        /// `kernel`'s implementation for this table, if it has one and it can
+        /// run here (the CPU or target has its features). Only then is the
+        /// result `Some`: calling it needs no further check.
+        fn implementation(kernel: super::Kernel) -> Option<RawKernel<Self>>
+        where
+            Self: super::LookupTable;
+
+        /// The implementation of [`super::Kernel::best`] for this table,
+        /// chosen once.
+        fn best_implementation() -> RawKernel<Self>
+        where
+            Self: super::LookupTable;
+    }
+}
+use sealed::RawKernel;
+
+impl LookupTable for [u8; 256] {
+    type Index = u8;
+    type Entry = u8;
+    const SHAPE: TableShape = TableShape::U8;
+    #[inline(always)]
+    fn entry(&self, index: u8) -> u8 {
+        self[usize::from(index)]
+    }
+}
+
+impl sealed::Dispatch for [u8; 256] {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(scalar::u8_scalar),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx2 if kernel.is_available() => Some(x86_64::u8_avx2),
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                feature = "avx512vbmi"
+            ))]
+            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::u8_vbmi),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon => Some(aarch64::u8_neon),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => Some(wasm32::u8_simd128),
+            _ => None,
+        }
+    }
+
+    /// With `std` on x86_64: a function pointer, first set to a routine that
+    /// detects the CPU, stores the chosen kernel in its place and runs it.
+    #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline]
+    #[allow(unsafe_code)]
+    fn best_implementation() -> RawKernel<Self> {
+        use core::sync::atomic::{AtomicPtr, Ordering};
+
+        static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
+
+        /// # Safety
+        ///
+        /// The contract of [`RawKernel`] (the chosen kernel's).
+        unsafe fn detect(table: &[u8; 256], src: *const u8, dst: *mut u8, len: usize) {
+            let kernel = Kernel::best(TableShape::U8);
+            let chosen = <[u8; 256]>::implementation(kernel).unwrap_or(scalar::u8_scalar);
+            CHOSEN.store(chosen as *mut (), Ordering::Relaxed);
+            // SAFETY: `implementation` returns only kernels that run here; the
+            // slice contract is the caller's.
+            unsafe { chosen(table, src, dst, len) }
+        }
+
+        let chosen = CHOSEN.load(Ordering::Relaxed);
+        // SAFETY: CHOSEN only ever holds `detect` or a kernel returned by
+        // `implementation` (so one that runs on this CPU), both of type
+        // `RawKernel<[u8; 256]>`; a function pointer round-trips through `*mut ()`.
+        unsafe { core::mem::transmute::<*mut (), RawKernel<Self>>(chosen) }
+    }
+
+    /// Without `std`, or off x86_64: fixed at compile time.
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_feature = "sse2")))]
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        Self::implementation(Kernel::best(TableShape::U8)).unwrap_or(scalar::u8_scalar)
+    }
+}
+
+impl LookupTable for [u16; 65_536] {
+    type Index = u16;
+    type Entry = u16;
+    const SHAPE: TableShape = TableShape::U16;
+    #[inline(always)]
+    fn entry(&self, index: u16) -> u16 {
+        self[usize::from(index)]
+    }
+}
+
+impl sealed::Dispatch for [u16; 65_536] {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(scalar::u16_scalar),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse2 => Some(x86_64::u16_sse2),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => Some(wasm32::u16_simd128),
+            _ => None,
+        }
+    }
+
+    /// Fixed at compile time (the lane-load kernels need baseline features only).
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return x86_64::u16_sse2;
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return wasm32::u16_simd128;
+        #[allow(unreachable_code)]
+        scalar::u16_scalar
+    }
+}
+
+impl LookupTable for [u32; 256] {
+    type Index = u8;
+    type Entry = u32;
+    const SHAPE: TableShape = TableShape::U8ToU32;
+    #[inline(always)]
+    fn entry(&self, index: u8) -> u32 {
+        self[usize::from(index)]
+    }
+}
+
+impl sealed::Dispatch for [u32; 256] {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(scalar::u8_u32_scalar),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse2 => Some(x86_64::u8_u32_sse2),
+            _ => None,
+        }
+    }
+
+    /// Fixed at compile time.
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return x86_64::u8_u32_sse2;
+        #[allow(unreachable_code)]
+        scalar::u8_u32_scalar
+    }
+}
+
+impl LookupTable for [u16; 256] {
+    type Index = u8;
+    type Entry = u16;
+    const SHAPE: TableShape = TableShape::U8ToU16;
+    #[inline(always)]
+    fn entry(&self, index: u8) -> u16 {
+        self[usize::from(index)]
+    }
+}
+
+impl sealed::Dispatch for [u16; 256] {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(scalar::u8_u16_scalar),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse2 => Some(x86_64::u8_u16_sse2),
+            _ => None,
+        }
+    }
+
+    /// Fixed at compile time.
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return x86_64::u8_u16_sse2;
+        #[allow(unreachable_code)]
+        scalar::u8_u16_scalar
+    }
+}
+
+/// An implementation of the table lookup `dst[i] = table[src[i]]`. Which table
+/// shapes each serves, and what it needs, is in the [module
+/// documentation](self).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// The portable indexed loop, eight elements per step: every shape,
+    /// everywhere.
     Scalar,
-    /// x86_64 AVX2: `vpshufb` lookups and a `vpblendvb` selection tree.
+    /// x86_64 with SSE2 (every x86_64 target but the soft-float ones), for the
+    /// 16-bit and byte → wide tables: the indices of eight elements come from
+    /// 64-bit loads, the table loads go straight into vector lanes (`pinsrw`,
+    /// `movd`), and the results leave in 128-bit stores: 11 memory operations
+    /// per 8 elements of a 16-bit table instead of 24.
+    Sse2,
+    /// x86_64 AVX2, for byte tables: `vpshufb` lookups and a `vpblendvb`
+    /// selection tree, 32 bytes per step.
     Avx2,
-    /// x86_64 AVX-512 VBMI: two `vpermi2b` over the table in four registers and
-    /// a mask blend on the top bit, 64 bytes per step. Only with the
-    /// `avx512vbmi` cargo feature (see its documentation in the crate root) and
-    /// on a CPU that has AVX-512 F, BW and VBMI.
+    /// x86_64 AVX-512 VBMI, for byte tables: two `vpermi2b` over the table in
+    /// four registers and a mask blend on the top bit, 64 bytes per step: at
+    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md). With the
+    /// `avx512vbmi` cargo feature (on by default) and on a CPU that has
+    /// AVX-512 F, BW and VBMI.
     Avx512Vbmi,
-    /// aarch64 NEON: `tbl`/`tbx` over four 64-byte register quadruples.
+    /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
+    /// quadruples. Only where `neon` is a target feature (not on
+    /// `aarch64-unknown-none-softfloat`).
     Neon,
-    /// wasm32 `simd128`: `i8x16.swizzle` lookups. Not chosen by
-    /// [`ByteKernel::best`]: slower than the scalar loop on x86-64 hosts.
+    /// wasm32 `simd128`: `i8x16.swizzle` lookups for byte tables (not chosen by
+    /// [`Kernel::best`]: slower than the scalar loop on x86-64 hosts) and
+    /// `i16x8.replace_lane` lane loads for 16-bit tables.
     Simd128,
 }
 
-/// The error of running a kernel the CPU or the build does not support.
+/// The 256-entry byte kernels, now [`Kernel`] (which serves every table shape).
+#[deprecated(
+    note = "use `Kernel`, which serves every table shape; this alias goes in the next release"
+)]
+pub type ByteKernel = Kernel;
+
+/// The 16-bit kernels, now [`Kernel`] (which serves every table shape).
+#[deprecated(
+    note = "use `Kernel`, which serves every table shape; this alias goes in the next release"
+)]
+pub type WordKernel = Kernel;
+
+/// The error of the 16-bit kernels, now [`KernelUnavailable`] for every shape.
+#[deprecated(note = "use `KernelUnavailable`; this alias goes in the next release")]
+pub type WordKernelUnavailable = KernelUnavailable;
+
+/// Whether the CPU has an x86 target feature: at compile time, or detected at
+/// run time with `std` (std caches the detection).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+macro_rules! x86_has {
+    ($($feature:tt),+) => {
+        $(cfg!(target_feature = $feature) || {
+            #[cfg(feature = "std")]
+            {
+                std::is_x86_feature_detected!($feature)
+            }
+            #[cfg(not(feature = "std"))]
+            {
+                false
+            }
+        })&&+
+    };
+}
+
+impl Kernel {
+    /// Every kernel, available or not.
+    pub const ALL: [Kernel; 6] = [
+        Kernel::Scalar,
+        Kernel::Sse2,
+        Kernel::Avx2,
+        Kernel::Avx512Vbmi,
+        Kernel::Neon,
+        Kernel::Simd128,
+    ];
+
+    /// Whether this kernel's instructions can run here: the architecture, the
+    /// target features and, with the `std` feature on x86_64, the CPU detected
+    /// at run time. (Which table shapes it serves: [`Kernel::is_available_for`].)
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Scalar => true,
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse2 => true,
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx2 => x86_has!("avx2"),
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                feature = "avx512vbmi"
+            ))]
+            Kernel::Avx512Vbmi => x86_has!("avx512f", "avx512bw", "avx512vbmi"),
+            Kernel::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
+            Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// Whether this kernel has an implementation for tables of `shape` and can
+    /// run it here.
+    pub fn is_available_for(self, shape: TableShape) -> bool {
+        use sealed::Dispatch;
+        match shape {
+            TableShape::U8 => <[u8; 256]>::implementation(self).is_some(),
+            TableShape::U16 => <[u16; 65_536]>::implementation(self).is_some(),
+            TableShape::U8ToU32 => <[u32; 256]>::implementation(self).is_some(),
+            TableShape::U8ToU16 => <[u16; 256]>::implementation(self).is_some(),
+        }
+    }
+
+    /// The fastest kernel available for tables of `shape`: the one the slice
+    /// functions ([`map_u8`], [`map_u16`], …) use. For byte tables, AVX-512
+    /// VBMI, then AVX2, then NEON (never [`Kernel::Simd128`], see the module
+    /// documentation); for 16-bit tables SSE2 or `simd128`; for byte → wide
+    /// tables SSE2; otherwise [`Kernel::Scalar`].
+    pub fn best(shape: TableShape) -> Kernel {
+        let order: &[Kernel] = match shape {
+            TableShape::U8 => &[Kernel::Avx512Vbmi, Kernel::Avx2, Kernel::Neon],
+            TableShape::U16 => &[Kernel::Sse2, Kernel::Simd128],
+            TableShape::U8ToU32 | TableShape::U8ToU16 => &[Kernel::Sse2],
+        };
+        order
+            .iter()
+            .copied()
+            .find(|k| k.is_available_for(shape))
+            .unwrap_or(Kernel::Scalar)
+    }
+
+    /// `dst[i] = table[src[i]]` with this kernel.
+    ///
+    /// # Errors
+    ///
+    /// [`KernelUnavailable`] if this kernel has no implementation for `T`'s
+    /// shape or cannot run here (see [`Kernel::is_available_for`]); `dst` is
+    /// then untouched. There is no silent fallback.
+    ///
+    /// # Panics
+    ///
+    /// If `src.len() != dst.len()`; the message names both lengths.
+    #[track_caller]
+    #[allow(unsafe_code)]
+    pub fn map<T: LookupTable>(
+        self,
+        table: &T,
+        src: &[T::Index],
+        dst: &mut [T::Entry],
+    ) -> Result<(), KernelUnavailable> {
+        check_lengths(src.len(), dst.len());
+        let run = T::implementation(self).ok_or(KernelUnavailable {
+            kernel: self,
+            shape: T::SHAPE,
+        })?;
+        // SAFETY: `implementation` returns only kernels that run here; `src` and
+        // `dst` are `len` elements each and, as a shared and a mutable borrow,
+        // do not overlap.
+        unsafe { run(table, src.as_ptr(), dst.as_mut_ptr(), src.len()) };
+        Ok(())
+    }
+
+    /// `xs[i] = table[xs[i]]` with this kernel (for tables whose entries have
+    /// the index type: `[u8; 256]` and `[u16; 65_536]`).
+    ///
+    /// # Errors
+    ///
+    /// [`KernelUnavailable`] as for [`Kernel::map`]; `xs` is then untouched.
+    #[allow(unsafe_code)]
+    pub fn apply<E, T: LookupTable<Index = E, Entry = E>>(
+        self,
+        table: &T,
+        xs: &mut [E],
+    ) -> Result<(), KernelUnavailable> {
+        let run = T::implementation(self).ok_or(KernelUnavailable {
+            kernel: self,
+            shape: T::SHAPE,
+        })?;
+        let p = xs.as_mut_ptr();
+        // SAFETY: `implementation` returns only kernels that run here; source
+        // and destination are the same `xs.len()` elements (equal pointers, the
+        // in-place case of the contract).
+        unsafe { run(table, p, p, xs.len()) };
+        Ok(())
+    }
+}
+
+/// The error of running a [`Kernel`] on a table shape it does not serve, or
+/// on a CPU or target that cannot run it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KernelUnavailable(pub ByteKernel);
+pub struct KernelUnavailable {
+    /// The kernel asked for.
+    pub kernel: Kernel,
+    /// The shape of the table it was asked to run over.
+    pub shape: TableShape,
+}
 
 impl core::fmt::Display for KernelUnavailable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,
-            "the {:?} byte kernel is not available on this CPU or target",
-            self.0
+            "the {:?} kernel is not available for {} tables on this CPU or target",
+            self.kernel, self.shape
         )
     }
 }
 
 impl core::error::Error for KernelUnavailable {}
 
-impl ByteKernel {
-    /// Every kernel, available or not.
-    pub const ALL: [ByteKernel; 5] = [
-        ByteKernel::Scalar,
-        ByteKernel::Avx2,
-        ByteKernel::Avx512Vbmi,
-        ByteKernel::Neon,
-        ByteKernel::Simd128,
-    ];
-
-    /// Whether this kernel can run here (architecture, target features and,
-    /// with the `std` feature on x86_64, the CPU detected at run time).
-    pub fn is_available(self) -> bool {
-        match self {
-            ByteKernel::Scalar => true,
-            ByteKernel::Avx2 => avx2_available(),
-            ByteKernel::Avx512Vbmi => vbmi_available(),
-            ByteKernel::Neon => cfg!(target_arch = "aarch64"),
-            ByteKernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
-        }
-    }
-
-    /// The fastest available kernel (never [`ByteKernel::Simd128`], see the
-    /// module documentation).
-    pub fn best() -> ByteKernel {
-        [ByteKernel::Avx512Vbmi, ByteKernel::Avx2, ByteKernel::Neon]
-            .into_iter()
-            .find(|k| k.is_available())
-            .unwrap_or(ByteKernel::Scalar)
-    }
-
-    /// `dst[i] = table[src[i]]` with this kernel.
-    ///
-    /// # Panics
-    ///
-    /// If `src.len() != dst.len()`; the message names both lengths.
-    #[track_caller]
-    pub fn map(
-        self,
-        table: &[u8; 256],
-        src: &[u8],
-        dst: &mut [u8],
-    ) -> Result<(), KernelUnavailable> {
-        check_lengths(src.len(), dst.len());
-        if !self.is_available() {
-            return Err(KernelUnavailable(self));
-        }
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            ByteKernel::Avx2 => x86_64::map_avx2(table, src, dst),
-            #[cfg(all(target_arch = "x86_64", feature = "avx512vbmi"))]
-            ByteKernel::Avx512Vbmi => x86_64::map_vbmi(table, src, dst),
-            #[cfg(target_arch = "aarch64")]
-            ByteKernel::Neon => aarch64::map_neon(table, src, dst),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            ByteKernel::Simd128 => wasm32::map_simd128(table, src, dst),
-            _ => scalar::map_u8(table, src, dst),
-        }
-        Ok(())
-    }
-
-    /// `xs[i] = table[xs[i]]` with this kernel.
-    pub fn apply(self, table: &[u8; 256], xs: &mut [u8]) -> Result<(), KernelUnavailable> {
-        if !self.is_available() {
-            return Err(KernelUnavailable(self));
-        }
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            ByteKernel::Avx2 => x86_64::apply_avx2(table, xs),
-            #[cfg(all(target_arch = "x86_64", feature = "avx512vbmi"))]
-            ByteKernel::Avx512Vbmi => x86_64::apply_vbmi(table, xs),
-            #[cfg(target_arch = "aarch64")]
-            ByteKernel::Neon => aarch64::apply_neon(table, xs),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            ByteKernel::Simd128 => wasm32::apply_simd128(table, xs),
-            _ => scalar::apply_u8(table, xs),
-        }
-        Ok(())
-    }
+/// `dst[i] = table[src[i]]` with `T`'s best kernel, chosen once.
+#[inline(always)]
+#[track_caller]
+#[allow(unsafe_code)]
+fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
+    check_lengths(src.len(), dst.len());
+    let run = T::best_implementation();
+    // SAFETY: `best_implementation` returns only kernels that run here; the
+    // slices are `len` elements each and do not overlap.
+    unsafe { run(table, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
 }
 
-#[cfg(target_arch = "x86_64")]
-fn avx2_available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        // 0: not yet detected, 1: no, 2: yes. Detection runs once.
-        static DETECTED: AtomicU8 = AtomicU8::new(0);
-        match DETECTED.load(Ordering::Relaxed) {
-            0 => {
-                let yes = std::is_x86_feature_detected!("avx2");
-                DETECTED.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            v => v == 2,
-        }
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(target_feature = "avx2")
-    }
+/// `xs[i] = table[xs[i]]` with `T`'s best kernel.
+#[inline(always)]
+#[allow(unsafe_code)]
+fn apply_best<E, T: LookupTable<Index = E, Entry = E>>(table: &T, xs: &mut [E]) {
+    let run = T::best_implementation();
+    let p = xs.as_mut_ptr();
+    // SAFETY: `best_implementation` returns only kernels that run here; source
+    // and destination are the same `xs.len()` elements (in place).
+    unsafe { run(table, p, p, xs.len()) }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-fn avx2_available() -> bool {
-    false
-}
+/// Byte slices shorter than this use the scalar loop: the SIMD kernels' table
+/// set-up (16 or 4 vector loads) does not pay below it.
+const BYTE_SIMD_MIN: usize = 64;
 
-#[cfg(all(target_arch = "x86_64", feature = "avx512vbmi"))]
-fn vbmi_available() -> bool {
-    #[cfg(feature = "std")]
-    {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        // 0: not yet detected, 1: no, 2: yes. Detection runs once.
-        static DETECTED: AtomicU8 = AtomicU8::new(0);
-        match DETECTED.load(Ordering::Relaxed) {
-            0 => {
-                let yes = std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512bw")
-                    && std::is_x86_feature_detected!("avx512vbmi");
-                DETECTED.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            v => v == 2,
-        }
-    }
-    #[cfg(not(feature = "std"))]
-    {
-        cfg!(all(
-            target_feature = "avx512f",
-            target_feature = "avx512bw",
-            target_feature = "avx512vbmi"
-        ))
-    }
-}
-
-#[cfg(not(all(target_arch = "x86_64", feature = "avx512vbmi")))]
-fn vbmi_available() -> bool {
-    false
-}
-
-/// `dst[i] = table[src[i]]` for a 256-entry byte table, with the fastest
-/// available [`ByteKernel`].
+/// `dst[i] = table[src[i]]` for a 256-entry byte table, with
+/// [`Kernel::best`]`(TableShape::U8)` (the scalar loop below 64 bytes).
 ///
 /// # Panics
 ///
 /// If `src.len() != dst.len()`; the message names both lengths.
 #[track_caller]
 pub fn map_u8(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
-    check_lengths(src.len(), dst.len());
-    // Short slices are not worth the set-up of the SIMD tables.
-    let kernel = if src.len() < 64 {
-        ByteKernel::Scalar
+    if src.len() < BYTE_SIMD_MIN {
+        // Checks the lengths; the scalar kernel is available everywhere.
+        let _ = Kernel::Scalar.map(table, src, dst);
     } else {
-        ByteKernel::best()
-    };
-    let _ = kernel.map(table, src, dst);
+        map_best(table, src, dst);
+    }
 }
 
-/// `xs[i] = table[xs[i]]` for a 256-entry byte table, with the fastest
-/// available [`ByteKernel`].
+/// `xs[i] = table[xs[i]]` for a 256-entry byte table, with
+/// [`Kernel::best`]`(TableShape::U8)` (the scalar loop below 64 bytes).
 pub fn apply_u8(table: &[u8; 256], xs: &mut [u8]) {
-    let kernel = if xs.len() < 64 {
-        ByteKernel::Scalar
+    if xs.len() < BYTE_SIMD_MIN {
+        let _ = Kernel::Scalar.apply(table, xs);
     } else {
-        ByteKernel::best()
-    };
-    let _ = kernel.apply(table, xs);
-}
-
-/// An implementation of the 65,536-entry lookup `ys[i] = table[xs[i]]` of the
-/// 16-bit formats (f16, bf16).
-///
-/// There is no 16-bit gather, and the 32-bit gathers of AVX2 and AVX-512 are
-/// slower than scalar loads on current cores, so every kernel does one scalar
-/// table load per element; they differ in how the indices arrive and the results
-/// leave. The table (128 KiB) does not fit a 32 KiB L1d: when the inputs spread
-/// over most of it, every kernel waits on L2 and all run at the same speed; when
-/// they concentrate (activations near N(0, 1) touch a few KiB of it), the
-/// kernel with the fewest memory operations wins. BENCHMARKS.md has the numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum WordKernel {
-    /// The portable indexed loop, unrolled by eight: an index load, a table
-    /// load and a store per element.
-    Scalar,
-    /// x86_64 with SSE2 (every x86_64 target but the soft-float ones): the indices of eight elements come
-    /// from two 64-bit loads, the table loads are folded into `pinsrw`, and the
-    /// results leave in one 128-bit store: 11 memory operations per 8 elements
-    /// instead of 24.
-    Sse2,
-    /// wasm32 with `simd128`: the same scheme as [`WordKernel::Sse2`], with
-    /// `i16x8.replace_lane` and one `v128.store` per eight elements.
-    Simd128,
-}
-
-impl WordKernel {
-    /// Every kernel, available or not.
-    pub const ALL: [WordKernel; 3] = [WordKernel::Scalar, WordKernel::Sse2, WordKernel::Simd128];
-
-    /// Whether this kernel can run here (it depends on the architecture only).
-    pub const fn is_available(self) -> bool {
-        match self {
-            WordKernel::Scalar => true,
-            WordKernel::Sse2 => cfg!(all(target_arch = "x86_64", target_feature = "sse2")),
-            WordKernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
-        }
-    }
-
-    /// The fastest available kernel, fixed at compile time.
-    pub const fn best() -> WordKernel {
-        if WordKernel::Sse2.is_available() {
-            WordKernel::Sse2
-        } else if WordKernel::Simd128.is_available() {
-            WordKernel::Simd128
-        } else {
-            WordKernel::Scalar
-        }
-    }
-
-    /// `ys[i] = table[xs[i]]` with this kernel.
-    ///
-    /// # Panics
-    ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
-    pub fn map(
-        self,
-        table: &[u16; 65_536],
-        xs: &[u16],
-        ys: &mut [u16],
-    ) -> Result<(), WordKernelUnavailable> {
-        check_lengths(xs.len(), ys.len());
-        match self {
-            WordKernel::Scalar => scalar::map_u16(table, xs, ys),
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            WordKernel::Sse2 => x86_64::map_u16_sse2(table, xs, ys),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            WordKernel::Simd128 => wasm32::map_u16_simd128(table, xs, ys),
-            #[allow(unreachable_patterns)]
-            _ => return Err(WordKernelUnavailable(self)),
-        }
-        Ok(())
-    }
-
-    /// `xs[i] = table[xs[i]]` with this kernel.
-    pub fn apply(self, table: &[u16; 65_536], xs: &mut [u16]) -> Result<(), WordKernelUnavailable> {
-        match self {
-            WordKernel::Scalar => scalar::apply_u16(table, xs),
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            WordKernel::Sse2 => x86_64::apply_u16_sse2(table, xs),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            WordKernel::Simd128 => wasm32::apply_u16_simd128(table, xs),
-            #[allow(unreachable_patterns)]
-            _ => return Err(WordKernelUnavailable(self)),
-        }
-        Ok(())
+        apply_best(table, xs);
     }
 }
-
-/// The error of running a [`WordKernel`] the target does not support.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WordKernelUnavailable(pub WordKernel);
-
-impl core::fmt::Display for WordKernelUnavailable {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "the {:?} 16-bit kernel is not available on this target",
-            self.0
-        )
-    }
-}
-
-impl core::error::Error for WordKernelUnavailable {}
 
 /// `xs[i] = table[xs[i]]` for a 65,536-entry table of 16-bit values, with
-/// [`WordKernel::best`].
+/// [`Kernel::best`]`(TableShape::U16)`.
+///
+/// There is no 16-bit gather, and the 32-bit gathers of AVX2 and AVX-512 are
+/// slower than scalar loads on current cores, so every 16-bit kernel does one
+/// scalar table load per element; they differ in how the indices arrive and the
+/// results leave. The table (128 KiB) does not fit a 32 KiB L1d: when the inputs
+/// spread over most of it, every kernel waits on L2 and all run at the same
+/// speed; when they concentrate (activations near N(0, 1) touch a few KiB of
+/// it), the kernel with the fewest memory operations wins. BENCHMARKS.md has the
+/// numbers.
 #[inline]
 pub fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    x86_64::apply_u16_sse2(table, xs);
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    wasm32::apply_u16_simd128(table, xs);
-    #[cfg(not(any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )))]
-    scalar::apply_u16(table, xs);
+    apply_best(table, xs);
 }
 
 /// `ys[i] = table[xs[i]]` for a 65,536-entry table of 16-bit values, with
-/// [`WordKernel::best`].
+/// [`Kernel::best`]`(TableShape::U16)` (see [`apply_u16`]).
 ///
 /// # Panics
 ///
@@ -387,20 +594,12 @@ pub fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_u16(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
-    check_lengths(xs.len(), ys.len());
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    x86_64::map_u16_sse2(table, xs, ys);
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    wasm32::map_u16_simd128(table, xs, ys);
-    #[cfg(not(any(
-        all(target_arch = "x86_64", target_feature = "sse2"),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    )))]
-    scalar::map_u16(table, xs, ys);
+    map_best(table, xs, ys);
 }
 
 /// `dst[i] = table[src[i]]` for a 256-entry table of 32-bit values (the fused
-/// 8-bit → `f32` tables of [`crate::quant`] use it through their bits).
+/// 8-bit → `f32` tables of [`crate::quant`] use it through their bits), with
+/// [`Kernel::best`]`(TableShape::U8ToU32)`.
 ///
 /// On x86_64 (SSE2) eight entries are loaded straight into vector lanes and
 /// leave in two 128-bit stores; elsewhere it is the plain loop. Both give the
@@ -419,17 +618,12 @@ pub fn map_u16(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_u8_u32(table: &[u32; 256], src: &[u8], dst: &mut [u32]) {
-    check_lengths(src.len(), dst.len());
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    x86_64::map_u8_u32_sse2(table, src, dst);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = table[usize::from(*s)];
-    }
+    map_best(table, src, dst);
 }
 
 /// `dst[i] = table[src[i]]` for a 256-entry table of 16-bit values (the fused
-/// 8-bit → `f16`/`bf16` tables of [`crate::quant`] use it through their bits).
+/// 8-bit → `f16`/`bf16` tables of [`crate::quant`] use it through their bits),
+/// with [`Kernel::best`]`(TableShape::U8ToU16)`.
 ///
 /// On x86_64 (SSE2) eight entries are loaded into vector lanes by `pinsrw` and
 /// leave in one 128-bit store; elsewhere it is the plain loop.
@@ -447,13 +641,7 @@ pub fn map_u8_u32(table: &[u32; 256], src: &[u8], dst: &mut [u32]) {
 #[inline]
 #[track_caller]
 pub fn map_u8_u16(table: &[u16; 256], src: &[u8], dst: &mut [u16]) {
-    check_lengths(src.len(), dst.len());
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    x86_64::map_u8_u16_sse2(table, src, dst);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = table[usize::from(*s)];
-    }
+    map_best(table, src, dst);
 }
 
 /// Panics with both lengths when an out-of-place map gets slices of different lengths.

@@ -1,42 +1,34 @@
-//! The portable lookups: the references every SIMD kernel must equal.
+//! The portable block: the reference every SIMD kernel must equal.
 
-pub(super) fn map_u8(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d = table[usize::from(*s)];
-    }
-}
+use super::driver::{kernel_fn, Block};
+use super::LookupTable;
 
-pub(super) fn apply_u8(table: &[u8; 256], xs: &mut [u8]) {
-    for x in xs {
-        *x = table[usize::from(*x)];
-    }
-}
+/// Eight plain lookups per block, unrolled: the eight indices are read first,
+/// then eight independent table loads keep the load ports busy, and each
+/// result is stored on its own (assembling them into one wide store costs more
+/// than the stores).
+pub(super) struct Scalar;
 
-/// Eight independent loads per iteration keep the load ports busy; the index
-/// is a u16, so no bounds check is emitted.
-#[inline]
-pub(super) fn map_u16(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
-    let mut yc = ys.chunks_exact_mut(8);
-    let mut xc = xs.chunks_exact(8);
-    for (y, x) in (&mut yc).zip(&mut xc) {
-        for (y, x) in y.iter_mut().zip(x) {
-            *y = table[usize::from(*x)];
+impl<T: LookupTable + ?Sized> Block<T> for Scalar {
+    const LANES: usize = 8;
+    type State = ();
+
+    #[inline(always)]
+    unsafe fn prepare(_: &T) {}
+
+    #[inline(always)]
+    unsafe fn block(_: &(), table: &T, src: *const T::Index, dst: *mut T::Entry) {
+        // SAFETY: the caller vouches for 8 readable elements at `src`.
+        let idx: [T::Index; 8] = core::array::from_fn(|k| unsafe { src.add(k).read() });
+        for (k, &i) in idx.iter().enumerate() {
+            // SAFETY: the caller vouches for 8 writable elements at `dst`; all
+            // indices were read above, so the in-place case is correct.
+            unsafe { dst.add(k).write(table.entry(i)) };
         }
     }
-    for (y, x) in yc.into_remainder().iter_mut().zip(xc.remainder()) {
-        *y = table[usize::from(*x)];
-    }
 }
 
-#[inline]
-pub(super) fn apply_u16(table: &[u16; 65_536], xs: &mut [u16]) {
-    let mut chunks = xs.chunks_exact_mut(8);
-    for c in &mut chunks {
-        for x in c.iter_mut() {
-            *x = table[usize::from(*x)];
-        }
-    }
-    for x in chunks.into_remainder() {
-        *x = table[usize::from(*x)];
-    }
-}
+kernel_fn!(#[inline] u8_scalar: [u8; 256] => Scalar);
+kernel_fn!(#[inline] u16_scalar: [u16; 65_536] => Scalar);
+kernel_fn!(#[inline] u8_u32_scalar: [u32; 256] => Scalar);
+kernel_fn!(#[inline] u8_u16_scalar: [u16; 256] => Scalar);

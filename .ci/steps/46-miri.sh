@@ -1,0 +1,31 @@
+# Miri over the kernels: every x86_64 block (scalar, SSE2, AVX2, AVX-512 VBMI),
+# the chunk-and-tail driver, the run-time kernel choice and the slice entry
+# points, on the short lengths and offsets the tests use under cfg(miri)
+# (tests/kernel_harness). Miri reports a target feature as detected when it is
+# enabled at compile time, so RUSTFLAGS turns on AVX2 and AVX-512 VBMI; the step
+# fails unless the VBMI kernel actually ran. About 2.5 minutes of CPU once the
+# nightly toolchain and its Miri sysroot are installed (8 minutes wall on a
+# 2-core machine loaded with other builds: the two test files took 182 s and
+# 87 s under Miri); installing them the first time adds about 5 minutes.
+# The NEON and simd128 blocks run in 45-kernels (qemu) and 50-embedded (node)
+# instead: Miri cannot interpret them (it has no `llvm.aarch64.neon.tbx4`).
+set -euo pipefail
+# Install once; an installed nightly with Miri is kept (no update on every run).
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+  rustup toolchain install nightly --profile minimal --component miri --component rust-src
+fi
+cargo +nightly miri setup >/dev/null
+export RUSTFLAGS="-C target-feature=+avx2,+avx512f,+avx512bw,+avx512vbmi"
+features="std,avx512vbmi,gelu,f16,fp8-e4m3"
+out=$(cargo +nightly miri test -p actlut --no-default-features --features "$features" \
+  --target-dir target/miri --test kernels --test word_kernels -- --nocapture 2>&1) \
+  || { echo "$out"; exit 1; }
+grep -E "available here|best kernel|test result" <<<"$out" | sort | uniq -c
+grep -q "byte kernels available here: .*Avx512Vbmi" <<<"$out" \
+  || { echo "the AVX-512 VBMI kernel did not run under Miri" >&2; exit 1; }
+grep -q "byte kernels available here: .*Avx2" <<<"$out" \
+  || { echo "the AVX2 kernel did not run under Miri" >&2; exit 1; }
+grep -q "16-bit kernels available here: .*Sse2" <<<"$out" \
+  || { echo "the SSE2 16-bit kernel did not run under Miri" >&2; exit 1; }
+grep -q "best kernel for U8 tables: Avx512Vbmi" <<<"$out" \
+  || { echo "the run-time choice did not pick the VBMI kernel under Miri" >&2; exit 1; }
