@@ -29,3 +29,11 @@ grep -q "16-bit kernels available here: .*Sse2" <<<"$out" \
   || { echo "the SSE2 16-bit kernel did not run under Miri" >&2; exit 1; }
 grep -q "best kernel for U8 tables: Avx512Vbmi" <<<"$out" \
   || { echo "the run-time choice did not pick the VBMI kernel under Miri" >&2; exit 1; }
+
+# The FP4 block kernels of `actlut::mx` (SSSE3 `pshufb`), on short inputs.
+out=$(RUSTFLAGS="$RUSTFLAGS,+ssse3" cargo +nightly miri test -p actlut --target-dir target/miri \
+  --test mx every_fp4_kernel_equals_the_scalar_loop_on_short_inputs -- --nocapture 2>&1) \
+  || { echo "$out"; exit 1; }
+grep -E "available FP4 kernels|test result" <<<"$out" | sort | uniq -c
+grep -q "available FP4 kernels: .*Ssse3" <<<"$out" \
+  || { echo "the SSSE3 FP4 kernel did not run under Miri" >&2; exit 1; }
