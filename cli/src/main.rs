@@ -466,9 +466,10 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         );
         let _ = write!(
             json,
-            "    {{\"path\": {}, \"bytes\": {}, \"tables\": [",
+            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"tables\": [",
             json_str(&shown),
-            report.bytes
+            report.bytes,
+            report.candidates
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);

@@ -82,6 +82,12 @@ pub const SMALL_FORM_BYTES: usize = 1024;
 pub const MIN_EVIDENCE_LARGE: usize = 8;
 /// Matched change points a candidate of a small form needs to be reported.
 pub const MIN_EVIDENCE_SMALL: usize = 6;
+/// Matching entries a candidate of a large form needs to be reported (256
+/// bytes of a 16-bit table).
+pub const MIN_MATCHING_LARGE: usize = 128;
+/// Matching entries a candidate of a small form needs to be reported (a
+/// quarter of an 8-bit table).
+pub const MIN_MATCHING_SMALL: usize = 64;
 /// Bytes read at a time by [`Index::scan_reader`].
 pub const BLOCK_BYTES: usize = 1 << 20;
 /// A gram found at more places than this (in all forms together) is dropped
@@ -496,6 +502,9 @@ pub struct Report {
     /// More than [`MAX_FOUND`] candidates were reported: the scan stopped
     /// collecting them.
     pub too_many: bool,
+    /// Candidate table starts compared with their reference (a measure of
+    /// the work the scan did).
+    pub candidates: u64,
 }
 
 impl Report {
@@ -547,6 +556,34 @@ fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
         (_, ByteOrder::Big) => u16::from_be_bytes([bytes[at], bytes[at + 1]]),
         _ => u16::from_le_bytes([bytes[at], bytes[at + 1]]),
     }
+}
+
+/// Whether the last step of `e` (four entries) differs from both steps
+/// before it: a change point that neither a constant step (a run, a count)
+/// nor an alternating one (`0 1 1 2 2 3`, the halving of small inputs)
+/// predicts.
+fn is_surprise(e: &[u16; 4], mask: u16) -> bool {
+    let d = |i: usize| e[i + 1].wrapping_sub(e[i]) & mask;
+    d(2) != d(1) && d(2) != d(0)
+}
+
+/// Whether the steps of `values` repeat with period 1 or 2 (a run, a
+/// count, an alternation), wrapping at `mask + 1`.
+fn is_periodic(values: &[u16], mask: u16) -> bool {
+    let d: Vec<u16> = values
+        .windows(2)
+        .map(|w| w[1].wrapping_sub(w[0]) & mask)
+        .collect();
+    d.windows(3).all(|w| w[2] == w[0])
+}
+
+/// Whether the steps of a three-entry gram are both -1, 0 or +1 (a slow ramp,
+/// which binaries hold in many unrelated tables).
+fn is_slow(values: &[u16], mask: u16) -> bool {
+    values.windows(2).all(|w| {
+        let d = w[1].wrapping_sub(w[0]) & mask;
+        d <= 1 || d == mask
+    })
 }
 
 /// Whether `values` form an arithmetic progression (wrapping at `mask + 1`).
@@ -620,31 +657,44 @@ impl Grams {
         let slots_len = (keys.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![0u32; slots_len];
         let mask = slots_len - 1;
+        let mut grams = Grams {
+            filter: Vec::new(),
+            shift,
+            slots: Vec::new(),
+            mask,
+            keys: Vec::new(),
+            ranges: Vec::new(),
+            sites: Vec::new(),
+        };
         for (n, &k) in keys.iter().enumerate() {
-            let h = mix(k);
-            filter[(h >> shift) as usize] |= (1 << (h & 63)) | (1 << ((h >> 6) & 63));
-            let mut s = h as usize & mask;
+            let (word, m) = grams.filter_bits(k);
+            filter[word] |= m;
+            let mut s = mix(k) as usize & mask;
             while slots[s] != 0 {
                 s = (s + 1) & mask;
             }
             slots[s] = n as u32 + 1;
         }
-        Grams {
-            filter,
-            shift,
-            slots,
-            mask,
-            keys,
-            ranges,
-            sites,
-        }
+        grams.filter = filter;
+        grams.slots = slots;
+        grams.keys = keys;
+        grams.ranges = ranges;
+        grams.sites = sites;
+        grams
     }
 
     #[inline(always)]
     fn maybe(&self, key: u64) -> bool {
-        let h = mix(key);
-        let m = (1 << (h & 63)) | (1 << ((h >> 6) & 63));
-        self.filter[(h >> self.shift) as usize] & m == m
+        let (word, m) = self.filter_bits(key);
+        self.filter[word] & m == m
+    }
+
+    /// One multiply: the word from the top bits, two bits from the middle.
+    #[inline(always)]
+    fn filter_bits(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let m = (1 << ((h >> 24) & 63)) | (1 << ((h >> 30) & 63));
+        ((h >> self.shift) as usize, m)
     }
 
     fn get(&self, key: u64) -> &[Site] {
@@ -725,9 +775,14 @@ impl Index {
                         bytes,
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
-                    for j in 2..image.entries() {
-                        let e = [image.entry(j - 2), image.entry(j - 1), image.entry(j)];
-                        if !is_progression(&e, mask) {
+                    for j in 3..image.entries() {
+                        let e = [
+                            image.entry(j - 3),
+                            image.entry(j - 2),
+                            image.entry(j - 1),
+                            image.entry(j),
+                        ];
+                        if is_surprise(&e, mask) {
                             image.change_points[j / 64] |= 1 << (j % 64);
                         }
                     }
@@ -747,7 +802,7 @@ impl Index {
                 for off in 0..=b.len().saturating_sub(SMALL_GRAM) {
                     let g = &b[off..off + SMALL_GRAM];
                     let v = [u16::from(g[0]), u16::from(g[1]), u16::from(g[2])];
-                    if !is_progression(&v, 0xFF) {
+                    if !is_progression(&v, 0xFF) && !is_slow(&v, 0xFF) {
                         small.push((key_le(g), site(off)));
                     }
                 }
@@ -758,7 +813,7 @@ impl Index {
                     let v: Vec<u16> = (0..per)
                         .map(|k| entry_at(b, off + k * image.unit, image.unit, image.order))
                         .collect();
-                    if !is_progression(&v, mask) {
+                    if !is_progression(&v, mask) && !is_periodic(&v, mask) {
                         large.push((key_le(&b[off..off + LARGE_GRAM]), site(off)));
                     }
                 }
@@ -862,6 +917,7 @@ pub struct Scanner<'a> {
     found: Vec<Found>,
     listed: Vec<(usize, u64)>,
     too_many: bool,
+    candidates: u64,
 }
 
 /// Bytes past a probe position that must be present before it is probed in
@@ -881,6 +937,7 @@ impl<'a> Scanner<'a> {
             found: Vec::new(),
             listed: Vec::new(),
             too_many: false,
+            candidates: 0,
         }
     }
 
@@ -980,6 +1037,7 @@ impl<'a> Scanner<'a> {
                     self.too_many = true;
                     continue;
                 }
+                self.candidates += 1;
                 if let Some(f) = self.verify(image as usize, start) {
                     self.found.push(f);
                 }
@@ -1003,14 +1061,14 @@ impl<'a> Scanner<'a> {
         }
         let (mut differing, mut matching, mut evidence) = (0usize, 0usize, 0usize);
         let mut first = Vec::new();
-        let (mut m1, mut m2) = (false, false);
+        let (mut m1, mut m2, mut m3) = (false, false, false);
         for j in e0..e1 {
             let at = (start + j * u - self.base as i64) as usize;
             let ju = j as usize * im.unit;
             let eq = self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit];
             if eq {
                 matching += 1;
-                if m1 && m2 && im.is_change_point(j as usize) {
+                if m1 && m2 && m3 && im.is_change_point(j as usize) {
                     evidence += 1;
                 }
             } else {
@@ -1019,15 +1077,16 @@ impl<'a> Scanner<'a> {
                     first.push(j as usize);
                 }
             }
+            m3 = m2;
             m2 = m1;
             m1 = eq;
         }
-        let needed = if im.small {
-            MIN_EVIDENCE_SMALL
+        let (needed, least) = if im.small {
+            (MIN_EVIDENCE_SMALL, MIN_MATCHING_SMALL)
         } else {
-            MIN_EVIDENCE_LARGE
+            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE)
         };
-        if evidence < needed {
+        if evidence < needed || matching < least {
             return None;
         }
         let reference = &self.index.refs[im.reference];
@@ -1140,6 +1199,7 @@ impl<'a> Scanner<'a> {
             found: kept,
             listed,
             too_many: self.too_many,
+            candidates: self.candidates,
         }
     }
 }
@@ -1329,6 +1389,38 @@ mod tests {
         assert!(index.scan(&count16).found.is_empty());
         let count8: Vec<u8> = (0..1 << 16).map(|v| v as u8).collect();
         assert!(index.scan(&count8).found.is_empty());
+    }
+
+    #[test]
+    fn every_table_is_found_intact_alone_in_noise_in_either_byte_order() {
+        let refs = Reference::generate_all();
+        let index = Index::new(refs.clone());
+        for (i, r) in refs.iter().enumerate() {
+            let mut images = vec![(ByteOrder::Little, r.bytes_le.clone())];
+            if r.format.entry_bytes() == 2 {
+                images.push((ByteOrder::Big, swap16(&r.bytes_le)));
+            } else {
+                images[0].0 = ByteOrder::Bytes;
+            }
+            for (order, bytes) in images {
+                let mut data = noise(5000 + i, i as u64);
+                data.extend_from_slice(&bytes);
+                data.extend(noise(3000, 1000 + i as u64));
+                let rep = index.scan(&data);
+                assert_eq!(
+                    summary(&rep),
+                    [(
+                        5000 + i as u64,
+                        order,
+                        r.names[0].as_str(),
+                        Verdict::Intact,
+                        0
+                    )],
+                    "{:?}",
+                    r.names
+                );
+            }
+        }
     }
 
     #[test]
