@@ -313,3 +313,51 @@ fn the_command_reports_every_attack_on_real_tables_with_exit_code_1() {
         );
     }
 }
+
+/// Measures the threshold the README documents: the share of the runs of R
+/// bytes of every real table, at every 32-byte boundary, that the audit reports
+/// when the run alone sits in random bytes. Runs in release:
+/// `cargo test --release -p actlut-cli --test audit_adversarial -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement (a minute in release)"]
+fn measure_which_runs_of_real_tables_are_reported() {
+    let refs = Reference::generate_all();
+    let index = Index::new(refs.clone());
+    let mut rng = Rng(7);
+    let noise = rng.bytes(1 << 16);
+    println!("format    run bytes  reported runs: all tables (fewest in one table)");
+    for format in Format::ALL {
+        for run in [64usize, 256, 512, 1024, 4096] {
+            let (mut hit, mut all) = (0usize, 0usize);
+            let mut worst = (f64::MAX, String::new());
+            for r in refs.iter().filter(|r| r.format == format) {
+                if run > r.bytes_le.len() {
+                    continue;
+                }
+                let (mut h, mut a) = (0usize, 0usize);
+                for start in (0..=r.bytes_le.len() - run).step_by(32) {
+                    let mut data = noise[..999].to_vec();
+                    data.extend_from_slice(&r.bytes_le[start..start + run]);
+                    data.extend_from_slice(&noise[999..1999]);
+                    a += 1;
+                    h += usize::from(index.scan(&data).found.iter().any(|f| f.names == r.names));
+                }
+                hit += h;
+                all += a;
+                let share = h as f64 / a as f64;
+                if share < worst.0 {
+                    worst = (share, r.names[0].clone());
+                }
+            }
+            if all > 0 {
+                println!(
+                    "{:<9} {run:>9}  {:>5.1}% ({:.1}% {})",
+                    format.name(),
+                    100.0 * hit as f64 / all as f64,
+                    100.0 * worst.0,
+                    worst.1
+                );
+            }
+        }
+    }
+}
