@@ -478,14 +478,19 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             json.push_str(&json_found(f, &status));
         }
         for l in &report.listed {
+            let status = match (&l.status, l.problem()) {
+                (_, None) => "listed by the manifest, found intact".to_string(),
+                (ListedStatus::Missing, Some(p)) => format!("MISSING: {p}"),
+                (ListedStatus::Damaged { verdict, .. }, Some(p)) => {
+                    format!("{}: {p}", verdict.name().to_uppercase())
+                }
+                (ListedStatus::Intact, Some(p)) => p,
+            };
             let _ = writeln!(
                 text,
-                "  {:#010x}  SHA-256 of {}: {}",
+                "  {:#010x}  {:<22} sha256  {status}",
                 l.offset,
                 l.names.join(" = "),
-                l.problem()
-                    .map(|p| p.to_uppercase())
-                    .unwrap_or_else(|| "found intact".to_string())
             );
         }
         if report.too_many {
