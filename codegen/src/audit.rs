@@ -9,25 +9,27 @@
 //!    each byte order, and any extra stored [`Form`] of it) into *grams*: every
 //!    8-byte chunk at offsets that are multiples of 8 for large forms (16-bit
 //!    tables: four entries), and every 3-byte window at every offset for small
-//!    forms (under [`SMALL_FORM_BYTES`], the 256-byte 8-bit tables). Grams whose
-//!    entries form an arithmetic progression (a constant run, a count up by one,
-//!    `00 00 00`) are left out: binaries hold such runs for unrelated reasons,
-//!    so they are no evidence of a table.
+//!    forms (under [`SMALL_FORM_BYTES`], the 256-byte 8-bit tables). Grams that
+//!    a formula predicts are left out: steps that repeat with period 1 or 2 (a
+//!    constant run, a count, an alternation such as `0 1 1 2 2 3`), and for
+//!    small grams steps of -1, 0 or +1 (a slow ramp). Binaries hold such runs
+//!    in many unrelated tables, so they are no evidence of an actlut table.
 //! 2. **Scan.** The artifact is read once, in blocks, with a window that keeps
 //!    the last table length of bytes, so memory does not grow with the file
 //!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the 3-byte
-//!    value there are looked up (a filter, then a hash table of exact keys).
-//!    Every hit votes for the table start it implies (offset minus the gram's
+//!    value there are looked up (a one-word Bloom filter, then a hash table of
+//!    exact keys). Every hit implies a table start (its offset minus the gram's
 //!    place in the table).
 //! 3. **Verification.** Each distinct (form, byte order, start) is compared
 //!    with the reference entry by entry, over the part of it that lies inside
-//!    the file. Its *evidence* is the number of matching *change points*: the
-//!    entries `j` where the step `e[j] - e[j-1]` differs from the step before,
-//!    with entries `j-2`, `j-1` and `j` all equal to the reference's. Constant
-//!    runs and arithmetic runs have no change points, so they carry no evidence;
-//!    a random byte matches a change point with probability 2^-24 (8-bit) or
-//!    2^-48 (16-bit). A candidate with at least [`MIN_EVIDENCE_LARGE`] (16-bit)
-//!    or [`MIN_EVIDENCE_SMALL`] (8-bit) matched change points is reported as
+//!    the file. Its *evidence* is the number of matching *surprises*: entries
+//!    `j` whose step `e[j] - e[j-1]` differs from both steps before it, with
+//!    entries `j-3` to `j` all equal to the reference's. Runs, counts and
+//!    alternations have no surprises; four random entries match one with
+//!    probability 2^-32 (8-bit) or 2^-64 (16-bit). A candidate with at least
+//!    [`MIN_EVIDENCE_LARGE`] surprises and [`MIN_MATCHING_LARGE`] matching
+//!    entries (16-bit), or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
+//!    (8-bit), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
 //!    - [`Verdict::Modified`]: the whole table is in the file but some entries
 //!      differ (how many, and the first few positions);
@@ -36,9 +38,12 @@
 //!
 //!    Overlapping candidates keep the one with the most matching entries.
 //!
-//! So a copy is reported as long as *any* part of it keeps a gram and eight
-//! change points in place: four flipped entries, a fifth or half of the
-//! entries changed at random, or a cut-off copy all leave thousands of them.
+//! So a copy is reported as long as any part of it keeps a gram, eight
+//! surprises and 256 bytes in place: four flipped entries, a fifth or half of
+//! the entries changed at random, or a cut-off copy all leave thousands of
+//! them. What is not reported alone is a part of a table that a formula
+//! predicts (the constant, counting and halving regions), which binaries hold
+//! for unrelated reasons.
 //!
 //! The scan also looks for the SHA-256 of every known table stored raw, as
 //! actlut's manifest (`actlut::manifest::TABLES`) and the `*_SHA256` constants
@@ -78,9 +83,9 @@ pub const LARGE_GRAM: usize = 8;
 pub const SMALL_GRAM: usize = 3;
 /// Forms shorter than this are indexed with small grams at every offset.
 pub const SMALL_FORM_BYTES: usize = 1024;
-/// Matched change points a candidate of a large form needs to be reported.
+/// Matching surprises a candidate of a large form needs to be reported.
 pub const MIN_EVIDENCE_LARGE: usize = 8;
-/// Matched change points a candidate of a small form needs to be reported.
+/// Matching surprises a candidate of a small form needs to be reported.
 pub const MIN_EVIDENCE_SMALL: usize = 6;
 /// Matching entries a candidate of a large form needs to be reported (256
 /// bytes of a 16-bit table).
@@ -286,7 +291,7 @@ pub struct Found {
     pub differing: usize,
     /// Present entries equal to the reference.
     pub matching: usize,
-    /// Matched change points (see the module documentation).
+    /// Matching surprises (see the module documentation).
     pub evidence: usize,
     /// The first few differing entries (indices into the form).
     pub first_differences: Vec<usize>,
@@ -529,7 +534,7 @@ struct Image {
     order: ByteOrder,
     unit: usize,
     bytes: Vec<u8>,
-    /// Bit `j`: entry `j` is a change point.
+    /// Bit `j`: entry `j` is a surprise (see [`is_surprise`]).
     change_points: Vec<u64>,
     small: bool,
 }
@@ -557,7 +562,7 @@ fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
 }
 
 /// Whether the last step of `e` (four entries) differs from both steps
-/// before it: a change point that neither a constant step (a run, a count)
+/// before it: a surprise that neither a constant step (a run, a count)
 /// nor an alternating one (`0 1 1 2 2 3`, the halving of small inputs)
 /// predicts.
 fn is_surprise(e: &[u16; 4], mask: u16) -> bool {
