@@ -546,7 +546,7 @@ fn text_line(f: &Found, status: &LockStatus) -> String {
             actlut_codegen::hex(expected)
         ),
         (Verdict::Intact, LockStatus::NotInLock) => "NOT IN THE LOCK: no entry".to_string(),
-        _ => f.describe().to_uppercase_first(),
+        _ => shout_verdict(&f.describe()),
     };
     let sha = f
         .sha256
@@ -560,17 +560,11 @@ fn text_line(f: &Found, status: &LockStatus) -> String {
     )
 }
 
-/// Upper-cases the verdict word of a description (`MODIFIED: …`).
-trait UpperFirst {
-    fn to_uppercase_first(&self) -> String;
-}
-
-impl UpperFirst for String {
-    fn to_uppercase_first(&self) -> String {
-        match self.split_once(':') {
-            Some((word, rest)) => format!("{}:{rest}", word.to_uppercase()),
-            None => self.to_uppercase(),
-        }
+/// A description with its verdict word upper-cased (`MODIFIED: …`).
+fn shout_verdict(description: &str) -> String {
+    match description.split_once(':') {
+        Some((word, rest)) => format!("{}:{rest}", word.to_uppercase()),
+        None => description.to_uppercase(),
     }
 }
 

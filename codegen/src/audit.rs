@@ -1426,6 +1426,52 @@ mod tests {
         }
     }
 
+    /// Extra stored forms (a compact encoding, say) are found like tables,
+    /// with their label, in both byte orders for 2-byte words.
+    #[test]
+    fn an_extra_form_is_found_intact_or_modified_under_its_label() {
+        let gelu = Reference::generate(Function::Gelu, Format::Bf16);
+        let form = noise(20_000, 42);
+        let small = noise(300, 43);
+        let r = gelu.with_form("compact-pool", 2, form.clone()).with_form(
+            "compact-dir",
+            1,
+            small.clone(),
+        );
+        let index = Index::new(vec![r]);
+        let mut data = noise(777, 1);
+        data.extend_from_slice(&swap16(&form));
+        data.extend(noise(100, 2));
+        let dir_at = data.len() as u64;
+        let mut dir = small.clone();
+        dir[10] ^= 0x80;
+        data.extend_from_slice(&dir);
+        let rep = index.scan(&data);
+        let got: Vec<_> = rep
+            .found
+            .iter()
+            .map(|f| (f.offset, f.order, f.form.as_str(), f.verdict, f.differing))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (777, ByteOrder::Big, "compact-pool", Verdict::Intact, 0),
+                (
+                    dir_at,
+                    ByteOrder::Bytes,
+                    "compact-dir",
+                    Verdict::Modified,
+                    1
+                ),
+            ]
+        );
+        assert_eq!(rep.found[0].sha256, Some(crate::sha256(&form)));
+        assert_eq!(rep.found[0].label(), "gelu_bf16 (compact-pool)");
+        // An intact extra form needs no lock line of its own; a modified one
+        // is a problem.
+        assert_eq!(rep.problems(&[]).len(), 1);
+    }
+
     #[test]
     fn memory_stays_bounded_while_feeding_piece_by_piece() {
         let (index, refs) = small_index();
