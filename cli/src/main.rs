@@ -466,10 +466,11 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         );
         let _ = write!(
             json,
-            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"tables\": [",
+            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \"tables\": [",
             json_str(&shown),
             report.bytes,
-            report.candidates
+            report.candidates,
+            report.compared
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);
@@ -496,8 +497,9 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         if report.too_many {
             let _ = writeln!(
                 text,
-                "  STOPPED: more than {} table candidates",
-                audit::MAX_FOUND
+                "  STOPPED: too many table candidates (over {} found, or over {} entries compared per byte)",
+                audit::MAX_FOUND,
+                audit::BUDGET_PER_BYTE
             );
         }
         let close = if found.is_empty() { "" } else { "\n    " };

@@ -68,7 +68,7 @@
 //! assert_eq!(report.found[0].names, ["tanh_fp8_e4m3"]);
 //! ```
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Read;
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -93,14 +93,25 @@ pub const MIN_MATCHING_LARGE: usize = 128;
 /// Matching entries a candidate of a small form needs to be reported (a
 /// quarter of an 8-bit table).
 pub const MIN_MATCHING_SMALL: usize = 64;
+/// Gram hits a candidate of a large form needs before it is compared with
+/// its reference.
+pub const MIN_VOTES_LARGE: u32 = 2;
 /// Bytes read at a time by [`Index::scan_reader`].
 pub const BLOCK_BYTES: usize = 1 << 20;
 /// A gram found at more places than this (in all forms together) is dropped
 /// from the index: it is too common to point at one table.
 const MAX_SITES: usize = 64;
-/// Reported candidates per file beyond which the scan stops
+/// Reported candidates per file beyond which the scan stops verifying
 /// ([`Report::too_many`]).
 pub const MAX_FOUND: usize = 1 << 16;
+/// Entries the verification may compare per byte of input (plus a
+/// [`BUDGET_ALLOWANCE`]): the bound that keeps time linear even for an input
+/// crafted to be all near-table fragments ([`Report::too_many`]). Real
+/// binaries use a small fraction of it (see the README).
+pub const BUDGET_PER_BYTE: u64 = 64;
+/// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 64
+/// whole 16-bit tables.
+pub const BUDGET_ALLOWANCE: u64 = 64 * 65_536;
 /// Entries listed in [`Found::first_differences`].
 pub const FIRST_DIFFERENCES: usize = 8;
 /// The form label of a table's own bytes.
@@ -502,12 +513,15 @@ pub struct Report {
     pub found: Vec<Found>,
     /// Every known table hash found stored raw, with whether its table is here.
     pub listed: Vec<Listed>,
-    /// More than [`MAX_FOUND`] candidates were reported: the scan stopped
-    /// collecting them.
+    /// More than [`MAX_FOUND`] candidates were reported, or verifying them
+    /// would have compared more than [`BUDGET_PER_BYTE`] entries per byte of
+    /// input: the scan stopped verifying them (a problem: exit status 1).
     pub too_many: bool,
     /// Candidate table starts compared with their reference (a measure of
     /// the work the scan did).
     pub candidates: u64,
+    /// Entries compared while verifying them.
+    pub compared: u64,
 }
 
 impl Report {
@@ -519,7 +533,7 @@ impl Report {
         out.extend(self.listed.iter().filter_map(Listed::problem));
         if self.too_many {
             out.push(format!(
-                "more than {MAX_FOUND} table candidates: the scan stopped collecting them"
+                "too many table candidates (over {MAX_FOUND} found, or over {BUDGET_PER_BYTE} entries compared per byte): the scan stopped verifying them"
             ));
         }
         out
@@ -629,7 +643,13 @@ struct Grams {
 }
 
 impl Grams {
-    fn new(mut pairs: Vec<(u64, Site)>) -> Grams {
+    /// Groups `pairs` by key. A gram found in more than one reference (the
+    /// NaN and infinity entries that every table of a format shares, runs two
+    /// functions have in common) is dropped: it points at no one table, and
+    /// would make every table a candidate wherever any of them is.
+    /// Small grams (`reference_of` is `None`) are too few to drop: their
+    /// candidates cost 256 comparisons each.
+    fn new(mut pairs: Vec<(u64, Site)>, reference_of: Option<&[usize]>) -> Grams {
         pairs.sort_unstable_by_key(|&(k, s)| (k, s.image, s.offset));
         let mut keys = Vec::new();
         let mut ranges = vec![0u32];
@@ -642,10 +662,17 @@ impl Grams {
                 j += 1;
             }
             let group = &pairs[i..j];
-            let grams = group.iter().filter(|(_, s)| s.image != NEEDLE).count();
+            let mut grams = group.iter().filter(|(_, s)| s.image != NEEDLE);
+            let one_reference = reference_of.map_or(true, |of| {
+                let first = grams.clone().next().map(|(_, s)| of[s.image as usize]);
+                grams
+                    .clone()
+                    .all(|(_, s)| Some(of[s.image as usize]) == first)
+            });
+            let keep_grams = one_reference && grams.by_ref().count() <= MAX_SITES;
             let kept = group
                 .iter()
-                .filter(|(_, s)| s.image == NEEDLE || grams <= MAX_SITES);
+                .filter(|(_, s)| s.image == NEEDLE || keep_grams);
             let before = sites.len();
             sites.extend(kept.map(|&(_, s)| s));
             if sites.len() > before {
@@ -855,11 +882,12 @@ impl Index {
             ));
         }
         let max_len = images.iter().map(|i| i.bytes.len()).max().unwrap_or(0);
+        let reference_of: Vec<usize> = images.iter().map(|i| i.reference).collect();
         Index {
             refs,
+            large: Grams::new(large, Some(&reference_of)),
+            small: Grams::new(small, None),
             images,
-            large: Grams::new(large),
-            small: Grams::new(small),
             needles,
             max_len,
         }
@@ -885,7 +913,7 @@ impl Index {
     }
 
     /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]:
-    /// memory stays bounded by the index, a block and one table length,
+    /// memory stays bounded by the index, a block and two table lengths,
     /// whatever the size of the input.
     ///
     /// # Errors
@@ -906,7 +934,7 @@ impl Index {
 }
 
 /// An artifact read piece by piece: [`feed`](Self::feed) it bytes in order,
-/// then [`finish`](Self::finish). It keeps one table length of bytes behind
+/// then [`finish`](Self::finish). It keeps two table lengths of bytes behind
 /// the scan position, so a table that straddles two pieces is found.
 pub struct Scanner<'a> {
     index: &'a Index,
@@ -915,12 +943,14 @@ pub struct Scanner<'a> {
     base: u64,
     /// Next absolute position to probe.
     next: u64,
-    seen: HashSet<(u32, i64)>,
+    /// Gram hits (votes) of every candidate still within reach.
+    seen: HashMap<(u32, i64), u32>,
     pending: Vec<(u32, i64)>,
     found: Vec<Found>,
     listed: Vec<(usize, u64)>,
     too_many: bool,
     candidates: u64,
+    compared: u64,
 }
 
 /// Bytes past a probe position that must be present before it is probed in
@@ -935,12 +965,13 @@ impl<'a> Scanner<'a> {
             buf: Vec::new(),
             base: 0,
             next: 0,
-            seen: HashSet::new(),
+            seen: HashMap::new(),
             pending: Vec::new(),
             found: Vec::new(),
             listed: Vec::new(),
             too_many: false,
             candidates: 0,
+            compared: 0,
         }
     }
 
@@ -956,15 +987,15 @@ impl<'a> Scanner<'a> {
             self.probe(end - LOOKAHEAD as u64 + 1);
         }
         self.verify_ready(false);
-        // Keep one table length behind the scan position: every candidate
-        // still to come starts at or after it, and so does every pending one.
-        let keep = self.next.saturating_sub(self.index.max_len as u64);
+        // Keep two table lengths behind the scan position: every candidate
+        // still to come starts after one, and every pending one after two.
+        let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
         if keep > self.base {
             let drop = (keep - self.base) as usize;
             self.buf.drain(..drop);
             self.base = keep;
             let horizon = keep as i64;
-            self.seen.retain(|&(_, s)| s >= horizon);
+            self.seen.retain(|&(_, s), _| s >= horizon);
             if self.seen.len() > 1 << 22 {
                 self.seen.clear();
             }
@@ -987,9 +1018,11 @@ impl<'a> Scanner<'a> {
         let to_i = (to - *base) as usize;
         let n = buf.len();
         let mut candidate = |image: u32, start: i64| {
-            if seen.insert((image, start)) {
+            let votes = seen.entry((image, start)).or_insert(0);
+            if *votes == 0 {
                 pending.push((image, start));
             }
+            *votes += 1;
         };
         for i in from..to_i {
             let (large, small) = if i + 8 <= n {
@@ -1026,26 +1059,56 @@ impl<'a> Scanner<'a> {
         *next = to;
     }
 
-    /// Verifies the pending candidates whose bytes are all here (or all, at
-    /// the end of the file).
+    /// Verifies the pending candidates whose every byte has been probed (so
+    /// that all their votes are counted), or all of them at the end of the
+    /// file. A candidate of a large form needs [`MIN_VOTES_LARGE`] gram hits:
+    /// a lone coincidental hit is not worth comparing 65,536 entries.
     fn verify_ready(&mut self, eof: bool) {
-        let end = self.end() as i64;
+        let end = self.end();
+        let probed = self.next as i64;
+        let mut ready = Vec::new();
         let mut i = 0;
         while i < self.pending.len() {
             let (image, start) = self.pending[i];
-            let len = self.index.images[image as usize].bytes.len() as i64;
-            if eof || start + len <= end {
+            let im = &self.index.images[image as usize];
+            // Ready once every candidate that could overlap it is probed too,
+            // so that they are compared in order of votes.
+            if eof || start + (im.bytes.len() + self.index.max_len) as i64 <= probed {
                 self.pending.swap_remove(i);
-                if self.found.len() >= MAX_FOUND {
-                    self.too_many = true;
-                    continue;
-                }
-                self.candidates += 1;
-                if let Some(f) = self.verify(image as usize, start) {
-                    self.found.push(f);
+                let votes = self.seen.get(&(image, start)).copied().unwrap_or(u32::MAX);
+                if im.small || votes >= MIN_VOTES_LARGE {
+                    ready.push((votes, image, start));
                 }
             } else {
                 i += 1;
+            }
+        }
+        // Most votes first: the copy itself before the shifted and
+        // cross-table coincidences that its bytes also imply.
+        ready.sort_unstable_by(|a, b| b.cmp(a));
+        for (_, image, start) in ready {
+            let im = &self.index.images[image as usize];
+            let (lo, hi) = (start, start + im.bytes.len() as i64);
+            // An intact copy of a form at least as long, overlapping this
+            // candidate, outranks it whatever it holds: skip the comparison.
+            let shadowed = self.found.iter().rev().take(64).any(|f| {
+                f.verdict == Verdict::Intact
+                    && f.form_len >= im.bytes.len()
+                    && (f.offset as i64) < hi
+                    && lo < (f.offset + f.len as u64) as i64
+            });
+            if shadowed {
+                continue;
+            }
+            let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
+            if self.found.len() >= MAX_FOUND || self.compared > budget {
+                self.too_many = true;
+                continue;
+            }
+            self.candidates += 1;
+            self.compared += im.entries() as u64;
+            if let Some(f) = self.verify(image as usize, start) {
+                self.found.push(f);
             }
         }
     }
@@ -1203,6 +1266,7 @@ impl<'a> Scanner<'a> {
             listed,
             too_many: self.too_many,
             candidates: self.candidates,
+            compared: self.compared,
         }
     }
 }
@@ -1472,6 +1536,29 @@ mod tests {
         assert_eq!(rep.problems(&[]).len(), 1);
     }
 
+    /// An input crafted so that every 16 bytes imply another table start with
+    /// two votes (a table's pairs of chunks in reverse order) cannot make the
+    /// scan quadratic: the verification stops at its budget and the report
+    /// says so.
+    #[test]
+    fn verification_work_is_bounded_by_the_input_size() {
+        let (index, refs) = small_index();
+        let data: Vec<u8> = refs[0]
+            .bytes_le
+            .chunks_exact(16)
+            .rev()
+            .flatten()
+            .copied()
+            .collect();
+        let r = index.scan(&data);
+        assert!(r.too_many, "{} candidates", r.candidates);
+        assert!(r.compared <= BUDGET_PER_BYTE * data.len() as u64 + BUDGET_ALLOWANCE + 65_536);
+        assert!(r
+            .problems(&[])
+            .iter()
+            .any(|p| p.starts_with("too many table candidates")));
+    }
+
     #[test]
     fn memory_stays_bounded_while_feeding_piece_by_piece() {
         let (index, refs) = small_index();
@@ -1480,7 +1567,7 @@ mod tests {
         data[2_000_000..2_131_072].copy_from_slice(&refs[0].bytes_le);
         for piece in data.chunks(4093) {
             s.feed(piece);
-            assert!(s.buf.len() <= index.max_len + 4093 + LOOKAHEAD);
+            assert!(s.buf.len() <= 2 * index.max_len + 4093 + LOOKAHEAD);
         }
         let r = s.finish();
         assert_eq!(
