@@ -19,7 +19,9 @@
 //!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the 3-byte
 //!    value there are looked up (a one-word Bloom filter, then a hash table of
 //!    exact keys). Every hit implies a table start (its offset minus the gram's
-//!    place in the table).
+//!    place in the table). Large grams that more than one reference holds (the
+//!    NaN entries of every table of a format) are not keys, and a start of a
+//!    large form needs [`MIN_VOTES_LARGE`] hits.
 //! 3. **Verification.** Each distinct (form, byte order, start) is compared
 //!    with the reference entry by entry, over the part of it that lies inside
 //!    the file. Its *evidence* is the number of matching *surprises*: entries
@@ -36,6 +38,9 @@
 //!    - [`Verdict::Truncated`]: the table runs past the start or the end of
 //!      the file (how much of it is present, and how much of that differs).
 //!
+//!    Candidates are compared in order of hits, one that an intact copy
+//!    overlaps is skipped, and the comparisons stop at [`BUDGET_PER_BYTE`]
+//!    entries per input byte ([`Report::too_many`]), so time stays linear.
 //!    Overlapping candidates keep the one with the most matching entries.
 //!
 //! So a copy is reported as long as any part of it keeps a gram, eight
