@@ -817,7 +817,16 @@ impl Index {
                             image.entry(j - 1),
                             image.entry(j),
                         ];
-                        if is_surprise(&e, mask) {
+                        // A small form is too short to ask for four entries
+                        // per surprise: a change of step (three entries) is
+                        // one, and the quarter of its entries a candidate
+                        // must match keeps alternations from passing.
+                        let surprise = if image.small {
+                            !is_progression(&e[1..], mask)
+                        } else {
+                            is_surprise(&e, mask)
+                        };
+                        if surprise {
                             image.change_points[j / 64] |= 1 << (j % 64);
                         }
                     }
@@ -1139,7 +1148,7 @@ impl<'a> Scanner<'a> {
             let eq = self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit];
             if eq {
                 matching += 1;
-                if m1 && m2 && m3 && im.is_change_point(j as usize) {
+                if m1 && m2 && (m3 || im.small) && im.is_change_point(j as usize) {
                     evidence += 1;
                 }
             } else {
