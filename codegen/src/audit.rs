@@ -26,9 +26,10 @@
 //!    with the reference entry by entry, over the part of it that lies inside
 //!    the file. Its *evidence* is the number of matching *surprises*: entries
 //!    `j` whose step `e[j] - e[j-1]` differs from both steps before it, with
-//!    entries `j-3` to `j` all equal to the reference's. Runs, counts and
-//!    alternations have no surprises; four random entries match one with
-//!    probability 2^-32 (8-bit) or 2^-64 (16-bit). A candidate with at least
+//!    entries `j-3` to `j` all equal to the reference's (in a small form, too
+//!    short for that, any change of step, entries `j-2` to `j`). Runs, counts
+//!    and alternations have no surprises; random entries match one with
+//!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
 //!    [`MIN_EVIDENCE_LARGE`] surprises and [`MIN_MATCHING_LARGE`] matching
 //!    entries (16-bit), or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
 //!    (8-bit), is reported as
