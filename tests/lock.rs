@@ -100,7 +100,7 @@ fn corrupt_locks_are_rejected_with_the_line_and_the_problem() {
         ("gelu_f16 gelu f16 256 256 00 ref", "has 65536 entries"),
     ];
     for (line, want) in cases {
-        let err = lock::parse(line).unwrap_err();
+        let err = lock::parse(&format!("{line}\n")).unwrap_err();
         assert_eq!(err.line, 1);
         assert!(err.message.contains(want), "{line:?}: {err}");
     }
@@ -110,4 +110,53 @@ fn corrupt_locks_are_rejected_with_the_line_and_the_problem() {
         .unwrap_err()
         .message
         .contains("appears twice"));
+}
+
+/// One parser, one strictness: what build.rs and `actlut audit` both refuse.
+#[test]
+fn a_bom_a_cut_last_line_a_differing_reference_and_a_missing_table_are_errors() {
+    let good = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
+        .unwrap();
+    assert_eq!(lock::parse(&good).unwrap().len(), 64);
+
+    let bom = lock::parse(&format!("\u{FEFF}{good}")).unwrap_err();
+    assert_eq!(bom.line, 1);
+    assert!(bom.message.contains("BOM"), "{bom}");
+
+    // Cut inside the reference column of the last line: the columns still
+    // parse, the missing newline gives it away.
+    let cut = lock::parse(&good[..good.len() - 3]).unwrap_err();
+    assert!(cut.message.contains("is truncated"), "{cut}");
+    assert_eq!(cut.line, good.lines().count());
+
+    // The same, with a newline put back: the reference column differs.
+    let cut_nl = format!("{}\n", &good[..good.len() - 3]);
+    let err = lock::parse(&cut_nl).unwrap_err();
+    assert!(err.message.contains("a truncated or edited lock"), "{err}");
+    assert_eq!(err.line, good.lines().count());
+
+    // An edited reference in the middle.
+    let line = good.lines().find(|l| l.starts_with("tanh_bf16 ")).unwrap();
+    let edited = good.replace(line, &line.replace("libm", "libn"));
+    let err = lock::parse(&edited).unwrap_err();
+    assert!(err.message.starts_with("tanh_bf16: reference"), "{err}");
+    assert_eq!(err.line, good.lines().position(|l| l == line).unwrap() + 1);
+
+    // A lost line.
+    let lost = good.replace(&format!("{line}\n"), "");
+    let err = lock::parse(&lost).unwrap_err();
+    assert!(
+        err.message
+            .contains("the lock is incomplete: 1 of 64 tables missing (first: tanh_bf16)"),
+        "{err}"
+    );
+    assert!(lock::parse("")
+        .unwrap_err()
+        .message
+        .contains("the lock has no entries"));
+    // CRLF line ends parse as the same lines.
+    assert_eq!(
+        lock::parse(&good.replace('\n', "\r\n")).unwrap(),
+        lock::parse(&good).unwrap()
+    );
 }

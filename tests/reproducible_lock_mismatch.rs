@@ -1,7 +1,8 @@
 //! build.rs checks every generated table against `tables/actlut.lock`: a copy
 //! of the crate builds with the committed lock, and fails with one altered
 //! entry, naming the table, both hashes and the command that regenerates the
-//! lock.
+//! lock; a lock with a BOM, a cut last line or a lost line fails the build as
+//! it fails `actlut audit` (one parser).
 //!
 //! The copy holds only what a build needs (Cargo.toml, Cargo.lock, build.rs,
 //! src/, codegen/, tables/, and macros/, the optional path dependency that
@@ -142,6 +143,28 @@ fn an_altered_lock_entry_fails_the_build_with_table_hashes_and_command() {
     ] {
         assert!(stderr.contains(want), "missing {want:?} in:\n{stderr}");
     }
+
+    // The build reads the lock with the parser `actlut audit` uses, with the
+    // same strictness: a BOM, a cut last line and a lost line fail the build.
+    let cut_line = lock.lines().find(|l| l.starts_with("tanh_bf16 ")).unwrap();
+    for (text, want) in [
+        (format!("\u{FEFF}{lock}"), "BOM".to_string()),
+        (
+            lock[..lock.len() - 3].to_string(),
+            "the lock is truncated".to_string(),
+        ),
+        (
+            lock.replace(&format!("{cut_line}\n"), ""),
+            "the lock is incomplete: 1 of 64 tables missing (first: tanh_bf16)".to_string(),
+        ),
+    ] {
+        std::fs::write(&lock_path, &text).unwrap();
+        let failed = build(&dir);
+        let stderr = String::from_utf8_lossy(&failed.stderr);
+        assert!(!failed.status.success(), "built with a bad lock ({want})");
+        assert!(stderr.contains(&want), "missing {want:?} in:\n{stderr}");
+    }
+    std::fs::write(&lock_path, &lock).unwrap();
 }
 
 #[test]

@@ -74,6 +74,33 @@ done
 diff -r "$work/checkout-one/dump" "$work/another/checkout-two/dump"
 echo "the two dumps are byte-identical"
 
+echo "--- the audit on tampered and cut-off copies of a dumped table (exit status 1)"
+# flip FILE OFFSET...: XOR 1 into the byte at each OFFSET, in place.
+flip() {
+  local file=$1 off v
+  shift
+  for off in "$@"; do
+    v=$(od -An -tu1 -j "$off" -N1 "$file" | tr -d ' ')
+    printf "\\$(printf %o $((v ^ 1)))" | dd of="$file" bs=1 seek="$off" conv=notrunc status=none
+  done
+}
+# audit_fails FILE TEXT: `actlut audit FILE` exits 1 and prints TEXT.
+audit_fails() {
+  local out status=0
+  out=$("$actlut" audit "$1") || status=$?
+  [ "$status" -eq 1 ] && echo "$out" | grep -qF "$2" \
+    || { echo "$out"; echo "expected exit 1 and '$2' for $1, got $status"; exit 1; }
+  echo "$out" | sed -n 2p
+}
+cp "$work/checkout-one/dump/gelu_f16.bin" "$work/gelu-four.bin"
+flip "$work/gelu-four.bin" 23520 32768 92256 98304
+audit_fails "$work/gelu-four.bin" "MODIFIED: 4 of 65536 entries differ (entries 11760, 16384, 46128, 49152)"
+cp "$work/checkout-one/dump/silu_fp8_e4m3.bin" "$work/silu-four.bin"
+flip "$work/silu-four.bin" 32 64 144 192
+audit_fails "$work/silu-four.bin" "MODIFIED: 4 of 256 entries differ (entries 32, 64, 144, 192)"
+head -c 70000 "$work/checkout-one/dump/gelu_f16.bin" > "$work/gelu-cut.bin"
+audit_fails "$work/gelu-cut.bin" "TRUNCATED: 70000 of 131072 bytes present"
+
 echo "--- wasm32-unknown-unknown and thumbv7em-none-eabihf (build.rs checks every table against the lock)"
 cargo build -q -p actlut --target wasm32-unknown-unknown
 cargo build -q -p actlut --target thumbv7em-none-eabihf --no-default-features --features all,self-check

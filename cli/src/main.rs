@@ -7,21 +7,27 @@
 //!                                          find embedded tables in compiled artifacts
 //! ```
 //!
-//! `audit` exits with 0 when every table it finds is in the lock, 1 when one is
-//! not (a changed or tampered table, or one the lock does not list), and 2 on
-//! bad input (a missing, unreadable or empty artifact, a corrupt or incomplete
-//! lock, bad arguments), with a one-line message.
+//! `audit` exits with 0 when every table it finds is intact and in the lock
+//! and every table an artifact names by its SHA-256 (actlut's manifest) is
+//! there intact; 1 when something is modified, truncated, not in the lock or
+//! missing; and 2 on a usage or I/O error (a missing, unreadable, empty or
+//! non-regular file, a corrupt or incomplete lock, bad arguments), with a
+//! one-line message.
 
+use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use actlut::manifest::{self, Table};
-use actlut_codegen::audit::{self, Found, Index, LockStatus, Match, Reference};
+use actlut_codegen::audit::{self, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
 use actlut_codegen::lock;
 
 /// The lock this build of actlut was checked against.
 const LOCK: &str = include_str!("../../tables/actlut.lock");
+
+/// A lock is a few kilobytes: anything far larger is not one.
+const MAX_LOCK_BYTES: u64 = 1 << 20;
 
 const USAGE: &str = "\
 usage: actlut manifest [--json]
@@ -30,18 +36,29 @@ usage: actlut manifest [--json]
 
   manifest   list every table: name, format, entries, bytes, SHA-256, definition
   dump       write DIR/<name>.bin (little-endian) for every table and DIR/SHA256SUMS,
-             which `sha256sum -c SHA256SUMS` verifies
-  audit      find embedded actlut tables in compiled artifacts (ELF, wasm, raw
-             firmware images, static libraries), in either byte order, and check
-             each against the lock (the one built in, or LOCK)
+             which `sha256sum -c SHA256SUMS` verifies; never writes through a
+             symbolic link
+  audit      find actlut tables in compiled artifacts (ELF, wasm, raw firmware
+             images, static libraries), in either byte order, intact, modified
+             (entries changed) or truncated (cut off by the end of the file), and
+             check each against the lock (the one built in, or LOCK); every table
+             an artifact names by its SHA-256 (actlut's manifest) must be in it
+             intact. FILE must be a regular file; it is read in blocks, so memory
+             does not grow with its size.
 
-exit status: 0 ok; 1 audit found a table that is not in the lock; 2 error";
+exit status:
+  0  ok: every table found is intact and in the lock, and every table the
+     artifact's manifest lists is found intact
+  1  audit: a table is modified, truncated, not in the lock, or listed by the
+     manifest but missing
+  2  usage or I/O error (bad arguments; a missing, unreadable, empty or
+     non-regular file; a corrupt, truncated or incomplete lock)";
 
-/// A failure: the one-line message and the exit code.
+/// A failure: the one-line message (exit code 2).
 struct Failure(String);
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     match run(&args) {
         Ok(code) => code,
         Err(Failure(message)) => {
@@ -51,11 +68,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, Failure> {
+fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
     let Some((command, rest)) = args.split_first() else {
         return Err(Failure("no command given (try `actlut help`)".to_string()));
     };
-    match command.as_str() {
+    match command.to_str().unwrap_or("") {
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -70,10 +87,10 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
         }
         "manifest" => {
             let opts = Options::parse(rest, false)?;
-            if !opts.files.is_empty() {
+            if let Some(f) = opts.files.first() {
                 return Err(usage(format!(
                     "`manifest` takes no file arguments, got `{}`",
-                    opts.files[0]
+                    f.to_string_lossy()
                 )));
             }
             print!("{}", manifest_text(opts.json));
@@ -85,7 +102,7 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
                 return Err(usage("`dump` has no `--json` option".to_string()));
             }
             match opts.files.as_slice() {
-                [dir] => dump(Path::new(dir)),
+                [dir] => dump(dir),
                 [] => Err(usage("`dump` needs a directory".to_string())),
                 _ => Err(usage("`dump` takes exactly one directory".to_string())),
             }
@@ -94,7 +111,10 @@ fn run(args: &[String]) -> Result<ExitCode, Failure> {
             let opts = Options::parse(rest, true)?;
             audit_files(&opts)
         }
-        other => Err(usage(format!("unknown command `{other}`"))),
+        _ => Err(usage(format!(
+            "unknown command `{}`",
+            command.to_string_lossy()
+        ))),
     }
 }
 
@@ -105,11 +125,13 @@ fn usage(message: String) -> Failure {
 struct Options {
     json: bool,
     lock: Option<PathBuf>,
-    files: Vec<String>,
+    files: Vec<OsString>,
 }
 
 impl Options {
-    fn parse(args: &[String], allow_lock: bool) -> Result<Options, Failure> {
+    /// Arguments as the OS gives them: a path need not be UTF-8; an option
+    /// must be.
+    fn parse(args: &[OsString], allow_lock: bool) -> Result<Options, Failure> {
         let mut opts = Options {
             json: false,
             lock: None,
@@ -118,21 +140,32 @@ impl Options {
         let mut it = args.iter();
         let mut only_files = false;
         while let Some(a) = it.next() {
-            if only_files || !a.starts_with('-') || a == "-" {
+            let is_option = a.as_encoded_bytes().first() == Some(&b'-') && a != "-";
+            if only_files || !is_option {
                 opts.files.push(a.clone());
-            } else if a == "--" {
+                continue;
+            }
+            let Some(s) = a.to_str() else {
+                let lossy = a.to_string_lossy();
+                return Err(usage(if lossy.starts_with("--lock=") {
+                    "a `--lock=` path that is not UTF-8: pass it as `--lock PATH`".to_string()
+                } else {
+                    format!("unknown option `{lossy}`")
+                }));
+            };
+            if s == "--" {
                 only_files = true;
-            } else if a == "--json" {
+            } else if s == "--json" {
                 opts.json = true;
-            } else if allow_lock && a == "--lock" {
+            } else if allow_lock && s == "--lock" {
                 let path = it
                     .next()
                     .ok_or_else(|| usage("`--lock` needs a file".to_string()))?;
                 opts.lock = Some(PathBuf::from(path));
-            } else if let Some(path) = a.strip_prefix("--lock=").filter(|_| allow_lock) {
+            } else if let Some(path) = s.strip_prefix("--lock=").filter(|_| allow_lock) {
                 opts.lock = Some(PathBuf::from(path));
             } else {
-                return Err(usage(format!("unknown option `{a}`")));
+                return Err(usage(format!("unknown option `{s}`")));
             }
         }
         Ok(opts)
@@ -231,7 +264,25 @@ fn manifest_text(json: bool) -> String {
     s
 }
 
-fn dump(dir: &Path) -> Result<ExitCode, Failure> {
+fn dump(dir: &OsStr) -> Result<ExitCode, Failure> {
+    if dir.is_empty() {
+        return Err(usage(
+            "`dump` needs a directory name, and `` is empty".to_string(),
+        ));
+    }
+    let dir = Path::new(dir);
+    // A symbolic link as DIR is followed, and the output says where to.
+    let note = match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(dir) {
+            Ok(target) => format!(
+                " ({} is a symbolic link to {})",
+                dir.display(),
+                target.display()
+            ),
+            Err(_) => format!(" ({} is a symbolic link)", dir.display()),
+        },
+        _ => String::new(),
+    };
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure(format!("cannot create directory {}: {e}", dir.display())))?;
     let mut sums = String::new();
@@ -240,15 +291,12 @@ fn dump(dir: &Path) -> Result<ExitCode, Failure> {
         let bytes = table_le(t);
         // Re-hash what is written: a dump is proof only of bytes that were checked.
         t.check(&bytes[..]).map_err(|e| Failure(e.to_string()))?;
-        std::fs::write(&path, bytes)
-            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+        write_file(&path, &bytes)?;
         let _ = writeln!(sums, "{}  {}.bin", t.sha256_hex(), t.name);
     }
-    let path = dir.join("SHA256SUMS");
-    std::fs::write(&path, sums)
-        .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+    write_file(&dir.join("SHA256SUMS"), sums.as_bytes())?;
     println!(
-        "wrote {} tables and SHA256SUMS to {} (check with: cd {} && sha256sum -c SHA256SUMS)",
+        "wrote {} tables and SHA256SUMS to {}{note} (check with: cd {} && sha256sum -c SHA256SUMS)",
         manifest::TABLES.len(),
         dir.display(),
         dir.display()
@@ -256,25 +304,103 @@ fn dump(dir: &Path) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes `bytes` to `path` without following a symbolic link there: an
+/// existing link is an error, and the bytes go to a new file in the same
+/// directory that is then renamed over `path` (a rename replaces a link made
+/// in the meantime instead of writing through it).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    if let Ok(m) = std::fs::symlink_metadata(path) {
+        if m.file_type().is_symlink() {
+            let target = std::fs::read_link(path)
+                .map(|t| format!(" to {}", t.display()))
+                .unwrap_or_default();
+            return Err(Failure(format!(
+                "refusing to write {}: it is a symbolic link{target}, which dump does not follow (remove it first)",
+                path.display()
+            )));
+        }
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, bytes))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Failure(format!("cannot write {}: {e}", path.display()))
+    })
+}
+
 fn load_lock(path: Option<&Path>) -> Result<(String, Vec<lock::Entry>), Failure> {
     let (label, text) = match path {
         None => ("built-in lock".to_string(), LOCK.to_string()),
         Some(p) => {
-            let bytes = std::fs::read(p)
-                .map_err(|e| Failure(format!("cannot read lock {}: {e}", p.display())))?;
+            let cannot = |e: String| Failure(format!("cannot read lock {}: {e}", p.display()));
+            let meta = std::fs::metadata(p).map_err(|e| cannot(e.to_string()))?;
+            if !meta.is_file() {
+                return Err(cannot(format!("not a regular file ({})", kind(&meta))));
+            }
+            if meta.len() > MAX_LOCK_BYTES {
+                return Err(Failure(format!(
+                    "lock {}: {} bytes is not a lock (a lock is a few kilobytes)",
+                    p.display(),
+                    meta.len()
+                )));
+            }
+            let bytes = std::fs::read(p).map_err(|e| cannot(e.to_string()))?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| Failure(format!("lock {}: not UTF-8 text", p.display())))?;
             (p.display().to_string(), text)
         }
     };
-    if !text.is_empty() && !text.ends_with('\n') {
-        return Err(Failure(format!(
-            "lock {label} is truncated: its last line does not end with a newline"
+    let entries = lock::parse(&text).map_err(|e| Failure(format!("lock {label}: {e}")))?;
+    Ok((label, entries))
+}
+
+/// What a non-regular file is, for messages.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        "a directory"
+    } else {
+        "a FIFO, socket or device"
+    }
+}
+
+/// Checks that `path` is a non-empty regular file (following symbolic
+/// links): a directory, FIFO or device is refused, never read.
+fn check_artifact(path: &Path) -> Result<(), Failure> {
+    let cannot = |e: String| Failure(format!("cannot read {}: {e}", path.display()));
+    let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(cannot(format!(
+            "not a regular file ({}): audit reads regular files only",
+            kind(&meta)
         )));
     }
-    let entries = lock::parse(&text).map_err(|e| Failure(format!("lock {label}: {e}")))?;
-    audit::check_lock_complete(&entries).map_err(|e| Failure(format!("lock {label}: {e}")))?;
-    Ok((label, entries))
+    if meta.len() == 0 {
+        return Err(Failure(format!(
+            "{} is empty: nothing to audit",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Failure> {
+    let cannot = |e: std::io::Error| Failure(format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // The path may have changed since it was checked.
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(Failure(format!(
+            "cannot read {}: not a regular file",
+            path.display()
+        )));
+    }
+    index.scan_reader(file).map_err(cannot)
 }
 
 fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
@@ -282,14 +408,9 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         return Err(usage("`audit` needs at least one file".to_string()));
     }
     let (lock_label, lock_entries) = load_lock(opts.lock.as_deref())?;
-    // Read every artifact before scanning, so that bad input fails fast.
-    let mut artifacts = Vec::new();
+    // Check every artifact before scanning, so that bad input fails fast.
     for f in &opts.files {
-        let data = std::fs::read(f).map_err(|e| Failure(format!("cannot read {f}: {e}")))?;
-        if data.is_empty() {
-            return Err(Failure(format!("{f} is empty: nothing to audit")));
-        }
-        artifacts.push((f, data));
+        check_artifact(Path::new(f))?;
     }
     let refs = audit::merge_aliases(
         manifest::TABLES
@@ -297,9 +418,9 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             .map(|t| Reference::new(t.name.to_string(), t.format, table_le(t)))
             .collect(),
     );
-    let index = Index::new(refs);
+    let index = Index::with_lock(refs, &lock_entries);
 
-    let mut bad = 0usize;
+    let mut problems = 0usize;
     let mut total = 0usize;
     let mut text = String::new();
     let mut json = String::new();
@@ -308,13 +429,25 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         "{{\n  \"lock\": {},\n  \"files\": [",
         json_str(&lock_label)
     );
-    for (i, (path, data)) in artifacts.iter().enumerate() {
-        let found = index.scan(data);
+    for (i, f) in opts.files.iter().enumerate() {
+        let path = Path::new(f);
+        let shown = path.display().to_string();
+        let report = scan_file(&index, path)?;
+        let found = &report.found;
         total += found.len();
+        let file_problems = report.problems(&lock_entries);
+        problems += file_problems.len();
+        let listed = match report.listed.len() {
+            0 => String::new(),
+            n => format!(
+                "; names {n} table{} by SHA-256 (actlut's manifest)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
         let _ = writeln!(
             text,
-            "{path}: {} bytes, {}",
-            data.len(),
+            "{shown}: {} bytes, {}{listed}",
+            report.bytes,
             match found.len() {
                 0 => "no actlut tables".to_string(),
                 1 => "1 table".to_string(),
@@ -323,42 +456,74 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         );
         let _ = write!(
             json,
-            "    {{\"path\": {}, \"bytes\": {}, \"tables\": [",
-            json_str(path),
-            data.len()
+            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \"tables\": [",
+            json_str(&shown),
+            report.bytes,
+            report.candidates,
+            report.compared
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);
-            if !status.is_in_lock() {
-                bad += 1;
-            }
             text.push_str(&text_line(f, &status));
             json.push_str(if j == 0 { "\n" } else { ",\n" });
             json.push_str(&json_found(f, &status));
         }
+        for l in &report.listed {
+            let status = match (&l.status, l.problem()) {
+                (_, None) => "listed by the manifest, found intact".to_string(),
+                (ListedStatus::Missing, Some(p)) => format!("MISSING: {p}"),
+                (ListedStatus::Damaged { verdict, .. }, Some(p)) => {
+                    format!("{}: {p}", verdict.name().to_uppercase())
+                }
+                (ListedStatus::Intact, Some(p)) => p,
+            };
+            let _ = writeln!(
+                text,
+                "  {:#010x}  {:<22} sha256  {status}",
+                l.offset,
+                l.names.join(" = "),
+            );
+        }
+        if report.too_many {
+            let _ = writeln!(
+                text,
+                "  STOPPED: too many table candidates (over {} found, or over {} entries compared per byte)",
+                audit::MAX_FOUND,
+                audit::BUDGET_PER_BYTE
+            );
+        }
         let close = if found.is_empty() { "" } else { "\n    " };
-        let comma = if i + 1 < artifacts.len() { "," } else { "" };
-        let _ = writeln!(json, "{close}]}}{comma}");
+        let listed_json: Vec<String> = report.listed.iter().map(json_listed).collect();
+        let comma = if i + 1 < opts.files.len() { "," } else { "" };
+        let _ = writeln!(
+            json,
+            "{close}], \"listed\": [{}], \"problems\": {}}}{comma}",
+            listed_json.join(", "),
+            json_list(&file_problems)
+        );
     }
     let _ = writeln!(
         json,
-        "  ],\n  \"tables_found\": {total},\n  \"not_in_lock\": {bad},\n  \"ok\": {}\n}}",
-        bad == 0
+        "  ],\n  \"tables_found\": {total},\n  \"problems\": {problems},\n  \"ok\": {}\n}}",
+        problems == 0
     );
     let _ = writeln!(
         text,
         "audit: {total} table{} found in {} file{}, {}",
         if total == 1 { "" } else { "s" },
-        artifacts.len(),
-        if artifacts.len() == 1 { "" } else { "s" },
-        if bad == 0 {
-            format!("all in the lock ({lock_label})")
+        opts.files.len(),
+        if opts.files.len() == 1 { "" } else { "s" },
+        if problems == 0 {
+            format!("all intact and in the lock ({lock_label})")
         } else {
-            format!("{bad} NOT in the lock ({lock_label})")
+            format!(
+                "{problems} problem{} (lock: {lock_label})",
+                if problems == 1 { "" } else { "s" }
+            )
         }
     );
     print!("{}", if opts.json { json } else { text });
-    Ok(if bad == 0 {
+    Ok(if problems == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -366,49 +531,84 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
 }
 
 fn text_line(f: &Found, status: &LockStatus) -> String {
-    let names = f.names.join(" = ");
-    let what = match (f.matched, status) {
-        (Match::Exact, LockStatus::InLock) => "in the lock".to_string(),
-        (Match::Exact, LockStatus::Differs { expected }) => format!(
+    let what = match (f.verdict, status) {
+        (Verdict::Intact, LockStatus::InLock) => "intact, in the lock".to_string(),
+        (Verdict::Intact, LockStatus::Differs { expected }) => format!(
             "NOT IN THE LOCK: the lock has {}",
             actlut_codegen::hex(expected)
         ),
-        (Match::Exact, LockStatus::NotInLock) => "NOT IN THE LOCK: no entry".to_string(),
-        (Match::Modified { differing }, _) => format!(
-            "NOT IN THE LOCK: a modified copy, {differing} of {} entries differ",
-            f.format.entries()
-        ),
+        (Verdict::Intact, LockStatus::NotInLock) => "NOT IN THE LOCK: no entry".to_string(),
+        _ => shout_verdict(&f.describe()),
     };
+    let sha = f
+        .sha256
+        .map(|h| actlut_codegen::hex(&h))
+        .unwrap_or_else(|| format!("{:<64}", "-"));
     format!(
-        "  {:#010x}  {:<22} {}  {}  {what}\n",
+        "  {:#010x}  {:<22} {}  {sha}  {what}\n",
         f.offset,
-        names,
+        f.label(),
         f.order.short_name(),
-        actlut_codegen::hex(&f.sha256),
     )
 }
 
+/// A description with its verdict word upper-cased (`MODIFIED: …`).
+fn shout_verdict(description: &str) -> String {
+    match description.split_once(':') {
+        Some((word, rest)) => format!("{}:{rest}", word.to_uppercase()),
+        None => description.to_uppercase(),
+    }
+}
+
 fn json_found(f: &Found, status: &LockStatus) -> String {
-    let (matched, differing) = match f.matched {
-        Match::Exact => ("exact", 0),
-        Match::Modified { differing } => ("modified", differing),
-    };
     let lock_sha = match status {
-        LockStatus::InLock => format!("\"{}\"", actlut_codegen::hex(&f.sha256)),
+        LockStatus::InLock => f.sha256.map_or("null".to_string(), |h| {
+            format!("\"{}\"", actlut_codegen::hex(&h))
+        }),
         LockStatus::Differs { expected } => format!("\"{}\"", actlut_codegen::hex(expected)),
         LockStatus::NotInLock => "null".to_string(),
     };
+    let sha = f.sha256.map_or("null".to_string(), |h| {
+        format!("\"{}\"", actlut_codegen::hex(&h))
+    });
+    let firsts: Vec<String> = f.first_differences.iter().map(|j| j.to_string()).collect();
     format!(
-        "      {{\"offset\": {}, \"bytes\": {}, \"names\": {}, \"format\": {}, \"byte_order\": {}, \
-         \"sha256\": \"{}\", \"match\": {}, \"differing_entries\": {differing}, \"in_lock\": {}, \
-         \"lock_sha256\": {lock_sha}}}",
+        "      {{\"offset\": {}, \"bytes\": {}, \"form_offset\": {}, \"form_bytes\": {}, \
+         \"names\": {}, \"format\": {}, \"form\": {}, \"byte_order\": {}, \"sha256\": {sha}, \
+         \"verdict\": {}, \"differing_entries\": {}, \"matching_entries\": {}, \"evidence\": {}, \
+         \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}}}",
         f.offset,
         f.len,
+        f.form_offset,
+        f.form_len,
         json_list(&f.names),
         json_str(f.format.name()),
+        json_str(&f.form),
         json_str(f.order.short_name()),
-        actlut_codegen::hex(&f.sha256),
-        json_str(matched),
+        json_str(f.verdict.name()),
+        f.differing,
+        f.matching,
+        f.evidence,
+        firsts.join(", "),
         status.is_in_lock(),
+    )
+}
+
+fn json_listed(l: &audit::Listed) -> String {
+    let status = match l.status {
+        ListedStatus::Intact => "intact",
+        ListedStatus::Damaged {
+            verdict: Verdict::Intact,
+            ..
+        } => "other",
+        ListedStatus::Damaged { verdict, .. } => verdict.name(),
+        ListedStatus::Missing => "missing",
+    };
+    format!(
+        "{{\"offset\": {}, \"names\": {}, \"listed_sha256\": \"{}\", \"status\": {}}}",
+        l.offset,
+        json_list(&l.names),
+        actlut_codegen::hex(&l.sha256),
+        json_str(status)
     )
 }

@@ -1,8 +1,9 @@
 //! The `actlut` command end to end: `audit` finds exactly the tables that real
-//! binaries embed (0, 1 and 3 tables; debug and stripped release builds),
-//! reports changed tables and lock mismatches with exit code 1, and fails on
-//! bad input with one line and exit code 2; `dump` and `manifest` agree with
-//! the committed lock.
+//! binaries embed (0, 1, 3 and 9 tables; debug and stripped release builds),
+//! reports changed, cut-off and missing tables and lock mismatches with exit
+//! code 1, and fails on bad input with one line and exit code 2; `dump` and
+//! `manifest` agree with the committed lock, and `dump` writes through no
+//! symbolic link.
 //!
 //! The fixture binaries (`tests/fixtures/*.rs`) are built once per test run by
 //! cargo, offline, in a crate generated under `CARGO_TARGET_TMPDIR`.
@@ -72,6 +73,10 @@ path = {one:?}
 name = "three"
 path = {three:?}
 
+[[bin]]
+name = "listed"
+path = {listed:?}
+
 [profile.release]
 strip = true
 
@@ -85,6 +90,7 @@ opt-level = 3
             zero = fx.join("zero.rs").display().to_string(),
             one = fx.join("one.rs").display().to_string(),
             three = fx.join("three.rs").display().to_string(),
+            listed = fx.join("listed.rs").display().to_string(),
         );
         std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
         // The workspace's lock pins the same dependency versions, offline.
@@ -118,12 +124,24 @@ opt-level = 3
 /// order, from the JSON output.
 fn audit_names(file: &Path) -> Vec<String> {
     let out = actlut(&["audit", "--json", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let json = stdout(&out);
     assert!(json.contains("\"ok\": true"), "{json}");
-    json.split("\"names\": [\"")
+    table_names(&json)
+}
+
+/// The first name of every table in the `tables` lists of `json` (not the
+/// tables a manifest lists).
+fn table_names(json: &str) -> Vec<String> {
+    json.split("\"tables\": [")
         .skip(1)
-        .map(|s| s.split('"').next().unwrap().to_string())
+        .flat_map(|t| {
+            let t = t.split("], \"listed\"").next().unwrap();
+            t.split("\"names\": [\"")
+                .skip(1)
+                .map(|s| s.split('"').next().unwrap().to_string())
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 
@@ -135,12 +153,6 @@ fn exe(dir: &Path, name: &str) -> PathBuf {
 fn audit_finds_exactly_the_tables_each_binary_embeds() {
     let f = fixtures();
     for dir in [&f.debug, &f.release] {
-        assert_eq!(
-            audit_names(&exe(dir, "zero")),
-            Vec::<String>::new(),
-            "{}",
-            dir.display()
-        );
         assert_eq!(audit_names(&exe(dir, "one")), ["gelu_f16"]);
         assert_eq!(
             audit_names(&exe(dir, "three")),
@@ -194,9 +206,9 @@ fn audit_text_names_offset_order_hash_and_lock_status() {
     assert!(line.trim_start().starts_with("0x"), "{line}");
     assert!(line.contains(" le "), "{line}");
     assert!(line.contains(&actlut_codegen::hex(&actlut::tables::GELU_F16_SHA256)));
-    assert!(line.ends_with("in the lock"), "{line}");
+    assert!(line.ends_with("intact, in the lock"), "{line}");
     assert!(
-        text.contains("1 table found in 1 file, all in the lock"),
+        text.contains("1 table found in 1 file, all intact and in the lock"),
         "{text}"
     );
 }
@@ -229,12 +241,14 @@ fn a_changed_table_in_a_binary_is_not_in_the_lock_and_fails_the_audit() {
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("NOT IN THE LOCK: a modified copy, 1 of 65536 entries differ"),
+        text.contains("MODIFIED: 1 of 65536 entries differ (entries 15360)"),
         "{text}"
     );
     assert!(text.contains(&format!("{offset:#010x}")), "{text}");
     let json = stdout(&actlut(&["audit", "--json", patched.to_str().unwrap()]));
-    assert!(json.contains("\"match\": \"modified\""), "{json}");
+    assert!(json.contains("\"verdict\": \"modified\""), "{json}");
+    assert!(json.contains("\"differing_entries\": 1,"), "{json}");
+    assert!(json.contains("\"first_differences\": [15360]"), "{json}");
     assert!(json.contains("\"in_lock\": false"), "{json}");
     assert!(json.contains("\"ok\": false"), "{json}");
 }
@@ -491,4 +505,324 @@ fn manifest_lists_every_table_with_hash_size_and_definition() {
         json.contains("\"aliases\": [\"gelu_tanh_fp8_e4m3\"]"),
         "{json}"
     );
+}
+
+#[test]
+fn a_binary_whose_manifest_lists_tables_it_does_not_carry_fails_the_audit() {
+    // `zero` keeps the manifest (nine tables) and carries none of them: the
+    // audit cannot tell a table the linker dropped from one replaced beyond
+    // recognition, so it names each and fails.
+    let zero = exe(&fixtures().release, "zero");
+    let out = actlut(&["audit", zero.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no actlut tables; names 9 tables by SHA-256"),
+        "{text}"
+    );
+    let gelu = text.lines().find(|l| l.contains("gelu_f16")).unwrap();
+    assert!(
+        gelu.ends_with("MISSING: manifest lists gelu_f16, but its bytes are not in the file"),
+        "{gelu}"
+    );
+    let json = stdout(&actlut(&["audit", "--json", zero.to_str().unwrap()]));
+    assert_eq!(json.matches("\"status\": \"missing\"").count(), 9, "{json}");
+    assert!(json.contains("\"ok\": false"), "{json}");
+}
+
+#[test]
+fn a_binary_with_its_manifest_passes_until_a_listed_table_is_changed() {
+    for dir in [&fixtures().debug, &fixtures().release] {
+        let listed = exe(dir, "listed");
+        let mut names = audit_names(&listed);
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "gelu_bf16",
+                "gelu_f16",
+                "gelu_fp8_e4m3",
+                "sigmoid_bf16",
+                "sigmoid_f16",
+                "sigmoid_fp8_e4m3",
+                "tanh_bf16",
+                "tanh_f16",
+                "tanh_fp8_e4m3"
+            ],
+            "{}",
+            dir.display()
+        );
+        let json = stdout(&actlut(&["audit", "--json", listed.to_str().unwrap()]));
+        assert_eq!(json.matches("\"status\": \"intact\"").count(), 9, "{json}");
+    }
+    // The issue's attack on a real binary: one entry changed in each of four
+    // 32-byte windows of gelu_f16.
+    let listed = exe(&fixtures().release, "listed");
+    let json = stdout(&actlut(&["audit", "--json", listed.to_str().unwrap()]));
+    let at = json
+        .split("\"offset\": ")
+        .skip(1)
+        .find(|s| s.contains("\"names\": [\"gelu_f16\"]"))
+        .unwrap();
+    let offset: usize = at.split(',').next().unwrap().parse().unwrap();
+    let mut bytes = std::fs::read(&listed).unwrap();
+    for b in [23520, 32768, 92256, 98304] {
+        bytes[offset + b] ^= 1;
+    }
+    let dir = tmp("listed-patched");
+    let patched = dir.join("listed");
+    std::fs::write(&patched, &bytes).unwrap();
+    let out = actlut(&["audit", patched.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("MODIFIED: 4 of 65536 entries differ (entries 11760, 16384, 46128, 49152)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("MODIFIED: manifest lists gelu_f16, but its bytes are modified (4 entries)"),
+        "{text}"
+    );
+    let json = stdout(&actlut(&["audit", "--json", patched.to_str().unwrap()]));
+    let problems = json.split("\"problems\": [").nth(1).unwrap();
+    assert!(
+        problems.contains("\"manifest lists gelu_f16, but its bytes are modified (4 entries)\""),
+        "{json}"
+    );
+}
+
+/// `actlut dump` into a fresh directory: the path of `name`.bin.
+fn dumped(name: &str) -> Vec<u8> {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = tmp("dump-for-attacks");
+        assert_eq!(
+            actlut(&["dump", dir.to_str().unwrap()]).status.code(),
+            Some(0)
+        );
+        dir
+    });
+    std::fs::read(dir.join(format!("{name}.bin"))).unwrap()
+}
+
+/// Writes `bytes` to a file named `name` and audits it: (exit code, stdout).
+fn audit_bytes(name: &str, bytes: &[u8]) -> (Option<i32>, String) {
+    let dir = tmp(&format!("attack-{name}"));
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let out = actlut(&["audit", path.to_str().unwrap()]);
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    (out.status.code(), stdout(&out))
+}
+
+/// The issue's attacks, each of which made the previous audit print "no actlut
+/// tables" and exit 0.
+#[test]
+fn the_attacks_that_hid_a_table_are_reported_with_exit_code_1() {
+    let mut gelu = dumped("gelu_f16");
+    for at in [23520, 32768, 92256, 98304] {
+        gelu[at] ^= 1;
+    }
+    let (code, text) = audit_bytes("gelu-four", &gelu);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("gelu_f16") && text.contains("MODIFIED: 4 of 65536 entries differ"),
+        "{text}"
+    );
+
+    let mut silu = dumped("silu_fp8_e4m3");
+    for at in [32, 64, 144, 192] {
+        silu[at] ^= 1;
+    }
+    let (code, text) = audit_bytes("silu-four", &silu);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("silu_fp8_e4m3")
+            && text.contains("MODIFIED: 4 of 256 entries differ (entries 32, 64, 144, 192)"),
+        "{text}"
+    );
+
+    // A fifth (and a quarter) of the entries changed at random.
+    for (percent, seed) in [(20u64, 1u64), (25, 2)] {
+        let mut gelu = dumped("gelu_f16");
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut changed = 0;
+        for j in 0..65536 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x % 100 < percent {
+                gelu[2 * j] ^= ((x >> 32) as u8) | 1;
+                changed += 1;
+            }
+        }
+        let (code, text) = audit_bytes(&format!("gelu-{percent}"), &gelu);
+        assert_eq!(code, Some(1), "{text}");
+        assert!(
+            text.contains(&format!("MODIFIED: {changed} of 65536 entries differ")),
+            "{percent}%: {text}"
+        );
+    }
+
+    // Cut off by the end of the file, and by its start.
+    let gelu = dumped("gelu_f16");
+    let (code, text) = audit_bytes("gelu-cut", &gelu[..70_000]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("TRUNCATED: 70000 of 131072 bytes present (the end of the file cuts it; all present entries intact)"),
+        "{text}"
+    );
+    let (code, text) = audit_bytes("gelu-head-cut", &gelu[60_000..]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("TRUNCATED: 71072 of 131072 bytes present (the start of the file cuts it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn junk_and_odd_files_get_a_verdict_or_a_one_line_error() {
+    let dir = tmp("odd-files");
+    // Random bytes: a verdict, no tables, exit 0.
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let junk: Vec<u8> = (0..3_000_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 16) as u8
+        })
+        .collect();
+    let (code, text) = audit_bytes("junk", &junk);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("no actlut tables"), "{text}");
+    // A one-byte file.
+    let (code, _) = audit_bytes("one-byte", b"x");
+    assert_eq!(code, Some(0));
+    #[cfg(unix)]
+    {
+        // Devices and FIFOs are refused, never read: /dev/zero would never end.
+        assert_error(&["audit", "/dev/zero"], "not a regular file");
+        let fifo = dir.join("fifo");
+        let made = Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_error(&["audit", fifo.to_str().unwrap()], "not a regular file");
+            assert_error(
+                &["audit", "--lock", fifo.to_str().unwrap(), "/bin/sh"],
+                "not a regular file",
+            );
+        }
+        // A symbolic link to a device is judged by what it points to.
+        let link = dir.join("zero-link");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert_error(&["audit", link.to_str().unwrap()], "not a regular file");
+        assert_error(
+            &["audit", "--lock", "/dev/zero", "/bin/sh"],
+            "not a regular file",
+        );
+    }
+    // A huge lock is not read.
+    let big = dir.join("big.lock");
+    std::fs::write(&big, vec![b'#'; 2 << 20]).unwrap();
+    assert_error(
+        &["audit", "--lock", big.to_str().unwrap(), "/bin/sh"],
+        "is not a lock",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_paths_are_read_and_non_utf8_options_are_one_line_errors() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tmp("non-utf8");
+    let name = OsStr::from_bytes(b"tanh-\xff\xfe.bin");
+    let path = dir.join(name);
+    std::fs::write(&path, actlut::tables::TANH_FP8_E4M3).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .arg("audit")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("tanh-\u{FFFD}\u{FFFD}.bin: 256 bytes, 1 table"),
+        "{text}"
+    );
+    for (arg, want) in [
+        (&b"--js\xffon"[..], "unknown option `--js\u{FFFD}on`"),
+        (b"--lock=\xff", "a `--lock=` path that is not UTF-8"),
+        (b"\xff", "unknown command `\u{FFFD}`"),
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_actlut"));
+        if arg != b"\xff" {
+            cmd.arg("audit");
+        }
+        let out = cmd.arg(OsStr::from_bytes(arg)).arg(&path).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "want {want:?} in {err}");
+    }
+    // A lock at a non-UTF-8 path is read.
+    let lock = dir.join(OsStr::from_bytes(b"\xfe.lock"));
+    std::fs::write(&lock, lock_text()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .arg("audit")
+        .arg("--lock")
+        .arg(&lock)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn dump_refuses_an_empty_name() {
+    assert_error(&["dump", ""], "`dump` needs a directory name");
+}
+
+#[cfg(unix)]
+#[test]
+fn dump_writes_through_no_symbolic_link_and_names_a_linked_directory() {
+    let dir = tmp("dump-links");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, b"keep me").unwrap();
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    std::os::unix::fs::symlink(&victim, out_dir.join("gelu_f16.bin")).unwrap();
+    assert_error(
+        &["dump", out_dir.to_str().unwrap()],
+        "is a symbolic link to",
+    );
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
+    // The same for SHA256SUMS.
+    std::fs::remove_file(out_dir.join("gelu_f16.bin")).unwrap();
+    std::os::unix::fs::symlink(&victim, out_dir.join("SHA256SUMS")).unwrap();
+    assert_error(&["dump", out_dir.to_str().unwrap()], "SHA256SUMS");
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
+    // A directory reached through a link is written, and the output says so.
+    let real = dir.join("real");
+    std::fs::create_dir_all(&real).unwrap();
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = actlut(&["dump", link.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "({} is a symbolic link to {})",
+            link.display(),
+            real.display()
+        )),
+        "{}",
+        stdout(&out)
+    );
+    assert!(real.join("gelu_f16.bin").is_file());
+    // No temporary files are left behind.
+    assert!(std::fs::read_dir(&real).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with('.')));
 }

@@ -9,6 +9,12 @@
 //!
 //! Lines starting with `#` and blank lines are ignored. The reference column is
 //! the rest of the line.
+//!
+//! [`parse`] is the one reader of the lock, for the build script and the
+//! `actlut` command alike, with one strictness: besides every line's syntax, a
+//! UTF-8 byte order mark, a last line without its newline (a truncated file),
+//! a reference column that differs between lines, and a missing table are all
+//! errors.
 
 use std::format;
 use std::string::String;
@@ -54,8 +60,83 @@ impl std::error::Error for ParseError {}
 
 /// Parses a lock file's text. Every line is checked: the name must be
 /// `<function>_<format>` of a known function and format, the sizes must be the
-/// format's, the hash 64 hex digits, and no name may repeat.
+/// format's, the hash 64 hex digits, and no name may repeat. Then the whole:
+///
+/// - a UTF-8 byte order mark (BOM) is an error (line 1);
+/// - the text must end with a newline: a last line without one is a file cut
+///   short (an error on that line);
+/// - every line must have the same reference column (a line cut short in its
+///   last column, or edited);
+/// - every table actlut can generate must have its line (see [`check_complete`]).
 pub fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
+    if text.starts_with('\u{FEFF}') {
+        return Err(ParseError {
+            line: 1,
+            message: String::from(
+                "the lock starts with a UTF-8 byte order mark (BOM): save it as UTF-8 without BOM",
+            ),
+        });
+    }
+    // Before the lines: a line cut short is reported as what it is.
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err(ParseError {
+            line: text.lines().count(),
+            message: String::from(
+                "the last line does not end with a newline: the lock is truncated",
+            ),
+        });
+    }
+    let out = parse_lines(text)?;
+    if let Some(first) = out.first() {
+        if let Some((i, odd)) = out
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.reference != first.reference)
+        {
+            return Err(ParseError {
+                line: line_of(text, &out[i].name),
+                message: format!(
+                    "{}: reference `{}` differs from `{}` of the other lines (a truncated or edited lock)",
+                    odd.name, odd.reference, first.reference
+                ),
+            });
+        }
+    }
+    check_complete(&out).map_err(|message| ParseError {
+        line: text.lines().count().max(1),
+        message,
+    })?;
+    Ok(out)
+}
+
+/// The 1-based line of the entry named `name`.
+fn line_of(text: &str, name: &str) -> usize {
+    text.lines()
+        .position(|l| l.split_whitespace().next() == Some(name))
+        .map_or(1, |i| i + 1)
+}
+
+/// Checks that `entries` has one entry for every table actlut can generate: a
+/// lock that lost lines is an error, not a shorter list of allowed tables.
+pub fn check_complete(entries: &[Entry]) -> Result<(), String> {
+    let all = crate::table_pairs().count();
+    let missing: Vec<String> = crate::table_pairs()
+        .map(|(fu, fo)| crate::table_name(fu, fo))
+        .filter(|n| !entries.iter().any(|e| &e.name == n))
+        .collect();
+    match missing.len() {
+        0 => Ok(()),
+        n if n == all => Err(String::from("the lock has no entries")),
+        n => Err(format!(
+            "the lock is incomplete: {n} of {all} tables missing (first: {})",
+            missing[0]
+        )),
+    }
+}
+
+/// The lines of a lock, each checked on its own (syntax, sizes, hash, no
+/// repeated name), without the whole-file checks of [`parse`].
+fn parse_lines(text: &str) -> Result<Vec<Entry>, ParseError> {
     let mut out: Vec<Entry> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
