@@ -10,9 +10,26 @@ fn lock_entries() -> Vec<lock::Entry> {
     lock::parse(&text).expect("parse tables/actlut.lock")
 }
 
-#[cfg(all(feature = "gelu", any(feature = "f16", feature = "bf16")))]
+#[cfg(all(
+    feature = "gelu",
+    any(feature = "f16", feature = "bf16"),
+    not(feature = "compact")
+))]
 fn le_bytes(t: &[u16; 65536]) -> Vec<u8> {
     t.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The 65,536 logical entries of a compact table, little-endian: the bytes its
+/// identity hash is taken over.
+#[cfg(all(
+    feature = "gelu",
+    any(feature = "f16", feature = "bf16"),
+    feature = "compact"
+))]
+fn le_bytes(t: &actlut::compact::CompactRef<'_>) -> Vec<u8> {
+    (0..=u16::MAX)
+        .flat_map(|x| t.get(x).to_le_bytes())
+        .collect()
 }
 
 #[test]
