@@ -37,6 +37,18 @@
 //! assert_eq!(xs, [0x3F57, 0x0000, 0x7F80]);
 //! # }
 //! ```
+//!
+//! The generated `static`s validate their stored form in a `const` context, so
+//! a stored form that is not valid is a compile error, not a wrong table:
+//!
+//! ```compile_fail
+//! use actlut::compact::CompactRef;
+//!
+//! static BAD: CompactRef<'static> = match CompactRef::from_bytes(b"ACTLUTC1 not a stored form") {
+//!     Ok(table) => table,
+//!     Err(_) => panic!("not a valid compact stored form"),
+//! };
+//! ```
 
 pub use actlut_codegen::compact::{CompactRef, Layout, StoredFormError};
 
