@@ -15,7 +15,7 @@
 //! names the type in both builds), [`Activation::table_f16`](crate::Activation::table_f16)
 //! and `table_bf16` return `&'static CompactRef<'static>`, and
 //! [`Activation::table`](crate::Activation::table) returns
-//! [`TableRef::Compact`](crate::TableRef::Compact). Everything else gives the
+//! [`TableRef::Compact`]. Everything else gives the
 //! same bits: `gelu::bf16`, `bf16_bits`, `apply_bf16`, `map_bf16`, the
 //! `Activation` methods, [`TableRef::get`](crate::TableRef::get),
 //! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
@@ -61,6 +61,11 @@ pub const STORED_ALIGN: usize = 64;
 /// An embedded stored form, aligned to [`STORED_ALIGN`] bytes (the generated
 /// `tables.rs` wraps its `include_bytes!` in it).
 #[repr(C, align(64))]
+// Unused in a build without a compact 16-bit table.
+#[cfg_attr(
+    not(all(feature = "compact", any(feature = "f16", feature = "bf16"))),
+    allow(dead_code)
+)]
 pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 
 /// Elements per round of the unrolled loops: independent lookups the core can
@@ -106,6 +111,8 @@ pub fn map_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
 /// A 16-bit table in either representation, as the generated entry points use
 /// it: their text is the same whether the `compact` feature is on or off, and
 /// the type of the `static` picks the lookup.
+// Unused in a build without a 16-bit table.
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
 pub(crate) trait Lookup16 {
     /// The entry for input bits `x`.
     fn at(&self, x: u16) -> u16;
@@ -158,12 +165,14 @@ impl Lookup16 for CompactRef<'static> {
 /// The generated entry points' calls, as free functions (generic over the
 /// representation).
 #[inline]
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
 pub(crate) fn at<T: Lookup16 + ?Sized>(table: &T, x: u16) -> u16 {
     table.at(x)
 }
 
 /// See [`Lookup16::apply`].
 #[inline]
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
 pub(crate) fn apply<T: Lookup16 + ?Sized>(table: &T, xs: &mut [u16]) {
     table.apply(xs);
 }
@@ -171,11 +180,13 @@ pub(crate) fn apply<T: Lookup16 + ?Sized>(table: &T, xs: &mut [u16]) {
 /// See [`Lookup16::map`].
 #[inline]
 #[track_caller]
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
 pub(crate) fn map<T: Lookup16 + ?Sized>(table: &T, xs: &[u16], ys: &mut [u16]) {
     table.map(xs, ys);
 }
 
 /// See [`Lookup16::table_ref`].
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
 pub(crate) fn table_ref<T: Lookup16 + ?Sized>(table: &'static T) -> TableRef {
     table.table_ref()
 }

@@ -51,7 +51,9 @@ fn stored_forms(haystack: &[u8]) -> Vec<(usize, &[u8])> {
 /// Names of the full 16-bit tables (in the target's byte order) found whole in
 /// `haystack`, through 16-byte anchors at a quarter of each table.
 fn full_tables_in(haystack: &[u8]) -> Vec<String> {
-    let mut anchors: HashMap<[u8; 16], Vec<(String, Vec<u8>, usize)>> = HashMap::new();
+    // Anchor -> (name, bytes, the anchor's offset in them).
+    type Candidate = (String, Vec<u8>, usize);
+    let mut anchors: HashMap<[u8; 16], Vec<Candidate>> = HashMap::new();
     for (function, format) in actlut_codegen::table_pairs() {
         if !compact_lock::is_compacted(format) {
             continue;
