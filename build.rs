@@ -144,7 +144,7 @@ fn main() {
                      {2}pub const {0}_STORED_SHA256: [u8; 32] = {1}_STORED_SHA256;\n",
                     entry.name.to_uppercase(),
                     first.to_uppercase(),
-                    doc_cfg(function, format)
+                    doc_cfg_compact(function, format)
                 );
             }
             continue;
@@ -355,13 +355,14 @@ static {name}_STORED: crate::compact::Aligned<[u8; {stored_len}]> =
 
 /// SHA-256 of the compact stored form of [`{name}`] ({stored_len} bytes):
 /// `{stored_hex}`.
-{doc_cfg}pub const {name}_STORED_SHA256: [u8; 32] = {stored_sha:?};
+{stored_cfg}pub const {name}_STORED_SHA256: [u8; 32] = {stored_sha:?};
 "#,
         file = entry.name,
         fname = function.name(),
         fmt = format.name(),
         def = function.definition(),
         doc_cfg = doc_cfg(function, format),
+        stored_cfg = doc_cfg_compact(function, format),
         sha = entry.sha256,
         stored_sha = stored.sha256,
     );
@@ -400,6 +401,15 @@ fn emit_alias(
 fn doc_cfg(function: Function, format: Format) -> String {
     format!(
         "#[cfg_attr(docsrs, doc(cfg(all(feature = \"{}\", feature = \"{}\"))))]\n",
+        function.feature(),
+        format.feature()
+    )
+}
+
+/// The docs.rs badge of an item that exists only with `compact` too.
+fn doc_cfg_compact(function: Function, format: Format) -> String {
+    format!(
+        "#[cfg_attr(docsrs, doc(cfg(all(feature = \"{}\", feature = \"{}\", feature = \"compact\"))))]\n",
         function.feature(),
         format.feature()
     )
