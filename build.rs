@@ -9,6 +9,12 @@
 //! `include_bytes!` through zerocopy's safe `transmute!`: no array literal and no
 //! `const` loop, both of which cost seconds of compile time per table. Hashes
 //! are always taken over the little-endian bytes.
+//!
+//! With the `compact` feature every 16-bit table is compacted
+//! (`actlut_codegen::compact_lock::stored_form_of`, which checks the stored
+//! form on all 65,536 inputs), the stored form's SHA-256 is checked against
+//! `tables/actlut-compact.lock`, and it is embedded with `include_bytes!` as a
+//! `static` `CompactRef` validated at compile time.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -23,6 +29,8 @@ fn main() {
     let out_dir = build_helper::out_dir();
     let lock_path = manifest_dir.join("tables").join("actlut.lock");
     build_helper::rerun_if_changed(&lock_path);
+    let compact_lock_path = manifest_dir.join("tables").join("actlut-compact.lock");
+    build_helper::rerun_if_changed(&compact_lock_path);
     build_helper::rerun_if_changed(manifest_dir.join("build.rs"));
     build_helper::rerun_if_changed(manifest_dir.join("build").join("api.rs"));
     // `docsrs` is set by docs.rs (and by hand for `cargo doc`): the generated
@@ -52,6 +60,29 @@ fn main() {
         });
         lock::parse(&text).unwrap_or_else(|e| fail(&format!("{}: {e}", lock_path.display())))
     };
+
+    // With `compact`, the 16-bit tables are stored compact and their stored
+    // forms checked against the compact lock.
+    let compact = enabled("compact");
+    let compact_entries = if compact
+        && pairs
+            .iter()
+            .any(|&(_, f)| actlut_codegen::compact_lock::is_compacted(f))
+    {
+        let text = std::fs::read_to_string(&compact_lock_path).unwrap_or_else(|e| {
+            fail(&format!(
+                "cannot read the compact lock {}: {e}",
+                compact_lock_path.display()
+            ))
+        });
+        actlut_codegen::compact_lock::parse(&text)
+            .unwrap_or_else(|e| fail(&format!("{}: {e}", compact_lock_path.display())))
+    } else {
+        Vec::new()
+    };
+    let mut compact_mismatches = Vec::new();
+    // The stored-form hash of each compacted canonical table, by name.
+    let mut compact_hashes: Vec<(String, [u8; 32])> = Vec::new();
 
     // The target's endianness, from cargo (cfg! would describe the host).
     let big_endian = match std::env::var("CARGO_CFG_TARGET_ENDIAN").as_deref() {
@@ -94,6 +125,28 @@ fn main() {
         );
         if let Some((_, first)) = canonical.iter().find(|(h, _)| *h == entry.sha256) {
             emit_alias(&mut code, function, format, &entry, first);
+            if let Some((_, stored)) = compact_hashes.iter().find(|(n, _)| n == first) {
+                // The same entries compact to the same stored form.
+                if compact_entries
+                    .iter()
+                    .find(|e| e.name == entry.name)
+                    .is_none_or(|e| e.sha256 != *stored)
+                {
+                    compact_mismatches.push(format!(
+                        "  {}: the compact lock does not give it the stored-form sha256 {} of {first}, its alias",
+                        entry.name,
+                        actlut_codegen::hex(stored)
+                    ));
+                }
+                let _ = write!(
+                    code,
+                    "\n/// SHA-256 of the compact stored form of [`{0}`] (the one of [`{1}`]).\n\
+                     {2}pub const {0}_STORED_SHA256: [u8; 32] = {1}_STORED_SHA256;\n",
+                    entry.name.to_uppercase(),
+                    first.to_uppercase(),
+                    doc_cfg_compact(function, format)
+                );
+            }
             continue;
         }
         canonical.push((entry.sha256, entry.name.clone()));
@@ -107,6 +160,40 @@ fn main() {
             })
             .map(|&(fu, fo)| actlut_codegen::table_name(fu, fo))
             .collect();
+        if compact && actlut_codegen::compact_lock::is_compacted(format) {
+            let stored = actlut_codegen::compact_lock::stored_form_of(function, format, &table)
+                .unwrap_or_else(|e| fail(&format!("the `compact` feature: {e}")));
+            let got = actlut_codegen::compact_lock::entry_for(function, format, &stored);
+            match compact_entries.iter().find(|e| e.name == got.name) {
+                Some(expected) if expected.sha256 == got.sha256 => {}
+                Some(expected) => compact_mismatches.push(format!(
+                    "  {}: expected stored-form sha256 {} (compact lock), generated {} ({} bytes)",
+                    got.name,
+                    actlut_codegen::hex(&expected.sha256),
+                    actlut_codegen::hex(&got.sha256),
+                    stored.len()
+                )),
+                None => compact_mismatches.push(format!(
+                    "  {}: not in the compact lock (generated stored-form sha256 {})",
+                    got.name,
+                    actlut_codegen::hex(&got.sha256)
+                )),
+            }
+            compact_hashes.push((entry.name.clone(), got.sha256));
+            let file: PathBuf = out_dir.join(format!("{}.compact", entry.name));
+            std::fs::write(&file, &stored)
+                .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", file.display())));
+            emit_compact(
+                &mut code,
+                function,
+                format,
+                &entry,
+                &got,
+                stored.len(),
+                &aliases,
+            );
+            continue;
+        }
         // 16-bit entries in the target's byte order; values of up to 8 bits
         // are one byte each, in either order (the representation of
         // build/api.rs, which the generated statics are typed by).
@@ -139,6 +226,17 @@ fn main() {
              and review the diff; otherwise this build is not reproducible: report it.",
             lock_path.display(),
             mismatches.join("\n")
+        ));
+    }
+    if !compact_mismatches.is_empty() {
+        fail(&format!(
+            "compact stored forms differ from the compact lock {}:\n{}\n\
+             The tables match tables/actlut.lock: the compaction changed. If the packer\n\
+             changed on purpose, regenerate both locks with\n  \
+             cargo run --release -p actlut-codegen --example regenerate-lock\n\
+             and review the diff; otherwise this build is not reproducible: report it.",
+            compact_lock_path.display(),
+            compact_mismatches.join("\n")
         ));
     }
     let files = [("tables.rs", code), ("manifest.rs", manifest)]
@@ -202,6 +300,74 @@ fn emit(
     );
 }
 
+/// A 16-bit table in its compact stored form (the `compact` feature): the
+/// stored bytes in an aligned `static`, and the table a `CompactRef` over them,
+/// validated at compile time.
+fn emit_compact(
+    code: &mut String,
+    function: Function,
+    format: Format,
+    entry: &lock::Entry,
+    stored: &lock::Entry,
+    stored_len: usize,
+    aliases: &[String],
+) {
+    let name = entry.name.to_uppercase();
+    let hex = actlut_codegen::hex(&entry.sha256);
+    let stored_hex = actlut_codegen::hex(&stored.sha256);
+    let features = format!(
+        "`{}`, `{}` and `compact`",
+        function.feature(),
+        format.feature()
+    );
+    let alias_doc: String = aliases
+        .iter()
+        .map(|a| {
+            format!(
+                "///\n/// The same entries as [`{}`], which is an alias of this table (one copy).\n",
+                a.to_uppercase()
+            )
+        })
+        .collect();
+    let _ = write!(
+        code,
+        r#"
+/// The stored form of [`{name}`], aligned for the lookups.
+static {name}_STORED: crate::compact::Aligned<[u8; {stored_len}]> =
+    crate::compact::Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.compact")));
+
+/// The `{fname}` table over `{fmt}`, stored compact: entry `i` (`get(i)`) is
+/// `{def}` at the `{fmt}` value with bit pattern `i`, correctly rounded to
+/// `{fmt}`. {stored_len} bytes instead of 131,072, the same 65,536 entries.
+///
+/// SHA-256 of its 65,536 logical entries, little-endian (its identity):
+/// `{hex}`. SHA-256 of its stored form: `{stored_hex}`.
+///
+/// Requires the features {features}.
+{alias_doc}{doc_cfg}pub static {name}: crate::compact::CompactRef<'static> =
+    match crate::compact::CompactRef::from_bytes(&{name}_STORED.0) {{
+        Ok(table) => table,
+        Err(_) => panic!("{file}.compact is not a valid compact stored form"),
+    }};
+
+/// SHA-256 of the 65,536 logical entries of [`{name}`], little-endian: `{hex}`.
+{doc_cfg}pub const {name}_SHA256: [u8; 32] = {sha:?};
+
+/// SHA-256 of the compact stored form of [`{name}`] ({stored_len} bytes):
+/// `{stored_hex}`.
+{stored_cfg}pub const {name}_STORED_SHA256: [u8; 32] = {stored_sha:?};
+"#,
+        file = entry.name,
+        fname = function.name(),
+        fmt = format.name(),
+        def = function.definition(),
+        doc_cfg = doc_cfg(function, format),
+        stored_cfg = doc_cfg_compact(function, format),
+        sha = entry.sha256,
+        stored_sha = stored.sha256,
+    );
+}
+
 /// A table whose bytes equal those of the enabled table `first`: its name is a
 /// re-export of `first`, so both names are the same `static` of the same type.
 fn emit_alias(
@@ -235,6 +401,15 @@ fn emit_alias(
 fn doc_cfg(function: Function, format: Format) -> String {
     format!(
         "#[cfg_attr(docsrs, doc(cfg(all(feature = \"{}\", feature = \"{}\"))))]\n",
+        function.feature(),
+        format.feature()
+    )
+}
+
+/// The docs.rs badge of an item that exists only with `compact` too.
+fn doc_cfg_compact(function: Function, format: Format) -> String {
+    format!(
+        "#[cfg_attr(docsrs, doc(cfg(all(feature = \"{}\", feature = \"{}\", feature = \"compact\"))))]\n",
         function.feature(),
         format.feature()
     )

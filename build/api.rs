@@ -67,19 +67,32 @@ impl Repr {
         }
     }
 
-    /// The `TableRef` variant that holds this format's tables.
+    /// The function that makes a `TableRef` of one of this format's tables
+    /// (for 16-bit tables, the one that fits the table's representation, full
+    /// or compact).
     fn table_ref(&self) -> &'static str {
         if self.bits_ty == "u16" {
-            "TableRef::Word"
+            "crate::compact::table_ref"
         } else {
             "TableRef::Byte"
+        }
+    }
+
+    /// The type a table getter returns a reference to: `crate::tables::WordTable`
+    /// (full or compact, by the `compact` feature) or `[u8; N]`.
+    fn table_ty(&self) -> String {
+        if self.bits_ty == "u16" {
+            "crate::tables::WordTable".into()
+        } else {
+            format!("[{}; {}]", self.bits_ty, self.entries)
         }
     }
 
     /// The slice functions (in place, out of place) over raw bits.
     fn kernels(&self) -> (&'static str, &'static str) {
         match (self.bits_ty, self.entries) {
-            ("u16", _) => ("crate::kernels::apply_u16", "crate::kernels::map_u16"),
+            // Full or compact, by the type of the table (`crate::compact::Lookup16`).
+            ("u16", _) => ("crate::compact::apply", "crate::compact::map"),
             (_, 256) => ("crate::kernels::apply_u8", "crate::kernels::map_u8"),
             // Codes in the low bits of a byte: a plain loop that checks each code.
             _ => (
@@ -236,7 +249,8 @@ fn module_tests(s: &mut String, f: &Func, r: &Repr) {
         assert_eq!(table.entries(), {fmt_variant}.entries());
         let want: Vec<{bits}> = table.iter(){narrow}.collect();
         let xs: Vec<{bits}> = (0..want.len()).map(|i| i as {bits}).collect();
-        assert_eq!(&Activation::{variant}.table_{fmt}().unwrap()[..], &want[..]);
+        let direct: Vec<{bits}> = xs.iter().map(|&x| {direct}).collect();
+        assert_eq!(direct, want, "Activation::table_{fmt}");
         let one: Vec<{bits}> = xs.iter().map(|&x| super::{fname}::{fmt}_bits(x)).collect();
         assert_eq!(one, want, "{fname}::{fmt}_bits");
 "#,
@@ -246,6 +260,11 @@ fn module_tests(s: &mut String, f: &Func, r: &Repr) {
             ""
         } else {
             ".map(|v| v as u8)"
+        },
+        direct = if bits == "u16" {
+            format!("crate::compact::at(Activation::{variant}.table_{fmt}().unwrap(), x)")
+        } else {
+            format!("Activation::{variant}.table_{fmt}().unwrap()[usize::from(x)]")
         },
     );
     if let Some(ty) = r.value_ty {
@@ -313,13 +332,13 @@ fn module_items(s: &mut String, f: &Func, r: &Repr) {
 /// subnormals included; bit-identical to the computed path.
 {attrs}#[inline]
 pub fn {fmt}(x: {ty}) -> {ty} {{
-    {ty}::from_bits({table}[usize::from(x.to_bits())])
+    {ty}::from_bits(crate::compact::at(&{table}, x.to_bits()))
 }}
 
 /// `{fname}` of one `{fmt}` given and returned as raw bits.
 {attrs}#[inline]
 pub fn {fmt}_bits(x: {bits}) -> {bits} {{
-    {table}[usize::from(x)]
+    crate::compact::at(&{table}, x)
 }}
 
 /// Applies `{fname}` in place to every `{fmt}` of `xs`.
@@ -511,11 +530,10 @@ pub enum Activation {
         let _ = write!(
             s,
             "\n    /// The `{fmt}` table, if compiled in.\n    \
-             pub fn table_{fmt}(self) -> Result<&'static [{bits}; {n}], MissingTable> {{\n        \
+             pub fn table_{fmt}(self) -> Result<&'static {ty}, MissingTable> {{\n        \
              match self {{\n",
             fmt = r.name,
-            bits = r.bits_ty,
-            n = r.entries,
+            ty = r.table_ty(),
         );
         for f in funcs.iter().filter(|f| f.has_table(r)) {
             let _ = writeln!(
@@ -599,7 +617,7 @@ pub enum Activation {
     ///
     /// [`MissingTable`] when the table is not compiled in.
     pub fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable> {{
-        Ok({ty}::from_bits(self.table_{fmt}()?[usize::from(x.to_bits())]))
+        Ok({ty}::from_bits(crate::compact::at(self.table_{fmt}()?, x.to_bits())))
     }}
 
     /// Applies `self` in place to every `{fmt}` of `xs`.

@@ -112,9 +112,11 @@ fn hashes() -> bool {
     }
     // The constants say what the build script hashed; re-hash one table's
     // embedded bytes too, so the printout is not only a comparison of labels.
-    let le: Vec<u8> = actlut::tables::GELU_F16
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
+    // (Through `TableRef`: the logical little-endian entries, full or compact.)
+    let le: Vec<u8> = actlut::Activation::Gelu
+        .table(actlut::Format::F16)
+        .expect("gelu_f16 is compiled in")
+        .le_bytes()
         .collect();
     let rehash = actlut_codegen::sha256(&le);
     let same = rehash == actlut::tables::GELU_F16_SHA256;

@@ -201,6 +201,10 @@ pub enum TableRef {
     /// A table over a format coded in one byte: 256 entries for 8-bit
     /// formats, fewer for formats whose codes sit in the low bits of the byte.
     Byte(&'static [u8]),
+    /// A table over a 16-bit format stored in the compact form (the `compact`
+    /// cargo feature): 65,536 logical entries, the same bits as the full table,
+    /// read through [`CompactRef::get`](crate::compact::CompactRef::get).
+    Compact(&'static crate::compact::CompactRef<'static>),
 }
 
 impl TableRef {
@@ -209,13 +213,14 @@ impl TableRef {
         match self {
             TableRef::Word(t) => t.len(),
             TableRef::Byte(t) => t.len(),
+            TableRef::Compact(_) => 65_536,
         }
     }
 
     /// Bytes of one entry: 2 or 1.
     pub const fn entry_bytes(self) -> usize {
         match self {
-            TableRef::Word(_) => 2,
+            TableRef::Word(_) | TableRef::Compact(_) => 2,
             TableRef::Byte(_) => 1,
         }
     }
@@ -233,6 +238,7 @@ impl TableRef {
         match self {
             TableRef::Word(t) => t.get(i).copied(),
             TableRef::Byte(t) => t.get(i).map(|&v| u16::from(v)),
+            TableRef::Compact(t) => Some(t.get(bits)),
         }
     }
 
@@ -241,6 +247,7 @@ impl TableRef {
         (0..self.entries()).map(move |i| match self {
             TableRef::Word(t) => t[i],
             TableRef::Byte(t) => u16::from(t[i]),
+            TableRef::Compact(t) => t.get(i as u16),
         })
     }
 
@@ -251,6 +258,7 @@ impl TableRef {
         (0..self.len_bytes()).map(move |i| match self {
             TableRef::Word(t) => t[i / width].to_le_bytes()[i % width],
             TableRef::Byte(t) => t[i],
+            TableRef::Compact(t) => t.get((i / width) as u16).to_le_bytes()[i % width],
         })
     }
 
@@ -275,6 +283,11 @@ impl TableRef {
                 }
             }
             TableRef::Byte(t) => out[..n].copy_from_slice(t),
+            TableRef::Compact(t) => {
+                for (x, b) in out.chunks_exact_mut(2).take(65_536).enumerate() {
+                    b.copy_from_slice(&t.get(x as u16).to_le_bytes());
+                }
+            }
         }
         n
     }
@@ -286,6 +299,7 @@ impl core::fmt::Debug for TableRef {
         let variant = match self {
             TableRef::Word(_) => "Word",
             TableRef::Byte(_) => "Byte",
+            TableRef::Compact(_) => "Compact",
         };
         write!(f, "TableRef::{variant}({} entries)", self.entries())
     }

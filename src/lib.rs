@@ -90,6 +90,7 @@
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
+//! | `compact` | every 16-bit table (`f16`, `bf16`) in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, a slower lookup (two dependent loads and an add); `tables::GELU_BF16` and the others become [`compact::CompactRef`]s |
 //! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI: 7–15× the AVX2 kernel, as fast as memcpy on 2 MiB (BENCHMARKS.md). CI runs it under Miri; turn it off to keep the AVX2 kernel |
 //!
 //! # Modules
@@ -98,6 +99,7 @@
 //! |---|---|
 //! | `gelu`, `sigmoid`, … (one per function) | table lookups per format: one value, raw bits, slices |
 //! | [`tables`] | the `static` tables and their SHA-256 |
+//! | [`compact`] | the compact 16-bit tables of the `compact` feature: their type and slice loops |
 //! | [`computed`] | the same functions without a table, bit-identical; and `f32` |
 //! | [`manifest`] | the tables compiled into this build, with their hashes |
 //! | [`quant`] | fused dequantize → function (→ requantize) tables over `i8`/`u8`/4-bit codes |
@@ -126,6 +128,7 @@ extern crate std;
 
 mod activation;
 pub mod approx;
+pub mod compact;
 pub mod computed;
 pub mod fp8;
 mod functions;

@@ -166,10 +166,12 @@ mod sealed {
     impl<const N: usize> Sealed for [u8; N] {}
     impl Sealed for [u16] {}
     impl Sealed for [u8] {}
+    impl Sealed for crate::compact::CompactRef<'_> {}
 }
 
 /// Table data that [`Table::check`] can hash: `[u16]` and `[u8]` arrays and
-/// slices, hashed over their little-endian bytes.
+/// slices, hashed over their little-endian bytes, and compact tables
+/// ([`CompactRef`](crate::compact::CompactRef)), hashed over their logical entries.
 #[cfg(feature = "self-check")]
 #[cfg_attr(docsrs, doc(cfg(feature = "self-check")))]
 pub trait TableData: sealed::Sealed {
@@ -198,6 +200,24 @@ impl TableData for [u8] {
     fn sha256_le(&self) -> [u8; 32] {
         use sha2::Digest;
         sha2::Sha256::digest(self).into()
+    }
+}
+
+/// A compact table (the `compact` feature) hashes its 65,536 logical entries,
+/// little-endian: the same hash as the full table, its identity.
+#[cfg(feature = "self-check")]
+impl TableData for crate::compact::CompactRef<'_> {
+    fn sha256_le(&self) -> [u8; 32] {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        let mut buf = [0u8; 256];
+        for base in (0..=u16::MAX).step_by(buf.len() / 2) {
+            for (i, b) in buf.chunks_exact_mut(2).enumerate() {
+                b.copy_from_slice(&self.get(base + i as u16).to_le_bytes());
+            }
+            hasher.update(buf);
+        }
+        hasher.finalize().into()
     }
 }
 

@@ -28,7 +28,12 @@ struct Table {
 
 /// Every table actlut can generate (every function × every format), in the
 /// target's byte order, generated on every available core.
-#[cfg(all(feature = "gelu", feature = "f16", not(target_os = "wasi")))]
+#[cfg(all(
+    feature = "gelu",
+    feature = "f16",
+    not(feature = "compact"),
+    not(target_os = "wasi")
+))]
 fn all_tables() -> Vec<Table> {
     let pairs: Vec<(Function, Format)> = actlut_codegen::table_pairs().collect();
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
@@ -120,8 +125,14 @@ fn anchor_offset(bytes: &[u8]) -> usize {
     off.min(bytes.len() - 8)
 }
 
-// WASI has no current_exe to read.
-#[cfg(all(feature = "gelu", feature = "f16", not(target_os = "wasi")))]
+// WASI has no current_exe to read. With `compact` the 16-bit tables are
+// stored compact: tests/compact_binary.rs inspects that binary.
+#[cfg(all(
+    feature = "gelu",
+    feature = "f16",
+    not(feature = "compact"),
+    not(target_os = "wasi")
+))]
 #[test]
 fn binary_contains_the_gelu_f16_table_once_and_no_other_table() {
     // The one table reference of this binary.

@@ -7,6 +7,10 @@ cargo test -p actlut --all-features --doc
 cargo build -p actlut --no-default-features
 cargo test -p actlut --no-default-features --features gelu,f16
 cargo test -p actlut --no-default-features --features sigmoid,bf16,fp8-e4m3
+# The compact 16-bit tables: every table and entry point against the full
+# table, and the size of a gelu + bf16 binary's table data (tests/compact_binary.rs).
+cargo test -p actlut --features compact
+cargo test -p actlut --no-default-features --features compact,gelu,bf16
 # The functions and formats, from the umbrella features (tests/features.rs
 # checks that they list exactly actlut-codegen's Function::ALL and Format::ALL).
 umbrella() {

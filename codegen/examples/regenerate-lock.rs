@@ -1,5 +1,6 @@
 //! Regenerates `tables/actlut.lock` and `tables/SHA256SUMS` from the reference
-//! evaluation: every function × every format.
+//! evaluation (every function × every format), and `tables/actlut-compact.lock`,
+//! the hashes of the compact stored forms of the 16-bit tables.
 //!
 //! ```text
 //! cargo run --release -p actlut-codegen --example regenerate-lock
@@ -25,5 +26,16 @@ fn main() {
         actlut_codegen::lock::render_sha256sums(&entries),
     )
     .expect("write tables/SHA256SUMS");
-    println!("wrote {} entries to {}", entries.len(), root.display());
+    let compact = actlut_codegen::compact_lock::generate_all().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        root.join("actlut-compact.lock"),
+        actlut_codegen::compact_lock::render(&compact),
+    )
+    .expect("write tables/actlut-compact.lock");
+    println!(
+        "wrote {} entries and {} compact entries to {}",
+        entries.len(),
+        compact.len(),
+        root.display()
+    );
 }

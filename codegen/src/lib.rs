@@ -50,6 +50,8 @@ pub mod audit;
 #[cfg(feature = "std")]
 pub mod builder;
 pub mod compact;
+#[cfg(all(feature = "std", feature = "sha2"))]
+pub mod compact_lock;
 mod format;
 mod function;
 #[cfg(feature = "std")]

@@ -69,6 +69,19 @@ impl std::error::Error for ParseError {}
 ///   last column, or edited);
 /// - every table actlut can generate must have its line (see [`check_complete`]).
 pub fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
+    let out = parse_text(text)?;
+    check_same_reference(text, &out, |e| &e.reference)?;
+    check_complete(&out).map_err(|message| ParseError {
+        line: text.lines().count().max(1),
+        message,
+    })?;
+    Ok(out)
+}
+
+/// The checks of [`parse`] on the text and on each line on its own: no BOM,
+/// a final newline, and every line well formed. Shared by every lock of the
+/// crate (the table lock and the compact lock).
+pub(crate) fn parse_text(text: &str) -> Result<Vec<Entry>, ParseError> {
     if text.starts_with('\u{FEFF}') {
         return Err(ParseError {
             line: 1,
@@ -86,27 +99,30 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, ParseError> {
             ),
         });
     }
-    let out = parse_lines(text)?;
-    if let Some(first) = out.first() {
-        if let Some((i, odd)) = out
-            .iter()
-            .enumerate()
-            .find(|(_, e)| e.reference != first.reference)
-        {
+    parse_lines(text)
+}
+
+/// Every entry's reference (as `key` reads it) must be the first entry's: a
+/// line cut short in its last column, or edited, is an error on its line.
+pub(crate) fn check_same_reference(
+    text: &str,
+    entries: &[Entry],
+    key: impl Fn(&Entry) -> &str,
+) -> Result<(), ParseError> {
+    if let Some(first) = entries.first() {
+        if let Some(odd) = entries.iter().find(|e| key(e) != key(first)) {
             return Err(ParseError {
-                line: line_of(text, &out[i].name),
+                line: line_of(text, &odd.name),
                 message: format!(
                     "{}: reference `{}` differs from `{}` of the other lines (a truncated or edited lock)",
-                    odd.name, odd.reference, first.reference
+                    odd.name,
+                    key(odd),
+                    key(first)
                 ),
             });
         }
     }
-    check_complete(&out).map_err(|message| ParseError {
-        line: text.lines().count().max(1),
-        message,
-    })?;
-    Ok(out)
+    Ok(())
 }
 
 /// The 1-based line of the entry named `name`.

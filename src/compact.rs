@@ -1,0 +1,192 @@
+//! Compact 16-bit tables: the runtime side of the `compact` cargo feature.
+//!
+//! With `compact`, every 16-bit table (`f16`, `bf16`) is embedded in its
+//! compact stored form (docs/compact.md) instead of as 65,536 `u16`s: a
+//! directory of one `u32` per page and a pool of residuals, 3–23 KiB instead
+//! of 128 KiB, with the same entry for every input. The build script compacts
+//! each table with `actlut_codegen::compact`, which checks the stored form
+//! against the full table on all 65,536 inputs, checks the stored form's
+//! SHA-256 against `tables/actlut-compact.lock`, and embeds it with
+//! `include_bytes!`; a `static` [`CompactRef`] validates it at compile time.
+//!
+//! What changes with the feature is the type of the 16-bit tables:
+//! [`tables::GELU_BF16`](crate::tables) and the others are
+//! [`CompactRef<'static>`](CompactRef) ([`WordTable`](crate::tables::WordTable)
+//! names the type in both builds), [`Activation::table_f16`](crate::Activation::table_f16)
+//! and `table_bf16` return `&'static CompactRef<'static>`, and
+//! [`Activation::table`](crate::Activation::table) returns
+//! [`TableRef::Compact`]. Everything else gives the
+//! same bits: `gelu::bf16`, `bf16_bits`, `apply_bf16`, `map_bf16`, the
+//! `Activation` methods, [`TableRef::get`](crate::TableRef::get),
+//! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
+//! (the 65,536 logical entries: the table's SHA-256 is unchanged).
+//!
+//! The slice entry points run [`apply_u16`] and [`map_u16`], a portable loop
+//! over [`CompactRef::get`] unrolled by 8 (two dependent loads and an add per
+//! element, no `unsafe`).
+//!
+//! ```
+//! # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
+//! use actlut::compact::CompactRef;
+//!
+//! let table: &'static CompactRef<'static> = &actlut::tables::GELU_BF16;
+//! assert_eq!(table.get(0x3F80), 0x3F57); // gelu(1.0) = 0.8413… in bf16
+//! assert!(table.stored_len() < 16 * 1024);
+//! let mut xs = [0x3F80, 0x0000, 0x7F80];
+//! actlut::compact::apply_u16(table, &mut xs);
+//! assert_eq!(xs, [0x3F57, 0x0000, 0x7F80]);
+//! # }
+//! ```
+//!
+//! The generated `static`s validate their stored form in a `const` context, so
+//! a stored form that is not valid is a compile error, not a wrong table:
+//!
+//! ```compile_fail
+//! use actlut::compact::CompactRef;
+//!
+//! static BAD: CompactRef<'static> = match CompactRef::from_bytes(b"ACTLUTC1 not a stored form") {
+//!     Ok(table) => table,
+//!     Err(_) => panic!("not a valid compact stored form"),
+//! };
+//! ```
+
+pub use actlut_codegen::compact::{CompactRef, Layout, StoredFormError};
+
+use crate::TableRef;
+
+/// Bytes an embedded stored form is aligned to: a cache line, so that the
+/// directory and the pool start on line boundaries.
+pub const STORED_ALIGN: usize = 64;
+
+/// An embedded stored form, aligned to [`STORED_ALIGN`] bytes (the generated
+/// `tables.rs` wraps its `include_bytes!` in it).
+#[repr(C, align(64))]
+// Unused in a build without a compact 16-bit table.
+#[cfg_attr(
+    not(all(feature = "compact", any(feature = "f16", feature = "bf16"))),
+    allow(dead_code)
+)]
+pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
+
+/// Elements per round of the unrolled loops: independent lookups the core can
+/// overlap.
+const UNROLL: usize = 8;
+
+/// `xs[i] = table.get(xs[i])` for every element: the slice kernel of a compact
+/// table (a portable loop unrolled by 8).
+#[inline]
+pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
+    let mut chunks = xs.chunks_exact_mut(UNROLL);
+    for c in &mut chunks {
+        for x in c.iter_mut() {
+            *x = table.get(*x);
+        }
+    }
+    for x in chunks.into_remainder() {
+        *x = table.get(*x);
+    }
+}
+
+/// `ys[i] = table.get(xs[i])` for every element (a portable loop unrolled by 8).
+///
+/// # Panics
+///
+/// If `xs.len() != ys.len()`; the message names both lengths.
+#[inline]
+#[track_caller]
+pub fn map_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+    crate::kernels::check_lengths(xs.len(), ys.len());
+    let mut src = xs.chunks_exact(UNROLL);
+    let mut dst = ys.chunks_exact_mut(UNROLL);
+    for (s, d) in (&mut src).zip(&mut dst) {
+        for (y, &x) in d.iter_mut().zip(s) {
+            *y = table.get(x);
+        }
+    }
+    for (y, &x) in dst.into_remainder().iter_mut().zip(src.remainder()) {
+        *y = table.get(x);
+    }
+}
+
+/// A 16-bit table in either representation, as the generated entry points use
+/// it: their text is the same whether the `compact` feature is on or off, and
+/// the type of the `static` picks the lookup.
+// Unused in a build without a 16-bit table.
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
+pub(crate) trait Lookup16 {
+    /// The entry for input bits `x`.
+    fn at(&self, x: u16) -> u16;
+    /// `xs[i] = t[xs[i]]`.
+    fn apply(&self, xs: &mut [u16]);
+    /// `ys[i] = t[xs[i]]`, panicking with both lengths if they differ.
+    fn map(&self, xs: &[u16], ys: &mut [u16]);
+    /// The table as a [`TableRef`].
+    fn table_ref(&'static self) -> TableRef;
+}
+
+impl Lookup16 for [u16; 65_536] {
+    #[inline]
+    fn at(&self, x: u16) -> u16 {
+        self[usize::from(x)]
+    }
+    #[inline]
+    fn apply(&self, xs: &mut [u16]) {
+        crate::kernels::apply_u16(self, xs);
+    }
+    #[inline]
+    #[track_caller]
+    fn map(&self, xs: &[u16], ys: &mut [u16]) {
+        crate::kernels::map_u16(self, xs, ys);
+    }
+    fn table_ref(&'static self) -> TableRef {
+        TableRef::Word(self)
+    }
+}
+
+impl Lookup16 for CompactRef<'static> {
+    #[inline]
+    fn at(&self, x: u16) -> u16 {
+        self.get(x)
+    }
+    #[inline]
+    fn apply(&self, xs: &mut [u16]) {
+        apply_u16(self, xs);
+    }
+    #[inline]
+    #[track_caller]
+    fn map(&self, xs: &[u16], ys: &mut [u16]) {
+        map_u16(self, xs, ys);
+    }
+    fn table_ref(&'static self) -> TableRef {
+        TableRef::Compact(self)
+    }
+}
+
+/// The generated entry points' calls, as free functions (generic over the
+/// representation).
+#[inline]
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
+pub(crate) fn at<T: Lookup16 + ?Sized>(table: &T, x: u16) -> u16 {
+    table.at(x)
+}
+
+/// See [`Lookup16::apply`].
+#[inline]
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
+pub(crate) fn apply<T: Lookup16 + ?Sized>(table: &T, xs: &mut [u16]) {
+    table.apply(xs);
+}
+
+/// See [`Lookup16::map`].
+#[inline]
+#[track_caller]
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
+pub(crate) fn map<T: Lookup16 + ?Sized>(table: &T, xs: &[u16], ys: &mut [u16]) {
+    table.map(xs, ys);
+}
+
+/// See [`Lookup16::table_ref`].
+#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
+pub(crate) fn table_ref<T: Lookup16 + ?Sized>(table: &'static T) -> TableRef {
+    table.table_ref()
+}
