@@ -3,6 +3,8 @@ set -euo pipefail
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings  # includes the oracle (builds GMP once)
 cargo clippy -p actlut --no-default-features -- -D warnings
+# The compact representation (every 16-bit table compact) and its tests.
+cargo clippy -p actlut --all-targets --features compact -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 # The crate alone too: the workspace build unifies features (self-check via the CLI).
 RUSTDOCFLAGS="-D warnings" cargo doc -p actlut --no-deps

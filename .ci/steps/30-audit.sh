@@ -65,11 +65,13 @@ for pair in "checkout-one:debug" "another/checkout-two:release"; do
     cd "$dir"
     export CARGO_TARGET_DIR="$dir/target"
     cargo run -q $flag -p actlut-codegen --example print-lock > "$dir/lock.txt"
+    cargo run -q $flag -p actlut-codegen --example print-lock -- --compact > "$dir/compact-lock.txt"
     cargo run -q $flag -p actlut-cli -- dump "$dir/dump" > /dev/null
   )
   diff -u "$lock" "$dir/lock.txt"
+  diff -u "$root/tables/actlut-compact.lock" "$dir/compact-lock.txt"
   (cd "$dir/dump" && sha256sum -c --quiet "$root/tables/SHA256SUMS")
-  echo "$profile build in $dir: lock identical, $tables dumped tables verified by sha256sum"
+  echo "$profile build in $dir: lock and compact lock identical, $tables dumped tables verified by sha256sum"
 done
 diff -r "$work/checkout-one/dump" "$work/another/checkout-two/dump"
 echo "the two dumps are byte-identical"
@@ -123,7 +125,11 @@ export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-lin
 cargo run -q --release --target s390x-unknown-linux-gnu -p actlut-codegen --example print-lock \
   > "$work/s390x-lock.txt"
 diff -u "$lock" "$work/s390x-lock.txt"
-echo "s390x under qemu-user: lock identical"
+# The compaction too: the same stored forms, byte for byte, computed big-endian.
+cargo run -q --release --target s390x-unknown-linux-gnu -p actlut-codegen --example print-lock \
+  -- --compact > "$work/s390x-compact-lock.txt"
+diff -u "$root/tables/actlut-compact.lock" "$work/s390x-compact-lock.txt"
+echo "s390x under qemu-user: lock and compact lock identical"
 cargo test -q --target s390x-unknown-linux-gnu -p actlut --features self-check \
   --test lock --test audit_manifest
 s390x_test=$(cargo test -q --no-run --target s390x-unknown-linux-gnu -p actlut \
