@@ -117,7 +117,10 @@ fn corrupt_locks_are_rejected_with_the_line_and_the_problem() {
 fn a_bom_a_cut_last_line_a_differing_reference_and_a_missing_table_are_errors() {
     let good = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
         .unwrap();
-    assert_eq!(lock::parse(&good).unwrap().len(), actlut_codegen::table_pairs().count());
+    assert_eq!(
+        lock::parse(&good).unwrap().len(),
+        actlut_codegen::table_pairs().count()
+    );
 
     let bom = lock::parse(&format!("\u{FEFF}{good}")).unwrap_err();
     assert_eq!(bom.line, 1);

@@ -99,6 +99,18 @@ pub const MIN_MATCHING_LARGE: usize = 128;
 /// Matching entries a candidate of a small form needs to be reported (a
 /// quarter of an 8-bit table).
 pub const MIN_MATCHING_SMALL: usize = 64;
+/// Tables of fewer entries than this (FP6: 64, FP4: 16) are *below the
+/// detection threshold*: too short to tell from chance by their content, they
+/// are not searched by content at all. Their exact bytes are looked for, and
+/// reported only when the artifact names the table by its SHA-256 (the
+/// manifest): then it is [`ListedStatus::Intact`] when present byte for byte
+/// and [`ListedStatus::Missing`] otherwise.
+pub const MIN_CONTENT_ENTRIES: usize = 256;
+/// A small form with fewer 3-byte grams than this (a table whose every
+/// three entries are a run or a slow ramp, such as `elu_fp8_e5m2fnuz`) is
+/// also indexed by its 8-byte windows at every offset that are neither a
+/// progression nor periodic.
+pub const MIN_SMALL_GRAMS: usize = 8;
 /// Gram hits a candidate of a large form needs before it is compared with
 /// its reference.
 pub const MIN_VOTES_LARGE: u32 = 2;
@@ -555,6 +567,13 @@ struct Image {
     /// Bit `j`: entry `j` is a surprise (see [`is_surprise`]).
     change_points: Vec<u64>,
     small: bool,
+    /// Below [`MIN_CONTENT_ENTRIES`]: found by its exact bytes only, and
+    /// reported only when listed.
+    tiny: bool,
+    /// The most common entry (of a small form): matching entries equal to it
+    /// do not count towards [`MIN_MATCHING_SMALL`], so that a fill of a
+    /// table's saturated value is no evidence.
+    modal: u16,
 }
 
 impl Image {
@@ -569,6 +588,20 @@ impl Image {
     fn is_change_point(&self, j: usize) -> bool {
         self.change_points[j / 64] >> (j % 64) & 1 == 1
     }
+}
+
+/// The most common entry of `bytes` (the smallest of equally common ones).
+fn modal_entry(bytes: &[u8], unit: usize) -> u16 {
+    let mut counts: HashMap<u16, usize> = HashMap::new();
+    for j in 0..bytes.len() / unit {
+        *counts
+            .entry(entry_at(bytes, j * unit, unit, ByteOrder::Little))
+            .or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(v, n)| (n, core::cmp::Reverse(v)))
+        .map_or(0, |(v, _)| v)
 }
 
 fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
@@ -758,6 +791,8 @@ pub struct Index {
     images: Vec<Image>,
     large: Grams,
     small: Grams,
+    /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
+    exact: Grams,
     needles: Vec<Needle>,
     max_len: usize,
 }
@@ -805,6 +840,8 @@ impl Index {
                         order,
                         unit,
                         small: bytes.len() < SMALL_FORM_BYTES,
+                        tiny: form == 0 && reference.format.entries() < MIN_CONTENT_ENTRIES,
+                        modal: modal_entry(&bytes, unit),
                         change_points: vec![0; bytes.len() / unit / 64 + 1],
                         bytes,
                     };
@@ -835,18 +872,33 @@ impl Index {
         }
         let mut large = Vec::new();
         let mut small = Vec::new();
+        let mut exact = Vec::new();
         for (i, image) in images.iter().enumerate() {
             let b = &image.bytes;
             let site = |offset: usize| Site {
                 image: i as u32,
                 offset: offset as u32,
             };
-            if image.small {
+            if image.tiny {
+                if b.len() >= LARGE_GRAM {
+                    exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
+                }
+            } else if image.small {
+                let before = small.len();
                 for off in 0..=b.len().saturating_sub(SMALL_GRAM) {
                     let g = &b[off..off + SMALL_GRAM];
                     let v = [u16::from(g[0]), u16::from(g[1]), u16::from(g[2])];
                     if !is_progression(&v, 0xFF) && !is_slow(&v, 0xFF) {
                         small.push((key_le(g), site(off)));
+                    }
+                }
+                if small.len() - before < MIN_SMALL_GRAMS && image.unit == 1 {
+                    for off in 0..=b.len().saturating_sub(LARGE_GRAM) {
+                        let g = &b[off..off + LARGE_GRAM];
+                        let v: Vec<u16> = g.iter().map(|&x| u16::from(x)).collect();
+                        if !is_progression(&v, 0xFF) && !is_periodic(&v, 0xFF) {
+                            large.push((key_le(g), site(off)));
+                        }
                     }
                 }
             } else {
@@ -900,6 +952,7 @@ impl Index {
             refs,
             large: Grams::new(large, Some(&reference_of)),
             small: Grams::new(small, None),
+            exact: Grams::new(exact, None),
             images,
             needles,
             max_len,
@@ -961,14 +1014,18 @@ pub struct Scanner<'a> {
     pending: Vec<(u32, i64)>,
     found: Vec<Found>,
     listed: Vec<(usize, u64)>,
+    /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
+    /// for byte.
+    exact: HashMap<u32, u64>,
     too_many: bool,
     candidates: u64,
     compared: u64,
 }
 
 /// Bytes past a probe position that must be present before it is probed in
-/// the middle of a file (a hash is 32 bytes).
-const LOOKAHEAD: usize = 32;
+/// the middle of a file (a hash is 32 bytes; a table below
+/// [`MIN_CONTENT_ENTRIES`] at most 64).
+const LOOKAHEAD: usize = 64;
 
 impl<'a> Scanner<'a> {
     /// A scanner at the start of an artifact.
@@ -982,6 +1039,7 @@ impl<'a> Scanner<'a> {
             pending: Vec::new(),
             found: Vec::new(),
             listed: Vec::new(),
+            exact: HashMap::new(),
             too_many: false,
             candidates: 0,
             compared: 0,
@@ -1025,6 +1083,7 @@ impl<'a> Scanner<'a> {
             seen,
             pending,
             listed,
+            exact,
             ..
         } = self;
         let from = (*next - *base) as usize;
@@ -1047,6 +1106,14 @@ impl<'a> Scanner<'a> {
                 continue;
             };
             if let Some(x) = large {
+                if index.exact.maybe(x) {
+                    for site in index.exact.get(x) {
+                        let bytes = &index.images[site.image as usize].bytes;
+                        if i + bytes.len() <= n && buf[i..i + bytes.len()] == bytes[..] {
+                            exact.entry(site.image).or_insert(*base + i as u64);
+                        }
+                    }
+                }
                 if index.large.maybe(x) {
                     for site in index.large.get(x) {
                         if site.image == NEEDLE {
@@ -1139,6 +1206,8 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let (mut differing, mut matching, mut evidence) = (0usize, 0usize, 0usize);
+        // Matching entries other than the most common value (small forms).
+        let mut informative = 0usize;
         let mut first = Vec::new();
         let (mut m1, mut m2, mut m3) = (false, false, false);
         for j in e0..e1 {
@@ -1147,6 +1216,9 @@ impl<'a> Scanner<'a> {
             let eq = self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit];
             if eq {
                 matching += 1;
+                if im.entry(j as usize) != im.modal {
+                    informative += 1;
+                }
                 if m1 && m2 && (m3 || im.small) && im.is_change_point(j as usize) {
                     evidence += 1;
                 }
@@ -1160,12 +1232,12 @@ impl<'a> Scanner<'a> {
             m2 = m1;
             m1 = eq;
         }
-        let (needed, least) = if im.small {
-            (MIN_EVIDENCE_SMALL, MIN_MATCHING_SMALL)
+        let (needed, least, counted) = if im.small {
+            (MIN_EVIDENCE_SMALL, MIN_MATCHING_SMALL, informative)
         } else {
-            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE)
+            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE, matching)
         };
-        if evidence < needed || matching < least {
+        if evidence < needed || counted < least {
             return None;
         }
         let reference = &self.index.refs[im.reference];
@@ -1240,7 +1312,35 @@ impl<'a> Scanner<'a> {
                 kept.push(f);
             }
         }
-        kept.sort_by_key(|f| f.offset);
+        // A table below the content threshold counts only when the artifact
+        // names it: present byte for byte, it is intact.
+        for (&image, &offset) in &self.exact {
+            let im = &self.index.images[image as usize];
+            let reference = &self.index.refs[im.reference];
+            let named = self
+                .listed
+                .iter()
+                .any(|&(n, _)| self.index.needles[n].sha256 == reference.sha256);
+            if named {
+                kept.push(Found {
+                    offset,
+                    len: im.bytes.len(),
+                    form_offset: 0,
+                    form_len: im.bytes.len(),
+                    order: im.order,
+                    names: reference.names.clone(),
+                    format: reference.format,
+                    form: TABLE_FORM.to_string(),
+                    verdict: Verdict::Intact,
+                    differing: 0,
+                    matching: im.entries(),
+                    evidence: 0,
+                    first_differences: Vec::new(),
+                    sha256: Some(reference.sha256),
+                });
+            }
+        }
+        kept.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.names.cmp(&b.names)));
         let mut listed: Vec<Listed> = self
             .listed
             .iter()
@@ -1471,10 +1571,15 @@ mod tests {
         assert!(index.scan(&count8).found.is_empty());
     }
 
+    /// The detection policy, table by table: every table of at least
+    /// [`MIN_CONTENT_ENTRIES`] entries is found by its content alone; a
+    /// smaller one (FP6, FP4) is not searched unless the artifact names it by
+    /// its SHA-256, and then it is found intact, or missing when absent.
     #[test]
     fn every_table_is_found_intact_alone_in_noise_in_either_byte_order() {
         let refs = Reference::generate_all();
         let index = Index::new(refs.clone());
+        let mut small = 0;
         for (i, r) in refs.iter().enumerate() {
             let mut images = vec![(ByteOrder::Little, r.bytes_le.clone())];
             if r.format.entry_bytes() == 2 {
@@ -1487,20 +1592,63 @@ mod tests {
                 data.extend_from_slice(&bytes);
                 data.extend(noise(3000, 1000 + i as u64));
                 let rep = index.scan(&data);
-                assert_eq!(
-                    summary(&rep),
-                    [(
-                        5000 + i as u64,
-                        order,
-                        r.names[0].as_str(),
-                        Verdict::Intact,
-                        0
-                    )],
+                let at = 5000 + i as u64;
+                let intact = [(at, order, r.names[0].as_str(), Verdict::Intact, 0)];
+                if r.format.entries() >= MIN_CONTENT_ENTRIES {
+                    assert_eq!(summary(&rep), intact, "{:?}", r.names);
+                    continue;
+                }
+                small += 1;
+                // Unlisted: below the threshold, no verdict at all.
+                assert!(
+                    rep.found.is_empty() && rep.listed.is_empty(),
                     "{:?}",
                     r.names
                 );
+                // Listed (its hash after the table, as a manifest stores it).
+                let mut named = data.clone();
+                named.extend_from_slice(&r.sha256);
+                let rep = index.scan(&named);
+                assert_eq!(summary(&rep), intact, "{:?}", r.names);
+                assert_eq!(rep.listed.len(), 1, "{:?}", r.names);
+                assert_eq!(rep.listed[0].status, ListedStatus::Intact);
+                assert!(rep.listed[0].problem().is_none());
+                // Listed but one entry changed: missing, a problem.
+                named[at as usize + bytes.len() / 2] ^= 1;
+                let rep = index.scan(&named);
+                assert!(rep.found.is_empty(), "{:?}", r.names);
+                assert_eq!(rep.listed[0].status, ListedStatus::Missing);
+                assert!(rep.listed[0].problem().is_some());
             }
         }
+        assert!(small > 0, "the FP6 and FP4 tables are in the list");
+    }
+
+    /// Tables below [`MIN_CONTENT_ENTRIES`] at the start and the very end of
+    /// a file, named by their hashes before them, are found.
+    #[test]
+    fn listed_small_tables_are_found_at_either_end_of_the_file() {
+        let refs = merge_aliases(vec![
+            Reference::generate(Function::Gelu, Format::Fp4E2M1),
+            Reference::generate(Function::Tanh, Format::Fp6E3M2),
+        ]);
+        let index = Index::new(refs.clone());
+        let mut data = refs[0].bytes_le.clone();
+        data.extend_from_slice(&refs[0].sha256);
+        data.extend_from_slice(&refs[1].sha256);
+        data.extend(noise(100, 9));
+        let tail = data.len() as u64;
+        data.extend_from_slice(&refs[1].bytes_le);
+        let r = index.scan(&data);
+        assert_eq!(
+            summary(&r),
+            [
+                (0, ByteOrder::Bytes, "gelu_fp4_e2m1", Verdict::Intact, 0),
+                (tail, ByteOrder::Bytes, "tanh_fp6_e3m2", Verdict::Intact, 0),
+            ]
+        );
+        assert!(r.problems(&[]).len() == 2, "no lock: nothing is in it");
+        assert!(r.listed.iter().all(|l| l.status == ListedStatus::Intact));
     }
 
     /// Extra stored forms (a compact encoding, say) are found like tables,
