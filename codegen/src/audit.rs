@@ -14,6 +14,10 @@
 //!    constant run, a count, an alternation such as `0 1 1 2 2 3`), and for
 //!    small grams steps of -1, 0 or +1 (a slow ramp). Binaries hold such runs
 //!    in many unrelated tables, so they are no evidence of an actlut table.
+//!    A small form left with fewer than [`MIN_SMALL_GRAMS`] grams (every
+//!    three entries of `elu_fp8_e5m2fnuz` are a run or a slow ramp) is also
+//!    indexed by its 8-byte windows at every offset that are neither a
+//!    progression nor periodic.
 //! 2. **Scan.** The artifact is read once, in blocks, with a window that keeps
 //!    the last table length of bytes, so memory does not grow with the file
 //!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the 3-byte
@@ -32,7 +36,8 @@
 //!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
 //!    [`MIN_EVIDENCE_LARGE`] surprises and [`MIN_MATCHING_LARGE`] matching
 //!    entries (16-bit), or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
-//!    (8-bit), is reported as
+//!    (8-bit; matching entries equal to the table's most common value, a
+//!    saturated output, do not count), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
 //!    - [`Verdict::Modified`]: the whole table is in the file but some entries
 //!      differ (how many, and the first few positions);
@@ -55,6 +60,15 @@
 //! actlut's manifest (`actlut::manifest::TABLES`) and the `*_SHA256` constants
 //! store it: an artifact that names a table by its hash must carry that table
 //! intact ([`Report::problems`]).
+//!
+//! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
+//! entries or more (f16, bf16, every fp8) are found by their content alone,
+//! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)
+//! tables are too short to tell from chance by content, and are below the
+//! detection threshold: the scan looks for their exact bytes, and reports
+//! one only when the artifact names it by its SHA-256. A named one present
+//! byte for byte is intact; otherwise it is [`ListedStatus::Missing`] (a
+//! problem). An unnamed one gives no verdict, changed or not.
 //!
 //! ```
 //! use actlut_codegen::audit::{Index, Reference, Verdict};
