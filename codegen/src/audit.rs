@@ -36,8 +36,8 @@
 //!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
 //!    [`MIN_EVIDENCE_LARGE`] surprises and [`MIN_MATCHING_LARGE`] matching
 //!    entries (16-bit), or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
-//!    (8-bit; matching entries equal to the table's most common value, a
-//!    saturated output, do not count), is reported as
+//!    (8-bit; and [`MIN_INFORMATIVE_SMALL`] matching entries other than the
+//!    table's most common value, a saturated output), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
 //!    - [`Verdict::Modified`]: the whole table is in the file but some entries
 //!      differ (how many, and the first few positions);
@@ -110,9 +110,15 @@ pub const MIN_EVIDENCE_SMALL: usize = 6;
 /// Matching entries a candidate of a large form needs to be reported (256
 /// bytes of a 16-bit table).
 pub const MIN_MATCHING_LARGE: usize = 128;
-/// Matching entries a candidate of a small form needs to be reported (a
-/// quarter of an 8-bit table).
-pub const MIN_MATCHING_SMALL: usize = 64;
+/// Matching entries a candidate of a small form needs to be reported (half
+/// of an 8-bit table: a quarter let a saturating table of small integers in
+/// a codec library pass as `softsign_fp8_e5m2fnuz`, its identity part and
+/// eight changes of step matching).
+pub const MIN_MATCHING_SMALL: usize = 128;
+/// Of those, the matching entries other than the form's most common value
+/// (a saturated output) a candidate of a small form needs: a fill of that
+/// value is no evidence.
+pub const MIN_INFORMATIVE_SMALL: usize = 64;
 /// Tables of fewer entries than this (FP6: 64, FP4: 16) are *below the
 /// detection threshold*: too short to tell from chance by their content, they
 /// are not searched by content at all. Their exact bytes are looked for, and
@@ -585,7 +591,7 @@ struct Image {
     /// reported only when listed.
     tiny: bool,
     /// The most common entry (of a small form): matching entries equal to it
-    /// do not count towards [`MIN_MATCHING_SMALL`], so that a fill of a
+    /// do not count towards [`MIN_INFORMATIVE_SMALL`], so that a fill of a
     /// table's saturated value is no evidence.
     modal: u16,
 }
@@ -869,7 +875,7 @@ impl Index {
                         ];
                         // A small form is too short to ask for four entries
                         // per surprise: a change of step (three entries) is
-                        // one, and the quarter of its entries a candidate
+                        // one, and the half of its entries a candidate
                         // must match keeps alternations from passing.
                         let surprise = if image.small {
                             !is_progression(&e[1..], mask)
@@ -1246,12 +1252,16 @@ impl<'a> Scanner<'a> {
             m2 = m1;
             m1 = eq;
         }
-        let (needed, least, counted) = if im.small {
-            (MIN_EVIDENCE_SMALL, MIN_MATCHING_SMALL, informative)
+        let (needed, least, informed) = if im.small {
+            (
+                MIN_EVIDENCE_SMALL,
+                MIN_MATCHING_SMALL,
+                MIN_INFORMATIVE_SMALL,
+            )
         } else {
-            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE, matching)
+            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE, 0)
         };
-        if evidence < needed || counted < least {
+        if evidence < needed || matching < least || informative < informed {
             return None;
         }
         let reference = &self.index.refs[im.reference];
