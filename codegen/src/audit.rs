@@ -338,7 +338,8 @@ pub struct Found {
     pub differing: usize,
     /// Present entries equal to the reference.
     pub matching: usize,
-    /// Matching surprises (see the module documentation).
+    /// Matching surprises (see the module documentation); 0 for a table
+    /// below [`MIN_CONTENT_ENTRIES`], found by its exact bytes.
     pub evidence: usize,
     /// The first few differing entries (indices into the form).
     pub first_differences: Vec<usize>,
@@ -1673,6 +1674,43 @@ mod tests {
         );
         assert!(r.problems(&[]).len() == 2, "no lock: nothing is in it");
         assert!(r.listed.iter().all(|l| l.status == ListedStatus::Intact));
+    }
+
+    /// A saturating table of small integers that a codec library holds: it
+    /// matches `softsign_fp8_e5m2fnuz` on 69 entries (the identity part) with
+    /// 8 changes of step, enough for a quarter of the table but not for half.
+    #[test]
+    fn a_codec_clip_table_is_not_a_softsign_table() {
+        let hex = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\
+                   202122232425262728292a2b2c2d2e2f3031323334353536373838393a3a3b3b\
+                   3c3c3d3d3d3e3e3e3f3f3f3f0000000000000000000000000001020304050607\
+                   08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021222324252627\
+                   28292a2b2c2d2e2f303132333435363738393a3b3b3c3d3e3e3f404041414242\
+                   43434344444445454545000000000000000102030405060708090a0b0c0d0e0f\
+                   101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f\
+                   303132333435363738393a3b3c3d3e3f40414142434444454646474748484949";
+        let clip: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+            .collect();
+        assert_eq!(clip.len(), 256);
+        let softsign = Reference::generate(Function::Softsign, Format::Fp8E5M2Fnuz);
+        let index = Index::new(vec![softsign.clone()]);
+        let mut data = noise(1000, 5);
+        data.extend_from_slice(&clip);
+        data.extend(noise(1000, 6));
+        assert_eq!(summary(&index.scan(&data)), []);
+        // The same place holds the real table: found.
+        data[1000..1256].copy_from_slice(&softsign.bytes_le);
+        assert_eq!(
+            summary(&index.scan(&data)),
+            [(
+                1000,
+                ByteOrder::Bytes,
+                "softsign_fp8_e5m2fnuz",
+                Verdict::Intact,
+                0
+            )]
+        );
     }
 
     /// Extra stored forms (a compact encoding, say) are found like tables,
