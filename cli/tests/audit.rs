@@ -825,3 +825,45 @@ fn dump_writes_through_no_symbolic_link_and_names_a_linked_directory() {
         .to_string_lossy()
         .starts_with('.')));
 }
+
+/// A real build that names FP4 and FP6 tables (the `actlut` command itself:
+/// its manifest lists every table, and it holds every table for `dump`):
+/// those tables, below the content threshold, are found by their exact bytes
+/// and are intact, not missing. One byte of an FP4 table changed makes it
+/// missing, with exit code 1.
+#[test]
+fn listed_fp4_and_fp6_tables_in_a_real_build_are_intact_and_a_changed_one_is_missing() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_actlut"));
+    let out = actlut(&["audit", "--json", bin.to_str().unwrap()]);
+    let json = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{json}");
+    let names = table_names(&json);
+    for format in ["fp4_e2m1", "fp6_e2m3", "fp6_e3m2", "fp8_e5m2fnuz"] {
+        assert!(
+            names.iter().any(|n| n.ends_with(format)),
+            "no {format} table in {names:?}"
+        );
+    }
+    assert!(!json.contains("\"status\": \"missing\""), "{json}");
+    let fp4 = json
+        .split("{\"offset\": ")
+        .skip(1)
+        .find(|s| s.contains("\"format\": \"fp4_e2m1\""))
+        .unwrap();
+    let offset: usize = fp4.split(',').next().unwrap().parse().unwrap();
+    let name = fp4.split("\"names\": [\"").nth(1).unwrap();
+    let name = name.split('"').next().unwrap();
+    let mut bytes = std::fs::read(bin).unwrap();
+    bytes[offset + 5] ^= 1;
+    let dir = tmp("fp4-patched");
+    let patched = dir.join("actlut-patched");
+    std::fs::write(&patched, &bytes).unwrap();
+    let out = actlut(&["audit", patched.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(&format!("manifest lists {name}"))
+            && text.contains("but its bytes are not in the file"),
+        "{text}"
+    );
+}

@@ -6,7 +6,13 @@
 //! as modified, with exactly k differing entries, and fails (exit code 1):
 //! never "no tables". A copy cut off by either end of the file with half of it
 //! or more present is reported as truncated. Unchanged copies pass (exit 0),
-//! so the properties can fail.
+//! so the properties can fail. The formats are every one whose tables have
+//! 256 entries or more (f16, bf16, the four fp8).
+//!
+//! Tables of 64 and 16 entries (FP6, FP4) are below the content threshold
+//! (`audit::MIN_CONTENT_ENTRIES`): an artifact that names one by its SHA-256
+//! must hold its exact bytes (intact, exit 0), and any change makes it
+//! missing (exit 1); unnamed, they give no verdict at all, changed or not.
 //!
 //! The library API runs the many cases; a few end-to-end cases run the
 //! `actlut` command on real tables.
@@ -118,7 +124,15 @@ fn swap16(bytes: &[u8]) -> Vec<u8> {
 /// A random table of `format` under the name of its gelu table, its index,
 /// and a lock that holds its hash.
 fn random_reference(format: Format, rng: &mut Rng) -> (Reference, Index, Vec<Entry>) {
-    let bytes = rng.bytes(format.table_bytes());
+    let mask = format.code_mask() as u8;
+    let bytes: Vec<u8> = if format.entry_bytes() == 1 {
+        rng.bytes(format.table_bytes())
+            .iter()
+            .map(|b| b & mask)
+            .collect()
+    } else {
+        rng.bytes(format.table_bytes())
+    };
     let name = actlut_codegen::table_name(Function::Gelu, format);
     let r = Reference::new(name.clone(), format, bytes);
     let lock = vec![Entry {
@@ -149,6 +163,16 @@ fn format_strategy() -> impl Strategy<Value = Format> {
         Just(Format::Bf16),
         Just(Format::Fp8E4M3),
         Just(Format::Fp8E5M2),
+        Just(Format::Fp8E4M3Fnuz),
+        Just(Format::Fp8E5M2Fnuz),
+    ]
+}
+
+fn small_format_strategy() -> impl Strategy<Value = Format> {
+    prop_oneof![
+        Just(Format::Fp6E2M3),
+        Just(Format::Fp6E3M2),
+        Just(Format::Fp4E2M1),
     ]
 }
 
@@ -243,6 +267,75 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// FP6 and FP4 tables: found by their exact bytes when the artifact
+    /// names them (the manifest's hash), never reported otherwise.
+    #[test]
+    fn a_small_table_is_intact_when_listed_and_present_and_missing_when_changed(
+        format in small_format_strategy(),
+        seed in any::<u64>(),
+        k_permille in 0u32..=1000,
+        before in 0usize..3000,
+        after in 0usize..3000,
+        hash_first in any::<bool>(),
+        cut in any::<bool>(),
+    ) {
+        let mut rng = Rng(seed | 1);
+        let (r, index, lock) = random_reference(format, &mut rng);
+        let half = format.entries() / 2;
+        let k = (half * k_permille as usize / 1000).clamp(1, half);
+        let mut copy = r.bytes_le.clone();
+        let changed = change(&mut copy, 1, k, Chosen::None, &mut rng);
+        let mask = format.code_mask() as u8;
+        for b in &mut copy {
+            // Still a valid code: only a change of the code's bits counts.
+            *b &= mask;
+        }
+        prop_assume!(copy != r.bytes_le && changed > 0);
+        let embed = |table: &[u8], listed: bool, rng: &mut Rng| {
+            let mut data = rng.bytes(before);
+            if listed && hash_first {
+                data.extend_from_slice(&r.sha256);
+            }
+            data.extend_from_slice(table);
+            if listed && !hash_first {
+                data.extend_from_slice(&r.sha256);
+            }
+            data.extend(rng.bytes(after));
+            data
+        };
+        // Listed and intact: found, no problem.
+        let report = index.scan(&embed(&r.bytes_le, true, &mut rng));
+        prop_assert!(report.problems(&lock).is_empty(), "{:?}", report.problems(&lock));
+        prop_assert_eq!(only(&report)?.verdict, Verdict::Intact);
+        // Listed and changed, or cut short by the end of the file: missing,
+        // exit 1.
+        let data = if cut {
+            let mut d = rng.bytes(before);
+            d.extend_from_slice(&r.sha256);
+            d.extend_from_slice(&r.bytes_le[..r.bytes_le.len() - 1]);
+            d
+        } else {
+            embed(&copy, true, &mut rng)
+        };
+        let report = index.scan(&data);
+        prop_assert!(report.found.is_empty(), "{:?}", report.found);
+        prop_assert_eq!(report.listed.len(), 1);
+        prop_assert_eq!(
+            &report.listed[0].status,
+            &actlut_codegen::audit::ListedStatus::Missing
+        );
+        prop_assert_eq!(report.problems(&lock).len(), 1);
+        // Not listed: below the threshold, no verdict, intact or changed.
+        for table in [&r.bytes_le[..], &copy[..]] {
+            let report = index.scan(&embed(table, false, &mut rng));
+            prop_assert!(report.found.is_empty() && report.listed.is_empty());
+        }
+    }
+}
+
 /// The `actlut` command on real tables (from `actlut dump`), attacked the same
 /// ways: exit code 1 with the number of changed entries, every time.
 #[test]
@@ -272,6 +365,8 @@ fn the_command_reports_every_attack_on_real_tables_with_exit_code_1() {
         ("tanh_fp8_e4m3", 1, 4, Chosen::Every64th),
         ("exp_fp8_e5m2", 1, 2, Chosen::FirstAndLast),
         ("gelu_fp8_e4m3", 1, 25, Chosen::None),
+        ("elu_fp8_e5m2fnuz", 1, 1, Chosen::FirstAndLast),
+        ("gelu_fp8_e4m3fnuz", 1, 16, Chosen::None),
     ] {
         let mut table = std::fs::read(dump.join(format!("{name}.bin"))).unwrap();
         let changed = change(&mut table, unit, k, chosen, &mut rng);

@@ -14,6 +14,10 @@
 //!    constant run, a count, an alternation such as `0 1 1 2 2 3`), and for
 //!    small grams steps of -1, 0 or +1 (a slow ramp). Binaries hold such runs
 //!    in many unrelated tables, so they are no evidence of an actlut table.
+//!    A small form left with fewer than [`MIN_SMALL_GRAMS`] grams (every
+//!    three entries of `elu_fp8_e5m2fnuz` are a run or a slow ramp) is also
+//!    indexed by its 8-byte windows at every offset that are neither a
+//!    progression nor periodic.
 //! 2. **Scan.** The artifact is read once, in blocks, with a window that keeps
 //!    the last table length of bytes, so memory does not grow with the file
 //!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the 3-byte
@@ -32,7 +36,8 @@
 //!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
 //!    [`MIN_EVIDENCE_LARGE`] surprises and [`MIN_MATCHING_LARGE`] matching
 //!    entries (16-bit), or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
-//!    (8-bit), is reported as
+//!    (8-bit; and [`MIN_INFORMATIVE_SMALL`] matching entries other than the
+//!    table's most common value, a saturated output), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
 //!    - [`Verdict::Modified`]: the whole table is in the file but some entries
 //!      differ (how many, and the first few positions);
@@ -55,6 +60,15 @@
 //! actlut's manifest (`actlut::manifest::TABLES`) and the `*_SHA256` constants
 //! store it: an artifact that names a table by its hash must carry that table
 //! intact ([`Report::problems`]).
+//!
+//! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
+//! entries or more (f16, bf16, every fp8) are found by their content alone,
+//! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)
+//! tables are too short to tell from chance by content, and are below the
+//! detection threshold: the scan looks for their exact bytes, and reports
+//! one only when the artifact names it by its SHA-256. A named one present
+//! byte for byte is intact; otherwise it is [`ListedStatus::Missing`] (a
+//! problem). An unnamed one gives no verdict, changed or not.
 //!
 //! ```
 //! use actlut_codegen::audit::{Index, Reference, Verdict};
@@ -96,9 +110,27 @@ pub const MIN_EVIDENCE_SMALL: usize = 6;
 /// Matching entries a candidate of a large form needs to be reported (256
 /// bytes of a 16-bit table).
 pub const MIN_MATCHING_LARGE: usize = 128;
-/// Matching entries a candidate of a small form needs to be reported (a
-/// quarter of an 8-bit table).
-pub const MIN_MATCHING_SMALL: usize = 64;
+/// Matching entries a candidate of a small form needs to be reported (half
+/// of an 8-bit table: a quarter let a saturating table of small integers in
+/// a codec library pass as `softsign_fp8_e5m2fnuz`, its identity part and
+/// eight changes of step matching).
+pub const MIN_MATCHING_SMALL: usize = 128;
+/// Of those, the matching entries other than the form's most common value
+/// (a saturated output) a candidate of a small form needs: a fill of that
+/// value is no evidence.
+pub const MIN_INFORMATIVE_SMALL: usize = 64;
+/// Tables of fewer entries than this (FP6: 64, FP4: 16) are *below the
+/// detection threshold*: too short to tell from chance by their content, they
+/// are not searched by content at all. Their exact bytes are looked for, and
+/// reported only when the artifact names the table by its SHA-256 (the
+/// manifest): then it is [`ListedStatus::Intact`] when present byte for byte
+/// and [`ListedStatus::Missing`] otherwise.
+pub const MIN_CONTENT_ENTRIES: usize = 256;
+/// A small form with fewer 3-byte grams than this (a table whose every
+/// three entries are a run or a slow ramp, such as `elu_fp8_e5m2fnuz`) is
+/// also indexed by its 8-byte windows at every offset that are neither a
+/// progression nor periodic.
+pub const MIN_SMALL_GRAMS: usize = 8;
 /// Gram hits a candidate of a large form needs before it is compared with
 /// its reference.
 pub const MIN_VOTES_LARGE: u32 = 2;
@@ -306,7 +338,8 @@ pub struct Found {
     pub differing: usize,
     /// Present entries equal to the reference.
     pub matching: usize,
-    /// Matching surprises (see the module documentation).
+    /// Matching surprises (see the module documentation); 0 for a table
+    /// below [`MIN_CONTENT_ENTRIES`], found by its exact bytes.
     pub evidence: usize,
     /// The first few differing entries (indices into the form).
     pub first_differences: Vec<usize>,
@@ -555,6 +588,13 @@ struct Image {
     /// Bit `j`: entry `j` is a surprise (see [`is_surprise`]).
     change_points: Vec<u64>,
     small: bool,
+    /// Below [`MIN_CONTENT_ENTRIES`]: found by its exact bytes only, and
+    /// reported only when listed.
+    tiny: bool,
+    /// The most common entry (of a small form): matching entries equal to it
+    /// do not count towards [`MIN_INFORMATIVE_SMALL`], so that a fill of a
+    /// table's saturated value is no evidence.
+    modal: u16,
 }
 
 impl Image {
@@ -569,6 +609,20 @@ impl Image {
     fn is_change_point(&self, j: usize) -> bool {
         self.change_points[j / 64] >> (j % 64) & 1 == 1
     }
+}
+
+/// The most common entry of `bytes` (the smallest of equally common ones).
+fn modal_entry(bytes: &[u8], unit: usize) -> u16 {
+    let mut counts: HashMap<u16, usize> = HashMap::new();
+    for j in 0..bytes.len() / unit {
+        *counts
+            .entry(entry_at(bytes, j * unit, unit, ByteOrder::Little))
+            .or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(v, n)| (n, core::cmp::Reverse(v)))
+        .map_or(0, |(v, _)| v)
 }
 
 fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
@@ -758,6 +812,8 @@ pub struct Index {
     images: Vec<Image>,
     large: Grams,
     small: Grams,
+    /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
+    exact: Grams,
     needles: Vec<Needle>,
     max_len: usize,
 }
@@ -805,6 +861,8 @@ impl Index {
                         order,
                         unit,
                         small: bytes.len() < SMALL_FORM_BYTES,
+                        tiny: form == 0 && reference.format.entries() < MIN_CONTENT_ENTRIES,
+                        modal: modal_entry(&bytes, unit),
                         change_points: vec![0; bytes.len() / unit / 64 + 1],
                         bytes,
                     };
@@ -818,7 +876,7 @@ impl Index {
                         ];
                         // A small form is too short to ask for four entries
                         // per surprise: a change of step (three entries) is
-                        // one, and the quarter of its entries a candidate
+                        // one, and the half of its entries a candidate
                         // must match keeps alternations from passing.
                         let surprise = if image.small {
                             !is_progression(&e[1..], mask)
@@ -835,18 +893,33 @@ impl Index {
         }
         let mut large = Vec::new();
         let mut small = Vec::new();
+        let mut exact = Vec::new();
         for (i, image) in images.iter().enumerate() {
             let b = &image.bytes;
             let site = |offset: usize| Site {
                 image: i as u32,
                 offset: offset as u32,
             };
-            if image.small {
+            if image.tiny {
+                if b.len() >= LARGE_GRAM {
+                    exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
+                }
+            } else if image.small {
+                let before = small.len();
                 for off in 0..=b.len().saturating_sub(SMALL_GRAM) {
                     let g = &b[off..off + SMALL_GRAM];
                     let v = [u16::from(g[0]), u16::from(g[1]), u16::from(g[2])];
                     if !is_progression(&v, 0xFF) && !is_slow(&v, 0xFF) {
                         small.push((key_le(g), site(off)));
+                    }
+                }
+                if small.len() - before < MIN_SMALL_GRAMS && image.unit == 1 {
+                    for off in 0..=b.len().saturating_sub(LARGE_GRAM) {
+                        let g = &b[off..off + LARGE_GRAM];
+                        let v: Vec<u16> = g.iter().map(|&x| u16::from(x)).collect();
+                        if !is_progression(&v, 0xFF) && !is_periodic(&v, 0xFF) {
+                            large.push((key_le(g), site(off)));
+                        }
                     }
                 }
             } else {
@@ -900,6 +973,7 @@ impl Index {
             refs,
             large: Grams::new(large, Some(&reference_of)),
             small: Grams::new(small, None),
+            exact: Grams::new(exact, None),
             images,
             needles,
             max_len,
@@ -961,14 +1035,18 @@ pub struct Scanner<'a> {
     pending: Vec<(u32, i64)>,
     found: Vec<Found>,
     listed: Vec<(usize, u64)>,
+    /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
+    /// for byte.
+    exact: HashMap<u32, u64>,
     too_many: bool,
     candidates: u64,
     compared: u64,
 }
 
 /// Bytes past a probe position that must be present before it is probed in
-/// the middle of a file (a hash is 32 bytes).
-const LOOKAHEAD: usize = 32;
+/// the middle of a file (a hash is 32 bytes; a table below
+/// [`MIN_CONTENT_ENTRIES`] at most 64).
+const LOOKAHEAD: usize = 64;
 
 impl<'a> Scanner<'a> {
     /// A scanner at the start of an artifact.
@@ -982,6 +1060,7 @@ impl<'a> Scanner<'a> {
             pending: Vec::new(),
             found: Vec::new(),
             listed: Vec::new(),
+            exact: HashMap::new(),
             too_many: false,
             candidates: 0,
             compared: 0,
@@ -1025,6 +1104,7 @@ impl<'a> Scanner<'a> {
             seen,
             pending,
             listed,
+            exact,
             ..
         } = self;
         let from = (*next - *base) as usize;
@@ -1047,6 +1127,14 @@ impl<'a> Scanner<'a> {
                 continue;
             };
             if let Some(x) = large {
+                if index.exact.maybe(x) {
+                    for site in index.exact.get(x) {
+                        let bytes = &index.images[site.image as usize].bytes;
+                        if i + bytes.len() <= n && buf[i..i + bytes.len()] == bytes[..] {
+                            exact.entry(site.image).or_insert(*base + i as u64);
+                        }
+                    }
+                }
                 if index.large.maybe(x) {
                     for site in index.large.get(x) {
                         if site.image == NEEDLE {
@@ -1139,6 +1227,8 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let (mut differing, mut matching, mut evidence) = (0usize, 0usize, 0usize);
+        // Matching entries other than the most common value (small forms).
+        let mut informative = 0usize;
         let mut first = Vec::new();
         let (mut m1, mut m2, mut m3) = (false, false, false);
         for j in e0..e1 {
@@ -1147,6 +1237,9 @@ impl<'a> Scanner<'a> {
             let eq = self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit];
             if eq {
                 matching += 1;
+                if im.entry(j as usize) != im.modal {
+                    informative += 1;
+                }
                 if m1 && m2 && (m3 || im.small) && im.is_change_point(j as usize) {
                     evidence += 1;
                 }
@@ -1160,12 +1253,16 @@ impl<'a> Scanner<'a> {
             m2 = m1;
             m1 = eq;
         }
-        let (needed, least) = if im.small {
-            (MIN_EVIDENCE_SMALL, MIN_MATCHING_SMALL)
+        let (needed, least, informed) = if im.small {
+            (
+                MIN_EVIDENCE_SMALL,
+                MIN_MATCHING_SMALL,
+                MIN_INFORMATIVE_SMALL,
+            )
         } else {
-            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE)
+            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE, 0)
         };
-        if evidence < needed || matching < least {
+        if evidence < needed || matching < least || informative < informed {
             return None;
         }
         let reference = &self.index.refs[im.reference];
@@ -1240,7 +1337,35 @@ impl<'a> Scanner<'a> {
                 kept.push(f);
             }
         }
-        kept.sort_by_key(|f| f.offset);
+        // A table below the content threshold counts only when the artifact
+        // names it: present byte for byte, it is intact.
+        for (&image, &offset) in &self.exact {
+            let im = &self.index.images[image as usize];
+            let reference = &self.index.refs[im.reference];
+            let named = self
+                .listed
+                .iter()
+                .any(|&(n, _)| self.index.needles[n].sha256 == reference.sha256);
+            if named {
+                kept.push(Found {
+                    offset,
+                    len: im.bytes.len(),
+                    form_offset: 0,
+                    form_len: im.bytes.len(),
+                    order: im.order,
+                    names: reference.names.clone(),
+                    format: reference.format,
+                    form: TABLE_FORM.to_string(),
+                    verdict: Verdict::Intact,
+                    differing: 0,
+                    matching: im.entries(),
+                    evidence: 0,
+                    first_differences: Vec::new(),
+                    sha256: Some(reference.sha256),
+                });
+            }
+        }
+        kept.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.names.cmp(&b.names)));
         let mut listed: Vec<Listed> = self
             .listed
             .iter()
@@ -1471,10 +1596,15 @@ mod tests {
         assert!(index.scan(&count8).found.is_empty());
     }
 
+    /// The detection policy, table by table: every table of at least
+    /// [`MIN_CONTENT_ENTRIES`] entries is found by its content alone; a
+    /// smaller one (FP6, FP4) is not searched unless the artifact names it by
+    /// its SHA-256, and then it is found intact, or missing when absent.
     #[test]
     fn every_table_is_found_intact_alone_in_noise_in_either_byte_order() {
         let refs = Reference::generate_all();
         let index = Index::new(refs.clone());
+        let mut small = 0;
         for (i, r) in refs.iter().enumerate() {
             let mut images = vec![(ByteOrder::Little, r.bytes_le.clone())];
             if r.format.entry_bytes() == 2 {
@@ -1487,20 +1617,100 @@ mod tests {
                 data.extend_from_slice(&bytes);
                 data.extend(noise(3000, 1000 + i as u64));
                 let rep = index.scan(&data);
-                assert_eq!(
-                    summary(&rep),
-                    [(
-                        5000 + i as u64,
-                        order,
-                        r.names[0].as_str(),
-                        Verdict::Intact,
-                        0
-                    )],
+                let at = 5000 + i as u64;
+                let intact = [(at, order, r.names[0].as_str(), Verdict::Intact, 0)];
+                if r.format.entries() >= MIN_CONTENT_ENTRIES {
+                    assert_eq!(summary(&rep), intact, "{:?}", r.names);
+                    continue;
+                }
+                small += 1;
+                // Unlisted: below the threshold, no verdict at all.
+                assert!(
+                    rep.found.is_empty() && rep.listed.is_empty(),
                     "{:?}",
                     r.names
                 );
+                // Listed (its hash after the table, as a manifest stores it).
+                let mut named = data.clone();
+                named.extend_from_slice(&r.sha256);
+                let rep = index.scan(&named);
+                assert_eq!(summary(&rep), intact, "{:?}", r.names);
+                assert_eq!(rep.listed.len(), 1, "{:?}", r.names);
+                assert_eq!(rep.listed[0].status, ListedStatus::Intact);
+                assert!(rep.listed[0].problem().is_none());
+                // Listed but one entry changed: missing, a problem.
+                named[at as usize + bytes.len() / 2] ^= 1;
+                let rep = index.scan(&named);
+                assert!(rep.found.is_empty(), "{:?}", r.names);
+                assert_eq!(rep.listed[0].status, ListedStatus::Missing);
+                assert!(rep.listed[0].problem().is_some());
             }
         }
+        assert!(small > 0, "the FP6 and FP4 tables are in the list");
+    }
+
+    /// Tables below [`MIN_CONTENT_ENTRIES`] at the start and the very end of
+    /// a file, named by their hashes before them, are found.
+    #[test]
+    fn listed_small_tables_are_found_at_either_end_of_the_file() {
+        let refs = merge_aliases(vec![
+            Reference::generate(Function::Gelu, Format::Fp4E2M1),
+            Reference::generate(Function::Tanh, Format::Fp6E3M2),
+        ]);
+        let index = Index::new(refs.clone());
+        let mut data = refs[0].bytes_le.clone();
+        data.extend_from_slice(&refs[0].sha256);
+        data.extend_from_slice(&refs[1].sha256);
+        data.extend(noise(100, 9));
+        let tail = data.len() as u64;
+        data.extend_from_slice(&refs[1].bytes_le);
+        let r = index.scan(&data);
+        assert_eq!(
+            summary(&r),
+            [
+                (0, ByteOrder::Bytes, "gelu_fp4_e2m1", Verdict::Intact, 0),
+                (tail, ByteOrder::Bytes, "tanh_fp6_e3m2", Verdict::Intact, 0),
+            ]
+        );
+        assert!(r.problems(&[]).len() == 2, "no lock: nothing is in it");
+        assert!(r.listed.iter().all(|l| l.status == ListedStatus::Intact));
+    }
+
+    /// A saturating table of small integers that a codec library holds: it
+    /// matches `softsign_fp8_e5m2fnuz` on 69 entries (the identity part) with
+    /// 8 changes of step, enough for a quarter of the table but not for half.
+    #[test]
+    fn a_codec_clip_table_is_not_a_softsign_table() {
+        let hex = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\
+                   202122232425262728292a2b2c2d2e2f3031323334353536373838393a3a3b3b\
+                   3c3c3d3d3d3e3e3e3f3f3f3f0000000000000000000000000001020304050607\
+                   08090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021222324252627\
+                   28292a2b2c2d2e2f303132333435363738393a3b3b3c3d3e3e3f404041414242\
+                   43434344444445454545000000000000000102030405060708090a0b0c0d0e0f\
+                   101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f\
+                   303132333435363738393a3b3c3d3e3f40414142434444454646474748484949";
+        let clip: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+            .collect();
+        assert_eq!(clip.len(), 256);
+        let softsign = Reference::generate(Function::Softsign, Format::Fp8E5M2Fnuz);
+        let index = Index::new(vec![softsign.clone()]);
+        let mut data = noise(1000, 5);
+        data.extend_from_slice(&clip);
+        data.extend(noise(1000, 6));
+        assert_eq!(summary(&index.scan(&data)), []);
+        // The same place holds the real table: found.
+        data[1000..1256].copy_from_slice(&softsign.bytes_le);
+        assert_eq!(
+            summary(&index.scan(&data)),
+            [(
+                1000,
+                ByteOrder::Bytes,
+                "softsign_fp8_e5m2fnuz",
+                Verdict::Intact,
+                0
+            )]
+        );
     }
 
     /// Extra stored forms (a compact encoding, say) are found like tables,
