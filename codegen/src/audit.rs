@@ -1374,10 +1374,15 @@ impl<'a> Scanner<'a> {
                 let named = |f: &&Found| {
                     f.form == TABLE_FORM && f.names.iter().any(|x| needle.names.contains(x))
                 };
-                let status = if kept
-                    .iter()
-                    .any(|f| f.verdict == Verdict::Intact && f.sha256 == Some(needle.sha256))
-                {
+                // Intact in its own bytes, or as an intact extra stored form of
+                // the same table (a compact encoding: its bytes are generated
+                // from the table's, so they decode to exactly those entries).
+                let status = if kept.iter().any(|f| {
+                    f.verdict == Verdict::Intact
+                        && (f.sha256 == Some(needle.sha256)
+                            || (f.form != TABLE_FORM
+                                && f.names.iter().any(|x| needle.names.contains(x))))
+                }) {
                     ListedStatus::Intact
                 } else if let Some(f) = kept.iter().filter(named).max_by_key(|f| f.matching) {
                     ListedStatus::Damaged {
@@ -1757,6 +1762,47 @@ mod tests {
         // An intact extra form needs no lock line of its own; a modified one
         // is a problem.
         assert_eq!(rep.problems(&[]).len(), 1);
+    }
+
+    /// A table stored in its compact form only (a `compact` build), with its
+    /// logical SHA-256 listed: found under the form's label, and the listed
+    /// table counts as intact; a changed byte of the form makes it damaged.
+    #[test]
+    fn a_listed_table_stored_compact_is_intact_and_a_changed_form_is_not() {
+        let table = crate::table(Function::Gelu, Format::Bf16);
+        let stored =
+            crate::compact_lock::stored_form_of(Function::Gelu, Format::Bf16, &table).unwrap();
+        let gelu = Reference::generate(Function::Gelu, Format::Bf16).with_form(
+            "compact",
+            1,
+            stored.clone(),
+        );
+        let index = Index::new(vec![gelu.clone()]);
+        for damage in [false, true] {
+            let mut form = stored.clone();
+            if damage {
+                let mid = form.len() / 2;
+                form[mid] ^= 0x04;
+            }
+            let mut data = noise(500, 3);
+            data.extend_from_slice(&gelu.sha256);
+            data.extend(noise(64, 4));
+            data.extend_from_slice(&form);
+            data.extend(noise(500, 5));
+            let rep = index.scan(&data);
+            assert_eq!(rep.found.len(), 1, "{damage}");
+            assert_eq!(rep.found[0].form, "compact");
+            assert_eq!(rep.listed.len(), 1);
+            if damage {
+                assert_ne!(rep.found[0].verdict, Verdict::Intact);
+                assert_ne!(rep.listed[0].status, ListedStatus::Intact);
+                assert!(!rep.problems(&[]).is_empty());
+            } else {
+                assert_eq!(rep.found[0].verdict, Verdict::Intact);
+                assert_eq!(rep.listed[0].status, ListedStatus::Intact);
+                assert!(rep.problems(&[]).is_empty(), "{:?}", rep.problems(&[]));
+            }
+        }
     }
 
     /// An input crafted so that every 16 bytes imply another table start with
