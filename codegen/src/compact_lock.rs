@@ -113,16 +113,7 @@ pub fn render(entries: &[Entry]) -> String {
         "# name function format entries bytes sha256 reference\n",
     ));
     for e in entries {
-        s.push_str(&format!(
-            "{:<22} {:<12} {:<9} {:>6} {:>7} {} {}\n",
-            e.name,
-            e.function.name(),
-            e.format.name(),
-            e.entries,
-            e.bytes,
-            crate::hex(&e.sha256),
-            e.reference
-        ));
+        s.push_str(&crate::lock::render_line(e));
     }
     s
 }

@@ -241,18 +241,23 @@ pub fn render(entries: &[Entry]) -> String {
         "# name function format entries bytes sha256 reference\n",
     ));
     for e in entries {
-        s.push_str(&format!(
-            "{:<22} {:<12} {:<9} {:>6} {:>7} {} {}\n",
-            e.name,
-            e.function.name(),
-            e.format.name(),
-            e.entries,
-            e.bytes,
-            crate::hex(&e.sha256),
-            e.reference
-        ));
+        s.push_str(&render_line(e));
     }
     s
+}
+
+/// One lock line, with its newline: the columns of every lock of the crate.
+pub(crate) fn render_line(e: &Entry) -> String {
+    format!(
+        "{:<22} {:<12} {:<9} {:>6} {:>7} {} {}\n",
+        e.name,
+        e.function.name(),
+        e.format.name(),
+        e.entries,
+        e.bytes,
+        crate::hex(&e.sha256),
+        e.reference
+    )
 }
 
 /// Renders `tables/SHA256SUMS`: coreutils `sha256sum` lines for `<name>.bin` dumps.
