@@ -139,12 +139,3 @@ file_kind=$(head -c 6 "$s390x_test" | od -An -tx1 | tr -d ' \n')
 [ "$file_kind" = "7f454c460202" ] || { echo "$s390x_test is not a big-endian 64-bit ELF"; exit 1; }
 # The test binary embeds every table, stored big-endian, each hashing to the lock.
 audit_expect "$s390x_test" "$distinct" be
-
-echo "--- a compact build: the gelu + bf16 table found in its compact stored form"
-compact_bin=$(cargo test -q --no-run -p actlut --no-default-features --features compact,gelu,bf16 \
-  --test compact_binary --message-format=json 2>/dev/null \
-  | grep -o '"executable":"[^"]*"' | head -n 1 | cut -d'"' -f4)
-out=$("$actlut" audit "$compact_bin") || { echo "$out"; echo "audit of the compact build failed"; exit 1; }
-echo "$out"
-grep -q "gelu_bf16 (compact) .* intact" <<<"$out" \
-  || { echo "the compact gelu_bf16 table was not found intact in $compact_bin"; exit 1; }

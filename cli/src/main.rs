@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use actlut::manifest::{self, Table};
 use actlut_codegen::audit::{self, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
-use actlut_codegen::{compact_lock, lock};
+use actlut_codegen::lock;
 
 /// The lock this build of actlut was checked against.
 const LOCK: &str = include_str!("../../tables/actlut.lock");
@@ -412,28 +412,10 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     for f in &opts.files {
         check_artifact(Path::new(f))?;
     }
-    // Each table, and each 16-bit table also in its compact stored form (what a
-    // build with actlut's `compact` feature embeds instead).
     let refs = audit::merge_aliases(
         manifest::TABLES
             .iter()
-            .map(|t| {
-                let bytes = table_le(t);
-                let r = Reference::new(t.name.to_string(), t.format, bytes.clone());
-                if !compact_lock::is_compacted(t.format) {
-                    return r;
-                }
-                let entries: Vec<u16> = bytes
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect();
-                match compact_lock::stored_form_of(t.activation.function(), t.format, &entries) {
-                    Ok(stored) => r.with_form("compact", 1, stored),
-                    Err(e) => {
-                        unreachable!("every shipped table compacts (the build checks it): {e}")
-                    }
-                }
-            })
+            .map(|t| Reference::new(t.name.to_string(), t.format, table_le(t)))
             .collect(),
     );
     let index = Index::with_lock(refs, &lock_entries);
