@@ -34,8 +34,9 @@
 //!    short for that, any change of step, entries `j-2` to `j`). Runs, counts
 //!    and alternations have no surprises; random entries match one with
 //!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
-//!    [`MIN_EVIDENCE_LARGE`] surprises and [`MIN_MATCHING_LARGE`] matching
-//!    entries (16-bit), or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
+//!    [`MIN_EVIDENCE_WORDS`] surprises (16-bit words; [`MIN_EVIDENCE_LARGE`]
+//!    for a large form of single bytes) and [`MIN_MATCHING_LARGE`] matching
+//!    entries, or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
 //!    (8-bit; and [`MIN_INFORMATIVE_SMALL`] matching entries other than the
 //!    table's most common value, a saturated output), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
@@ -103,8 +104,16 @@ pub const LARGE_GRAM: usize = 8;
 pub const SMALL_GRAM: usize = 3;
 /// Forms shorter than this are indexed with small grams at every offset.
 pub const SMALL_FORM_BYTES: usize = 1024;
-/// Matching surprises a candidate of a large form needs to be reported.
+/// Matching surprises a candidate of a large form of single bytes (a compact
+/// stored form) needs to be reported: one of its surprises spans only four
+/// bytes, so it is far weaker evidence than a 16-bit table's.
 pub const MIN_EVIDENCE_LARGE: usize = 8;
+/// Matching surprises a candidate of a large form of 16-bit words (a 16-bit
+/// table) needs to be reported. Few, so that a short unmodified run of a
+/// table (a few hundred bytes) is reported; on real binaries no such
+/// candidate matched more than one (see the README), and in random bytes
+/// one surprise matches with probability 2^-64.
+pub const MIN_EVIDENCE_WORDS: usize = 3;
 /// Matching surprises a candidate of a small form needs to be reported.
 pub const MIN_EVIDENCE_SMALL: usize = 6;
 /// Matching entries a candidate of a large form needs to be reported (256
@@ -132,7 +141,10 @@ pub const MIN_CONTENT_ENTRIES: usize = 256;
 /// progression nor periodic.
 pub const MIN_SMALL_GRAMS: usize = 8;
 /// Gram hits a candidate of a large form needs before it is compared with
-/// its reference.
+/// its reference. One would let a few more short runs of 16-bit tables be
+/// found, but the 16-bit code tables of character-set converters (glibc's
+/// `gconv/GBK.so`) then hit so many starts that the comparisons exceed
+/// [`BUDGET_PER_BYTE`].
 pub const MIN_VOTES_LARGE: u32 = 2;
 /// Bytes read at a time by [`Index::scan_reader`].
 pub const BLOCK_BYTES: usize = 1 << 20;
@@ -1260,7 +1272,12 @@ impl<'a> Scanner<'a> {
                 MIN_INFORMATIVE_SMALL,
             )
         } else {
-            (MIN_EVIDENCE_LARGE, MIN_MATCHING_LARGE, 0)
+            let needed = if im.unit == 2 {
+                MIN_EVIDENCE_WORDS
+            } else {
+                MIN_EVIDENCE_LARGE
+            };
+            (needed, MIN_MATCHING_LARGE, 0)
         };
         if evidence < needed || matching < least || informative < informed {
             return None;
