@@ -57,6 +57,19 @@ exit status:
 /// A failure: the one-line message (exit code 2).
 struct Failure(String);
 
+/// Writes `text` to standard output. A reader that has gone away (`actlut
+/// audit … | head`) is not an error: the exit status still says what was
+/// found. Any other write error is reported on standard error.
+fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("actlut: error: cannot write to standard output: {e}");
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     match run(&args) {
@@ -74,15 +87,15 @@ fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
     };
     match command.to_str().unwrap_or("") {
         "help" | "-h" | "--help" => {
-            println!("{USAGE}");
+            emit(&format!("{USAGE}\n"));
             Ok(ExitCode::SUCCESS)
         }
         "-V" | "--version" => {
-            println!(
-                "actlut {} ({})",
+            emit(&format!(
+                "actlut {} ({})\n",
                 env!("CARGO_PKG_VERSION"),
                 manifest::REFERENCE_VERSION
-            );
+            ));
             Ok(ExitCode::SUCCESS)
         }
         "manifest" => {
@@ -93,7 +106,7 @@ fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
                     f.to_string_lossy()
                 )));
             }
-            print!("{}", manifest_text(opts.json));
+            emit(&manifest_text(opts.json));
             Ok(ExitCode::SUCCESS)
         }
         "dump" => {
@@ -295,12 +308,12 @@ fn dump(dir: &OsStr) -> Result<ExitCode, Failure> {
         let _ = writeln!(sums, "{}  {}.bin", t.sha256_hex(), t.name);
     }
     write_file(&dir.join("SHA256SUMS"), sums.as_bytes())?;
-    println!(
-        "wrote {} tables and SHA256SUMS to {}{note} (check with: cd {} && sha256sum -c SHA256SUMS)",
+    emit(&format!(
+        "wrote {} tables and SHA256SUMS to {}{note} (check with: cd {} && sha256sum -c SHA256SUMS)\n",
         manifest::TABLES.len(),
         dir.display(),
         dir.display()
-    );
+    ));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -522,7 +535,7 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             )
         }
     );
-    print!("{}", if opts.json { json } else { text });
+    emit(if opts.json { &json } else { &text });
     Ok(if problems == 0 {
         ExitCode::SUCCESS
     } else {

@@ -867,3 +867,22 @@ fn listed_fp4_and_fp6_tables_in_a_real_build_are_intact_and_a_changed_one_is_mis
         "{text}"
     );
 }
+
+/// A reader that stops early (`actlut manifest | head -1`) is no panic: the
+/// command exits with its own status and says nothing on standard error.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .args(["manifest", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end before the command writes its output.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
+}
