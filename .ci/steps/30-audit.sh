@@ -26,6 +26,9 @@ lock="$root/tables/actlut.lock"
 # the distinct ones (tables with equal bytes share one hash and one static).
 tables=$(grep -vc '^#' "$lock")
 distinct=$(grep -v '^#' "$lock" | awk '{ print $6 }' | sort -u | wc -l)
+# FP6 and FP4 tables (64 and 16 bytes) are found only where the file names them
+# (its manifest): a binary without the manifest shows only the larger ones.
+distinct_large=$(grep -v '^#' "$lock" | awk '$4 >= 256 { print $6 }' | sort -u | wc -l)
 
 # The `actlut` command of this checkout, for the audits below.
 cargo build -q --release -p actlut-cli
@@ -137,5 +140,6 @@ s390x_test=$(cargo test -q --no-run --target s390x-unknown-linux-gnu -p actlut \
   | grep -o '"executable":"[^"]*"' | head -n 1 | cut -d'"' -f4)
 file_kind=$(head -c 6 "$s390x_test" | od -An -tx1 | tr -d ' \n')
 [ "$file_kind" = "7f454c460202" ] || { echo "$s390x_test is not a big-endian 64-bit ELF"; exit 1; }
-# The test binary embeds every table, stored big-endian, each hashing to the lock.
-audit_expect "$s390x_test" "$distinct" be
+# The test binary embeds every table, stored big-endian, each hashing to the lock;
+# it holds no manifest, so its FP6 and FP4 tables are not searched for.
+audit_expect "$s390x_test" "$distinct_large" be
