@@ -7,17 +7,8 @@
 use actlut::{fp8, Activation};
 use float8::{F8E4M3, F8E5M2};
 
-fn vectors(text: &str) -> Vec<(u32, u32)> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut it = l
-                .split_whitespace()
-                .map(|h| u32::from_str_radix(h, 16).unwrap());
-            (it.next().unwrap(), it.next().unwrap())
-        })
-        .collect()
-}
+mod vector_file;
+use vector_file::vectors;
 
 #[test]
 fn typed_fp8_entry_points_read_the_fp8_tables_on_every_code() {

@@ -6,20 +6,8 @@
 use actlut::fp8;
 use actlut_codegen::Format;
 
-/// `(a, b)` pairs of a vector file: hexadecimal numbers, `#` lines are comments.
-fn vectors(text: &str) -> Vec<(u32, u32)> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut it = l
-                .split_whitespace()
-                .map(|h| u32::from_str_radix(h, 16).unwrap());
-            let v = (it.next().unwrap(), it.next().unwrap());
-            assert!(it.next().is_none(), "{l}");
-            v
-        })
-        .collect()
-}
+mod vector_file;
+use vector_file::vectors;
 
 struct Case {
     format: Format,

@@ -56,17 +56,8 @@ fn fp4(code: u8) -> f64 {
     Format::Fp4E2M1.decode(u16::from(code))
 }
 
-fn vectors(text: &str) -> Vec<(u32, u32)> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut it = l
-                .split_whitespace()
-                .map(|h| u32::from_str_radix(h, 16).unwrap());
-            (it.next().unwrap(), it.next().unwrap())
-        })
-        .collect()
-}
+mod vector_file;
+use vector_file::vectors;
 
 #[test]
 fn e8m0_scales_decode_like_ml_dtypes() {
