@@ -21,9 +21,13 @@
 //! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
 //! (the 65,536 logical entries: the table's SHA-256 is unchanged).
 //!
-//! The slice entry points run [`apply_u16`] and [`map_u16`], a portable loop
-//! over [`CompactRef::get`] unrolled by 8 (two dependent loads and an add per
-//! element, no `unsafe`).
+//! The slice entry points run [`apply_u16`] and [`map_u16`]: the compact
+//! kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
+//! picked by [`Kernel::best`](crate::kernels::Kernel::best): two `vpgatherdd`
+//! per 16 (AVX-512) or 8 (AVX2) elements, the scalar decode per lane
+//! inserted into a vector (SSE2, NEON, `simd128`), or the portable loop, each
+//! bit-identical to [`CompactRef::get`]. docs/compact.md, "Speed", has their
+//! speed against the full tables'.
 //!
 //! ```
 //! # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
@@ -68,26 +72,18 @@ pub const STORED_ALIGN: usize = 64;
 )]
 pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 
-/// Elements per round of the unrolled loops: independent lookups the core can
-/// overlap.
-const UNROLL: usize = 8;
-
 /// `xs[i] = table.get(xs[i])` for every element: the slice kernel of a compact
-/// table (a portable loop unrolled by 8).
+/// table, [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`
+/// (AVX-512 or AVX2 gathers, chosen at run time with `std`; SSE2, NEON or
+/// `simd128` lane loads; the portable loop elsewhere). Every kernel gives the
+/// bits of [`CompactRef::get`] (tests/compact_kernels.rs).
 #[inline]
 pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
-    let mut chunks = xs.chunks_exact_mut(UNROLL);
-    for c in &mut chunks {
-        for x in c.iter_mut() {
-            *x = table.get(*x);
-        }
-    }
-    for x in chunks.into_remainder() {
-        *x = table.get(*x);
-    }
+    crate::kernels::apply_best(table, xs);
 }
 
-/// `ys[i] = table.get(xs[i])` for every element (a portable loop unrolled by 8).
+/// `ys[i] = table.get(xs[i])` for every element, with the kernel of
+/// [`apply_u16`].
 ///
 /// # Panics
 ///
@@ -95,17 +91,7 @@ pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::check_lengths(xs.len(), ys.len());
-    let mut src = xs.chunks_exact(UNROLL);
-    let mut dst = ys.chunks_exact_mut(UNROLL);
-    for (s, d) in (&mut src).zip(&mut dst) {
-        for (y, &x) in d.iter_mut().zip(s) {
-            *y = table.get(x);
-        }
-    }
-    for (y, &x) in dst.into_remainder().iter_mut().zip(src.remainder()) {
-        *y = table.get(x);
-    }
+    crate::kernels::map_best(table, xs, ys);
 }
 
 /// A 16-bit table in either representation, as the generated entry points use

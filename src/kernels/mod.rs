@@ -48,6 +48,8 @@
 //! ```
 
 #[allow(unsafe_code)]
+mod compact;
+#[allow(unsafe_code)]
 mod driver;
 #[allow(unsafe_code)]
 mod scalar;
@@ -76,15 +78,20 @@ pub enum TableShape {
     U8ToU32,
     /// `[u16; 256]`: byte to 16-bit (fused 8-bit → `f16`/`bf16` tables).
     U8ToU16,
+    /// [`CompactRef`]: a 65,536-entry 16-bit table in its compact stored form
+    /// (the `compact` feature's f16 and bf16 tables; docs/compact.md), either
+    /// layout.
+    Compact16,
 }
 
 impl TableShape {
     /// Every shape.
-    pub const ALL: [TableShape; 4] = [
+    pub const ALL: [TableShape; 5] = [
         TableShape::U8,
         TableShape::U16,
         TableShape::U8ToU32,
         TableShape::U8ToU16,
+        TableShape::Compact16,
     ];
 }
 
@@ -95,12 +102,14 @@ impl core::fmt::Display for TableShape {
             TableShape::U16 => "65,536-entry 16-bit",
             TableShape::U8ToU32 => "256-entry byte-to-32-bit",
             TableShape::U8ToU16 => "256-entry byte-to-16-bit",
+            TableShape::Compact16 => "compact 16-bit",
         })
     }
 }
 
 /// A lookup table a [`Kernel`] runs over: `[u8; 256]`, `[u16; 65_536]`,
-/// `[u32; 256]` or `[u16; 256]`. Sealed: the kernels exist for these only.
+/// `[u32; 256]`, `[u16; 256]` or a compact 16-bit table ([`CompactRef`]).
+/// Sealed: the kernels exist for these only.
 pub trait LookupTable: sealed::Dispatch {
     /// The element type of the source slice: the index into the table.
     type Index: Copy;
@@ -140,6 +149,8 @@ mod sealed {
     }
 }
 use sealed::RawKernel;
+
+use actlut_codegen::compact::CompactRef;
 
 impl LookupTable for [u8; 256] {
     type Index = u8;
@@ -241,6 +252,79 @@ impl sealed::Dispatch for [u16; 65_536] {
         return wasm32::u16_simd128;
         #[allow(unreachable_code)]
         scalar::u16_scalar
+    }
+}
+
+impl LookupTable for CompactRef<'_> {
+    type Index = u16;
+    type Entry = u16;
+    const SHAPE: TableShape = TableShape::Compact16;
+    /// [`CompactRef::get`]: the safe decode, bounds checks and all.
+    #[inline(always)]
+    fn entry(&self, index: u16) -> u16 {
+        self.get(index)
+    }
+}
+
+impl sealed::Dispatch for CompactRef<'_> {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(compact::compact_scalar),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse2 => Some(x86_64::compact_sse2),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx2 if kernel.is_available() => Some(x86_64::compact_avx2),
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                feature = "avx512vbmi"
+            ))]
+            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::compact_avx512),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon => Some(aarch64::compact_neon),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => Some(wasm32::compact_simd128),
+            _ => None,
+        }
+    }
+
+    /// With `std` on x86_64: a function pointer, first set to a routine that
+    /// detects the CPU, stores the chosen kernel in its place and runs it.
+    #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
+    #[inline]
+    #[allow(unsafe_code)]
+    fn best_implementation() -> RawKernel<Self> {
+        use core::sync::atomic::{AtomicPtr, Ordering};
+
+        static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
+
+        /// # Safety
+        ///
+        /// The contract of [`RawKernel`] (the chosen kernel's).
+        unsafe fn detect(table: &CompactRef<'_>, src: *const u16, dst: *mut u16, len: usize) {
+            let kernel = Kernel::best(TableShape::Compact16);
+            let chosen =
+                <CompactRef<'_>>::implementation(kernel).unwrap_or(compact::compact_scalar);
+            CHOSEN.store(chosen as *mut (), Ordering::Relaxed);
+            // SAFETY: `implementation` returns only kernels that run here; the
+            // slice contract is the caller's.
+            unsafe { chosen(table, src, dst, len) }
+        }
+
+        let chosen = CHOSEN.load(Ordering::Relaxed);
+        // SAFETY: CHOSEN only ever holds `detect` or a kernel returned by
+        // `implementation` (so one that runs on this CPU), all of them
+        // functions of one signature, generic over the view's lifetime; a
+        // function pointer round-trips through `*mut ()`.
+        unsafe { core::mem::transmute::<*mut (), RawKernel<Self>>(chosen) }
+    }
+
+    /// Without `std`, or off x86_64: fixed at compile time.
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_feature = "sse2")))]
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        Self::implementation(Kernel::best(TableShape::Compact16)).unwrap_or(compact::compact_scalar)
     }
 }
 
@@ -417,6 +501,7 @@ impl Kernel {
             TableShape::U16 => <[u16; 65_536]>::implementation(self).is_some(),
             TableShape::U8ToU32 => <[u32; 256]>::implementation(self).is_some(),
             TableShape::U8ToU16 => <[u16; 256]>::implementation(self).is_some(),
+            TableShape::Compact16 => <CompactRef<'_>>::implementation(self).is_some(),
         }
     }
 
@@ -430,6 +515,13 @@ impl Kernel {
             TableShape::U8 => &[Kernel::Avx512Vbmi, Kernel::Avx2, Kernel::Neon],
             TableShape::U16 => &[Kernel::Sse2, Kernel::Simd128],
             TableShape::U8ToU32 | TableShape::U8ToU16 => &[Kernel::Sse2],
+            TableShape::Compact16 => &[
+                Kernel::Avx512Vbmi,
+                Kernel::Avx2,
+                Kernel::Sse2,
+                Kernel::Neon,
+                Kernel::Simd128,
+            ],
         };
         order
             .iter()
@@ -520,7 +612,7 @@ impl core::error::Error for KernelUnavailable {}
 #[inline(always)]
 #[track_caller]
 #[allow(unsafe_code)]
-fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
+pub(crate) fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
     check_lengths(src.len(), dst.len());
     let run = T::best_implementation();
     // SAFETY: `best_implementation` returns only kernels that run here; the
@@ -531,7 +623,7 @@ fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
 /// `xs[i] = table[xs[i]]` with `T`'s best kernel.
 #[inline(always)]
 #[allow(unsafe_code)]
-fn apply_best<E, T: LookupTable<Index = E, Entry = E>>(table: &T, xs: &mut [E]) {
+pub(crate) fn apply_best<E, T: LookupTable<Index = E, Entry = E>>(table: &T, xs: &mut [E]) {
     let run = T::best_implementation();
     let p = xs.as_mut_ptr();
     // SAFETY: `best_implementation` returns only kernels that run here; source
