@@ -23,11 +23,11 @@
 //!
 //! The slice entry points run [`apply_u16`] and [`map_u16`]: the compact
 //! kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
-//! picked by [`Kernel::best`](crate::kernels::Kernel::best): two `vpgatherdd`
-//! per 16 (AVX-512) or 8 (AVX2) elements, the scalar decode per lane
-//! inserted into a vector (SSE2, NEON, `simd128`), or the portable loop, each
-//! bit-identical to [`CompactRef::get`]. docs/compact.md, "Speed", has their
-//! speed against the full tables'.
+//! with [`Kernel::best`](crate::kernels::Kernel::best), which is the portable
+//! loop: the decode without bounds checks and a branch on the page's width,
+//! 0.30–0.38× the full table's best kernel on a Zen 5 (docs/compact.md,
+//! "Speed", has the gathers, the lane loads and what limits them). Every kernel
+//! is bit-identical to [`CompactRef::get`].
 //!
 //! ```
 //! # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
@@ -73,10 +73,12 @@ pub const STORED_ALIGN: usize = 64;
 pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 
 /// `xs[i] = table.get(xs[i])` for every element: the slice kernel of a compact
-/// table, [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`
-/// (AVX-512 or AVX2 gathers, chosen at run time with `std`; SSE2, NEON or
-/// `simd128` lane loads; the portable loop elsewhere). Every kernel gives the
-/// bits of [`CompactRef::get`] (tests/compact_kernels.rs).
+/// table, [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`,
+/// which is the portable loop of [`crate::kernels`] (the decode without bounds
+/// checks, relying on the validation of [`CompactRef::from_bytes`]): on the
+/// CPUs measured it beats the gather and lane-load kernels, which run by name
+/// ([`Kernel::map`](crate::kernels::Kernel::map)). Every kernel gives the bits
+/// of [`CompactRef::get`] (tests/compact_kernels.rs).
 #[inline]
 pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
     crate::kernels::apply_best(table, xs);

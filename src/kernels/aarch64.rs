@@ -50,7 +50,9 @@ kernel_fn!(#[inline] u8_neon: [u8; 256] => Neon);
 /// Compact 16-bit tables with NEON (no gathers): the eight indices in one
 /// `ld1`, each lane decoded with scalar loads ([`Parts::decode`]) and inserted
 /// with `ins` (`vsetq_lane_u16`), one 128-bit store.
-impl Block<CompactRef<'_>> for Neon {
+pub(super) struct NeonLanes<const F: u8>;
+
+impl<const F: u8> Block<CompactRef<'_>> for NeonLanes<F> {
     const LANES: usize = 8;
     type State = Parts;
 
@@ -67,17 +69,17 @@ impl Block<CompactRef<'_>> for Neon {
         // driver holds borrowed; the indices are read before the store.
         unsafe {
             let idx: [u16; 8] = core::array::from_fn(|k| src.add(k).read());
-            let v = vdupq_n_u16(p.decode(idx[0]));
-            let v = vsetq_lane_u16::<1>(p.decode(idx[1]), v);
-            let v = vsetq_lane_u16::<2>(p.decode(idx[2]), v);
-            let v = vsetq_lane_u16::<3>(p.decode(idx[3]), v);
-            let v = vsetq_lane_u16::<4>(p.decode(idx[4]), v);
-            let v = vsetq_lane_u16::<5>(p.decode(idx[5]), v);
-            let v = vsetq_lane_u16::<6>(p.decode(idx[6]), v);
-            let v = vsetq_lane_u16::<7>(p.decode(idx[7]), v);
+            let v = vdupq_n_u16(p.decode::<F>(idx[0]));
+            let v = vsetq_lane_u16::<1>(p.decode::<F>(idx[1]), v);
+            let v = vsetq_lane_u16::<2>(p.decode::<F>(idx[2]), v);
+            let v = vsetq_lane_u16::<3>(p.decode::<F>(idx[3]), v);
+            let v = vsetq_lane_u16::<4>(p.decode::<F>(idx[4]), v);
+            let v = vsetq_lane_u16::<5>(p.decode::<F>(idx[5]), v);
+            let v = vsetq_lane_u16::<6>(p.decode::<F>(idx[6]), v);
+            let v = vsetq_lane_u16::<7>(p.decode::<F>(idx[7]), v);
             vst1q_u16(dst, v);
         }
     }
 }
 
-kernel_fn!(#[inline] compact_neon: compact => Neon);
+kernel_fn!(#[inline] compact_neon: compact => NeonLanes);

@@ -13,8 +13,9 @@
 //! The bytes layout has `offset_mask = 0x7FFF`, its own `scale` and
 //! `force = 0`: exactly its decode. The words layout has `offset_mask =
 //! 0xFFFF`, `scale = 1` and `force = !0`, so `at = 2 (offset + i)` and the
-//! mask keeps all 16 bits: exactly its decode too. One `or` per element (or
-//! per vector) buys both layouts the same kernels.
+//! mask keeps all 16 bits: exactly its decode too. Every block is compiled
+//! once per form (the three scales of the bytes layout and the words layout,
+//! a const parameter), where these are constants and fold away.
 //!
 //! Why no read is out of bounds: [`CompactRef::from_bytes`] is the only
 //! constructor of a `CompactRef`, and it accepts a stored form only if the
@@ -23,12 +24,45 @@
 //! (`at` above, for every `i < P`) lies inside the pool. The blocks read 4 bytes
 //! at a directory entry and 2 or 4 bytes at `at`.
 
-use actlut_codegen::compact::{CompactRef, Layout};
+use actlut_codegen::compact::{CompactRef, Layout, WIDE_BIT};
 
 use super::driver::{kernel_fn, Block};
 
-/// What a block needs from a compact table: its two parts as pointers and the
-/// constants of the unified decode.
+/// The four decodes, one per stored form, as the const parameter of the
+/// blocks: the kernel function matches on the table's form once per slice and
+/// runs the block compiled for it, so the decode has no run-time constants
+/// (no variable shift, no `force`).
+pub(super) const BYTES0: u8 = 0;
+/// Bytes layout, page starts in units of 2 bytes.
+pub(super) const BYTES1: u8 = 1;
+/// Bytes layout, page starts in units of 4 bytes.
+pub(super) const BYTES2: u8 = 2;
+/// Words layout.
+pub(super) const WORDS: u8 = 3;
+
+/// The form of `table`: [`BYTES0`], [`BYTES1`], [`BYTES2`] or [`WORDS`].
+#[inline(always)]
+pub(super) fn form(table: &CompactRef<'_>) -> u8 {
+    match table.layout() {
+        // `from_bytes` accepts scales 0..=2 only.
+        Layout::Bytes => table.offset_scale().min(2) as u8,
+        Layout::Words => WORDS,
+    }
+}
+
+/// The constants of the unified decode for form `F`:
+/// `(offset_mask, scale, force)`.
+#[inline(always)]
+pub(super) const fn constants<const F: u8>() -> (u32, u32, u32) {
+    if F == WORDS {
+        (0xFFFF, 1, !0)
+    } else {
+        (0x7FFF, F as u32, 0)
+    }
+}
+
+/// What a block needs from a compact table: its two parts as pointers and its
+/// page shift.
 #[derive(Clone, Copy)]
 pub(super) struct Parts {
     /// The directory: `65,536 >> k` little-endian `u32`s.
@@ -39,12 +73,6 @@ pub(super) struct Parts {
     pub k: u32,
     /// `2^k - 1`.
     pub in_page: u32,
-    /// The bits of a directory entry that hold the page start.
-    pub offset_mask: u32,
-    /// Page starts are `(d & offset_mask) << scale` bytes into the pool.
-    pub scale: u32,
-    /// Or-ed into the width mask: all ones for the words layout.
-    pub force: u32,
 }
 
 impl Parts {
@@ -52,29 +80,23 @@ impl Parts {
     #[inline(always)]
     pub fn of(table: &CompactRef<'_>) -> Parts {
         let k = table.page_shift();
-        let (offset_mask, scale, force) = match table.layout() {
-            Layout::Bytes => (0x7FFF, table.offset_scale(), 0),
-            Layout::Words => (0xFFFF, 1, !0),
-        };
         Parts {
             dir: table.dir_bytes().as_ptr(),
             pool: table.pool().as_ptr(),
             k,
             in_page: (1 << k) - 1,
-            offset_mask,
-            scale,
-            force,
         }
     }
 
-    /// The entry for input `x`: `table.get(x)` without bounds checks.
+    /// The entry for input `x` of a table of form `F`: `table.get(x)` without
+    /// bounds checks.
     ///
     /// # Safety
     ///
-    /// `self` is [`Parts::of`] a [`CompactRef`] that is still borrowed (its
-    /// bytes are alive).
+    /// `self` is [`Parts::of`] a [`CompactRef`] of form `F` ([`form`]) that is
+    /// still borrowed (its bytes are alive).
     #[inline(always)]
-    pub unsafe fn decode(&self, x: u16) -> u16 {
+    pub unsafe fn decode<const F: u8>(&self, x: u16) -> u16 {
         let x = u32::from(x);
         // SAFETY: `x >> k < 65,536 >> k`, the directory's length in entries
         // (validated by `from_bytes`, see the module docs), so the 4 bytes at
@@ -86,22 +108,44 @@ impl Parts {
                 .read_unaligned()
         });
         let i = x & self.in_page;
-        let wide = (((d << 16) as i32 >> 31) as u32) | self.force;
-        let at = ((d & self.offset_mask) << self.scale) + i + (i & wide);
-        // SAFETY: `at` is entry `i < P` of the page of `d`, where `from_bytes`
-        // checked that a 4-byte read lies inside the pool; this reads 2.
-        let raw =
-            u16::from_le(unsafe { self.pool.add(at as usize).cast::<u16>().read_unaligned() });
-        (raw & (wide as u16 | 0xFF)).wrapping_add((d >> 16) as u16)
+        let addend = (d >> 16) as u16;
+        if F == WORDS {
+            let at = 2 * ((d & 0xFFFF) + i);
+            // SAFETY: `at` is entry `i < P` of the page of `d`, where
+            // `from_bytes` checked that a 4-byte read lies inside the pool;
+            // this reads 2.
+            let raw = unsafe { self.pool.add(at as usize).cast::<u16>().read_unaligned() };
+            return u16::from_le(raw).wrapping_add(addend);
+        }
+        let start = (d & 0x7FFF) << F;
+        // A branch on the page's width, not the branch-free mask: a narrow
+        // page (all but 1–23 pages of every shipped table) is then one byte
+        // load, as few instructions as the words layout, and the branch is
+        // mispredicted only when an input lands on a wide page.
+        let raw = if d & WIDE_BIT == 0 {
+            // SAFETY: as below; this reads 1 byte.
+            u16::from(unsafe { self.pool.add((start + i) as usize).read() })
+        } else {
+            // SAFETY: `start + 2i` is entry `i < P` of the wide page of `d`,
+            // where `from_bytes` checked that a 4-byte read lies inside the
+            // pool; this reads 2.
+            u16::from_le(unsafe {
+                self.pool
+                    .add((start + 2 * i) as usize)
+                    .cast::<u16>()
+                    .read_unaligned()
+            })
+        };
+        raw.wrapping_add(addend)
     }
 }
 
-/// The portable compact block: eight indices read first, then eight decodes
-/// without bounds checks (the validated view vouches for every read), each
-/// result stored on its own.
-pub(super) struct Scalar;
+/// The portable compact block for form `F`: eight indices read first, then
+/// eight decodes without bounds checks (the validated view vouches for every
+/// read), each result stored on its own.
+pub(super) struct Scalar<const F: u8>;
 
-impl Block<CompactRef<'_>> for Scalar {
+impl<const F: u8> Block<CompactRef<'_>> for Scalar<F> {
     const LANES: usize = 8;
     type State = Parts;
 
@@ -115,10 +159,11 @@ impl Block<CompactRef<'_>> for Scalar {
         // SAFETY: the caller vouches for 8 readable elements at `src`.
         let idx: [u16; 8] = core::array::from_fn(|k| unsafe { src.add(k).read() });
         for (k, &x) in idx.iter().enumerate() {
-            // SAFETY: `p` is the parts of the table the driver holds borrowed;
-            // the caller vouches for 8 writable elements at `dst`; all indices
-            // were read above (in place).
-            unsafe { dst.add(k).write(p.decode(x)) };
+            // SAFETY: `p` is the parts of the table the driver holds borrowed,
+            // of form `F` (the kernel function matched it); the caller vouches
+            // for 8 writable elements at `dst`; all indices were read above (in
+            // place).
+            unsafe { dst.add(k).write(p.decode::<F>(x)) };
         }
     }
 }

@@ -76,10 +76,13 @@ pub(super) unsafe fn run<T: LookupTable + ?Sized, B: Block<T>>(
 /// Defines `unsafe fn $name(table, src, dst, len)`: [`run`] with a block, inside
 /// a function compiled with the block's target features (given as attributes).
 macro_rules! kernel_fn {
-    // A compact 16-bit table: a borrowed view, so the table type has a lifetime.
-    ($(#[$attr:meta])* $name:ident: compact => $block:ty) => {
+    // A compact 16-bit table: a borrowed view, so the table type has a
+    // lifetime; the block is generic over the form (kernels/compact.rs),
+    // matched once per slice.
+    ($(#[$attr:meta])* $name:ident: compact => $block:ident) => {
         $(#[$attr])*
-        /// The chunk-and-tail driver with this module's block for compact tables.
+        /// The chunk-and-tail driver with this module's block for compact
+        /// tables, compiled for the table's form.
         ///
         /// # Safety
         ///
@@ -92,11 +95,20 @@ macro_rules! kernel_fn {
             dst: *mut u16,
             len: usize,
         ) {
-            // SAFETY: this function's contract is the driver's.
+            use actlut_codegen::compact::CompactRef;
+            use $crate::kernels::compact::{form, BYTES0, BYTES1, BYTES2};
+            use $crate::kernels::driver::run;
+            // SAFETY: this function's contract is the driver's; each block
+            // runs on a table of its form.
             unsafe {
-                $crate::kernels::driver::run::<actlut_codegen::compact::CompactRef<'_>, $block>(
-                    table, src, dst, len,
-                )
+                match form(table) {
+                    BYTES0 => run::<CompactRef<'_>, $block<BYTES0>>(table, src, dst, len),
+                    BYTES1 => run::<CompactRef<'_>, $block<BYTES1>>(table, src, dst, len),
+                    BYTES2 => run::<CompactRef<'_>, $block<BYTES2>>(table, src, dst, len),
+                    _ => run::<CompactRef<'_>, $block<{ $crate::kernels::compact::WORDS }>>(
+                        table, src, dst, len,
+                    ),
+                }
             }
         }
     };

@@ -1,17 +1,27 @@
 //! Slice kernels: `dst[i] = table[src[i]]` over whole slices, one table load
 //! per element, and SIMD byte permutes for 256-entry byte tables.
 //!
-//! Four table shapes ([`TableShape`], one [`LookupTable`] type each) share one
+//! Five table shapes ([`TableShape`], one [`LookupTable`] type each) share one
 //! set of kernels ([`Kernel`]):
 //!
-//! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | needs |
-//! |---|---|---|---|---|
-//! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | nothing |
-//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | x86_64 with the `sse2` target feature |
-//! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | AVX2 (run-time detection with `std`) |
-//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
-//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | aarch64 with the `neon` target feature |
-//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | wasm32 with `simd128` |
+//! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | [`CompactRef`] (compact f16, bf16) | needs |
+//! |---|---|---|---|---|---|
+//! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | ✓ (the decode without bounds checks; the fastest) | nothing |
+//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | the scalar decode per lane, `pinsrw` | x86_64 with the `sse2` target feature |
+//! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | two 8-lane `vpgatherdd` | AVX2 (run-time detection with `std`) |
+//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | two 16-lane `vpgatherdd` | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
+//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | the scalar decode per lane, `ins` | aarch64 with the `neon` target feature |
+//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | the scalar decode per lane, `replace_lane` | wasm32 with `simd128` |
+//!
+//! A compact table (`kernels/compact.rs`, docs/compact.md) is two dependent
+//! loads and an add per element; every block is compiled once per stored form
+//! (bytes layout at each offset scale, words layout) and the kernel matches the
+//! form once per slice. On an AMD Zen 5 the portable loop is the fastest of
+//! them (a branch on the page's width makes a narrow page one byte load): the
+//! two gathers alone cost more than its whole decode, and inserting computed
+//! values into lanes costs more than storing them one by one. So
+//! [`Kernel::best`] picks [`Kernel::Scalar`] for compact tables; the others run
+//! by name.
 //!
 //! Every kernel is one block (the lookup of 8 to 64 consecutive elements) run
 //! by one chunk-and-tail loop, which finishes the last elements with the scalar
@@ -19,7 +29,8 @@
 //! available kernel on every length 0..=300 and every alignment offset).
 //!
 //! The slice functions ([`map_u8`], [`apply_u8`], [`map_u16`], [`apply_u16`],
-//! [`map_u8_u32`], [`map_u8_u16`]) use [`Kernel::best`] for their table shape,
+//! [`map_u8_u32`], [`map_u8_u16`], and [`crate::compact::apply_u16`] and
+//! [`crate::compact::map_u16`]) use [`Kernel::best`] for their table shape,
 //! chosen once: with the `std` feature on x86_64 the byte kernel is a function
 //! pointer set on first use from CPU detection; everywhere else the choice is
 //! fixed at compile time by the target features (`-C target-feature=+avx2`).
@@ -289,42 +300,10 @@ impl sealed::Dispatch for CompactRef<'_> {
         }
     }
 
-    /// With `std` on x86_64: a function pointer, first set to a routine that
-    /// detects the CPU, stores the chosen kernel in its place and runs it.
-    #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline]
-    #[allow(unsafe_code)]
-    fn best_implementation() -> RawKernel<Self> {
-        use core::sync::atomic::{AtomicPtr, Ordering};
-
-        static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
-
-        /// # Safety
-        ///
-        /// The contract of [`RawKernel`] (the chosen kernel's).
-        unsafe fn detect(table: &CompactRef<'_>, src: *const u16, dst: *mut u16, len: usize) {
-            let kernel = Kernel::best(TableShape::Compact16);
-            let chosen =
-                <CompactRef<'_>>::implementation(kernel).unwrap_or(compact::compact_scalar);
-            CHOSEN.store(chosen as *mut (), Ordering::Relaxed);
-            // SAFETY: `implementation` returns only kernels that run here; the
-            // slice contract is the caller's.
-            unsafe { chosen(table, src, dst, len) }
-        }
-
-        let chosen = CHOSEN.load(Ordering::Relaxed);
-        // SAFETY: CHOSEN only ever holds `detect` or a kernel returned by
-        // `implementation` (so one that runs on this CPU), all of them
-        // functions of one signature, generic over the view's lifetime; a
-        // function pointer round-trips through `*mut ()`.
-        unsafe { core::mem::transmute::<*mut (), RawKernel<Self>>(chosen) }
-    }
-
-    /// Without `std`, or off x86_64: fixed at compile time.
-    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_feature = "sse2")))]
+    /// The portable loop everywhere (see [`Kernel::best`]).
     #[inline]
     fn best_implementation() -> RawKernel<Self> {
-        Self::implementation(Kernel::best(TableShape::Compact16)).unwrap_or(compact::compact_scalar)
+        compact::compact_scalar
     }
 }
 
@@ -403,24 +382,28 @@ pub enum Kernel {
     /// 16-bit and byte → wide tables: the indices of eight elements come from
     /// 64-bit loads, the table loads go straight into vector lanes (`pinsrw`,
     /// `movd`), and the results leave in 128-bit stores: 11 memory operations
-    /// per 8 elements of a 16-bit table instead of 24.
+    /// per 8 elements of a 16-bit table instead of 24. Compact tables: the
+    /// scalar decode per lane, inserted with `pinsrw`.
     Sse2,
     /// x86_64 AVX2, for byte tables: `vpshufb` lookups and a `vpblendvb`
-    /// selection tree, 32 bytes per step.
+    /// selection tree, 32 bytes per step; for compact tables, two 8-lane
+    /// `vpgatherdd` (directory, then pool) per 8 elements.
     Avx2,
     /// x86_64 AVX-512 VBMI, for byte tables: two `vpermi2b` over the table in
     /// four registers and a mask blend on the top bit, 64 bytes per step: at
-    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md). With the
+    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md); for compact
+    /// tables, two 16-lane `vpgatherdd` per 16 elements. With the
     /// `avx512vbmi` cargo feature (on by default) and on a CPU that has
-    /// AVX-512 F, BW and VBMI.
+    /// AVX-512 F, BW and VBMI (the crate's one AVX-512 level).
     Avx512Vbmi,
     /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
-    /// quadruples. Only where `neon` is a target feature (not on
+    /// quadruples; for compact tables, the scalar decode per lane, inserted
+    /// with `ins`. Only where `neon` is a target feature (not on
     /// `aarch64-unknown-none-softfloat`).
     Neon,
     /// wasm32 `simd128`: `i8x16.swizzle` lookups for byte tables (not chosen by
     /// [`Kernel::best`]: slower than the scalar loop on x86-64 hosts) and
-    /// `i16x8.replace_lane` lane loads for 16-bit tables.
+    /// `i16x8.replace_lane` lane loads for 16-bit and compact tables.
     Simd128,
 }
 
@@ -509,19 +492,17 @@ impl Kernel {
     /// functions ([`map_u8`], [`map_u16`], …) use. For byte tables, AVX-512
     /// VBMI, then AVX2, then NEON (never [`Kernel::Simd128`], see the module
     /// documentation); for 16-bit tables SSE2 or `simd128`; for byte → wide
-    /// tables SSE2; otherwise [`Kernel::Scalar`].
+    /// tables SSE2; for compact tables [`Kernel::Scalar`] everywhere (it beats
+    /// the gathers and the lane loads, see the module documentation);
+    /// otherwise [`Kernel::Scalar`].
     pub fn best(shape: TableShape) -> Kernel {
         let order: &[Kernel] = match shape {
             TableShape::U8 => &[Kernel::Avx512Vbmi, Kernel::Avx2, Kernel::Neon],
             TableShape::U16 => &[Kernel::Sse2, Kernel::Simd128],
             TableShape::U8ToU32 | TableShape::U8ToU16 => &[Kernel::Sse2],
-            TableShape::Compact16 => &[
-                Kernel::Avx512Vbmi,
-                Kernel::Avx2,
-                Kernel::Sse2,
-                Kernel::Neon,
-                Kernel::Simd128,
-            ],
+            // Measured (docs/compact.md, "Speed"): the portable loop beats the
+            // gathers and the lane loads.
+            TableShape::Compact16 => &[],
         };
         order
             .iter()

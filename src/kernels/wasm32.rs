@@ -89,7 +89,9 @@ kernel_fn!(#[inline] u16_simd128: [u16; 65_536] => Simd128);
 /// Compact 16-bit tables: eight indices from two 64-bit loads, each lane
 /// decoded with scalar loads ([`Parts::decode`]) and put in place with
 /// `i16x8.replace_lane`, one 128-bit store.
-impl Block<CompactRef<'_>> for Simd128 {
+pub(super) struct Simd128Lanes<const F: u8>;
+
+impl<const F: u8> Block<CompactRef<'_>> for Simd128Lanes<F> {
     const LANES: usize = 8;
     type State = Parts;
 
@@ -107,7 +109,7 @@ impl Block<CompactRef<'_>> for Simd128 {
             (q.read_unaligned(), q.add(1).read_unaligned())
         };
         // SAFETY: `p` is the parts of the table the driver holds borrowed.
-        let t = |w: u64, k: u32| unsafe { p.decode((w >> (16 * k)) as u16) };
+        let t = |w: u64, k: u32| unsafe { p.decode::<F>((w >> (16 * k)) as u16) };
         let v = u16x8_splat(t(a, 0));
         let v = u16x8_replace_lane::<1>(v, t(a, 1));
         let v = u16x8_replace_lane::<2>(v, t(a, 2));
@@ -122,4 +124,4 @@ impl Block<CompactRef<'_>> for Simd128 {
     }
 }
 
-kernel_fn!(#[inline] compact_simd128: compact => Simd128);
+kernel_fn!(#[inline] compact_simd128: compact => Simd128Lanes);

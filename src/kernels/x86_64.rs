@@ -18,7 +18,7 @@ use core::arch::x86_64::*;
 
 use actlut_codegen::compact::CompactRef;
 
-use super::compact::Parts;
+use super::compact::{constants, Parts};
 use super::driver::{kernel_fn, Block};
 
 /// AVX2 byte lookup, 32 bytes per block.
@@ -257,10 +257,12 @@ kernel_fn!(#[inline] u16_sse2: [u16; 65_536] => Sse2);
 kernel_fn!(#[inline] u8_u32_sse2: [u32; 256] => Sse2);
 kernel_fn!(#[inline] u8_u16_sse2: [u16; 256] => Sse2);
 
-/// Compact 16-bit tables with SSE2 (no gathers): the eight indices come from
-/// two 64-bit loads, each lane is decoded with scalar loads
+/// Compact 16-bit tables of form `F` with SSE2 (no gathers): the eight
+/// indices come from two 64-bit loads, each lane is decoded with scalar loads
 /// ([`Parts::decode`]) and inserted by `pinsrw`, one 128-bit store.
-impl Block<CompactRef<'_>> for Sse2 {
+pub(super) struct Sse2Lanes<const F: u8>;
+
+impl<const F: u8> Block<CompactRef<'_>> for Sse2Lanes<F> {
     const LANES: usize = 8;
     type State = Parts;
 
@@ -280,8 +282,9 @@ impl Block<CompactRef<'_>> for Sse2 {
         };
         let v = lanes16(|k| {
             let w = if k < 4 { a } else { b };
-            // SAFETY: `p` is the parts of the table the driver holds borrowed.
-            unsafe { p.decode((w >> (16 * (k % 4))) as u16) }
+            // SAFETY: `p` is the parts of the table the driver holds borrowed,
+            // of form `F`.
+            unsafe { p.decode::<F>((w >> (16 * (k % 4))) as u16) }
         });
         // SAFETY: the caller vouches for 8 writable u16 = 16 bytes at `dst`;
         // storeu has no alignment requirement; the indices were read above.
@@ -289,42 +292,25 @@ impl Block<CompactRef<'_>> for Sse2 {
     }
 }
 
-kernel_fn!(#[inline] compact_sse2: compact => Sse2);
+kernel_fn!(#[inline] compact_sse2: compact => Sse2Lanes);
 
-/// The unified decode of [`Parts`] for eight lanes, after the directory
-/// gather: the byte offsets into the pool and the mask of the residual.
-/// Returns `(at, keep)`.
-#[inline(always)]
-fn at8(p: &Parts, d: __m256i, i: __m256i) -> (__m256i, __m256i) {
-    // SAFETY: AVX2 intrinsics; the callers are compiled with AVX2 enabled.
-    unsafe {
-        let force = _mm256_set1_epi32(p.force as i32);
-        let wide = _mm256_or_si256(_mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(d)), force);
-        let start = _mm256_sll_epi32(
-            _mm256_and_si256(d, _mm256_set1_epi32(p.offset_mask as i32)),
-            _mm_cvtsi32_si128(p.scale as i32),
-        );
-        let at = _mm256_add_epi32(_mm256_add_epi32(start, i), _mm256_and_si256(i, wide));
-        (at, _mm256_or_si256(wide, _mm256_set1_epi32(0xFF)))
-    }
-}
+/// Compact 16-bit tables of form `F` with AVX2: per eight lanes, `vpmovzxwd`
+/// the indices, one `vpgatherdd` of directory entries, the decode arithmetic,
+/// one `vpgatherdd` of pool bytes (4 at each entry: the validated view allows
+/// it), the add, and `vpackusdw` + `vpermq` to eight `u16`. Two independent
+/// chains of eight lanes per block.
+pub(super) struct Avx2Gather<const F: u8>;
 
-/// Compact 16-bit tables with AVX2: per eight lanes, `vpmovzxwd` the indices,
-/// one `vpgatherdd` of directory entries, the decode arithmetic, one
-/// `vpgatherdd` of pool bytes (4 at each entry: the validated view allows it),
-/// the add, and `vpackusdw` + `vpermq` to eight `u16`. Two independent chains of
-/// eight lanes per block.
-pub(super) struct Avx2Gather;
-
-impl Avx2Gather {
-    /// Eight lookups: `idx` holds eight `u16` indices; returns eight results in
-    /// the low 16 bits of each 32-bit lane.
+impl<const F: u8> Avx2Gather<F> {
+    /// Eight lookups: `idx` holds eight `u16` indices; returns the eight
+    /// results in the low 16 bits of each 32-bit lane.
     ///
     /// # Safety
     ///
-    /// AVX2; `p` is the parts of a borrowed, validated view.
+    /// AVX2; `p` is the parts of a borrowed, validated view of form `F`.
     #[inline(always)]
     unsafe fn lookup8(p: &Parts, idx: __m128i) -> __m256i {
+        let (offset_mask, scale, force) = constants::<F>();
         // SAFETY: AVX2 (the caller). Every directory index `x >> k` is below
         // 65,536 >> k, the directory's length in entries, and every pool index
         // is an entry of the page of its directory entry, where a 4-byte read
@@ -334,14 +320,30 @@ impl Avx2Gather {
             let page = _mm256_srl_epi32(x, _mm_cvtsi32_si128(p.k as i32));
             let i = _mm256_and_si256(x, _mm256_set1_epi32(p.in_page as i32));
             let d = _mm256_i32gather_epi32::<4>(p.dir.cast(), page);
-            let (at, keep) = at8(p, d, i);
+            let wide = if force == 0 {
+                _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(d))
+            } else {
+                _mm256_set1_epi32(-1)
+            };
+            let start = _mm256_and_si256(d, _mm256_set1_epi32(offset_mask as i32));
+            let start = match scale {
+                0 => start,
+                1 => _mm256_slli_epi32::<1>(start),
+                _ => _mm256_slli_epi32::<2>(start),
+            };
+            let at = _mm256_add_epi32(_mm256_add_epi32(start, i), _mm256_and_si256(i, wide));
             let raw = _mm256_i32gather_epi32::<1>(p.pool.cast(), at);
-            _mm256_add_epi32(_mm256_and_si256(raw, keep), _mm256_srli_epi32::<16>(d))
+            let raw = if force == 0 {
+                _mm256_and_si256(raw, _mm256_or_si256(wide, _mm256_set1_epi32(0xFF)))
+            } else {
+                raw
+            };
+            _mm256_add_epi32(raw, _mm256_srli_epi32::<16>(d))
         }
     }
 }
 
-impl Block<CompactRef<'_>> for Avx2Gather {
+impl<const F: u8> Block<CompactRef<'_>> for Avx2Gather<F> {
     const LANES: usize = 16;
     type State = Parts;
 
@@ -354,7 +356,7 @@ impl Block<CompactRef<'_>> for Avx2Gather {
     unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
         // SAFETY: AVX2 (the caller); 16 readable u16 at `src` and 16 writable at
         // `dst` (the caller), loadu/storeu need no alignment; both loads precede
-        // the store (in place).
+        // the store (in place); `p` is of form `F`.
         unsafe {
             let lo = Self::lookup8(p, _mm_loadu_si128(src.cast()));
             let hi = Self::lookup8(p, _mm_loadu_si128(src.add(8).cast()));
@@ -371,23 +373,24 @@ impl Block<CompactRef<'_>> for Avx2Gather {
 
 kernel_fn!(#[target_feature(enable = "avx2")] compact_avx2: compact => Avx2Gather);
 
-/// Compact 16-bit tables with AVX-512 (`avx512vbmi` feature, on a CPU with
-/// AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes per
-/// `vpgatherdd`, the decode in `zmm` registers, `vpmovdw` to sixteen `u16`; two
-/// independent chains of sixteen lanes per block.
+/// Compact 16-bit tables of form `F` with AVX-512 (`avx512vbmi` feature, on a
+/// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
+/// per `vpgatherdd`, the decode in `zmm` registers, `vpmovdw` to sixteen `u16`;
+/// two independent chains of sixteen lanes per block.
 #[cfg(feature = "avx512vbmi")]
-pub(super) struct Avx512Gather;
+pub(super) struct Avx512Gather<const F: u8>;
 
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
-impl Avx512Gather {
+impl<const F: u8> Avx512Gather<F> {
     /// Sixteen lookups of the `u16` indices in `idx`, as sixteen `u16`.
     ///
     /// # Safety
     ///
-    /// AVX-512 F; `p` is the parts of a borrowed, validated view.
+    /// AVX-512 F; `p` is the parts of a borrowed, validated view of form `F`.
     #[inline(always)]
     unsafe fn lookup16(p: &Parts, idx: __m256i) -> __m256i {
+        let (offset_mask, scale, force) = constants::<F>();
         // SAFETY: AVX-512 F (the caller); every gathered index is in bounds as
         // in `Avx2Gather::lookup8`.
         unsafe {
@@ -395,27 +398,33 @@ impl Avx512Gather {
             let page = _mm512_srl_epi32(x, _mm_cvtsi32_si128(p.k as i32));
             let i = _mm512_and_si512(x, _mm512_set1_epi32(p.in_page as i32));
             let d = _mm512_i32gather_epi32::<4>(page, p.dir.cast());
-            let wide = _mm512_or_si512(
-                _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d)),
-                _mm512_set1_epi32(p.force as i32),
-            );
-            let start = _mm512_sll_epi32(
-                _mm512_and_si512(d, _mm512_set1_epi32(p.offset_mask as i32)),
-                _mm_cvtsi32_si128(p.scale as i32),
-            );
+            let wide = if force == 0 {
+                _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d))
+            } else {
+                _mm512_set1_epi32(-1)
+            };
+            let start = _mm512_and_si512(d, _mm512_set1_epi32(offset_mask as i32));
+            let start = match scale {
+                0 => start,
+                1 => _mm512_slli_epi32::<1>(start),
+                _ => _mm512_slli_epi32::<2>(start),
+            };
             let at = _mm512_add_epi32(_mm512_add_epi32(start, i), _mm512_and_si512(i, wide));
             let raw = _mm512_i32gather_epi32::<1>(at, p.pool.cast());
-            let keep = _mm512_or_si512(wide, _mm512_set1_epi32(0xFF));
-            let v = _mm512_add_epi32(_mm512_and_si512(raw, keep), _mm512_srli_epi32::<16>(d));
+            let raw = if force == 0 {
+                _mm512_and_si512(raw, _mm512_or_si512(wide, _mm512_set1_epi32(0xFF)))
+            } else {
+                raw
+            };
             // vpmovdw truncates each lane to its low 16 bits.
-            _mm512_cvtepi32_epi16(v)
+            _mm512_cvtepi32_epi16(_mm512_add_epi32(raw, _mm512_srli_epi32::<16>(d)))
         }
     }
 }
 
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
-impl Block<CompactRef<'_>> for Avx512Gather {
+impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
     const LANES: usize = 32;
     type State = Parts;
 
@@ -428,7 +437,7 @@ impl Block<CompactRef<'_>> for Avx512Gather {
     unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
         // SAFETY: AVX-512 F (the caller); 32 readable u16 at `src` and 32
         // writable at `dst` (the caller), loadu/storeu need no alignment; both
-        // loads precede the stores (in place).
+        // loads precede the stores (in place); `p` is of form `F`.
         unsafe {
             let lo = Self::lookup16(p, _mm256_loadu_si256(src.cast()));
             let hi = Self::lookup16(p, _mm256_loadu_si256(src.add(16).cast()));
