@@ -3,20 +3,25 @@
 //! format: a few KiB of the table) and on `all-bits` inputs (uniform bit
 //! patterns: all of it).
 //!
-//! - `full/scalar`, `full/sse2`: the crate's word kernels on the 128 KiB table;
-//! - `bytes/…`, `words/…`: the two layouts of `actlut_codegen::compact`;
-//! - `…/scalar`: [`CompactRef::get`] in a plain loop;
-//! - `…/unchecked`: the same decode without bounds checks (what a kernel
-//!   module may do on a validated view);
-//! - `…/avx2`, `bytes/avx512`: prototypes of gather kernels (eight or sixteen
-//!   lanes: a gather of directory entries, a gather of pool words, the decode
-//!   arithmetic), run where the CPU has the feature (`avx512` also needs the
-//!   crate's `avx512vbmi` feature, which needs Rust 1.89);
-//! - `bytes/avx2-gathers-only`: the two gathers of `bytes/avx2` and no decode
-//!   arithmetic, a floor for gather kernels.
+//! - `full/<kernel>`: the 128 KiB table through each 16-bit kernel available
+//!   here;
+//! - `bytes/<kernel>`, `words/<kernel>`: the two layouts of
+//!   `actlut_codegen::compact` (bytes is what the `compact` feature embeds)
+//!   through each compact kernel available here
+//!   ([`TableShape::Compact16`]);
+//! - `…/get-loop`: [`CompactRef::get`] in a plain loop (safe code, bounds
+//!   checks included);
+//! - floors, which are not lookups (they write a checksum): the two gathers of
+//!   the gather kernels without the decode (`bytes/avx2-gathers-only`,
+//!   `bytes/avx512-gathers-only`) and one 16-lane gather per 16 elements on
+//!   the full table (`full/avx512-one-gather`).
+//!
+//! First a round-robin table (the best of 200 rounds of one call each), then
+//! the criterion groups `compact/<table>/<inputs>`; docs/compact.md ("Speed")
+//! has the numbers.
 //!
 //! ```text
-//! cargo bench --bench compact --features avx512vbmi
+//! cargo bench --bench compact                # -- nomatch: the table only
 //! ```
 
 use std::hint::black_box;

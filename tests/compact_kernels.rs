@@ -14,8 +14,9 @@
 //!   offset scale and layout (page starts anywhere the validation allows,
 //!   random addends).
 //!
-//! Under Miri (CI's Miri step) the compaction is too slow to run: only the
-//! random stored forms are checked, on the harness's short ranges.
+//! Under Miri (CI's Miri step) the compaction is too slow to run: only random
+//! stored forms are checked (three on every 97th input, one on the harness's
+//! short lengths and offsets), about a minute of Miri.
 
 mod kernel_harness;
 use kernel_harness::{available, check_apply, check_map, Rng, MAX_LEN, OFFSET_BYTES};
@@ -271,19 +272,22 @@ fn every_compact_kernel_equals_get_on_every_length_and_offset() {
         .map(|_| (rng.next() >> 48) as u16)
         .collect();
     let forms = random_stored_forms();
-    // Under Miri: one bytes and one words form; elsewhere a bytes form of each
-    // offset scale and a words form.
+    // Under Miri: one bytes form (the words forms run in the test above);
+    // elsewhere a bytes form of each offset scale and a words form.
     let picked: Vec<&Vec<u8>> = forms
         .iter()
         .filter(|(name, _)| {
-            cfg!(miri) && name != "bytes k=8 scale=2"
-                || [
+            if cfg!(miri) {
+                name == "bytes k=4 scale=1"
+            } else {
+                [
                     "bytes k=4 scale=0",
                     "bytes k=6 scale=1",
                     "bytes k=8 scale=2",
                     "words k=7",
                 ]
                 .contains(&name.as_str())
+            }
         })
         .map(|(_, b)| b)
         .collect();
@@ -291,7 +295,7 @@ fn every_compact_kernel_equals_get_on_every_length_and_offset() {
         .iter()
         .map(|b| CompactRef::from_bytes(b).unwrap())
         .collect();
-    assert_eq!(views.len(), if cfg!(miri) { 2 } else { 4 });
+    assert_eq!(views.len(), if cfg!(miri) { 1 } else { 4 });
     let views: Vec<&CompactRef<'_>> = views.iter().collect();
     check_map(&views, &buf, 0xA5A5);
     check_apply(&views, &buf);

@@ -2,7 +2,15 @@
 //! [`CompactRef`] every block reads, the per-element decode without bounds
 //! checks, and the portable block.
 //!
-//! Both layouts run through one decode. With `d = dir[x >> k]`, `i = x & (P - 1)`:
+//! With `d = dir[x >> k]` and `i = x & (P - 1)`, two decodes give the same bits:
+//!
+//! - **per element** ([`Parts::decode`]: the portable block, and the lane
+//!   kernels of SSE2, NEON and `simd128`): words layout
+//!   `pool16[(d & 0xFFFF) + i] + (d >> 16)`; bytes layout a branch on the
+//!   width bit, `pool[s + i]` for a narrow page (one byte load: as few
+//!   instructions as the words layout) or `u16le(pool[s + 2i..])` for a wide
+//!   one, plus `d >> 16`, with `s = (d & 0x7FFF) << scale`;
+//! - **branch-free**, for the gather kernels (every lane its own page):
 //!
 //! ```text
 //! wide = -(d >> 15 & 1) | force
@@ -10,12 +18,14 @@
 //! t[x] = (u16le(pool[at..]) & (wide | 0xFF)) + (d >> 16)      (mod 2^16)
 //! ```
 //!
-//! The bytes layout has `offset_mask = 0x7FFF`, its own `scale` and
-//! `force = 0`: exactly its decode. The words layout has `offset_mask =
-//! 0xFFFF`, `scale = 1` and `force = !0`, so `at = 2 (offset + i)` and the
-//! mask keeps all 16 bits: exactly its decode too. Every block is compiled
-//! once per form (the three scales of the bytes layout and the words layout,
-//! a const parameter), where these are constants and fold away.
+//! where the bytes layout has `offset_mask = 0x7FFF`, its own `scale` and
+//! `force = 0`, and the words layout `offset_mask = 0xFFFF`, `scale = 1` and
+//! `force = !0` (so `at = 2 (offset + i)` and the mask keeps all 16 bits).
+//!
+//! Every block is compiled once per *form* (the bytes layout at each of its
+//! three offset scales, and the words layout: a const parameter), so these
+//! are constants and fold away; the kernel function matches the table's form
+//! once per slice.
 //!
 //! Why no read is out of bounds: [`CompactRef::from_bytes`] is the only
 //! constructor of a `CompactRef`, and it accepts a stored form only if the
@@ -47,17 +57,6 @@ pub(super) fn form(table: &CompactRef<'_>) -> u8 {
         // `from_bytes` accepts scales 0..=2 only.
         Layout::Bytes => table.offset_scale().min(2) as u8,
         Layout::Words => WORDS,
-    }
-}
-
-/// The constants of the unified decode for form `F`:
-/// `(offset_mask, scale, force)`.
-#[inline(always)]
-pub(super) const fn constants<const F: u8>() -> (u32, u32, u32) {
-    if F == WORDS {
-        (0xFFFF, 1, !0)
-    } else {
-        (0x7FFF, F as u32, 0)
     }
 }
 

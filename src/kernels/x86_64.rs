@@ -18,7 +18,7 @@ use core::arch::x86_64::*;
 
 use actlut_codegen::compact::CompactRef;
 
-use super::compact::{constants, Parts};
+use super::compact::{Parts, WORDS};
 use super::driver::{kernel_fn, Block};
 
 /// AVX2 byte lookup, 32 bytes per block.
@@ -294,6 +294,18 @@ impl<const F: u8> Block<CompactRef<'_>> for Sse2Lanes<F> {
 
 kernel_fn!(#[inline] compact_sse2: compact => Sse2Lanes);
 
+/// The constants of the branch-free decode of `kernels/compact.rs` for form
+/// `F`:
+/// `(offset_mask, scale, force)`.
+#[inline(always)]
+const fn constants<const F: u8>() -> (u32, u32, u32) {
+    if F == WORDS {
+        (0xFFFF, 1, !0)
+    } else {
+        (0x7FFF, F as u32, 0)
+    }
+}
+
 /// Compact 16-bit tables of form `F` with AVX2: per eight lanes, `vpmovzxwd`
 /// the indices, one `vpgatherdd` of directory entries, the decode arithmetic,
 /// one `vpgatherdd` of pool bytes (4 at each entry: the validated view allows
@@ -380,6 +392,27 @@ kernel_fn!(#[target_feature(enable = "avx2")] compact_avx2: compact => Avx2Gathe
 #[cfg(feature = "avx512vbmi")]
 pub(super) struct Avx512Gather<const F: u8>;
 
+/// Sixteen 32-bit loads at `base + SCALE · index` as two 8-lane `vpgatherdd`:
+/// on Zen 5 two `ymm` gathers cost what one `zmm` gather does (docs/compact.md,
+/// "Speed"), and Miri interprets the `ymm` form (it has no 512-bit gather), so
+/// CI checks this kernel under Miri.
+///
+/// # Safety
+///
+/// AVX-512 F; the 4 bytes at `base + SCALE · index` are readable for each lane.
+#[cfg(feature = "avx512vbmi")]
+#[inline(always)]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+unsafe fn gather16<const SCALE: i32>(base: *const u8, index: __m512i) -> __m512i {
+    // SAFETY: AVX-512 F implies AVX2; the loads are the caller's.
+    unsafe {
+        let lo = _mm256_i32gather_epi32::<SCALE>(base.cast(), _mm512_castsi512_si256(index));
+        let hi =
+            _mm256_i32gather_epi32::<SCALE>(base.cast(), _mm512_extracti64x4_epi64::<1>(index));
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    }
+}
+
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
 impl<const F: u8> Avx512Gather<F> {
@@ -394,10 +427,13 @@ impl<const F: u8> Avx512Gather<F> {
         // SAFETY: AVX-512 F (the caller); every gathered index is in bounds as
         // in `Avx2Gather::lookup8`.
         unsafe {
-            let x = _mm512_cvtepu16_epi32(idx);
-            let page = _mm512_srl_epi32(x, _mm_cvtsi32_si128(p.k as i32));
-            let i = _mm512_and_si512(x, _mm512_set1_epi32(p.in_page as i32));
-            let d = _mm512_i32gather_epi32::<4>(page, p.dir.cast());
+            // Page and entry while the indices are 16 bits wide (the shift by
+            // a register count has no 512-bit form Miri interprets).
+            let page = _mm256_srl_epi16(idx, _mm_cvtsi32_si128(p.k as i32));
+            let page = _mm512_cvtepu16_epi32(page);
+            let i = _mm256_and_si256(idx, _mm256_set1_epi16(p.in_page as i16));
+            let i = _mm512_cvtepu16_epi32(i);
+            let d = gather16::<4>(p.dir, page);
             let wide = if force == 0 {
                 _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d))
             } else {
@@ -410,7 +446,7 @@ impl<const F: u8> Avx512Gather<F> {
                 _ => _mm512_slli_epi32::<2>(start),
             };
             let at = _mm512_add_epi32(_mm512_add_epi32(start, i), _mm512_and_si512(i, wide));
-            let raw = _mm512_i32gather_epi32::<1>(at, p.pool.cast());
+            let raw = gather16::<1>(p.pool, at);
             let raw = if force == 0 {
                 _mm512_and_si512(raw, _mm512_or_si512(wide, _mm512_set1_epi32(0xFF)))
             } else {
