@@ -1,5 +1,6 @@
 //! Slice kernels: `dst[i] = table[src[i]]` over whole slices, one table load
-//! per element, and SIMD byte permutes for 256-entry byte tables.
+//! per element, SIMD byte permutes for 256-entry byte tables, and the two
+//! dependent loads of the compact 16-bit tables.
 //!
 //! Five table shapes ([`TableShape`], one [`LookupTable`] type each) share one
 //! set of kernels ([`Kernel`]):
@@ -9,7 +10,7 @@
 //! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | ✓ (the decode without bounds checks; the fastest) | nothing |
 //! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | the scalar decode per lane, `pinsrw` | x86_64 with the `sse2` target feature |
 //! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | two 8-lane `vpgatherdd` | AVX2 (run-time detection with `std`) |
-//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | two 16-lane `vpgatherdd` | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
+//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | 16 lanes: a directory and a pool gather, each as two 8-lane `vpgatherdd`, the decode in `zmm` | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
 //! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | the scalar decode per lane, `ins` | aarch64 with the `neon` target feature |
 //! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | the scalar decode per lane, `replace_lane` | wasm32 with `simd128` |
 //!
@@ -392,7 +393,8 @@ pub enum Kernel {
     /// x86_64 AVX-512 VBMI, for byte tables: two `vpermi2b` over the table in
     /// four registers and a mask blend on the top bit, 64 bytes per step: at
     /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md); for compact
-    /// tables, two 16-lane `vpgatherdd` per 16 elements. With the
+    /// tables, a directory and a pool gather per 16 elements (each as two
+    /// 8-lane `vpgatherdd`), the decode in `zmm` registers. With the
     /// `avx512vbmi` cargo feature (on by default) and on a CPU that has
     /// AVX-512 F, BW and VBMI (the crate's one AVX-512 level).
     Avx512Vbmi,

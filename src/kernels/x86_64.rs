@@ -11,8 +11,9 @@
 //! - Byte → 32-bit and byte → 16-bit lookups with SSE2: indices from one 64-bit
 //!   load, entries loaded straight into vector lanes.
 //! - Compact 16-bit lookups (`kernels/compact.rs`): SSE2 lane loads (the
-//!   scalar decode per lane, `pinsrw`), and two `vpgatherdd` per vector with
-//!   AVX2 (8 lanes) and AVX-512 (16 lanes).
+//!   scalar decode per lane, `pinsrw`), and a directory gather and a pool
+//!   gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, each gather
+//!   as two 8-lane `vpgatherdd`).
 
 use core::arch::x86_64::*;
 
@@ -387,8 +388,8 @@ kernel_fn!(#[target_feature(enable = "avx2")] compact_avx2: compact => Avx2Gathe
 
 /// Compact 16-bit tables of form `F` with AVX-512 (`avx512vbmi` feature, on a
 /// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
-/// per `vpgatherdd`, the decode in `zmm` registers, `vpmovdw` to sixteen `u16`;
-/// two independent chains of sixteen lanes per block.
+/// per gather ([`gather16`]), the decode in `zmm` registers, `vpmovdw` to
+/// sixteen `u16`; two independent chains of sixteen lanes per block.
 #[cfg(feature = "avx512vbmi")]
 pub(super) struct Avx512Gather<const F: u8>;
 
