@@ -709,7 +709,8 @@ fn compact_stored_forms_are_found_intact_and_every_attack_fails_the_audit() {
     );
 
     let n = gelu.len();
-    let attacks: [(&str, Box<dyn Fn(&mut Vec<u8>)>, &str); 6] = [
+    type Attack = Box<dyn Fn(&mut Vec<u8>)>;
+    let attacks: [(&str, Attack, &str); 6] = [
         ("pool", Box::new(move |f| f[n - 10] ^= 1), "MODIFIED: 1 of 6333 bytes differ (pool 1; bytes 6323); it decodes to"),
         ("directory", Box::new(|f| f[16 + 4 * 200] ^= 1), "MODIFIED: 1 of 6333 bytes differ (directory 1; bytes 816); it decodes to"),
         ("magic", Box::new(|f| f[..8].fill(0)), "MODIFIED: 8 of 6333 bytes differ (header 8; bytes 0, 1, 2, 3, 4, 5, 6, 7); it decodes to the table's 65536 entries"),
