@@ -62,6 +62,13 @@
 //! store it: an artifact that names a table by its hash must carry that table
 //! intact ([`Report::problems`]).
 //!
+//! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
+//! embeds as its stored form ([`Reference::with_compact`]) is found by its
+//! distinctive chunks whatever its header holds, and by its `ACTLUTC1`
+//! header; a changed byte anywhere in it, a compact form of an unknown table
+//! and an invalid one are problems ([`compact`] says how, and with what
+//! evidence).
+//!
 //! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
 //! entries or more (f16, bf16, every fp8) are found by their content alone,
 //! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)

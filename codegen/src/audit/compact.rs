@@ -39,9 +39,9 @@ use crate::compact::{CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, M
 
 /// Matching distinctive chunks (8 bytes each, see [`is_distinctive`]) a
 /// candidate found by content needs to be reported. On the 3,387 files of
-/// `/usr/bin` and `/usr/lib/x86_64-linux-gnu` and a Rust sysroot no candidate
-/// matched more than the number the README gives; the smallest shipped
-/// stored form has several hundred such chunks.
+/// `/usr/bin` and `/usr/lib/x86_64-linux-gnu` no rejected candidate matched
+/// more than 4, and on the 52,328 files of a Rust sysroot none matched one;
+/// the shipped stored forms have 24 (`tanh_bf16`) to 1,166 (`log_f16`).
 pub const MIN_COMPACT_CHUNKS: usize = 12;
 
 /// Matching distinctive chunks that, with at least half of the present
