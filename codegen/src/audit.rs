@@ -366,10 +366,14 @@ pub enum Verdict {
     /// present entries differ).
     Truncated,
     /// A valid compact stored form with actlut's header whose entries are
-    /// none of the known tables' (fewer than half equal to the nearest).
+    /// none of the known tables' (fewer than half equal to the nearest). Its
+    /// [`Found::names`] are empty and its [`Found::format`] is the nearest
+    /// table's.
     Unknown,
     /// actlut's compact header (`ACTLUTC1` and plausible fields) on bytes
-    /// that are not a valid stored form.
+    /// that are not a valid stored form. Its [`Found::names`] are empty and
+    /// its [`Found::format`] is [`Format::F16`] (a compact form is of a
+    /// 16-bit format; which one, nothing says).
     Invalid,
 }
 
@@ -1658,7 +1662,6 @@ impl<'a> Scanner<'a> {
                         Decoded::Absent,
                     );
                     f.form_len = len;
-                    f.sha256 = None;
                     Some(f)
                 }
                 Some(Ok(len)) => {
@@ -1667,7 +1670,10 @@ impl<'a> Scanner<'a> {
                         self.too_many = true;
                         None
                     } else {
-                        self.compared += 2 * crate::compact::ENTRIES as u64;
+                        // Validating, hashing and decoding: count it all, so
+                        // that headers crafted at every few bytes stop at the
+                        // budget.
+                        self.compared += (2 * crate::compact::ENTRIES + len) as u64;
                         Some(self.evaluate_header(p, len))
                     }
                 }
@@ -1679,9 +1685,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// A compact form found by its header, as yet of no known table.
+    /// A compact form found by its header, as yet of no known table (its
+    /// SHA-256 is set where it is valid).
     fn header_found(&self, p: u64, len: usize, verdict: Verdict, decoded: Decoded) -> Found {
-        let at = (p - self.base) as usize;
         Found {
             offset: p,
             len,
@@ -1696,7 +1702,7 @@ impl<'a> Scanner<'a> {
             matching: 0,
             evidence: 0,
             first_differences: Vec::new(),
-            sha256: Some(crate::sha256(&self.buf[at..at + len])),
+            sha256: None,
             compact: Some(CompactDetail {
                 found_by: FoundBy::Header,
                 header: 0,
@@ -1723,6 +1729,7 @@ impl<'a> Scanner<'a> {
         };
         let sha = crate::sha256(bytes);
         let mut f = self.header_found(p, len, Verdict::Intact, Decoded::Same);
+        f.sha256 = Some(sha);
         let index = self.index;
         let name = |f: &mut Found, r: usize| {
             f.names = index.refs[r].names.clone();

@@ -682,6 +682,42 @@ mod tests {
         assert!(problems(&r).is_empty());
     }
 
+    /// Valid stored forms one after another, each to be validated, hashed
+    /// and decoded (65,536 entries for 1,300 bytes): the work stops at the
+    /// budget, and the report says so.
+    #[test]
+    fn headers_crafted_back_to_back_stop_at_the_budget() {
+        let constant = vec![0x1234u16; ENTRIES];
+        let form = compact("constant", &constant, Layout::Bytes)
+            .unwrap()
+            .to_bytes();
+        assert!(form.len() < 1400, "{}", form.len());
+        let data: Vec<u8> = form
+            .iter()
+            .copied()
+            .cycle()
+            .take(form.len() * 1500)
+            .collect();
+        let r = scan(&data);
+        assert!(r.too_many);
+        let budget =
+            super::super::BUDGET_PER_BYTE * data.len() as u64 + super::super::BUDGET_ALLOWANCE;
+        assert!(
+            r.compared <= budget + 2 * ENTRIES as u64 + form.len() as u64,
+            "{}",
+            r.compared
+        );
+        assert!(r.found.iter().all(|f| f.verdict == Verdict::Unknown));
+        assert!(
+            r.found.len() > 100 && r.found.len() < 1500,
+            "{}",
+            r.found.len()
+        );
+        assert!(problems(&r)
+            .iter()
+            .any(|p| p.starts_with("too many table candidates")));
+    }
+
     #[test]
     fn noise_runs_and_counts_hold_no_compact_form() {
         for data in [
