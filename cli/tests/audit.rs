@@ -710,13 +710,26 @@ fn compact_stored_forms_are_found_intact_and_every_attack_fails_the_audit() {
 
     let n = gelu.len();
     type Attack = Box<dyn Fn(&mut Vec<u8>)>;
-    let attacks: [(&str, Attack, &str); 6] = [
+    let tanh = dumped_compact("tanh_bf16");
+    let attacks: [(&str, Attack, &str); 8] = [
         ("pool", Box::new(move |f| f[n - 10] ^= 1), "MODIFIED: 1 of 6333 bytes differ (pool 1; bytes 6323); it decodes to"),
         ("directory", Box::new(|f| f[16 + 4 * 200] ^= 1), "MODIFIED: 1 of 6333 bytes differ (directory 1; bytes 816); it decodes to"),
         ("magic", Box::new(|f| f[..8].fill(0)), "MODIFIED: 8 of 6333 bytes differ (header 8; bytes 0, 1, 2, 3, 4, 5, 6, 7); it decodes to the table's 65536 entries"),
         ("magic-and-pool", Box::new(move |f| { f[..8].fill(0); f[n - 10] ^= 1 }), "MODIFIED: 9 of 6333 bytes differ (header 8, pool 1;"),
         ("header-stripped", Box::new(|f| { f.drain(..16); }), "MODIFIED: 16 of 6333 bytes differ (header 16;"),
         ("cut", Box::new(|f| f.truncate(3000)), "TRUNCATED"),
+        (
+            "cut-at-start",
+            Box::new(|f| {
+                f.drain(..3000);
+            }),
+            "TRUNCATED: 3333 of 6333 bytes present (the start of the file cuts it; all present bytes intact)",
+        ),
+        (
+            "another-header",
+            Box::new(move |f| f[..16].copy_from_slice(&tanh[..16])),
+            "MODIFIED: ",
+        ),
     ];
     for (name, attack, want) in attacks {
         let mut form = gelu.clone();
@@ -724,6 +737,9 @@ fn compact_stored_forms_are_found_intact_and_every_attack_fails_the_audit() {
         let mut data = embed(&form);
         if name == "cut" {
             data.truncate(4099 + 3000);
+        }
+        if name == "cut-at-start" {
+            data.drain(..4099);
         }
         let (code, text) = audit_bytes(&format!("compact-{name}"), &data);
         assert_eq!(code, Some(1), "{name}: {text}");
