@@ -1177,7 +1177,14 @@ impl Index {
             .chain([compact::MAX_STORED_BYTES])
             .max()
             .unwrap_or(0);
-        let reference_of: Vec<usize> = images.iter().map(|i| i.reference).collect();
+        // Compact forms may share keys with one another (one group): a
+        // candidate of each is compared byte for byte, and of overlapping
+        // ones the one with the most matching bytes is kept. This gives the
+        // forms of similar tables (`gelu_bf16`, `gelu_tanh_bf16`) more keys.
+        let reference_of: Vec<usize> = images
+            .iter()
+            .map(|i| if i.compact { usize::MAX } else { i.reference })
+            .collect();
         let large = Grams::new(large, Some(&reference_of));
         // The chunks of each compact form that survived as keys (a chunk that
         // another reference also holds is not one).

@@ -8,7 +8,8 @@
 //! forms in two ways that do not depend on each other:
 //!
 //! 1. **By content**, whatever the header holds. Every 8-byte chunk of a known
-//!    stored form (at offsets that are multiples of 8 from its start) that is
+//!    stored form after its header (at offsets that are multiples of 8 from
+//!    its start; a chunk two stored forms share is a key of both) that is
 //!    *distinctive* ([`is_distinctive`]: at least [`MIN_DISTINCT_BYTES`]
 //!    different byte values, and neither a progression nor periodic as bytes,
 //!    16-bit or 32-bit words) is a key of the index. A candidate start with
@@ -40,14 +41,14 @@ use crate::compact::{CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, M
 /// Matching distinctive chunks (8 bytes each, see [`is_distinctive`]) a
 /// candidate found by content needs to be reported. On the 3,387 files of
 /// `/usr/bin` and `/usr/lib/x86_64-linux-gnu` no rejected candidate matched
-/// more than 4, and on the 52,328 files of a Rust sysroot none matched one;
-/// the shipped stored forms have 24 (`tanh_bf16`) to 1,166 (`log_f16`).
+/// more than 5, and on the 52,328 files of a Rust sysroot none matched one;
+/// the shipped stored forms have 33 (`tanh_bf16`) to 1,220 (`log_f16`).
 pub const MIN_COMPACT_CHUNKS: usize = 12;
 
 /// Matching distinctive chunks that, with at least half of the present
 /// bytes matching ([`MIN_MATCHING_PER_MILLE`]), also make a candidate found
 /// by content reported: a form whose keys an attacker changed in part, or a
-/// small one (`tanh_bf16` has 24 keys), is still found as long as most of
+/// small one (`tanh_bf16` has 33 keys), is still found as long as most of
 /// its bytes are in place.
 pub const MIN_CHUNKS_WITH_BYTES: usize = 2;
 
@@ -279,8 +280,8 @@ pub(crate) fn nearest(known: &[Known], entries: &[u16]) -> Option<(usize, usize)
     Some((best.0, ENTRIES - differing))
 }
 
-/// The chunk positions of a stored form (multiples of 8 from its start) that
-/// are distinctive ([`is_distinctive`]) and whose two `u32`s do not continue
+/// The chunk positions of a stored form after its header (multiples of 8
+/// from its start) that are distinctive ([`is_distinctive`]) and whose two `u32`s do not continue
 /// an arithmetic progression of the `u32`s around them (a run of directory
 /// entries whose addend grows by a constant: the 8 bytes alone cannot show
 /// it, and unrelated binaries hold such runs).
@@ -301,7 +302,9 @@ pub(crate) fn distinctive_chunks(bytes: &[u8]) -> Vec<usize> {
         before.is_some_and(|p| a.wrapping_sub(p) == step)
             || after.is_some_and(|n| n.wrapping_sub(b) == step)
     };
-    (0..bytes.len().saturating_sub(7))
+    // The header is no evidence of the content: its magic is every form's,
+    // and it may be zeroed.
+    (HEADER_BYTES..bytes.len().saturating_sub(7))
         .step_by(8)
         .filter(|&off| is_distinctive(&bytes[off..off + 8]) && !in_progression(off))
         .collect()
