@@ -220,3 +220,27 @@ for pair in "$compact_bin:$elf_at:$elf_len" "$wasm:$form_at:$form_len"; do
   flip "$work/tampered" $((at + len - 10))
   audit_fails "$work/tampered" "MODIFIED: 9 of $len bytes differ (header 8, pool 1;"
 done
+
+# The firmware of firmware/ built with `compact`, where it has that feature: the
+# gelu + bf16 ELF holds gelu_bf16 (compact) alone and intact, the demo ELF its
+# four 16-bit tables compact and its fp8 tables in full; a tampered copy fails.
+if grep -q '^compact = ' firmware/Cargo.toml && grep -q '^name = "gelu-bf16"' firmware/Cargo.toml; then
+  fw_target="$root/target/audit-firmware"
+  (cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release \
+    --no-default-features --features compact,gelu-bf16 --bin gelu-bf16)
+  fw="$fw_target/thumbv7em-none-eabihf/release/gelu-bf16"
+  audit_compact "$fw" 1
+  cp "$fw" "$work/tampered"
+  printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=notrunc status=none
+  flip "$work/tampered" $((form_at + form_len - 10))
+  audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
+  (cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release --features compact \
+    --bin actlut-firmware)
+  out=$("$actlut" audit "$fw_target/thumbv7em-none-eabihf/release/actlut-firmware") \
+    || { echo "$out"; echo "audit of the compact demo firmware failed"; exit 1; }
+  [ "$(grep -c ' (compact) .*  intact, in the lock$' <<<"$out")" -eq 4 ] \
+    || { echo "$out"; echo "expected the demo firmware's four 16-bit tables compact and intact"; exit 1; }
+  echo "$out" | tail -n 1
+else
+  echo "firmware/ has no compact build: its ELF is not audited here"
+fi
