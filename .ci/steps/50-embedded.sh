@@ -62,6 +62,23 @@ ACTLUT_FIRMWARE_DIR="$root/firmware/target/thumbv7em-none-eabihf/release" \
   ACTLUT_FIRMWARE_COMPACT_DIR="$root/firmware/target/compact-elf" \
   cargo test -p actlut --test embedded_firmware -- --nocapture
 
+phase "wasm32-unknown-unknown: a compact gelu + bf16 module, every input under node, its size"
+(
+  cd firmware/wasm
+  cargo fmt --check
+  cargo clippy --release --features gelu-f16,gelu-bf16,sigmoid-tanh-bf16,compact -- -D warnings
+  cargo build --release --features gelu-bf16,compact
+)
+wasm="$root/firmware/wasm/target/wasm32-unknown-unknown/release/actlut_wasm.wasm"
+node scripts/wasm-check.mjs "$wasm" tables/actlut.lock
+wasm_bytes=$(wc -c <"$wasm")
+# 6,333 bytes of stored form and about 500 of code (scripts/sizes.sh).
+if [ "$wasm_bytes" -gt 16384 ]; then
+  echo "the compact gelu + bf16 .wasm is $wasm_bytes bytes, over the 16 KiB budget" >&2
+  exit 1
+fi
+echo "compact gelu + bf16 .wasm: $wasm_bytes bytes"
+
 phase "wasm32-wasip1: the runner must report a failing test as a failure"
 # A panic aborts (a trap) and an exit carries its status: both must fail the run.
 check_runner_fails() { # REQUEST EXPECTED-OUTPUT
