@@ -891,6 +891,34 @@ fn a_wrong_or_missing_stored_form_hash_fails_naming_the_table() {
 }
 
 #[test]
+fn the_flash_scan_names_intact_stored_forms_rejects_broken_ones_and_finds_full_tables() {
+    let gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    let stored =
+        actlut_codegen::compact_lock::stored_form_of(Function::Gelu, Format::Bf16, &gelu).unwrap();
+    let tanh = actlut_codegen::table(Function::Tanh, Format::Bf16);
+    let mut image = vec![0x5a; 1000];
+    image.extend_from_slice(b"ACTLUTC1"); // the magic alone, as code may hold it
+    image.extend_from_slice(&stored);
+    let mut bad_shift = stored.clone();
+    bad_shift[8] = 9; // pages of 512 entries: not a stored form
+    image.extend_from_slice(&bad_shift);
+    let mut modified = stored.clone();
+    *modified.last_mut().unwrap() ^= 0x40; // valid, but not the locked bytes
+    image.extend_from_slice(&modified);
+    image.extend_from_slice(&actlut_codegen::table_bytes_le(Format::Bf16, &tanh));
+
+    let lock = compact_lock_entries();
+    let names: Vec<String> = stored_forms(&image)
+        .iter()
+        .map(|(_, b)| stored_form_name(&lock, b))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names[0], "gelu_bf16");
+    assert!(names[1].starts_with("unknown ("), "{names:?}");
+    assert_eq!(full_tables_in(&image, false), ["tanh_bf16"]);
+}
+
+#[test]
 fn a_process_that_does_not_exit_within_the_bound_is_killed_and_reported() {
     let mut cmd = Command::new("sleep");
     cmd.arg("600");
