@@ -168,41 +168,14 @@ audit_compact "$compact_bin" 1
 elf_at=$form_at elf_len=$form_len
 [ "$form_len" = "$(grep '^gelu_bf16 ' "$root/tables/actlut-compact.lock" | grep -o 'stored=[0-9]*' | cut -d= -f2)" ] \
   || { echo "the stored form in $compact_bin is $form_len bytes, not the compact lock's"; exit 1; }
-# The thumbv7em static library and a wasm32 module of a gelu,bf16,compact build.
+# The thumbv7em static library of a gelu,bf16,compact build.
 CARGO_TARGET_DIR="$root/target/audit-compact" cargo build -q -p actlut \
   --target thumbv7em-none-eabihf --no-default-features --features compact,gelu,bf16
 audit_compact "$root/target/audit-compact/thumbv7em-none-eabihf/debug/libactlut.rlib" 2
-mkdir -p "$work/compact-wasm/src"
-cat > "$work/compact-wasm/Cargo.toml" <<TOML
-[package]
-name = "actlut-compact-wasm"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[workspace]
-
-[lib]
-crate-type = ["cdylib"]
-path = "src/lib.rs"
-
-[dependencies]
-actlut = { path = "$root", default-features = false, features = ["gelu", "bf16", "compact"] }
-
-[profile.release]
-opt-level = "s"
-TOML
-cat > "$work/compact-wasm/src/lib.rs" <<'RUST'
-//! gelu on bf16 through actlut's compact table, exported from a wasm module.
-#[no_mangle]
-pub extern "C" fn gelu_bf16(x: u16) -> u16 {
-    actlut::gelu::bf16_bits(x)
-}
-RUST
-cp "$root/Cargo.lock" "$work/compact-wasm/"
-(cd "$work/compact-wasm" && cargo build -q --release --target wasm32-unknown-unknown \
+# The wasm module of firmware/wasm (size-optimised, LTO, stripped), gelu on bf16.
+(cd firmware/wasm && cargo build -q --release --features gelu-bf16,compact \
   --target-dir "$root/target/audit-compact")
-wasm="$root/target/audit-compact/wasm32-unknown-unknown/release/actlut_compact_wasm.wasm"
+wasm="$root/target/audit-compact/wasm32-unknown-unknown/release/actlut_wasm.wasm"
 [ "$(head -c 4 "$wasm" | od -An -tx1 | tr -d ' \n')" = "0061736d" ] || { echo "$wasm is not wasm"; exit 1; }
 audit_compact "$wasm" 1
 echo "gelu,bf16,compact: test executable, thumbv7em rlib and $(wc -c < "$wasm")-byte wasm module each hold gelu_bf16 (compact), intact ($form_len bytes)"
@@ -221,26 +194,22 @@ for pair in "$compact_bin:$elf_at:$elf_len" "$wasm:$form_at:$form_len"; do
   audit_fails "$work/tampered" "MODIFIED: 9 of $len bytes differ (header 8, pool 1;"
 done
 
-# The firmware of firmware/ built with `compact`, where it has that feature: the
-# gelu + bf16 ELF holds gelu_bf16 (compact) alone and intact, the demo ELF its
-# four 16-bit tables compact and its fp8 tables in full; a tampered copy fails.
-if grep -q '^compact = ' firmware/Cargo.toml && grep -q '^name = "gelu-bf16"' firmware/Cargo.toml; then
-  fw_target="$root/target/audit-firmware"
-  (cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release \
-    --no-default-features --features compact,gelu-bf16 --bin gelu-bf16)
-  fw="$fw_target/thumbv7em-none-eabihf/release/gelu-bf16"
-  audit_compact "$fw" 1
-  cp "$fw" "$work/tampered"
-  printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=notrunc status=none
-  flip "$work/tampered" $((form_at + form_len - 10))
-  audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
-  (cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release --features compact \
-    --bin actlut-firmware)
-  out=$("$actlut" audit "$fw_target/thumbv7em-none-eabihf/release/actlut-firmware") \
-    || { echo "$out"; echo "audit of the compact demo firmware failed"; exit 1; }
-  [ "$(grep -c ' (compact) .*  intact, in the lock$' <<<"$out")" -eq 4 ] \
-    || { echo "$out"; echo "expected the demo firmware's four 16-bit tables compact and intact"; exit 1; }
-  echo "$out" | tail -n 1
-else
-  echo "firmware/ has no compact build: its ELF is not audited here"
-fi
+# The firmware of firmware/ built with `compact`: the gelu + bf16 ELF holds
+# gelu_bf16 (compact) alone and intact, the demo ELF its four 16-bit tables
+# compact and its fp8 tables in full; a tampered copy fails.
+fw_target="$root/target/audit-firmware"
+(cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release \
+  --no-default-features --features compact,gelu-bf16 --bin gelu-bf16)
+fw="$fw_target/thumbv7em-none-eabihf/release/gelu-bf16"
+audit_compact "$fw" 1
+cp "$fw" "$work/tampered"
+printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=notrunc status=none
+flip "$work/tampered" $((form_at + form_len - 10))
+audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
+(cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release --features compact \
+  --bin actlut-firmware)
+out=$("$actlut" audit "$fw_target/thumbv7em-none-eabihf/release/actlut-firmware") \
+  || { echo "$out"; echo "audit of the compact demo firmware failed"; exit 1; }
+[ "$(grep -c ' (compact) .*  intact, in the lock$' <<<"$out")" -eq 4 ] \
+  || { echo "$out"; echo "expected the demo firmware's four 16-bit tables compact and intact"; exit 1; }
+echo "$out" | tail -n 1
