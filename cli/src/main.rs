@@ -12,7 +12,7 @@
 //! `audit` exits with 0 when every table it finds is intact and in the lock
 //! and every table an artifact names by its SHA-256 (actlut's manifest) is
 //! there intact; 1 when something is modified, truncated, not in the lock or
-//! missing; and 2 on a usage or I/O error (a missing, unreadable, empty or
+//! missing, or a compact stored form is of an unknown table or invalid; and 2 on a usage or I/O error (a missing, unreadable, empty or
 //! non-regular file, a corrupt or incomplete lock, bad arguments), with a
 //! one-line message.
 
@@ -66,7 +66,7 @@ exit status:
   0  ok: every table found is intact and in the lock, and every table the
      artifact's manifest lists is found intact
   1  audit: a table is modified, truncated, not in the lock, or listed by the
-     manifest but missing
+     manifest but missing; or a compact stored form is unknown or invalid
   2  usage or I/O error (bad arguments; a missing, unreadable, empty or
      non-regular file; a corrupt, truncated or incomplete lock)";
 
