@@ -766,6 +766,31 @@ fn compact_stored_forms_are_found_intact_and_every_attack_fails_the_audit() {
         "{text}"
     );
 
+    // actlut's header on bytes that are not a valid stored form (its pages
+    // read past its pool), and a valid unknown form cut off by the end of
+    // the file: exit 1 each.
+    let mut invalid = gelu[..16].to_vec();
+    invalid.extend(vec![0xFFu8; n - 16]);
+    let (code, text) = audit_bytes("compact-invalid", &embed(&invalid));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("unknown (compact)")
+            && text.contains("INVALID: actlut's compact header on bytes that are not a stored form (it does not decode (page 0 reads past the end of the pool))"),
+        "{text}"
+    );
+    let mut cut = noise(100, 4);
+    cut.extend_from_slice(&unknown[..unknown.len() / 2]);
+    let (code, text) = audit_bytes("compact-unknown-cut", &cut);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!(
+            "TRUNCATED: its header declares {} bytes, {} present (the end of the file cuts it)",
+            unknown.len(),
+            unknown.len() / 2
+        )),
+        "{text}"
+    );
+
     // Every stored form, one after another: each intact, exit 0.
     let lock = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
     let mut all = Vec::new();
