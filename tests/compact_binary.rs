@@ -17,79 +17,12 @@
 // WASI has no current_exe to read.
 #![cfg(not(target_os = "wasi"))]
 
-use std::collections::HashMap;
+mod binary_scan;
 
-use actlut_codegen::compact::{CompactRef, HEADER_BYTES, MAGIC};
-use actlut_codegen::{compact_lock, table, table_bytes_le, table_name};
+use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
 
 /// The budget of issue 12 for a `gelu` + `bf16` firmware: 16 KiB.
 const TABLE_BUDGET: usize = 16 * 1024;
-
-/// Every valid compact stored form in `haystack`: its offset and its bytes.
-fn stored_forms(haystack: &[u8]) -> Vec<(usize, &[u8])> {
-    let mut found = Vec::new();
-    for (at, w) in haystack.windows(MAGIC.len()).enumerate() {
-        if w != MAGIC || at + HEADER_BYTES > haystack.len() {
-            continue;
-        }
-        let h = &haystack[at..];
-        let k = u32::from(h[8]);
-        let pool = u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize;
-        if !(4..=8).contains(&k) {
-            continue; // the magic constant of the code, not a stored form
-        }
-        let len = HEADER_BYTES + 4 * (65_536 >> k) + pool;
-        if let Some(bytes) = haystack.get(at..at + len) {
-            if CompactRef::from_bytes(bytes).is_ok() {
-                found.push((at, bytes));
-            }
-        }
-    }
-    found
-}
-
-/// Names of the full 16-bit tables (in the target's byte order) found whole in
-/// `haystack`, through 16-byte anchors at a quarter of each table.
-fn full_tables_in(haystack: &[u8]) -> Vec<String> {
-    // Anchor -> (name, bytes, the anchor's offset in them).
-    type Candidate = (String, Vec<u8>, usize);
-    let mut anchors: HashMap<[u8; 16], Vec<Candidate>> = HashMap::new();
-    for (function, format) in actlut_codegen::table_pairs() {
-        if !compact_lock::is_compacted(format) {
-            continue;
-        }
-        let entries = table(function, format);
-        let bytes = if cfg!(target_endian = "big") {
-            entries.iter().flat_map(|v| v.to_be_bytes()).collect()
-        } else {
-            table_bytes_le(format, &entries)
-        };
-        let mut off = bytes.len() / 4;
-        while bytes[off..off + 16].iter().all(|&b| b == bytes[off]) {
-            off += 2;
-        }
-        let anchor: [u8; 16] = bytes[off..off + 16].try_into().unwrap();
-        anchors
-            .entry(anchor)
-            .or_default()
-            .push((table_name(function, format), bytes, off));
-    }
-    let mut found = Vec::new();
-    for (pos, w) in haystack.windows(16).enumerate() {
-        let Some(candidates) = anchors.get(w) else {
-            continue;
-        };
-        for (name, bytes, off) in candidates {
-            let Some(start) = pos.checked_sub(*off) else {
-                continue;
-            };
-            if haystack.get(start..start + bytes.len()) == Some(bytes.as_slice()) {
-                found.push(name.clone());
-            }
-        }
-    }
-    found
-}
 
 #[test]
 fn a_gelu_bf16_binary_holds_one_compact_stored_form_of_at_most_16_kib_and_no_full_table() {
@@ -104,20 +37,11 @@ fn a_gelu_bf16_binary_holds_one_compact_stored_form_of_at_most_16_kib_and_no_ful
     let binary = std::fs::read(&exe).expect("read the test executable");
 
     let forms = stored_forms(&binary);
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tables/actlut-compact.lock"
-    ))
-    .unwrap();
-    let entries = compact_lock::parse(&text).unwrap();
-    let name_of = |bytes: &[u8]| {
-        let h = actlut_codegen::sha256(bytes);
-        entries.iter().find(|e| e.sha256 == h).map_or_else(
-            || format!("unknown ({})", actlut_codegen::hex(&h)),
-            |e| e.name.clone(),
-        )
-    };
-    let names: Vec<String> = forms.iter().map(|(_, b)| name_of(b)).collect();
+    let entries = compact_lock_entries();
+    let names: Vec<String> = forms
+        .iter()
+        .map(|(_, b)| stored_form_name(&entries, b))
+        .collect();
     assert_eq!(
         names,
         ["gelu_bf16"],
@@ -134,7 +58,7 @@ fn a_gelu_bf16_binary_holds_one_compact_stored_form_of_at_most_16_kib_and_no_ful
         exe.display()
     );
 
-    let full = full_tables_in(&binary);
+    let full = full_tables_in(&binary, cfg!(target_endian = "big"));
     assert!(
         full.is_empty(),
         "full 16-bit tables in the binary: {full:?}"

@@ -1,20 +1,29 @@
 //! The Cortex-M4 firmware in `firmware/`, run under qemu, against the host.
 //!
-//! `.ci/steps/50-embedded.sh` builds the firmware and runs these tests with
-//! `ACTLUT_FIRMWARE_DIR` set to the directory of its ELF files
-//! (`firmware/target/thumbv7em-none-eabihf/release`). Then:
+//! `.ci/steps/50-embedded.sh` builds the firmware twice, with full tables and
+//! with actlut's `compact` feature, and runs these tests with
+//! `ACTLUT_FIRMWARE_DIR` set to the directory of the full build's ELF files
+//! (`firmware/target/thumbv7em-none-eabihf/release`) and
+//! `ACTLUT_FIRMWARE_COMPACT_DIR` to a copy of the compact build's. Then, for
+//! every binary (the demo and the one-function builds) in both forms:
 //!
-//! - every result the device prints equals the host's, bit for bit, and every
-//!   table hash it computes equals the lock in `tables/actlut.lock`; a
-//!   difference fails with a diff naming the function, format and input;
+//! - every result the device prints equals the host's, bit for bit (the host
+//!   test computes with the full tables and the computed path, which must
+//!   agree), and every table hash it computes equals the lock in
+//!   `tables/actlut.lock`; a compact firmware also hashes each stored form on
+//!   the device, against `tables/actlut-compact.lock`. A difference fails with
+//!   a diff naming the function, format and input;
 //! - qemu must exit within a bound (`ACTLUT_QEMU_TIMEOUT_SECS`, 60 s by default),
 //!   or the test fails;
-//! - the ELF's table bytes are exactly the tables its code uses.
+//! - the ELF's table bytes are exactly the tables its code uses: full tables
+//!   in the full build; in the compact build one valid stored form per 16-bit
+//!   table used (found by its magic, validated, hashed), no full 16-bit table,
+//!   and for `gelu-bf16` at most 16 KiB of table data.
 //!
-//! Without `ACTLUT_FIRMWARE_DIR` the firmware tests print why they are skipped
-//! and pass, so that a plain `cargo test` needs neither qemu nor the ARM target.
-//! With it, a missing qemu or ELF is a failure. The checks of the checker
-//! itself (a wrong output, a wrong hash, a hang) always run.
+//! Without the directory variables the firmware tests print why they are
+//! skipped and pass, so that a plain `cargo test` needs neither qemu nor the
+//! ARM target. With them, a missing qemu or ELF is a failure. The checks of the
+//! checker itself (a wrong output, a wrong hash, a hang) always run.
 #![cfg(not(target_os = "wasi"))] // spawns qemu
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -25,7 +34,12 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use actlut::Activation;
+use actlut_codegen::compact::CompactRef;
 use actlut_codegen::{lock, Format, Function};
+
+mod binary_scan;
+
+use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
 
 /// The tables the demo firmware (`firmware/src/main.rs`) uses.
 const DEMO_TABLES: [&str; 6] = [
@@ -37,12 +51,45 @@ const DEMO_TABLES: [&str; 6] = [
     "sigmoid_fp8_e5m2",
 ];
 
-/// The one table `firmware/src/bin/gelu_only.rs` uses.
-const GELU_ONLY_TABLES: [&str; 1] = ["gelu_f16"];
+/// The one table `firmware/src/bin/gelu_f16.rs` uses.
+const GELU_F16_TABLES: [&str; 1] = ["gelu_f16"];
+
+/// The one table `firmware/src/bin/gelu_bf16.rs` uses.
+const GELU_BF16_TABLES: [&str; 1] = ["gelu_bf16"];
+
+/// The tables `firmware/src/bin/sigmoid_tanh_bf16.rs` uses.
+const SIGMOID_TANH_BF16_TABLES: [&str; 2] = ["sigmoid_bf16", "tanh_bf16"];
+
+/// Every firmware binary and the tables it uses.
+const BINARIES: [(&str, &[&str]); 4] = [
+    ("actlut-firmware", &DEMO_TABLES),
+    ("gelu-f16", &GELU_F16_TABLES),
+    ("gelu-bf16", &GELU_BF16_TABLES),
+    ("sigmoid-tanh-bf16", &SIGMOID_TANH_BF16_TABLES),
+];
 
 /// The functions the firmware's default features enable in actlut, each over
 /// all four formats (`firmware/Cargo.toml`): 12 tables, 6 of them 16-bit.
 const FIRMWARE_FUNCTIONS: [Function; 3] = [Function::Gelu, Function::Sigmoid, Function::Tanh];
+
+/// The budget of issue 12 for a firmware using `gelu` on `bf16`: 16 KiB of
+/// table data (the full table is 128 KiB).
+const GELU_BF16_FLASH_BUDGET: usize = 16 * 1024;
+
+/// How a firmware was built: the form of its 16-bit tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    /// `[u16; 65536]` tables (no `compact` feature).
+    Full,
+    /// Compact stored forms (`--features compact` in firmware/).
+    Compact,
+}
+
+/// Whether a table name is of a 16-bit format (a table `compact` stores in
+/// its compact form).
+fn is_16bit(name: &str) -> bool {
+    name.ends_with("_f16") || name.ends_with("_bf16")
+}
 
 // ---------------------------------------------------------------------------
 // The checker: a transcript of the device against the host and the lock.
@@ -71,14 +118,34 @@ struct Summary {
     applies: BTreeMap<String, usize>,
     /// Table names with a `sha256` line.
     hashed: BTreeSet<String>,
+    /// Table names with a `stored-sha256` line.
+    stored: BTreeSet<String>,
 }
 
-/// Checks the firmware's output against the host and the lock. `Err` holds a
-/// diff with one line per difference, naming function, format and input.
+/// The two locks a transcript is checked against.
+struct Locks {
+    /// `tables/actlut.lock`: the logical entries' hashes.
+    tables: Vec<lock::Entry>,
+    /// `tables/actlut-compact.lock`: the stored forms' hashes.
+    compact: Vec<lock::Entry>,
+}
+
+fn locks() -> Locks {
+    Locks {
+        tables: lock_entries(),
+        compact: compact_lock_entries(),
+    }
+}
+
+/// Checks the firmware's output against the host and the locks. `form` is how
+/// the firmware was built: a compact one must print the hash of the stored
+/// form of every 16-bit table it uses, a full one none. `Err` holds a diff
+/// with one line per difference, naming function, format and input.
 fn check_transcript(
     output: &str,
     expected_tables: &[&str],
-    lock: &[lock::Entry],
+    form: Form,
+    locks: &Locks,
 ) -> Result<Summary, String> {
     let mut diffs = Vec::new();
     let mut summary = Summary::default();
@@ -120,11 +187,24 @@ fn check_transcript(
             }
             ["sha256", name, hex] => {
                 summary.hashed.insert((*name).to_owned());
-                match lock.iter().find(|e| e.name == *name) {
+                match locks.tables.iter().find(|e| e.name == *name) {
                     None => diffs.push(format!("table {name}: not in tables/actlut.lock")),
                     Some(e) if actlut_codegen::hex(&e.sha256) == *hex => {}
                     Some(e) => diffs.push(format!(
                         "table {name}: device sha256 {hex}, lock {}",
+                        actlut_codegen::hex(&e.sha256)
+                    )),
+                }
+            }
+            ["stored-sha256", name, hex] => {
+                summary.stored.insert((*name).to_owned());
+                match locks.compact.iter().find(|e| e.name == *name) {
+                    None => diffs.push(format!(
+                        "table {name}: stored form not in tables/actlut-compact.lock"
+                    )),
+                    Some(e) if actlut_codegen::hex(&e.sha256) == *hex => {}
+                    Some(e) => diffs.push(format!(
+                        "table {name}: device stored-form sha256 {hex}, compact lock {}",
                         actlut_codegen::hex(&e.sha256)
                     )),
                 }
@@ -142,6 +222,20 @@ fn check_transcript(
     }
     for name in summary.hashed.difference(&expected) {
         diffs.push(format!("table {name}: hashed but not expected"));
+    }
+    let expected_stored: BTreeSet<String> = match form {
+        Form::Full => BTreeSet::new(),
+        Form::Compact => expected.iter().filter(|n| is_16bit(n)).cloned().collect(),
+    };
+    for name in expected_stored.difference(&summary.stored) {
+        diffs.push(format!(
+            "table {name}: no stored-sha256 line (a compact build prints one)"
+        ));
+    }
+    for name in summary.stored.difference(&expected_stored) {
+        diffs.push(format!(
+            "table {name}: stored-sha256 line, but a {form:?} build has no stored form of it"
+        ));
     }
     let applied: BTreeSet<String> = summary.applies.keys().cloned().collect();
     for name in expected.difference(&applied) {
@@ -234,20 +328,30 @@ fn run_bounded(mut cmd: Command, bound: Duration) -> Result<String, String> {
 // ---------------------------------------------------------------------------
 // The firmware under qemu.
 
-/// The directory of the firmware's ELF files, or `None` (with the reason
-/// printed) when the firmware tests are not requested.
-fn firmware_dir(test: &str) -> Option<PathBuf> {
-    match std::env::var_os("ACTLUT_FIRMWARE_DIR") {
+/// The directory of the firmware's ELF files built in `form`, or `None` (with
+/// the reason printed) when the firmware tests are not requested.
+fn firmware_dir(test: &str, form: Form) -> Option<PathBuf> {
+    let (var, build) = match form {
+        Form::Full => (
+            "ACTLUT_FIRMWARE_DIR",
+            "`cargo build --release` in firmware/",
+        ),
+        Form::Compact => (
+            "ACTLUT_FIRMWARE_COMPACT_DIR",
+            "`cargo build --release --features compact` in firmware/, the ELF files \
+             copied out of target/thumbv7em-none-eabihf/release",
+        ),
+    };
+    match std::env::var_os(var) {
         Some(dir) => Some(PathBuf::from(dir)),
         None => {
             // Straight to stderr, past libtest's capture: a skip is visible in a
             // plain `cargo test`.
             let _ = writeln!(
                 std::io::stderr(),
-                "{test}: skipped: ACTLUT_FIRMWARE_DIR is not set. Build the firmware \
-                 (`cargo build --release` in firmware/) and set it to \
-                 firmware/target/thumbv7em-none-eabihf/release, with qemu-system-arm \
-                 installed; .ci/steps/50-embedded.sh does both."
+                "{test}: skipped: {var} is not set. Build the firmware ({build}) and set \
+                 it to the directory of the ELF files, with qemu-system-arm installed; \
+                 .ci/steps/50-embedded.sh does both."
             );
             None
         }
@@ -280,24 +384,74 @@ fn run_on_qemu(elf: &Path) -> String {
     run_bounded(cmd, Duration::from_secs(secs)).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn check_firmware_on_qemu(test: &str, bin: &str, tables: &[&str]) {
-    let Some(dir) = firmware_dir(test) else {
+fn check_firmware_on_qemu(test: &str, form: Form, bin: &str, tables: &[&str]) {
+    let Some(dir) = firmware_dir(test, form) else {
         return;
     };
     let output = run_on_qemu(&elf_path(&dir, bin));
     let summary =
-        check_transcript(&output, tables, &lock_entries()).unwrap_or_else(|diff| panic!("{diff}"));
-    eprintln!("{bin}: {:?} results equal the host's", summary.applies);
+        check_transcript(&output, tables, form, &locks()).unwrap_or_else(|diff| panic!("{diff}"));
+    eprintln!(
+        "{bin} ({form:?}): {:?} results equal the host's",
+        summary.applies
+    );
 }
 
 #[test]
 fn demo_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_the_lock() {
-    check_firmware_on_qemu("demo firmware", "actlut-firmware", &DEMO_TABLES);
+    check_firmware_on_qemu("demo firmware", Form::Full, "actlut-firmware", &DEMO_TABLES);
 }
 
 #[test]
-fn gelu_only_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock() {
-    check_firmware_on_qemu("gelu-only firmware", "gelu-only", &GELU_ONLY_TABLES);
+fn gelu_f16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock() {
+    check_firmware_on_qemu(
+        "gelu-f16 firmware",
+        Form::Full,
+        "gelu-f16",
+        &GELU_F16_TABLES,
+    );
+}
+
+#[test]
+fn gelu_bf16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock() {
+    check_firmware_on_qemu(
+        "gelu-bf16 firmware",
+        Form::Full,
+        "gelu-bf16",
+        &GELU_BF16_TABLES,
+    );
+}
+
+#[test]
+fn sigmoid_tanh_bf16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_the_lock() {
+    check_firmware_on_qemu(
+        "sigmoid-tanh-bf16 firmware",
+        Form::Full,
+        "sigmoid-tanh-bf16",
+        &SIGMOID_TANH_BF16_TABLES,
+    );
+}
+
+#[test]
+fn compact_demo_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_both_locks() {
+    check_firmware_on_qemu(
+        "compact demo firmware",
+        Form::Compact,
+        "actlut-firmware",
+        &DEMO_TABLES,
+    );
+}
+
+#[test]
+fn compact_one_function_firmwares_on_qemu_equal_the_host_bit_for_bit_and_their_hashes_both_locks() {
+    for (bin, tables) in &BINARIES[1..] {
+        check_firmware_on_qemu(
+            &format!("compact {bin} firmware"),
+            Form::Compact,
+            bin,
+            tables,
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -382,10 +536,10 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
-fn check_flash(test: &str, bin: &str, used: &[&str]) {
-    let Some(dir) = firmware_dir(test) else {
-        return;
-    };
+/// Full build: the ELF's table symbols and contents are exactly the tables
+/// `used`, each `[u16; 65536]` or `[u8; 256]`. Returns the table bytes.
+fn check_flash(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
+    let dir = firmware_dir(test, Form::Full)?;
     let elf = read_elf(&elf_path(&dir, bin));
     let mut problems = Vec::new();
 
@@ -444,6 +598,113 @@ fn check_flash(test: &str, bin: &str, used: &[&str]) {
         elf.loaded.len(),
         used
     );
+    Some(table_bytes)
+}
+
+/// Compact build: the ELF holds one valid stored form per 16-bit table
+/// `used` (found by its magic, validated with `CompactRef::from_bytes`, its
+/// SHA-256 the compact lock's line, its decoded entries the table's lock
+/// line), no full 16-bit table, and the 8-bit tables `used`. Returns the
+/// table data in bytes: the sizes of every symbol in `actlut::tables`
+/// (stored forms with their alignment padding, the `CompactRef` views,
+/// 8-bit tables).
+fn check_flash_compact(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
+    let dir = firmware_dir(test, Form::Compact)?;
+    let elf = read_elf(&elf_path(&dir, bin));
+    let mut problems = Vec::new();
+    let (lock, compact_lock) = (lock_entries(), compact_lock_entries());
+
+    // The stored forms, as an audit finds them.
+    let forms = stored_forms(&elf.loaded);
+    let mut found: Vec<String> = Vec::new();
+    let mut stored_bytes = 0;
+    for (at, bytes) in &forms {
+        let name = stored_form_name(&compact_lock, bytes);
+        let view = CompactRef::from_bytes(bytes).expect("validated by stored_forms");
+        let logical: Vec<u8> = (0..=u16::MAX)
+            .flat_map(|x| view.get(x).to_le_bytes())
+            .collect();
+        let logical = actlut_codegen::sha256(&logical);
+        match lock.iter().find(|e| e.name == name) {
+            Some(e) if e.sha256 == logical => {}
+            _ => problems.push(format!(
+                "stored form at 0x{at:x} ({name}): its entries hash to {}, not the lock's",
+                actlut_codegen::hex(&logical)
+            )),
+        }
+        stored_bytes += bytes.len();
+        found.push(name);
+    }
+    found.sort();
+    let mut want: Vec<String> = used
+        .iter()
+        .filter(|n| is_16bit(n))
+        .map(|n| (*n).to_owned())
+        .collect();
+    want.sort();
+    if found != want {
+        problems.push(format!("compact stored forms {found:?}, expected {want:?}"));
+    }
+
+    // No full 16-bit table, of any function actlut can generate.
+    let full = full_tables_in(&elf.loaded, false);
+    if !full.is_empty() {
+        problems.push(format!("full 16-bit tables in the image: {full:?}"));
+    }
+
+    // The 8-bit tables: present exactly when used.
+    for function in FIRMWARE_FUNCTIONS {
+        for format in Format::ALL
+            .into_iter()
+            .filter(|f| f.bits() == 8 && f.can_represent(function))
+        {
+            let name = actlut_codegen::table_name(function, format);
+            let bytes =
+                actlut_codegen::table_bytes_le(format, &actlut_codegen::table(function, format));
+            let present = contains(&elf.loaded, &bytes);
+            if present != used.contains(&name.as_str()) {
+                problems.push(format!(
+                    "{name}: contents {} in the image, but the code {} it",
+                    if present { "present" } else { "absent" },
+                    if present { "does not use" } else { "uses" }
+                ));
+            }
+        }
+    }
+
+    // The symbols: `<NAME>_STORED` for each 16-bit table used, of the stored
+    // form's length padded to its 64-byte alignment; the views and the 8-bit
+    // tables of the tables used, nothing else.
+    for (symbol, size) in &elf.table_symbols {
+        let (name, stored) = match symbol.strip_suffix("_stored") {
+            Some(name) => (name, true),
+            None => (symbol.as_str(), false),
+        };
+        let ok = used.contains(&name)
+            && if stored {
+                forms.iter().any(|(_, b)| {
+                    stored_form_name(&compact_lock, b) == name
+                        && b.len().next_multiple_of(64) == *size
+                })
+            } else {
+                is_16bit(name) || *size == 256
+            };
+        if !ok {
+            problems.push(format!("table symbol {symbol} of {size} bytes"));
+        }
+    }
+    let table_bytes: usize = elf.table_symbols.iter().map(|(_, size)| size).sum();
+    assert!(
+        problems.is_empty(),
+        "{bin} (compact): flash contents differ from the tables it uses:\n  {}",
+        problems.join("\n  ")
+    );
+    eprintln!(
+        "{bin} (compact): {} bytes loaded into flash, {table_bytes} bytes of table data \
+         (stored forms {stored_bytes} bytes: {found:?})",
+        elf.loaded.len(),
+    );
+    Some(table_bytes)
 }
 
 #[test]
@@ -453,7 +714,38 @@ fn demo_firmware_flash_holds_exactly_the_tables_it_uses() {
 
 #[test]
 fn firmware_with_three_functions_enabled_and_one_used_carries_one_table() {
-    check_flash("gelu-only firmware flash", "gelu-only", &GELU_ONLY_TABLES);
+    check_flash("gelu-f16 firmware flash", "gelu-f16", &GELU_F16_TABLES);
+}
+
+#[test]
+fn full_gelu_bf16_firmware_flash_holds_the_128_kib_table() {
+    if let Some(bytes) = check_flash("gelu-bf16 firmware flash", "gelu-bf16", &GELU_BF16_TABLES) {
+        assert_eq!(bytes, 128 * 1024);
+    }
+}
+
+#[test]
+fn compact_gelu_bf16_firmware_flash_holds_at_most_16_kib_of_table_data_and_no_full_table() {
+    let Some(bytes) = check_flash_compact(
+        "compact gelu-bf16 firmware flash",
+        "gelu-bf16",
+        &GELU_BF16_TABLES,
+    ) else {
+        return;
+    };
+    assert!(
+        bytes <= GELU_BF16_FLASH_BUDGET,
+        "gelu-bf16 (compact): {bytes} bytes of table data, the budget is {GELU_BF16_FLASH_BUDGET}"
+    );
+}
+
+#[test]
+fn compact_firmware_flash_holds_one_stored_form_per_16bit_table_used_and_no_full_table() {
+    for (bin, tables) in BINARIES {
+        if bin != "gelu-bf16" {
+            check_flash_compact(&format!("compact {bin} firmware flash"), bin, tables);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -482,7 +774,7 @@ const TWO_TABLES: [&str; 2] = ["gelu_f16", "sigmoid_fp8_e5m2"];
 
 #[test]
 fn checker_accepts_a_transcript_that_equals_the_host() {
-    let summary = check_transcript(&good_transcript(), &TWO_TABLES, &lock_entries()).unwrap();
+    let summary = check_transcript(&good_transcript(), &TWO_TABLES, Form::Full, &locks()).unwrap();
     assert_eq!(summary.applies["gelu_f16"], 4);
     assert_eq!(summary.applies["sigmoid_fp8_e5m2"], 3);
 }
@@ -499,7 +791,7 @@ fn a_differing_output_fails_with_a_diff_naming_function_format_and_input() {
         good_transcript(),
         "the transcript has the line to corrupt"
     );
-    let diff = check_transcript(&bad, &TWO_TABLES, &lock_entries()).unwrap_err();
+    let diff = check_transcript(&bad, &TWO_TABLES, Form::Full, &locks()).unwrap_err();
     assert!(
         diff.contains("gelu f16 input 0x3c00: device 0x3abc, host 0x3abb"),
         "{diff}"
@@ -515,7 +807,7 @@ fn a_wrong_table_hash_fails_naming_the_table() {
         .find(|l| l.starts_with("sha256 gelu_f16"))
         .unwrap();
     let bad = good.replace(line, &format!("sha256 gelu_f16 {}", "0".repeat(64)));
-    let diff = check_transcript(&bad, &TWO_TABLES, &lock_entries()).unwrap_err();
+    let diff = check_transcript(&bad, &TWO_TABLES, Form::Full, &locks()).unwrap_err();
     assert!(
         diff.contains("table gelu_f16: device sha256 0000"),
         "{diff}"
@@ -526,19 +818,104 @@ fn a_wrong_table_hash_fails_naming_the_table() {
 fn a_truncated_or_garbled_transcript_fails() {
     let good = good_transcript();
     let truncated = good.replace("done\n", "");
-    let diff = check_transcript(&truncated, &TWO_TABLES, &lock_entries()).unwrap_err();
+    let diff = check_transcript(&truncated, &TWO_TABLES, Form::Full, &locks()).unwrap_err();
     assert!(diff.contains("no `done` line"), "{diff}");
 
     let garbled = good.replace("done\n", "panicked at src/main.rs:1:1\ndone\n");
-    let diff = check_transcript(&garbled, &TWO_TABLES, &lock_entries()).unwrap_err();
+    let diff = check_transcript(&garbled, &TWO_TABLES, Form::Full, &locks()).unwrap_err();
     assert!(diff.contains("unexpected output \"panicked"), "{diff}");
 
-    let diff = check_transcript("done\n", &TWO_TABLES, &lock_entries()).unwrap_err();
+    let diff = check_transcript("done\n", &TWO_TABLES, Form::Full, &locks()).unwrap_err();
     assert!(diff.contains("table gelu_f16: no sha256 line"), "{diff}");
     assert!(
         diff.contains("table sigmoid_fp8_e5m2: no results printed"),
         "{diff}"
     );
+}
+
+/// [`good_transcript`] as a compact build prints it: with the stored-form
+/// hash of gelu_f16, the one 16-bit table.
+fn good_compact_transcript() -> String {
+    let e = compact_lock_entries()
+        .into_iter()
+        .find(|e| e.name == "gelu_f16")
+        .expect("in the compact lock");
+    good_transcript().replace(
+        "done\n",
+        &format!(
+            "stored-sha256 gelu_f16 {}\ndone\n",
+            actlut_codegen::hex(&e.sha256)
+        ),
+    )
+}
+
+#[test]
+fn checker_accepts_a_compact_transcript_with_the_stored_form_hashes_of_the_compact_lock() {
+    let summary = check_transcript(
+        &good_compact_transcript(),
+        &TWO_TABLES,
+        Form::Compact,
+        &locks(),
+    )
+    .unwrap();
+    assert_eq!(summary.stored.len(), 1);
+}
+
+#[test]
+fn a_wrong_or_missing_stored_form_hash_fails_naming_the_table() {
+    let good = good_compact_transcript();
+    let line = good
+        .lines()
+        .find(|l| l.starts_with("stored-sha256 gelu_f16"))
+        .unwrap();
+    let bad = good.replace(line, &format!("stored-sha256 gelu_f16 {}", "0".repeat(64)));
+    let diff = check_transcript(&bad, &TWO_TABLES, Form::Compact, &locks()).unwrap_err();
+    assert!(
+        diff.contains("table gelu_f16: device stored-form sha256 0000"),
+        "{diff}"
+    );
+
+    // A compact build that prints no stored-form hash, and a full build that
+    // prints one.
+    let diff =
+        check_transcript(&good_transcript(), &TWO_TABLES, Form::Compact, &locks()).unwrap_err();
+    assert!(
+        diff.contains("table gelu_f16: no stored-sha256 line"),
+        "{diff}"
+    );
+    let diff = check_transcript(&good, &TWO_TABLES, Form::Full, &locks()).unwrap_err();
+    assert!(
+        diff.contains("table gelu_f16: stored-sha256 line, but a Full build"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn the_flash_scan_names_intact_stored_forms_rejects_broken_ones_and_finds_full_tables() {
+    let gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    let stored =
+        actlut_codegen::compact_lock::stored_form_of(Function::Gelu, Format::Bf16, &gelu).unwrap();
+    let tanh = actlut_codegen::table(Function::Tanh, Format::Bf16);
+    let mut image = vec![0x5a; 1000];
+    image.extend_from_slice(b"ACTLUTC1"); // the magic alone, as code may hold it
+    image.extend_from_slice(&stored);
+    let mut bad_shift = stored.clone();
+    bad_shift[8] = 9; // pages of 512 entries: not a stored form
+    image.extend_from_slice(&bad_shift);
+    let mut modified = stored.clone();
+    *modified.last_mut().unwrap() ^= 0x40; // valid, but not the locked bytes
+    image.extend_from_slice(&modified);
+    image.extend_from_slice(&actlut_codegen::table_bytes_le(Format::Bf16, &tanh));
+
+    let lock = compact_lock_entries();
+    let names: Vec<String> = stored_forms(&image)
+        .iter()
+        .map(|(_, b)| stored_form_name(&lock, b))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names[0], "gelu_bf16");
+    assert!(names[1].starts_with("unknown ("), "{names:?}");
+    assert_eq!(full_tables_in(&image, false), ["tanh_bf16"]);
 }
 
 #[test]

@@ -143,3 +143,73 @@ file_kind=$(head -c 6 "$s390x_test" | od -An -tx1 | tr -d ' \n')
 # The test binary embeds every table, stored big-endian, each hashing to the lock;
 # it holds no manifest, so its FP6 and FP4 tables are not searched for.
 audit_expect "$s390x_test" "$distinct_large" be
+
+echo "--- compact builds: the stored forms found intact, and tampered copies failing"
+# audit_compact FILE COPIES: `actlut audit FILE` exits 0 and finds only
+# gelu_bf16 in its compact stored form, intact, COPIES times (a static library
+# holds it in its object code and its LLVM bitcode); sets form_at and form_len
+# to the first copy's offset and length.
+audit_compact() {
+  local out json copies
+  out=$("$actlut" audit "$1") || { echo "$out"; echo "audit of $1 failed"; exit 1; }
+  copies=$(grep -cE '^  0x[0-9a-f]+  gelu_bf16 \(compact\) +u8  [0-9a-f]{64}  intact, in the lock$' <<<"$out" || true)
+  [ "$copies" -eq "$2" ] && grep -q "^audit: $2 tables\? found" <<<"$out" \
+    || { echo "$out"; echo "expected gelu_bf16 (compact) $2 times and nothing else in $1"; exit 1; }
+  echo "$out" | sed -n 2p
+  json=$("$actlut" audit --json "$1")
+  read -r form_at form_len < <(grep -o '"offset": [0-9]*, "bytes": [0-9]*' <<<"$json" | head -n 1 \
+    | tr -dc '0-9 \n' | awk '{ print $1, $2 }')
+}
+# A test executable of a gelu,bf16,compact build (x86_64 ELF).
+compact_bin=$(cargo test -q --no-run -p actlut --no-default-features --features compact,gelu,bf16 \
+  --test compact_binary --message-format=json 2>/dev/null \
+  | grep -o '"executable":"[^"]*"' | head -n 1 | cut -d'"' -f4)
+audit_compact "$compact_bin" 1
+elf_at=$form_at elf_len=$form_len
+[ "$form_len" = "$(grep '^gelu_bf16 ' "$root/tables/actlut-compact.lock" | grep -o 'stored=[0-9]*' | cut -d= -f2)" ] \
+  || { echo "the stored form in $compact_bin is $form_len bytes, not the compact lock's"; exit 1; }
+# The thumbv7em static library of a gelu,bf16,compact build.
+CARGO_TARGET_DIR="$root/target/audit-compact" cargo build -q -p actlut \
+  --target thumbv7em-none-eabihf --no-default-features --features compact,gelu,bf16
+audit_compact "$root/target/audit-compact/thumbv7em-none-eabihf/debug/libactlut.rlib" 2
+# The wasm module of firmware/wasm (size-optimised, LTO, stripped), gelu on bf16.
+(cd firmware/wasm && cargo build -q --release --features gelu-bf16,compact \
+  --target-dir "$root/target/audit-compact")
+wasm="$root/target/audit-compact/wasm32-unknown-unknown/release/actlut_wasm.wasm"
+[ "$(head -c 4 "$wasm" | od -An -tx1 | tr -d ' \n')" = "0061736d" ] || { echo "$wasm is not wasm"; exit 1; }
+audit_compact "$wasm" 1
+echo "gelu,bf16,compact: test executable, thumbv7em rlib and $(wc -c < "$wasm")-byte wasm module each hold gelu_bf16 (compact), intact ($form_len bytes)"
+
+# Tampered copies of the ELF and the wasm module: one pool byte flipped; the
+# magic zeroed and a pool byte flipped (a compact build never reads the header
+# at run time, so the form is found by its content).
+for pair in "$compact_bin:$elf_at:$elf_len" "$wasm:$form_at:$form_len"; do
+  IFS=: read -r file at len <<<"$pair"
+  cp "$file" "$work/tampered"
+  flip "$work/tampered" $((at + len - 10))
+  audit_fails "$work/tampered" "MODIFIED: 1 of $len bytes differ (pool 1;"
+  cp "$file" "$work/tampered"
+  printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$at" conv=notrunc status=none
+  flip "$work/tampered" $((at + len - 10))
+  audit_fails "$work/tampered" "MODIFIED: 9 of $len bytes differ (header 8, pool 1;"
+done
+
+# The firmware of firmware/ built with `compact`: the gelu + bf16 ELF holds
+# gelu_bf16 (compact) alone and intact, the demo ELF its four 16-bit tables
+# compact and its fp8 tables in full; a tampered copy fails.
+fw_target="$root/target/audit-firmware"
+(cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release \
+  --no-default-features --features compact,gelu-bf16 --bin gelu-bf16)
+fw="$fw_target/thumbv7em-none-eabihf/release/gelu-bf16"
+audit_compact "$fw" 1
+cp "$fw" "$work/tampered"
+printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=notrunc status=none
+flip "$work/tampered" $((form_at + form_len - 10))
+audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
+(cd firmware && CARGO_TARGET_DIR="$fw_target" cargo build -q --release --features compact \
+  --bin actlut-firmware)
+out=$("$actlut" audit "$fw_target/thumbv7em-none-eabihf/release/actlut-firmware") \
+  || { echo "$out"; echo "audit of the compact demo firmware failed"; exit 1; }
+[ "$(grep -c ' (compact) .*  intact, in the lock$' <<<"$out")" -eq 4 ] \
+  || { echo "$out"; echo "expected the demo firmware's four 16-bit tables compact and intact"; exit 1; }
+echo "$out" | tail -n 1

@@ -1,8 +1,8 @@
 # Embedded and wasm: the no_std check, builds for thumbv7em-none-eabihf and
-# wasm32-unknown-unknown (with and without simd128), the Cortex-M4 firmware
-# under qemu compared with the host and the lock, its flash contents, the test
-# suite on wasm32-wasip1 under node's WASI, and the byte kernels there with
-# simd128. Installs what it needs. About 5 minutes from cold on 2 cores.
+# wasm32-unknown-unknown (with and without simd128), the Cortex-M4 firmware in
+# both forms (full tables and `compact`) under qemu compared with the host and
+# the locks, and its flash contents, the test suite on wasm32-wasip1 under
+# node's WASI, and the byte kernels there with simd128. Installs what it needs. About 5 minutes from cold on 2 cores.
 set -euo pipefail
 
 sudo_cmd=""
@@ -37,16 +37,47 @@ phase "no_std: a crate with its own panic handler must build on every target"
     cargo build --target wasm32-unknown-unknown --target-dir target/simd128
 )
 
-phase "firmware: build, run under qemu, compare with the host and the lock"
+phase "firmware: build in both forms, run under qemu, compare with the host and the locks"
+# Every binary twice: with full tables, and with actlut's `compact` feature.
+# The compact build goes first and its ELF files are copied out (the binaries
+# have the same names); the full build then leaves target/.../release as the
+# README's commands expect. Both share one target dir: only actlut and the
+# binaries are built twice.
+firmware_bins=(actlut-firmware gelu-f16 gelu-bf16 sigmoid-tanh-bf16)
 (
   cd firmware
   cargo fmt --check
-  # Release, like the build below, so that actlut's build script runs once.
+  # Release, like the builds below, so that actlut's build script runs once per form.
+  cargo clippy --release --all-targets --features compact -- -D warnings
   cargo clippy --release --all-targets -- -D warnings
+  cargo build --release --features compact
+  rm -rf target/compact-elf
+  mkdir -p target/compact-elf
+  for bin in "${firmware_bins[@]}"; do
+    cp "target/thumbv7em-none-eabihf/release/$bin" target/compact-elf/
+  done
   cargo build --release
 )
 ACTLUT_FIRMWARE_DIR="$root/firmware/target/thumbv7em-none-eabihf/release" \
+  ACTLUT_FIRMWARE_COMPACT_DIR="$root/firmware/target/compact-elf" \
   cargo test -p actlut --test embedded_firmware -- --nocapture
+
+phase "wasm32-unknown-unknown: a compact gelu + bf16 module, every input under node, its size"
+(
+  cd firmware/wasm
+  cargo fmt --check
+  cargo clippy --release --features gelu-f16,gelu-bf16,sigmoid-tanh-bf16,compact -- -D warnings
+  cargo build --release --features gelu-bf16,compact
+)
+wasm="$root/firmware/wasm/target/wasm32-unknown-unknown/release/actlut_wasm.wasm"
+node scripts/wasm-check.mjs "$wasm" tables/actlut.lock
+wasm_bytes=$(wc -c <"$wasm")
+# 6,333 bytes of stored form and about 500 of code (scripts/sizes.sh).
+if [ "$wasm_bytes" -gt 16384 ]; then
+  echo "the compact gelu + bf16 .wasm is $wasm_bytes bytes, over the 16 KiB budget" >&2
+  exit 1
+fi
+echo "compact gelu + bf16 .wasm: $wasm_bytes bytes"
 
 phase "wasm32-wasip1: the runner must report a failing test as a failure"
 # A panic aborts (a trap) and an exit carries its status: both must fail the run.

@@ -1,8 +1,10 @@
 //! `actlut`: list, dump and audit actlut's tables.
 //!
 //! ```text
-//! actlut manifest [--json]                 every table: name, format, size, SHA-256, definition
-//! actlut dump DIR                          DIR/<name>.bin for every table, and DIR/SHA256SUMS
+//! actlut manifest [--json]                 every table: name, format, size, SHA-256, definition,
+//!                                          and each 16-bit table's compact stored form
+//! actlut dump DIR                          DIR/<name>.bin for every table, and DIR/SHA256SUMS;
+//!                                          DIR/compact/<name>.compact and its SHA256SUMS
 //! actlut audit [--json] [--lock LOCK] FILE...
 //!                                          find embedded tables in compiled artifacts
 //! ```
@@ -10,7 +12,7 @@
 //! `audit` exits with 0 when every table it finds is intact and in the lock
 //! and every table an artifact names by its SHA-256 (actlut's manifest) is
 //! there intact; 1 when something is modified, truncated, not in the lock or
-//! missing; and 2 on a usage or I/O error (a missing, unreadable, empty or
+//! missing, or a compact stored form is of an unknown table or invalid; and 2 on a usage or I/O error (a missing, unreadable, empty or
 //! non-regular file, a corrupt or incomplete lock, bad arguments), with a
 //! one-line message.
 
@@ -21,10 +23,14 @@ use std::process::ExitCode;
 
 use actlut::manifest::{self, Table};
 use actlut_codegen::audit::{self, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
-use actlut_codegen::lock;
+use actlut_codegen::{compact_lock, lock};
 
 /// The lock this build of actlut was checked against.
 const LOCK: &str = include_str!("../../tables/actlut.lock");
+
+/// The SHA-256 of every 16-bit table's compact stored form (the bytes
+/// actlut's `compact` feature embeds).
+const COMPACT_LOCK: &str = include_str!("../../tables/actlut-compact.lock");
 
 /// A lock is a few kilobytes: anything far larger is not one.
 const MAX_LOCK_BYTES: u64 = 1 << 20;
@@ -34,23 +40,33 @@ usage: actlut manifest [--json]
        actlut dump DIR
        actlut audit [--json] [--lock LOCK] FILE...
 
-  manifest   list every table: name, format, entries, bytes, SHA-256, definition
+  manifest   list every table: name, format, entries, bytes, SHA-256 (of the
+             entries: the table's identity), then for each 16-bit table the size
+             and SHA-256 of its compact stored form (what the `compact` feature
+             embeds, tables/actlut-compact.lock; `-` for smaller tables), and
+             the definition
   dump       write DIR/<name>.bin (little-endian) for every table and DIR/SHA256SUMS,
-             which `sha256sum -c SHA256SUMS` verifies; never writes through a
-             symbolic link
+             and DIR/compact/<name>.compact (the compact stored form) for every
+             16-bit table and DIR/compact/SHA256SUMS (the compact lock's hashes);
+             `sha256sum -c SHA256SUMS` verifies each directory; never writes
+             through a symbolic link
   audit      find actlut tables in compiled artifacts (ELF, wasm, raw firmware
              images, static libraries), in either byte order, intact, modified
              (entries changed) or truncated (cut off by the end of the file), and
              check each against the lock (the one built in, or LOCK); every table
              an artifact names by its SHA-256 (actlut's manifest) must be in it
-             intact. FILE must be a regular file; it is read in blocks, so memory
-             does not grow with its size.
+             intact. 16-bit tables are also found in their compact stored form
+             (reported as `NAME (compact)`), by content whatever their header
+             holds and by their `ACTLUTC1` header: a changed byte of the header,
+             directory or pool, a compact form of an unknown table, or an invalid
+             one is a problem. FILE must be a regular file; it is read in blocks,
+             so memory does not grow with its size.
 
 exit status:
   0  ok: every table found is intact and in the lock, and every table the
      artifact's manifest lists is found intact
   1  audit: a table is modified, truncated, not in the lock, or listed by the
-     manifest but missing
+     manifest but missing; or a compact stored form is unknown or invalid
   2  usage or I/O error (bad arguments; a missing, unreadable, empty or
      non-regular file; a corrupt, truncated or incomplete lock)";
 
@@ -195,6 +211,45 @@ fn table_le(t: &Table) -> Vec<u8> {
     table.le_bytes().collect()
 }
 
+/// The compact lock this build embeds.
+fn compact_lock_entries() -> Vec<lock::Entry> {
+    // Checked by actlut's build script and by the tests: a bad one is a bug.
+    compact_lock::parse(COMPACT_LOCK).expect("the embedded compact lock parses")
+}
+
+/// The compact stored form of every 16-bit table of the manifest, made by
+/// the packer (`compact_lock::stored_form_of`) and checked against the
+/// compact lock: name -> bytes.
+fn compact_forms() -> Result<Vec<(&'static str, Vec<u8>)>, Failure> {
+    let entries = compact_lock_entries();
+    let mut out = Vec::new();
+    for t in manifest::TABLES {
+        if !compact_lock::is_compacted(t.format) {
+            continue;
+        }
+        let table: Vec<u16> = table_le(t)
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let stored = compact_lock::stored_form_of(t.activation.function(), t.format, &table)
+            .map_err(|e| Failure(format!("cannot compact {}: {e}", t.name)))?;
+        let sha = actlut_codegen::sha256(&stored);
+        match entries.iter().find(|e| e.name == t.name) {
+            Some(e) if e.sha256 == sha => out.push((t.name, stored)),
+            Some(e) => {
+                return Err(Failure(format!(
+                    "{}: the compact stored form hashes to {}, the compact lock has {}",
+                    t.name,
+                    actlut_codegen::hex(&sha),
+                    actlut_codegen::hex(&e.sha256)
+                )))
+            }
+            None => return Err(Failure(format!("{}: not in the compact lock", t.name))),
+        }
+    }
+    Ok(out)
+}
+
 fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -220,6 +275,13 @@ fn json_list(items: &[String]) -> String {
 fn manifest_text(json: bool) -> String {
     let mut s = String::new();
     let aliases = |t: &Table| -> Vec<String> { t.aliases().map(|a| a.name.to_string()).collect() };
+    let compact = compact_lock_entries();
+    // The compact stored form's length and SHA-256, for a 16-bit table.
+    let stored = |t: &Table| -> Option<(usize, String)> {
+        let e = compact.iter().find(|e| e.name == t.name)?;
+        let len = compact_lock::stored_len(e)?;
+        Some((len, actlut_codegen::hex(&e.sha256)))
+    };
     if json {
         let _ = writeln!(
             s,
@@ -230,13 +292,16 @@ fn manifest_text(json: bool) -> String {
             let _ = writeln!(
                 s,
                 "    {{\"name\": {}, \"function\": {}, \"format\": {}, \"entries\": {}, \"bytes\": {}, \
-                 \"sha256\": \"{}\", \"definition\": {}, \"aliases\": {}}}{}",
+                 \"sha256\": \"{}\", \"stored_bytes\": {}, \"stored_sha256\": {}, \"definition\": {}, \
+                 \"aliases\": {}}}{}",
                 json_str(t.name),
                 json_str(t.activation.name()),
                 json_str(t.format.name()),
                 t.entries(),
                 t.bytes(),
                 t.sha256_hex(),
+                stored(t).map_or("null".to_string(), |(n, _)| n.to_string()),
+                stored(t).map_or("null".to_string(), |(_, h)| format!("\"{h}\"")),
                 json_str(t.definition()),
                 json_list(&aliases(t)),
                 if i + 1 < manifest::TABLES.len() { "," } else { "" }
@@ -253,8 +318,12 @@ fn manifest_text(json: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "# {:<20} {:<9} {:>7} {:>7} {:<64} definition",
-        "name", "format", "entries", "bytes", "sha256"
+        "# sha256: of the entries (the identity); stored, stored_sha256: the compact stored form"
+    );
+    let _ = writeln!(
+        s,
+        "# {:<20} {:<9} {:>7} {:>7} {:<64} {:>6} {:<64} definition",
+        "name", "format", "entries", "bytes", "sha256", "stored", "stored_sha256"
     );
     for t in manifest::TABLES {
         let a = aliases(t);
@@ -263,9 +332,12 @@ fn manifest_text(json: bool) -> String {
         } else {
             format!("  [same bytes as {}]", a.join(", "))
         };
+        let (len, sha) = stored(t).map_or(("-".to_string(), "-".to_string()), |(n, h)| {
+            (n.to_string(), h)
+        });
         let _ = writeln!(
             s,
-            "{:<22} {:<9} {:>7} {:>7} {} {}{note}",
+            "{:<22} {:<9} {:>7} {:>7} {} {len:>6} {sha:<64} {}{note}",
             t.name,
             t.format.name(),
             t.entries(),
@@ -308,11 +380,41 @@ fn dump(dir: &OsStr) -> Result<ExitCode, Failure> {
         let _ = writeln!(sums, "{}  {}.bin", t.sha256_hex(), t.name);
     }
     write_file(&dir.join("SHA256SUMS"), sums.as_bytes())?;
+    // The compact stored forms, each checked against the compact lock and
+    // decoded back to the table just written.
+    let forms = compact_forms()?;
+    let compact_dir = dir.join("compact");
+    if let Ok(m) = std::fs::symlink_metadata(&compact_dir) {
+        if m.file_type().is_symlink() {
+            return Err(Failure(format!(
+                "refusing to write into {}: it is a symbolic link, which dump does not follow (remove it first)",
+                compact_dir.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(&compact_dir).map_err(|e| {
+        Failure(format!(
+            "cannot create directory {}: {e}",
+            compact_dir.display()
+        ))
+    })?;
+    let mut compact_sums = String::new();
+    for (name, stored) in &forms {
+        write_file(&compact_dir.join(format!("{name}.compact")), stored)?;
+        let _ = writeln!(
+            compact_sums,
+            "{}  {name}.compact",
+            actlut_codegen::hex(&actlut_codegen::sha256(stored))
+        );
+    }
+    write_file(&compact_dir.join("SHA256SUMS"), compact_sums.as_bytes())?;
     emit(&format!(
-        "wrote {} tables and SHA256SUMS to {}{note} (check with: cd {} && sha256sum -c SHA256SUMS)\n",
+        "wrote {} tables and SHA256SUMS to {}{note}, and {} compact stored forms and SHA256SUMS to {} \
+         (check each with: sha256sum -c SHA256SUMS)\n",
         manifest::TABLES.len(),
         dir.display(),
-        dir.display()
+        forms.len(),
+        compact_dir.display()
     ));
     Ok(ExitCode::SUCCESS)
 }
@@ -425,13 +527,19 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     for f in &opts.files {
         check_artifact(Path::new(f))?;
     }
-    let refs = audit::merge_aliases(
-        manifest::TABLES
-            .iter()
-            .map(|t| Reference::new(t.name.to_string(), t.format, table_le(t)))
-            .collect(),
-    );
-    let index = Index::with_lock(refs, &lock_entries);
+    // Each table, and each 16-bit table also in its compact stored form (what
+    // a build with actlut's `compact` feature embeds instead), checked against
+    // the compact lock.
+    let forms = compact_forms()?;
+    let mut refs = Vec::new();
+    for t in manifest::TABLES {
+        let r = Reference::new(t.name.to_string(), t.format, table_le(t));
+        refs.push(match forms.iter().find(|(name, _)| *name == t.name) {
+            Some((_, stored)) => r.with_compact(stored.clone()).map_err(Failure)?,
+            None => r,
+        });
+    }
+    let index = Index::with_lock(audit::merge_aliases(refs), &lock_entries);
 
     let mut problems = 0usize;
     let mut total = 0usize;
@@ -469,11 +577,14 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         );
         let _ = write!(
             json,
-            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \"tables\": [",
+            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \
+             \"compact_rejected_chunks\": {}, \"compact_rejected_per_mille\": {}, \"tables\": [",
             json_str(&shown),
             report.bytes,
             report.candidates,
-            report.compared
+            report.compared,
+            report.compact_rejected_chunks,
+            report.compact_rejected_share
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);
@@ -574,8 +685,12 @@ fn shout_verdict(description: &str) -> String {
 }
 
 fn json_found(f: &Found, status: &LockStatus) -> String {
+    let identity = match &f.compact {
+        Some(c) => c.logical_sha256,
+        None => f.sha256,
+    };
     let lock_sha = match status {
-        LockStatus::InLock => f.sha256.map_or("null".to_string(), |h| {
+        LockStatus::InLock => identity.map_or("null".to_string(), |h| {
             format!("\"{}\"", actlut_codegen::hex(&h))
         }),
         LockStatus::Differs { expected } => format!("\"{}\"", actlut_codegen::hex(expected)),
@@ -589,7 +704,8 @@ fn json_found(f: &Found, status: &LockStatus) -> String {
         "      {{\"offset\": {}, \"bytes\": {}, \"form_offset\": {}, \"form_bytes\": {}, \
          \"names\": {}, \"format\": {}, \"form\": {}, \"byte_order\": {}, \"sha256\": {sha}, \
          \"verdict\": {}, \"differing_entries\": {}, \"matching_entries\": {}, \"evidence\": {}, \
-         \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}}}",
+         \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}, \"compact\": {}, \
+         \"description\": {}}}",
         f.offset,
         f.len,
         f.form_offset,
@@ -604,6 +720,38 @@ fn json_found(f: &Found, status: &LockStatus) -> String {
         f.evidence,
         firsts.join(", "),
         status.is_in_lock(),
+        f.compact.as_ref().map_or("null".to_string(), json_compact),
+        json_str(&f.describe()),
+    )
+}
+
+fn json_compact(c: &audit::compact::CompactDetail) -> String {
+    use audit::compact::{Decoded, FoundBy};
+    let (decoded, entries) = match &c.decoded {
+        Decoded::Same => ("same", "0".to_string()),
+        Decoded::Differs { entries, .. } => ("differs", entries.to_string()),
+        Decoded::Invalid(_) => ("invalid", "null".to_string()),
+        Decoded::Absent => ("absent", "null".to_string()),
+    };
+    let hex = |h: Option<[u8; 32]>| {
+        h.map_or("null".to_string(), |h| {
+            format!("\"{}\"", actlut_codegen::hex(&h))
+        })
+    };
+    format!(
+        "{{\"found_by\": {}, \"differing_header_bytes\": {}, \"differing_directory_bytes\": {}, \
+         \"differing_pool_bytes\": {}, \"decoded\": {}, \"decoded_differing_entries\": {entries}, \
+         \"other_packing\": {}, \"logical_sha256\": {}}}",
+        json_str(match c.found_by {
+            FoundBy::Content => "content",
+            FoundBy::Header => "header",
+        }),
+        c.header,
+        c.directory,
+        c.pool,
+        json_str(decoded),
+        c.other_packing,
+        hex(c.logical_sha256),
     )
 }
 

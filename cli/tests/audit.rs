@@ -481,11 +481,53 @@ fn dump_writes_every_table_and_the_lock_s_sha256sums() {
     {
         assert!(check.status.success(), "{}", stdout(&check));
     }
+    // DIR/compact: every 16-bit table's stored form, hashing to the compact
+    // lock, valid, and decoding to the dumped table on every input.
+    let compact_lock = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
+    let compact_dir = dir.join("compact");
+    let sums = std::fs::read_to_string(compact_dir.join("SHA256SUMS")).unwrap();
+    assert_eq!(sums.lines().count(), compact_lock.len());
+    for (line, e) in sums.lines().zip(&compact_lock) {
+        assert_eq!(
+            line,
+            format!("{}  {}.compact", actlut_codegen::hex(&e.sha256), e.name)
+        );
+        let stored = std::fs::read(compact_dir.join(format!("{}.compact", e.name))).unwrap();
+        assert_eq!(actlut_codegen::sha256(&stored), e.sha256, "{}", e.name);
+        assert_eq!(
+            Some(stored.len()),
+            actlut_codegen::compact_lock::stored_len(e)
+        );
+        let view = actlut_codegen::compact::CompactRef::from_bytes(&stored).unwrap();
+        let table = std::fs::read(dir.join(format!("{}.bin", e.name))).unwrap();
+        for x in 0..=u16::MAX {
+            let at = 2 * usize::from(x);
+            assert_eq!(
+                view.get(x).to_le_bytes(),
+                table[at..at + 2],
+                "{} at {x}",
+                e.name
+            );
+        }
+    }
+    if let Ok(check) = Command::new("sha256sum")
+        .args(["-c", "--quiet", "SHA256SUMS"])
+        .current_dir(&compact_dir)
+        .output()
+    {
+        assert!(check.status.success(), "{}", stdout(&check));
+    }
+}
+
+fn compact_lock_text() -> String {
+    std::fs::read_to_string(format!("{ROOT}/tables/actlut-compact.lock")).unwrap()
 }
 
 #[test]
 fn manifest_lists_every_table_with_hash_size_and_definition() {
     let lock = actlut_codegen::lock::parse(&lock_text()).unwrap();
+    let compact = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
+    assert_eq!(compact.len(), 36);
     let text = stdout(&actlut(&["manifest"]));
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), lock.len());
@@ -496,10 +538,31 @@ fn manifest_lists_every_table_with_hash_size_and_definition() {
         assert_eq!(cols[2], e.entries.to_string());
         assert_eq!(cols[3], e.bytes.to_string());
         assert_eq!(cols[4], actlut_codegen::hex(&e.sha256));
+        // Both forms of a 16-bit table: the compact stored form's size and
+        // hash, from the compact lock.
+        match compact.iter().find(|c| c.name == e.name) {
+            Some(c) => {
+                let len = actlut_codegen::compact_lock::stored_len(c).unwrap();
+                assert_eq!(
+                    (cols[5], cols[6]),
+                    (
+                        len.to_string().as_str(),
+                        actlut_codegen::hex(&c.sha256).as_str()
+                    )
+                );
+            }
+            None => assert_eq!((cols[5], cols[6]), ("-", "-"), "{row}"),
+        }
         assert!(row.contains(e.function.definition()), "{row}");
     }
     let json = stdout(&actlut(&["manifest", "--json"]));
     assert_eq!(json.matches("\"name\": ").count(), lock.len());
+    assert_eq!(json.matches("\"stored_sha256\": \"").count(), compact.len());
+    let gelu = &compact[compact.iter().position(|c| c.name == "gelu_bf16").unwrap()];
+    assert!(json.contains(&format!(
+        "\"stored_bytes\": 6333, \"stored_sha256\": \"{}\"",
+        actlut_codegen::hex(&gelu.sha256)
+    )));
     assert!(
         json.contains("\"aliases\": [\"gelu_tanh_fp8_e4m3\"]"),
         "{json}"
@@ -590,18 +653,179 @@ fn a_binary_with_its_manifest_passes_until_a_listed_table_is_changed() {
     );
 }
 
-/// `actlut dump` into a fresh directory: the path of `name`.bin.
-fn dumped(name: &str) -> Vec<u8> {
+/// `actlut dump` into a fresh directory, once.
+fn dump_dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    let dir = DIR.get_or_init(|| {
+    DIR.get_or_init(|| {
         let dir = tmp("dump-for-attacks");
         assert_eq!(
             actlut(&["dump", dir.to_str().unwrap()]).status.code(),
             Some(0)
         );
         dir
-    });
-    std::fs::read(dir.join(format!("{name}.bin"))).unwrap()
+    })
+}
+
+/// The dumped bytes of `name`.bin.
+fn dumped(name: &str) -> Vec<u8> {
+    std::fs::read(dump_dir().join(format!("{name}.bin"))).unwrap()
+}
+
+/// The dumped compact stored form of `name`.
+fn dumped_compact(name: &str) -> Vec<u8> {
+    std::fs::read(dump_dir().join(format!("compact/{name}.compact"))).unwrap()
+}
+
+/// `n` bytes of noise.
+fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// A compact build's table in a file, intact and attacked: the audit finds
+/// it by content whatever its header holds, and by its header, and every
+/// change is exit code 1.
+#[test]
+fn compact_stored_forms_are_found_intact_and_every_attack_fails_the_audit() {
+    let gelu = dumped_compact("gelu_bf16");
+    let embed = |form: &[u8]| {
+        let mut data = noise(4099, 1);
+        data.extend_from_slice(form);
+        data.extend(noise(2000, 2));
+        data
+    };
+    let (code, text) = audit_bytes("compact-intact", &embed(&gelu));
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("0x00001003  gelu_bf16 (compact)    u8  756f860408ba9e5386176697ddc2d4fd9fa9adc7737a889fe0610a215d60fda8  intact, in the lock"),
+        "{text}"
+    );
+
+    let n = gelu.len();
+    type Attack = Box<dyn Fn(&mut Vec<u8>)>;
+    let tanh = dumped_compact("tanh_bf16");
+    let attacks: [(&str, Attack, &str); 8] = [
+        ("pool", Box::new(move |f| f[n - 10] ^= 1), "MODIFIED: 1 of 6333 bytes differ (pool 1; bytes 6323); it decodes to"),
+        ("directory", Box::new(|f| f[16 + 4 * 200] ^= 1), "MODIFIED: 1 of 6333 bytes differ (directory 1; bytes 816); it decodes to"),
+        ("magic", Box::new(|f| f[..8].fill(0)), "MODIFIED: 8 of 6333 bytes differ (header 8; bytes 0, 1, 2, 3, 4, 5, 6, 7); it decodes to the table's 65536 entries"),
+        ("magic-and-pool", Box::new(move |f| { f[..8].fill(0); f[n - 10] ^= 1 }), "MODIFIED: 9 of 6333 bytes differ (header 8, pool 1;"),
+        ("header-stripped", Box::new(|f| { f.drain(..16); }), "MODIFIED: 16 of 6333 bytes differ (header 16;"),
+        ("cut", Box::new(|f| f.truncate(3000)), "TRUNCATED"),
+        (
+            "cut-at-start",
+            Box::new(|f| {
+                f.drain(..3000);
+            }),
+            "TRUNCATED: 3333 of 6333 bytes present (the start of the file cuts it; all present bytes intact)",
+        ),
+        (
+            "another-header",
+            Box::new(move |f| f[..16].copy_from_slice(&tanh[..16])),
+            "MODIFIED: ",
+        ),
+    ];
+    for (name, attack, want) in attacks {
+        let mut form = gelu.clone();
+        attack(&mut form);
+        let mut data = embed(&form);
+        if name == "cut" {
+            data.truncate(4099 + 3000);
+        }
+        if name == "cut-at-start" {
+            data.drain(..4099);
+        }
+        let (code, text) = audit_bytes(&format!("compact-{name}"), &data);
+        assert_eq!(code, Some(1), "{name}: {text}");
+        assert!(
+            text.contains("gelu_bf16 (compact)") && text.contains(want),
+            "{name}: {text}"
+        );
+    }
+
+    // A valid stored form with actlut's header of a table that is none of
+    // actlut's: an unknown compact table, exit 1.
+    let random: Vec<u16> = noise(2 * 65536, 3)
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]) >> 7)
+        .collect();
+    let unknown =
+        actlut_codegen::compact::compact("random", &random, actlut_codegen::compact::Layout::Bytes)
+            .unwrap()
+            .to_bytes();
+    let (code, text) = audit_bytes("compact-unknown", &embed(&unknown));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("unknown (compact)") && text.contains("UNKNOWN: a valid compact stored form"),
+        "{text}"
+    );
+
+    // actlut's header on bytes that are not a valid stored form (its pages
+    // read past its pool), and a valid unknown form cut off by the end of
+    // the file: exit 1 each.
+    let mut invalid = gelu[..16].to_vec();
+    invalid.extend(vec![0xFFu8; n - 16]);
+    let (code, text) = audit_bytes("compact-invalid", &embed(&invalid));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("unknown (compact)")
+            && text.contains("INVALID: actlut's compact header on bytes that are not a stored form (it does not decode (page 0 reads past the end of the pool))"),
+        "{text}"
+    );
+    let mut cut = noise(100, 4);
+    cut.extend_from_slice(&unknown[..unknown.len() / 2]);
+    let (code, text) = audit_bytes("compact-unknown-cut", &cut);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains(&format!(
+            "TRUNCATED: its header declares {} bytes, {} present (the end of the file cuts it)",
+            unknown.len(),
+            unknown.len() / 2
+        )),
+        "{text}"
+    );
+
+    // Every stored form, one after another: each intact, exit 0.
+    let lock = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
+    let mut all = Vec::new();
+    for e in &lock {
+        all.extend(dumped_compact(&e.name));
+    }
+    let (code, text) = audit_bytes("compact-all", &all);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(text.matches(" (compact) ").count(), lock.len(), "{text}");
+    assert!(
+        text.contains(&format!("audit: {} tables found", lock.len())),
+        "{text}"
+    );
+}
+
+/// `--json` carries a compact form's verdict, the parts that differ and what
+/// it decodes to.
+#[test]
+fn audit_json_describes_a_modified_compact_form() {
+    let mut gelu = dumped_compact("gelu_bf16");
+    gelu[16 + 4 * 200 + 2] ^= 1; // the addend of page 200
+    let dir = tmp("compact-json");
+    let path = dir.join("form");
+    std::fs::write(&path, &gelu).unwrap();
+    let out = actlut(&["audit", "--json", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let json = stdout(&out);
+    for want in [
+        "\"form\": \"compact\"",
+        "\"verdict\": \"modified\"",
+        "\"compact\": {\"found_by\": \"content\", \"differing_header_bytes\": 0, \"differing_directory_bytes\": 1, \"differing_pool_bytes\": 0, \"decoded\": \"differs\", \"decoded_differing_entries\": 128,",
+        "\"ok\": false",
+    ] {
+        assert!(json.contains(want), "{want}: {json}");
+    }
 }
 
 /// Writes `bytes` to a file named `name` and audits it: (exit code, stdout).

@@ -62,6 +62,13 @@
 //! store it: an artifact that names a table by its hash must carry that table
 //! intact ([`Report::problems`]).
 //!
+//! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
+//! embeds as its stored form ([`Reference::with_compact`]) is found by its
+//! distinctive chunks whatever its header holds, and by its `ACTLUTC1`
+//! header; a changed byte anywhere in it, a compact form of an unknown table
+//! and an invalid one are problems ([`compact`] says how, and with what
+//! evidence).
+//!
 //! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
 //! entries or more (f16, bf16, every fp8) are found by their content alone,
 //! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)
@@ -97,6 +104,9 @@ use std::{format, vec};
 
 use crate::lock::Entry;
 use crate::{Format, Function};
+
+pub mod compact;
+use compact::{CompactDetail, Decoded, FoundBy};
 
 /// Bytes of a gram of a large form: four 16-bit entries.
 pub const LARGE_GRAM: usize = 8;
@@ -166,6 +176,8 @@ pub const BUDGET_ALLOWANCE: u64 = 64 * 65_536;
 pub const FIRST_DIFFERENCES: usize = 8;
 /// The form label of a table's own bytes.
 pub const TABLE_FORM: &str = "table";
+/// The form label of a compact stored form ([`Reference::with_compact`]).
+pub const COMPACT_FORM: &str = "compact";
 
 /// The byte order in which a table is stored in an artifact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -202,6 +214,10 @@ pub struct Form {
     pub bytes_le: Vec<u8>,
     /// SHA-256 of [`bytes_le`](Self::bytes_le).
     pub sha256: [u8; 32],
+    /// A compact stored form ([`Reference::with_compact`]): searched by its
+    /// distinctive chunks and by its header, and compared byte for byte (see
+    /// [`compact`]).
+    pub compact: bool,
 }
 
 /// A table to look for: its names (more than one when several tables have the
@@ -277,8 +293,48 @@ impl Reference {
             unit,
             sha256: crate::sha256(&bytes_le),
             bytes_le,
+            compact: false,
         });
         self
+    }
+
+    /// Adds the compact stored form of this 16-bit table (what actlut's
+    /// `compact` feature embeds instead of the table), labelled
+    /// [`COMPACT_FORM`]: it is found by content and by its header, and
+    /// compared byte for byte (see [`compact`]).
+    ///
+    /// # Errors
+    ///
+    /// If the table is not 16-bit, or `stored` is not a valid stored form
+    /// ([`CompactRef::from_bytes`](crate::compact::CompactRef::from_bytes))
+    /// that decodes to this table's 65,536 entries.
+    pub fn with_compact(mut self, stored: Vec<u8>) -> Result<Reference, String> {
+        let name = self.names.join(" = ");
+        if self.format.entries() != crate::compact::ENTRIES {
+            return Err(format!("{name}: only 16-bit tables have a compact form"));
+        }
+        let view = crate::compact::CompactRef::from_bytes(&stored)
+            .map_err(|e| format!("{name}: not a valid compact stored form: {e}"))?;
+        let decoded = compact::decode_all(&view);
+        let entries: Vec<u16> = self
+            .bytes_le
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        if let (n @ 1.., first) = compact::compare(&decoded, &entries) {
+            return Err(format!(
+                "{name}: the compact stored form decodes to {n} other entries (first at input {})",
+                first[0]
+            ));
+        }
+        self.extra.push(Form {
+            label: COMPACT_FORM.to_string(),
+            unit: 1,
+            sha256: crate::sha256(&stored),
+            bytes_le: stored,
+            compact: true,
+        });
+        Ok(self)
     }
 }
 
@@ -309,6 +365,16 @@ pub enum Verdict {
     /// [`Found::len`] of its bytes are present ([`Found::differing`] of the
     /// present entries differ).
     Truncated,
+    /// A valid compact stored form with actlut's header whose entries are
+    /// none of the known tables' (fewer than half equal to the nearest). Its
+    /// [`Found::names`] are empty and its [`Found::format`] is the nearest
+    /// table's.
+    Unknown,
+    /// actlut's compact header (`ACTLUTC1` and plausible fields) on bytes
+    /// that are not a valid stored form. Its [`Found::names`] are empty and
+    /// its [`Found::format`] is [`Format::F16`] (a compact form is of a
+    /// 16-bit format; which one, nothing says).
+    Invalid,
 }
 
 impl Verdict {
@@ -318,6 +384,8 @@ impl Verdict {
             Verdict::Intact => "intact",
             Verdict::Modified => "modified",
             Verdict::Truncated => "truncated",
+            Verdict::Unknown => "unknown",
+            Verdict::Invalid => "invalid",
         }
     }
 }
@@ -358,6 +426,17 @@ pub struct Found {
     /// SHA-256 of the found bytes in little-endian order, when the whole form
     /// is present (for an intact copy, the reference's hash).
     pub sha256: Option<[u8; 32]>,
+    /// For a compact stored form: how it was found, which parts differ, and
+    /// what it decodes to. For one found by content, [`differing`],
+    /// [`matching`] and [`first_differences`] count bytes and [`evidence`]
+    /// matching distinctive chunks; for one found by its header only, they
+    /// count decoded entries.
+    ///
+    /// [`differing`]: Self::differing
+    /// [`matching`]: Self::matching
+    /// [`first_differences`]: Self::first_differences
+    /// [`evidence`]: Self::evidence
+    pub compact: Option<CompactDetail>,
 }
 
 impl Found {
@@ -375,10 +454,15 @@ impl Found {
     /// The found copy's status against `lock` (only an intact table form can
     /// be in the lock).
     pub fn lock_status(&self, lock: &[Entry]) -> LockStatus {
-        let Some(sha) = self.sha256.filter(|_| self.verdict == Verdict::Intact) else {
+        let sha = match &self.compact {
+            // A compact form's identity is that of the entries it decodes to.
+            Some(c) => c.logical_sha256,
+            None => self.sha256,
+        };
+        let Some(sha) = sha.filter(|_| self.verdict == Verdict::Intact) else {
             return LockStatus::NotInLock;
         };
-        if self.form != TABLE_FORM {
+        if self.form != TABLE_FORM && self.compact.is_none() {
             return LockStatus::InLock;
         }
         let mut expected = None;
@@ -409,14 +493,17 @@ impl Found {
                 )),
                 LockStatus::NotInLock => Some(format!("{at}: not in the lock (no entry)")),
             },
-            Verdict::Modified => Some(format!("{at}: {}", self.describe())),
-            Verdict::Truncated => Some(format!("{at}: {}", self.describe())),
+            _ => Some(format!("{at}: {}", self.describe())),
         }
     }
 
     /// The names joined with ` = `, and the form when it is not the table.
     pub fn label(&self) -> String {
-        let names = self.names.join(" = ");
+        let names = if self.names.is_empty() {
+            "unknown".to_string()
+        } else {
+            self.names.join(" = ")
+        };
         if self.form == TABLE_FORM {
             names
         } else {
@@ -427,6 +514,9 @@ impl Found {
     /// `intact`, `modified: 4 of 65536 entries differ (first at …)` or
     /// `truncated: 65536 of 131072 bytes present (…)`.
     pub fn describe(&self) -> String {
+        if let Some(c) = &self.compact {
+            return self.describe_compact(c);
+        }
         let firsts = || {
             let list: Vec<String> = self
                 .first_differences
@@ -464,6 +554,87 @@ impl Found {
                     self.len, self.form_len
                 )
             }
+            Verdict::Unknown | Verdict::Invalid => self.verdict.name().to_string(),
+        }
+    }
+
+    fn describe_compact(&self, c: &CompactDetail) -> String {
+        let list = |what: &str| {
+            let list: Vec<String> = self
+                .first_differences
+                .iter()
+                .map(|j| j.to_string())
+                .collect();
+            let more = if self.differing > self.first_differences.len() {
+                ", …"
+            } else {
+                ""
+            };
+            format!("{what} {}{more}", list.join(", "))
+        };
+        let side = if self.form_offset > 0 {
+            "the start of the file cuts it"
+        } else {
+            "the end of the file cuts it"
+        };
+        match (self.verdict, c.found_by) {
+            (Verdict::Intact, _) if c.other_packing => format!(
+                "intact: the table's 65536 entries in another packing (stored form {} bytes, \
+                 not the compact lock's)",
+                self.form_len
+            ),
+            (Verdict::Intact, _) => "intact".to_string(),
+            (Verdict::Modified, FoundBy::Content) => format!(
+                "modified: {} of {} bytes differ ({}; {}); {}",
+                self.differing,
+                self.form_len,
+                c.parts(),
+                list("bytes"),
+                c.decoded_text()
+            ),
+            (Verdict::Modified, FoundBy::Header) => {
+                format!("modified: a valid stored form, {}", c.decoded_text())
+            }
+            (Verdict::Truncated, FoundBy::Content) => {
+                let diff = if self.differing == 0 {
+                    "all present bytes intact".to_string()
+                } else {
+                    format!(
+                        "{} present bytes differ ({}; {})",
+                        self.differing,
+                        c.parts(),
+                        list("bytes")
+                    )
+                };
+                format!(
+                    "truncated: {} of {} bytes present ({side}; {diff})",
+                    self.len, self.form_len
+                )
+            }
+            (Verdict::Truncated, FoundBy::Header) => format!(
+                "truncated: its header declares {} bytes, {} present ({side})",
+                self.form_len, self.len
+            ),
+            (Verdict::Unknown, _) => {
+                let nearest = match &c.nearest {
+                    Some((names, m)) => {
+                        format!(
+                            "; nearest {}: {m} of 65536 entries equal",
+                            names.join(" = ")
+                        )
+                    }
+                    None => String::new(),
+                };
+                format!(
+                    "unknown: a valid compact stored form of {} bytes with actlut's header \
+                     that decodes to none of the known tables{nearest}",
+                    self.form_len
+                )
+            }
+            (Verdict::Invalid, _) => format!(
+                "invalid: actlut's compact header on bytes that are not a stored form ({})",
+                c.decoded_text()
+            ),
         }
     }
 }
@@ -571,6 +742,13 @@ pub struct Report {
     pub candidates: u64,
     /// Entries compared while verifying them.
     pub compared: u64,
+    /// The most matching distinctive chunks of a compact candidate that was
+    /// not reported (see [`compact::is_evidence`]): the margin of that
+    /// threshold on this input.
+    pub compact_rejected_chunks: usize,
+    /// The most matching bytes, per mille of those present, of a compact
+    /// candidate with a matching distinctive chunk that was not reported.
+    pub compact_rejected_share: u32,
 }
 
 impl Report {
@@ -607,6 +785,10 @@ struct Image {
     /// do not count towards [`MIN_INFORMATIVE_SMALL`], so that a fill of a
     /// table's saturated value is no evidence.
     modal: u16,
+    /// A compact stored form ([`Form::compact`]).
+    compact: bool,
+    /// Of a compact form: bit `c`: the chunk at byte `8 c` is a key.
+    indexed: Vec<u64>,
 }
 
 impl Image {
@@ -828,6 +1010,9 @@ pub struct Index {
     exact: Grams,
     needles: Vec<Needle>,
     max_len: usize,
+    /// Every 16-bit reference's entries, to name what a compact stored form
+    /// found by its header decodes to.
+    known: Vec<compact::Known>,
 }
 
 fn swap16(bytes: &[u8]) -> Vec<u8> {
@@ -876,6 +1061,8 @@ impl Index {
                         tiny: form == 0 && reference.format.entries() < MIN_CONTENT_ENTRIES,
                         modal: modal_entry(&bytes, unit),
                         change_points: vec![0; bytes.len() / unit / 64 + 1],
+                        compact: form > 0 && reference.extra[form - 1].compact,
+                        indexed: Vec::new(),
                         bytes,
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
@@ -912,7 +1099,11 @@ impl Index {
                 image: i as u32,
                 offset: offset as u32,
             };
-            if image.tiny {
+            if image.compact {
+                for off in compact::distinctive_chunks(b) {
+                    large.push((key_le(&b[off..off + LARGE_GRAM]), site(off)));
+                }
+            } else if image.tiny {
                 if b.len() >= LARGE_GRAM {
                     exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
                 }
@@ -979,17 +1170,78 @@ impl Index {
                 },
             ));
         }
-        let max_len = images.iter().map(|i| i.bytes.len()).max().unwrap_or(0);
-        let reference_of: Vec<usize> = images.iter().map(|i| i.reference).collect();
+        // A header declares up to `MAX_STORED_BYTES`: keep that much behind.
+        let max_len = images
+            .iter()
+            .map(|i| i.bytes.len())
+            .chain([compact::MAX_STORED_BYTES])
+            .max()
+            .unwrap_or(0);
+        // Compact forms may share keys with one another (one group): a
+        // candidate of each is compared byte for byte, and of overlapping
+        // ones the one with the most matching bytes is kept. This gives the
+        // forms of similar tables (`gelu_bf16`, `gelu_tanh_bf16`) more keys.
+        let reference_of: Vec<usize> = images
+            .iter()
+            .map(|i| if i.compact { usize::MAX } else { i.reference })
+            .collect();
+        let large = Grams::new(large, Some(&reference_of));
+        // The chunks of each compact form that survived as keys (a chunk that
+        // another reference also holds is not one).
+        for (i, image) in images.iter_mut().enumerate() {
+            if !image.compact {
+                continue;
+            }
+            let mut bits = compact::chunk_bits(image.bytes.len());
+            for off in compact::distinctive_chunks(&image.bytes) {
+                let key = key_le(&image.bytes[off..off + LARGE_GRAM]);
+                if large
+                    .get(key)
+                    .iter()
+                    .any(|s| s.image == i as u32 && s.offset as usize == off)
+                {
+                    bits[off / 8 / 64] |= 1 << (off / 8 % 64);
+                }
+            }
+            image.indexed = bits;
+        }
+        let known = refs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.format.entries() == crate::compact::ENTRIES)
+            .map(|(i, r)| compact::Known {
+                reference: i,
+                entries: r
+                    .bytes_le
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            })
+            .collect();
         Index {
             refs,
-            large: Grams::new(large, Some(&reference_of)),
+            large,
             small: Grams::new(small, None),
             exact: Grams::new(exact, None),
             images,
             needles,
             max_len,
+            known,
         }
+    }
+
+    /// Keys of each compact stored form: its name and how many of its
+    /// distinctive chunks are keys (a candidate needs
+    /// [`compact::MIN_COMPACT_CHUNKS`] of them matching).
+    pub fn compact_keys(&self) -> Vec<(String, usize)> {
+        self.images
+            .iter()
+            .filter(|i| i.compact)
+            .map(|i| {
+                let n = i.indexed.iter().map(|w| w.count_ones() as usize).sum();
+                (self.refs[i.reference].names.join(" = "), n)
+            })
+            .collect()
     }
 
     /// The indexed references.
@@ -1050,6 +1302,14 @@ pub struct Scanner<'a> {
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
     exact: HashMap<u32, u64>,
+    /// Offsets of `ACTLUTC1` not yet looked at.
+    headers: Vec<u64>,
+    /// Compact stored forms found by their header.
+    by_header: Vec<Found>,
+    /// See [`Report::compact_rejected_chunks`].
+    compact_rejected_chunks: usize,
+    /// See [`Report::compact_rejected_share`].
+    compact_rejected_share: u32,
     too_many: bool,
     candidates: u64,
     compared: u64,
@@ -1073,6 +1333,10 @@ impl<'a> Scanner<'a> {
             found: Vec::new(),
             listed: Vec::new(),
             exact: HashMap::new(),
+            headers: Vec::new(),
+            by_header: Vec::new(),
+            compact_rejected_chunks: 0,
+            compact_rejected_share: 0,
             too_many: false,
             candidates: 0,
             compared: 0,
@@ -1091,6 +1355,7 @@ impl<'a> Scanner<'a> {
             self.probe(end - LOOKAHEAD as u64 + 1);
         }
         self.verify_ready(false);
+        self.verify_headers(false);
         // Keep two table lengths behind the scan position: every candidate
         // still to come starts after one, and every pending one after two.
         let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
@@ -1117,6 +1382,7 @@ impl<'a> Scanner<'a> {
             pending,
             listed,
             exact,
+            headers,
             ..
         } = self;
         let from = (*next - *base) as usize;
@@ -1139,6 +1405,9 @@ impl<'a> Scanner<'a> {
                 continue;
             };
             if let Some(x) = large {
+                if x == compact::MAGIC_U64 {
+                    headers.push(*base + i as u64);
+                }
                 if index.exact.maybe(x) {
                     for site in index.exact.get(x) {
                         let bytes = &index.images[site.image as usize].bytes;
@@ -1220,10 +1489,305 @@ impl<'a> Scanner<'a> {
             }
             self.candidates += 1;
             self.compared += im.entries() as u64;
-            if let Some(f) = self.verify(image as usize, start) {
+            let found = if im.compact {
+                let (found, (chunks, share)) = self.verify_compact(image as usize, start);
+                if found.is_none() {
+                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(chunks);
+                    if chunks >= 1 {
+                        self.compact_rejected_share = self.compact_rejected_share.max(share);
+                    }
+                }
+                found
+            } else {
+                self.verify(image as usize, start)
+            };
+            if let Some(f) = found {
                 self.found.push(f);
             }
         }
+    }
+
+    /// Compares a candidate compact stored form byte for byte (see
+    /// [`compact`]); also returns its matching distinctive chunks and its
+    /// matching bytes per mille of those present.
+    fn verify_compact(&mut self, image: usize, start: i64) -> (Option<Found>, (usize, u32)) {
+        let im = &self.index.images[image];
+        let n = im.bytes.len() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n).min(self.end() as i64);
+        if hi - lo < LARGE_GRAM as i64 {
+            return (None, (0, 0));
+        }
+        let at = |j: i64| (start + j - self.base as i64) as usize;
+        let (j0, j1) = (lo - start, hi - start);
+        let mut evidence = 0usize;
+        for c in (j0 + 7) / 8..j1 / 8 {
+            let c = c as usize;
+            if im.indexed[c / 64] >> (c % 64) & 1 == 1 {
+                let from = at(8 * c as i64);
+                if self.buf[from..from + 8] == im.bytes[8 * c..8 * c + 8] {
+                    evidence += 1;
+                }
+            }
+        }
+        let dir_end = crate::compact::HEADER_BYTES + 4 * (crate::compact::ENTRIES >> im.bytes[8]);
+        let mut parts = [0usize; 3];
+        let mut first = Vec::new();
+        let mut differing = 0;
+        for j in j0..j1 {
+            if self.buf[at(j)] != im.bytes[j as usize] {
+                differing += 1;
+                let part = if (j as usize) < crate::compact::HEADER_BYTES {
+                    0
+                } else if (j as usize) < dir_end {
+                    1
+                } else {
+                    2
+                };
+                parts[part] += 1;
+                if first.len() < FIRST_DIFFERENCES {
+                    first.push(j as usize);
+                }
+            }
+        }
+        let present_len = (j1 - j0) as usize;
+        let share = ((present_len - differing) * 1000 / present_len) as u32;
+        if !compact::is_evidence(evidence, present_len - differing, present_len) {
+            return (None, (evidence, share));
+        }
+        let reference = &self.index.refs[im.reference];
+        let form = &reference.extra[im.form - 1];
+        let complete = j0 == 0 && j1 == n;
+        let present = &self.buf[at(j0)..at(j1)];
+        let (verdict, decoded, logical, sha256) = if !complete {
+            (Verdict::Truncated, Decoded::Absent, None, None)
+        } else if differing == 0 {
+            (
+                Verdict::Intact,
+                Decoded::Same,
+                Some(reference.sha256),
+                Some(form.sha256),
+            )
+        } else {
+            // What a compact build runs: its compiled-in header (the known
+            // one) over the directory and pool found here.
+            let mut bytes = im.bytes[..crate::compact::HEADER_BYTES].to_vec();
+            bytes.extend_from_slice(&present[crate::compact::HEADER_BYTES..]);
+            let (decoded, logical) = match crate::compact::CompactRef::from_bytes(&bytes) {
+                Err(e) => (Decoded::Invalid(e.to_string()), None),
+                Ok(view) => {
+                    let entries = compact::decode_all(&view);
+                    let known = self
+                        .index
+                        .known
+                        .iter()
+                        .find(|k| k.reference == im.reference)
+                        .expect("a compact form of a 16-bit reference");
+                    let logical = crate::sha256(&crate::table_bytes_le(reference.format, &entries));
+                    match compact::compare(&entries, &known.entries) {
+                        (0, _) => (Decoded::Same, Some(logical)),
+                        (entries, first) => (Decoded::Differs { entries, first }, Some(logical)),
+                    }
+                }
+            };
+            (
+                Verdict::Modified,
+                decoded,
+                logical,
+                Some(crate::sha256(present)),
+            )
+        };
+        if verdict == Verdict::Modified {
+            self.compared += crate::compact::ENTRIES as u64;
+        }
+        let found = Found {
+            offset: lo as u64,
+            len: (j1 - j0) as usize,
+            form_offset: j0 as usize,
+            form_len: n as usize,
+            order: ByteOrder::Bytes,
+            names: reference.names.clone(),
+            format: reference.format,
+            form: form.label.clone(),
+            verdict,
+            differing,
+            matching: (j1 - j0) as usize - differing,
+            evidence,
+            first_differences: first,
+            sha256,
+            compact: Some(CompactDetail {
+                found_by: FoundBy::Content,
+                header: parts[0],
+                directory: parts[1],
+                pool: parts[2],
+                decoded,
+                other_packing: false,
+                logical_sha256: logical,
+                nearest: None,
+            }),
+        };
+        (Some(found), (evidence, share))
+    }
+
+    /// Looks at every `ACTLUTC1` whose declared length is in (or, at the
+    /// end of the file, past) the buffer (see [`compact`]).
+    fn verify_headers(&mut self, eof: bool) {
+        let end = self.end();
+        let mut i = 0;
+        while i < self.headers.len() {
+            let p = self.headers[i];
+            let at = (p - self.base) as usize;
+            let h = &self.buf[at..];
+            let declared = if h.len() >= crate::compact::HEADER_BYTES {
+                compact::plausible_header(&h[..crate::compact::HEADER_BYTES])
+            } else if eof {
+                None
+            } else {
+                i += 1;
+                continue;
+            };
+            let found = match declared {
+                None => None,
+                Some(Err(declared)) => Some(self.header_found(
+                    p,
+                    crate::compact::HEADER_BYTES,
+                    Verdict::Invalid,
+                    Decoded::Invalid(format!(
+                        "its header declares {declared} bytes, more than any stored form ({})",
+                        compact::MAX_STORED_BYTES
+                    )),
+                )),
+                Some(Ok(len)) if p + len as u64 > end => {
+                    if !eof {
+                        i += 1;
+                        continue;
+                    }
+                    let mut f = self.header_found(
+                        p,
+                        (end - p) as usize,
+                        Verdict::Truncated,
+                        Decoded::Absent,
+                    );
+                    f.form_len = len;
+                    Some(f)
+                }
+                Some(Ok(len)) => {
+                    let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
+                    if self.compared > budget {
+                        self.too_many = true;
+                        None
+                    } else {
+                        // Validating, hashing and decoding: count it all, so
+                        // that headers crafted at every few bytes stop at the
+                        // budget.
+                        self.compared += (2 * crate::compact::ENTRIES + len) as u64;
+                        Some(self.evaluate_header(p, len))
+                    }
+                }
+            };
+            self.headers.swap_remove(i);
+            if let Some(f) = found {
+                self.by_header.push(f);
+            }
+        }
+    }
+
+    /// A compact form found by its header, as yet of no known table (its
+    /// SHA-256 is set where it is valid).
+    fn header_found(&self, p: u64, len: usize, verdict: Verdict, decoded: Decoded) -> Found {
+        Found {
+            offset: p,
+            len,
+            form_offset: 0,
+            form_len: len,
+            order: ByteOrder::Bytes,
+            names: Vec::new(),
+            format: Format::F16,
+            form: COMPACT_FORM.to_string(),
+            verdict,
+            differing: 0,
+            matching: 0,
+            evidence: 0,
+            first_differences: Vec::new(),
+            sha256: None,
+            compact: Some(CompactDetail {
+                found_by: FoundBy::Header,
+                header: 0,
+                directory: 0,
+                pool: 0,
+                decoded,
+                other_packing: false,
+                logical_sha256: None,
+                nearest: None,
+            }),
+        }
+    }
+
+    /// Validates, hashes and decodes the stored form a plausible header
+    /// declares, `len` bytes at `p`, all in the buffer.
+    fn evaluate_header(&self, p: u64, len: usize) -> Found {
+        let at = (p - self.base) as usize;
+        let bytes = &self.buf[at..at + len];
+        let view = match crate::compact::CompactRef::from_bytes(bytes) {
+            Ok(view) => view,
+            Err(e) => {
+                return self.header_found(p, len, Verdict::Invalid, Decoded::Invalid(e.to_string()))
+            }
+        };
+        let sha = crate::sha256(bytes);
+        let mut f = self.header_found(p, len, Verdict::Intact, Decoded::Same);
+        f.sha256 = Some(sha);
+        let index = self.index;
+        let name = |f: &mut Found, r: usize| {
+            f.names = index.refs[r].names.clone();
+            f.format = index.refs[r].format;
+        };
+        let known_form = index
+            .images
+            .iter()
+            .find(|im| im.compact && index.refs[im.reference].extra[im.form - 1].sha256 == sha);
+        let detail = f.compact.as_mut().expect("a compact detail");
+        if let Some(im) = known_form {
+            detail.logical_sha256 = Some(index.refs[im.reference].sha256);
+            f.matching = crate::compact::ENTRIES;
+            name(&mut f, im.reference);
+            return f;
+        }
+        let entries = compact::decode_all(&view);
+        let logical = crate::sha256(&crate::table_bytes_le(Format::F16, &entries));
+        detail.logical_sha256 = Some(logical);
+        let same = index
+            .known
+            .iter()
+            .find(|k| index.refs[k.reference].sha256 == logical);
+        if let Some(k) = same {
+            detail.other_packing = true;
+            f.matching = crate::compact::ENTRIES;
+            name(&mut f, k.reference);
+            return f;
+        }
+        let Some((k, matching)) = compact::nearest(&index.known, &entries) else {
+            f.verdict = Verdict::Unknown;
+            return f;
+        };
+        let known = &index.known[k];
+        let (differing, first) = compact::compare(&entries, &known.entries);
+        f.matching = matching;
+        if matching >= crate::compact::ENTRIES / 2 {
+            f.verdict = Verdict::Modified;
+            f.differing = differing;
+            f.first_differences = first.clone();
+            detail.decoded = Decoded::Differs {
+                entries: differing,
+                first,
+            };
+            name(&mut f, known.reference);
+        } else {
+            f.verdict = Verdict::Unknown;
+            f.format = index.refs[known.reference].format;
+            detail.nearest = Some((index.refs[known.reference].names.clone(), matching));
+        }
+        f
     }
 
     fn verify(&self, image: usize, start: i64) -> Option<Found> {
@@ -1305,7 +1869,7 @@ impl<'a> Scanner<'a> {
                     crate::sha256(bytes)
                 })
             }
-            Verdict::Truncated => None,
+            Verdict::Truncated | Verdict::Unknown | Verdict::Invalid => None,
         };
         Some(Found {
             offset,
@@ -1326,6 +1890,7 @@ impl<'a> Scanner<'a> {
             evidence,
             first_differences: first,
             sha256,
+            compact: None,
         })
     }
 
@@ -1337,6 +1902,7 @@ impl<'a> Scanner<'a> {
             self.probe(end);
         }
         self.verify_ready(true);
+        self.verify_headers(true);
         let mut found = core::mem::take(&mut self.found);
         found.sort_by(|a, b| {
             b.matching
@@ -1379,18 +1945,18 @@ impl<'a> Scanner<'a> {
                     evidence: 0,
                     first_differences: Vec::new(),
                     sha256: Some(reference.sha256),
+                    compact: None,
                 });
             }
         }
+        merge_headers(&mut kept, core::mem::take(&mut self.by_header));
         kept.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.names.cmp(&b.names)));
         let mut listed: Vec<Listed> = self
             .listed
             .iter()
             .map(|&(n, offset)| {
                 let needle = &self.index.needles[n];
-                let named = |f: &&Found| {
-                    f.form == TABLE_FORM && f.names.iter().any(|x| needle.names.contains(x))
-                };
+                let named = |f: &&Found| f.names.iter().any(|x| needle.names.contains(x));
                 // Intact in its own bytes, or as an intact extra stored form of
                 // the same table (a compact encoding: its bytes are generated
                 // from the table's, so they decode to exactly those entries).
@@ -1427,7 +1993,35 @@ impl<'a> Scanner<'a> {
             too_many: self.too_many,
             candidates: self.candidates,
             compared: self.compared,
+            compact_rejected_chunks: self.compact_rejected_chunks,
+            compact_rejected_share: self.compact_rejected_share,
         }
+    }
+}
+
+/// Adds the compact forms found by their header to those found by content.
+/// A header at the start of a form found by content adds nothing (the byte
+/// comparison says more), except a valid form of a known table's entries in
+/// another packing: it explains the differing bytes of the content matches
+/// of that table inside it, which are dropped.
+fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
+    for h in by_header {
+        let (lo, hi) = (h.offset, h.offset + h.len as u64);
+        let other_packing = h.compact.as_ref().is_some_and(|c| c.other_packing);
+        if other_packing {
+            kept.retain(|f| {
+                !(f.compact.is_some()
+                    && f.names == h.names
+                    && lo <= f.offset
+                    && f.offset + f.len as u64 <= hi)
+            });
+        } else if kept
+            .iter()
+            .any(|f| f.compact.is_some() && f.offset == h.offset && f.form_offset == 0)
+        {
+            continue;
+        }
+        kept.push(h);
     }
 }
 
@@ -1789,12 +2383,20 @@ mod tests {
         let table = crate::table(Function::Gelu, Format::Bf16);
         let stored =
             crate::compact_lock::stored_form_of(Function::Gelu, Format::Bf16, &table).unwrap();
-        let gelu = Reference::generate(Function::Gelu, Format::Bf16).with_form(
-            "compact",
-            1,
-            stored.clone(),
-        );
+        let gelu = Reference::generate(Function::Gelu, Format::Bf16)
+            .with_compact(stored.clone())
+            .unwrap();
         let index = Index::new(vec![gelu.clone()]);
+        // Its identity is the table's: the lock's line of the logical entries.
+        let lock = [Entry {
+            name: "gelu_bf16".to_string(),
+            function: Function::Gelu,
+            format: Format::Bf16,
+            entries: 65536,
+            bytes: 131072,
+            sha256: gelu.sha256,
+            reference: "r".to_string(),
+        }];
         for damage in [false, true] {
             let mut form = stored.clone();
             if damage {
@@ -1813,11 +2415,13 @@ mod tests {
             if damage {
                 assert_ne!(rep.found[0].verdict, Verdict::Intact);
                 assert_ne!(rep.listed[0].status, ListedStatus::Intact);
-                assert!(!rep.problems(&[]).is_empty());
+                assert!(!rep.problems(&lock).is_empty());
             } else {
                 assert_eq!(rep.found[0].verdict, Verdict::Intact);
                 assert_eq!(rep.listed[0].status, ListedStatus::Intact);
-                assert!(rep.problems(&[]).is_empty(), "{:?}", rep.problems(&[]));
+                assert!(rep.problems(&lock).is_empty(), "{:?}", rep.problems(&lock));
+                // A lock without the table: not in it.
+                assert_eq!(rep.problems(&[]).len(), 1);
             }
         }
     }

@@ -6,13 +6,19 @@
 //! ```text
 //! apply <function> <format> 0x<input bits> 0x<output bits>
 //! sha256 <table name> <64 hex digits>
+//! stored-sha256 <table name> <64 hex digits>
 //! done
 //! ```
 //!
-//! where `<table name>` is actlut's `<function>_<format>` (docs/SEMANTICS.md) and the
-//! hash is taken on the device over the table's little-endian bytes.
+//! where `<table name>` is actlut's `<function>_<format>` (docs/SEMANTICS.md).
+//! `sha256` is taken on the device over the table's 65,536 (or 256) logical
+//! entries, little-endian: the table's identity in `tables/actlut.lock`,
+//! whatever its form. `stored-sha256`, printed for a 16-bit table built with
+//! the `compact` feature only, is taken over the bytes of its compact stored
+//! form: its line in `tables/actlut-compact.lock`.
 #![no_std]
 
+use actlut::compact::CompactRef;
 use cortex_m_semihosting::{debug, hprintln};
 use sha2::{Digest, Sha256};
 
@@ -37,25 +43,74 @@ pub fn print_8(function: &str, format: &str, inputs: &[u8], outputs: &[u8]) {
     }
 }
 
-/// Hashes a 16-bit table's little-endian bytes on the device and prints the hash.
-pub fn hash_16(name: &str, table: &[u16; 65536]) {
+/// A 16-bit table in either of actlut's forms: `[u16; 65536]`, or with the
+/// `compact` feature a [`CompactRef`] (`actlut::tables::WordTable` is the one
+/// the build has).
+pub trait Table16 {
+    /// The entry for input bits `x`.
+    fn entry(&self, x: u16) -> u16;
+    /// The compact stored form, if the table is one.
+    fn stored(&self) -> Option<&CompactRef<'_>>;
+}
+
+impl Table16 for [u16; 65536] {
+    fn entry(&self, x: u16) -> u16 {
+        self[usize::from(x)]
+    }
+    fn stored(&self) -> Option<&CompactRef<'_>> {
+        None
+    }
+}
+
+impl Table16 for CompactRef<'_> {
+    fn entry(&self, x: u16) -> u16 {
+        self.get(x)
+    }
+    fn stored(&self) -> Option<&CompactRef<'_>> {
+        Some(self)
+    }
+}
+
+/// Hashes a 16-bit table's logical entries (little-endian) on the device and
+/// prints the hash; for a compact table, also the hash of its stored form.
+pub fn hash_16<T: Table16 + ?Sized>(name: &str, table: &T) {
     let mut sha = Sha256::new();
     let mut buf = [0u8; 512];
-    for chunk in table.chunks_exact(256) {
-        for (b, v) in buf.chunks_exact_mut(2).zip(chunk) {
-            b.copy_from_slice(&v.to_le_bytes());
+    for base in (0..=u16::MAX).step_by(256) {
+        for (b, x) in buf.chunks_exact_mut(2).zip(base..=base + 255) {
+            b.copy_from_slice(&table.entry(x).to_le_bytes());
         }
         sha.update(buf);
     }
-    print_hash(name, &sha.finalize().into());
+    print_hash("sha256", name, &sha.finalize().into());
+    if let Some(stored) = table.stored() {
+        print_hash("stored-sha256", name, &stored_sha256(stored));
+    }
+}
+
+/// SHA-256 of a stored form's bytes, rebuilt from the view: the 16-byte
+/// header (docs/compact.md), the directory and the pool.
+fn stored_sha256(t: &CompactRef<'_>) -> [u8; 32] {
+    let mut header = [0u8; 16];
+    header[..8].copy_from_slice(b"ACTLUTC1");
+    // k is 4..=8 and the scale 0..=2 in a validated view.
+    header[8] = t.page_shift() as u8;
+    header[9] = t.offset_scale() as u8;
+    header[10] = t.layout().code();
+    header[12..].copy_from_slice(&(t.pool().len() as u32).to_le_bytes());
+    let mut sha = Sha256::new();
+    sha.update(header);
+    sha.update(t.dir_bytes());
+    sha.update(t.pool());
+    sha.finalize().into()
 }
 
 /// Hashes an 8-bit table on the device and prints the hash.
 pub fn hash_8(name: &str, table: &[u8; 256]) {
-    print_hash(name, &Sha256::digest(table).into());
+    print_hash("sha256", name, &Sha256::digest(table).into());
 }
 
-fn print_hash(name: &str, hash: &[u8; 32]) {
+fn print_hash(tag: &str, name: &str, hash: &[u8; 32]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut text = [0u8; 64];
     for (pair, byte) in text.chunks_exact_mut(2).zip(hash) {
@@ -64,7 +119,7 @@ fn print_hash(name: &str, hash: &[u8; 32]) {
     }
     // Only ASCII hex digits were written.
     let text = core::str::from_utf8(&text).unwrap_or("<not utf-8>");
-    hprintln!("sha256 {} {}", name, text);
+    hprintln!("{} {} {}", tag, name, text);
 }
 
 /// Prints `done` and ends the emulation with exit status 0.

@@ -1,5 +1,5 @@
-//! Uses one table, gelu over f16, while the firmware's default features enable
-//! three functions over four formats: the linker keeps only that table.
+//! Uses one table, gelu over f16, while the demo's features enable three
+//! functions over four formats: the linker keeps only that table.
 #![no_std]
 #![no_main]
 
