@@ -21,9 +21,13 @@
 //! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
 //! (the 65,536 logical entries: the table's SHA-256 is unchanged).
 //!
-//! The slice entry points run [`apply_u16`] and [`map_u16`], a portable loop
-//! over [`CompactRef::get`] unrolled by 8 (two dependent loads and an add per
-//! element, no `unsafe`).
+//! The slice entry points run [`apply_u16`] and [`map_u16`]: the compact
+//! kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
+//! with [`Kernel::best`](crate::kernels::Kernel::best), which is the portable
+//! loop: the decode without bounds checks and a branch on the page's width,
+//! 0.29–0.36× the full table's best kernel on a Zen 5 (docs/compact.md,
+//! "Speed", has the gathers, the lane loads and what limits them). Every kernel
+//! is bit-identical to [`CompactRef::get`].
 //!
 //! ```
 //! # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
@@ -68,26 +72,21 @@ pub const STORED_ALIGN: usize = 64;
 )]
 pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 
-/// Elements per round of the unrolled loops: independent lookups the core can
-/// overlap.
-const UNROLL: usize = 8;
-
 /// `xs[i] = table.get(xs[i])` for every element: the slice kernel of a compact
-/// table (a portable loop unrolled by 8).
+/// table, [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`,
+/// which is the portable loop of [`crate::kernels`] (the decode without bounds
+/// checks, relying on the validation of [`CompactRef::from_bytes`]): on the
+/// CPU measured (Zen 5, natively and in wasm) it is within 6% of the gather
+/// kernels and faster than the lane-load ones, and it needs no CPU detection;
+/// the others run by name ([`Kernel::map`](crate::kernels::Kernel::map)). Every kernel gives the bits
+/// of [`CompactRef::get`] (tests/compact_kernels.rs).
 #[inline]
 pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
-    let mut chunks = xs.chunks_exact_mut(UNROLL);
-    for c in &mut chunks {
-        for x in c.iter_mut() {
-            *x = table.get(*x);
-        }
-    }
-    for x in chunks.into_remainder() {
-        *x = table.get(*x);
-    }
+    crate::kernels::apply_best(table, xs);
 }
 
-/// `ys[i] = table.get(xs[i])` for every element (a portable loop unrolled by 8).
+/// `ys[i] = table.get(xs[i])` for every element, with the kernel of
+/// [`apply_u16`].
 ///
 /// # Panics
 ///
@@ -95,17 +94,7 @@ pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::check_lengths(xs.len(), ys.len());
-    let mut src = xs.chunks_exact(UNROLL);
-    let mut dst = ys.chunks_exact_mut(UNROLL);
-    for (s, d) in (&mut src).zip(&mut dst) {
-        for (y, &x) in d.iter_mut().zip(s) {
-            *y = table.get(x);
-        }
-    }
-    for (y, &x) in dst.into_remainder().iter_mut().zip(src.remainder()) {
-        *y = table.get(x);
-    }
+    crate::kernels::map_best(table, xs, ys);
 }
 
 /// A 16-bit table in either representation, as the generated entry points use

@@ -1,4 +1,5 @@
-# Miri over the kernels: every x86_64 block (scalar, SSE2, AVX2, AVX-512 VBMI),
+# Miri over the kernels: every x86_64 block (scalar, SSE2, AVX2, AVX-512 VBMI,
+# and the compact blocks: unchecked scalar decode, SSE2, AVX2, AVX-512),
 # the chunk-and-tail driver, the run-time kernel choice and the slice entry
 # points, on the short lengths and offsets the tests use under cfg(miri)
 # (tests/kernel_harness). Miri reports a target feature as detected when it is
@@ -6,7 +7,8 @@
 # fails unless the VBMI kernel actually ran. About 2.5 minutes of CPU once the
 # nightly toolchain and its Miri sysroot are installed (8 minutes wall on a
 # 2-core machine loaded with other builds: the two test files took 182 s and
-# 87 s under Miri); installing them the first time adds about 5 minutes.
+# 87 s under Miri; the compact kernels add about a minute); installing them the
+# first time adds about 5 minutes.
 # The NEON and simd128 blocks run in 45-kernels (qemu) and 50-embedded (node)
 # instead: Miri cannot interpret them (it has no `llvm.aarch64.neon.tbx4`).
 set -euo pipefail
@@ -18,7 +20,7 @@ cargo +nightly miri setup >/dev/null
 export RUSTFLAGS="-C target-feature=+avx2,+avx512f,+avx512bw,+avx512vbmi"
 features="std,avx512vbmi,gelu,f16,fp8-e4m3"
 out=$(cargo +nightly miri test -p actlut --no-default-features --features "$features" \
-  --target-dir target/miri --test kernels --test word_kernels -- --nocapture 2>&1) \
+  --target-dir target/miri --test kernels --test word_kernels --test compact_kernels -- --nocapture 2>&1) \
   || { echo "$out"; exit 1; }
 grep -E "available here|best kernel|test result" <<<"$out" | sort | uniq -c
 grep -q "byte kernels available here: .*Avx512Vbmi" <<<"$out" \
@@ -29,6 +31,10 @@ grep -q "16-bit kernels available here: .*Sse2" <<<"$out" \
   || { echo "the SSE2 16-bit kernel did not run under Miri" >&2; exit 1; }
 grep -q "best kernel for U8 tables: Avx512Vbmi" <<<"$out" \
   || { echo "the run-time choice did not pick the VBMI kernel under Miri" >&2; exit 1; }
+# The compact kernels (tests/compact_kernels.rs): the unchecked scalar decode,
+# SSE2 lane loads, AVX2 and AVX-512 gathers on random stored forms.
+grep -q "compact kernels available here: .*Sse2, Avx2, Avx512Vbmi" <<<"$out" \
+  || { echo "the SSE2, AVX2 and AVX-512 compact kernels did not all run under Miri" >&2; exit 1; }
 
 # The FP4 block kernels of `actlut::mx` (SSSE3 `pshufb`), on short inputs.
 out=$(RUSTFLAGS="$RUSTFLAGS,+ssse3" cargo +nightly miri test -p actlut --target-dir target/miri \

@@ -7,9 +7,9 @@
 //! per-architecture modules instantiate it inside `#[target_feature]` functions
 //! (the [`kernel_fn!`] macro), so the block code is compiled for those features.
 //!
-//! A new table shape (a 16-entry nibble table, a two-level 16-bit table) plugs
-//! in as a new `LookupTable` implementation and a `Block` per instruction set;
-//! this loop does not change.
+//! A new table shape plugs in as a new `LookupTable` implementation and a
+//! `Block` per instruction set; this loop does not change. The compact 16-bit
+//! tables (a two-level lookup, `kernels/compact.rs`) came in that way.
 
 use super::LookupTable;
 
@@ -76,6 +76,42 @@ pub(super) unsafe fn run<T: LookupTable + ?Sized, B: Block<T>>(
 /// Defines `unsafe fn $name(table, src, dst, len)`: [`run`] with a block, inside
 /// a function compiled with the block's target features (given as attributes).
 macro_rules! kernel_fn {
+    // A compact 16-bit table: a borrowed view, so the table type has a
+    // lifetime; the block is generic over the form (kernels/compact.rs),
+    // matched once per slice.
+    ($(#[$attr:meta])* $name:ident: compact => $block:ident) => {
+        $(#[$attr])*
+        /// The chunk-and-tail driver with this module's block for compact
+        /// tables, compiled for the table's form.
+        ///
+        /// # Safety
+        ///
+        /// The CPU has the target features this function enables; `src` is
+        /// valid for reads and `dst` for writes of `len` elements; they either
+        /// do not overlap or are equal (in place).
+        pub(super) unsafe fn $name(
+            table: &actlut_codegen::compact::CompactRef<'_>,
+            src: *const u16,
+            dst: *mut u16,
+            len: usize,
+        ) {
+            use actlut_codegen::compact::CompactRef;
+            use $crate::kernels::compact::{form, BYTES0, BYTES1, BYTES2};
+            use $crate::kernels::driver::run;
+            // SAFETY: this function's contract is the driver's; each block
+            // runs on a table of its form.
+            unsafe {
+                match form(table) {
+                    BYTES0 => run::<CompactRef<'_>, $block<BYTES0>>(table, src, dst, len),
+                    BYTES1 => run::<CompactRef<'_>, $block<BYTES1>>(table, src, dst, len),
+                    BYTES2 => run::<CompactRef<'_>, $block<BYTES2>>(table, src, dst, len),
+                    _ => run::<CompactRef<'_>, $block<{ $crate::kernels::compact::WORDS }>>(
+                        table, src, dst, len,
+                    ),
+                }
+            }
+        }
+    };
     ($(#[$attr:meta])* $name:ident: $table:ty => $block:ty) => {
         $(#[$attr])*
         /// The chunk-and-tail driver with this module's block for this table.

@@ -1,17 +1,28 @@
 //! Slice kernels: `dst[i] = table[src[i]]` over whole slices, one table load
-//! per element, and SIMD byte permutes for 256-entry byte tables.
+//! per element, SIMD byte permutes for 256-entry byte tables, and the two
+//! dependent loads of the compact 16-bit tables.
 //!
-//! Four table shapes ([`TableShape`], one [`LookupTable`] type each) share one
+//! Five table shapes ([`TableShape`], one [`LookupTable`] type each) share one
 //! set of kernels ([`Kernel`]):
 //!
-//! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | needs |
-//! |---|---|---|---|---|
-//! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | nothing |
-//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | x86_64 with the `sse2` target feature |
-//! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | AVX2 (run-time detection with `std`) |
-//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
-//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | aarch64 with the `neon` target feature |
-//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | wasm32 with `simd128` |
+//! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | [`CompactRef`] (compact f16, bf16) | needs |
+//! |---|---|---|---|---|---|
+//! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | ✓ (the decode without bounds checks; the fastest) | nothing |
+//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | the scalar decode per lane, `pinsrw` | x86_64 with the `sse2` target feature |
+//! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | two 8-lane `vpgatherdd` | AVX2 (run-time detection with `std`) |
+//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | 16 lanes: a directory and a pool gather, each as two 8-lane `vpgatherdd`, the decode in `zmm` | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
+//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | the scalar decode per lane, `ins` | aarch64 with the `neon` target feature |
+//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | the scalar decode per lane, `replace_lane` | wasm32 with `simd128` |
+//!
+//! A compact table (`kernels/compact.rs`, docs/compact.md) is two dependent
+//! loads and an add per element; every block is compiled once per stored form
+//! (bytes layout at each offset scale, words layout) and the kernel matches the
+//! form once per slice. On an AMD Zen 5 the portable loop is the fastest of
+//! them (a branch on the page's width makes a narrow page one byte load): the
+//! two gathers alone cost more than its whole decode, and inserting computed
+//! values into lanes costs more than storing them one by one. So
+//! [`Kernel::best`] picks [`Kernel::Scalar`] for compact tables; the others run
+//! by name.
 //!
 //! Every kernel is one block (the lookup of 8 to 64 consecutive elements) run
 //! by one chunk-and-tail loop, which finishes the last elements with the scalar
@@ -19,7 +30,8 @@
 //! available kernel on every length 0..=300 and every alignment offset).
 //!
 //! The slice functions ([`map_u8`], [`apply_u8`], [`map_u16`], [`apply_u16`],
-//! [`map_u8_u32`], [`map_u8_u16`]) use [`Kernel::best`] for their table shape,
+//! [`map_u8_u32`], [`map_u8_u16`], and [`crate::compact::apply_u16`] and
+//! [`crate::compact::map_u16`]) use [`Kernel::best`] for their table shape,
 //! chosen once: with the `std` feature on x86_64 the byte kernel is a function
 //! pointer set on first use from CPU detection; everywhere else the choice is
 //! fixed at compile time by the target features (`-C target-feature=+avx2`).
@@ -47,6 +59,8 @@
 //! assert!(Kernel::best(TableShape::U8).is_available_for(TableShape::U8));
 //! ```
 
+#[allow(unsafe_code)]
+mod compact;
 #[allow(unsafe_code)]
 mod driver;
 #[allow(unsafe_code)]
@@ -76,15 +90,20 @@ pub enum TableShape {
     U8ToU32,
     /// `[u16; 256]`: byte to 16-bit (fused 8-bit → `f16`/`bf16` tables).
     U8ToU16,
+    /// [`CompactRef`]: a 65,536-entry 16-bit table in its compact stored form
+    /// (the `compact` feature's f16 and bf16 tables; docs/compact.md), either
+    /// layout.
+    Compact16,
 }
 
 impl TableShape {
     /// Every shape.
-    pub const ALL: [TableShape; 4] = [
+    pub const ALL: [TableShape; 5] = [
         TableShape::U8,
         TableShape::U16,
         TableShape::U8ToU32,
         TableShape::U8ToU16,
+        TableShape::Compact16,
     ];
 }
 
@@ -95,12 +114,14 @@ impl core::fmt::Display for TableShape {
             TableShape::U16 => "65,536-entry 16-bit",
             TableShape::U8ToU32 => "256-entry byte-to-32-bit",
             TableShape::U8ToU16 => "256-entry byte-to-16-bit",
+            TableShape::Compact16 => "compact 16-bit",
         })
     }
 }
 
 /// A lookup table a [`Kernel`] runs over: `[u8; 256]`, `[u16; 65_536]`,
-/// `[u32; 256]` or `[u16; 256]`. Sealed: the kernels exist for these only.
+/// `[u32; 256]`, `[u16; 256]` or a compact 16-bit table ([`CompactRef`]).
+/// Sealed: the kernels exist for these only.
 pub trait LookupTable: sealed::Dispatch {
     /// The element type of the source slice: the index into the table.
     type Index: Copy;
@@ -140,6 +161,8 @@ mod sealed {
     }
 }
 use sealed::RawKernel;
+
+use actlut_codegen::compact::CompactRef;
 
 impl LookupTable for [u8; 256] {
     type Index = u8;
@@ -244,6 +267,47 @@ impl sealed::Dispatch for [u16; 65_536] {
     }
 }
 
+impl LookupTable for CompactRef<'_> {
+    type Index = u16;
+    type Entry = u16;
+    const SHAPE: TableShape = TableShape::Compact16;
+    /// [`CompactRef::get`]: the safe decode, bounds checks and all.
+    #[inline(always)]
+    fn entry(&self, index: u16) -> u16 {
+        self.get(index)
+    }
+}
+
+impl sealed::Dispatch for CompactRef<'_> {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(compact::compact_scalar),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Sse2 => Some(x86_64::compact_sse2),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Avx2 if kernel.is_available() => Some(x86_64::compact_avx2),
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                feature = "avx512vbmi"
+            ))]
+            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::compact_avx512),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon => Some(aarch64::compact_neon),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => Some(wasm32::compact_simd128),
+            _ => None,
+        }
+    }
+
+    /// The portable loop everywhere (see [`Kernel::best`]).
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        compact::compact_scalar
+    }
+}
+
 impl LookupTable for [u32; 256] {
     type Index = u8;
     type Entry = u32;
@@ -319,24 +383,29 @@ pub enum Kernel {
     /// 16-bit and byte → wide tables: the indices of eight elements come from
     /// 64-bit loads, the table loads go straight into vector lanes (`pinsrw`,
     /// `movd`), and the results leave in 128-bit stores: 11 memory operations
-    /// per 8 elements of a 16-bit table instead of 24.
+    /// per 8 elements of a 16-bit table instead of 24. Compact tables: the
+    /// scalar decode per lane, inserted with `pinsrw`.
     Sse2,
     /// x86_64 AVX2, for byte tables: `vpshufb` lookups and a `vpblendvb`
-    /// selection tree, 32 bytes per step.
+    /// selection tree, 32 bytes per step; for compact tables, two 8-lane
+    /// `vpgatherdd` (directory, then pool) per 8 elements.
     Avx2,
     /// x86_64 AVX-512 VBMI, for byte tables: two `vpermi2b` over the table in
     /// four registers and a mask blend on the top bit, 64 bytes per step: at
-    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md). With the
+    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md); for compact
+    /// tables, a directory and a pool gather per 16 elements (each as two
+    /// 8-lane `vpgatherdd`), the decode in `zmm` registers. With the
     /// `avx512vbmi` cargo feature (on by default) and on a CPU that has
-    /// AVX-512 F, BW and VBMI.
+    /// AVX-512 F, BW and VBMI (the crate's one AVX-512 level).
     Avx512Vbmi,
     /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
-    /// quadruples. Only where `neon` is a target feature (not on
+    /// quadruples; for compact tables, the scalar decode per lane, inserted
+    /// with `ins`. Only where `neon` is a target feature (not on
     /// `aarch64-unknown-none-softfloat`).
     Neon,
     /// wasm32 `simd128`: `i8x16.swizzle` lookups for byte tables (not chosen by
     /// [`Kernel::best`]: slower than the scalar loop on x86-64 hosts) and
-    /// `i16x8.replace_lane` lane loads for 16-bit tables.
+    /// `i16x8.replace_lane` lane loads for 16-bit and compact tables.
     Simd128,
 }
 
@@ -417,6 +486,7 @@ impl Kernel {
             TableShape::U16 => <[u16; 65_536]>::implementation(self).is_some(),
             TableShape::U8ToU32 => <[u32; 256]>::implementation(self).is_some(),
             TableShape::U8ToU16 => <[u16; 256]>::implementation(self).is_some(),
+            TableShape::Compact16 => <CompactRef<'_>>::implementation(self).is_some(),
         }
     }
 
@@ -424,12 +494,17 @@ impl Kernel {
     /// functions ([`map_u8`], [`map_u16`], …) use. For byte tables, AVX-512
     /// VBMI, then AVX2, then NEON (never [`Kernel::Simd128`], see the module
     /// documentation); for 16-bit tables SSE2 or `simd128`; for byte → wide
-    /// tables SSE2; otherwise [`Kernel::Scalar`].
+    /// tables SSE2; for compact tables [`Kernel::Scalar`] everywhere (it beats
+    /// the gathers and the lane loads, see the module documentation);
+    /// otherwise [`Kernel::Scalar`].
     pub fn best(shape: TableShape) -> Kernel {
         let order: &[Kernel] = match shape {
             TableShape::U8 => &[Kernel::Avx512Vbmi, Kernel::Avx2, Kernel::Neon],
             TableShape::U16 => &[Kernel::Sse2, Kernel::Simd128],
             TableShape::U8ToU32 | TableShape::U8ToU16 => &[Kernel::Sse2],
+            // Measured (docs/compact.md, "Speed"): the portable loop beats the
+            // gathers and the lane loads.
+            TableShape::Compact16 => &[],
         };
         order
             .iter()
@@ -520,7 +595,7 @@ impl core::error::Error for KernelUnavailable {}
 #[inline(always)]
 #[track_caller]
 #[allow(unsafe_code)]
-fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
+pub(crate) fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
     check_lengths(src.len(), dst.len());
     let run = T::best_implementation();
     // SAFETY: `best_implementation` returns only kernels that run here; the
@@ -531,7 +606,7 @@ fn map_best<T: LookupTable>(table: &T, src: &[T::Index], dst: &mut [T::Entry]) {
 /// `xs[i] = table[xs[i]]` with `T`'s best kernel.
 #[inline(always)]
 #[allow(unsafe_code)]
-fn apply_best<E, T: LookupTable<Index = E, Entry = E>>(table: &T, xs: &mut [E]) {
+pub(crate) fn apply_best<E, T: LookupTable<Index = E, Entry = E>>(table: &T, xs: &mut [E]) {
     let run = T::best_implementation();
     let p = xs.as_mut_ptr();
     // SAFETY: `best_implementation` returns only kernels that run here; source

@@ -10,9 +10,16 @@
 //!   loads folded into `pinsrw`, one 128-bit store per eight elements.
 //! - Byte → 32-bit and byte → 16-bit lookups with SSE2: indices from one 64-bit
 //!   load, entries loaded straight into vector lanes.
+//! - Compact 16-bit lookups (`kernels/compact.rs`): SSE2 lane loads (the
+//!   scalar decode per lane, `pinsrw`), and a directory gather and a pool
+//!   gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, each gather
+//!   as two 8-lane `vpgatherdd`).
 
 use core::arch::x86_64::*;
 
+use actlut_codegen::compact::CompactRef;
+
+use super::compact::{Parts, WORDS};
 use super::driver::{kernel_fn, Block};
 
 /// AVX2 byte lookup, 32 bytes per block.
@@ -250,3 +257,236 @@ impl Block<[u16; 256]> for Sse2 {
 kernel_fn!(#[inline] u16_sse2: [u16; 65_536] => Sse2);
 kernel_fn!(#[inline] u8_u32_sse2: [u32; 256] => Sse2);
 kernel_fn!(#[inline] u8_u16_sse2: [u16; 256] => Sse2);
+
+/// Compact 16-bit tables of form `F` with SSE2 (no gathers): the eight
+/// indices come from two 64-bit loads, each lane is decoded with scalar loads
+/// ([`Parts::decode`]) and inserted by `pinsrw`, one 128-bit store.
+pub(super) struct Sse2Lanes<const F: u8>;
+
+impl<const F: u8> Block<CompactRef<'_>> for Sse2Lanes<F> {
+    const LANES: usize = 8;
+    type State = Parts;
+
+    #[inline(always)]
+    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
+        Parts::of(table)
+    }
+
+    #[inline(always)]
+    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
+        // SAFETY: the caller vouches for 8 readable u16 = 16 bytes at `src`;
+        // read_unaligned has no alignment requirement. x86_64 is little-endian,
+        // so bits 16k..16k+16 of each word are element k of its half.
+        let (a, b) = unsafe {
+            let q = src.cast::<u64>();
+            (q.read_unaligned(), q.add(1).read_unaligned())
+        };
+        let v = lanes16(|k| {
+            let w = if k < 4 { a } else { b };
+            // SAFETY: `p` is the parts of the table the driver holds borrowed,
+            // of form `F`.
+            unsafe { p.decode::<F>((w >> (16 * (k % 4))) as u16) }
+        });
+        // SAFETY: the caller vouches for 8 writable u16 = 16 bytes at `dst`;
+        // storeu has no alignment requirement; the indices were read above.
+        unsafe { _mm_storeu_si128(dst.cast(), v) };
+    }
+}
+
+kernel_fn!(#[inline] compact_sse2: compact => Sse2Lanes);
+
+/// The constants of the branch-free decode of `kernels/compact.rs` for form
+/// `F`:
+/// `(offset_mask, scale, force)`.
+#[inline(always)]
+const fn constants<const F: u8>() -> (u32, u32, u32) {
+    if F == WORDS {
+        (0xFFFF, 1, !0)
+    } else {
+        (0x7FFF, F as u32, 0)
+    }
+}
+
+/// Compact 16-bit tables of form `F` with AVX2: per eight lanes, `vpmovzxwd`
+/// the indices, one `vpgatherdd` of directory entries, the decode arithmetic,
+/// one `vpgatherdd` of pool bytes (4 at each entry: the validated view allows
+/// it), the add, and `vpackusdw` + `vpermq` to eight `u16`. Two independent
+/// chains of eight lanes per block.
+pub(super) struct Avx2Gather<const F: u8>;
+
+impl<const F: u8> Avx2Gather<F> {
+    /// Eight lookups: `idx` holds eight `u16` indices; returns the eight
+    /// results in the low 16 bits of each 32-bit lane.
+    ///
+    /// # Safety
+    ///
+    /// AVX2; `p` is the parts of a borrowed, validated view of form `F`.
+    #[inline(always)]
+    unsafe fn lookup8(p: &Parts, idx: __m128i) -> __m256i {
+        let (offset_mask, scale, force) = constants::<F>();
+        // SAFETY: AVX2 (the caller). Every directory index `x >> k` is below
+        // 65,536 >> k, the directory's length in entries, and every pool index
+        // is an entry of the page of its directory entry, where a 4-byte read
+        // is inside the pool (the module docs of `kernels::compact`).
+        unsafe {
+            let x = _mm256_cvtepu16_epi32(idx);
+            let page = _mm256_srl_epi32(x, _mm_cvtsi32_si128(p.k as i32));
+            let i = _mm256_and_si256(x, _mm256_set1_epi32(p.in_page as i32));
+            let d = _mm256_i32gather_epi32::<4>(p.dir.cast(), page);
+            let wide = if force == 0 {
+                _mm256_srai_epi32::<31>(_mm256_slli_epi32::<16>(d))
+            } else {
+                _mm256_set1_epi32(-1)
+            };
+            let start = _mm256_and_si256(d, _mm256_set1_epi32(offset_mask as i32));
+            let start = match scale {
+                0 => start,
+                1 => _mm256_slli_epi32::<1>(start),
+                _ => _mm256_slli_epi32::<2>(start),
+            };
+            let at = _mm256_add_epi32(_mm256_add_epi32(start, i), _mm256_and_si256(i, wide));
+            let raw = _mm256_i32gather_epi32::<1>(p.pool.cast(), at);
+            let raw = if force == 0 {
+                _mm256_and_si256(raw, _mm256_or_si256(wide, _mm256_set1_epi32(0xFF)))
+            } else {
+                raw
+            };
+            _mm256_add_epi32(raw, _mm256_srli_epi32::<16>(d))
+        }
+    }
+}
+
+impl<const F: u8> Block<CompactRef<'_>> for Avx2Gather<F> {
+    const LANES: usize = 16;
+    type State = Parts;
+
+    #[inline(always)]
+    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
+        Parts::of(table)
+    }
+
+    #[inline(always)]
+    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
+        // SAFETY: AVX2 (the caller); 16 readable u16 at `src` and 16 writable at
+        // `dst` (the caller), loadu/storeu need no alignment; both loads precede
+        // the store (in place); `p` is of form `F`.
+        unsafe {
+            let lo = Self::lookup8(p, _mm_loadu_si128(src.cast()));
+            let hi = Self::lookup8(p, _mm_loadu_si128(src.add(8).cast()));
+            let low16 = _mm256_set1_epi32(0xFFFF);
+            // packus saturates: keep the low 16 bits first. Lanes come out as
+            // lo0..3 hi0..3 lo4..7 hi4..7 in 64-bit groups: vpermq restores order.
+            let packed =
+                _mm256_packus_epi32(_mm256_and_si256(lo, low16), _mm256_and_si256(hi, low16));
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+            _mm256_storeu_si256(dst.cast(), packed);
+        }
+    }
+}
+
+kernel_fn!(#[target_feature(enable = "avx2")] compact_avx2: compact => Avx2Gather);
+
+/// Compact 16-bit tables of form `F` with AVX-512 (`avx512vbmi` feature, on a
+/// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
+/// per gather ([`gather16`]), the decode in `zmm` registers, `vpmovdw` to
+/// sixteen `u16`; two independent chains of sixteen lanes per block.
+#[cfg(feature = "avx512vbmi")]
+pub(super) struct Avx512Gather<const F: u8>;
+
+/// Sixteen 32-bit loads at `base + SCALE · index` as two 8-lane `vpgatherdd`:
+/// on Zen 5 two `ymm` gathers cost what one `zmm` gather does (docs/compact.md,
+/// "Speed"), and Miri interprets the `ymm` form (it has no 512-bit gather), so
+/// CI checks this kernel under Miri.
+///
+/// # Safety
+///
+/// AVX-512 F; the 4 bytes at `base + SCALE · index` are readable for each lane.
+#[cfg(feature = "avx512vbmi")]
+#[inline(always)]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+unsafe fn gather16<const SCALE: i32>(base: *const u8, index: __m512i) -> __m512i {
+    // SAFETY: AVX-512 F implies AVX2; the loads are the caller's.
+    unsafe {
+        let lo = _mm256_i32gather_epi32::<SCALE>(base.cast(), _mm512_castsi512_si256(index));
+        let hi =
+            _mm256_i32gather_epi32::<SCALE>(base.cast(), _mm512_extracti64x4_epi64::<1>(index));
+        _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+    }
+}
+
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+impl<const F: u8> Avx512Gather<F> {
+    /// Sixteen lookups of the `u16` indices in `idx`, as sixteen `u16`.
+    ///
+    /// # Safety
+    ///
+    /// AVX-512 F; `p` is the parts of a borrowed, validated view of form `F`.
+    #[inline(always)]
+    unsafe fn lookup16(p: &Parts, idx: __m256i) -> __m256i {
+        let (offset_mask, scale, force) = constants::<F>();
+        // SAFETY: AVX-512 F (the caller); every gathered index is in bounds as
+        // in `Avx2Gather::lookup8`.
+        unsafe {
+            // Page and entry while the indices are 16 bits wide (the shift by
+            // a register count has no 512-bit form Miri interprets).
+            let page = _mm256_srl_epi16(idx, _mm_cvtsi32_si128(p.k as i32));
+            let page = _mm512_cvtepu16_epi32(page);
+            let i = _mm256_and_si256(idx, _mm256_set1_epi16(p.in_page as i16));
+            let i = _mm512_cvtepu16_epi32(i);
+            let d = gather16::<4>(p.dir, page);
+            let wide = if force == 0 {
+                _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d))
+            } else {
+                _mm512_set1_epi32(-1)
+            };
+            let start = _mm512_and_si512(d, _mm512_set1_epi32(offset_mask as i32));
+            let start = match scale {
+                0 => start,
+                1 => _mm512_slli_epi32::<1>(start),
+                _ => _mm512_slli_epi32::<2>(start),
+            };
+            let at = _mm512_add_epi32(_mm512_add_epi32(start, i), _mm512_and_si512(i, wide));
+            let raw = gather16::<1>(p.pool, at);
+            let raw = if force == 0 {
+                _mm512_and_si512(raw, _mm512_or_si512(wide, _mm512_set1_epi32(0xFF)))
+            } else {
+                raw
+            };
+            // vpmovdw truncates each lane to its low 16 bits.
+            _mm512_cvtepi32_epi16(_mm512_add_epi32(raw, _mm512_srli_epi32::<16>(d)))
+        }
+    }
+}
+
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
+    const LANES: usize = 32;
+    type State = Parts;
+
+    #[inline(always)]
+    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
+        Parts::of(table)
+    }
+
+    #[inline(always)]
+    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
+        // SAFETY: AVX-512 F (the caller); 32 readable u16 at `src` and 32
+        // writable at `dst` (the caller), loadu/storeu need no alignment; both
+        // loads precede the stores (in place); `p` is of form `F`.
+        unsafe {
+            let lo = Self::lookup16(p, _mm256_loadu_si256(src.cast()));
+            let hi = Self::lookup16(p, _mm256_loadu_si256(src.add(16).cast()));
+            _mm256_storeu_si256(dst.cast(), lo);
+            _mm256_storeu_si256(dst.add(16).cast(), hi);
+        }
+    }
+}
+
+#[cfg(feature = "avx512vbmi")]
+kernel_fn!(
+    #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    compact_avx512: compact => Avx512Gather
+);
