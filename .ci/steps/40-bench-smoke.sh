@@ -4,4 +4,7 @@
 set -euo pipefail
 cargo bench --bench lookup -- --test
 cargo bench --bench mx -- --test
+cargo bench --bench kernels -- --test
+cargo bench --bench compact -- --test
+cargo bench --bench quant -- --test
 cargo run --release --example quickstart
