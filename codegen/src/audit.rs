@@ -967,7 +967,9 @@ impl Grams {
             }
             i = j;
         }
-        let words = (keys.len() * 16 / 64).next_power_of_two().max(64);
+        // 32 bits per key: the filter answers for every offset of the
+        // input, and a false hit costs a probe of the hash table.
+        let words = (keys.len() * 32 / 64).next_power_of_two().max(64);
         let shift = 64 - words.trailing_zeros();
         let mut filter = vec![0u64; words];
         let slots_len = (keys.len() * 2).next_power_of_two().max(16);
@@ -1463,6 +1465,32 @@ impl<'a> Scanner<'a> {
             }
             *votes += 1;
         };
+        // Compact keys at every offset, 64 offsets at a time: the filter
+        // words of all 64 are loaded without a branch between them (their
+        // cache misses overlap), then the few that may hold a key are looked
+        // up.
+        let key_end = to_i.min((n + 1).saturating_sub(compact::KEY_BYTES));
+        let mut block = from;
+        while block < key_end {
+            let len = (key_end - block).min(64);
+            let mut maybe = 0u64;
+            for (t, w) in buf[block..block + len + compact::KEY_BYTES - 1]
+                .windows(compact::KEY_BYTES)
+                .enumerate()
+            {
+                let k = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                maybe |= u64::from(index.compact.maybe(k)) << t;
+            }
+            while maybe != 0 {
+                let i = block + maybe.trailing_zeros() as usize;
+                maybe &= maybe - 1;
+                let k = key_le(&buf[i..i + compact::KEY_BYTES]);
+                for site in index.compact.get(k) {
+                    candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                }
+            }
+            block += len;
+        }
         for i in from..to_i {
             let (large, small) = if i + 8 <= n {
                 let x = u64::from_le_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
@@ -1472,18 +1500,6 @@ impl<'a> Scanner<'a> {
             } else {
                 continue;
             };
-            // Compact keys at every offset.
-            if i + compact::KEY_BYTES <= n {
-                let k = large.map_or_else(
-                    || key_le(&buf[i..i + compact::KEY_BYTES]),
-                    |x| x & 0xFFFF_FFFF,
-                );
-                if index.compact.maybe(k) {
-                    for site in index.compact.get(k) {
-                        candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
-                    }
-                }
-            }
             if let Some(x) = large {
                 if x == compact::MAGIC_U64 {
                     headers.push(*base + i as u64);
@@ -1597,8 +1613,8 @@ impl<'a> Scanner<'a> {
     }
 
     /// Compares a candidate compact stored form byte for byte (see
-    /// [`compact`]); also returns its matching distinctive chunks and its
-    /// matching bytes per mille of those present.
+    /// [`compact`]); also returns its matching keys, its matching evidence
+    /// bytes per mille of those present, and whether it is wholly present.
     fn verify_compact(&mut self, image: usize, start: i64) -> (Option<Found>, (usize, u32, bool)) {
         let im = &self.index.images[image];
         let n = im.bytes.len() as i64;

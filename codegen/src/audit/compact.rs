@@ -19,7 +19,8 @@
 //!    full when a quarter of them match ([`MIN_SAMPLED_PER_MILLE`]). It is
 //!    reported when at least [`MIN_KEYS`] of its keys and half of its present
 //!    evidence bytes ([`MIN_MATCHING_PER_MILLE`], at least
-//!    [`MIN_MATCHING_BYTES`]) match ([`is_evidence`]). So to hide a form whose
+//!    [`MIN_MATCHING_BYTES`]; [`MIN_CUT_MATCHING_PER_MILLE`] when an end of
+//!    the file cuts it off) match ([`is_evidence`]). So to hide a form whose
 //!    header is gone, an attacker who knows the keys must change a byte in
 //!    every key window but one ([`hiding_cost`]: about one in five of its
 //!    evidence bytes, 60 bytes of `tanh_bf16`, 768 of `gelu_bf16`, 2,518 of
