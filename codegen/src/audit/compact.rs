@@ -94,13 +94,13 @@ pub fn is_evidence(keys: usize, matching: usize, evidence: usize, complete: bool
     keys >= MIN_KEYS && matching >= MIN_MATCHING_BYTES && matching * 1000 >= per_mille * evidence
 }
 
-/// Bytes of a candidate compared first, at random places of its present
-/// part (drawn anew for every candidate, from a seed made at random when the
-/// index is made): it is compared in full only when at least
-/// [`MIN_SAMPLED_PER_MILLE`] of them match. A candidate that the full
-/// comparison would report (half of its present bytes or more equal) fails
-/// that with probability below e^-32 (Hoeffding), and since the places are
-/// random an attacker cannot pick them out.
+/// Evidence bytes of a candidate compared first, drawn at random (with
+/// replacement) from those present, anew for every candidate from a seed
+/// made at random when the index is made: it is compared in full only when
+/// at least [`MIN_SAMPLED_PER_MILLE`] of them match. A candidate that the
+/// full comparison would report (half of its present evidence bytes or more
+/// equal) fails that with probability below e^-32 (Hoeffding), and since the
+/// places are random an attacker cannot pick them out.
 pub const SAMPLES: usize = 256;
 
 /// Matching sampled bytes ([`SAMPLES`]), per mille, that a candidate needs to
