@@ -578,13 +578,15 @@ fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         let _ = write!(
             json,
             "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \
-             \"compact_rejected_chunks\": {}, \"compact_rejected_per_mille\": {}, \"tables\": [",
+             \"compact_rejected_chunks\": {}, \"compact_rejected_per_mille\": {}, \
+             \"compact_rejected_cut_per_mille\": {}, \"tables\": [",
             json_str(&shown),
             report.bytes,
             report.candidates,
             report.compared,
             report.compact_rejected_chunks,
-            report.compact_rejected_share
+            report.compact_rejected_share,
+            report.compact_rejected_cut_share
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);

@@ -64,7 +64,7 @@
 //!
 //! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
 //! embeds as its stored form ([`Reference::with_compact`]) is found by its
-//! distinctive chunks whatever its header holds, and by its `ACTLUTC1`
+//! 4-byte key windows and its bytes whatever its header holds, and by its `ACTLUTC1`
 //! header; a changed byte anywhere in it, a compact form of an unknown table
 //! and an invalid one are problems ([`compact`] says how, and with what
 //! evidence).
@@ -215,7 +215,7 @@ pub struct Form {
     /// SHA-256 of [`bytes_le`](Self::bytes_le).
     pub sha256: [u8; 32],
     /// A compact stored form ([`Reference::with_compact`]): searched by its
-    /// distinctive chunks and by its header, and compared byte for byte (see
+    /// key windows and by its header, and compared byte for byte (see
     /// [`compact`]).
     pub compact: bool,
 }
@@ -429,7 +429,7 @@ pub struct Found {
     /// For a compact stored form: how it was found, which parts differ, and
     /// what it decodes to. For one found by content, [`differing`],
     /// [`matching`] and [`first_differences`] count bytes and [`evidence`]
-    /// matching distinctive chunks; for one found by its header only, they
+    /// matching key windows; for one found by its header only, they
     /// count decoded entries.
     ///
     /// [`differing`]: Self::differing
@@ -742,13 +742,19 @@ pub struct Report {
     pub candidates: u64,
     /// Entries compared while verifying them.
     pub compared: u64,
-    /// The most matching distinctive chunks of a compact candidate that was
-    /// not reported (see [`compact::is_evidence`]): the margin of that
-    /// threshold on this input.
+    /// The most matching key windows of a compact candidate that was
+    /// compared in full and not reported (see [`compact::is_evidence`]).
     pub compact_rejected_chunks: usize,
-    /// The most matching bytes, per mille of those present, of a compact
-    /// candidate with a matching distinctive chunk that was not reported.
+    /// The most matching evidence bytes, per mille of those present, of a
+    /// compact candidate wholly in the file, with a matching key window,
+    /// compared in full and not reported: the margin of
+    /// [`compact::MIN_MATCHING_PER_MILLE`] on this input. Candidates whose
+    /// sampled bytes ([`compact::SAMPLES`]) match less than
+    /// [`compact::MIN_SAMPLED_PER_MILLE`] are not compared in full.
     pub compact_rejected_share: u32,
+    /// The same for candidates that an end of the file cuts off: the margin
+    /// of [`compact::MIN_CUT_MATCHING_PER_MILLE`].
+    pub compact_rejected_cut_share: u32,
 }
 
 impl Report {
@@ -787,11 +793,39 @@ struct Image {
     modal: u16,
     /// A compact stored form ([`Form::compact`]).
     compact: bool,
-    /// Of a compact form: bit `c`: the chunk at byte `8 c` is a key.
+    /// Of a compact form: bit `o`: the window at byte `o` is a key.
     indexed: Vec<u64>,
+    /// Of a compact form: the offsets of the bytes that lie in a key
+    /// window, ascending.
+    covered: Vec<u32>,
+}
+
+/// The keys of one compact stored form ([`Index::compact_keys`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactKeys {
+    /// The table's names.
+    pub name: String,
+    /// Bytes of the stored form.
+    pub bytes: usize,
+    /// Windows that are keys.
+    pub keys: usize,
+    /// Bytes that lie in a key window (the form's evidence).
+    pub covered: usize,
+    /// The fewest bytes an attacker who knows the keys changes to hide the
+    /// form from the search by content ([`compact::hiding_cost`]).
+    pub hiding_cost: usize,
 }
 
 impl Image {
+    fn is_key(&self, off: usize) -> bool {
+        self.indexed[off / 64] >> (off % 64) & 1 == 1
+    }
+
+    /// Of a compact form: the offsets of its keys, ascending.
+    fn key_offsets(&self) -> Vec<usize> {
+        (0..self.bytes.len()).filter(|&o| self.is_key(o)).collect()
+    }
+
     fn entries(&self) -> usize {
         self.bytes.len() / self.unit
     }
@@ -933,7 +967,9 @@ impl Grams {
             }
             i = j;
         }
-        let words = (keys.len() * 16 / 64).next_power_of_two().max(64);
+        // 32 bits per key: the filter answers for every offset of the
+        // input, and a false hit costs a probe of the hash table.
+        let words = (keys.len() * 32 / 64).next_power_of_two().max(64);
         let shift = 64 - words.trailing_zeros();
         let mut filter = vec![0u64; words];
         let slots_len = (keys.len() * 2).next_power_of_two().max(16);
@@ -1005,6 +1041,8 @@ pub struct Index {
     refs: Vec<Reference>,
     images: Vec<Image>,
     large: Grams,
+    /// The keys of compact stored forms ([`compact::KEY_BYTES`] each).
+    compact: Grams,
     small: Grams,
     /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
     exact: Grams,
@@ -1013,6 +1051,10 @@ pub struct Index {
     /// Every 16-bit reference's entries, to name what a compact stored form
     /// found by its header decodes to.
     known: Vec<compact::Known>,
+    /// Random per index (per process): picks the bytes a compact candidate's
+    /// sampled comparison looks at ([`compact::SAMPLES`]), which an attacker
+    /// therefore cannot pick out to change.
+    seed: u64,
 }
 
 fn swap16(bytes: &[u8]) -> Vec<u8> {
@@ -1063,6 +1105,7 @@ impl Index {
                         change_points: vec![0; bytes.len() / unit / 64 + 1],
                         compact: form > 0 && reference.extra[form - 1].compact,
                         indexed: Vec::new(),
+                        covered: Vec::new(),
                         bytes,
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
@@ -1093,6 +1136,7 @@ impl Index {
         let mut large = Vec::new();
         let mut small = Vec::new();
         let mut exact = Vec::new();
+        let mut compact_keys = Vec::new();
         for (i, image) in images.iter().enumerate() {
             let b = &image.bytes;
             let site = |offset: usize| Site {
@@ -1100,8 +1144,8 @@ impl Index {
                 offset: offset as u32,
             };
             if image.compact {
-                for off in compact::distinctive_chunks(b) {
-                    large.push((key_le(&b[off..off + LARGE_GRAM]), site(off)));
+                for off in compact::key_offsets(b) {
+                    compact_keys.push((key_le(&b[off..off + compact::KEY_BYTES]), site(off)));
                 }
             } else if image.tiny {
                 if b.len() >= LARGE_GRAM {
@@ -1177,33 +1221,38 @@ impl Index {
             .chain([compact::MAX_STORED_BYTES])
             .max()
             .unwrap_or(0);
+        let reference_of: Vec<usize> = images.iter().map(|i| i.reference).collect();
+        let large = Grams::new(large, Some(&reference_of));
         // Compact forms may share keys with one another (one group): a
         // candidate of each is compared byte for byte, and of overlapping
         // ones the one with the most matching bytes is kept. This gives the
         // forms of similar tables (`gelu_bf16`, `gelu_tanh_bf16`) more keys.
-        let reference_of: Vec<usize> = images
-            .iter()
-            .map(|i| if i.compact { usize::MAX } else { i.reference })
-            .collect();
-        let large = Grams::new(large, Some(&reference_of));
-        // The chunks of each compact form that survived as keys (a chunk that
-        // another reference also holds is not one).
+        // A key found at more than `MAX_SITES` places is dropped.
+        let group = vec![0; images.len()];
+        let compact_grams = Grams::new(compact_keys, Some(&group));
+        // The windows of each compact form that survived as keys.
         for (i, image) in images.iter_mut().enumerate() {
             if !image.compact {
                 continue;
             }
-            let mut bits = compact::chunk_bits(image.bytes.len());
-            for off in compact::distinctive_chunks(&image.bytes) {
-                let key = key_le(&image.bytes[off..off + LARGE_GRAM]);
-                if large
+            let mut bits = compact::offset_bits(image.bytes.len());
+            for off in compact::key_offsets(&image.bytes) {
+                let key = key_le(&image.bytes[off..off + compact::KEY_BYTES]);
+                if compact_grams
                     .get(key)
                     .iter()
                     .any(|s| s.image == i as u32 && s.offset as usize == off)
                 {
-                    bits[off / 8 / 64] |= 1 << (off / 8 % 64);
+                    bits[off / 64] |= 1 << (off % 64);
                 }
             }
             image.indexed = bits;
+            let mut covered = Vec::new();
+            for k in image.key_offsets() {
+                let from = covered.last().map_or(k, |&c: &u32| k.max(c as usize + 1));
+                covered.extend((from..k + compact::KEY_BYTES).map(|o| o as u32));
+            }
+            image.covered = covered;
         }
         let known = refs
             .iter()
@@ -1221,25 +1270,43 @@ impl Index {
         Index {
             refs,
             large,
+            compact: compact_grams,
             small: Grams::new(small, None),
             exact: Grams::new(exact, None),
             images,
             needles,
             max_len,
             known,
+            seed: {
+                use std::hash::BuildHasher;
+                std::collections::hash_map::RandomState::new().hash_one(0x5EED_u64)
+            },
         }
     }
 
-    /// Keys of each compact stored form: its name and how many of its
-    /// distinctive chunks are keys (a candidate needs
-    /// [`compact::MIN_COMPACT_CHUNKS`] of them matching).
-    pub fn compact_keys(&self) -> Vec<(String, usize)> {
+    /// Keys of each compact stored form: its name, its length, how many
+    /// of its windows are keys (a candidate needs [`compact::MIN_KEYS`] of
+    /// them matching) and the fewest bytes that hide it
+    /// ([`compact::hiding_cost`]).
+    pub fn compact_keys(&self) -> Vec<CompactKeys> {
         self.images
             .iter()
             .filter(|i| i.compact)
             .map(|i| {
-                let n = i.indexed.iter().map(|w| w.count_ones() as usize).sum();
-                (self.refs[i.reference].names.join(" = "), n)
+                let keys = i.key_offsets();
+                let mut covered = 0;
+                let mut until = 0;
+                for &k in &keys {
+                    covered += (k + compact::KEY_BYTES).saturating_sub(until.max(k));
+                    until = k + compact::KEY_BYTES;
+                }
+                CompactKeys {
+                    name: self.refs[i.reference].names.join(" = "),
+                    bytes: i.bytes.len(),
+                    keys: keys.len(),
+                    covered,
+                    hiding_cost: compact::hiding_cost(&keys),
+                }
             })
             .collect()
     }
@@ -1310,6 +1377,8 @@ pub struct Scanner<'a> {
     compact_rejected_chunks: usize,
     /// See [`Report::compact_rejected_share`].
     compact_rejected_share: u32,
+    /// See [`Report::compact_rejected_cut_share`].
+    compact_rejected_cut_share: u32,
     too_many: bool,
     candidates: u64,
     compared: u64,
@@ -1337,6 +1406,7 @@ impl<'a> Scanner<'a> {
             by_header: Vec::new(),
             compact_rejected_chunks: 0,
             compact_rejected_share: 0,
+            compact_rejected_cut_share: 0,
             too_many: false,
             candidates: 0,
             compared: 0,
@@ -1395,6 +1465,32 @@ impl<'a> Scanner<'a> {
             }
             *votes += 1;
         };
+        // Compact keys at every offset, 64 offsets at a time: the filter
+        // words of all 64 are loaded without a branch between them (their
+        // cache misses overlap), then the few that may hold a key are looked
+        // up.
+        let key_end = to_i.min((n + 1).saturating_sub(compact::KEY_BYTES));
+        let mut block = from;
+        while block < key_end {
+            let len = (key_end - block).min(64);
+            let mut maybe = 0u64;
+            for (t, w) in buf[block..block + len + compact::KEY_BYTES - 1]
+                .windows(compact::KEY_BYTES)
+                .enumerate()
+            {
+                let k = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                maybe |= u64::from(index.compact.maybe(k)) << t;
+            }
+            while maybe != 0 {
+                let i = block + maybe.trailing_zeros() as usize;
+                maybe &= maybe - 1;
+                let k = key_le(&buf[i..i + compact::KEY_BYTES]);
+                for site in index.compact.get(k) {
+                    candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                }
+            }
+            block += len;
+        }
         for i in from..to_i {
             let (large, small) = if i + 8 <= n {
                 let x = u64::from_le_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
@@ -1473,9 +1569,13 @@ impl<'a> Scanner<'a> {
             let (lo, hi) = (start, start + im.bytes.len() as i64);
             // An intact copy of a form at least as long, overlapping this
             // candidate, outranks it whatever it holds: skip the comparison.
+            // So does, for a compact candidate, any compact form found by its
+            // content (reported, with more key hits): the other starts its
+            // keys imply (a window found at several offsets of the stored
+            // forms) are not compared one by one.
             let shadowed = self.found.iter().rev().take(64).any(|f| {
-                f.verdict == Verdict::Intact
-                    && f.form_len >= im.bytes.len()
+                (f.verdict == Verdict::Intact && f.form_len >= im.bytes.len()
+                    || im.compact && f.compact.is_some())
                     && (f.offset as i64) < hi
                     && lo < (f.offset + f.len as u64) as i64
             });
@@ -1488,13 +1588,18 @@ impl<'a> Scanner<'a> {
                 continue;
             }
             self.candidates += 1;
-            self.compared += im.entries() as u64;
+            if !im.compact {
+                self.compared += im.entries() as u64;
+            }
             let found = if im.compact {
-                let (found, (chunks, share)) = self.verify_compact(image as usize, start);
+                let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
                 if found.is_none() {
-                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(chunks);
-                    if chunks >= 1 {
+                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(keys);
+                    if keys >= 1 && complete {
                         self.compact_rejected_share = self.compact_rejected_share.max(share);
+                    } else if keys >= 1 {
+                        self.compact_rejected_cut_share =
+                            self.compact_rejected_cut_share.max(share);
                     }
                 }
                 found
@@ -1508,24 +1613,51 @@ impl<'a> Scanner<'a> {
     }
 
     /// Compares a candidate compact stored form byte for byte (see
-    /// [`compact`]); also returns its matching distinctive chunks and its
-    /// matching bytes per mille of those present.
-    fn verify_compact(&mut self, image: usize, start: i64) -> (Option<Found>, (usize, u32)) {
+    /// [`compact`]); also returns its matching keys, its matching evidence
+    /// bytes per mille of those present, and whether it is wholly present.
+    fn verify_compact(&mut self, image: usize, start: i64) -> (Option<Found>, (usize, u32, bool)) {
         let im = &self.index.images[image];
         let n = im.bytes.len() as i64;
         let lo = start.max(0).max(self.base as i64);
         let hi = (start + n).min(self.end() as i64);
         if hi - lo < LARGE_GRAM as i64 {
-            return (None, (0, 0));
+            return (None, (0, 0, false));
         }
         let at = |j: i64| (start + j - self.base as i64) as usize;
         let (j0, j1) = (lo - start, hi - start);
+        // The present bytes that lie in a key window (the evidence).
+        let c0 = im.covered.partition_point(|&o| (o as i64) < j0);
+        let c1 = im.covered.partition_point(|&o| (o as i64) < j1);
+        let covered = &im.covered[c0..c1];
+        if covered.is_empty() {
+            return (None, (0, 0, false));
+        }
+        // A sampled comparison first: a start that some coincidental key
+        // hits imply (the stored forms share many windows) costs
+        // `SAMPLES` bytes, not the whole form.
+        let mut x = mix(self.index.seed ^ (image as u64) << 48 ^ start as u64);
+        let mut sampled = 0;
+        for _ in 0..compact::SAMPLES {
+            x = mix(x.wrapping_add(0x9E37_79B9_7F4A_7C15));
+            let j = covered[(x % covered.len() as u64) as usize] as usize;
+            sampled += usize::from(self.buf[at(j as i64)] == im.bytes[j]);
+        }
+        self.compared += compact::SAMPLES as u64;
+        if !compact::passes_sample(sampled) {
+            return (None, (0, 0, false));
+        }
+        self.compared += (j1 - j0) as u64;
+        let covered_matching = covered
+            .iter()
+            .filter(|&&j| self.buf[at(j as i64)] == im.bytes[j as usize])
+            .count();
         let mut evidence = 0usize;
-        for c in (j0 + 7) / 8..j1 / 8 {
-            let c = c as usize;
-            if im.indexed[c / 64] >> (c % 64) & 1 == 1 {
-                let from = at(8 * c as i64);
-                if self.buf[from..from + 8] == im.bytes[8 * c..8 * c + 8] {
+        for o in j0..=j1 - compact::KEY_BYTES as i64 {
+            let o = o as usize;
+            if im.is_key(o) {
+                let from = at(o as i64);
+                if self.buf[from..from + compact::KEY_BYTES] == im.bytes[o..o + compact::KEY_BYTES]
+                {
                     evidence += 1;
                 }
             }
@@ -1550,14 +1682,13 @@ impl<'a> Scanner<'a> {
                 }
             }
         }
-        let present_len = (j1 - j0) as usize;
-        let share = ((present_len - differing) * 1000 / present_len) as u32;
-        if !compact::is_evidence(evidence, present_len - differing, present_len) {
-            return (None, (evidence, share));
+        let share = (covered_matching * 1000 / covered.len()) as u32;
+        let complete = j0 == 0 && j1 == n;
+        if !compact::is_evidence(evidence, covered_matching, covered.len(), complete) {
+            return (None, (evidence, share, complete));
         }
         let reference = &self.index.refs[im.reference];
         let form = &reference.extra[im.form - 1];
-        let complete = j0 == 0 && j1 == n;
         let present = &self.buf[at(j0)..at(j1)];
         let (verdict, decoded, logical, sha256) = if !complete {
             (Verdict::Truncated, Decoded::Absent, None, None)
@@ -1626,7 +1757,7 @@ impl<'a> Scanner<'a> {
                 nearest: None,
             }),
         };
-        (Some(found), (evidence, share))
+        (Some(found), (evidence, share, complete))
     }
 
     /// Looks at every `ACTLUTC1` whose declared length is in (or, at the
@@ -1995,6 +2126,7 @@ impl<'a> Scanner<'a> {
             compared: self.compared,
             compact_rejected_chunks: self.compact_rejected_chunks,
             compact_rejected_share: self.compact_rejected_share,
+            compact_rejected_cut_share: self.compact_rejected_cut_share,
         }
     }
 }
@@ -2009,11 +2141,11 @@ fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
         let (lo, hi) = (h.offset, h.offset + h.len as u64);
         let other_packing = h.compact.as_ref().is_some_and(|c| c.other_packing);
         if other_packing {
+            // What its content matched inside it (its own table in the
+            // packing the lock records, or a similar table's form) is the
+            // same bytes, judged against the wrong packing.
             kept.retain(|f| {
-                !(f.compact.is_some()
-                    && f.names == h.names
-                    && lo <= f.offset
-                    && f.offset + f.len as u64 <= hi)
+                !(f.compact.is_some() && lo <= f.offset && f.offset + f.len as u64 <= hi)
             });
         } else if kept
             .iter()

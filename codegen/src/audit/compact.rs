@@ -7,15 +7,25 @@
 //! still run the edited directory and pool. The audit therefore finds stored
 //! forms in two ways that do not depend on each other:
 //!
-//! 1. **By content**, whatever the header holds. Every 8-byte chunk of a known
-//!    stored form after its header (at offsets that are multiples of 8 from
-//!    its start; a chunk two stored forms share is a key of both) that is
-//!    *distinctive* ([`is_distinctive`]: at least [`MIN_DISTINCT_BYTES`]
-//!    different byte values, and neither a progression nor periodic as bytes,
-//!    16-bit or 32-bit words) is a key of the index. A candidate start with
-//!    two key hits is compared byte for byte with the known stored form, and
-//!    it is reported when at least [`MIN_COMPACT_CHUNKS`] of its indexed
-//!    chunks match exactly. Its verdict says how many bytes differ in the
+//! 1. **By content**, whatever the header holds. Every window of
+//!    [`KEY_BYTES`] (4) bytes of a known stored form after its header, at
+//!    every offset, that is *distinctive* ([`key_offsets`]: at least
+//!    [`MIN_DISTINCT_BYTES`] different byte values, neither a progression nor
+//!    periodic as bytes, and not part of a progression of `u32`s; a window
+//!    two stored forms share is a key of both) is a key of the index; the
+//!    bytes that lie in a key window are the form's *evidence bytes*. A
+//!    candidate start with [`MIN_KEYS`] key hits has [`SAMPLES`] of its
+//!    evidence bytes, drawn at random, compared first, and is compared in
+//!    full when a quarter of them match ([`MIN_SAMPLED_PER_MILLE`]). It is
+//!    reported when at least [`MIN_KEYS`] of its keys and half of its present
+//!    evidence bytes ([`MIN_MATCHING_PER_MILLE`], at least
+//!    [`MIN_MATCHING_BYTES`]; [`MIN_CUT_MATCHING_PER_MILLE`] when an end of
+//!    the file cuts it off) match ([`is_evidence`]). So to hide a form whose
+//!    header is gone, an attacker who knows the keys must change a byte in
+//!    every key window but one ([`hiding_cost`]: about one in five of its
+//!    evidence bytes, 60 bytes of `tanh_bf16`, 768 of `gelu_bf16`, 2,518 of
+//!    `log_f16`); changes outside the key windows, however many, never hide
+//!    it. Its verdict says how many bytes differ in the
 //!    header, the directory and the pool, and what the found directory and
 //!    pool decode to under the known header (the one a compact build compiles
 //!    in): the same 65,536 entries, or how many differ.
@@ -38,37 +48,73 @@ use std::{format, vec};
 
 use crate::compact::{CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT};
 
-/// Matching distinctive chunks (8 bytes each, see [`is_distinctive`]) a
-/// candidate found by content needs to be reported. On the 3,387 files of
-/// `/usr/bin` and `/usr/lib/x86_64-linux-gnu` no rejected candidate matched
-/// more than 5, and on the 52,328 files of a Rust sysroot none matched one;
-/// the shipped stored forms have 33 (`tanh_bf16`) to 1,220 (`log_f16`).
-pub const MIN_COMPACT_CHUNKS: usize = 12;
+/// Bytes of a key: a window of a stored form at any offset after its header.
+/// Short keys make a form expensive to hide: one changed byte breaks at most
+/// [`KEY_BYTES`] of them, so an attacker who knows every key must change about
+/// one byte in four or five of the stretches where they lie
+/// ([`hiding_cost`]).
+pub const KEY_BYTES: usize = 4;
 
-/// Matching distinctive chunks that, with at least half of the present
-/// bytes matching ([`MIN_MATCHING_PER_MILLE`]), also make a candidate found
-/// by content reported: a form whose keys an attacker changed in part, or a
-/// small one (`tanh_bf16` has 33 keys), is still found as long as most of
-/// its bytes are in place.
-pub const MIN_CHUNKS_WITH_BYTES: usize = 2;
+/// Matching keys ([`key_offsets`]) a candidate found by content needs.
+/// It needs this many key hits to be compared at all, so an attacker who
+/// knows the keys can leave one.
+pub const MIN_KEYS: usize = 2;
 
-/// Matching bytes, per mille of the present bytes, that a candidate with
-/// [`MIN_CHUNKS_WITH_BYTES`] matching chunks needs (the most common byte of a
-/// shipped stored form makes up at most 36% of it, so a run of one value
-/// cannot pass).
+/// Matching bytes, per mille of the present bytes that lie in a key window
+/// (its *evidence bytes*), that a candidate needs. The other bytes (runs,
+/// counts, the zero high bytes of directory entries) are what unrelated
+/// files also hold: counted over all present bytes, the zeros at the end of
+/// ordinary ELF files matched half of a cut-off directory.
 pub const MIN_MATCHING_PER_MILLE: usize = 500;
 
-/// Whether a candidate with `chunks` matching distinctive chunks and
-/// `matching` of its `present` bytes equal to the known stored form is
-/// reported: [`MIN_COMPACT_CHUNKS`] chunks, or [`MIN_CHUNKS_WITH_BYTES`]
-/// and [`MIN_MATCHING_PER_MILLE`] of the bytes.
-pub fn is_evidence(chunks: usize, matching: usize, present: usize) -> bool {
-    chunks >= MIN_COMPACT_CHUNKS
-        || (chunks >= MIN_CHUNKS_WITH_BYTES && matching * 1000 >= MIN_MATCHING_PER_MILLE * present)
+/// Matching bytes, per mille of the present evidence bytes, that a candidate
+/// cut off by an end of the file needs: the tails of ordinary files (ELF
+/// section headers, small integers) matched up to 52% of the few evidence
+/// bytes of a directory's start (`mish_f16`, 63 bytes) and 45% of 143
+/// (`sigmoid_f16`); a copy that a partial dump cuts off is byte for byte.
+pub const MIN_CUT_MATCHING_PER_MILLE: usize = 900;
+
+/// Matching evidence bytes a candidate needs however little of it is
+/// present, so that the few bytes of a form that one end of a file cuts off
+/// are no evidence.
+pub const MIN_MATCHING_BYTES: usize = 128;
+
+/// Whether a candidate with `keys` matching keys and `matching` of its
+/// `evidence` present evidence bytes equal to the known stored form is
+/// reported: [`MIN_KEYS`] keys, [`MIN_MATCHING_PER_MILLE`] of the evidence
+/// bytes ([`MIN_CUT_MATCHING_PER_MILLE`] unless the form is `complete`ly in
+/// the file), and [`MIN_MATCHING_BYTES`] of them. Changing bytes outside the key
+/// windows, however many, never hides a form.
+pub fn is_evidence(keys: usize, matching: usize, evidence: usize, complete: bool) -> bool {
+    let per_mille = if complete {
+        MIN_MATCHING_PER_MILLE
+    } else {
+        MIN_CUT_MATCHING_PER_MILLE
+    };
+    keys >= MIN_KEYS && matching >= MIN_MATCHING_BYTES && matching * 1000 >= per_mille * evidence
 }
 
-/// Different byte values a distinctive chunk holds at least.
-pub const MIN_DISTINCT_BYTES: usize = 4;
+/// Evidence bytes of a candidate compared first, drawn at random (with
+/// replacement) from those present, anew for every candidate from a seed
+/// made at random when the index is made: it is compared in full only when
+/// at least [`MIN_SAMPLED_PER_MILLE`] of them match. A candidate that the
+/// full comparison would report (half of its present evidence bytes or more
+/// equal) fails that with probability below e^-32 (Hoeffding), and since the
+/// places are random an attacker cannot pick them out.
+pub const SAMPLES: usize = 256;
+
+/// Matching sampled bytes ([`SAMPLES`]), per mille, that a candidate needs to
+/// be compared in full.
+pub const MIN_SAMPLED_PER_MILLE: usize = 250;
+
+/// Whether `matching` of [`SAMPLES`] sampled bytes let a candidate be
+/// compared in full ([`MIN_SAMPLED_PER_MILLE`]).
+pub fn passes_sample(matching: usize) -> bool {
+    matching * 1000 >= MIN_SAMPLED_PER_MILLE * SAMPLES
+}
+
+/// Different byte values a key holds at least.
+pub const MIN_DISTINCT_BYTES: usize = 3;
 
 /// The longest valid stored form: the largest directory (pages of 16
 /// entries) and a pool that a valid directory can address (a page starting
@@ -86,17 +132,15 @@ const SAMPLE_STEP: usize = 64;
 /// The magic as the little-endian `u64` the scan reads.
 pub(crate) const MAGIC_U64: u64 = u64::from_le_bytes(MAGIC);
 
-/// Whether an 8-byte chunk of a stored form carries evidence: at least
-/// [`MIN_DISTINCT_BYTES`] different byte values, and its bytes, its four
-/// 16-bit words and its two 32-bit words are neither an arithmetic
-/// progression nor periodic. Constant runs, counts, alternations and
-/// repeated directory entries (the constant regions of a table all point at
-/// one window of the pool) are what unrelated binaries also hold.
-pub fn is_distinctive(chunk: &[u8]) -> bool {
-    debug_assert_eq!(chunk.len(), 8);
+/// Whether a window of [`KEY_BYTES`] of a stored form carries evidence: at
+/// least [`MIN_DISTINCT_BYTES`] different byte values, and its bytes neither
+/// an arithmetic progression nor periodic. Constant runs, counts and
+/// alternations are what unrelated binaries also hold.
+pub fn is_distinctive(window: &[u8]) -> bool {
+    debug_assert_eq!(window.len(), KEY_BYTES);
     let mut seen = [false; 256];
     let mut distinct = 0;
-    for &b in chunk {
+    for &b in window {
         if !seen[usize::from(b)] {
             seen[usize::from(b)] = true;
             distinct += 1;
@@ -105,18 +149,8 @@ pub fn is_distinctive(chunk: &[u8]) -> bool {
     if distinct < MIN_DISTINCT_BYTES {
         return false;
     }
-    let bytes: Vec<u16> = chunk.iter().map(|&b| u16::from(b)).collect();
-    if super::is_progression(&bytes, 0xFF) || super::is_periodic(&bytes, 0xFF) {
-        return false;
-    }
-    let words: Vec<u16> = chunk
-        .chunks_exact(2)
-        .map(|w| u16::from_le_bytes([w[0], w[1]]))
-        .collect();
-    if super::is_progression(&words, 0xFFFF) || super::is_periodic(&words, 0xFFFF) {
-        return false;
-    }
-    chunk[..4] != chunk[4..]
+    let bytes: Vec<u16> = window.iter().map(|&b| u16::from(b)).collect();
+    !super::is_progression(&bytes, 0xFF) && !super::is_periodic(&bytes, 0xFF)
 }
 
 /// The stored length a header declares, when it is plausible: the magic,
@@ -156,7 +190,8 @@ pub fn decode_all(view: &CompactRef<'_>) -> Vec<u16> {
 /// How a compact stored form was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FoundBy {
-    /// Its chunks matched a known stored form's (whatever its header holds).
+    /// Its keys and bytes matched a known stored form's (whatever its header
+    /// holds).
     Content,
     /// Its `ACTLUTC1` header.
     Header,
@@ -280,39 +315,62 @@ pub(crate) fn nearest(known: &[Known], entries: &[u16]) -> Option<(usize, usize)
     Some((best.0, ENTRIES - differing))
 }
 
-/// The chunk positions of a stored form after its header (multiples of 8
-/// from its start) that are distinctive ([`is_distinctive`]) and whose two `u32`s do not continue
-/// an arithmetic progression of the `u32`s around them (a run of directory
-/// entries whose addend grows by a constant: the 8 bytes alone cannot show
-/// it, and unrelated binaries hold such runs).
-pub(crate) fn distinctive_chunks(bytes: &[u8]) -> Vec<usize> {
+/// The offsets of a stored form after its header whose window of
+/// [`KEY_BYTES`] is distinctive ([`is_distinctive`]) and whose `u32` does not
+/// lie in an arithmetic progression of three `u32`s 4 bytes apart (a run of
+/// directory entries whose addend grows by a constant, at any phase:
+/// unrelated binaries hold such runs, Intel's media driver byte for byte 128
+/// bytes of `softsign_f16`'s directory).
+pub fn key_offsets(bytes: &[u8]) -> Vec<usize> {
     let u32_at = |at: usize| {
         bytes
             .get(at..at + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
+    let progression = |a: Option<usize>| {
+        let Some(a) = a else { return false };
+        match (u32_at(a), u32_at(a + 4), u32_at(a + 8)) {
+            (Some(x), Some(y), Some(z)) => y.wrapping_sub(x) == z.wrapping_sub(y),
+            _ => false,
+        }
+    };
     let in_progression = |off: usize| {
-        let (a, b) = (u32_at(off), u32_at(off + 4));
-        let (Some(a), Some(b)) = (a, b) else {
-            return false;
-        };
-        let step = b.wrapping_sub(a);
-        let before = off.checked_sub(4).and_then(u32_at);
-        let after = u32_at(off + 8);
-        before.is_some_and(|p| a.wrapping_sub(p) == step)
-            || after.is_some_and(|n| n.wrapping_sub(b) == step)
+        progression(off.checked_sub(8)) || progression(off.checked_sub(4)) || progression(Some(off))
     };
     // The header is no evidence of the content: its magic is every form's,
     // and it may be zeroed.
-    (HEADER_BYTES..bytes.len().saturating_sub(7))
-        .step_by(8)
-        .filter(|&off| is_distinctive(&bytes[off..off + 8]) && !in_progression(off))
+    (HEADER_BYTES..(bytes.len() + 1).saturating_sub(KEY_BYTES))
+        .filter(|&off| is_distinctive(&bytes[off..off + KEY_BYTES]) && !in_progression(off))
         .collect()
 }
 
-/// One bit per 8-byte chunk.
-pub(crate) fn chunk_bits(len: usize) -> Vec<u64> {
-    vec![0; len / 8 / 64 + 1]
+/// One bit per byte offset.
+pub(crate) fn offset_bits(len: usize) -> Vec<u64> {
+    vec![0; len / 64 + 1]
+}
+
+/// The fewest bytes an attacker who knows the keys must change so that no
+/// start of the form gathers [`MIN_KEYS`] key hits: every key window but one
+/// must hold a changed byte, so changing fewer always leaves the form found
+/// (with half of its bytes in place). `keys` are the key offsets, ascending.
+/// The fewest bytes that hit every window is what the greedy choice gives
+/// (the last byte of the first window not yet hit, and so on: windows are
+/// intervals of one length); sparing one window saves at most one byte, so
+/// this is that count minus one (and hiding takes it or one more).
+pub fn hiding_cost(keys: &[usize]) -> usize {
+    greedy_hits(keys).len().saturating_sub(MIN_KEYS - 1)
+}
+
+/// The bytes the greedy choice changes to hit every window of `keys`.
+pub(crate) fn greedy_hits(keys: &[usize]) -> Vec<usize> {
+    let mut hits: Vec<usize> = Vec::new();
+    for &k in keys {
+        if hits.last().is_some_and(|&h| k <= h) {
+            continue;
+        }
+        hits.push(k + KEY_BYTES - 1);
+    }
+    hits
 }
 
 #[cfg(test)]
@@ -420,13 +478,17 @@ mod tests {
             assert_eq!(detail(f).found_by, FoundBy::Content);
             assert!(problems(&r).is_empty(), "{name}: {:?}", problems(&r));
         }
-        // Each has far more keys than a candidate needs.
+        // Each takes a changed byte in about one in five of the bytes that
+        // lie in its key windows (`ACTLUT_PRINT_KEYS=1` prints them all).
         let keys = index.compact_keys();
         if std::env::var_os("ACTLUT_PRINT_KEYS").is_some() {
-            std::eprintln!("{keys:?}");
+            for k in &keys {
+                std::eprintln!("{k:?}");
+            }
         }
-        for (name, keys) in keys {
-            assert!(keys >= 2 * MIN_COMPACT_CHUNKS, "{name}: {keys} keys");
+        for k in keys {
+            assert!(k.hiding_cost >= 60, "{k:?}");
+            assert!(6 * k.hiding_cost >= k.covered, "{k:?}");
         }
     }
 
@@ -731,40 +793,109 @@ mod tests {
         ] {
             let r = scan(&data);
             assert!(r.found.is_empty());
-            assert!(r.compact_rejected_chunks < MIN_COMPACT_CHUNKS);
+            assert!(r.compact_rejected_share < MIN_MATCHING_PER_MILLE as u32 / 4);
         }
     }
 
-    /// An attacker who knows the keys changes a byte in all of them but two
-    /// and zeroes the magic: the form is still found, by its two keys and
-    /// its bytes (most of them in place), and reported modified.
-    #[test]
-    fn a_form_with_all_but_two_keys_changed_and_no_magic_is_still_found() {
+    /// The bytes that hide a form from the search by content: the greedy
+    /// choice of [`hiding_cost`] over every key window but the first, and the
+    /// form with them changed and its magic zeroed (so that its header does
+    /// not find it either).
+    fn hidden(image_bytes: &[u8], keys: &[usize]) -> (Vec<usize>, Vec<u8>) {
+        // Its hits are the last bytes of windows that start after the first
+        // key: none lies in the first key's window.
+        let hits = greedy_hits(&keys[1..]);
+        let mut bad = image_bytes.to_vec();
+        bad[..8].fill(0);
+        for &h in &hits {
+            bad[h] ^= 0x40;
+        }
+        (hits, bad)
+    }
+
+    /// Key windows of `bytes` that `bad` leaves as they were.
+    fn intact_keys(bytes: &[u8], bad: &[u8], keys: &[usize]) -> usize {
+        keys.iter()
+            .filter(|&&k| bad[k..k + KEY_BYTES] == bytes[k..k + KEY_BYTES])
+            .count()
+    }
+
+    fn key_image(name: &str) -> (Vec<u8>, Vec<usize>) {
         let (index, _) = index();
-        for name in ["tanh_bf16", "gelu_f16"] {
-            let image = index
-                .images
-                .iter()
-                .find(|im| im.compact && index.refs[im.reference].names.iter().any(|n| n == name))
-                .unwrap();
-            let keys: Vec<usize> = (0..image.bytes.len() / 8)
-                .filter(|c| image.indexed[c / 64] >> (c % 64) & 1 == 1)
-                .collect();
-            let mut bad = image.bytes.clone();
-            bad[..8].fill(0);
-            for &c in &keys[2..] {
-                bad[8 * c + 3] ^= 0x40;
-            }
+        let image = index
+            .images
+            .iter()
+            .find(|im| im.compact && index.refs[im.reference].names.iter().any(|n| n == name))
+            .unwrap();
+        (image.bytes.clone(), image.key_offsets())
+    }
+
+    /// An attacker who knows the keys zeroes the magic and changes one byte
+    /// in every key window but one: [`hiding_cost`] bytes or one more, and
+    /// then nothing is reported. Any one of those changes undone leaves two
+    /// keys, and the form is found, modified, by its keys and its bytes.
+    #[test]
+    fn hiding_a_form_takes_a_changed_byte_in_every_key_window_but_one() {
+        for name in ["tanh_bf16", "exp_f16", "log_bf16", "erf_bf16"] {
+            let (bytes, keys) = key_image(name);
+            let (hits, bad) = hidden(&bytes, &keys);
+            let cost = hiding_cost(&keys);
+            assert!(hits.len() == cost || hits.len() == cost + 1, "{name}");
+            assert!(intact_keys(&bytes, &bad, &keys) <= 1);
             let r = scan(&embed(&bad, 2000, 2000));
-            let f = only(&r);
-            assert_eq!(
-                (f.verdict, f.offset, f.evidence),
-                (Verdict::Modified, 2000, 2),
-                "{name}"
-            );
-            let changed = bad.iter().zip(&image.bytes).filter(|(a, b)| a != b).count();
-            assert_eq!(f.differing, changed);
-            assert!(!problems(&r).is_empty());
+            assert_eq!(r.found, [], "{name}: hidden with {} bytes", hits.len());
+            for undo in [0, hits.len() / 2, hits.len() - 1] {
+                let mut less = bad.clone();
+                less[hits[undo]] = bytes[hits[undo]];
+                assert!(intact_keys(&bytes, &less, &keys) >= MIN_KEYS);
+                let r = scan(&embed(&less, 2000, 2000));
+                let f = only(&r);
+                assert_eq!((f.verdict, f.offset), (Verdict::Modified, 2000), "{name}");
+                assert!(f.evidence >= MIN_KEYS, "{name}");
+                let changed = less.iter().zip(&bytes).filter(|(a, b)| a != b).count();
+                assert_eq!(f.differing, changed);
+                assert!(!problems(&r).is_empty());
+            }
+        }
+    }
+
+    /// Changing fewer bytes than [`hiding_cost`] anywhere but the header
+    /// always leaves two key windows, so the form is always found: a byte in
+    /// every other key window, in every fourth, or in a random choice of
+    /// windows.
+    #[test]
+    fn fewer_changes_than_the_hiding_cost_always_leave_the_form_found() {
+        let mut seed = 17u64;
+        for name in ["tanh_bf16", "elu_bf16", "gelu_bf16"] {
+            let (bytes, keys) = key_image(name);
+            let budget = hiding_cost(&keys) - 1;
+            for pattern in 0..6 {
+                let mut bad = bytes.clone();
+                bad[..8].fill(0);
+                let mut left = budget;
+                for (n, &k) in keys.iter().enumerate() {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let pick = match pattern {
+                        0 => n.is_multiple_of(2),
+                        1 => n.is_multiple_of(4),
+                        _ => !(seed >> 33).is_multiple_of(3),
+                    };
+                    if pick && left > 0 && bad[k] == bytes[k] {
+                        bad[k + (seed >> 40) as usize % KEY_BYTES] ^= 0x01;
+                        left -= 1;
+                    }
+                }
+                let r = scan(&embed(&bad, 3000, 1000));
+                let f = only(&r);
+                assert_eq!(
+                    (f.verdict, f.offset),
+                    (Verdict::Modified, 3000),
+                    "{name} {pattern}"
+                );
+                assert!(!problems(&r).is_empty());
+            }
         }
     }
 
@@ -784,15 +915,18 @@ mod tests {
     }
 
     #[test]
-    fn distinctive_chunks_exclude_runs_counts_and_repeated_entries() {
-        assert!(!is_distinctive(&[0; 8]));
-        assert!(!is_distinctive(&[0, 1, 2, 3, 4, 5, 6, 7]));
-        assert!(!is_distinctive(&[0, 2, 5, 7, 10, 12, 15, 17])); // period 2
-        assert!(!is_distinctive(&[1, 2, 3, 4, 1, 2, 3, 4])); // two equal u32s
-        assert!(!is_distinctive(&[0x10, 0, 0x20, 0, 0x30, 0, 0x40, 0])); // u16 count
-        assert!(!is_distinctive(&[9, 9, 9, 1, 1, 1, 9, 9]));
-        assert!(is_distinctive(&[
-            0x34, 0x12, 0x80, 0x3F, 0x74, 0x12, 0x81, 0x3F
-        ]));
+    fn keys_exclude_runs_counts_and_progressions_of_u32s() {
+        assert!(!is_distinctive(&[0; 4]));
+        assert!(!is_distinctive(&[0, 1, 2, 3]));
+        assert!(!is_distinctive(&[0, 2, 5, 7])); // period 2
+        assert!(!is_distinctive(&[9, 9, 1, 1]));
+        assert!(!is_distinctive(&[3, 0, 3, 0]));
+        assert!(is_distinctive(&[0x34, 0x12, 0x80, 0x3F]));
+        // Directory entries whose addend grows by 0x20: no key at any phase.
+        let mut run = vec![0xA5u8; 16];
+        for k in 0..8u32 {
+            run.extend_from_slice(&(0x0380_0000 + (k << 21)).to_le_bytes());
+        }
+        assert_eq!(key_offsets(&run), []);
     }
 }
