@@ -3,10 +3,11 @@
 # packages the workspace crates together, the later ones against the earlier
 # ones); the actlut package holds what its build reads and nothing of CI.
 # (2) A crate built against the unpacked packages, not the workspace. (3) The
-# README's Rust examples, extracted from README.md as it is, compiled and run as
-# the tests of a user's crate outside the workspace, without dev-dependencies:
-# with only `gelu,f16`, with the default features, and with alloc, macros and
-# self-check added; every example runs in at least one of them.
+# Rust examples of README.md and docs/*.md, extracted as they are, compiled and
+# run as the tests of a user's crate outside the workspace, without
+# dev-dependencies: with the default features, with alloc, macros and
+# self-check added, and with exactly the features each example names; every
+# example runs in at least one of them.
 set -euo pipefail
 root=$(pwd)
 work=$(mktemp -d)
@@ -86,17 +87,37 @@ for c in actlut actlut-codegen actlut-macros; do
   esac
 done
 
-echo "--- the README's examples in a user's crate"
-all_blocks=$(grep -c '^```rust' README.md)
+echo "--- the Rust examples of the README and docs/*.md in a user's crate"
+docs=(README.md docs/*.md)
+all_blocks=$(scripts/readme-examples.sh --list "${docs[@]}" | wc -l)
+# What actlut's default features enable, recursively: a block that needs only
+# those runs in the default configuration.
+default_words=$(cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, sys
+pkg = next(p for p in json.load(sys.stdin)["packages"] if p["name"] == "actlut")
+feats, seen, todo = pkg["features"], set(), ["default"]
+while todo:
+    f = todo.pop()
+    if f not in seen:
+        seen.add(f)
+        todo += [g for g in feats.get(f, []) if not g.startswith("dep:")]
+print(" ".join(sorted(seen)))')
+# The default features; those with every optional feature; and each distinct
+# `example needs` line alone, with default features off, so that a block is
+# shown to compile with exactly the features it names.
+configs=("default" "default alloc macros self-check")
+while IFS= read -r needs; do
+  [ "$needs" = default ] || configs+=("$needs")
+done < <(scripts/readme-examples.sh --needs "${docs[@]}")
 : > "$work/compiled-lines"
-for config in "gelu f16" "default" "default alloc macros self-check"; do
+for config in "${configs[@]}"; do
   dir="$work/readme-$(tr ' ' '-' <<<"$config")"
   mkdir -p "$dir/src" "$dir/tests"
-  echo "// A user's crate: the README's examples are its tests." > "$dir/src/lib.rs"
-  features=$(tr ' ' '\n' <<<"$config" | { grep -v '^default$' || true; } | sed 's/.*/"&"/' | paste -sd, -)
+  echo "// A user's crate: the README's and docs' examples are its tests." > "$dir/src/lib.rs"
+  features=$(tr ' ' '\n' <<<"$config" | { grep -vx 'default\|none' || true; } | sed 's/.*/"&"/' | paste -sd, -)
   if grep -qw default <<<"$config"; then
     dep="actlut = { path = \"$root\", features = [$features] }"
-    words="$config gelu f16"
+    words="$config $default_words"
   else
     dep="actlut = { path = \"$root\", default-features = false, features = [$features] }"
     words="$config"
@@ -114,13 +135,16 @@ $profile_override
 
 [workspace]
 TOML
-  { echo "#![allow(unused)]"; scripts/readme-examples.sh README.md "$words" 2>>"$work/compiled-lines"; } \
+  { echo "#![allow(unused)]"; scripts/readme-examples.sh "$words" "${docs[@]}" 2>>"$work/compiled-lines"; } \
     > "$dir/tests/readme.rs"
-  n=$(grep -c '^fn readme_line_' "$dir/tests/readme.rs")
-  echo "actlut with [$config]: $n of $all_blocks README examples apply"
+  n=$(grep -c '_line_[0-9]*() {$' "$dir/tests/readme.rs" || true)
+  echo "actlut with [$config]: $n of $all_blocks examples apply"
   (cd "$dir" && cargo test -q)
 done
 compiled=$(sort -u "$work/compiled-lines" | wc -l)
-[ "$compiled" -eq "$all_blocks" ] \
-  || { echo "only $compiled of the README's $all_blocks Rust examples were compiled"; exit 1; }
-echo "all $all_blocks Rust examples of the README compiled and ran in a user's crate"
+if [ "$compiled" -ne "$all_blocks" ]; then
+  echo "only $compiled of the $all_blocks Rust examples of ${docs[*]} were compiled; not compiled:"
+  scripts/readme-examples.sh --list "${docs[@]}" | sort | comm -23 - <(sort -u "$work/compiled-lines")
+  exit 1
+fi
+echo "all $all_blocks Rust examples of the README and docs/*.md compiled and ran in a user's crate"
