@@ -1,12 +1,33 @@
 //! Exact activation functions on small number formats, as build-time lookup tables.
 //!
-//! A function of a 16-bit float has only 65,536 possible inputs, and of an 8-bit
-//! float 256. actlut evaluates GELU, sigmoid, tanh, SiLU, exp, erf and ten more at
-//! every one of them when the crate is built, and embeds the results as `static`
-//! arrays: evaluating the function is then one load per element. Every entry is
-//! the exact mathematical value rounded once to nearest-even (not an
-//! approximation "within an ulp"), and the [`computed`] path, which uses no table,
-//! gives the same bits.
+//! A function of a 16-bit float has only 65,536 possible inputs, of an 8-bit float 256. actlut
+//! evaluates 18 functions (GELU, sigmoid, tanh, SiLU, exp, erf, …) at every input of 9 formats
+//! (f16, bf16, four fp8, two FP6, FP4) when the crate is built, and embeds the 156 tables as
+//! `static` arrays: evaluating the function is one load per element. Every entry is the exact
+//! mathematical value rounded once to nearest-even (not an approximation "within an ulp"), and the
+//! [`computed`] path, which uses no table, gives the same bits. `no_std`, no `alloc`, no lazy
+//! initialization: the tables are read-only data, and a binary carries only the tables it
+//! references.
+//!
+//! # Using it
+//!
+//! The crate is not published yet. Until it is, depend on a checkout by git or by path; once it
+//! is, `actlut = "0.1"` (with the same `default-features` and `features`) replaces the `git` or
+//! `path`:
+//!
+//! ```toml
+//! [dependencies]
+//! actlut = { git = "https://github.com/actlut/actlut" }
+//! # firmware: only what it uses
+//! # actlut = { git = "https://github.com/actlut/actlut", default-features = false, features = ["gelu", "f16"] }
+//! ```
+//!
+//! The [README](https://github.com/actlut/actlut#using-it) has the profile lines that keep the
+//! build script fast.
+//!
+//! # First examples
+//!
+//! f16 (features `gelu` and `f16`; bf16 has the same names with `bf16`, and its 1.0 is `0x3F80`):
 //!
 //! ```
 //! # #[cfg(all(feature = "gelu", feature = "f16"))] {
@@ -14,6 +35,7 @@
 //!
 //! let y = actlut::gelu::f16(f16::from_f32(1.0));
 //! assert_eq!(y, f16::from_f32(0.8413)); // Φ(1) = 0.841344…, rounded to f16
+//! assert_eq!(actlut::gelu::f16_bits(0x3C00), y.to_bits());
 //!
 //! let mut xs = [f16::from_f32(-1.0), f16::from_f32(0.5), f16::INFINITY];
 //! actlut::gelu::apply_f16(&mut xs);
@@ -26,49 +48,63 @@
 //! # }
 //! ```
 //!
-//! `no_std`, no `alloc`, no lazy initialization: the tables are read-only data,
-//! and a binary carries only the tables it references.
+//! fp8 (features `gelu` and `fp8-e4m3`): byte formats take raw codes, and [`fp8`] converts them:
 //!
-//! Quantized data (`i8`, `u8`, `i4`, `u4`) gets fused dequantize → function tables in
-//! [`quant`], built at run time without allocation; [`fp8`] converts `f32` to and from fp8.
+//! ```
+//! # #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))] {
+//! let y = actlut::gelu::fp8_e4m3_bits(actlut::fp8::f32_to_e4m3(1.0));
+//! assert_eq!(actlut::fp8::e4m3_to_f32(y), 0.8125);
+//! # }
+//! ```
 //!
-//! # Accuracy
+//! Quantized codes (no feature): a fused dequantize → function table from [`quant`]:
 //!
-//! Every table entry is correctly rounded as [docs/SEMANTICS.md](https://github.com/actlut/actlut/blob/main/docs/SEMANTICS.md) defines: the exact
-//! value at the exact input, rounded once, to nearest, ties to even, with
-//! subnormals, overflow to ±inf, signed zeros and NaN payloads specified. The
-//! reference evaluates in `f64` through the pure-Rust `libm` with a proven error
-//! bound and refines the inputs that lie too close to a rounding boundary (see
-//! `actlut-codegen`). The tests check every entry of every table against the
-//! computed path, and a separate test crate checks every entry against MPFR at
-//! 200+ bits.
+//! ```
+//! use actlut::quant::{DequantTable, Function};
 //!
-//! The `f32` functions of [`computed`] round the same evaluation once to `f32`:
-//! guaranteed within 0.5 ulp + 2^-40, and correctly rounded on all 17 million
-//! inputs checked against MPFR.
+//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3).unwrap();
+//! assert_eq!(gelu.lookup(17), actlut::computed::gelu_f32(1.0)); // (17 + 3)·0.05 = 1
+//! ```
+//!
+//! # Which API for which job
+//!
+//! | job | module |
+//! |---|---|
+//! | one function, one format, fixed in the code | `gelu`, `sigmoid`, … (one module per function): one value, raw bits, slices |
+//! | the function chosen at run time | [`Activation`]; [`Activation::table`] gives any format's table as a [`TableRef`] |
+//! | the tables themselves and their SHA-256 | [`tables`]; [`manifest`] lists the tables of this build |
+//! | no table, the same bits; `f32` | [`computed`] |
+//! | `i8`/`u8`/4-bit codes with a scale and a zero point | [`quant`] (fused dequantize → function → requantize) |
+//! | OCP MX and NVFP4 blocks | [`mx`] |
+//! | `f32` on a quantization grid with proven error bounds, log-sum-exp | [`approx`] |
+//! | 16-bit tables in 3–23 KiB | [`compact`] (the `compact` feature) |
+//! | `f32` ↔ fp8 with one rounding | [`fp8`] |
+//! | SIMD lookups over your own 256-entry and 16-bit tables | [`kernels`] |
+//!
+//! Without any feature the crate still builds: [`computed`], [`Activation`] (whose table methods
+//! then return [`MissingTable`], which names the features to enable), [`quant`] and [`kernels`]
+//! are always there. Everything per function and per format is generated by the build script from
+//! one list, `Function::ALL × Format::ALL`.
 //!
 //! # Crate features
 //!
-//! A table exists when its function's feature **and** its format's feature are
-//! enabled. The default feature `all` enables every function and every format.
-//! Firmware enables only what it uses:
+//! A table exists when its function's feature **and** its format's feature are enabled. The
+//! default feature `all` enables every function and every format.
 //!
-//! ```toml
-//! actlut = { version = "0.1", default-features = false, features = ["gelu", "f16"] }
-//! ```
-//!
-//! | feature | enables |
+//! | format feature | tables |
 //! |---|---|
-//! | `all` (default) | `all-functions` and `all-formats`; will always cover everything |
-//! | `all-functions` | every function feature below |
-//! | `all-formats` | `f16`, `bf16`, `fp8-e4m3`, `fp8-e5m2`, `fp8-e4m3fnuz`, `fp8-e5m2fnuz`, `fp6-e2m3`, `fp6-e3m2`, `fp4-e2m1` |
-//! | `f16` | IEEE binary16 tables: `[u16; 65536]`, 128 KiB each |
-//! | `bf16` | bfloat16 tables: `[u16; 65536]`, 128 KiB each |
-//! | `fp8-e4m3` | OCP FP8 E4M3FN tables: `[u8; 256]`, 256 bytes each |
-//! | `fp8-e5m2` | OCP FP8 E5M2 tables: `[u8; 256]`, 256 bytes each |
-//! | `fp8-e4m3fnuz`, `fp8-e5m2fnuz` | AMD fnuz fp8 tables (`0x80` the only NaN, no −0): `[u8; 256]` |
-//! | `fp6-e2m3`, `fp6-e3m2` | OCP MX FP6 tables (code in the low 6 bits, saturating): `[u8; 64]`; no `log`/`rsqrt` |
-//! | `fp4-e2m1` | OCP MX FP4 tables (low 4 bits, saturating): `[u8; 16]`; no `log`/`rsqrt` |
+//! | `f16` | IEEE binary16: `[u16; 65536]`, 128 KiB each |
+//! | `bf16` | bfloat16: `[u16; 65536]`, 128 KiB each |
+//! | `fp8-e4m3` | OCP FP8 E4M3FN: `[u8; 256]` |
+//! | `fp8-e5m2` | OCP FP8 E5M2: `[u8; 256]` |
+//! | `fp8-e4m3fnuz` | AMD fnuz E4M3 (`0x80` the only NaN, no −0): `[u8; 256]` |
+//! | `fp8-e5m2fnuz` | AMD fnuz E5M2: `[u8; 256]` |
+//! | `fp6-e2m3` | OCP MX FP6 E2M3 (code in the low 6 bits, saturating): `[u8; 64]`; no `log`/`rsqrt` |
+//! | `fp6-e3m2` | OCP MX FP6 E3M2: `[u8; 64]`; no `log`/`rsqrt` |
+//! | `fp4-e2m1` | OCP MX FP4 (low 4 bits, saturating): `[u8; 16]`; no `log`/`rsqrt` |
+//!
+//! | function feature | function |
+//! |---|---|
 //! | `gelu` | GELU, `x·Φ(x)` |
 //! | `gelu-tanh` | tanh-approximated GELU (evaluated exactly) |
 //! | `sigmoid` | `1/(1 + e^−x)` |
@@ -85,38 +121,39 @@
 //! | `exp` | `e^x` |
 //! | `log` | `ln x` |
 //! | `rsqrt` | `1/√x` |
-//! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
-//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
-//! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
-//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
-//! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
-//! | `compact` | every 16-bit table (`f16`, `bf16`) in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, a slower lookup (two dependent loads and an add); `tables::GELU_BF16` and the others become [`compact::CompactRef`]s |
-//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI: 7–15× the AVX2 kernel, as fast as memcpy on 2 MiB (BENCHMARKS.md). CI runs it under Miri; turn it off to keep the AVX2 kernel |
+//! | `gelu-quick` | `x·sigmoid(1.702·x)`, the quick GELU of CLIP and ggml |
+//! | `logsigmoid` | `ln sigmoid(x)`, PyTorch's `LogSigmoid` |
 //!
-//! # Modules
-//!
-//! | module | what it holds |
+//! | other feature | enables |
 //! |---|---|
-//! | `gelu`, `sigmoid`, … (one per function) | table lookups per format: one value, raw bits, slices |
-//! | [`tables`] | the `static` tables and their SHA-256 |
-//! | [`compact`] | the compact 16-bit tables of the `compact` feature: their type and slice loops |
-//! | [`computed`] | the same functions without a table, bit-identical; and `f32` |
-//! | [`manifest`] | the tables compiled into this build, with their hashes |
-//! | [`quant`] | fused dequantize → function (→ requantize) tables over `i8`/`u8`/4-bit codes |
-//! | [`mx`] | block-scaled inputs (OCP MX, NVFP4) dequantized → function, correctly rounded, with SIMD FP4 lookups |
-//! | [`fp8`] | `f32` ↔ fp8 conversions with one rounding |
-//! | [`approx`] | `f32` functions on a quantization grid with proven error bounds, log-sum-exp |
-//! | [`kernels`] | 256-entry byte lookups with SIMD byte permutes, and the 16-bit slice kernels |
+//! | `all` (default) | `all-functions` and `all-formats`; will always cover everything |
+//! | `all-functions` | every function feature above |
+//! | `all-formats` | every format feature above |
+//! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
+//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI; off: AVX2 |
+//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
+//! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
+//! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
+//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
+//! | `compact` | every 16-bit table in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup |
 //!
-//! Without any feature the crate still builds: the [`computed`] path and the
-//! [`Activation`] enum are always there, and [`Activation`]'s table methods return
-//! [`MissingTable`], which names the features to enable.
-//! [`Activation::table`] gives the table of any format as a [`TableRef`], for code
-//! that handles every format alike.
+//! # Accuracy
 //!
-//! Everything per function and per format (the modules, [`Activation`], the
-//! [`computed`] shorthands, the [`tables`] and the [`manifest`]) is generated by
-//! the build script from one list, actlut-codegen's `Function::ALL × Format::ALL`.
+//! Every table entry is correctly rounded as [docs/SEMANTICS.md](https://github.com/actlut/actlut/blob/main/docs/SEMANTICS.md)
+//! defines: the exact value at the exact input, rounded once, to nearest, ties to even, with
+//! subnormals, overflow, signed zeros and NaN payloads specified. The `f32` functions of
+//! [`computed`] are within 0.5 ulp + 2^-40. A separate test crate checks every entry of every
+//! table against MPFR; [docs/accuracy.md](https://github.com/actlut/actlut/blob/main/docs/accuracy.md)
+//! has the argument and the tests.
+//!
+//! # Speed, audit, embedded
+//!
+//! A lookup is one load per element; [BENCHMARKS.md](https://github.com/actlut/actlut/blob/main/BENCHMARKS.md)
+//! measures it against candle, libm and approximations. The build checks every table against a
+//! committed lock, and the `actlut` command finds tables in compiled artifacts
+//! ([docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md),
+//! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md)). Cortex-M and wasm:
+//! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]

@@ -1,0 +1,344 @@
+//! The docs follow the code. Every cargo feature of `actlut` has its row in the
+//! feature tables of the README and of the crate docs (the `//!` front page of
+//! `src/lib.rs`), and no row names a feature that does not exist; their
+//! function tables list exactly `Function::ALL` and their format tables
+//! exactly `Format::ALL`, in order; and every count of functions, formats or
+//! tables in the prose of the README, the crate docs, docs/*.md and
+//! BENCHMARKS.md is either the true one (from `Function::ALL`, `Format::ALL`
+//! and `tables/actlut.lock`) or dated: its paragraph names the commit it was
+//! measured at.
+
+use actlut::quant::Function;
+use actlut::Format;
+
+fn read(path: &str) -> String {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("read {full}: {e}"))
+}
+
+/// The crate docs: the `//!` lines at the top of `src/lib.rs`, as markdown.
+fn crate_docs() -> String {
+    read("src/lib.rs")
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| {
+            l.strip_prefix("//! ")
+                .unwrap_or(l.trim_start_matches("//!"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every feature `actlut` declares in Cargo.toml's `[features]`, except `default`.
+fn cargo_features() -> Vec<String> {
+    let toml = read("Cargo.toml");
+    let section = toml
+        .split("\n[features]\n")
+        .nth(1)
+        .expect("a [features] table");
+    let section = section.split("\n[").next().unwrap();
+    section
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with(' '))
+        .filter_map(|l| l.split_once(" = ").map(|(name, _)| name.trim().to_string()))
+        .filter(|name| name != "default")
+        .collect()
+}
+
+/// A markdown table whose header's first cell names features: the header's
+/// first cell, and the features (the backticked words) of each row's first
+/// cell, with the row's line number.
+struct FeatureTable {
+    header: String,
+    rows: Vec<(usize, Vec<String>)>,
+}
+
+fn cells(line: &str) -> Vec<&str> {
+    line.trim()
+        .trim_matches('|')
+        .split('|')
+        .map(str::trim)
+        .collect()
+}
+
+fn backticked(cell: &str) -> Vec<String> {
+    cell.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+fn feature_tables(markdown: &str) -> Vec<FeatureTable> {
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut tables = Vec::new();
+    let mut i = 0;
+    while i + 1 < lines.len() {
+        let is_header =
+            lines[i].trim_start().starts_with('|') && lines[i + 1].trim_start().starts_with("|---");
+        if !is_header {
+            i += 1;
+            continue;
+        }
+        let header = cells(lines[i])[0].to_string();
+        let mut rows = Vec::new();
+        let mut j = i + 2;
+        while j < lines.len() && lines[j].trim_start().starts_with('|') {
+            rows.push((j + 1, backticked(cells(lines[j])[0])));
+            j += 1;
+        }
+        if header.contains("feature") {
+            tables.push(FeatureTable { header, rows });
+        }
+        i = j;
+    }
+    tables
+}
+
+/// The features a document's feature tables name, in order, for the tables
+/// whose header's first cell contains `kind` (all of them for "").
+fn named(tables: &[FeatureTable], kind: &str) -> Vec<String> {
+    tables
+        .iter()
+        .filter(|t| t.header.contains(kind))
+        .flat_map(|t| t.rows.iter().flat_map(|(_, f)| f.clone()))
+        .collect()
+}
+
+fn check_feature_tables(doc: &str, markdown: &str) {
+    let tables = feature_tables(markdown);
+    assert!(
+        tables.len() >= 3,
+        "{doc}: expected a format, a function and another feature table (headers `format feature`, \
+         `function feature`, `other feature`), found {}",
+        tables.len()
+    );
+    let features = cargo_features();
+    let all_named = named(&tables, "");
+    for feature in &features {
+        assert!(
+            all_named.contains(feature),
+            "{doc}: the cargo feature `{feature}` has no row in its feature tables: add one"
+        );
+    }
+    for table in &tables {
+        for (line, names) in &table.rows {
+            assert!(
+                !names.is_empty(),
+                "{doc}:{line}: a feature-table row must name its feature in backticks"
+            );
+            for name in names {
+                assert!(
+                    features.contains(name),
+                    "{doc}:{line}: the row names `{name}`, which is not a feature of actlut's Cargo.toml"
+                );
+            }
+        }
+    }
+    let functions: Vec<&str> = Function::ALL.iter().map(|f| f.feature()).collect();
+    assert_eq!(
+        named(&tables, "function"),
+        functions,
+        "{doc}: the `function feature` table must list every function of Function::ALL, in order"
+    );
+    let formats: Vec<&str> = Format::ALL.iter().map(|f| f.feature()).collect();
+    assert_eq!(
+        named(&tables, "format"),
+        formats,
+        "{doc}: the `format feature` table must list every format of Format::ALL, in order"
+    );
+}
+
+#[test]
+fn every_feature_function_and_format_has_its_row_in_the_readme() {
+    check_feature_tables("README.md", &read("README.md"));
+}
+
+#[test]
+fn every_feature_function_and_format_has_its_row_in_the_crate_docs() {
+    check_feature_tables("src/lib.rs (crate docs)", &crate_docs());
+}
+
+/// The lock's tables: (name, format) per line.
+fn lock_tables() -> Vec<(String, String)> {
+    read("tables/actlut.lock")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut cols = l.split_whitespace();
+            let name = cols.next().unwrap().to_string();
+            let format = cols.nth(1).expect("a format column").to_string();
+            (name, format)
+        })
+        .collect()
+}
+
+/// The true value of a count: `what` is the noun with its qualifier
+/// ("functions", "formats", "tables", "16-bit tables", "f16 tables", ...).
+fn truth(what: &str) -> Option<usize> {
+    let tables = lock_tables();
+    let of_format = |name: &str| tables.iter().filter(|(_, f)| f == name).count();
+    Some(match what {
+        "functions" => Function::ALL.len(),
+        "formats" => Format::ALL.len(),
+        "tables" => tables.len(),
+        "16-bit tables" => of_format("f16") + of_format("bf16"),
+        "f16 tables" => of_format("f16"),
+        "bf16 tables" => of_format("bf16"),
+        _ => return None,
+    })
+}
+
+/// Every "N functions", "N formats", "N tables" and "N 16-bit/f16/bf16
+/// tables" of `text` outside code blocks, with its line and whether its
+/// paragraph (or table) is dated by a commit.
+fn counts(text: &str) -> Vec<(usize, usize, String, bool)> {
+    let mut found = Vec::new();
+    let mut in_code = false;
+    let lines: Vec<&str> = text.lines().collect();
+    // Paragraph boundaries: blank lines, and code fences.
+    let mut para_start = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            para_start = i + 1;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        if line.trim().is_empty() {
+            para_start = i + 1;
+            continue;
+        }
+        // A number ending a sentence ("5.") is not a count of what follows.
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || "()*:;`|".contains(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for (k, w) in words.iter().enumerate() {
+            let digits: String = w.chars().filter(|c| *c != ',').collect();
+            let Ok(n) = digits.parse::<usize>() else {
+                continue;
+            };
+            if !w.chars().all(|c| c.is_ascii_digit() || c == ',') {
+                continue;
+            }
+            let word = |j: usize| words.get(j).map_or("", |w| w.trim_end_matches([',', '.']));
+            let (next, after) = (word(k + 1), word(k + 2));
+            let what = match (next, after) {
+                ("functions" | "formats" | "tables", _) => next.to_string(),
+                ("16-bit" | "f16" | "bf16", "tables") => format!("{next} tables"),
+                _ => continue,
+            };
+            let mut end = i;
+            while end < lines.len()
+                && !lines[end].trim().is_empty()
+                && !lines[end].starts_with("```")
+            {
+                end += 1;
+            }
+            // A table's caption is the paragraph right above it.
+            let mut start = para_start;
+            if line.trim_start().starts_with('|')
+                && start >= 2
+                && lines[start - 1].trim().is_empty()
+            {
+                start -= 1;
+                while start > 0
+                    && !lines[start - 1].trim().is_empty()
+                    && !lines[start - 1].starts_with("```")
+                {
+                    start -= 1;
+                }
+            }
+            let paragraph = lines[start..end].join("\n");
+            let dated = dated(&paragraph);
+            found.push((i + 1, n, what, dated));
+        }
+    }
+    found
+}
+
+/// Whether a paragraph names the commit its figures were measured at:
+/// `commit` followed by at least seven hex digits.
+fn dated(paragraph: &str) -> bool {
+    paragraph.match_indices("commit").any(|(at, _)| {
+        let rest = paragraph[at + "commit".len()..].trim_start_matches([' ', '\n', '`']);
+        rest.chars().take_while(char::is_ascii_hexdigit).count() >= 7
+    })
+}
+
+#[test]
+fn every_count_of_functions_formats_and_tables_in_the_docs_is_true_or_dated() {
+    let mut docs: Vec<(String, String)> = vec![
+        ("README.md".into(), read("README.md")),
+        ("src/lib.rs (crate docs)".into(), crate_docs()),
+        ("BENCHMARKS.md".into(), read("BENCHMARKS.md")),
+    ];
+    let dir = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("read {dir}: {e}"))
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        let path = format!("docs/{page}");
+        docs.push((path.clone(), read(&path)));
+    }
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (doc, text) in &docs {
+        for (line, n, what, dated) in counts(text) {
+            let want = truth(&what).unwrap();
+            checked += 1;
+            if n != want && !dated {
+                wrong.push(format!(
+                    "{doc}:{line}: \"{n} {what}\", but there are {want} (Function::ALL, Format::ALL, \
+                     tables/actlut.lock): correct it, or name the commit it was measured at in its paragraph"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(
+        checked >= 3,
+        "the README's counts were not found ({checked} counts checked)"
+    );
+}
+
+#[test]
+fn the_readme_states_the_true_counts() {
+    // The README's opening paragraph says how many functions, formats and
+    // tables there are; it must say it undated, so that it is checked above.
+    let readme = read("README.md");
+    for what in ["functions", "formats", "tables"] {
+        let want = truth(what).unwrap();
+        assert!(
+            counts(&readme)
+                .iter()
+                .any(|(_, n, w, dated)| w == what && *n == want && !dated),
+            "README.md must say, undated, that there are {want} {what}"
+        );
+    }
+}
+
+#[test]
+fn the_count_parser_finds_counts_and_dates() {
+    let found = counts(
+        "There are 18 functions and 1,024 tables. Or 5. f16 tables\n\nAt commit 0123abc, 16 f16 tables.\n\
+         ```\n9 formats\n```\nSizes at commit 0123abc:\n\n| a |\n|---|\n| 32 tables. |\n\n| 7 formats |\n",
+    );
+    assert_eq!(
+        found,
+        vec![
+            (1, 18, "functions".to_string(), false),
+            (1, 1024, "tables".to_string(), false),
+            (3, 16, "f16 tables".to_string(), true),
+            (11, 32, "tables".to_string(), true),
+            (13, 7, "formats".to_string(), false),
+        ]
+    );
+    assert!(!dated("the commit before it"));
+}
