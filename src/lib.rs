@@ -154,6 +154,21 @@
 //! ([docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md),
 //! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md)). Cortex-M and wasm:
 //! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md).
+//!
+//! # Documentation
+//!
+//! The [README](https://github.com/actlut/actlut#readme) and one page per subject:
+//! [docs/SEMANTICS.md](https://github.com/actlut/actlut/blob/main/docs/SEMANTICS.md) (what every entry is);
+//! [docs/ARCHITECTURE.md](https://github.com/actlut/actlut/blob/main/docs/ARCHITECTURE.md) (the crates and where new code goes);
+//! [docs/accuracy.md](https://github.com/actlut/actlut/blob/main/docs/accuracy.md) (how exactness is achieved and verified);
+//! [docs/quantized.md](https://github.com/actlut/actlut/blob/main/docs/quantized.md) (quant, mx and approx);
+//! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
+//! [docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md) (the lock and the manifest);
+//! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md) (`actlut audit`);
+//! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md) (Cortex-M and wasm);
+//! [docs/testing.md](https://github.com/actlut/actlut/blob/main/docs/testing.md) (the CI steps and their cost);
+//! [BENCHMARKS.md](https://github.com/actlut/actlut/blob/main/BENCHMARKS.md) (speed);
+//! [CHANGELOG.md](https://github.com/actlut/actlut/blob/main/CHANGELOG.md) (every user-visible change).
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]

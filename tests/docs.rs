@@ -342,3 +342,24 @@ fn the_count_parser_finds_counts_and_dates() {
     );
     assert!(!dated("the commit before it"));
 }
+
+#[test]
+fn every_docs_page_is_linked_from_the_readme_and_the_crate_docs() {
+    let readme = read("README.md");
+    let crate_docs = crate_docs();
+    let dir = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("read {dir}: {e}")) {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if !name.ends_with(".md") {
+            continue;
+        }
+        assert!(
+            readme.contains(&format!("](docs/{name}")),
+            "README.md does not link docs/{name}: add it to the README's Documentation table"
+        );
+        assert!(
+            crate_docs.contains(&format!("/docs/{name})")),
+            "the crate docs (src/lib.rs) do not link docs/{name}: add it to their Documentation list"
+        );
+    }
+}
