@@ -45,8 +45,6 @@
 #[cfg(feature = "std")]
 extern crate std;
 
-#[cfg(all(feature = "std", feature = "sha2"))]
-pub mod audit;
 #[cfg(feature = "std")]
 pub mod builder;
 pub mod compact;
