@@ -46,7 +46,9 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{format, vec};
 
-use actlut_codegen::compact::{CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT};
+use actlut_codegen::compact::{
+    CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT,
+};
 
 /// Bytes of a key: a window of a stored form at any offset after its header.
 /// Short keys make a form expensive to hide: one changed byte breaks at most
@@ -375,8 +377,8 @@ pub(crate) fn greedy_hits(keys: &[usize]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{merge_aliases, Found, Index, Reference, Report, Verdict};
     use super::*;
+    use crate::{merge_aliases, Found, Index, Reference, Report, Verdict};
     use actlut_codegen::compact::{compact, Layout};
     use actlut_codegen::lock::Entry;
     use actlut_codegen::{Format, Function};
@@ -765,8 +767,7 @@ mod tests {
             .collect();
         let r = scan(&data);
         assert!(r.too_many);
-        let budget =
-            crate::BUDGET_PER_BYTE * data.len() as u64 + crate::BUDGET_ALLOWANCE;
+        let budget = crate::BUDGET_PER_BYTE * data.len() as u64 + crate::BUDGET_ALLOWANCE;
         assert!(
             r.compared <= budget + 2 * ENTRIES as u64 + form.len() as u64,
             "{}",

@@ -215,11 +215,7 @@ fn compact_index() -> &'static (Index, Vec<Vec<u8>>, Vec<Entry>) {
             forms.push(stored.clone());
             refs.push(r.with_compact(stored).unwrap());
         }
-        (
-            Index::new(actlut_audit::merge_aliases(refs)),
-            forms,
-            lock,
-        )
+        (Index::new(actlut_audit::merge_aliases(refs)), forms, lock)
     })
 }
 
