@@ -69,6 +69,3 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-
-#[doc(hidden)]
-pub mod audit;
