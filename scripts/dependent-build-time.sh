@@ -9,8 +9,8 @@
 # directory (`cargo build --release`, so every dependency and build script is
 # compiled, as on a user's first build), with the registry already downloaded.
 # It records the wall time and, from cargo's --timings data, the compile time
-# of actlut-codegen (which every dependent's build script compiles) and the
-# units compiled. Prints every run and the medians.
+# of actlut's helper crates (actlut-codegen, and after the split actlut-core:
+# what every dependent compiles besides actlut itself) and the units compiled. Prints every run and the medians.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -60,12 +60,16 @@ import json, sys
 s = open(sys.argv[1]).read()
 a = s.index("const UNIT_DATA = ") + len("const UNIT_DATA = ")
 units = json.loads(s[a:s.index("];", a) + 1])
-cg = sum(u["duration"] for u in units if u["name"] == "actlut-codegen")
+# Every compile of actlut's reference and generator crates (actlut-codegen
+# before the split, actlut-core and actlut-codegen after), for the build script
+# and for the target alike; actlut's own library and build script run apart.
+cg = sum(u["duration"] for u in units
+         if u["name"].startswith("actlut-") and u["mode"] != "run-custom-build")
 print(f"{cg:.2f}", len(units))
 PY
 )
     wall=$(echo "$end - $start" | bc)
-    printf 'round %s %-6s wall %6.2f s  actlut-codegen %5.2f s  units %3s  gelu(1.0) = %s\n' \
+    printf 'round %s %-6s wall %6.2f s  actlut-* crates %5.2f s  units %3s  gelu(1.0) = %s\n' \
       "$round" "$which" "$wall" "$codegen" "$units" "$out"
     echo "$which $wall $codegen $units" >> "$results"
   done
@@ -74,7 +78,7 @@ done
 python3 - "$results" "$before" "$after" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
-print(f"| revision | clean build (median) | actlut-codegen compile | units |")
+print(f"| revision | clean build (median) | actlut-core + actlut-codegen compile | units |")
 print("|---|---:|---:|---:|")
 for which, rev in (("before", sys.argv[2]), ("after", sys.argv[3])):
     r = [x for x in rows if x[0] == which]
