@@ -175,6 +175,9 @@
 // `unsafe` is allowed only in `kernels` (the SIMD blocks, their driver and dispatch).
 #![deny(unsafe_code)]
 
+// The reference core, under the name the runtime's modules use for it.
+extern crate actlut_core as actlut_codegen;
+
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 

@@ -44,7 +44,7 @@ fn adapt_manifest(text: &str) -> String {
         let t = line.trim_start();
         if let Some(key) = in_array {
             if t.contains(']') {
-                out.push_str(&format!("{key} = [\".\", \"codegen\"]\n"));
+                out.push_str(&format!("{key} = [\".\", \"core\", \"codegen\"]\n"));
                 in_array = None;
             }
             continue;
@@ -62,7 +62,7 @@ fn adapt_manifest(text: &str) -> String {
             .find(|k| t.starts_with(&format!("{k} =")) || t.starts_with(&format!("{k}=")));
         if let Some(key) = key {
             if t.contains(']') {
-                out.push_str(&format!("{key} = [\".\", \"codegen\"]\n"));
+                out.push_str(&format!("{key} = [\".\", \"core\", \"codegen\"]\n"));
             } else {
                 in_array = Some(key);
             }
@@ -96,6 +96,7 @@ fn build(dir: &Path) -> std::process::Output {
 fn an_altered_lock_entry_fails_the_build_with_table_hashes_and_command() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lock-mismatch");
     let _ = std::fs::remove_dir_all(dir.join("src"));
+    let _ = std::fs::remove_dir_all(dir.join("core"));
     let _ = std::fs::remove_dir_all(dir.join("codegen"));
     let _ = std::fs::remove_dir_all(dir.join("tables"));
     let _ = std::fs::remove_dir_all(dir.join("macros"));
@@ -105,7 +106,7 @@ fn an_altered_lock_entry_fails_the_build_with_table_hashes_and_command() {
     for f in ["Cargo.lock", "build.rs"] {
         std::fs::copy(root.join(f), dir.join(f)).unwrap();
     }
-    for d in ["src", "build", "codegen", "tables", "macros"] {
+    for d in ["src", "build", "core", "codegen", "tables", "macros"] {
         copy_dir(&root.join(d), &dir.join(d));
     }
     let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
@@ -177,7 +178,9 @@ fn adapted_manifest_keeps_only_the_copied_members() {
                 [[bench]]\nname = \"lookup\"\nharness = false\n\n[profile.dev]\nopt-level = 1\n";
     let out = adapt_manifest(text);
     assert!(
-        out.contains("members = [\".\", \"codegen\"]\ndefault-members = [\".\", \"codegen\"]\n")
+        out.contains(
+            "members = [\".\", \"core\", \"codegen\"]\ndefault-members = [\".\", \"core\", \"codegen\"]\n"
+        )
     );
     assert!(!out.contains("oracle") && !out.contains("cli") && !out.contains("bench"));
     assert!(out.contains("[profile.dev]\nopt-level = 1"));

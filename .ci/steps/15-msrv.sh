@@ -17,8 +17,8 @@ export CARGO_TARGET_DIR=target/msrv
 export CARGO_PROFILE_DEV_DEBUG=0
 cargo +"$msrv" build --locked -p actlut --all-features
 cargo +"$msrv" build --locked -p actlut --no-default-features
-cargo +"$msrv" build --locked -p actlut-cli -p actlut-macros
+cargo +"$msrv" build --locked -p actlut-cli -p actlut-macros -p actlut-audit
 cargo +"$msrv" test --locked -p actlut --lib
 cargo +"$msrv" test --locked -p actlut --all-features --doc
-cargo +"$msrv" test --locked -p actlut-codegen --lib
+cargo +"$msrv" test --locked -p actlut-core -p actlut-codegen --lib
 cargo +"$msrv" test --locked -p actlut --features avx512vbmi --test kernels

@@ -1,12 +1,12 @@
-# actlut-codegen accepts any libm 0.2 from the minimum in codegen/Cargo.toml on.
+# actlut-core accepts any libm 0.2 from the minimum in core/Cargo.toml on.
 # Build the reference with the oldest and with the newest such libm: both must
 # generate all 64 tables exactly as the lock says, and the computed f32 path
 # (which may follow libm's bits where it cannot settle the rounding) is
 # fingerprinted under both and compared. Release builds of actlut-codegen only.
 set -euo pipefail
 root=$(pwd)
-min=$(sed -n 's/^libm = "\([0-9.]*\)"$/\1/p' codegen/Cargo.toml)
-[ -n "$min" ] || { echo "no caret requirement 'libm = \"X.Y.Z\"' in codegen/Cargo.toml"; exit 1; }
+min=$(sed -n 's/^libm = "\([0-9.]*\)"$/\1/p' core/Cargo.toml)
+[ -n "$min" ] || { echo "no caret requirement 'libm = \"X.Y.Z\"' in core/Cargo.toml"; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

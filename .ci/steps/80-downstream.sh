@@ -15,6 +15,8 @@ trap 'rm -rf "$work"' EXIT
 export CARGO_TARGET_DIR="$root/target/downstream"
 # As the README tells users: the reference math optimised in their build scripts.
 profile_override='
+[profile.dev.package.actlut-core]
+opt-level = 3
 [profile.dev.package.actlut-codegen]
 opt-level = 3
 [profile.dev.package.libm]
@@ -28,12 +30,24 @@ done
 if grep -E '^(\.ci|scripts|tests|benches|examples|docs|peers|firmware|oracle|nostd-check|cli)/' <<<"$list"; then
   echo "the actlut package holds files a dependent does not need (above)"; exit 1
 fi
-cargo package --allow-dirty -p actlut-codegen -p actlut-macros -p actlut
+cargo package --allow-dirty -p actlut-core -p actlut-codegen -p actlut-macros -p actlut
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 mkdir -p "$work/unpacked"
-for c in actlut-codegen actlut-macros actlut; do
+for c in actlut-core actlut-codegen actlut-macros actlut; do
   tar -xzf "$CARGO_TARGET_DIR/package/$c-$version.crate" -C "$work/unpacked"
 done
+
+echo "--- what a dependent compiles: the core at run time, generation at build time, never the audit"
+tree=$(cargo tree -p actlut -e normal,build --prefix none --format '{p}')
+if grep -E '^actlut-(audit|cli|macros|oracle) ' <<<"$tree"; then
+  echo "actlut's normal and build dependencies include the crates above"; exit 1
+fi
+normal=$(cargo tree -p actlut -e normal --no-default-features --prefix none --format '{p}')
+if grep -E '^actlut-codegen ' <<<"$normal"; then
+  echo "the runtime depends on actlut-codegen at run time"; exit 1
+fi
+grep -q '^actlut-core ' <<<"$normal" || { echo "the runtime does not depend on actlut-core"; exit 1; }
+echo "actlut depends on actlut-core at run time and actlut-codegen at build time only; no audit crate"
 
 echo "--- a crate built against the packaged sources"
 mkdir -p "$work/smoke/src"
@@ -48,6 +62,7 @@ publish = false
 actlut = { path = "$work/unpacked/actlut-$version", features = ["macros", "self-check", "alloc"] }
 
 [patch.crates-io]
+actlut-core = { path = "$work/unpacked/actlut-core-$version" }
 actlut-codegen = { path = "$work/unpacked/actlut-codegen-$version" }
 actlut-macros = { path = "$work/unpacked/actlut-macros-$version" }
 $profile_override
@@ -79,7 +94,7 @@ fn main() {
 }
 RS
 (cd "$work/smoke" && ACTLUT_LOCK_TABLES=$(grep -vc '^#' "$root/tables/actlut.lock") cargo run -q)
-for c in actlut actlut-codegen actlut-macros; do
+for c in actlut actlut-core actlut-codegen actlut-macros; do
   id=$(cd "$work/smoke" && cargo pkgid -p "$c")
   case "$id" in
     *"$work/unpacked/$c-$version"*) ;;

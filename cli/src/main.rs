@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use actlut::manifest::{self, Table};
-use actlut_codegen::audit::{self, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
+use actlut_audit::{self as audit, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
 use actlut_codegen::{compact_lock, lock};
 
 /// The lock this build of actlut was checked against.

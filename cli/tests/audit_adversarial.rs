@@ -10,7 +10,7 @@
 //! 256 entries or more (f16, bf16, the four fp8).
 //!
 //! Tables of 64 and 16 entries (FP6, FP4) are below the content threshold
-//! (`audit::MIN_CONTENT_ENTRIES`): an artifact that names one by its SHA-256
+//! (`actlut_audit::MIN_CONTENT_ENTRIES`): an artifact that names one by its SHA-256
 //! must hold its exact bytes (intact, exit 0), and any change makes it
 //! missing (exit 1); unnamed, they give no verdict at all, changed or not.
 //!
@@ -29,7 +29,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use actlut_codegen::audit::{ByteOrder, Index, Reference, Report, Verdict};
+use actlut_audit::{ByteOrder, Index, Reference, Report, Verdict};
 use actlut_codegen::lock::Entry;
 use actlut_codegen::{Format, Function};
 use proptest::prelude::*;
@@ -186,7 +186,7 @@ fn small_format_strategy() -> impl Strategy<Value = Format> {
 }
 
 /// The one verdict of `report`, or a failure that shows the report.
-fn only(report: &Report) -> Result<&actlut_codegen::audit::Found, TestCaseError> {
+fn only(report: &Report) -> Result<&actlut_audit::Found, TestCaseError> {
     prop_assert_eq!(report.found.len(), 1, "{:#?}", report.found);
     Ok(&report.found[0])
 }
@@ -215,11 +215,7 @@ fn compact_index() -> &'static (Index, Vec<Vec<u8>>, Vec<Entry>) {
             forms.push(stored.clone());
             refs.push(r.with_compact(stored).unwrap());
         }
-        (
-            Index::new(actlut_codegen::audit::merge_aliases(refs)),
-            forms,
-            lock,
-        )
+        (Index::new(actlut_audit::merge_aliases(refs)), forms, lock)
     })
 }
 
@@ -444,7 +440,7 @@ proptest! {
         prop_assert_eq!(report.listed.len(), 1);
         prop_assert_eq!(
             &report.listed[0].status,
-            &actlut_codegen::audit::ListedStatus::Missing
+            &actlut_audit::ListedStatus::Missing
         );
         prop_assert_eq!(report.problems(&lock).len(), 1);
         // Not listed: below the threshold, no verdict, intact or changed.

@@ -271,7 +271,6 @@ pub fn render_sha256sums(entries: &[Entry]) -> String {
 
 /// Generates every table (every function × every format) and returns its lock
 /// entry. Slow in debug builds: about 2.2 million evaluations.
-#[cfg(feature = "sha2")]
 pub fn generate_all() -> Vec<Entry> {
     let mut out = Vec::new();
     for (function, format) in crate::table_pairs() {
@@ -281,7 +280,6 @@ pub fn generate_all() -> Vec<Entry> {
 }
 
 /// The lock entry of a generated table.
-#[cfg(feature = "sha2")]
 pub fn entry_for(function: Function, format: Format, table: &[u16]) -> Entry {
     let bytes = crate::table_bytes_le(format, table);
     Entry {

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use actlut_codegen::compact::{CompactRef, HEADER_BYTES, MAGIC};
+use actlut_codegen::compact::{CompactRef, Header, MAGIC};
 use actlut_codegen::{compact_lock, lock, table, table_bytes_le, table_name};
 
 /// Every valid compact stored form in `haystack`: its offset and its bytes.
@@ -15,17 +15,14 @@ use actlut_codegen::{compact_lock, lock, table, table_bytes_le, table_name};
 pub fn stored_forms(haystack: &[u8]) -> Vec<(usize, &[u8])> {
     let mut found = Vec::new();
     for (at, w) in haystack.windows(MAGIC.len()).enumerate() {
-        if w != MAGIC || at + HEADER_BYTES > haystack.len() {
+        if w != MAGIC {
             continue;
         }
-        let h = &haystack[at..];
-        let k = u32::from(h[8]);
-        let pool = u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize;
-        if !(4..=8).contains(&k) {
-            continue; // the magic constant of the code, not a stored form
-        }
-        let len = HEADER_BYTES + 4 * (65_536 >> k) + pool;
-        if let Some(bytes) = haystack.get(at..at + len) {
+        // The magic constant of the code is no stored form: its header fails.
+        let Ok(header) = Header::parse(&haystack[at..]) else {
+            continue;
+        };
+        if let Some(bytes) = haystack.get(at..at + header.stored_len()) {
             if CompactRef::from_bytes(bytes).is_ok() {
                 found.push((at, bytes));
             }

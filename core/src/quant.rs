@@ -18,13 +18,13 @@
 //! with it, so they agree by construction.
 //!
 //! ```
-//! use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
-//! use actlut_codegen::Function;
+//! use actlut_core::quant::{Op, Output, Pipeline, QuantType};
+//! use actlut_core::Function;
 //!
 //! let p = Pipeline::new(Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, Output::F32)?;
 //! // q = 17: x = (17 + 3) · 0.05 = 1.0 (rounded in f32), gelu(1.0) = 0.8413447.
 //! assert_eq!(f32::from_bits(p.entry(17)), 0.841_344_75);
-//! # Ok::<(), actlut_codegen::quant::QuantError>(())
+//! # Ok::<(), actlut_core::quant::QuantError>(())
 //! ```
 
 use crate::settle::{settle, Outcome};
@@ -34,7 +34,7 @@ use core::fmt;
 /// An integer type of quantized data.
 ///
 /// ```
-/// use actlut_codegen::quant::QuantType;
+/// use actlut_core::quant::QuantType;
 /// let t = QuantType::I4;
 /// assert_eq!((t.name(), t.min(), t.max(), t.codes()), ("i4", -8, 7, 16));
 /// assert!(t.contains(-8) && !t.contains(8));
@@ -68,7 +68,7 @@ impl QuantType {
     /// Looks a type up by its [`name`](Self::name).
     ///
     /// ```
-    /// use actlut_codegen::quant::QuantType;
+    /// use actlut_core::quant::QuantType;
     /// assert_eq!(QuantType::from_name("u4"), Some(QuantType::U4));
     /// assert_eq!(QuantType::from_name("i16"), None);
     /// ```
@@ -111,7 +111,7 @@ impl QuantType {
     /// The value of a code: its bits read as this type (for 4-bit types, the low nibble).
     ///
     /// ```
-    /// use actlut_codegen::quant::QuantType;
+    /// use actlut_core::quant::QuantType;
     /// assert_eq!(QuantType::I8.value(0xFF), -1);
     /// assert_eq!(QuantType::U8.value(0xFF), 255);
     /// assert_eq!(QuantType::I4.value(0x0F), -1);
@@ -130,7 +130,7 @@ impl QuantType {
     /// The code of a value in range: the inverse of [`value`](Self::value) (a table index).
     ///
     /// ```
-    /// use actlut_codegen::quant::QuantType;
+    /// use actlut_core::quant::QuantType;
     /// assert_eq!(QuantType::I8.code(-1), 0xFF);
     /// assert_eq!(QuantType::I4.code(-8), 0x08);
     /// ```
@@ -144,7 +144,7 @@ impl QuantType {
     /// `Ok(())` if `zero_point` is a value of this type, else the error naming `parameter`.
     ///
     /// ```
-    /// use actlut_codegen::quant::QuantType;
+    /// use actlut_core::quant::QuantType;
     /// assert!(QuantType::U8.check_zero_point("zero_point", 255).is_ok());
     /// let e = QuantType::U8.check_zero_point("out_zero_point", -1).unwrap_err();
     /// assert_eq!(e.to_string(), "out_zero_point = -1 is outside u8 (0..=255)");
@@ -169,8 +169,8 @@ impl QuantType {
 /// What a fused table applies between dequantization and output.
 ///
 /// ```
-/// use actlut_codegen::quant::Op;
-/// use actlut_codegen::Function;
+/// use actlut_core::quant::Op;
+/// use actlut_core::Function;
 /// assert_eq!(Op::from(Function::Exp).name(), "exp");
 /// assert_eq!(Op::Identity.apply_f32(0.1), 0.1);
 /// ```
@@ -200,8 +200,8 @@ impl Op {
     /// Looks an op up by its [`name`](Self::name) (functions also by their cargo feature).
     ///
     /// ```
-    /// use actlut_codegen::quant::Op;
-    /// use actlut_codegen::Function;
+    /// use actlut_core::quant::Op;
+    /// use actlut_core::Function;
     /// assert_eq!(Op::from_name("gelu-tanh"), Some(Op::Function(Function::GeluTanh)));
     /// assert_eq!(Op::from_name("identity"), Some(Op::Identity));
     /// ```
@@ -215,8 +215,8 @@ impl Op {
     /// Stage 2 for an `f32` output: [`eval_f32`], or `x` itself.
     ///
     /// ```
-    /// use actlut_codegen::quant::Op;
-    /// use actlut_codegen::{eval_f32, Function};
+    /// use actlut_core::quant::Op;
+    /// use actlut_core::{eval_f32, Function};
     /// assert_eq!(Op::Function(Function::Tanh).apply_f32(0.5), eval_f32(Function::Tanh, 0.5));
     /// ```
     pub fn apply_f32(self, x: f32) -> f32 {
@@ -230,8 +230,8 @@ impl Op {
     /// rounded once into `format`.
     ///
     /// ```
-    /// use actlut_codegen::quant::Op;
-    /// use actlut_codegen::Format;
+    /// use actlut_core::quant::Op;
+    /// use actlut_core::Format;
     /// assert_eq!(Op::Identity.apply_format(Format::F16, 1.0), 0x3C00);
     /// assert_eq!(Op::Identity.apply_format(Format::F16, 1e6), 0x7C00); // overflows to inf
     /// ```
@@ -246,7 +246,7 @@ impl Op {
 /// The output of a fused table.
 ///
 /// ```
-/// use actlut_codegen::quant::Output;
+/// use actlut_core::quant::Output;
 /// assert_eq!(Output::Bf16.name(), "bf16");
 /// assert_eq!(Output::U8 { scale: 0.1, zero_point: 0 }.name(), "u8");
 /// ```
@@ -290,7 +290,7 @@ impl Output {
 /// An invalid parameter of a quantized table, or an invalid quantized value.
 ///
 /// ```
-/// use actlut_codegen::quant::{check_scale, QuantError};
+/// use actlut_core::quant::{check_scale, QuantError};
 /// let e = check_scale("scale", f32::NAN).unwrap_err();
 /// assert!(matches!(e, QuantError::Scale { parameter: "scale", .. }));
 /// assert_eq!(e.to_string(), "scale must be finite and positive, got NaN");
@@ -378,7 +378,7 @@ impl core::error::Error for QuantError {}
 /// `Ok(())` if `scale` is finite and positive, else the error naming `parameter`.
 ///
 /// ```
-/// use actlut_codegen::quant::check_scale;
+/// use actlut_core::quant::check_scale;
 /// assert!(check_scale("scale", 1e-45).is_ok());
 /// assert!(check_scale("scale", -0.0).is_err());
 /// assert!(check_scale("out_scale", f32::INFINITY).is_err());
@@ -401,7 +401,7 @@ pub fn check_scale(parameter: &'static str, scale: f32) -> Result<(), QuantError
 /// ±inf). A zero difference gives +0.
 ///
 /// ```
-/// use actlut_codegen::quant::dequantize;
+/// use actlut_core::quant::dequantize;
 /// assert_eq!(dequantize(17, 0.05, -3), 20.0 * 0.05f32);
 /// assert_eq!(dequantize(-3, 0.05, -3).to_bits(), 0);
 /// ```
@@ -414,7 +414,7 @@ pub fn dequantize(q: i32, scale: f32, zero_point: i32) -> f32 {
 /// `zero_point`, as if it were 0: an integer type has no NaN, and ONNX leaves the case open.
 ///
 /// ```
-/// use actlut_codegen::quant::{requantize, QuantType};
+/// use actlut_core::quant::{requantize, QuantType};
 /// assert_eq!(requantize(0.25, 0.1, 0, QuantType::I8), 2); // 2.5 ties to even
 /// assert_eq!(requantize(-0.25, 0.1, 0, QuantType::I8), -2);
 /// assert_eq!(requantize(1e9, 0.1, 10, QuantType::U8), 255);
@@ -444,8 +444,8 @@ pub fn requantize(y: f32, scale: f32, zero_point: i32, ty: QuantType) -> i32 {
 /// Whether a result of [`eval_value_traced`] is known to be correctly rounded.
 ///
 /// ```
-/// use actlut_codegen::quant::{eval_value_traced, Rounding};
-/// use actlut_codegen::{Format, Function};
+/// use actlut_core::quant::{eval_value_traced, Rounding};
+/// use actlut_core::{Format, Function};
 /// assert_eq!(eval_value_traced(Function::Exp, Format::Bf16, 1.0), (0x402E, Rounding::Correct));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -477,8 +477,8 @@ pub enum Rounding {
 /// of scales and on random `f32` inputs.
 ///
 /// ```
-/// use actlut_codegen::quant::eval_value;
-/// use actlut_codegen::{eval, Format, Function};
+/// use actlut_core::quant::eval_value;
+/// use actlut_core::{eval, Format, Function};
 /// assert_eq!(eval_value(Function::Gelu, Format::F16, 1.0), eval(Function::Gelu, Format::F16, 0x3C00));
 /// ```
 pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
@@ -488,8 +488,8 @@ pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
 /// [`eval_value`], and whether the result is known to be correctly rounded.
 ///
 /// ```
-/// use actlut_codegen::quant::{eval_value_traced, Rounding};
-/// use actlut_codegen::{Format, Function};
+/// use actlut_core::quant::{eval_value_traced, Rounding};
+/// use actlut_core::{Format, Function};
 /// // gelu(96.09375) lies just below x, which is the f16 midpoint of 0x5601 and 0x5602.
 /// assert_eq!(eval_value_traced(Function::Gelu, Format::F16, 96.093_75), (0x5601, Rounding::Correct));
 /// ```
@@ -549,12 +549,12 @@ fn settle_at_input_midpoint(
 /// output. Computes table entries.
 ///
 /// ```
-/// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+/// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
 /// let p = Pipeline::new(Op::Identity, QuantType::U4, 0.5, 8, Output::F16)?;
 /// assert_eq!((p.op(), p.input(), p.scale(), p.zero_point()), (Op::Identity, QuantType::U4, 0.5, 8));
 /// assert_eq!(p.output(), Output::F16);
 /// assert_eq!(p.entry(10), 0x3C00); // (10 − 8) · 0.5 = 1
-/// # Ok::<(), actlut_codegen::quant::QuantError>(())
+/// # Ok::<(), actlut_core::quant::QuantError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pipeline {
@@ -570,7 +570,7 @@ impl Pipeline {
     /// `zero_point` a value of `input` (and `out_zero_point` of the output type).
     ///
     /// ```
-    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantError, QuantType};
+    /// use actlut_core::quant::{Op, Output, Pipeline, QuantError, QuantType};
     /// let bad = Pipeline::new(Op::Identity, QuantType::U8, 0.1, 256, Output::F32);
     /// assert_eq!(
     ///     bad.unwrap_err().to_string(),
@@ -637,11 +637,11 @@ impl Pipeline {
     /// `f16`/`bf16` bits, or the requantized value's byte (`i8` as its two's complement).
     ///
     /// ```
-    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+    /// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
     /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, Output::I8 { scale: 2.0, zero_point: 0 })?;
     /// assert_eq!(p.entry(0xFF), 0); // −1 / 2 = −0.5 ties to 0
     /// assert_eq!(p.entry(0xFD), 0xFE); // −3 / 2 = −1.5 ties to −2
-    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// # Ok::<(), actlut_core::quant::QuantError>(())
     /// ```
     pub fn entry(&self, code: u8) -> u32 {
         let x = dequantize(self.input.value(code), self.scale, self.zero_point);
@@ -667,12 +667,12 @@ impl Pipeline {
     /// If `out.len()` is not the input's [`codes`](QuantType::codes).
     ///
     /// ```
-    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType};
+    /// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
     /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, Output::F32)?;
     /// let mut t = [0u32; 16];
     /// p.fill(&mut t);
     /// assert_eq!(f32::from_bits(t[15]), 15.0);
-    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// # Ok::<(), actlut_core::quant::QuantError>(())
     /// ```
     pub fn fill(&self, out: &mut [u32]) {
         assert_eq!(

@@ -233,7 +233,7 @@ impl Format {
     /// format without NaN (FP6, FP4), since no code could hold that result.
     ///
     /// ```
-    /// use actlut_codegen::{Format, Function};
+    /// use actlut_core::{Format, Function};
     /// assert!(Format::Fp6E2M3.can_represent(Function::Gelu));
     /// assert!(!Format::Fp6E2M3.can_represent(Function::Log));
     /// assert!(Format::Fp8E4M3Fnuz.can_represent(Function::Rsqrt));

@@ -1,4 +1,4 @@
-//! Compact stored forms (`ACTLUTC1`, see [`crate::compact`]) in artifacts.
+//! Compact stored forms (`ACTLUTC1`, see [`actlut_codegen::compact`]) in artifacts.
 //!
 //! A build with actlut's `compact` feature embeds each 16-bit table as its
 //! stored form: a 16-byte header, a directory of `u32`s and a byte pool. Its
@@ -33,7 +33,7 @@
 //!    ([`plausible_header`]: a valid page shift, offset scale, layout and
 //!    reserved byte, so that the magic constant in the code that checks
 //!    stored forms is not one) is parsed with
-//!    [`CompactRef::from_bytes`](crate::compact::CompactRef::from_bytes) over
+//!    [`CompactRef::from_bytes`](actlut_codegen::compact::CompactRef::from_bytes) over
 //!    the length it declares. A known stored form is intact; otherwise its
 //!    65,536 entries are decoded and compared with every known 16-bit table:
 //!    the same entries in another packing are intact (and said so), a table
@@ -46,7 +46,9 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{format, vec};
 
-use crate::compact::{CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT};
+use actlut_codegen::compact::{
+    CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT,
+};
 
 /// Bytes of a key: a window of a stored form at any offset after its header.
 /// Short keys make a form expensive to hide: one changed byte breaks at most
@@ -150,7 +152,7 @@ pub fn is_distinctive(window: &[u8]) -> bool {
         return false;
     }
     let bytes: Vec<u16> = window.iter().map(|&b| u16::from(b)).collect();
-    !super::is_progression(&bytes, 0xFF) && !super::is_periodic(&bytes, 0xFF)
+    !crate::is_progression(&bytes, 0xFF) && !crate::is_periodic(&bytes, 0xFF)
 }
 
 /// The stored length a header declares, when it is plausible: the magic,
@@ -216,7 +218,7 @@ pub enum Decoded {
     Absent,
 }
 
-/// The part of a [`Found`](super::Found) that only compact stored forms
+/// The part of a [`Found`](crate::Found) that only compact stored forms
 /// have.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompactDetail {
@@ -292,7 +294,7 @@ pub(crate) fn compare(a: &[u16], b: &[u16]) -> (usize, Vec<usize>) {
     for (j, (x, y)) in a.iter().zip(b).enumerate() {
         if x != y {
             n += 1;
-            if first.len() < super::FIRST_DIFFERENCES {
+            if first.len() < crate::FIRST_DIFFERENCES {
                 first.push(j);
             }
         }
@@ -375,11 +377,11 @@ pub(crate) fn greedy_hits(keys: &[usize]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{merge_aliases, Found, Index, Reference, Report, Verdict};
     use super::*;
-    use crate::compact::{compact, Layout};
-    use crate::lock::Entry;
-    use crate::{Format, Function};
+    use crate::{merge_aliases, Found, Index, Reference, Report, Verdict};
+    use actlut_codegen::compact::{compact, Layout};
+    use actlut_codegen::lock::Entry;
+    use actlut_codegen::{Format, Function};
     use std::sync::OnceLock;
 
     type Indexed = (Index, Vec<(String, Vec<u8>)>, Vec<Entry>);
@@ -392,12 +394,12 @@ mod tests {
             let mut refs = Vec::new();
             let mut forms = Vec::new();
             let mut lock = Vec::new();
-            for (function, format) in crate::table_pairs() {
+            for (function, format) in actlut_codegen::table_pairs() {
                 if format.entries() != ENTRIES {
                     continue;
                 }
-                let stored = crate::compact_lock::stored_form(function, format).unwrap();
-                forms.push((crate::table_name(function, format), stored.clone()));
+                let stored = actlut_codegen::compact_lock::stored_form(function, format).unwrap();
+                forms.push((actlut_codegen::table_name(function, format), stored.clone()));
                 let r = Reference::generate(function, format);
                 lock.push(Entry {
                     name: r.names[0].clone(),
@@ -666,7 +668,7 @@ mod tests {
         assert_eq!(f.label(), "unknown (compact)");
         assert_eq!(problems(&r).len(), 1);
         // A known table with over half of its entries changed: modified.
-        let mut gelu = crate::table(Function::Gelu, Format::Bf16);
+        let mut gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
         for (j, e) in gelu.iter_mut().enumerate().step_by(3) {
             *e ^= (j as u16) | 1;
         }
@@ -687,7 +689,7 @@ mod tests {
 
     #[test]
     fn another_packing_of_a_known_table_is_intact_and_says_so() {
-        let gelu = crate::table(Function::Gelu, Format::Bf16);
+        let gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
         let words = compact("gelu_bf16", &gelu, Layout::Words)
             .unwrap()
             .to_bytes();
@@ -765,8 +767,7 @@ mod tests {
             .collect();
         let r = scan(&data);
         assert!(r.too_many);
-        let budget =
-            super::super::BUDGET_PER_BYTE * data.len() as u64 + super::super::BUDGET_ALLOWANCE;
+        let budget = crate::BUDGET_PER_BYTE * data.len() as u64 + crate::BUDGET_ALLOWANCE;
         assert!(
             r.compared <= budget + 2 * ENTRIES as u64 + form.len() as u64,
             "{}",

@@ -2,7 +2,7 @@
 //!
 //! # One file per function
 //!
-//! Everything about a function lives in `codegen/src/function/<name>.rs`, where `<name>` is
+//! Everything about a function lives in `core/src/function/<name>.rs`, where `<name>` is
 //! its snake-case name in table names (`gelu_tanh.rs`): its cargo feature is the name in
 //! kebab case (`gelu-tanh`), its [`Function`] variant the name in CamelCase (`GeluTanh`).
 //! The file holds:
@@ -20,7 +20,7 @@
 //!   (tail-stable formulas), the refined evaluation for hard cases, the side of `x` on which
 //!   `f(x)` lies, and `sup|f'|` with the asymptotic slopes (for `approx`).
 //!
-//! `codegen/build.rs` lists the files and generates into `OUT_DIR` the `mod` declarations,
+//! `core/build.rs` lists the files and generates into `OUT_DIR` the `mod` declarations,
 //! the `Function` enum, `Function::ALL`, `name`, `feature` and the dispatch to each file's
 //! `FACTS`; a malformed file fails the build with a message naming it. Adding a function is
 //! adding its file (and its cargo feature and docs rows): nothing else lists the functions.
@@ -103,7 +103,7 @@ impl Function {
     /// maximum rounded up in the 8th digit.
     ///
     /// ```
-    /// use actlut_codegen::Function;
+    /// use actlut_core::Function;
     /// assert_eq!(Function::Sigmoid.sup_abs_derivative(), Some(0.25));
     /// assert_eq!(Function::Exp.sup_abs_derivative(), None);
     /// ```
@@ -118,7 +118,7 @@ impl Function {
     /// whose derivative is bounded; `None` for the others.
     ///
     /// ```
-    /// use actlut_codegen::Function;
+    /// use actlut_core::Function;
     /// assert_eq!(Function::Gelu.asymptotic_slopes(), Some((0.0, 1.0)));
     /// ```
     pub const fn asymptotic_slopes(self) -> Option<(f32, f32)> {

@@ -1,0 +1,590 @@
+//! The index of known tables: every form in each byte order, cut into the grams the scan looks up.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+use actlut_codegen::lock::Entry;
+
+use crate::compact;
+use crate::*;
+
+/// One byte order of one form of one reference, as stored in artifacts.
+pub(crate) struct Image {
+    pub(crate) reference: usize,
+    /// 0: the table; `i`: `extra[i - 1]`.
+    pub(crate) form: usize,
+    pub(crate) order: ByteOrder,
+    pub(crate) unit: usize,
+    pub(crate) bytes: Vec<u8>,
+    /// Bit `j`: entry `j` is a surprise (see [`is_surprise`]).
+    pub(crate) change_points: Vec<u64>,
+    pub(crate) small: bool,
+    /// Below [`MIN_CONTENT_ENTRIES`]: found by its exact bytes only, and
+    /// reported only when listed.
+    pub(crate) tiny: bool,
+    /// The most common entry (of a small form): matching entries equal to it
+    /// do not count towards [`MIN_INFORMATIVE_SMALL`], so that a fill of a
+    /// table's saturated value is no evidence.
+    pub(crate) modal: u16,
+    /// A compact stored form ([`Form::compact`]).
+    pub(crate) compact: bool,
+    /// Of a compact form: bit `o`: the window at byte `o` is a key.
+    pub(crate) indexed: Vec<u64>,
+    /// Of a compact form: the offsets of the bytes that lie in a key
+    /// window, ascending.
+    pub(crate) covered: Vec<u32>,
+}
+
+/// The keys of one compact stored form ([`Index::compact_keys`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactKeys {
+    /// The table's names.
+    pub name: String,
+    /// Bytes of the stored form.
+    pub bytes: usize,
+    /// Windows that are keys.
+    pub keys: usize,
+    /// Bytes that lie in a key window (the form's evidence).
+    pub covered: usize,
+    /// The fewest bytes an attacker who knows the keys changes to hide the
+    /// form from the search by content ([`compact::hiding_cost`]).
+    pub hiding_cost: usize,
+}
+
+impl Image {
+    pub(crate) fn is_key(&self, off: usize) -> bool {
+        self.indexed[off / 64] >> (off % 64) & 1 == 1
+    }
+
+    /// Of a compact form: the offsets of its keys, ascending.
+    pub(crate) fn key_offsets(&self) -> Vec<usize> {
+        (0..self.bytes.len()).filter(|&o| self.is_key(o)).collect()
+    }
+
+    pub(crate) fn entries(&self) -> usize {
+        self.bytes.len() / self.unit
+    }
+
+    pub(crate) fn entry(&self, j: usize) -> u16 {
+        entry_at(&self.bytes, j * self.unit, self.unit, self.order)
+    }
+
+    pub(crate) fn is_change_point(&self, j: usize) -> bool {
+        self.change_points[j / 64] >> (j % 64) & 1 == 1
+    }
+}
+
+/// The most common entry of `bytes` (the smallest of equally common ones).
+pub(crate) fn modal_entry(bytes: &[u8], unit: usize) -> u16 {
+    let mut counts: HashMap<u16, usize> = HashMap::new();
+    for j in 0..bytes.len() / unit {
+        *counts
+            .entry(entry_at(bytes, j * unit, unit, ByteOrder::Little))
+            .or_insert(0) += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|&(v, n)| (n, core::cmp::Reverse(v)))
+        .map_or(0, |(v, _)| v)
+}
+
+pub(crate) fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
+    match (unit, order) {
+        (1, _) => u16::from(bytes[at]),
+        (_, ByteOrder::Big) => u16::from_be_bytes([bytes[at], bytes[at + 1]]),
+        _ => u16::from_le_bytes([bytes[at], bytes[at + 1]]),
+    }
+}
+
+/// Whether the last step of `e` (four entries) differs from both steps
+/// before it: a surprise that neither a constant step (a run, a count)
+/// nor an alternating one (`0 1 1 2 2 3`, the halving of small inputs)
+/// predicts.
+pub(crate) fn is_surprise(e: &[u16; 4], mask: u16) -> bool {
+    let d = |i: usize| e[i + 1].wrapping_sub(e[i]) & mask;
+    d(2) != d(1) && d(2) != d(0)
+}
+
+/// Whether the steps of `values` repeat with period 1 or 2 (a run, a
+/// count, an alternation), wrapping at `mask + 1`.
+pub(crate) fn is_periodic(values: &[u16], mask: u16) -> bool {
+    let d: Vec<u16> = values
+        .windows(2)
+        .map(|w| w[1].wrapping_sub(w[0]) & mask)
+        .collect();
+    d.windows(3).all(|w| w[2] == w[0])
+}
+
+/// Whether the steps of a three-entry gram are both -1, 0 or +1 (a slow ramp,
+/// which binaries hold in many unrelated tables).
+pub(crate) fn is_slow(values: &[u16], mask: u16) -> bool {
+    values.windows(2).all(|w| {
+        let d = w[1].wrapping_sub(w[0]) & mask;
+        d <= 1 || d == mask
+    })
+}
+
+/// Whether `values` form an arithmetic progression (wrapping at `mask + 1`).
+pub(crate) fn is_progression(values: &[u16], mask: u16) -> bool {
+    let step = values[1].wrapping_sub(values[0]) & mask;
+    values
+        .windows(2)
+        .all(|w| w[1].wrapping_sub(w[0]) & mask == step)
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Site {
+    /// An image, or [`NEEDLE`] for a table hash.
+    pub(crate) image: u32,
+    /// The gram's byte offset in the image, or the needle's index.
+    pub(crate) offset: u32,
+}
+
+pub(crate) const NEEDLE: u32 = u32::MAX;
+
+/// splitmix64's finalizer.
+#[inline(always)]
+pub(crate) fn mix(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Exact keys (grams, hash prefixes) to sites, behind a one-word Bloom filter.
+pub(crate) struct Grams {
+    pub(crate) filter: Vec<u64>,
+    pub(crate) shift: u32,
+    pub(crate) slots: Vec<u32>,
+    pub(crate) mask: usize,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) ranges: Vec<u32>,
+    pub(crate) sites: Vec<Site>,
+}
+
+impl Grams {
+    /// Groups `pairs` by key. A gram found in more than one reference (the
+    /// NaN and infinity entries that every table of a format shares, runs two
+    /// functions have in common) is dropped: it points at no one table, and
+    /// would make every table a candidate wherever any of them is.
+    /// Small grams (`reference_of` is `None`) are too few to drop: their
+    /// candidates cost 256 comparisons each.
+    pub(crate) fn new(mut pairs: Vec<(u64, Site)>, reference_of: Option<&[usize]>) -> Grams {
+        pairs.sort_unstable_by_key(|&(k, s)| (k, s.image, s.offset));
+        let mut keys = Vec::new();
+        let mut ranges = vec![0u32];
+        let mut sites = Vec::new();
+        let mut i = 0;
+        while i < pairs.len() {
+            let k = pairs[i].0;
+            let mut j = i;
+            while j < pairs.len() && pairs[j].0 == k {
+                j += 1;
+            }
+            let group = &pairs[i..j];
+            let mut grams = group.iter().filter(|(_, s)| s.image != NEEDLE);
+            let one_reference = reference_of.is_none_or(|of| {
+                let first = grams.clone().next().map(|(_, s)| of[s.image as usize]);
+                grams
+                    .clone()
+                    .all(|(_, s)| Some(of[s.image as usize]) == first)
+            });
+            let keep_grams = one_reference && grams.by_ref().count() <= MAX_SITES;
+            let kept = group
+                .iter()
+                .filter(|(_, s)| s.image == NEEDLE || keep_grams);
+            let before = sites.len();
+            sites.extend(kept.map(|&(_, s)| s));
+            if sites.len() > before {
+                keys.push(k);
+                ranges.push(sites.len() as u32);
+            }
+            i = j;
+        }
+        // 32 bits per key: the filter answers for every offset of the
+        // input, and a false hit costs a probe of the hash table.
+        let words = (keys.len() * 32 / 64).next_power_of_two().max(64);
+        let shift = 64 - words.trailing_zeros();
+        let mut filter = vec![0u64; words];
+        let slots_len = (keys.len() * 2).next_power_of_two().max(16);
+        let mut slots = vec![0u32; slots_len];
+        let mask = slots_len - 1;
+        let mut grams = Grams {
+            filter: Vec::new(),
+            shift,
+            slots: Vec::new(),
+            mask,
+            keys: Vec::new(),
+            ranges: Vec::new(),
+            sites: Vec::new(),
+        };
+        for (n, &k) in keys.iter().enumerate() {
+            let (word, m) = grams.filter_bits(k);
+            filter[word] |= m;
+            let mut s = mix(k) as usize & mask;
+            while slots[s] != 0 {
+                s = (s + 1) & mask;
+            }
+            slots[s] = n as u32 + 1;
+        }
+        grams.filter = filter;
+        grams.slots = slots;
+        grams.keys = keys;
+        grams.ranges = ranges;
+        grams.sites = sites;
+        grams
+    }
+
+    #[inline(always)]
+    pub(crate) fn maybe(&self, key: u64) -> bool {
+        let (word, m) = self.filter_bits(key);
+        self.filter[word] & m == m
+    }
+
+    /// One multiply: the word from the top bits, two bits from the middle.
+    #[inline(always)]
+    pub(crate) fn filter_bits(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let m = (1 << ((h >> 24) & 63)) | (1 << ((h >> 30) & 63));
+        ((h >> self.shift) as usize, m)
+    }
+
+    pub(crate) fn get(&self, key: u64) -> &[Site] {
+        let mut s = mix(key) as usize & self.mask;
+        loop {
+            let n = self.slots[s];
+            if n == 0 {
+                return &[];
+            }
+            let n = n as usize - 1;
+            if self.keys[n] == key {
+                return &self.sites[self.ranges[n] as usize..self.ranges[n + 1] as usize];
+            }
+            s = (s + 1) & self.mask;
+        }
+    }
+}
+
+pub(crate) struct Needle {
+    pub(crate) sha256: [u8; 32],
+    pub(crate) names: Vec<String>,
+}
+
+/// The reference tables, cut into grams, ready to scan artifacts.
+pub struct Index {
+    pub(crate) refs: Vec<Reference>,
+    pub(crate) images: Vec<Image>,
+    pub(crate) large: Grams,
+    /// The keys of compact stored forms ([`compact::KEY_BYTES`] each).
+    pub(crate) compact: Grams,
+    pub(crate) small: Grams,
+    /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
+    pub(crate) exact: Grams,
+    pub(crate) needles: Vec<Needle>,
+    pub(crate) max_len: usize,
+    /// Every 16-bit reference's entries, to name what a compact stored form
+    /// found by its header decodes to.
+    pub(crate) known: Vec<compact::Known>,
+    /// Random per index (per process): picks the bytes a compact candidate's
+    /// sampled comparison looks at ([`compact::SAMPLES`]), which an attacker
+    /// therefore cannot pick out to change.
+    pub(crate) seed: u64,
+}
+
+pub(crate) fn swap16(bytes: &[u8]) -> Vec<u8> {
+    bytes.chunks_exact(2).flat_map(|c| [c[1], c[0]]).collect()
+}
+
+pub(crate) fn key_le(bytes: &[u8]) -> u64 {
+    let mut k = [0u8; 8];
+    k[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(k)
+}
+
+impl Index {
+    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`]),
+    /// and their hashes as names an artifact may list.
+    pub fn new(refs: Vec<Reference>) -> Index {
+        Index::with_lock(refs, &[])
+    }
+
+    /// [`Index::new`], and also the hashes of `lock` as names an artifact may
+    /// list (a lock of another version may have other hashes).
+    pub fn with_lock(refs: Vec<Reference>, lock: &[Entry]) -> Index {
+        let mut images = Vec::new();
+        for (r, reference) in refs.iter().enumerate() {
+            let unit = reference.format.entry_bytes();
+            let forms = core::iter::once((unit, &reference.bytes_le))
+                .chain(reference.extra.iter().map(|f| (f.unit, &f.bytes_le)));
+            for (form, (unit, bytes_le)) in forms.enumerate() {
+                let orders: &[ByteOrder] = if unit == 2 {
+                    &[ByteOrder::Little, ByteOrder::Big]
+                } else {
+                    &[ByteOrder::Bytes]
+                };
+                for &order in orders {
+                    let bytes = if order == ByteOrder::Big {
+                        swap16(bytes_le)
+                    } else {
+                        bytes_le.clone()
+                    };
+                    let mut image = Image {
+                        reference: r,
+                        form,
+                        order,
+                        unit,
+                        small: bytes.len() < SMALL_FORM_BYTES,
+                        tiny: form == 0 && reference.format.entries() < MIN_CONTENT_ENTRIES,
+                        modal: modal_entry(&bytes, unit),
+                        change_points: vec![0; bytes.len() / unit / 64 + 1],
+                        compact: form > 0 && reference.extra[form - 1].compact,
+                        indexed: Vec::new(),
+                        covered: Vec::new(),
+                        bytes,
+                    };
+                    let mask = if unit == 1 { 0xFF } else { 0xFFFF };
+                    for j in 3..image.entries() {
+                        let e = [
+                            image.entry(j - 3),
+                            image.entry(j - 2),
+                            image.entry(j - 1),
+                            image.entry(j),
+                        ];
+                        // A small form is too short to ask for four entries
+                        // per surprise: a change of step (three entries) is
+                        // one, and the half of its entries a candidate
+                        // must match keeps alternations from passing.
+                        let surprise = if image.small {
+                            !is_progression(&e[1..], mask)
+                        } else {
+                            is_surprise(&e, mask)
+                        };
+                        if surprise {
+                            image.change_points[j / 64] |= 1 << (j % 64);
+                        }
+                    }
+                    images.push(image);
+                }
+            }
+        }
+        let mut large = Vec::new();
+        let mut small = Vec::new();
+        let mut exact = Vec::new();
+        let mut compact_keys = Vec::new();
+        for (i, image) in images.iter().enumerate() {
+            let b = &image.bytes;
+            let site = |offset: usize| Site {
+                image: i as u32,
+                offset: offset as u32,
+            };
+            if image.compact {
+                for off in compact::key_offsets(b) {
+                    compact_keys.push((key_le(&b[off..off + compact::KEY_BYTES]), site(off)));
+                }
+            } else if image.tiny {
+                if b.len() >= LARGE_GRAM {
+                    exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
+                }
+            } else if image.small {
+                let before = small.len();
+                for off in 0..=b.len().saturating_sub(SMALL_GRAM) {
+                    let g = &b[off..off + SMALL_GRAM];
+                    let v = [u16::from(g[0]), u16::from(g[1]), u16::from(g[2])];
+                    if !is_progression(&v, 0xFF) && !is_slow(&v, 0xFF) {
+                        small.push((key_le(g), site(off)));
+                    }
+                }
+                if small.len() - before < MIN_SMALL_GRAMS && image.unit == 1 {
+                    for off in 0..=b.len().saturating_sub(LARGE_GRAM) {
+                        let g = &b[off..off + LARGE_GRAM];
+                        let v: Vec<u16> = g.iter().map(|&x| u16::from(x)).collect();
+                        if !is_progression(&v, 0xFF) && !is_periodic(&v, 0xFF) {
+                            large.push((key_le(g), site(off)));
+                        }
+                    }
+                }
+            } else {
+                let per = LARGE_GRAM / image.unit;
+                let mask = if image.unit == 1 { 0xFF } else { 0xFFFF };
+                for off in (0..=b.len() - LARGE_GRAM).step_by(LARGE_GRAM) {
+                    let v: Vec<u16> = (0..per)
+                        .map(|k| entry_at(b, off + k * image.unit, image.unit, image.order))
+                        .collect();
+                    if !is_progression(&v, mask) && !is_periodic(&v, mask) {
+                        large.push((key_le(&b[off..off + LARGE_GRAM]), site(off)));
+                    }
+                }
+            }
+        }
+        let mut needles: Vec<Needle> = Vec::new();
+        let mut add_needle = |sha256: [u8; 32], names: &[String]| match needles
+            .iter_mut()
+            .find(|n| n.sha256 == sha256)
+        {
+            Some(n) => {
+                for name in names {
+                    if !n.names.contains(name) {
+                        n.names.push(name.clone());
+                    }
+                }
+            }
+            None => needles.push(Needle {
+                sha256,
+                names: names.to_vec(),
+            }),
+        };
+        for r in &refs {
+            add_needle(r.sha256, &r.names);
+        }
+        for e in lock {
+            add_needle(e.sha256, core::slice::from_ref(&e.name));
+        }
+        for (n, needle) in needles.iter().enumerate() {
+            large.push((
+                key_le(&needle.sha256[..8]),
+                Site {
+                    image: NEEDLE,
+                    offset: n as u32,
+                },
+            ));
+        }
+        // A header declares up to `MAX_STORED_BYTES`: keep that much behind.
+        let max_len = images
+            .iter()
+            .map(|i| i.bytes.len())
+            .chain([compact::MAX_STORED_BYTES])
+            .max()
+            .unwrap_or(0);
+        let reference_of: Vec<usize> = images.iter().map(|i| i.reference).collect();
+        let large = Grams::new(large, Some(&reference_of));
+        // Compact forms may share keys with one another (one group): a
+        // candidate of each is compared byte for byte, and of overlapping
+        // ones the one with the most matching bytes is kept. This gives the
+        // forms of similar tables (`gelu_bf16`, `gelu_tanh_bf16`) more keys.
+        // A key found at more than `MAX_SITES` places is dropped.
+        let group = vec![0; images.len()];
+        let compact_grams = Grams::new(compact_keys, Some(&group));
+        // The windows of each compact form that survived as keys.
+        for (i, image) in images.iter_mut().enumerate() {
+            if !image.compact {
+                continue;
+            }
+            let mut bits = compact::offset_bits(image.bytes.len());
+            for off in compact::key_offsets(&image.bytes) {
+                let key = key_le(&image.bytes[off..off + compact::KEY_BYTES]);
+                if compact_grams
+                    .get(key)
+                    .iter()
+                    .any(|s| s.image == i as u32 && s.offset as usize == off)
+                {
+                    bits[off / 64] |= 1 << (off % 64);
+                }
+            }
+            image.indexed = bits;
+            let mut covered = Vec::new();
+            for k in image.key_offsets() {
+                let from = covered.last().map_or(k, |&c: &u32| k.max(c as usize + 1));
+                covered.extend((from..k + compact::KEY_BYTES).map(|o| o as u32));
+            }
+            image.covered = covered;
+        }
+        let known = refs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.format.entries() == actlut_codegen::compact::ENTRIES)
+            .map(|(i, r)| compact::Known {
+                reference: i,
+                entries: r
+                    .bytes_le
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            })
+            .collect();
+        Index {
+            refs,
+            large,
+            compact: compact_grams,
+            small: Grams::new(small, None),
+            exact: Grams::new(exact, None),
+            images,
+            needles,
+            max_len,
+            known,
+            seed: {
+                use std::hash::BuildHasher;
+                std::collections::hash_map::RandomState::new().hash_one(0x5EED_u64)
+            },
+        }
+    }
+
+    /// Keys of each compact stored form: its name, its length, how many
+    /// of its windows are keys (a candidate needs [`compact::MIN_KEYS`] of
+    /// them matching) and the fewest bytes that hide it
+    /// ([`compact::hiding_cost`]).
+    pub fn compact_keys(&self) -> Vec<CompactKeys> {
+        self.images
+            .iter()
+            .filter(|i| i.compact)
+            .map(|i| {
+                let keys = i.key_offsets();
+                let mut covered = 0;
+                let mut until = 0;
+                for &k in &keys {
+                    covered += (k + compact::KEY_BYTES).saturating_sub(until.max(k));
+                    until = k + compact::KEY_BYTES;
+                }
+                CompactKeys {
+                    name: self.refs[i.reference].names.join(" = "),
+                    bytes: i.bytes.len(),
+                    keys: keys.len(),
+                    covered,
+                    hiding_cost: compact::hiding_cost(&keys),
+                }
+            })
+            .collect()
+    }
+
+    /// The indexed references.
+    pub fn references(&self) -> &[Reference] {
+        &self.refs
+    }
+
+    /// Number of grams indexed (large and small), for diagnostics.
+    pub fn grams(&self) -> (usize, usize) {
+        (self.large.keys.len(), self.small.keys.len())
+    }
+
+    /// Every table in `data` (see [`Scanner`]).
+    pub fn scan(&self, data: &[u8]) -> Report {
+        let mut s = Scanner::new(self);
+        for block in data.chunks(BLOCK_BYTES) {
+            s.feed(block);
+        }
+        s.finish()
+    }
+
+    /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]:
+    /// memory stays bounded by the index, a block and two table lengths,
+    /// whatever the size of the input.
+    ///
+    /// # Errors
+    ///
+    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
+    pub fn scan_reader<R: Read>(&self, mut reader: R) -> std::io::Result<Report> {
+        let mut s = Scanner::new(self);
+        let mut block = vec![0u8; BLOCK_BYTES];
+        loop {
+            match reader.read(&mut block) {
+                Ok(0) => return Ok(s.finish()),
+                Ok(n) => s.feed(&block[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Finding actlut tables inside compiled artifacts (ELF, wasm, raw firmware
+//! images, static libraries: any bytes), intact, modified or cut off.
+//!
+//! Tables are embedded verbatim, in the target's endianness, so an artifact that
+//! carries a table carries its 131,072 (or 256) bytes contiguously. Detection
+//! rests on the whole table, not on a few windows:
+//!
+//! 1. **Index.** [`Index::new`] cuts every known byte string (every table in
+//!    each byte order, and any extra stored [`Form`] of it) into *grams*: every
+//!    8-byte chunk at offsets that are multiples of 8 for large forms (16-bit
+//!    tables: four entries), and every 3-byte window at every offset for small
+//!    forms (under [`SMALL_FORM_BYTES`], the 256-byte 8-bit tables). Grams that
+//!    a formula predicts are left out: steps that repeat with period 1 or 2 (a
+//!    constant run, a count, an alternation such as `0 1 1 2 2 3`), and for
+//!    small grams steps of -1, 0 or +1 (a slow ramp). Binaries hold such runs
+//!    in many unrelated tables, so they are no evidence of an actlut table.
+//!    A small form left with fewer than [`MIN_SMALL_GRAMS`] grams (every
+//!    three entries of `elu_fp8_e5m2fnuz` are a run or a slow ramp) is also
+//!    indexed by its 8-byte windows at every offset that are neither a
+//!    progression nor periodic.
+//! 2. **Scan.** The artifact is read once, in blocks, with a window that keeps
+//!    the last table length of bytes, so memory does not grow with the file
+//!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the 3-byte
+//!    value there are looked up (a one-word Bloom filter, then a hash table of
+//!    exact keys). Every hit implies a table start (its offset minus the gram's
+//!    place in the table). Large grams that more than one reference holds (the
+//!    NaN entries of every table of a format) are not keys, and a start of a
+//!    large form needs [`MIN_VOTES_LARGE`] hits.
+//! 3. **Verification.** Each distinct (form, byte order, start) is compared
+//!    with the reference entry by entry, over the part of it that lies inside
+//!    the file. Its *evidence* is the number of matching *surprises*: entries
+//!    `j` whose step `e[j] - e[j-1]` differs from both steps before it, with
+//!    entries `j-3` to `j` all equal to the reference's (in a small form, too
+//!    short for that, any change of step, entries `j-2` to `j`). Runs, counts
+//!    and alternations have no surprises; random entries match one with
+//!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
+//!    [`MIN_EVIDENCE_WORDS`] surprises (16-bit words; [`MIN_EVIDENCE_LARGE`]
+//!    for a large form of single bytes) and [`MIN_MATCHING_LARGE`] matching
+//!    entries, or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
+//!    (8-bit; and [`MIN_INFORMATIVE_SMALL`] matching entries other than the
+//!    table's most common value, a saturated output), is reported as
+//!    - [`Verdict::Intact`]: every entry equals the reference;
+//!    - [`Verdict::Modified`]: the whole table is in the file but some entries
+//!      differ (how many, and the first few positions);
+//!    - [`Verdict::Truncated`]: the table runs past the start or the end of
+//!      the file (how much of it is present, and how much of that differs).
+//!
+//!    Candidates are compared in order of hits, one that an intact copy
+//!    overlaps is skipped, and the comparisons stop at [`BUDGET_PER_BYTE`]
+//!    entries per input byte ([`Report::too_many`]), so time stays linear.
+//!    Overlapping candidates keep the one with the most matching entries.
+//!
+//! So a copy is reported as long as any part of it keeps a gram, eight
+//! surprises and 256 bytes in place: four flipped entries, a fifth or half of
+//! the entries changed at random, or a cut-off copy all leave thousands of
+//! them. What is not reported alone is a part of a table that a formula
+//! predicts (the constant, counting and halving regions), which binaries hold
+//! for unrelated reasons.
+//!
+//! The scan also looks for the SHA-256 of every known table stored raw, as
+//! actlut's manifest (`actlut::manifest::TABLES`) and the `*_SHA256` constants
+//! store it: an artifact that names a table by its hash must carry that table
+//! intact ([`Report::problems`]).
+//!
+//! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
+//! embeds as its stored form ([`Reference::with_compact`]) is found by its
+//! 4-byte key windows and its bytes whatever its header holds, and by its `ACTLUTC1`
+//! header; a changed byte anywhere in it, a compact form of an unknown table
+//! and an invalid one are problems ([`compact`] says how, and with what
+//! evidence).
+//!
+//! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
+//! entries or more (f16, bf16, every fp8) are found by their content alone,
+//! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)
+//! tables are too short to tell from chance by content, and are below the
+//! detection threshold: the scan looks for their exact bytes, and reports
+//! one only when the artifact names it by its SHA-256. A named one present
+//! byte for byte is intact; otherwise it is [`ListedStatus::Missing`] (a
+//! problem). An unnamed one gives no verdict, changed or not.
+//!
+//! ```
+//! use actlut_audit::{Index, Reference, Verdict};
+//! use actlut_codegen::{Format, Function};
+//!
+//! let index = Index::new(vec![Reference::generate(Function::Tanh, Format::Fp8E4M3)]);
+//! let mut artifact = vec![0u8; 1000];
+//! let table = actlut_codegen::table_bytes_le(Format::Fp8E4M3,
+//!     &actlut_codegen::table(Function::Tanh, Format::Fp8E4M3));
+//! artifact[300..556].copy_from_slice(&table);
+//! artifact[400] ^= 0x10; // one entry changed
+//! let report = index.scan(&artifact);
+//! assert_eq!(report.found.len(), 1);
+//! assert_eq!(report.found[0].offset, 300);
+//! assert_eq!(report.found[0].verdict, Verdict::Modified);
+//! assert_eq!(report.found[0].differing, 1);
+//! assert_eq!(report.found[0].names, ["tanh_fp8_e4m3"]);
+//! ```
+
+pub mod compact;
+mod index;
+mod reference;
+mod report;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use index::{is_periodic, is_progression};
+pub use index::{CompactKeys, Index};
+pub use reference::{merge_aliases, ByteOrder, Form, Reference};
+pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Verdict};
+pub use scan::Scanner;
+
+/// Bytes of a gram of a large form: four 16-bit entries.
+pub const LARGE_GRAM: usize = 8;
+/// Bytes of a gram of a small form (an 8-bit table): three entries.
+pub const SMALL_GRAM: usize = 3;
+/// Forms shorter than this are indexed with small grams at every offset.
+pub const SMALL_FORM_BYTES: usize = 1024;
+/// Matching surprises a candidate of a large form of single bytes (a compact
+/// stored form) needs to be reported: one of its surprises spans only four
+/// bytes, so it is far weaker evidence than a 16-bit table's.
+pub const MIN_EVIDENCE_LARGE: usize = 8;
+/// Matching surprises a candidate of a large form of 16-bit words (a 16-bit
+/// table) needs to be reported. Few, so that a short unmodified run of a
+/// table (a few hundred bytes) is reported; on real binaries no such
+/// candidate matched more than one (see the README), and in random bytes
+/// one surprise matches with probability 2^-64.
+pub const MIN_EVIDENCE_WORDS: usize = 3;
+/// Matching surprises a candidate of a small form needs to be reported.
+pub const MIN_EVIDENCE_SMALL: usize = 6;
+/// Matching entries a candidate of a large form needs to be reported (256
+/// bytes of a 16-bit table).
+pub const MIN_MATCHING_LARGE: usize = 128;
+/// Matching entries a candidate of a small form needs to be reported (half
+/// of an 8-bit table: a quarter let a saturating table of small integers in
+/// a codec library pass as `softsign_fp8_e5m2fnuz`, its identity part and
+/// eight changes of step matching).
+pub const MIN_MATCHING_SMALL: usize = 128;
+/// Of those, the matching entries other than the form's most common value
+/// (a saturated output) a candidate of a small form needs: a fill of that
+/// value is no evidence.
+pub const MIN_INFORMATIVE_SMALL: usize = 64;
+/// Tables of fewer entries than this (FP6: 64, FP4: 16) are *below the
+/// detection threshold*: too short to tell from chance by their content, they
+/// are not searched by content at all. Their exact bytes are looked for, and
+/// reported only when the artifact names the table by its SHA-256 (the
+/// manifest): then it is [`ListedStatus::Intact`] when present byte for byte
+/// and [`ListedStatus::Missing`] otherwise.
+pub const MIN_CONTENT_ENTRIES: usize = 256;
+/// A small form with fewer 3-byte grams than this (a table whose every
+/// three entries are a run or a slow ramp, such as `elu_fp8_e5m2fnuz`) is
+/// also indexed by its 8-byte windows at every offset that are neither a
+/// progression nor periodic.
+pub const MIN_SMALL_GRAMS: usize = 8;
+/// Gram hits a candidate of a large form needs before it is compared with
+/// its reference. One would let a few more short runs of 16-bit tables be
+/// found, but the 16-bit code tables of character-set converters (glibc's
+/// `gconv/GBK.so`) then hit so many starts that the comparisons exceed
+/// [`BUDGET_PER_BYTE`].
+pub const MIN_VOTES_LARGE: u32 = 2;
+/// Bytes read at a time by [`Index::scan_reader`].
+pub const BLOCK_BYTES: usize = 1 << 20;
+/// A gram found at more places than this (in all forms together) is dropped
+/// from the index: it is too common to point at one table.
+const MAX_SITES: usize = 64;
+/// Reported candidates per file beyond which the scan stops verifying
+/// ([`Report::too_many`]).
+pub const MAX_FOUND: usize = 1 << 16;
+/// Entries the verification may compare per byte of input (plus a
+/// [`BUDGET_ALLOWANCE`]): the bound that keeps time linear even for an input
+/// crafted to be all near-table fragments ([`Report::too_many`]). Real
+/// binaries use a small fraction of it (see the README).
+pub const BUDGET_PER_BYTE: u64 = 64;
+/// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 64
+/// whole 16-bit tables.
+pub const BUDGET_ALLOWANCE: u64 = 64 * 65_536;
+/// Entries listed in [`Found::first_differences`].
+pub const FIRST_DIFFERENCES: usize = 8;
+/// The form label of a table's own bytes.
+pub const TABLE_FORM: &str = "table";
+/// The form label of a compact stored form ([`Reference::with_compact`]).
+pub const COMPACT_FORM: &str = "compact";

@@ -1,0 +1,430 @@
+//! What the audit says about one artifact: each copy found, each table it names by hash, and the problems.
+
+use std::format;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use actlut_codegen::lock::Entry;
+use actlut_codegen::Format;
+
+use crate::compact::{CompactDetail, FoundBy};
+use crate::{ByteOrder, BUDGET_PER_BYTE, MAX_FOUND, TABLE_FORM};
+
+/// What a found copy is, against its reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The whole form is in the file, bit for bit the reference.
+    Intact,
+    /// The whole form is in the file, and [`Found::differing`] entries differ.
+    Modified,
+    /// The form runs past the start or the end of the file: only
+    /// [`Found::len`] of its bytes are present ([`Found::differing`] of the
+    /// present entries differ).
+    Truncated,
+    /// A valid compact stored form with actlut's header whose entries are
+    /// none of the known tables' (fewer than half equal to the nearest). Its
+    /// [`Found::names`] are empty and its [`Found::format`] is the nearest
+    /// table's.
+    Unknown,
+    /// actlut's compact header (`ACTLUTC1` and plausible fields) on bytes
+    /// that are not a valid stored form. Its [`Found::names`] are empty and
+    /// its [`Found::format`] is [`Format::F16`] (a compact form is of a
+    /// 16-bit format; which one, nothing says).
+    Invalid,
+}
+
+impl Verdict {
+    /// `intact`, `modified` or `truncated`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Intact => "intact",
+            Verdict::Modified => "modified",
+            Verdict::Truncated => "truncated",
+            Verdict::Unknown => "unknown",
+            Verdict::Invalid => "invalid",
+        }
+    }
+}
+
+/// A copy of a known table (or of one of its stored forms) found in an
+/// artifact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// File offset of the first present byte (the table's first byte unless
+    /// it is cut off at the start of the file).
+    pub offset: u64,
+    /// Present bytes.
+    pub len: usize,
+    /// Offset, inside the form, of the first present byte (0 unless cut off at
+    /// the start of the file).
+    pub form_offset: usize,
+    /// Length of the whole form in bytes.
+    pub form_len: usize,
+    /// The byte order it is stored in.
+    pub order: ByteOrder,
+    /// The names of the reference it matches (or was changed from).
+    pub names: Vec<String>,
+    /// The format.
+    pub format: Format,
+    /// [`TABLE_FORM`], or the label of an extra [`Form`](crate::Form).
+    pub form: String,
+    /// Intact, modified or truncated.
+    pub verdict: Verdict,
+    /// Present entries that differ from the reference.
+    pub differing: usize,
+    /// Present entries equal to the reference.
+    pub matching: usize,
+    /// Matching surprises (see the module documentation); 0 for a table
+    /// below [`MIN_CONTENT_ENTRIES`](crate::MIN_CONTENT_ENTRIES), found by its exact bytes.
+    pub evidence: usize,
+    /// The first few differing entries (indices into the form).
+    pub first_differences: Vec<usize>,
+    /// SHA-256 of the found bytes in little-endian order, when the whole form
+    /// is present (for an intact copy, the reference's hash).
+    pub sha256: Option<[u8; 32]>,
+    /// For a compact stored form: how it was found, which parts differ, and
+    /// what it decodes to. For one found by content, [`differing`],
+    /// [`matching`] and [`first_differences`] count bytes and [`evidence`]
+    /// matching key windows; for one found by its header only, they
+    /// count decoded entries.
+    ///
+    /// [`differing`]: Self::differing
+    /// [`matching`]: Self::matching
+    /// [`first_differences`]: Self::first_differences
+    /// [`evidence`]: Self::evidence
+    pub compact: Option<CompactDetail>,
+}
+
+impl Found {
+    /// Entries in the whole form.
+    pub fn form_entries(&self) -> usize {
+        self.matching + self.differing + self.missing_entries()
+    }
+
+    /// Entries of the form that lie outside the file.
+    pub fn missing_entries(&self) -> usize {
+        let unit = if self.order == ByteOrder::Bytes { 1 } else { 2 };
+        (self.form_len - self.len) / unit
+    }
+
+    /// The found copy's status against `lock` (only an intact table form can
+    /// be in the lock).
+    pub fn lock_status(&self, lock: &[Entry]) -> LockStatus {
+        let sha = match &self.compact {
+            // A compact form's identity is that of the entries it decodes to.
+            Some(c) => c.logical_sha256,
+            None => self.sha256,
+        };
+        let Some(sha) = sha.filter(|_| self.verdict == Verdict::Intact) else {
+            return LockStatus::NotInLock;
+        };
+        if self.form != TABLE_FORM && self.compact.is_none() {
+            return LockStatus::InLock;
+        }
+        let mut expected = None;
+        for name in &self.names {
+            if let Some(e) = lock.iter().find(|e| &e.name == name) {
+                if e.sha256 == sha {
+                    return LockStatus::InLock;
+                }
+                expected.get_or_insert(e.sha256);
+            }
+        }
+        match expected {
+            Some(expected) => LockStatus::Differs { expected },
+            None => LockStatus::NotInLock,
+        }
+    }
+
+    /// One line describing what is wrong with this copy, or `None` when it is
+    /// intact and in `lock`.
+    pub fn problem(&self, lock: &[Entry]) -> Option<String> {
+        let at = format!("{} at {:#010x}", self.label(), self.offset);
+        match self.verdict {
+            Verdict::Intact => match self.lock_status(lock) {
+                LockStatus::InLock => None,
+                LockStatus::Differs { expected } => Some(format!(
+                    "{at}: not in the lock (the lock has {})",
+                    actlut_codegen::hex(&expected)
+                )),
+                LockStatus::NotInLock => Some(format!("{at}: not in the lock (no entry)")),
+            },
+            _ => Some(format!("{at}: {}", self.describe())),
+        }
+    }
+
+    /// The names joined with ` = `, and the form when it is not the table.
+    pub fn label(&self) -> String {
+        let names = if self.names.is_empty() {
+            "unknown".to_string()
+        } else {
+            self.names.join(" = ")
+        };
+        if self.form == TABLE_FORM {
+            names
+        } else {
+            format!("{names} ({})", self.form)
+        }
+    }
+
+    /// `intact`, `modified: 4 of 65536 entries differ (first at …)` or
+    /// `truncated: 65536 of 131072 bytes present (…)`.
+    pub fn describe(&self) -> String {
+        if let Some(c) = &self.compact {
+            return self.describe_compact(c);
+        }
+        let firsts = || {
+            let list: Vec<String> = self
+                .first_differences
+                .iter()
+                .map(|j| j.to_string())
+                .collect();
+            let more = if self.differing > self.first_differences.len() {
+                ", …"
+            } else {
+                ""
+            };
+            format!("entries {}{more}", list.join(", "))
+        };
+        match self.verdict {
+            Verdict::Intact => "intact".to_string(),
+            Verdict::Modified => format!(
+                "modified: {} of {} entries differ ({})",
+                self.differing,
+                self.form_entries(),
+                firsts()
+            ),
+            Verdict::Truncated => {
+                let side = if self.form_offset > 0 {
+                    "the start of the file cuts it"
+                } else {
+                    "the end of the file cuts it"
+                };
+                let diff = if self.differing == 0 {
+                    "all present entries intact".to_string()
+                } else {
+                    format!("{} present entries differ ({})", self.differing, firsts())
+                };
+                format!(
+                    "truncated: {} of {} bytes present ({side}; {diff})",
+                    self.len, self.form_len
+                )
+            }
+            Verdict::Unknown | Verdict::Invalid => self.verdict.name().to_string(),
+        }
+    }
+
+    fn describe_compact(&self, c: &CompactDetail) -> String {
+        let list = |what: &str| {
+            let list: Vec<String> = self
+                .first_differences
+                .iter()
+                .map(|j| j.to_string())
+                .collect();
+            let more = if self.differing > self.first_differences.len() {
+                ", …"
+            } else {
+                ""
+            };
+            format!("{what} {}{more}", list.join(", "))
+        };
+        let side = if self.form_offset > 0 {
+            "the start of the file cuts it"
+        } else {
+            "the end of the file cuts it"
+        };
+        match (self.verdict, c.found_by) {
+            (Verdict::Intact, _) if c.other_packing => format!(
+                "intact: the table's 65536 entries in another packing (stored form {} bytes, \
+                 not the compact lock's)",
+                self.form_len
+            ),
+            (Verdict::Intact, _) => "intact".to_string(),
+            (Verdict::Modified, FoundBy::Content) => format!(
+                "modified: {} of {} bytes differ ({}; {}); {}",
+                self.differing,
+                self.form_len,
+                c.parts(),
+                list("bytes"),
+                c.decoded_text()
+            ),
+            (Verdict::Modified, FoundBy::Header) => {
+                format!("modified: a valid stored form, {}", c.decoded_text())
+            }
+            (Verdict::Truncated, FoundBy::Content) => {
+                let diff = if self.differing == 0 {
+                    "all present bytes intact".to_string()
+                } else {
+                    format!(
+                        "{} present bytes differ ({}; {})",
+                        self.differing,
+                        c.parts(),
+                        list("bytes")
+                    )
+                };
+                format!(
+                    "truncated: {} of {} bytes present ({side}; {diff})",
+                    self.len, self.form_len
+                )
+            }
+            (Verdict::Truncated, FoundBy::Header) => format!(
+                "truncated: its header declares {} bytes, {} present ({side})",
+                self.form_len, self.len
+            ),
+            (Verdict::Unknown, _) => {
+                let nearest = match &c.nearest {
+                    Some((names, m)) => {
+                        format!(
+                            "; nearest {}: {m} of 65536 entries equal",
+                            names.join(" = ")
+                        )
+                    }
+                    None => String::new(),
+                };
+                format!(
+                    "unknown: a valid compact stored form of {} bytes with actlut's header \
+                     that decodes to none of the known tables{nearest}",
+                    self.form_len
+                )
+            }
+            (Verdict::Invalid, _) => format!(
+                "invalid: actlut's compact header on bytes that are not a stored form ({})",
+                c.decoded_text()
+            ),
+        }
+    }
+}
+
+/// How a found table relates to a lock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LockStatus {
+    /// The lock has an entry for one of its names with its hash.
+    InLock,
+    /// The lock has entries for its names, with other hashes: the table in the
+    /// artifact is not the one the lock describes.
+    Differs {
+        /// The lock's hash for the first name.
+        expected: [u8; 32],
+    },
+    /// The lock has no entry for any of its names (or the copy is not intact).
+    NotInLock,
+}
+
+impl LockStatus {
+    /// Whether the table is exactly the lock's.
+    pub fn is_in_lock(&self) -> bool {
+        matches!(self, LockStatus::InLock)
+    }
+}
+
+/// A table's SHA-256 found stored raw in the artifact (actlut's manifest, or a
+/// `*_SHA256` constant): the artifact names that table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The names with this hash.
+    pub names: Vec<String>,
+    /// The hash.
+    pub sha256: [u8; 32],
+    /// File offset of its first occurrence.
+    pub offset: u64,
+    /// Whether the table it names is in the artifact.
+    pub status: ListedStatus,
+}
+
+/// Whether a table that an artifact names by its hash is in the artifact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListedStatus {
+    /// An intact copy with that hash is present.
+    Intact,
+    /// The best copy found under one of its names is not intact: its
+    /// [`Verdict`], differing entries and present bytes.
+    Damaged {
+        /// Modified or truncated (or an intact copy of other bytes).
+        verdict: Verdict,
+        /// Differing entries of that copy.
+        differing: usize,
+        /// Present bytes of that copy.
+        present: usize,
+        /// Bytes of the whole form.
+        of: usize,
+    },
+    /// No copy of it at all.
+    Missing,
+}
+
+impl Listed {
+    /// `None` when the named table is intact, else a line such as
+    /// `manifest lists gelu_f16, but its bytes are modified (4 entries)`
+    /// ([`offset`](Self::offset) says where the hash is).
+    pub fn problem(&self) -> Option<String> {
+        let names = self.names.join(" = ");
+        let what = match self.status {
+            ListedStatus::Intact => return None,
+            ListedStatus::Damaged {
+                verdict: Verdict::Truncated,
+                present,
+                of,
+                ..
+            } => format!("truncated ({present} of {of} bytes present)"),
+            ListedStatus::Damaged {
+                verdict: Verdict::Intact,
+                ..
+            } => "other bytes (an intact copy of a table with another hash)".to_string(),
+            ListedStatus::Damaged { differing, .. } => format!(
+                "modified ({differing} entr{})",
+                if differing == 1 { "y" } else { "ies" }
+            ),
+            ListedStatus::Missing => "not in the file".to_string(),
+        };
+        Some(format!("manifest lists {names}, but its bytes are {what}"))
+    }
+}
+
+/// What [`Index::scan`](crate::Index::scan) found in one artifact.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Bytes scanned.
+    pub bytes: u64,
+    /// Every copy found, by increasing offset.
+    pub found: Vec<Found>,
+    /// Every known table hash found stored raw, with whether its table is here.
+    pub listed: Vec<Listed>,
+    /// More than [`MAX_FOUND`] candidates were reported, or verifying them
+    /// would have compared more than [`BUDGET_PER_BYTE`] entries per byte of
+    /// input: the scan stopped verifying them (a problem: exit status 1).
+    pub too_many: bool,
+    /// Candidate table starts compared with their reference (a measure of
+    /// the work the scan did).
+    pub candidates: u64,
+    /// Entries compared while verifying them.
+    pub compared: u64,
+    /// The most matching key windows of a compact candidate that was
+    /// compared in full and not reported (see [`compact::is_evidence`](crate::compact::is_evidence)).
+    pub compact_rejected_chunks: usize,
+    /// The most matching evidence bytes, per mille of those present, of a
+    /// compact candidate wholly in the file, with a matching key window,
+    /// compared in full and not reported: the margin of
+    /// [`compact::MIN_MATCHING_PER_MILLE`](crate::compact::MIN_MATCHING_PER_MILLE) on this input. Candidates whose
+    /// sampled bytes ([`compact::SAMPLES`](crate::compact::SAMPLES)) match less than
+    /// [`compact::MIN_SAMPLED_PER_MILLE`](crate::compact::MIN_SAMPLED_PER_MILLE) are not compared in full.
+    pub compact_rejected_share: u32,
+    /// The same for candidates that an end of the file cuts off: the margin
+    /// of [`compact::MIN_CUT_MATCHING_PER_MILLE`](crate::compact::MIN_CUT_MATCHING_PER_MILLE).
+    pub compact_rejected_cut_share: u32,
+}
+
+impl Report {
+    /// Every problem, one line each: a copy that is modified, truncated or not
+    /// in `lock`, and a table named by its hash that is not here intact. An
+    /// audit passes when this is empty.
+    pub fn problems(&self, lock: &[Entry]) -> Vec<String> {
+        let mut out: Vec<String> = self.found.iter().filter_map(|f| f.problem(lock)).collect();
+        out.extend(self.listed.iter().filter_map(Listed::problem));
+        if self.too_many {
+            out.push(format!(
+                "too many table candidates (over {MAX_FOUND} found, or over {BUDGET_PER_BYTE} entries compared per byte): the scan stopped verifying them"
+            ));
+        }
+        out
+    }
+}

@@ -1,0 +1,833 @@
+//! The scan of one artifact: probing every offset, verifying candidates, and the report.
+
+use std::collections::HashMap;
+use std::format;
+use std::string::ToString;
+use std::vec::Vec;
+
+use actlut_codegen::Format;
+
+use crate::compact::{self, CompactDetail, Decoded, FoundBy};
+use crate::index::{key_le, mix, swap16, NEEDLE};
+use crate::*;
+
+/// An artifact read piece by piece: [`feed`](Self::feed) it bytes in order,
+/// then [`finish`](Self::finish). It keeps two table lengths of bytes behind
+/// the scan position, so a table that straddles two pieces is found.
+pub struct Scanner<'a> {
+    pub(crate) index: &'a Index,
+    pub(crate) buf: Vec<u8>,
+    /// Absolute offset of `buf[0]`.
+    pub(crate) base: u64,
+    /// Next absolute position to probe.
+    pub(crate) next: u64,
+    /// Gram hits (votes) of every candidate still within reach.
+    pub(crate) seen: HashMap<(u32, i64), u32>,
+    pub(crate) pending: Vec<(u32, i64)>,
+    pub(crate) found: Vec<Found>,
+    pub(crate) listed: Vec<(usize, u64)>,
+    /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
+    /// for byte.
+    pub(crate) exact: HashMap<u32, u64>,
+    /// Offsets of `ACTLUTC1` not yet looked at.
+    pub(crate) headers: Vec<u64>,
+    /// Compact stored forms found by their header.
+    pub(crate) by_header: Vec<Found>,
+    /// See [`Report::compact_rejected_chunks`].
+    pub(crate) compact_rejected_chunks: usize,
+    /// See [`Report::compact_rejected_share`].
+    pub(crate) compact_rejected_share: u32,
+    /// See [`Report::compact_rejected_cut_share`].
+    pub(crate) compact_rejected_cut_share: u32,
+    pub(crate) too_many: bool,
+    pub(crate) candidates: u64,
+    pub(crate) compared: u64,
+}
+
+/// Bytes past a probe position that must be present before it is probed in
+/// the middle of a file (a hash is 32 bytes; a table below
+/// [`MIN_CONTENT_ENTRIES`] at most 64).
+pub(crate) const LOOKAHEAD: usize = 64;
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of an artifact.
+    pub fn new(index: &'a Index) -> Scanner<'a> {
+        Scanner {
+            index,
+            buf: Vec::new(),
+            base: 0,
+            next: 0,
+            seen: HashMap::new(),
+            pending: Vec::new(),
+            found: Vec::new(),
+            listed: Vec::new(),
+            exact: HashMap::new(),
+            headers: Vec::new(),
+            by_header: Vec::new(),
+            compact_rejected_chunks: 0,
+            compact_rejected_share: 0,
+            compact_rejected_cut_share: 0,
+            too_many: false,
+            candidates: 0,
+            compared: 0,
+        }
+    }
+
+    pub(crate) fn end(&self) -> u64 {
+        self.base + self.buf.len() as u64
+    }
+
+    /// The next bytes of the artifact.
+    pub fn feed(&mut self, data: &[u8]) {
+        self.buf.extend_from_slice(data);
+        let end = self.end();
+        if end >= self.next + LOOKAHEAD as u64 {
+            self.probe(end - LOOKAHEAD as u64 + 1);
+        }
+        self.verify_ready(false);
+        self.verify_headers(false);
+        // Keep two table lengths behind the scan position: every candidate
+        // still to come starts after one, and every pending one after two.
+        let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
+        if keep > self.base {
+            let drop = (keep - self.base) as usize;
+            self.buf.drain(..drop);
+            self.base = keep;
+            let horizon = keep as i64;
+            self.seen.retain(|&(_, s), _| s >= horizon);
+            if self.seen.len() > 1 << 22 {
+                self.seen.clear();
+            }
+        }
+    }
+
+    /// Probes every position in `[self.next, to)`.
+    pub(crate) fn probe(&mut self, to: u64) {
+        let Scanner {
+            index,
+            buf,
+            base,
+            next,
+            seen,
+            pending,
+            listed,
+            exact,
+            headers,
+            ..
+        } = self;
+        let from = (*next - *base) as usize;
+        let to_i = (to - *base) as usize;
+        let n = buf.len();
+        let mut candidate = |image: u32, start: i64| {
+            let votes = seen.entry((image, start)).or_insert(0);
+            if *votes == 0 {
+                pending.push((image, start));
+            }
+            *votes += 1;
+        };
+        // Compact keys at every offset, 64 offsets at a time: the filter
+        // words of all 64 are loaded without a branch between them (their
+        // cache misses overlap), then the few that may hold a key are looked
+        // up.
+        let key_end = to_i.min((n + 1).saturating_sub(compact::KEY_BYTES));
+        let mut block = from;
+        while block < key_end {
+            let len = (key_end - block).min(64);
+            let mut maybe = 0u64;
+            for (t, w) in buf[block..block + len + compact::KEY_BYTES - 1]
+                .windows(compact::KEY_BYTES)
+                .enumerate()
+            {
+                let k = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                maybe |= u64::from(index.compact.maybe(k)) << t;
+            }
+            while maybe != 0 {
+                let i = block + maybe.trailing_zeros() as usize;
+                maybe &= maybe - 1;
+                let k = key_le(&buf[i..i + compact::KEY_BYTES]);
+                for site in index.compact.get(k) {
+                    candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                }
+            }
+            block += len;
+        }
+        for i in from..to_i {
+            let (large, small) = if i + 8 <= n {
+                let x = u64::from_le_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
+                (Some(x), x & 0xFF_FFFF)
+            } else if i + SMALL_GRAM <= n {
+                (None, key_le(&buf[i..i + SMALL_GRAM]))
+            } else {
+                continue;
+            };
+            if let Some(x) = large {
+                if x == compact::MAGIC_U64 {
+                    headers.push(*base + i as u64);
+                }
+                if index.exact.maybe(x) {
+                    for site in index.exact.get(x) {
+                        let bytes = &index.images[site.image as usize].bytes;
+                        if i + bytes.len() <= n && buf[i..i + bytes.len()] == bytes[..] {
+                            exact.entry(site.image).or_insert(*base + i as u64);
+                        }
+                    }
+                }
+                if index.large.maybe(x) {
+                    for site in index.large.get(x) {
+                        if site.image == NEEDLE {
+                            let needle = &index.needles[site.offset as usize];
+                            if i + 32 <= n
+                                && buf[i..i + 32] == needle.sha256
+                                && !listed.iter().any(|&(k, _)| k == site.offset as usize)
+                            {
+                                listed.push((site.offset as usize, *base + i as u64));
+                            }
+                        } else {
+                            candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                        }
+                    }
+                }
+            }
+            if index.small.maybe(small) {
+                for site in index.small.get(small) {
+                    candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                }
+            }
+        }
+        *next = to;
+    }
+
+    /// Verifies the pending candidates whose every byte has been probed (so
+    /// that all their votes are counted), or all of them at the end of the
+    /// file. A candidate of a large form needs [`MIN_VOTES_LARGE`] gram hits:
+    /// a lone coincidental hit is not worth comparing 65,536 entries.
+    pub(crate) fn verify_ready(&mut self, eof: bool) {
+        let end = self.end();
+        let probed = self.next as i64;
+        let mut ready = Vec::new();
+        let mut i = 0;
+        while i < self.pending.len() {
+            let (image, start) = self.pending[i];
+            let im = &self.index.images[image as usize];
+            // Ready once every candidate that could overlap it is probed too,
+            // so that they are compared in order of votes.
+            if eof || start + (im.bytes.len() + self.index.max_len) as i64 <= probed {
+                self.pending.swap_remove(i);
+                let votes = self.seen.get(&(image, start)).copied().unwrap_or(u32::MAX);
+                if im.small || votes >= MIN_VOTES_LARGE {
+                    ready.push((votes, image, start));
+                }
+            } else {
+                i += 1;
+            }
+        }
+        // Most votes first: the copy itself before the shifted and
+        // cross-table coincidences that its bytes also imply.
+        ready.sort_unstable_by(|a, b| b.cmp(a));
+        for (_, image, start) in ready {
+            let im = &self.index.images[image as usize];
+            let (lo, hi) = (start, start + im.bytes.len() as i64);
+            // An intact copy of a form at least as long, overlapping this
+            // candidate, outranks it whatever it holds: skip the comparison.
+            // So does, for a compact candidate, any compact form found by its
+            // content (reported, with more key hits): the other starts its
+            // keys imply (a window found at several offsets of the stored
+            // forms) are not compared one by one.
+            let shadowed = self.found.iter().rev().take(64).any(|f| {
+                (f.verdict == Verdict::Intact && f.form_len >= im.bytes.len()
+                    || im.compact && f.compact.is_some())
+                    && (f.offset as i64) < hi
+                    && lo < (f.offset + f.len as u64) as i64
+            });
+            if shadowed {
+                continue;
+            }
+            let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
+            if self.found.len() >= MAX_FOUND || self.compared > budget {
+                self.too_many = true;
+                continue;
+            }
+            self.candidates += 1;
+            if !im.compact {
+                self.compared += im.entries() as u64;
+            }
+            let found = if im.compact {
+                let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
+                if found.is_none() {
+                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(keys);
+                    if keys >= 1 && complete {
+                        self.compact_rejected_share = self.compact_rejected_share.max(share);
+                    } else if keys >= 1 {
+                        self.compact_rejected_cut_share =
+                            self.compact_rejected_cut_share.max(share);
+                    }
+                }
+                found
+            } else {
+                self.verify(image as usize, start)
+            };
+            if let Some(f) = found {
+                self.found.push(f);
+            }
+        }
+    }
+
+    /// Compares a candidate compact stored form byte for byte (see
+    /// [`compact`]); also returns its matching keys, its matching evidence
+    /// bytes per mille of those present, and whether it is wholly present.
+    pub(crate) fn verify_compact(
+        &mut self,
+        image: usize,
+        start: i64,
+    ) -> (Option<Found>, (usize, u32, bool)) {
+        let im = &self.index.images[image];
+        let n = im.bytes.len() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n).min(self.end() as i64);
+        if hi - lo < LARGE_GRAM as i64 {
+            return (None, (0, 0, false));
+        }
+        let at = |j: i64| (start + j - self.base as i64) as usize;
+        let (j0, j1) = (lo - start, hi - start);
+        // The present bytes that lie in a key window (the evidence).
+        let c0 = im.covered.partition_point(|&o| (o as i64) < j0);
+        let c1 = im.covered.partition_point(|&o| (o as i64) < j1);
+        let covered = &im.covered[c0..c1];
+        if covered.is_empty() {
+            return (None, (0, 0, false));
+        }
+        // A sampled comparison first: a start that some coincidental key
+        // hits imply (the stored forms share many windows) costs
+        // `SAMPLES` bytes, not the whole form.
+        let mut x = mix(self.index.seed ^ (image as u64) << 48 ^ start as u64);
+        let mut sampled = 0;
+        for _ in 0..compact::SAMPLES {
+            x = mix(x.wrapping_add(0x9E37_79B9_7F4A_7C15));
+            let j = covered[(x % covered.len() as u64) as usize] as usize;
+            sampled += usize::from(self.buf[at(j as i64)] == im.bytes[j]);
+        }
+        self.compared += compact::SAMPLES as u64;
+        if !compact::passes_sample(sampled) {
+            return (None, (0, 0, false));
+        }
+        self.compared += (j1 - j0) as u64;
+        let covered_matching = covered
+            .iter()
+            .filter(|&&j| self.buf[at(j as i64)] == im.bytes[j as usize])
+            .count();
+        let mut evidence = 0usize;
+        for o in j0..=j1 - compact::KEY_BYTES as i64 {
+            let o = o as usize;
+            if im.is_key(o) {
+                let from = at(o as i64);
+                if self.buf[from..from + compact::KEY_BYTES] == im.bytes[o..o + compact::KEY_BYTES]
+                {
+                    evidence += 1;
+                }
+            }
+        }
+        let dir_end = actlut_codegen::compact::HEADER_BYTES
+            + 4 * (actlut_codegen::compact::ENTRIES >> im.bytes[8]);
+        let mut parts = [0usize; 3];
+        let mut first = Vec::new();
+        let mut differing = 0;
+        for j in j0..j1 {
+            if self.buf[at(j)] != im.bytes[j as usize] {
+                differing += 1;
+                let part = if (j as usize) < actlut_codegen::compact::HEADER_BYTES {
+                    0
+                } else if (j as usize) < dir_end {
+                    1
+                } else {
+                    2
+                };
+                parts[part] += 1;
+                if first.len() < FIRST_DIFFERENCES {
+                    first.push(j as usize);
+                }
+            }
+        }
+        let share = (covered_matching * 1000 / covered.len()) as u32;
+        let complete = j0 == 0 && j1 == n;
+        if !compact::is_evidence(evidence, covered_matching, covered.len(), complete) {
+            return (None, (evidence, share, complete));
+        }
+        let reference = &self.index.refs[im.reference];
+        let form = &reference.extra[im.form - 1];
+        let present = &self.buf[at(j0)..at(j1)];
+        let (verdict, decoded, logical, sha256) = if !complete {
+            (Verdict::Truncated, Decoded::Absent, None, None)
+        } else if differing == 0 {
+            (
+                Verdict::Intact,
+                Decoded::Same,
+                Some(reference.sha256),
+                Some(form.sha256),
+            )
+        } else {
+            // What a compact build runs: its compiled-in header (the known
+            // one) over the directory and pool found here.
+            let mut bytes = im.bytes[..actlut_codegen::compact::HEADER_BYTES].to_vec();
+            bytes.extend_from_slice(&present[actlut_codegen::compact::HEADER_BYTES..]);
+            let (decoded, logical) = match actlut_codegen::compact::CompactRef::from_bytes(&bytes) {
+                Err(e) => (Decoded::Invalid(e.to_string()), None),
+                Ok(view) => {
+                    let entries = compact::decode_all(&view);
+                    let known = self
+                        .index
+                        .known
+                        .iter()
+                        .find(|k| k.reference == im.reference)
+                        .expect("a compact form of a 16-bit reference");
+                    let logical = actlut_codegen::sha256(&actlut_codegen::table_bytes_le(
+                        reference.format,
+                        &entries,
+                    ));
+                    match compact::compare(&entries, &known.entries) {
+                        (0, _) => (Decoded::Same, Some(logical)),
+                        (entries, first) => (Decoded::Differs { entries, first }, Some(logical)),
+                    }
+                }
+            };
+            (
+                Verdict::Modified,
+                decoded,
+                logical,
+                Some(actlut_codegen::sha256(present)),
+            )
+        };
+        if verdict == Verdict::Modified {
+            self.compared += actlut_codegen::compact::ENTRIES as u64;
+        }
+        let found = Found {
+            offset: lo as u64,
+            len: (j1 - j0) as usize,
+            form_offset: j0 as usize,
+            form_len: n as usize,
+            order: ByteOrder::Bytes,
+            names: reference.names.clone(),
+            format: reference.format,
+            form: form.label.clone(),
+            verdict,
+            differing,
+            matching: (j1 - j0) as usize - differing,
+            evidence,
+            first_differences: first,
+            sha256,
+            compact: Some(CompactDetail {
+                found_by: FoundBy::Content,
+                header: parts[0],
+                directory: parts[1],
+                pool: parts[2],
+                decoded,
+                other_packing: false,
+                logical_sha256: logical,
+                nearest: None,
+            }),
+        };
+        (Some(found), (evidence, share, complete))
+    }
+
+    /// Looks at every `ACTLUTC1` whose declared length is in (or, at the
+    /// end of the file, past) the buffer (see [`compact`]).
+    pub(crate) fn verify_headers(&mut self, eof: bool) {
+        let end = self.end();
+        let mut i = 0;
+        while i < self.headers.len() {
+            let p = self.headers[i];
+            let at = (p - self.base) as usize;
+            let h = &self.buf[at..];
+            let declared = if h.len() >= actlut_codegen::compact::HEADER_BYTES {
+                compact::plausible_header(&h[..actlut_codegen::compact::HEADER_BYTES])
+            } else if eof {
+                None
+            } else {
+                i += 1;
+                continue;
+            };
+            let found = match declared {
+                None => None,
+                Some(Err(declared)) => Some(self.header_found(
+                    p,
+                    actlut_codegen::compact::HEADER_BYTES,
+                    Verdict::Invalid,
+                    Decoded::Invalid(format!(
+                        "its header declares {declared} bytes, more than any stored form ({})",
+                        compact::MAX_STORED_BYTES
+                    )),
+                )),
+                Some(Ok(len)) if p + len as u64 > end => {
+                    if !eof {
+                        i += 1;
+                        continue;
+                    }
+                    let mut f = self.header_found(
+                        p,
+                        (end - p) as usize,
+                        Verdict::Truncated,
+                        Decoded::Absent,
+                    );
+                    f.form_len = len;
+                    Some(f)
+                }
+                Some(Ok(len)) => {
+                    let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
+                    if self.compared > budget {
+                        self.too_many = true;
+                        None
+                    } else {
+                        // Validating, hashing and decoding: count it all, so
+                        // that headers crafted at every few bytes stop at the
+                        // budget.
+                        self.compared += (2 * actlut_codegen::compact::ENTRIES + len) as u64;
+                        Some(self.evaluate_header(p, len))
+                    }
+                }
+            };
+            self.headers.swap_remove(i);
+            if let Some(f) = found {
+                self.by_header.push(f);
+            }
+        }
+    }
+
+    /// A compact form found by its header, as yet of no known table (its
+    /// SHA-256 is set where it is valid).
+    pub(crate) fn header_found(
+        &self,
+        p: u64,
+        len: usize,
+        verdict: Verdict,
+        decoded: Decoded,
+    ) -> Found {
+        Found {
+            offset: p,
+            len,
+            form_offset: 0,
+            form_len: len,
+            order: ByteOrder::Bytes,
+            names: Vec::new(),
+            format: Format::F16,
+            form: COMPACT_FORM.to_string(),
+            verdict,
+            differing: 0,
+            matching: 0,
+            evidence: 0,
+            first_differences: Vec::new(),
+            sha256: None,
+            compact: Some(CompactDetail {
+                found_by: FoundBy::Header,
+                header: 0,
+                directory: 0,
+                pool: 0,
+                decoded,
+                other_packing: false,
+                logical_sha256: None,
+                nearest: None,
+            }),
+        }
+    }
+
+    /// Validates, hashes and decodes the stored form a plausible header
+    /// declares, `len` bytes at `p`, all in the buffer.
+    pub(crate) fn evaluate_header(&self, p: u64, len: usize) -> Found {
+        let at = (p - self.base) as usize;
+        let bytes = &self.buf[at..at + len];
+        let view = match actlut_codegen::compact::CompactRef::from_bytes(bytes) {
+            Ok(view) => view,
+            Err(e) => {
+                return self.header_found(p, len, Verdict::Invalid, Decoded::Invalid(e.to_string()))
+            }
+        };
+        let sha = actlut_codegen::sha256(bytes);
+        let mut f = self.header_found(p, len, Verdict::Intact, Decoded::Same);
+        f.sha256 = Some(sha);
+        let index = self.index;
+        let name = |f: &mut Found, r: usize| {
+            f.names = index.refs[r].names.clone();
+            f.format = index.refs[r].format;
+        };
+        let known_form = index
+            .images
+            .iter()
+            .find(|im| im.compact && index.refs[im.reference].extra[im.form - 1].sha256 == sha);
+        let detail = f.compact.as_mut().expect("a compact detail");
+        if let Some(im) = known_form {
+            detail.logical_sha256 = Some(index.refs[im.reference].sha256);
+            f.matching = actlut_codegen::compact::ENTRIES;
+            name(&mut f, im.reference);
+            return f;
+        }
+        let entries = compact::decode_all(&view);
+        let logical =
+            actlut_codegen::sha256(&actlut_codegen::table_bytes_le(Format::F16, &entries));
+        detail.logical_sha256 = Some(logical);
+        let same = index
+            .known
+            .iter()
+            .find(|k| index.refs[k.reference].sha256 == logical);
+        if let Some(k) = same {
+            detail.other_packing = true;
+            f.matching = actlut_codegen::compact::ENTRIES;
+            name(&mut f, k.reference);
+            return f;
+        }
+        let Some((k, matching)) = compact::nearest(&index.known, &entries) else {
+            f.verdict = Verdict::Unknown;
+            return f;
+        };
+        let known = &index.known[k];
+        let (differing, first) = compact::compare(&entries, &known.entries);
+        f.matching = matching;
+        if matching >= actlut_codegen::compact::ENTRIES / 2 {
+            f.verdict = Verdict::Modified;
+            f.differing = differing;
+            f.first_differences = first.clone();
+            detail.decoded = Decoded::Differs {
+                entries: differing,
+                first,
+            };
+            name(&mut f, known.reference);
+        } else {
+            f.verdict = Verdict::Unknown;
+            f.format = index.refs[known.reference].format;
+            detail.nearest = Some((index.refs[known.reference].names.clone(), matching));
+        }
+        f
+    }
+
+    pub(crate) fn verify(&self, image: usize, start: i64) -> Option<Found> {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let n = im.entries() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n * u).min(self.end() as i64);
+        // Whole entries inside [lo, hi).
+        let e0 = (lo - start + u - 1) / u;
+        let e1 = (hi - start) / u;
+        if e1 - e0 < 3 {
+            return None;
+        }
+        let (mut differing, mut matching, mut evidence) = (0usize, 0usize, 0usize);
+        // Matching entries other than the most common value (small forms).
+        let mut informative = 0usize;
+        let mut first = Vec::new();
+        let (mut m1, mut m2, mut m3) = (false, false, false);
+        for j in e0..e1 {
+            let at = (start + j * u - self.base as i64) as usize;
+            let ju = j as usize * im.unit;
+            let eq = self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit];
+            if eq {
+                matching += 1;
+                if im.entry(j as usize) != im.modal {
+                    informative += 1;
+                }
+                if m1 && m2 && (m3 || im.small) && im.is_change_point(j as usize) {
+                    evidence += 1;
+                }
+            } else {
+                differing += 1;
+                if first.len() < FIRST_DIFFERENCES {
+                    first.push(j as usize);
+                }
+            }
+            m3 = m2;
+            m2 = m1;
+            m1 = eq;
+        }
+        let (needed, least, informed) = if im.small {
+            (
+                MIN_EVIDENCE_SMALL,
+                MIN_MATCHING_SMALL,
+                MIN_INFORMATIVE_SMALL,
+            )
+        } else {
+            let needed = if im.unit == 2 {
+                MIN_EVIDENCE_WORDS
+            } else {
+                MIN_EVIDENCE_LARGE
+            };
+            (needed, MIN_MATCHING_LARGE, 0)
+        };
+        if evidence < needed || matching < least || informative < informed {
+            return None;
+        }
+        let reference = &self.index.refs[im.reference];
+        let complete = e0 == 0 && e1 == n;
+        let verdict = if !complete {
+            Verdict::Truncated
+        } else if differing == 0 {
+            Verdict::Intact
+        } else {
+            Verdict::Modified
+        };
+        let offset = (start + e0 * u) as u64;
+        let len = ((e1 - e0) * u) as usize;
+        let sha256 = match verdict {
+            Verdict::Intact if im.form == 0 => Some(reference.sha256),
+            Verdict::Intact => Some(reference.extra[im.form - 1].sha256),
+            Verdict::Modified => {
+                let at = (offset - self.base) as usize;
+                let bytes = &self.buf[at..at + len];
+                Some(if im.order == ByteOrder::Big {
+                    actlut_codegen::sha256(&swap16(bytes))
+                } else {
+                    actlut_codegen::sha256(bytes)
+                })
+            }
+            Verdict::Truncated | Verdict::Unknown | Verdict::Invalid => None,
+        };
+        Some(Found {
+            offset,
+            len,
+            form_offset: (e0 * u) as usize,
+            form_len: im.bytes.len(),
+            order: im.order,
+            names: reference.names.clone(),
+            format: reference.format,
+            form: if im.form == 0 {
+                TABLE_FORM.to_string()
+            } else {
+                reference.extra[im.form - 1].label.clone()
+            },
+            verdict,
+            differing,
+            matching,
+            evidence,
+            first_differences: first,
+            sha256,
+            compact: None,
+        })
+    }
+
+    /// Scans the last bytes and returns what the artifact holds. Of
+    /// overlapping candidates the one with the most matching entries is kept.
+    pub fn finish(mut self) -> Report {
+        let end = self.end();
+        if end > self.next {
+            self.probe(end);
+        }
+        self.verify_ready(true);
+        self.verify_headers(true);
+        let mut found = core::mem::take(&mut self.found);
+        found.sort_by(|a, b| {
+            b.matching
+                .cmp(&a.matching)
+                .then(b.evidence.cmp(&a.evidence))
+                .then(a.offset.cmp(&b.offset))
+                .then(a.names.cmp(&b.names))
+        });
+        let mut kept: Vec<Found> = Vec::new();
+        for f in found {
+            let overlaps = kept
+                .iter()
+                .any(|k| f.offset < k.offset + k.len as u64 && k.offset < f.offset + f.len as u64);
+            if !overlaps {
+                kept.push(f);
+            }
+        }
+        // A table below the content threshold counts only when the artifact
+        // names it: present byte for byte, it is intact.
+        for (&image, &offset) in &self.exact {
+            let im = &self.index.images[image as usize];
+            let reference = &self.index.refs[im.reference];
+            let named = self
+                .listed
+                .iter()
+                .any(|&(n, _)| self.index.needles[n].sha256 == reference.sha256);
+            if named {
+                kept.push(Found {
+                    offset,
+                    len: im.bytes.len(),
+                    form_offset: 0,
+                    form_len: im.bytes.len(),
+                    order: im.order,
+                    names: reference.names.clone(),
+                    format: reference.format,
+                    form: TABLE_FORM.to_string(),
+                    verdict: Verdict::Intact,
+                    differing: 0,
+                    matching: im.entries(),
+                    evidence: 0,
+                    first_differences: Vec::new(),
+                    sha256: Some(reference.sha256),
+                    compact: None,
+                });
+            }
+        }
+        merge_headers(&mut kept, core::mem::take(&mut self.by_header));
+        kept.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.names.cmp(&b.names)));
+        let mut listed: Vec<Listed> = self
+            .listed
+            .iter()
+            .map(|&(n, offset)| {
+                let needle = &self.index.needles[n];
+                let named = |f: &&Found| f.names.iter().any(|x| needle.names.contains(x));
+                // Intact in its own bytes, or as an intact extra stored form of
+                // the same table (a compact encoding: its bytes are generated
+                // from the table's, so they decode to exactly those entries).
+                let status = if kept.iter().any(|f| {
+                    f.verdict == Verdict::Intact
+                        && (f.sha256 == Some(needle.sha256)
+                            || (f.form != TABLE_FORM
+                                && f.names.iter().any(|x| needle.names.contains(x))))
+                }) {
+                    ListedStatus::Intact
+                } else if let Some(f) = kept.iter().filter(named).max_by_key(|f| f.matching) {
+                    ListedStatus::Damaged {
+                        verdict: f.verdict,
+                        differing: f.differing,
+                        present: f.len,
+                        of: f.form_len,
+                    }
+                } else {
+                    ListedStatus::Missing
+                };
+                Listed {
+                    names: needle.names.clone(),
+                    sha256: needle.sha256,
+                    offset,
+                    status,
+                }
+            })
+            .collect();
+        listed.sort_by_key(|l| l.offset);
+        Report {
+            bytes: end,
+            found: kept,
+            listed,
+            too_many: self.too_many,
+            candidates: self.candidates,
+            compared: self.compared,
+            compact_rejected_chunks: self.compact_rejected_chunks,
+            compact_rejected_share: self.compact_rejected_share,
+            compact_rejected_cut_share: self.compact_rejected_cut_share,
+        }
+    }
+}
+
+/// Adds the compact forms found by their header to those found by content.
+/// A header at the start of a form found by content adds nothing (the byte
+/// comparison says more), except a valid form of a known table's entries in
+/// another packing: it explains the differing bytes of the content matches
+/// of that table inside it, which are dropped.
+pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
+    for h in by_header {
+        let (lo, hi) = (h.offset, h.offset + h.len as u64);
+        let other_packing = h.compact.as_ref().is_some_and(|c| c.other_packing);
+        if other_packing {
+            // What its content matched inside it (its own table in the
+            // packing the lock records, or a similar table's form) is the
+            // same bytes, judged against the wrong packing.
+            kept.retain(|f| {
+                !(f.compact.is_some() && lo <= f.offset && f.offset + f.len as u64 <= hi)
+            });
+        } else if kept
+            .iter()
+            .any(|f| f.compact.is_some() && f.offset == h.offset && f.form_offset == 0)
+        {
+            continue;
+        }
+        kept.push(h);
+    }
+}
