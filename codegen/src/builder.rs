@@ -59,6 +59,13 @@
 //! ```
 //!
 //! defines `pub static SIGMOID_I16: [i16; 65536]`.
+//!
+//! [`Builder::compact_table`] stores a 16-bit table (16-bit input and 16-bit output) in its
+//! compact stored form (`NAME.compact`, [`crate::compact`]), checked against the full table on
+//! every code before it is written, as a `pub static NAME: ::actlut::compact::CompactRef<'static>`
+//! (the crate then depends on actlut, or names `CompactRef` through `actlut-codegen` with
+//! [`Builder::compact_path`]). Its entries are the table's bits as `u16` (`i16` as two's
+//! complement).
 
 use std::fmt::Write as _;
 use std::string::String;
@@ -81,6 +88,7 @@ use crate::quant::{dequantize, output_bits, Op, Output, Pipeline, QuantError, Qu
 #[derive(Debug, Default)]
 pub struct Builder {
     items: Vec<Item>,
+    compact_path: Option<String>,
 }
 
 #[derive(Debug)]
@@ -91,6 +99,8 @@ struct Item {
     packed: bool,
     /// Entry bits, as [`Pipeline::entry`] gives them, one per code.
     entries: Vec<u32>,
+    /// The compact stored form, for a table written as one.
+    compact: Option<Vec<u8>>,
 }
 
 impl Builder {
@@ -144,6 +154,65 @@ impl Builder {
     /// ```
     pub fn pipeline(&mut self, name: &str, pipeline: Pipeline) -> &mut Builder {
         self.push(name, &pipeline, false);
+        self
+    }
+
+    /// Adds the table of `pipeline` in its compact stored form, as
+    /// `pub static NAME: PATH::CompactRef<'static>` where `PATH` is `::actlut::compact`
+    /// (see [`compact_path`](Self::compact_path)). The table must have 16-bit inputs and
+    /// 16-bit outputs (`f16`, `bf16`, `i16`, `u16`): `get(code)` is the entry's bits.
+    ///
+    /// # Errors
+    ///
+    /// [`CompactError`](crate::compact::CompactError) if the stored form does not decode to
+    /// the table on every code (never expected: the packer is exact by construction).
+    ///
+    /// # Panics
+    ///
+    /// If the table is not 16-bit in and out, or `name` is not an identifier or is already
+    /// used.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::compact::CompactRef;
+    /// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+    /// use actlut_codegen::Function;
+    /// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+    /// let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
+    ///     .with_rounding(Rounding::TiesAwayFromZero);
+    /// let mut b = Builder::new();
+    /// b.compact_table("SIGMOID_I16", p).unwrap();
+    /// let (file, stored) = &b.binaries()[0];
+    /// assert_eq!(file, "SIGMOID_I16.compact");
+    /// let view = CompactRef::from_bytes(stored).unwrap();
+    /// assert_eq!(view.get(0), 16384); // sigmoid(0) · 2^15
+    /// assert!(b.build().contains("pub static SIGMOID_I16: ::actlut::compact::CompactRef<'static>"));
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
+    pub fn compact_table(
+        &mut self,
+        name: &str,
+        pipeline: Pipeline,
+    ) -> Result<&mut Builder, crate::compact::CompactError> {
+        assert!(
+            pipeline.input().bits() == 16 && pipeline.output().bytes() == 2,
+            "compact table {name}: needs a 16-bit input and a 16-bit output, not {} -> {}",
+            pipeline.input().name(),
+            pipeline.output().name()
+        );
+        self.push(name, &pipeline, false);
+        let item = self.items.last_mut().expect("just pushed");
+        let words: Vec<u16> = item.entries.iter().map(|&e| e as u16).collect();
+        let stored = crate::compact::compact(name, &words, crate::compact::Layout::Bytes)?;
+        item.compact = Some(stored.to_bytes());
+        Ok(self)
+    }
+
+    /// The path of the `CompactRef` type the source of [`compact_table`](Self::compact_table)s
+    /// names: `::actlut::compact` by default, `::actlut_codegen::compact` for a crate that
+    /// depends on actlut-codegen (without default features) instead.
+    pub fn compact_path(&mut self, path: &str) -> &mut Builder {
+        self.compact_path = Some(path.into());
         self
     }
 
@@ -271,6 +340,7 @@ impl Builder {
             output,
             packed,
             entries,
+            compact: None,
         });
     }
 
@@ -292,6 +362,25 @@ impl Builder {
             let allow = "#[allow(clippy::approx_constant, clippy::excessive_precision, \
                          clippy::unreadable_literal)]";
             let n = item.entries.len();
+            if let Some(stored) = &item.compact {
+                let path = self.compact_path.as_deref().unwrap_or("::actlut::compact");
+                let _ = writeln!(
+                    s,
+                    "///\n/// Compact: {} bytes instead of 131,072; `get(code as u16)` is the \
+                     entry's bits.",
+                    stored.len()
+                );
+                let _ = writeln!(
+                    s,
+                    "pub static {name}: {path}::CompactRef<'static> =\n    \
+                     match {path}::CompactRef::from_bytes(include_bytes!(\"{name}.compact\")) {{\n        \
+                     Ok(table) => table,\n        \
+                     Err(_) => panic!(\"{name}.compact is not a valid compact stored form\"),\n    \
+                     }};",
+                    name = item.name
+                );
+                continue;
+            }
             if n == 65_536 {
                 let _ = writeln!(
                     s,
@@ -333,7 +422,8 @@ impl Builder {
     }
 
     /// The files that [`build`](Self::build)'s source includes: for each table over 16-bit
-    /// codes, `NAME.bin` and its entries, little-endian, each [`Output::bytes`] wide.
+    /// codes, `NAME.bin` and its entries, little-endian, each [`Output::bytes`] wide, or for a
+    /// [`compact_table`](Self::compact_table) `NAME.compact` and its stored form.
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
@@ -351,11 +441,12 @@ impl Builder {
         self.items
             .iter()
             .filter(|i| i.entries.len() == 65_536)
-            .map(|i| {
-                (
+            .map(|i| match &i.compact {
+                Some(stored) => (std::format!("{}.compact", i.name), stored.clone()),
+                None => (
                     std::format!("{}.bin", i.name),
                     entry_bytes(i.output, &i.entries),
-                )
+                ),
             })
             .collect()
     }

@@ -299,3 +299,63 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn compact_tables_decode_to_the_pipeline_entries_on_every_code() {
+    use actlut_codegen::compact::CompactRef;
+    let away = Rounding::TiesAwayFromZero;
+    let i16_out = Output::I16 {
+        scale: 1.0 / 32768.0,
+        zero_point: 0,
+    };
+    let cases = [
+        Pipeline::new(
+            Function::Sigmoid.into(),
+            QuantType::I16,
+            1.0 / 4096.0,
+            0,
+            i16_out,
+        )
+        .unwrap()
+        .with_rounding(away),
+        Pipeline::new(
+            Function::Tanh.into(),
+            QuantType::I16,
+            1.0 / 4096.0,
+            0,
+            i16_out,
+        )
+        .unwrap()
+        .with_rounding(away),
+        Pipeline::new(
+            Function::Gelu.into(),
+            QuantType::U16,
+            0.001,
+            32768,
+            Output::F16,
+        )
+        .unwrap(),
+    ];
+    let mut b = Builder::new();
+    b.compact_path("::actlut_codegen::compact");
+    for (k, p) in cases.iter().enumerate() {
+        b.compact_table(&format!("C{k}"), *p).unwrap();
+    }
+    let files = b.binaries();
+    let code = b.build();
+    for (k, p) in cases.iter().enumerate() {
+        let (name, stored) = &files[k];
+        assert_eq!(name, &format!("C{k}.compact"));
+        assert!(code.contains(&format!(
+            "pub static C{k}: ::actlut_codegen::compact::CompactRef<'static> ="
+        )));
+        assert!(code.contains(&format!("include_bytes!(\"C{k}.compact\")")));
+        let view = CompactRef::from_bytes(stored).unwrap();
+        let mut e = vec![0; 65_536];
+        p.fill(&mut e);
+        for (i, &want) in e.iter().enumerate() {
+            assert_eq!(u32::from(view.get(i as u16)), want, "C{k} at {i:#06x}");
+        }
+        println!("C{k}: {} stored bytes", stored.len());
+    }
+}
