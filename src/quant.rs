@@ -31,6 +31,10 @@
 //! # Ok::<(), actlut::quant::QuantError>(())
 //! ```
 //!
+//! 16-bit inputs (`i16`, `u16`: TFLite 16x8, ONNX opset 21) have tables of 65,536 entries,
+//! built into a caller's buffer by [`crate::quant16`]. Requantized tables take a [`Rounding`]
+//! (`requantized_with`): ties to even by default (ONNX), or away from zero (TFLite).
+//!
 //! Inputs are `i8`, `u8`, and the 4-bit [`I4`] and [`U4`]: unpacked (one value per `i8`/`u8`,
 //! range-checked) with [`DequantTable`], or packed two per byte, the first element in the low
 //! nibble (ONNX), with [`PackedDequantTable`], whose 256 entries are output pairs keyed by the

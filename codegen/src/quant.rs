@@ -8,10 +8,13 @@
 //! 2. `y = f(x)` rounded to the output format: [`eval_f32`] for `f32`
 //!    outputs, [`eval_value`] (correct rounding of `f` at the exact value `x`) for `f16` and
 //!    `bf16` outputs. The [`Op::Identity`] keeps `x` (rounded once to `f16`/`bf16`).
-//! 3. For requantized outputs only, [`requantize`]:
-//!    `saturate(round_half_to_even(y / out_scale) + out_zero_point)`, the division in `f32`.
+//! 3. For requantized outputs only, [`requantize_with`]:
+//!    `saturate(round(y / out_scale) + out_zero_point)`, the division in `f32`, `round` to
+//!    nearest with ties by the pipeline's [`Rounding`] (to even by default, as ONNX; away from
+//!    zero as TFLite), decided on the `f32` quotient.
 //!
-//! A table has one entry per input code: 256 for `i8`/`u8`, 16 for `i4`/`u4` (indexed by the
+//! A table has one entry per input code: 65,536 for `i16`/`u16` and 256 for `i8`/`u8` (indexed
+//! by the code's bits, so `i16` −32768 is entry `0x8000`), 16 for `i4`/`u4` (indexed by the
 //! nibble, so `i4` −1 is entry 15). [`Pipeline`] validates the parameters and computes
 //! entries; the runtime type `actlut::quant::DequantTable`, the [`builder`](crate::builder)
 //! for build scripts and the `actlut_macros::dequant_table!` macro all fill their tables
