@@ -139,6 +139,7 @@ pub mod kernels;
 pub mod manifest;
 pub mod mx;
 pub mod quant;
+pub mod quant16;
 pub mod tables;
 
 pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};
