@@ -4,7 +4,8 @@
 #   scripts/readme-examples.sh "WORD..." FILE... > tests/readme.rs
 #   scripts/readme-examples.sh --list FILE...     # FILE:LINE of every example
 #   scripts/readme-examples.sh --needs FILE...    # the distinct needs lines
-# Each ```rust block becomes one #[test] (rustdoc's hidden `# ` lines included);
+# Each ```rust block becomes one #[test] (rustdoc's hidden `# ` lines included;
+# a block that defines `fn main` has it called, unwrapped if it returns a value);
 # a ```rust,ignore block is not an example (it shows code that only compiles
 # inside actlut) and is skipped. A block needs the words of the comment line
 # right above it, `<!-- example needs: gelu f16 -->`; a block without one
@@ -48,6 +49,8 @@ awk -v have="$have" -v mode="$mode" '
     take = 1
     for (i = 1; i <= m; i++) if (nw[i] != "" && !(nw[i] in ok)) take = 0
     if (take) {
+      # A block that defines `fn main` is a program, as in rustdoc: run it.
+      if (hasmain) body = body (mainresult ? "    main().unwrap();\n" : "    main();\n")
       printf "\n#[test]\nfn %s_line_%d() {\n%s}\n", prefix, start, body
       print FILENAME ":" start > "/dev/stderr"
     }
@@ -58,10 +61,11 @@ awk -v have="$have" -v mode="$mode" '
     if (line ~ /^[[:space:]]*#[[:space:]]/) sub(/#[[:space:]]/, "", line)
     else if (line ~ /^[[:space:]]*#$/) line = ""
     body = body "    " line "\n"
+    if (line ~ /^fn main\(\)/) { hasmain = 1; mainresult = (line ~ /->/) }
     next
   }
   /^```rust([,[:space:]].*)?$/ {
-    inblock = 1; start = FNR; body = ""
+    inblock = 1; start = FNR; body = ""; hasmain = 0; mainresult = 0
     skip = ($0 ~ /ignore/)
     need = (pending != "") ? pending : "default"
     pending = ""

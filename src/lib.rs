@@ -57,7 +57,8 @@
 //! # }
 //! ```
 //!
-//! Quantized codes (no feature): a fused dequantize → function table from [`quant`]:
+//! Quantized codes (no feature): a fused dequantize → function table from [`quant`] (16-bit
+//! codes: [`quant16`]):
 //!
 //! ```
 //! use actlut::quant::{DequantTable, Function};
@@ -75,6 +76,7 @@
 //! | the tables themselves and their SHA-256 | [`tables`]; [`manifest`] lists the tables of this build |
 //! | no table, the same bits; `f32` | [`computed`] |
 //! | `i8`/`u8`/4-bit codes with a scale and a zero point | [`quant`] (fused dequantize → function → requantize) |
+//! | `i16`/`u16` codes | [`quant16`] (tables in a buffer you own, or boxed with `alloc`) |
 //! | OCP MX and NVFP4 blocks | [`mx`] |
 //! | `f32` on a quantization grid with proven error bounds, log-sum-exp | [`approx`] |
 //! | 16-bit tables in 3–23 KiB | [`compact`] (the `compact` feature) |
@@ -162,6 +164,8 @@
 //! [docs/ARCHITECTURE.md](https://github.com/actlut/actlut/blob/main/docs/ARCHITECTURE.md) (the crates and where new code goes);
 //! [docs/accuracy.md](https://github.com/actlut/actlut/blob/main/docs/accuracy.md) (how exactness is achieved and verified);
 //! [docs/quantized.md](https://github.com/actlut/actlut/blob/main/docs/quantized.md) (quant, mx and approx);
+//! [docs/quant16.md](https://github.com/actlut/actlut/blob/main/docs/quant16.md) (16-bit quantized tables);
+//! [docs/quant16-ort.md](https://github.com/actlut/actlut/blob/main/docs/quant16-ort.md) (ONNX Runtime on every 16-bit code);
 //! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
 //! [docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md) (the lock and the manifest);
 //! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md) (`actlut audit`);
@@ -191,6 +195,7 @@ pub mod kernels;
 pub mod manifest;
 pub mod mx;
 pub mod quant;
+pub mod quant16;
 pub mod tables;
 
 pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};

@@ -31,6 +31,10 @@
 //! # Ok::<(), actlut::quant::QuantError>(())
 //! ```
 //!
+//! 16-bit inputs (`i16`, `u16`: TFLite 16x8, ONNX opset 21) have tables of 65,536 entries,
+//! built into a caller's buffer by [`crate::quant16`]. Requantized tables take a [`Rounding`]
+//! (`requantized_with`): ties to even by default (ONNX), or away from zero (TFLite).
+//!
 //! Inputs are `i8`, `u8`, and the 4-bit [`I4`] and [`U4`]: unpacked (one value per `i8`/`u8`,
 //! range-checked) with [`DequantTable`], or packed two per byte, the first element in the low
 //! nibble (ONNX), with [`PackedDequantTable`], whose 256 entries are output pairs keyed by the
@@ -56,7 +60,7 @@
 
 use core::marker::PhantomData;
 
-pub use actlut_codegen::quant::{Op, QuantError, QuantType};
+pub use actlut_codegen::quant::{Op, QuantError, QuantType, Rounding};
 use actlut_codegen::quant::{Output as Stage, Pipeline};
 pub use actlut_codegen::Function;
 
@@ -345,7 +349,7 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
         let p = pipeline?;
         let mut table = [Out::ZERO; 256];
         for (code, t) in table.iter_mut().take(In::TYPE.codes()).enumerate() {
-            *t = Out::from_entry(p.entry(code as u8));
+            *t = Out::from_entry(p.entry(code as u16));
         }
         Ok(DequantTable {
             table,
@@ -498,13 +502,51 @@ impl<In: Input, Out: QuantOutput> DequantTable<In, Out> {
         out_scale: f32,
         out_zero_point: i32,
     ) -> Result<Self, QuantError> {
-        Self::build(Pipeline::new(
-            op.into(),
-            In::TYPE,
+        Self::requantized_with(
+            op,
             scale,
             zero_point,
-            Out::stage(out_scale, out_zero_point),
-        ))
+            out_scale,
+            out_zero_point,
+            Rounding::TiesToEven,
+        )
+    }
+
+    /// [`requantized`](Self::requantized) with ties rounded by `rounding`: ties to even
+    /// (ONNX, the default of `requantized`) or away from zero (TFLite, CMSIS-NN, ExecuTorch).
+    ///
+    /// # Errors
+    ///
+    /// As [`requantized`](Self::requantized).
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Op, Rounding};
+    /// let away = DequantTable::<i8, i8>::requantized_with(
+    ///     Op::Identity, 1.0, 0, 2.0, 0, Rounding::TiesAwayFromZero,
+    /// )?;
+    /// assert_eq!([away.lookup(1), away.lookup(3), away.lookup(-3)], [1, 2, -2]);
+    /// let even = DequantTable::<i8, i8>::requantized(Op::Identity, 1.0, 0, 2.0, 0)?;
+    /// assert_eq!([even.lookup(1), even.lookup(3), even.lookup(-3)], [0, 2, -2]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn requantized_with(
+        op: impl Into<Op>,
+        scale: f32,
+        zero_point: i32,
+        out_scale: f32,
+        out_zero_point: i32,
+        rounding: Rounding,
+    ) -> Result<Self, QuantError> {
+        Self::build(
+            Pipeline::new(
+                op.into(),
+                In::TYPE,
+                scale,
+                zero_point,
+                Out::stage(out_scale, out_zero_point),
+            )
+            .map(|p| p.with_rounding(rounding)),
+        )
     }
 }
 
@@ -820,6 +862,32 @@ impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
         out_zero_point: i32,
     ) -> Result<Self, QuantError> {
         DequantTable::requantized(op, scale, zero_point, out_scale, out_zero_point)
+            .map(Self::from_unpacked)
+    }
+
+    /// [`requantized`](Self::requantized) with ties rounded by `rounding`.
+    ///
+    /// # Errors
+    ///
+    /// As [`DequantTable::requantized`].
+    ///
+    /// ```
+    /// use actlut::quant::{PackedDequantTable, Op, Rounding, U4};
+    /// let t = PackedDequantTable::<U4, u8>::requantized_with(
+    ///     Op::Identity, 1.0, 0, 2.0, 0, Rounding::TiesAwayFromZero,
+    /// )?;
+    /// assert_eq!(t.lookup(0x51), [1, 3]); // 0.5 → 1, 2.5 → 3
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn requantized_with(
+        op: impl Into<Op>,
+        scale: f32,
+        zero_point: i32,
+        out_scale: f32,
+        out_zero_point: i32,
+        rounding: Rounding,
+    ) -> Result<Self, QuantError> {
+        DequantTable::requantized_with(op, scale, zero_point, out_scale, out_zero_point, rounding)
             .map(Self::from_unpacked)
     }
 }

@@ -363,3 +363,13 @@ fn every_docs_page_is_linked_from_the_readme_and_the_crate_docs() {
         );
     }
 }
+
+#[test]
+fn the_readme_is_at_most_400_lines() {
+    // The README is for deciding and starting; each subject's detail has its page in docs/.
+    let lines = read("README.md").lines().count();
+    assert!(
+        lines <= 400,
+        "README.md has {lines} lines, more than 400: move the detail to its page in docs/"
+    );
+}

@@ -389,7 +389,7 @@ fn packed_tables_hold_both_nibbles_of_every_byte_low_first() {
         let r = PackedDequantTable::<In, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
         for b in 0..=255u8 {
             let [lo, hi] = r.lookup(b);
-            let val = |nib: u8| In::TYPE.value(nib).clamp(0, 255) as u8;
+            let val = |nib: u8| In::TYPE.value(nib.into()).clamp(0, 255) as u8;
             assert_eq!([lo, hi], [val(b & 0xF), val(b >> 4)], "{b:#04x}");
         }
     }
@@ -502,9 +502,10 @@ fn bad_parameters_are_errors_naming_the_parameter_and_value() {
             QuantType::U8 => DequantTable::<u8, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
             QuantType::I4 => DequantTable::<I4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
             QuantType::U4 => PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::I16 | QuantType::U16 => unreachable!("tests/quant16.rs"),
         }
     };
-    for ty in QuantType::ALL {
+    for ty in QuantType::SMALL {
         for v in -300..=300 {
             let r = zp(ty, v);
             if ty.contains(v) {

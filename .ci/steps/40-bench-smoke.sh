@@ -7,4 +7,5 @@ cargo bench --bench mx -- --test
 cargo bench --bench kernels -- --test
 cargo bench --bench compact -- --test
 cargo bench --bench quant -- --test
+cargo bench --features alloc --bench quant16 -- --test
 cargo run --release --example quickstart

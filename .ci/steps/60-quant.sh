@@ -13,6 +13,12 @@ cargo clippy -p actlut --features macros --all-targets -- -D warnings
 cargo clippy -p actlut --no-default-features --features macros -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc -p actlut-macros --no-deps
 
+# 16-bit quantized tables with the boxed form (`alloc`), and the rounding
+# parameter through the macro; every code of every 16-bit table (about 5 s).
+cargo test -p actlut --features alloc --test quant16
+cargo test -p actlut --features macros --test quant_rounding
+cargo clippy -p actlut --features alloc --all-targets -- -D warnings
+
 # The compile errors of `dequant_table!`, on their own (their expected output is
 # in macros/tests/ui/*.stderr).
 cargo test -p actlut-macros

@@ -29,17 +29,49 @@
 //! ```
 //!
 //! Element types: `f32` for `f32` outputs, `u16` bits for `f16`/`bf16` (`half::f16::from_bits`),
-//! `i8`/`u8` for requantized outputs. Tables over 4-bit inputs have 16 entries indexed by the
-//! nibble (`i4` −1 at 15); packed tables have 256 pairs keyed by the whole byte, the low
-//! nibble first (ONNX). Entries are [`Pipeline::entry`], the same as the run-time
+//! `i8`/`u8`/`i16`/`u16` for requantized outputs. Tables over 4-bit inputs have 16 entries
+//! indexed by the nibble (`i4` −1 at 15); packed tables have 256 pairs keyed by the whole byte,
+//! the low nibble first (ONNX). Entries are [`Pipeline::entry`], the same as the run-time
 //! `actlut::quant::DequantTable` and the `dequant_table!` macro.
+//!
+//! # 16-bit inputs
+//!
+//! A table over `i16`/`u16` codes has 65,536 entries, indexed by the code's bits
+//! (`code as u16 as usize`: `i16` −32768 at `0x8000`). It is not written as a literal (a
+//! 65,536-element literal compiles an order of magnitude slower): [`write_to`](Builder::write_to)
+//! writes its little-endian entries to `NAME.bin` beside the Rust file, which embeds them with
+//! `include_bytes!` and decodes them in a `const` initializer (no `unsafe`, no dependency):
+//!
+//! ```no_run
+//! use actlut_codegen::builder::Builder;
+//! use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+//! use actlut_codegen::Function;
+//!
+//! // TFLite 16x8 sigmoid: input scale 2^-12, output scale 2^-15, zero points 0, ties away.
+//! let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+//! let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
+//!     .with_rounding(Rounding::TiesAwayFromZero);
+//! let mut tables = Builder::new();
+//! tables.pipeline("SIGMOID_I16", p);
+//! let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+//! tables.write_to(&out_dir.join("quant_tables.rs")).unwrap(); // and SIGMOID_I16.bin
+//! # Ok::<(), actlut_codegen::quant::QuantError>(())
+//! ```
+//!
+//! defines `pub static SIGMOID_I16: [i16; 65536]`.
+//!
+//! [`Builder::compact_table`] stores a 16-bit table (16-bit input and 16-bit output) in its
+//! compact stored form (`NAME.compact`, [`crate::compact`]), checked against the full table on
+//! every code before it is written, as a `pub static NAME: ::actlut::compact::CompactRef<'static>`
+//! (the crate then depends on actlut, or names `CompactRef` through `actlut-codegen` with
+//! [`Builder::compact_path`]). Its entries are the table's bits as `u16` (`i16` as two's
+//! complement).
 
 use std::fmt::Write as _;
 use std::string::String;
 use std::vec::Vec;
 
-use crate::quant::{dequantize, requantize, Op, Output, Pipeline, QuantError, QuantType};
-use crate::Format;
+use crate::quant::{dequantize, output_bits, Op, Output, Pipeline, QuantError, QuantType};
 
 /// Collects tables and writes them as one Rust file.
 ///
@@ -56,6 +88,7 @@ use crate::Format;
 #[derive(Debug, Default)]
 pub struct Builder {
     items: Vec<Item>,
+    compact_path: Option<String>,
 }
 
 #[derive(Debug)]
@@ -66,6 +99,8 @@ struct Item {
     packed: bool,
     /// Entry bits, as [`Pipeline::entry`] gives them, one per code.
     entries: Vec<u32>,
+    /// The compact stored form, for a table written as one.
+    compact: Option<Vec<u8>>,
 }
 
 impl Builder {
@@ -96,6 +131,89 @@ impl Builder {
         let p = Pipeline::new(op, input, scale, zero_point, output)?;
         self.push(name, &p, false);
         Ok(self)
+    }
+
+    /// Adds the table of a validated [`Pipeline`] (which carries its
+    /// [`Rounding`](crate::quant::Rounding)), as `pub static NAME`.
+    ///
+    /// # Panics
+    ///
+    /// If `name` is not an identifier, or is already used.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+    /// let out = Output::U8 { scale: 2.0, zero_point: 0 };
+    /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, out)?;
+    /// let mut b = Builder::new();
+    /// b.pipeline("EVEN", p).pipeline("AWAY", p.with_rounding(Rounding::TiesAwayFromZero));
+    /// let code = b.build();
+    /// assert!(code.contains("    0, 0, 1, 2, 2, 2, 3, 4,")); // 0.5 → 0, 1.5 → 2, 2.5 → 2
+    /// assert!(code.contains("    0, 1, 1, 2, 2, 3, 3, 4,")); // 0.5 → 1, 1.5 → 2, 2.5 → 3
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
+    pub fn pipeline(&mut self, name: &str, pipeline: Pipeline) -> &mut Builder {
+        self.push(name, &pipeline, false);
+        self
+    }
+
+    /// Adds the table of `pipeline` in its compact stored form, as
+    /// `pub static NAME: PATH::CompactRef<'static>` where `PATH` is `::actlut::compact`
+    /// (see [`compact_path`](Self::compact_path)). The table must have 16-bit inputs and
+    /// 16-bit outputs (`f16`, `bf16`, `i16`, `u16`): `get(code)` is the entry's bits.
+    ///
+    /// # Errors
+    ///
+    /// [`CompactError`](crate::compact::CompactError) if the stored form does not decode to
+    /// the table on every code (never expected: the packer is exact by construction).
+    ///
+    /// # Panics
+    ///
+    /// If the table is not 16-bit in and out, or `name` is not an identifier or is already
+    /// used.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::compact::CompactRef;
+    /// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+    /// use actlut_codegen::Function;
+    /// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+    /// let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
+    ///     .with_rounding(Rounding::TiesAwayFromZero);
+    /// let mut b = Builder::new();
+    /// b.compact_table("SIGMOID_I16", p).unwrap();
+    /// let (file, stored) = &b.binaries()[0];
+    /// assert_eq!(file, "SIGMOID_I16.compact");
+    /// let view = CompactRef::from_bytes(stored).unwrap();
+    /// assert_eq!(view.get(0), 16384); // sigmoid(0) · 2^15
+    /// assert!(b.build().contains("pub static SIGMOID_I16: ::actlut::compact::CompactRef<'static>"));
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
+    pub fn compact_table(
+        &mut self,
+        name: &str,
+        pipeline: Pipeline,
+    ) -> Result<&mut Builder, crate::compact::CompactError> {
+        assert!(
+            pipeline.input().bits() == 16 && pipeline.output().bytes() == 2,
+            "compact table {name}: needs a 16-bit input and a 16-bit output, not {} -> {}",
+            pipeline.input().name(),
+            pipeline.output().name()
+        );
+        self.push(name, &pipeline, false);
+        let item = self.items.last_mut().expect("just pushed");
+        let words: Vec<u16> = item.entries.iter().map(|&e| e as u16).collect();
+        let stored = crate::compact::compact(name, &words, crate::compact::Layout::Bytes)?;
+        item.compact = Some(stored.to_bytes());
+        Ok(self)
+    }
+
+    /// The path of the `CompactRef` type the source of [`compact_table`](Self::compact_table)s
+    /// names: `::actlut::compact` by default, `::actlut_codegen::compact` for a crate that
+    /// depends on actlut-codegen (without default features) instead.
+    pub fn compact_path(&mut self, path: &str) -> &mut Builder {
+        self.compact_path = Some(path.into());
+        self
     }
 
     /// Adds a packed table: 256 pairs, the outputs of the two 4-bit values of each byte, low
@@ -169,19 +287,8 @@ impl Builder {
         Pipeline::new(Op::Identity, input, scale, zero_point, output)?;
         let entries = (0..input.codes())
             .map(|code| {
-                let x = dequantize(input.value(code as u8), scale, zero_point);
-                let y = f(x);
-                match output {
-                    Output::F32 => y.to_bits(),
-                    Output::F16 => u32::from(Format::F16.encode(f64::from(y))),
-                    Output::Bf16 => u32::from(Format::Bf16.encode(f64::from(y))),
-                    Output::I8 { scale, zero_point } => {
-                        u32::from(requantize(y, scale, zero_point, QuantType::I8) as u8)
-                    }
-                    Output::U8 { scale, zero_point } => {
-                        u32::from(requantize(y, scale, zero_point, QuantType::U8) as u8)
-                    }
-                }
+                let x = dequantize(input.value(code as u16), scale, zero_point);
+                output_bits(output, f(x), crate::quant::Rounding::TiesToEven)
             })
             .collect();
         let doc = std::format!(
@@ -196,14 +303,18 @@ impl Builder {
     fn push(&mut self, name: &str, p: &Pipeline, packed: bool) {
         let mut entries = std::vec![0u32; p.input().codes()];
         p.fill(&mut entries);
-        let doc = std::format!(
-            "`{}` of {} codes: scale {:?}, zero point {}, {}.",
+        let mut doc = std::format!(
+            "`{}` of {} codes: scale {:?}, zero point {}, {}",
             p.op().name(),
             p.input().name(),
             p.scale(),
             p.zero_point(),
             describe_output(p.output())
         );
+        if p.output().requantization().is_some() {
+            let _ = write!(doc, ", ties rounded {}", p.rounding().name());
+        }
+        doc.push('.');
         self.push_entries(name, doc, p.output(), packed, entries);
     }
 
@@ -229,10 +340,13 @@ impl Builder {
             output,
             packed,
             entries,
+            compact: None,
         });
     }
 
-    /// The Rust source of every table added, with an `@generated` header.
+    /// The Rust source of every table added, with an `@generated` header. A table over 16-bit
+    /// codes includes `NAME.bin` (see [`binaries`](Self::binaries)) from the directory of the
+    /// Rust file.
     pub fn build(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(
@@ -248,7 +362,32 @@ impl Builder {
             let allow = "#[allow(clippy::approx_constant, clippy::excessive_precision, \
                          clippy::unreadable_literal)]";
             let n = item.entries.len();
-            if item.packed {
+            if let Some(stored) = &item.compact {
+                let path = self.compact_path.as_deref().unwrap_or("::actlut::compact");
+                let _ = writeln!(
+                    s,
+                    "///\n/// Compact: {} bytes instead of 131,072; `get(code as u16)` is the \
+                     entry's bits.",
+                    stored.len()
+                );
+                let _ = writeln!(
+                    s,
+                    "pub static {name}: {path}::CompactRef<'static> =\n    \
+                     match {path}::CompactRef::from_bytes(include_bytes!(\"{name}.compact\")) {{\n        \
+                     Ok(table) => table,\n        \
+                     Err(_) => panic!(\"{name}.compact is not a valid compact stored form\"),\n    \
+                     }};",
+                    name = item.name
+                );
+                continue;
+            }
+            if n == 65_536 {
+                let _ = writeln!(
+                    s,
+                    "///\n/// Indexed by the code's bits (`code as u16 as usize`)."
+                );
+                write_embedded(&mut s, &item.name, item.output);
+            } else if item.packed {
                 let _ = writeln!(
                     s,
                     "///\n/// Indexed by a byte of packed values: the outputs of its low, then high nibble."
@@ -275,21 +414,109 @@ impl Builder {
                     let _ = writeln!(s, "    {},", line.join(", "));
                 }
             }
-            let _ = writeln!(s, "];");
+            if n != 65_536 {
+                let _ = writeln!(s, "];");
+            }
         }
         s
     }
 
-    /// Writes [`build`](Self::build) to `path`.
+    /// The files that [`build`](Self::build)'s source includes: for each table over 16-bit
+    /// codes, `NAME.bin` and its entries, little-endian, each [`Output::bytes`] wide, or for a
+    /// [`compact_table`](Self::compact_table) `NAME.compact` and its stored form.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::quant::{Op, Output, QuantType};
+    /// let mut b = Builder::new();
+    /// b.table("ID", Op::Identity, QuantType::I16, 1.0, 0, Output::I16 { scale: 1.0, zero_point: 0 })?;
+    /// let files = b.binaries();
+    /// assert_eq!(files[0].0, "ID.bin");
+    /// assert_eq!(files[0].1.len(), 131_072);
+    /// assert_eq!(files[0].1[2 * 0x8000..][..2], (-32768i16).to_le_bytes());
+    /// assert!(b.build().contains("include_bytes!(\"ID.bin\")"));
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
+    pub fn binaries(&self) -> Vec<(String, Vec<u8>)> {
+        self.items
+            .iter()
+            .filter(|i| i.entries.len() == 65_536)
+            .map(|i| match &i.compact {
+                Some(stored) => (std::format!("{}.compact", i.name), stored.clone()),
+                None => (
+                    std::format!("{}.bin", i.name),
+                    entry_bytes(i.output, &i.entries),
+                ),
+            })
+            .collect()
+    }
+
+    /// Writes [`build`](Self::build) to `path`, and each of [`binaries`](Self::binaries)
+    /// into the same directory.
     pub fn write_to(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let dir = path.parent().unwrap_or(std::path::Path::new(""));
+        for (name, bytes) in self.binaries() {
+            std::fs::write(dir.join(name), bytes)?;
+        }
         std::fs::write(path, self.build())
     }
+}
+
+/// The entries' little-endian bytes, each `output.bytes()` wide.
+///
+/// ```
+/// use actlut_codegen::builder::entry_bytes;
+/// use actlut_codegen::quant::Output;
+/// assert_eq!(entry_bytes(Output::F16, &[0x3C00]), [0x00, 0x3C]);
+/// assert_eq!(entry_bytes(Output::U8 { scale: 1.0, zero_point: 0 }, &[7, 9]), [7, 9]);
+/// ```
+pub fn entry_bytes(output: Output, entries: &[u32]) -> Vec<u8> {
+    let w = output.bytes();
+    entries
+        .iter()
+        .flat_map(|e| e.to_le_bytes().into_iter().take(w))
+        .collect()
+}
+
+/// A `static` of 65,536 entries decoded at compile time from `NAME.bin`.
+fn write_embedded(s: &mut String, name: &str, output: Output) {
+    let elem = element_type(output);
+    let w = output.bytes();
+    let decode = match output {
+        Output::F32 => "f32::from_bits(u32::from_le_bytes([B[k], B[k + 1], B[k + 2], B[k + 3]]))",
+        Output::F16 | Output::Bf16 | Output::U16 { .. } => "u16::from_le_bytes([B[k], B[k + 1]])",
+        Output::I16 { .. } => "i16::from_le_bytes([B[k], B[k + 1]])",
+        Output::I8 { .. } => "B[k] as i8",
+        Output::U8 { .. } => "B[k]",
+    };
+    let zero = if matches!(output, Output::F32) {
+        "0.0"
+    } else {
+        "0"
+    };
+    let _ = writeln!(
+        s,
+        "pub static {name}: [{elem}; 65536] = {{\n    \
+         const B: &[u8; {bytes}] = include_bytes!(\"{name}.bin\");\n    \
+         let mut t = [{zero}; 65536];\n    \
+         let mut i = 0;\n    \
+         while i < 65536 {{\n        \
+         let k = {w} * i;\n        \
+         t[i] = {decode};\n        \
+         i += 1;\n    \
+         }}\n    \
+         t\n}};",
+        bytes = 65_536 * w
+    );
 }
 
 fn describe_output(output: Output) -> String {
     match output {
         Output::F32 | Output::F16 | Output::Bf16 => std::format!("{} outputs", output.name()),
-        Output::I8 { scale, zero_point } | Output::U8 { scale, zero_point } => std::format!(
+        Output::I8 { scale, zero_point }
+        | Output::U8 { scale, zero_point }
+        | Output::I16 { scale, zero_point }
+        | Output::U16 { scale, zero_point } => std::format!(
             "requantized to {} with scale {scale:?}, zero point {zero_point}",
             output.name()
         ),
@@ -310,6 +537,8 @@ pub fn element_type(output: Output) -> &'static str {
         Output::F16 | Output::Bf16 => "u16",
         Output::I8 { .. } => "i8",
         Output::U8 { .. } => "u8",
+        Output::I16 { .. } => "i16",
+        Output::U16 { .. } => "u16",
     }
 }
 
@@ -355,6 +584,8 @@ pub fn literal(output: Output, bits: u32) -> String {
         Output::F16 | Output::Bf16 => std::format!("{:#06x}", bits as u16),
         Output::I8 { .. } => std::format!("{}", bits as u8 as i8),
         Output::U8 { .. } => std::format!("{}", bits as u8),
+        Output::I16 { .. } => std::format!("{}", bits as u16 as i16),
+        Output::U16 { .. } => std::format!("{}", bits as u16),
     }
 }
 

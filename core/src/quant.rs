@@ -8,10 +8,13 @@
 //! 2. `y = f(x)` rounded to the output format: [`eval_f32`] for `f32`
 //!    outputs, [`eval_value`] (correct rounding of `f` at the exact value `x`) for `f16` and
 //!    `bf16` outputs. The [`Op::Identity`] keeps `x` (rounded once to `f16`/`bf16`).
-//! 3. For requantized outputs only, [`requantize`]:
-//!    `saturate(round_half_to_even(y / out_scale) + out_zero_point)`, the division in `f32`.
+//! 3. For requantized outputs only, [`requantize_with`]:
+//!    `saturate(round(y / out_scale) + out_zero_point)`, the division in `f32`, `round` to
+//!    nearest with ties by the pipeline's [`Rounding`] (to even by default, as ONNX; away from
+//!    zero as TFLite), decided on the `f32` quotient.
 //!
-//! A table has one entry per input code: 256 for `i8`/`u8`, 16 for `i4`/`u4` (indexed by the
+//! A table has one entry per input code: 65,536 for `i16`/`u16` and 256 for `i8`/`u8` (indexed
+//! by the code's bits, so `i16` −32768 is entry `0x8000`), 16 for `i4`/`u4` (indexed by the
 //! nibble, so `i4` −1 is entry 15). [`Pipeline`] validates the parameters and computes
 //! entries; the runtime type `actlut::quant::DequantTable`, the [`builder`](crate::builder)
 //! for build scripts and the `actlut_macros::dequant_table!` macro all fill their tables
@@ -49,19 +52,35 @@ pub enum QuantType {
     I4,
     /// Unsigned 4-bit, 0..=15.
     U4,
+    /// Signed 16-bit, −32768..=32767.
+    I16,
+    /// Unsigned 16-bit, 0..=65535.
+    U16,
 }
 
 impl QuantType {
     /// Every quantized type.
-    pub const ALL: [QuantType; 4] = [QuantType::I8, QuantType::U8, QuantType::I4, QuantType::U4];
+    pub const ALL: [QuantType; 6] = [
+        QuantType::I8,
+        QuantType::U8,
+        QuantType::I4,
+        QuantType::U4,
+        QuantType::I16,
+        QuantType::U16,
+    ];
 
-    /// The type's name: `i8`, `u8`, `i4`, `u4`.
+    /// The types of at most 8 bits, whose tables have at most 256 entries.
+    pub const SMALL: [QuantType; 4] = [QuantType::I8, QuantType::U8, QuantType::I4, QuantType::U4];
+
+    /// The type's name: `i8`, `u8`, `i4`, `u4`, `i16`, `u16`.
     pub const fn name(self) -> &'static str {
         match self {
             QuantType::I8 => "i8",
             QuantType::U8 => "u8",
             QuantType::I4 => "i4",
             QuantType::U4 => "u4",
+            QuantType::I16 => "i16",
+            QuantType::U16 => "u16",
         }
     }
 
@@ -70,7 +89,8 @@ impl QuantType {
     /// ```
     /// use actlut_core::quant::QuantType;
     /// assert_eq!(QuantType::from_name("u4"), Some(QuantType::U4));
-    /// assert_eq!(QuantType::from_name("i16"), None);
+    /// assert_eq!(QuantType::from_name("i16"), Some(QuantType::I16));
+    /// assert_eq!(QuantType::from_name("i32"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<QuantType> {
         QuantType::ALL.into_iter().find(|t| t.name() == name)
@@ -80,8 +100,9 @@ impl QuantType {
     pub const fn min(self) -> i32 {
         match self {
             QuantType::I8 => -128,
-            QuantType::U8 | QuantType::U4 => 0,
+            QuantType::U8 | QuantType::U4 | QuantType::U16 => 0,
             QuantType::I4 => -8,
+            QuantType::I16 => -32768,
         }
     }
 
@@ -92,6 +113,8 @@ impl QuantType {
             QuantType::U8 => 255,
             QuantType::I4 => 7,
             QuantType::U4 => 15,
+            QuantType::I16 => 32767,
+            QuantType::U16 => 65535,
         }
     }
 
@@ -100,29 +123,50 @@ impl QuantType {
         value >= self.min() && value <= self.max()
     }
 
-    /// Number of codes, which is the number of entries of a table over this type: 256 or 16.
+    /// Number of codes, which is the number of entries of a table over this type: 65,536,
+    /// 256 or 16.
     pub const fn codes(self) -> usize {
         match self {
+            QuantType::I16 | QuantType::U16 => 65_536,
             QuantType::I8 | QuantType::U8 => 256,
             QuantType::I4 | QuantType::U4 => 16,
         }
     }
 
-    /// The value of a code: its bits read as this type (for 4-bit types, the low nibble).
+    /// The number of bits of a code: 16, 8 or 4.
+    pub const fn bits(self) -> u32 {
+        match self {
+            QuantType::I16 | QuantType::U16 => 16,
+            QuantType::I8 | QuantType::U8 => 8,
+            QuantType::I4 | QuantType::U4 => 4,
+        }
+    }
+
+    /// Whether the type is signed.
+    pub const fn is_signed(self) -> bool {
+        matches!(self, QuantType::I8 | QuantType::I4 | QuantType::I16)
+    }
+
+    /// The value of a code: its bits read as this type (for 8-bit types the low byte, for
+    /// 4-bit types the low nibble).
     ///
     /// ```
     /// use actlut_core::quant::QuantType;
+    /// assert_eq!(QuantType::I16.value(0x8000), -32768);
+    /// assert_eq!(QuantType::U16.value(0x8000), 32768);
     /// assert_eq!(QuantType::I8.value(0xFF), -1);
     /// assert_eq!(QuantType::U8.value(0xFF), 255);
     /// assert_eq!(QuantType::I4.value(0x0F), -1);
     /// assert_eq!(QuantType::I4.value(0x08), -8);
     /// assert_eq!(QuantType::U4.value(0x0F), 15);
     /// ```
-    pub const fn value(self, code: u8) -> i32 {
+    pub const fn value(self, code: u16) -> i32 {
         match self {
-            QuantType::I8 => code as i8 as i32,
-            QuantType::U8 => code as i32,
-            QuantType::I4 => ((code << 4) as i8 >> 4) as i32,
+            QuantType::I16 => code as i16 as i32,
+            QuantType::U16 => code as i32,
+            QuantType::I8 => code as u8 as i8 as i32,
+            QuantType::U8 => code as u8 as i32,
+            QuantType::I4 => (((code as u8) << 4) as i8 >> 4) as i32,
             QuantType::U4 => (code & 0x0F) as i32,
         }
     }
@@ -133,11 +177,30 @@ impl QuantType {
     /// use actlut_core::quant::QuantType;
     /// assert_eq!(QuantType::I8.code(-1), 0xFF);
     /// assert_eq!(QuantType::I4.code(-8), 0x08);
+    /// assert_eq!(QuantType::I16.code(-32768), 0x8000);
     /// ```
-    pub const fn code(self, value: i32) -> u8 {
+    pub const fn code(self, value: i32) -> u16 {
         match self {
-            QuantType::I4 | QuantType::U4 => (value as u8) & 0x0F,
-            QuantType::I8 | QuantType::U8 => value as u8,
+            QuantType::I4 | QuantType::U4 => (value as u16) & 0x0F,
+            QuantType::I8 | QuantType::U8 => (value as u16) & 0xFF,
+            QuantType::I16 | QuantType::U16 => value as u16,
+        }
+    }
+
+    /// The largest `|q − zero_point|` over the codes `q` of this type.
+    ///
+    /// ```
+    /// use actlut_core::quant::QuantType;
+    /// assert_eq!(QuantType::I16.max_distance(0), 32768);
+    /// assert_eq!(QuantType::U16.max_distance(0), 65535);
+    /// ```
+    pub const fn max_distance(self, zero_point: i32) -> i32 {
+        let up = self.max() - zero_point;
+        let down = zero_point - self.min();
+        if up > down {
+            up
+        } else {
+            down
         }
     }
 
@@ -272,10 +335,24 @@ pub enum Output {
         /// `out_zero_point`: in 0..=255.
         zero_point: i32,
     },
+    /// The `f32` result requantized to `i16` with this scale and zero point.
+    I16 {
+        /// `out_scale`: finite and positive.
+        scale: f32,
+        /// `out_zero_point`: in −32768..=32767.
+        zero_point: i32,
+    },
+    /// The `f32` result requantized to `u16` with this scale and zero point.
+    U16 {
+        /// `out_scale`: finite and positive.
+        scale: f32,
+        /// `out_zero_point`: in 0..=65535.
+        zero_point: i32,
+    },
 }
 
 impl Output {
-    /// The output type's name: `f32`, `f16`, `bf16`, `i8`, `u8`.
+    /// The output type's name: `f32`, `f16`, `bf16`, `i8`, `u8`, `i16`, `u16`.
     pub const fn name(self) -> &'static str {
         match self {
             Output::F32 => "f32",
@@ -283,6 +360,110 @@ impl Output {
             Output::Bf16 => "bf16",
             Output::I8 { .. } => "i8",
             Output::U8 { .. } => "u8",
+            Output::I16 { .. } => "i16",
+            Output::U16 { .. } => "u16",
+        }
+    }
+
+    /// A requantized output of type `ty` (`i8`, `u8`, `i16` or `u16`) with this scale and zero
+    /// point; `None` for a 4-bit `ty`.
+    ///
+    /// ```
+    /// use actlut_core::quant::{Output, QuantType};
+    /// assert_eq!(
+    ///     Output::requantized(QuantType::I16, 0.5, 3),
+    ///     Some(Output::I16 { scale: 0.5, zero_point: 3 })
+    /// );
+    /// assert_eq!(Output::requantized(QuantType::U4, 0.5, 3), None);
+    /// ```
+    pub const fn requantized(ty: QuantType, scale: f32, zero_point: i32) -> Option<Output> {
+        Some(match ty {
+            QuantType::I8 => Output::I8 { scale, zero_point },
+            QuantType::U8 => Output::U8 { scale, zero_point },
+            QuantType::I16 => Output::I16 { scale, zero_point },
+            QuantType::U16 => Output::U16 { scale, zero_point },
+            QuantType::I4 | QuantType::U4 => return None,
+        })
+    }
+
+    /// For a requantized output, its type, `out_scale` and `out_zero_point`; `None` for a
+    /// float output.
+    ///
+    /// ```
+    /// use actlut_core::quant::{Output, QuantType};
+    /// let o = Output::U16 { scale: 0.25, zero_point: 7 };
+    /// assert_eq!(o.requantization(), Some((QuantType::U16, 0.25, 7)));
+    /// assert_eq!(Output::F16.requantization(), None);
+    /// ```
+    pub const fn requantization(self) -> Option<(QuantType, f32, i32)> {
+        match self {
+            Output::F32 | Output::F16 | Output::Bf16 => None,
+            Output::I8 { scale, zero_point } => Some((QuantType::I8, scale, zero_point)),
+            Output::U8 { scale, zero_point } => Some((QuantType::U8, scale, zero_point)),
+            Output::I16 { scale, zero_point } => Some((QuantType::I16, scale, zero_point)),
+            Output::U16 { scale, zero_point } => Some((QuantType::U16, scale, zero_point)),
+        }
+    }
+
+    /// The width of one entry in bytes: 4 for `f32`, 2 for `f16`, `bf16`, `i16`, `u16`, 1 for
+    /// `i8` and `u8`.
+    pub const fn bytes(self) -> usize {
+        match self {
+            Output::F32 => 4,
+            Output::F16 | Output::Bf16 | Output::I16 { .. } | Output::U16 { .. } => 2,
+            Output::I8 { .. } | Output::U8 { .. } => 1,
+        }
+    }
+}
+
+/// How requantization rounds `y / out_scale` to an integer when it lies exactly halfway
+/// between two.
+///
+/// The tie is decided on the `f32` quotient the pipeline computes (as ONNX Runtime, TFLite and
+/// CMSIS-NN do), not on the exact quotient: `0.25 / 0.1` rounds in `f32` to exactly 2.5, a tie.
+///
+/// ```
+/// use actlut_core::quant::{requantize_with, QuantType, Rounding};
+/// assert_eq!(Rounding::default(), Rounding::TiesToEven);
+/// assert_eq!(requantize_with(0.25, 0.1, 0, QuantType::I8, Rounding::TiesToEven), 2);
+/// assert_eq!(requantize_with(0.25, 0.1, 0, QuantType::I8, Rounding::TiesAwayFromZero), 3);
+/// assert_eq!(requantize_with(-0.25, 0.1, 0, QuantType::I8, Rounding::TiesAwayFromZero), -3);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// Round half to even (ONNX `QuantizeLinear`, IEEE 754 `roundTiesToEven`). The default.
+    #[default]
+    TiesToEven,
+    /// Round half away from zero (C's `round`, `std::round`: TFLite / LiteRT, CMSIS-NN,
+    /// ExecuTorch).
+    TiesAwayFromZero,
+}
+
+impl Rounding {
+    /// Both roundings, the default first.
+    pub const ALL: [Rounding; 2] = [Rounding::TiesToEven, Rounding::TiesAwayFromZero];
+
+    /// `ties-even` or `ties-away`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rounding::TiesToEven => "ties-even",
+            Rounding::TiesAwayFromZero => "ties-away",
+        }
+    }
+
+    /// Looks a rounding up by its [`name`](Self::name), with `_` accepted for `-`.
+    ///
+    /// ```
+    /// use actlut_core::quant::Rounding;
+    /// assert_eq!(Rounding::from_name("ties_away"), Some(Rounding::TiesAwayFromZero));
+    /// assert_eq!(Rounding::from_name("ties-even"), Some(Rounding::TiesToEven));
+    /// assert_eq!(Rounding::from_name("nearest"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Rounding> {
+        match name {
+            "ties-even" | "ties_even" => Some(Rounding::TiesToEven),
+            "ties-away" | "ties_away" => Some(Rounding::TiesAwayFromZero),
+            _ => None,
         }
     }
 }
@@ -331,6 +512,27 @@ pub enum QuantError {
         /// The 4-bit type.
         ty: QuantType,
     },
+    /// A scale so small that every code dequantizes to zero or a subnormal `f32`: the code
+    /// farthest from the zero point gives `|x| < 2^-126`.
+    ScaleTooSmall {
+        /// `scale`.
+        parameter: &'static str,
+        /// The value given.
+        value: f32,
+        /// The input type.
+        ty: QuantType,
+        /// The largest `|q − zero_point|` of the type.
+        distance: i32,
+    },
+    /// A buffer whose length is not the table's number of entries.
+    Length {
+        /// The buffer parameter.
+        parameter: &'static str,
+        /// Its length.
+        len: usize,
+        /// The number of entries required.
+        expected: usize,
+    },
 }
 
 impl fmt::Display for QuantError {
@@ -369,6 +571,25 @@ impl fmt::Display for QuantError {
                 ty.min(),
                 ty.max()
             ),
+            QuantError::ScaleTooSmall {
+                parameter,
+                value,
+                ty,
+                distance,
+            } => write!(
+                f,
+                "{parameter} = {value:?} is so small that every {} code dequantizes to zero or a \
+                 subnormal ({distance} · {parameter} < 2^-126)",
+                ty.name()
+            ),
+            QuantError::Length {
+                parameter,
+                len,
+                expected,
+            } => write!(
+                f,
+                "{parameter} has {len} entries, but the table has {expected}"
+            ),
         }
     }
 }
@@ -394,10 +615,41 @@ pub fn check_scale(parameter: &'static str, scale: f32) -> Result<(), QuantError
     }
 }
 
+/// `Ok(())` unless `scale` is so small that every code of `ty` dequantizes to zero or a
+/// subnormal: the line is `dequantize` of the code farthest from `zero_point`, which must be
+/// at least `2^-126` (`f32::MIN_POSITIVE`) in magnitude. For an `i16` with zero point 0 that is
+/// `32768 · scale ≥ 2^-126`, so `scale ≥ 2^-141`.
+///
+/// ```
+/// use actlut_core::quant::{check_scale_range, QuantType};
+/// let line = f32::MIN_POSITIVE / 32768.0; // 2^-141
+/// assert!(check_scale_range("scale", line, QuantType::I16, 0).is_ok());
+/// let e = check_scale_range("scale", line / 2.0, QuantType::I16, 0).unwrap_err();
+/// assert!(e.to_string().starts_with("scale = 1.8e-43 is so small"), "{e}");
+/// ```
+pub fn check_scale_range(
+    parameter: &'static str,
+    scale: f32,
+    ty: QuantType,
+    zero_point: i32,
+) -> Result<(), QuantError> {
+    let distance = ty.max_distance(zero_point);
+    if (distance as f32 * scale).abs() >= f32::MIN_POSITIVE {
+        Ok(())
+    } else {
+        Err(QuantError::ScaleTooSmall {
+            parameter,
+            value: scale,
+            ty,
+            distance,
+        })
+    }
+}
+
 /// Stage 1: `(q − zero_point)` converted exactly to `f32`, times `scale`, rounded once.
 ///
-/// The difference of two values of 8-bit types is at most 255 in magnitude, so it is exact in
-/// `f32`; the product may overflow to ±inf for huge scales (and the function is then taken at
+/// The difference of two values of 16-bit types is at most 65,535 in magnitude, so it is exact
+/// in `f32`; the product may overflow to ±inf for huge scales (and the function is then taken at
 /// ±inf). A zero difference gives +0.
 ///
 /// ```
@@ -421,12 +673,50 @@ pub fn dequantize(q: i32, scale: f32, zero_point: i32) -> f32 {
 /// assert_eq!(requantize(f32::NAN, 0.1, 10, QuantType::U8), 10);
 /// ```
 pub fn requantize(y: f32, scale: f32, zero_point: i32, ty: QuantType) -> i32 {
+    requantize_with(y, scale, zero_point, ty, Rounding::TiesToEven)
+}
+
+/// Stage 3 with either [`Rounding`]: `saturate(round(y / scale) + zero_point)` into `ty`, the
+/// division in `f32` and the tie decided on that `f32` quotient. ±inf saturate; NaN maps to
+/// `zero_point`.
+///
+/// ```
+/// use actlut_core::quant::{requantize_with, QuantType, Rounding};
+/// let away = Rounding::TiesAwayFromZero;
+/// assert_eq!(requantize_with(1.5, 1.0, 0, QuantType::I16, away), 2);
+/// assert_eq!(requantize_with(2.5, 1.0, 0, QuantType::I16, away), 3);
+/// assert_eq!(requantize_with(-2.5, 1.0, 0, QuantType::I16, away), -3);
+/// assert_eq!(requantize_with(2.4999998, 1.0, 0, QuantType::I16, away), 2);
+/// assert_eq!(requantize_with(1e9, 1.0, -5, QuantType::U16, away), 65535);
+/// ```
+pub fn requantize_with(
+    y: f32,
+    scale: f32,
+    zero_point: i32,
+    ty: QuantType,
+    rounding: Rounding,
+) -> i32 {
     let v = y / scale;
-    // Round half to even: adding and subtracting 2^23 rounds an f32 below 2^23 in magnitude
-    // to an integer with the current (nearest-even) rounding; larger ones are integers.
+    // f32 values of magnitude 2^23 and above are integers.
     const TWO_23: f32 = 8_388_608.0;
     let r = if v.abs() < TWO_23 {
-        let t = (v.abs() + TWO_23) - TWO_23;
+        let a = v.abs();
+        let t = match rounding {
+            // Adding and subtracting 2^23 rounds an f32 below 2^23 in magnitude to an
+            // integer with the current (nearest-even) rounding.
+            Rounding::TiesToEven => (a + TWO_23) - TWO_23,
+            // The integer part is exact (`as` truncates, below 2^23 it fits), and so is the
+            // fraction `a − trunc(a)`: it is `a` itself below 1, and above 1
+            // `trunc(a) ≤ a < 2 · trunc(a)` (Sterbenz).
+            Rounding::TiesAwayFromZero => {
+                let t = a as i32 as f32;
+                if a - t >= 0.5 {
+                    t + 1.0
+                } else {
+                    t
+                }
+            }
+        };
         if v < 0.0 {
             -t
         } else {
@@ -435,7 +725,7 @@ pub fn requantize(y: f32, scale: f32, zero_point: i32, ty: QuantType) -> i32 {
     } else {
         v
     };
-    // `as` saturates (and maps NaN to 0); the zero point is at most 255 in magnitude.
+    // `as` saturates (and maps NaN to 0); the zero point is at most 65,535 in magnitude.
     (r as i32)
         .saturating_add(zero_point)
         .clamp(ty.min(), ty.max())
@@ -444,12 +734,12 @@ pub fn requantize(y: f32, scale: f32, zero_point: i32, ty: QuantType) -> i32 {
 /// Whether a result of [`eval_value_traced`] is known to be correctly rounded.
 ///
 /// ```
-/// use actlut_core::quant::{eval_value_traced, Rounding};
+/// use actlut_core::quant::{eval_value_traced, Certainty};
 /// use actlut_core::{Format, Function};
-/// assert_eq!(eval_value_traced(Function::Exp, Format::Bf16, 1.0), (0x402E, Rounding::Correct));
+/// assert_eq!(eval_value_traced(Function::Exp, Format::Bf16, 1.0), (0x402E, Certainty::Correct));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounding {
+pub enum Certainty {
     /// The exact value was settled: correctly rounded.
     Correct,
     /// Neither the plain nor the refined evaluation lay farther than its error bound (2^-40
@@ -469,7 +759,7 @@ pub enum Rounding {
 ///
 /// Correctly rounded, except where the exact value lies within 2^-40 (relative) of a rounding
 /// boundary of `format` and neither the refined evaluation nor the sign of `f(x) − x` settles
-/// it: there the result is faithful (see [`Rounding::Faithful`]; [`eval_value_traced`] tells
+/// it: there the result is faithful (see [`Certainty::Faithful`]; [`eval_value_traced`] tells
 /// which). No input that is itself a value of `format` is such a case. For other inputs the
 /// typical hard case is an `x` that is itself a midpoint of `format` where `f(x)` is within
 /// 2^-40 of `x` (gelu of a large `x`, tanh of a tiny one): those are settled by the side of
@@ -488,21 +778,21 @@ pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
 /// [`eval_value`], and whether the result is known to be correctly rounded.
 ///
 /// ```
-/// use actlut_core::quant::{eval_value_traced, Rounding};
+/// use actlut_core::quant::{eval_value_traced, Certainty};
 /// use actlut_core::{Format, Function};
 /// // gelu(96.09375) lies just below x, which is the f16 midpoint of 0x5601 and 0x5602.
-/// assert_eq!(eval_value_traced(Function::Gelu, Format::F16, 96.093_75), (0x5601, Rounding::Correct));
+/// assert_eq!(eval_value_traced(Function::Gelu, Format::F16, 96.093_75), (0x5601, Certainty::Correct));
 /// ```
-pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Rounding) {
+pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Certainty) {
     if x.is_nan() {
-        return (format.default_nan_bits(), Rounding::Correct);
+        return (format.default_nan_bits(), Certainty::Correct);
     }
     match settle(function, x, |v| round::round(format, v)) {
-        Outcome::Settled(r, _) => (r, Rounding::Correct),
-        Outcome::DefaultNan => (format.default_nan_bits(), Rounding::Correct),
+        Outcome::Settled(r, _) => (r, Certainty::Correct),
+        Outcome::DefaultNan => (format.default_nan_bits(), Certainty::Correct),
         Outcome::Unsettled(v) => match settle_at_input_midpoint(function, format, x, v) {
-            Some(r) => (r, Rounding::Correct),
-            None => (format.encode(v.hi + v.lo), Rounding::Faithful),
+            Some(r) => (r, Certainty::Correct),
+            None => (format.encode(v.hi + v.lo), Certainty::Faithful),
         },
     }
 }
@@ -563,11 +853,15 @@ pub struct Pipeline {
     scale: f32,
     zero_point: i32,
     output: Output,
+    rounding: Rounding,
 }
 
 impl Pipeline {
     /// Validates the parameters: `scale` (and an output's `out_scale`) finite and positive,
-    /// `zero_point` a value of `input` (and `out_zero_point` of the output type).
+    /// for 16-bit inputs `scale` large enough that some code dequantizes to a normal `f32`
+    /// ([`check_scale_range`]; 8- and 4-bit tables accept every positive scale, their
+    /// tests cover subnormal dequantized values), `zero_point` a value of `input` (and
+    /// `out_zero_point` of the output type). Requantization rounds ties to even; see [`with_rounding`](Self::with_rounding).
     ///
     /// ```
     /// use actlut_core::quant::{Op, Output, Pipeline, QuantError, QuantType};
@@ -588,16 +882,12 @@ impl Pipeline {
     ) -> Result<Pipeline, QuantError> {
         check_scale("scale", scale)?;
         input.check_zero_point("zero_point", zero_point)?;
-        match output {
-            Output::I8 { scale, zero_point } => {
-                check_scale("out_scale", scale)?;
-                QuantType::I8.check_zero_point("out_zero_point", zero_point)?;
-            }
-            Output::U8 { scale, zero_point } => {
-                check_scale("out_scale", scale)?;
-                QuantType::U8.check_zero_point("out_zero_point", zero_point)?;
-            }
-            Output::F32 | Output::F16 | Output::Bf16 => {}
+        if input.bits() == 16 {
+            check_scale_range("scale", scale, input, zero_point)?;
+        }
+        if let Some((ty, scale, zero_point)) = output.requantization() {
+            check_scale("out_scale", scale)?;
+            ty.check_zero_point("out_zero_point", zero_point)?;
         }
         Ok(Pipeline {
             op,
@@ -605,7 +895,30 @@ impl Pipeline {
             scale,
             zero_point,
             output,
+            rounding: Rounding::TiesToEven,
         })
+    }
+
+    /// The same pipeline with requantization rounding ties by `rounding` (no effect on float
+    /// outputs).
+    ///
+    /// ```
+    /// use actlut_core::quant::{Op, Output, Pipeline, QuantType, Rounding};
+    /// let out = Output::I8 { scale: 2.0, zero_point: 0 };
+    /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, out)?;
+    /// let away = p.with_rounding(Rounding::TiesAwayFromZero);
+    /// assert_eq!((p.entry(1), away.entry(1)), (0, 1)); // 1 / 2 = 0.5
+    /// assert_eq!((p.entry(0xFD), away.entry(0xFD)), (0xFE, 0xFE)); // −1.5 → −2 either way
+    /// assert_eq!(away.rounding(), Rounding::TiesAwayFromZero);
+    /// # Ok::<(), actlut_core::quant::QuantError>(())
+    /// ```
+    pub const fn with_rounding(self, rounding: Rounding) -> Pipeline {
+        Pipeline { rounding, ..self }
+    }
+
+    /// The requantization rounding.
+    pub const fn rounding(&self) -> Rounding {
+        self.rounding
     }
 
     /// The op.
@@ -633,8 +946,9 @@ impl Pipeline {
         self.output
     }
 
-    /// The entry for `code` (only the low nibble for 4-bit inputs), as bits: `f32` bits,
-    /// `f16`/`bf16` bits, or the requantized value's byte (`i8` as its two's complement).
+    /// The entry for `code` (only the low byte for 8-bit inputs, the low nibble for 4-bit
+    /// ones), as bits: `f32` bits, `f16`/`bf16` bits, or the requantized value's bits (`i8`
+    /// and `i16` as their two's complement: `i8` −1 is `0xFF`, `i16` −1 is `0xFFFF`).
     ///
     /// ```
     /// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
@@ -643,19 +957,18 @@ impl Pipeline {
     /// assert_eq!(p.entry(0xFD), 0xFE); // −3 / 2 = −1.5 ties to −2
     /// # Ok::<(), actlut_core::quant::QuantError>(())
     /// ```
-    pub fn entry(&self, code: u8) -> u32 {
+    pub fn entry(&self, code: u16) -> u32 {
         let x = dequantize(self.input.value(code), self.scale, self.zero_point);
         match self.output {
             Output::F32 => self.op.apply_f32(x).to_bits(),
             Output::F16 => u32::from(self.op.apply_format(Format::F16, x)),
             Output::Bf16 => u32::from(self.op.apply_format(Format::Bf16, x)),
-            Output::I8 { scale, zero_point } => {
-                let q = requantize(self.op.apply_f32(x), scale, zero_point, QuantType::I8);
-                u32::from(q as u8)
-            }
-            Output::U8 { scale, zero_point } => {
-                let q = requantize(self.op.apply_f32(x), scale, zero_point, QuantType::U8);
-                u32::from(q as u8)
+            Output::I8 { scale, zero_point }
+            | Output::U8 { scale, zero_point }
+            | Output::I16 { scale, zero_point }
+            | Output::U16 { scale, zero_point } => {
+                let y = self.op.apply_f32(x);
+                requantized_bits(self.output, y, scale, zero_point, self.rounding)
             }
         }
     }
@@ -683,7 +996,44 @@ impl Pipeline {
             self.input.codes()
         );
         for (i, o) in out.iter_mut().enumerate() {
-            *o = self.entry(i as u8);
+            *o = self.entry(i as u16);
+        }
+    }
+}
+
+/// The bits of `y` requantized into a requantized `output` (`i8`/`i16` as two's complement).
+fn requantized_bits(output: Output, y: f32, scale: f32, zero_point: i32, r: Rounding) -> u32 {
+    let Some((ty, _, _)) = output.requantization() else {
+        return y.to_bits();
+    };
+    let q = requantize_with(y, scale, zero_point, ty, r);
+    if ty.bits() == 16 {
+        u32::from(q as u16)
+    } else {
+        u32::from(q as u8)
+    }
+}
+
+/// The entry bits of an `f32` stage-2 result `y` for `output`, as [`Pipeline::entry`] would
+/// give them had stage 2 produced `y`: its bits for `f32`, rounded once to `f16`/`bf16`, or
+/// requantized with `rounding`. Build scripts use it for functions of their own.
+///
+/// ```
+/// use actlut_core::quant::{output_bits, Output, Rounding};
+/// assert_eq!(output_bits(Output::F16, 1.0, Rounding::TiesToEven), 0x3C00);
+/// let o = Output::I16 { scale: 0.5, zero_point: 0 };
+/// assert_eq!(output_bits(o, -0.75, Rounding::TiesAwayFromZero), 0xFFFE); // −1.5 → −2
+/// ```
+pub fn output_bits(output: Output, y: f32, rounding: Rounding) -> u32 {
+    match output {
+        Output::F32 => y.to_bits(),
+        Output::F16 => u32::from(Format::F16.encode(f64::from(y))),
+        Output::Bf16 => u32::from(Format::Bf16.encode(f64::from(y))),
+        Output::I8 { scale, zero_point }
+        | Output::U8 { scale, zero_point }
+        | Output::I16 { scale, zero_point }
+        | Output::U16 { scale, zero_point } => {
+            requantized_bits(output, y, scale, zero_point, rounding)
         }
     }
 }
@@ -695,8 +1045,8 @@ mod tests {
     #[test]
     fn values_and_codes_are_inverse_on_every_code() {
         for ty in QuantType::ALL {
-            let mut seen = [false; 256];
-            for code in (0..ty.codes()).map(|i| i as u8) {
+            let mut seen = [false; 65_536];
+            for code in (0..ty.codes()).map(|i| i as u16) {
                 let v = ty.value(code);
                 assert!(ty.contains(v), "{} {code}", ty.name());
                 assert_eq!(ty.code(v), code, "{} {v}", ty.name());
@@ -743,7 +1093,7 @@ mod tests {
                         continue;
                     }
                     let (v, r) = eval_value_traced(function, format, x);
-                    assert_eq!(r, Rounding::Correct);
+                    assert_eq!(r, Certainty::Correct);
                     assert_eq!(
                         v,
                         crate::eval(function, format, b),
@@ -761,17 +1111,17 @@ mod tests {
         // gelu(96.09375) lies below x by about e^-4617; x is the f16 midpoint of 0x5601 (odd)
         // and 0x5602 (even).
         let r = eval_value_traced(Function::Gelu, Format::F16, 96.093_75);
-        assert_eq!(r, (0x5601, Rounding::Correct));
+        assert_eq!(r, (0x5601, Certainty::Correct));
         let r = eval_value_traced(Function::Gelu, Format::F16, -96.093_75);
-        assert_eq!(r, (0x8000, Rounding::Correct));
+        assert_eq!(r, (0x8000, Certainty::Correct));
         // softplus lies above x: 3001 is the midpoint of 3000 (0x69DC) and 3002 (0x69DD).
         let r = eval_value_traced(Function::Softplus, Format::F16, 3001.0);
-        assert_eq!(r, (0x69DD, Rounding::Correct));
+        assert_eq!(r, (0x69DD, Certainty::Correct));
         // tanh of a tiny midpoint (2^-25, half the smallest f16 subnormal) lies below it.
         let r = eval_value_traced(Function::Tanh, Format::F16, libm::scalbn(1.0, -25));
-        assert_eq!(r, (0x0000, Rounding::Correct));
+        assert_eq!(r, (0x0000, Certainty::Correct));
         let r = eval_value_traced(Function::Tanh, Format::F16, -3.0 * libm::scalbn(1.0, -25));
-        assert_eq!(r, (0x8001, Rounding::Correct));
+        assert_eq!(r, (0x8001, Certainty::Correct));
     }
 
     #[test]
@@ -787,6 +1137,38 @@ mod tests {
             }
         }
         assert!(p(f32::from_bits(1), 0, Output::F32).is_ok());
+        // 16-bit inputs: the smallest scale whose farthest code (−32768) dequantizes to a
+        // normal f32 (2^-126 / 2^15), and the next smaller one.
+        let p16 = |s, z| Pipeline::new(Op::Identity, QuantType::I16, s, z, Output::F32);
+        let line = f32::MIN_POSITIVE / 32768.0;
+        assert!(p16(line, 0).is_ok());
+        assert!(matches!(
+            p16(f32::from_bits(line.to_bits() - 1), 0),
+            Err(QuantError::ScaleTooSmall {
+                parameter: "scale",
+                distance: 32768,
+                ty: QuantType::I16,
+                ..
+            })
+        ));
+        // With the zero point at 32767 the farthest code is −32768, at distance 65535: the
+        // line is the smallest scale with 65535 · scale ≥ 2^-126 after rounding.
+        let mut s = f32::MIN_POSITIVE / 65535.0;
+        while 65535.0 * s >= f32::MIN_POSITIVE {
+            s = f32::from_bits(s.to_bits() - 1);
+        }
+        assert!(p16(s, 32767).is_err());
+        assert!(p16(f32::from_bits(s.to_bits() + 1), 32767).is_ok());
+        let u16_line = Pipeline::new(Op::Identity, QuantType::U16, s, 0, Output::F32);
+        assert!(u16_line.is_err()); // distance 65535 too
+        assert!(matches!(
+            p16(1.0, 32768),
+            Err(QuantError::ZeroPoint {
+                parameter: "zero_point",
+                value: 32768,
+                ..
+            })
+        ));
         assert!(p(f32::MAX, 0, Output::F32).is_ok());
         assert!(matches!(
             p(1.0, 8, Output::F32),

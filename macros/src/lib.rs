@@ -13,7 +13,7 @@
 //! [`DequantTable`]: https://docs.rs/actlut/latest/actlut/quant/struct.DequantTable.html
 
 use actlut_codegen::builder::literal;
-use actlut_codegen::quant::{Op, Output, Pipeline, QuantError, QuantType};
+use actlut_codegen::quant::{Op, Output, Pipeline, QuantError, QuantType, Rounding};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::parse::{Parse, ParseStream};
@@ -23,7 +23,7 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 ///
 /// ```text
 /// dequant_table!(ATTRS VIS static NAME: [packed] INPUT -> OUTPUT = OP, scale = S, zero_point = Z
-///                [, out_scale = S2, out_zero_point = Z2]);
+///                [, out_scale = S2, out_zero_point = Z2 [, rounding = ties_even | ties_away]]);
 /// ```
 ///
 /// - `INPUT`: `i8`, `u8`, `i4`, `u4`; `packed i4` / `packed u4` declares a
@@ -33,6 +33,12 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 /// - `OP`: `identity` or a function name (`gelu`, `gelu_tanh`, `sigmoid`, …).
 /// - `scale` (and `out_scale`): a number literal, rounded once to `f32`, finite and
 ///   positive; `zero_point` (and `out_zero_point`): an integer in the type's range.
+/// - `rounding` (requantized outputs only): how `y / out_scale` rounds at an exact tie,
+///   `ties_even` (the default, ONNX) or `ties_away` (TFLite, CMSIS-NN, ExecuTorch).
+///
+/// 16-bit inputs (`i16`, `u16`) are refused: their 65,536-entry tables belong in a build
+/// script (`actlut_codegen::builder::Builder`, which embeds them with `include_bytes!`) or in a
+/// caller's buffer at run time (`actlut::quant16`).
 ///
 /// The static's type is `actlut::quant::DequantTable<INPUT, OUTPUT>` (with `actlut::quant::I4`
 /// / `U4` for 4-bit inputs and `half::f16` / `half::bf16` outputs).
@@ -65,6 +71,15 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 ///
 /// ```compile_fail
 /// actlut_macros::dequant_table!(static T: u4 -> f32 = gelu, scale = 1.0, zero_point = 16);
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::dequant_table!(static T: i8 -> i8 = gelu, scale = 0.1, zero_point = 0,
+///     out_scale = 0.1, out_zero_point = 0, rounding = nearest);
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::dequant_table!(static T: i16 -> f32 = gelu, scale = 0.001, zero_point = 0);
 /// ```
 #[proc_macro]
 pub fn dequant_table(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
@@ -139,6 +154,7 @@ struct Declaration {
     output: Ident,
     op: Ident,
     args: Vec<(Ident, Number)>,
+    rounding: Option<(Ident, Ident)>,
 }
 
 impl Parse for Declaration {
@@ -159,6 +175,7 @@ impl Parse for Declaration {
         input.parse::<Token![=]>()?;
         let op: Ident = input.parse()?;
         let mut args = Vec::new();
+        let mut rounding = None;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
@@ -166,6 +183,14 @@ impl Parse for Declaration {
             }
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
+            if key == "rounding" {
+                let value: Ident = input.parse()?;
+                if rounding.is_some() {
+                    return Err(syn::Error::new(key.span(), "`rounding` given twice"));
+                }
+                rounding = Some((key, value));
+                continue;
+            }
             let value: Number = input.parse()?;
             args.push((key, value));
         }
@@ -178,6 +203,7 @@ impl Parse for Declaration {
             output,
             op,
             args,
+            rounding,
         })
     }
 }
@@ -201,8 +227,8 @@ impl Declaration {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown parameter `{key}`: expected scale, zero_point, out_scale or \
-                         out_zero_point"
+                        "unknown parameter `{key}`: expected scale, zero_point, out_scale, \
+                         out_zero_point or rounding"
                     ),
                 ));
             }
@@ -210,12 +236,21 @@ impl Declaration {
                 return Err(syn::Error::new(key.span(), format!("`{key}` given twice")));
             }
         }
-        let input = QuantType::from_name(&self.input.to_string()).ok_or_else(|| {
-            syn::Error::new(
-                self.input.span(),
-                "expected an input type: i8, u8, i4 or u4",
-            )
-        })?;
+        let input = QuantType::from_name(&self.input.to_string())
+            .filter(|t| t.bits() <= 8)
+            .ok_or_else(|| {
+                let message = if matches!(self.input.to_string().as_str(), "i16" | "u16") {
+                    format!(
+                        "a table over {} codes has 65,536 entries: build it in a build script \
+                         with `actlut_codegen::builder::Builder` (embedded with include_bytes!), \
+                         or at run time into a buffer with `actlut::quant16`",
+                        self.input
+                    )
+                } else {
+                    "expected an input type: i8, u8, i4 or u4".to_string()
+                };
+                syn::Error::new(self.input.span(), message)
+            })?;
         if let Some(p) = &self.packed {
             if input.codes() != 16 {
                 return Err(syn::Error::new(
@@ -256,7 +291,22 @@ impl Declaration {
                     ));
                 }
             }
+            if let Some((k, _)) = &self.rounding {
+                return Err(syn::Error::new(
+                    k.span(),
+                    "`rounding` applies only to requantized (i8, u8) outputs",
+                ));
+            }
         }
+        let rounding = match &self.rounding {
+            None => Rounding::TiesToEven,
+            Some((_, v)) => Rounding::from_name(&v.to_string()).ok_or_else(|| {
+                syn::Error::new(
+                    v.span(),
+                    format!("unknown rounding `{v}`: expected ties_even or ties_away"),
+                )
+            })?,
+        };
         let why = format!(" for a requantized {out_name} output");
         let output = match out_name.as_str() {
             "f32" => Output::F32,
@@ -281,7 +331,8 @@ impl Declaration {
             }
         };
         let pipeline = Pipeline::new(op, input, scale, zero_point, output)
-            .map_err(|e| self.error_at_parameter(e))?;
+            .map_err(|e| self.error_at_parameter(e))?
+            .with_rounding(rounding);
         Ok(self.emit(&pipeline))
     }
 
@@ -289,10 +340,13 @@ impl Declaration {
     fn error_at_parameter(&self, e: QuantError) -> syn::Error {
         let parameter = match e {
             QuantError::Scale { parameter, .. }
+            | QuantError::ScaleTooSmall { parameter, .. }
             | QuantError::ZeroPoint { parameter, .. }
             | QuantError::Value { parameter, .. } => parameter,
             // Not a parameter of the macro: point at the whole invocation.
-            QuantError::OutOfRange { .. } => return syn::Error::new(Span::call_site(), e),
+            QuantError::OutOfRange { .. } | QuantError::Length { .. } => {
+                return syn::Error::new(Span::call_site(), e)
+            }
         };
         match self.arg(parameter) {
             Some((_, v)) => v.error(e),
@@ -309,6 +363,7 @@ impl Declaration {
             QuantType::U8 => quote!(u8),
             QuantType::I4 => quote!(::actlut::quant::I4),
             QuantType::U4 => quote!(::actlut::quant::U4),
+            QuantType::I16 | QuantType::U16 => unreachable!("refused in expand"),
         };
         let half = quote!(::actlut::quant::__private::half);
         let output_ty = match p.output() {
@@ -317,6 +372,7 @@ impl Declaration {
             Output::Bf16 => quote!(#half::bf16),
             Output::I8 { .. } => quote!(i8),
             Output::U8 { .. } => quote!(u8),
+            Output::I16 { .. } | Output::U16 { .. } => unreachable!("not parsed"),
         };
         let entry = |bits: u32| -> TokenStream {
             let lit: TokenStream = literal(p.output(), bits).parse().expect("a literal");

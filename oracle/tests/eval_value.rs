@@ -4,13 +4,13 @@
 //! Inputs: every dequantized value `(q − zp)·scale` (difference −255..=255) of a set of scales
 //! from the smallest subnormal to `f32::MAX`, where tiny scales make the function's value sit
 //! on midpoints of the output format, and seeded random `f32` values. The claim: a result that
-//! `eval_value_traced` reports [`Rounding::Correct`] is the correct rounding; one it reports
-//! [`Rounding::Faithful`] is within 0.5 ulp + 2^-40. The test prints how many are faithful
+//! `eval_value_traced` reports [`Certainty::Correct`] is the correct rounding; one it reports
+//! [`Certainty::Faithful`] is within 0.5 ulp + 2^-40. The test prints how many are faithful
 //! only.
 //!
 //! Run: `cargo test -p actlut-oracle --release --test eval_value -- --nocapture`.
 
-use actlut_codegen::quant::{dequantize, eval_value_traced, Rounding};
+use actlut_codegen::quant::{dequantize, eval_value_traced, Certainty};
 use actlut_codegen::{Format, Function};
 use actlut_oracle::{is_rounding_within, reference_converting, Act, Fmt, Path};
 use std::fmt::Write as _;
@@ -111,9 +111,9 @@ fn eval_value_is_correct_where_it_says_so_and_faithful_elsewhere() {
             });
             for (x, want, got, r, within) in results {
                 match (got == want, r) {
-                    (true, Rounding::Correct) => correct += 1,
-                    (true, Rounding::Faithful) => flagged_correct += 1,
-                    (false, Rounding::Faithful) if within => faithful.push(x),
+                    (true, Certainty::Correct) => correct += 1,
+                    (true, Certainty::Faithful) => flagged_correct += 1,
+                    (false, Certainty::Faithful) if within => faithful.push(x),
                     (false, _) => failures.push(format!(
                         "{} {} at {x:e} ({:#010x}): MPFR {want:#06x}, eval_value {got:#06x} \
                          ({r:?})",
