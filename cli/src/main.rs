@@ -25,6 +25,8 @@ use actlut::manifest::{self, Table};
 use actlut_codegen::audit::{self, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
 use actlut_codegen::{compact_lock, lock};
 
+mod ulp;
+
 /// The lock this build of actlut was checked against.
 const LOCK: &str = include_str!("../../tables/actlut.lock");
 
@@ -140,6 +142,7 @@ fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
             let opts = Options::parse(rest, true)?;
             audit_files(&opts)
         }
+        "ulp" => ulp::run(rest),
         _ => Err(usage(format!(
             "unknown command `{}`",
             command.to_string_lossy()
