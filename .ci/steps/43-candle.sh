@@ -2,8 +2,9 @@
 # members): its tests in release (every f16 and bf16 pattern and every fp8
 # code through every view; the errors), the compiled-out error without the
 # `all` feature, the BERT bench once on BERT-mini (criterion's --test mode), and
-# the `actlut ulp` grades of candle and ggml in docs/accuracy.md regenerated and
-# compared. One release build of candle serves all of it (about 3 minutes on 2
+# the `actlut ulp` grades of candle, ggml and ONNX Runtime (from pip, pinned,
+# into target/grade-peers-venv: about 50 MB) in docs/accuracy.md regenerated
+# and compared. One release build of candle serves all of it (about 3 minutes on 2
 # cores); the lints and docs run in 10-lint (--workspace).
 set -euo pipefail
 cargo test -p actlut-candle --release

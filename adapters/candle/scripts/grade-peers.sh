@@ -8,7 +8,9 @@
 #                                                    section differs from a fresh run
 #
 # The dumps come from `cargo run --release -p actlut-candle --example peer_dumps -- DIR`
-# (candle-core's CPU ops, ggml's f16 GELU table formula); each row is
+# (candle-core's CPU ops, ggml's f16 GELU table formula) and
+# adapters/candle/scripts/ort_dumps.py (ONNX Runtime, installed from pip into
+# target/grade-peers-venv); each row is
 # `actlut ulp FUNCTION FORMAT DIR/FILE --json`.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -26,6 +28,13 @@ section=$(mktemp)
 trap 'rm -rf "$dumps" "$section"' EXIT
 
 cargo run --release --quiet -p actlut-candle --example peer_dumps -- "$dumps" > /dev/null
+# ONNX Runtime from pip, pinned, in a virtual environment under target/.
+venv=target/grade-peers-venv
+if ! "$venv/bin/python" -c "import onnxruntime" 2> /dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6
+fi
+"$venv/bin/python" adapters/candle/scripts/ort_dumps.py "$dumps" > /dev/null 2>&1
 cargo build --quiet -p actlut-cli
 ulp=target/debug/actlut
 
@@ -43,6 +52,10 @@ rows=(
   "candle tanh|candle-core 0.11 \`Tensor::tanh\`|candle_tanh_bf16|tanh|bf16"
   "ggml gelu|ggml's \`ggml_table_gelu_f16\` formula (tanh form in f32)|ggml_gelu_f16|gelu|f16"
   "ggml gelu|ggml's \`ggml_table_gelu_f16\` formula (tanh form in f32)|ggml_gelu_f16|gelu_tanh|f16"
+  "ONNX Runtime Gelu|onnxruntime 1.32.0 CPU, \`Gelu\` (opset 20)|ort_gelu_f16|gelu|f16"
+  "ONNX Runtime Gelu tanh|onnxruntime 1.32.0 CPU, \`Gelu\` with \`approximate=\"tanh\"\`|ort_gelu_tanh_f16|gelu_tanh|f16"
+  "ONNX Runtime Sigmoid|onnxruntime 1.32.0 CPU, \`Sigmoid\`|ort_sigmoid_f16|sigmoid|f16"
+  "ONNX Runtime Tanh|onnxruntime 1.32.0 CPU, \`Tanh\`|ort_tanh_f16|tanh|f16"
 )
 
 {
@@ -62,7 +75,16 @@ cargo run --release -p actlut-candle --example peer_dumps -- DIR
 (`adapters/candle/examples/peer_dumps.rs`: candle-core's CPU ops on a tensor of
 every input, and ggml's f16 GELU table built by its published formula,
 `0.5f*x*(1.0f + tanhf(0.7978845608f*x*(1.0f + 0.044715f*x*x)))` in `f32`, rounded
-once to f16). The tanh-form rows are graded twice: against the exact GELU (what
+once to f16) and
+
+```sh
+pip install onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6
+python3 adapters/candle/scripts/ort_dumps.py DIR
+```
+
+(one-node ONNX models, opset 20, over a float16 tensor of every input, run by
+ONNX Runtime's CPU provider with its default graph optimizations, as a float16
+model would be). The tanh-form rows are graded twice: against the exact GELU (what
 they stand for) and against the exact tanh form `gelu_tanh` (their own
 arithmetic error). **wrong** counts every entry that is not correctly rounded
 (these counts agree with the table above where both grade the same peer);
@@ -71,8 +93,9 @@ and `+0` one step apart); **NaN↔number** the entries that are NaN where a
 number is due or the reverse (each makes `actlut ulp`'s `max_ulp` unbounded);
 **histogram** the wrong numeric entries by distance. candle's `silu`, `gelu`
 and `tanh` and the ggml formula call the platform's `expf`/`tanhf`
-(glibc here), so those rows may differ on other C libraries. tract-linalg,
-PyTorch and ONNX Runtime are not graded here yet.
+(glibc here), so those rows may differ on other C libraries. Not graded here:
+tract-linalg (not built in this repository) and PyTorch (its CPU wheel is too
+large for CI).
 
 | implementation | graded as | format | wrong | max ulps | NaN↔number | histogram (ulps: entries) | worst input | gives | correct | exact value | command |
 |---|---|---|---:|---:|---:|---|---|---|---|---|---|
