@@ -26,6 +26,7 @@ use actlut_audit::{self as audit, Found, Index, ListedStatus, LockStatus, Refere
 use actlut_codegen::{compact_lock, lock};
 
 mod quant;
+mod ulp;
 
 /// The lock this build of actlut was checked against.
 const LOCK: &str = include_str!("../../tables/actlut.lock");
@@ -143,6 +144,7 @@ fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
             audit_files(&opts)
         }
         "quant" => quant::run(rest),
+        "ulp" => ulp::run(rest),
         _ => Err(usage(format!(
             "unknown command `{}`",
             command.to_string_lossy()
