@@ -443,36 +443,8 @@ pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
 }}
 "#
         );
-        if LEGACY_RAW_NAMES.contains(&fmt) {
-            let _ = write!(
-                s,
-                r#"
-/// The former name of [`apply_{fmt}_bits`]: `_bits` now marks raw bits in
-/// every format, as for `f16`.
-{attrs}#[deprecated(since = "0.2.0", note = "renamed to `apply_{fmt}_bits`")]
-#[inline]
-#[track_caller]
-pub fn apply_{fmt}(xs: &mut [{bits}]) {{
-    apply_{fmt}_bits(xs)
-}}
-
-/// The former name of [`map_{fmt}_bits`]: `_bits` now marks raw bits in
-/// every format, as for `f16`.
-{attrs}#[deprecated(since = "0.2.0", note = "renamed to `map_{fmt}_bits`")]
-#[inline]
-#[track_caller]
-pub fn map_{fmt}(xs: &[{bits}], ys: &mut [{bits}]) {{
-    map_{fmt}_bits(xs, ys)
-}}
-"#
-            );
-        }
     }
 }
-
-/// Byte formats whose raw slice functions were released without `_bits`
-/// (`apply_fp8_e4m3`): those names stay one release as deprecated aliases.
-const LEGACY_RAW_NAMES: &[&str] = &["fp8_e4m3", "fp8_e5m2"];
 
 /// `Activation`: the enum, its conversions, and its table getters.
 fn activation(funcs: &[Func], reprs: &[Repr]) -> String {

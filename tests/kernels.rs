@@ -177,19 +177,6 @@ fn unavailable_kernels_are_errors_not_fallbacks() {
     );
 }
 
-/// The names of the previous release still work, deprecated.
-#[test]
-#[allow(deprecated)]
-fn the_old_kernel_names_still_work() {
-    use actlut::kernels::ByteKernel;
-    let table = tables()[0];
-    let src = random_bytes(100, 7);
-    let mut dst = vec![0; 100];
-    ByteKernel::Scalar.map(&table, &src, &mut dst).unwrap();
-    assert_eq!(dst, reference(&table, &src));
-    assert!(ByteKernel::ALL.contains(&ByteKernel::Avx2));
-}
-
 #[test]
 #[should_panic(expected = "source slice length (5) does not match destination slice length (4)")]
 fn map_with_different_lengths_panics_naming_both() {

@@ -272,26 +272,3 @@ fn an_unknown_name_is_repeated_in_the_error() {
     assert_eq!(err.name(), "é".repeat(20));
     assert!(err.to_string().contains(&format!("`{}…`", "é".repeat(20))));
 }
-
-/// The raw-byte fp8 slice functions are `*_bits`, as for every format; their
-/// former names remain, deprecated, and do the same.
-#[cfg(all(feature = "gelu", feature = "fp8-e4m3", feature = "fp8-e5m2"))]
-#[test]
-#[allow(deprecated)]
-fn former_fp8_slice_names_are_deprecated_aliases_of_the_bits_functions() {
-    let xs: Vec<u8> = (0..=255).collect();
-    let mut want = vec![0; 256];
-    let mut got = vec![0; 256];
-    actlut::gelu::map_fp8_e4m3_bits(&xs, &mut want);
-    actlut::gelu::map_fp8_e4m3(&xs, &mut got);
-    assert_eq!(got, want);
-    let mut inplace = xs.clone();
-    actlut::gelu::apply_fp8_e4m3(&mut inplace);
-    assert_eq!(inplace, want);
-    actlut::gelu::map_fp8_e5m2_bits(&xs, &mut want);
-    actlut::gelu::map_fp8_e5m2(&xs, &mut got);
-    assert_eq!(got, want);
-    let mut inplace = xs;
-    actlut::gelu::apply_fp8_e5m2(&mut inplace);
-    assert_eq!(inplace, want);
-}

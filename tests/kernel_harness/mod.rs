@@ -1,5 +1,5 @@
 //! The one test harness of the table kernels, shared by tests/kernels.rs,
-//! tests/word_kernels.rs and tests/compact_kernels.rs: every kernel available here for a table shape runs on
+//! tests/word_kernels.rs, tests/compact_kernels.rs and tests/fp4_kernels.rs: every kernel available here for a table shape runs on
 //! every length and every alignment offset, out of place and in place, and
 //! must equal the scalar lookup (`LookupTable::entry`) element for element,
 //! without touching anything around the slice.
@@ -45,6 +45,7 @@ pub fn available(shape: TableShape) -> Vec<Kernel> {
         TableShape::U8ToU32 => "byte-to-32-bit",
         TableShape::U8ToU16 => "byte-to-16-bit",
         TableShape::Compact16 => "compact",
+        TableShape::Fp4 => "FP4",
         _ => "other",
     };
     println!("{label} kernels available here: {k:?}");
