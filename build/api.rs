@@ -349,8 +349,8 @@ fn module_items(s: &mut String, f: &Func, r: &Repr) {
     let table = f.read(r);
     let (apply, map) = r.kernels();
     let (fname, fmt, bits) = (f.name, r.name, r.bits_ty);
-    let len_panics =
-        "///\n/// # Panics\n///\n/// If `xs.len() != ys.len()`; the message names both lengths.\n";
+    let len_panics = "///\n/// # Panics\n///\n/// If `xs.len() != ys.len()`, with a message that names both lengths:\n\
+         /// `actlut: source slice length (3) does not match destination slice length (2)`.\n";
     if let Some(ty) = r.value_ty {
         let _ = write!(
             s,
@@ -692,15 +692,14 @@ pub enum Activation {
     ///
     /// # Errors
     ///
-    /// [`MissingTable`] when the table is not compiled in (`ys` is unchanged).
-    ///
-    /// # Panics
-    ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
-    pub fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), MissingTable> {{
+    /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not compiled
+    /// in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both lengths when
+    /// `xs.len() != ys.len()` ([`LengthMismatch`](crate::LengthMismatch) has an example); `ys`
+    /// is then unchanged.
+    pub fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError> {{
         use half::slice::HalfFloatSliceExt;
         let t = self.read_table_{fmt}()?;
+        crate::LengthMismatch::check(xs.len(), ys.len())?;
         {map}(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }}

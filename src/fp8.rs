@@ -333,17 +333,18 @@ impl crate::Activation {
 
     /// Writes `self` of every `F8E4M3` of `xs` to `ys`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
+    /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not
+    /// compiled in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both
+    /// lengths when `xs.len() != ys.len()`; `ys` is then unchanged.
     pub fn map_fp8_e4m3(
         self,
         xs: &[float8::F8E4M3],
         ys: &mut [float8::F8E4M3],
-    ) -> Result<(), crate::MissingTable> {
+    ) -> Result<(), crate::MapError> {
         let t = self.table_fp8_e4m3()?;
-        check_lengths(xs.len(), ys.len());
+        crate::LengthMismatch::check(xs.len(), ys.len())?;
         for (y, x) in ys.iter_mut().zip(xs) {
             *y = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
         }
@@ -367,30 +368,21 @@ impl crate::Activation {
 
     /// Writes `self` of every `F8E5M2` of `xs` to `ys`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
+    /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not
+    /// compiled in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both
+    /// lengths when `xs.len() != ys.len()`; `ys` is then unchanged.
     pub fn map_fp8_e5m2(
         self,
         xs: &[float8::F8E5M2],
         ys: &mut [float8::F8E5M2],
-    ) -> Result<(), crate::MissingTable> {
+    ) -> Result<(), crate::MapError> {
         let t = self.table_fp8_e5m2()?;
-        check_lengths(xs.len(), ys.len());
+        crate::LengthMismatch::check(xs.len(), ys.len())?;
         for (y, x) in ys.iter_mut().zip(xs) {
             *y = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
         }
         Ok(())
-    }
-}
-
-#[cfg(feature = "float8")]
-#[track_caller]
-fn check_lengths(src: usize, dst: usize) {
-    if src != dst {
-        panic!(
-            "actlut: source slice length ({src}) does not match destination slice length ({dst})"
-        );
     }
 }

@@ -133,6 +133,7 @@ pub mod computed;
 pub mod fp8;
 mod functions;
 pub mod kernels;
+mod lengths;
 pub mod manifest;
 pub mod mx;
 pub mod quant;
@@ -145,6 +146,7 @@ pub use actlut_macros::dequant_table;
 /// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
 /// and return: `actlut::half::f16` needs no dependency of your own.
 pub use half;
+pub use lengths::{LengthMismatch, MapError};
 pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.

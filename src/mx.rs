@@ -351,7 +351,7 @@ impl fmt::Display for BlockError {
 impl std::error::Error for BlockError {}
 
 /// Checks the code, scale and output lengths: `Ok(blocks)`.
-fn check_lengths(
+fn check_block_lengths(
     codes: usize,
     block_bytes: usize,
     scales: usize,
@@ -521,7 +521,7 @@ impl<S: BlockScale, O: Output> Fp4Table<S, O> {
     /// The checks of [`map`](Self::map).
     fn check(&self, packed: &[u8], scales: &[u8], out: &[O]) -> Result<(), BlockError> {
         let block_bytes = S::BLOCK / 2;
-        check_lengths(packed.len(), block_bytes, scales.len(), S::BLOCK, out.len())?;
+        check_block_lengths(packed.len(), block_bytes, scales.len(), S::BLOCK, out.len())?;
         if let Some(block) = scales.iter().position(|&s| !S::accepts(s)) {
             return Err(BlockError::NegativeScale {
                 block,
@@ -589,7 +589,7 @@ pub fn map_mx<O: Output>(
     out: &mut [O],
 ) -> Result<(), BlockError> {
     let block_bytes = element.block_bytes();
-    check_lengths(codes.len(), block_bytes, scales.len(), MX_BLOCK, out.len())?;
+    check_block_lengths(codes.len(), block_bytes, scales.len(), MX_BLOCK, out.len())?;
     let format = element.format();
     let mask = format.code_mask();
     if element != Element::Fp4E2M1 {

@@ -32,7 +32,7 @@ use crate::mx::Output;
 /// let mut out = [[0.0f32; 2]; 2];
 /// Kernel::Scalar.map(&row, &[0x21, 0xF0], &mut out)?;
 /// assert_eq!(out, [[0.5, 1.0], [0.0, 7.5]]);
-/// # Ok::<(), actlut::kernels::KernelUnavailable>(())
+/// # Ok::<(), actlut::MapError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(64))]
@@ -168,6 +168,81 @@ pub(super) unsafe fn fp4_scalar<O: Output>(
     unsafe { run::<Fp4Row<O>, Fp4Scalar>(row, src, dst, len) }
 }
 
+/// A kernel over whole blocks: each block of `block_bytes` packed bytes
+/// through the row of its scale, with one [`Block`] run by the driver, the
+/// loop over blocks compiled with the block's target features.
+///
+/// # Safety
+///
+/// The CPU has the kernel's target features; `packed` is `scales.len() *
+/// block_bytes` bytes and `pairs` as many pairs.
+type BlocksKernel<O> = unsafe fn(&[Fp4Row<O>; 256], &[u8], &[u8], &mut [[O; 2]], usize);
+
+/// The loop of every [`BlocksKernel`]: one run of the driver with `B` per
+/// block, over its scale's row.
+///
+/// # Safety
+///
+/// As [`BlocksKernel`], for `B`'s target features.
+#[inline(always)]
+pub(super) unsafe fn run_blocks<O: Output, B: Block<Fp4Row<O>>>(
+    rows: &[Fp4Row<O>; 256],
+    packed: &[u8],
+    scales: &[u8],
+    pairs: &mut [[O; 2]],
+    block_bytes: usize,
+) {
+    for ((block, &s), pairs) in packed
+        .chunks_exact(block_bytes)
+        .zip(scales)
+        .zip(pairs.chunks_exact_mut(block_bytes))
+    {
+        // SAFETY: the caller guarantees B's target features; `block` is
+        // `block_bytes` bytes and `pairs` `block_bytes` pairs, a shared and a
+        // mutable borrow (no overlap).
+        unsafe {
+            run::<Fp4Row<O>, B>(
+                &rows[usize::from(s)],
+                block.as_ptr(),
+                pairs.as_mut_ptr(),
+                block_bytes,
+            )
+        };
+    }
+}
+
+/// [`run_blocks`] with [`Fp4Scalar`].
+///
+/// # Safety
+///
+/// As [`BlocksKernel`].
+unsafe fn blocks_scalar<O: Output>(
+    rows: &[Fp4Row<O>; 256],
+    packed: &[u8],
+    scales: &[u8],
+    pairs: &mut [[O; 2]],
+    block_bytes: usize,
+) {
+    // SAFETY: the contract is the caller's; the block needs no target feature.
+    unsafe { run_blocks::<O, Fp4Scalar>(rows, packed, scales, pairs, block_bytes) }
+}
+
+/// The [`BlocksKernel`] of each kernel that [`Fp4Row`]'s dispatch offers here
+/// (the same kernels, the same conditions).
+fn blocks_implementation<O: Output>(kernel: Kernel) -> Option<BlocksKernel<O>> {
+    use super::sealed::Dispatch;
+    <Fp4Row<O>>::implementation(kernel)?;
+    match kernel {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        Kernel::Ssse3 => Some(super::x86_64::fp4_blocks_ssse3::<O>),
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => Some(super::aarch64::fp4_blocks_neon::<O>),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernel::Simd128 => Some(super::wasm32::fp4_blocks_simd128::<O>),
+        _ => Some(blocks_scalar::<O>),
+    }
+}
+
 /// Runs `kernel` (or [`Kernel::best`] for `None`) over whole blocks of
 /// `block_bytes` packed bytes, each through the row of its scale:
 /// `out[2i], out[2i + 1]` are the outputs of `packed[i]`.
@@ -189,34 +264,17 @@ pub(crate) fn map_blocks<O: Output>(
     out: &mut [O],
     block_bytes: usize,
 ) -> Result<(), KernelUnavailable> {
-    use super::sealed::Dispatch;
-    let run = match kernel {
-        None => <Fp4Row<O>>::best_implementation(),
-        Some(kernel) => <Fp4Row<O>>::implementation(kernel).ok_or(KernelUnavailable {
-            kernel,
-            shape: TableShape::Fp4,
-        })?,
-    };
+    let kernel = kernel.unwrap_or_else(|| Kernel::best(TableShape::Fp4));
+    let run = blocks_implementation::<O>(kernel).ok_or(KernelUnavailable {
+        kernel,
+        shape: TableShape::Fp4,
+    })?;
     assert_eq!(packed.len(), scales.len() * block_bytes, "FP4 block bytes");
     assert_eq!(out.len(), 2 * packed.len(), "FP4 outputs");
     let (pairs, rest) = out.as_chunks_mut::<2>();
     debug_assert!(rest.is_empty());
-    for ((block, &s), pairs) in packed
-        .chunks_exact(block_bytes)
-        .zip(scales)
-        .zip(pairs.chunks_exact_mut(block_bytes))
-    {
-        // SAFETY: `implementation` and `best_implementation` return only
-        // kernels that run here; `block` is `block_bytes` bytes and `pairs`
-        // `block_bytes` pairs, a shared and a mutable borrow (no overlap).
-        unsafe {
-            run(
-                &rows[usize::from(s)],
-                block.as_ptr(),
-                pairs.as_mut_ptr(),
-                block_bytes,
-            )
-        };
-    }
+    // SAFETY: `blocks_implementation` returns only kernels that run here (those
+    // of `Fp4Row`'s dispatch); the lengths are checked just above.
+    unsafe { run(rows, packed, scales, pairs, block_bytes) };
     Ok(())
 }

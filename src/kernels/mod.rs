@@ -175,6 +175,8 @@ mod sealed {
 }
 use sealed::RawKernel;
 
+use crate::lengths::check_lengths;
+use crate::{LengthMismatch, MapError};
 use actlut_codegen::compact::CompactRef;
 pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
@@ -526,22 +528,28 @@ impl Kernel {
     ///
     /// # Errors
     ///
-    /// [`KernelUnavailable`] if this kernel has no implementation for `T`'s
-    /// shape or cannot run here (see [`Kernel::is_available_for`]); `dst` is
-    /// then untouched. There is no silent fallback.
+    /// [`MapError::LengthMismatch`] naming both lengths if `src.len() !=
+    /// dst.len()`, and [`MapError::KernelUnavailable`] if this kernel has no
+    /// implementation for `T`'s shape or cannot run here (see
+    /// [`Kernel::is_available_for`]); `dst` is then untouched. There is no
+    /// silent fallback.
     ///
-    /// # Panics
-    ///
-    /// If `src.len() != dst.len()`; the message names both lengths.
-    #[track_caller]
+    /// ```
+    /// use actlut::kernels::Kernel;
+    /// let err = Kernel::Scalar.map(&[0u8; 256], &[0; 5], &mut [0; 4]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "actlut: source slice length (5) does not match destination slice length (4)"
+    /// );
+    /// ```
     #[allow(unsafe_code)]
     pub fn map<T: LookupTable>(
         self,
         table: &T,
         src: &[T::Index],
         dst: &mut [T::Entry],
-    ) -> Result<(), KernelUnavailable> {
-        check_lengths(src.len(), dst.len());
+    ) -> Result<(), MapError> {
+        LengthMismatch::check(src.len(), dst.len())?;
         let run = T::implementation(self).ok_or(KernelUnavailable {
             kernel: self,
             shape: T::SHAPE,
@@ -636,7 +644,8 @@ const BYTE_SIMD_MIN: usize = 64;
 #[track_caller]
 pub fn map_u8(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
     if src.len() < BYTE_SIMD_MIN {
-        // Checks the lengths; the scalar kernel is available everywhere.
+        check_lengths(src.len(), dst.len());
+        // The scalar kernel is available everywhere, and the lengths match.
         let _ = Kernel::Scalar.map(table, src, dst);
     } else {
         map_best(table, src, dst);
@@ -726,20 +735,4 @@ pub fn map_u8_u32(table: &[u32; 256], src: &[u8], dst: &mut [u32]) {
 #[track_caller]
 pub fn map_u8_u16(table: &[u16; 256], src: &[u8], dst: &mut [u16]) {
     map_best(table, src, dst);
-}
-
-/// Panics with both lengths when an out-of-place map gets slices of different lengths.
-#[inline]
-#[track_caller]
-pub(crate) fn check_lengths(src: usize, dst: usize) {
-    if src != dst {
-        len_mismatch(src, dst)
-    }
-}
-
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn len_mismatch(src: usize, dst: usize) -> ! {
-    panic!("actlut: source slice length ({src}) does not match destination slice length ({dst})")
 }

@@ -210,3 +210,21 @@ pub(super) unsafe fn fp4_simd128<O: crate::mx::Output>(
     // feature of this build.
     unsafe { super::driver::run::<super::Fp4Row<O>, Simd128Fp4>(row, src, dst, len) }
 }
+
+/// The blocks of an FP4 table with [`Simd128Fp4`] (`kernels/fp4.rs`, `run_blocks`).
+///
+/// # Safety
+///
+/// The CPU has this function's target features; `packed` is `scales.len() *
+/// block_bytes` bytes and `pairs` as many pairs.
+#[inline]
+pub(super) unsafe fn fp4_blocks_simd128<O: crate::mx::Output>(
+    rows: &[super::Fp4Row<O>; 256],
+    packed: &[u8],
+    scales: &[u8],
+    pairs: &mut [[O; 2]],
+    block_bytes: usize,
+) {
+    // SAFETY: this function's contract is `run_blocks`'s.
+    unsafe { super::fp4::run_blocks::<O, Simd128Fp4>(rows, packed, scales, pairs, block_bytes) }
+}
