@@ -7,7 +7,9 @@
 //! shorter ranges: see tests/kernel_harness.)
 
 mod kernel_harness;
-use kernel_harness::{check_apply, check_inputs, check_inputs_in_place, check_map, Rng, MAX_LEN};
+use kernel_harness::{
+    check_apply, check_inputs, check_inputs_in_place, check_map, random_bytes, Rng, MAX_LEN,
+};
 
 use actlut::kernels::{
     apply_u8, map_u8, map_u8_u16, map_u8_u32, Kernel, KernelUnavailable, TableShape,
@@ -31,11 +33,6 @@ fn tables() -> Vec<[u8; 256]> {
 
 fn reference(table: &[u8; 256], src: &[u8]) -> Vec<u8> {
     src.iter().map(|&s| table[usize::from(s)]).collect()
-}
-
-fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut rng = Rng(seed);
-    (0..n).map(|_| rng.next() as u8).collect()
 }
 
 #[test]

@@ -12,19 +12,8 @@ use actlut::Activation;
 use actlut_codegen::Format;
 use half::{bf16, f16};
 
-/// xorshift64*: seeded, reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod support;
+use support::Rng;
 
 trait Bits: Output + std::fmt::Debug {
     fn bits(self) -> u32;

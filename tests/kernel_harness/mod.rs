@@ -19,17 +19,10 @@ pub const MAX_LEN: usize = if cfg!(miri) { 70 } else { 300 };
 /// Source offsets 0..OFFSET_BYTES (in bytes; whole elements) are tried.
 pub const OFFSET_BYTES: usize = if cfg!(miri) { 8 } else { 64 };
 
-/// xorshift64: deterministic inputs and tables.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+#[path = "../support/mod.rs"]
+mod support;
+#[allow(unused_imports)] // each test file uses part of it
+pub use support::{random_bytes, Rng};
 
 /// The kernels that can run tables of `shape` here; printed ("byte kernels
 /// available here: [...]"), so that CI logs, and CI's checks on them, show
