@@ -5,20 +5,10 @@
 //! Run with `cargo test -p actlut --features compact --test compact`. Without
 //! the feature only the lock tests run (they need no embedded table).
 
-use actlut_codegen::{compact_lock, lock, Format};
+use actlut_codegen::{compact_lock, Format};
 
-fn compact_lock_text() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tables/actlut-compact.lock"
-    ))
-    .expect("read tables/actlut-compact.lock")
-}
-
-fn compact_lock_entries() -> Vec<lock::Entry> {
-    actlut_codegen::compact_lock::parse(&compact_lock_text())
-        .expect("parse tables/actlut-compact.lock")
-}
+mod support;
+use support::{compact_lock_entries, compact_lock_text};
 
 #[test]
 fn compact_lock_has_one_line_per_16bit_table_and_is_what_the_generator_renders() {

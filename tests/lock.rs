@@ -4,11 +4,8 @@
 use actlut::{Activation, Format};
 use actlut_codegen::{lock, sha256};
 
-fn lock_entries() -> Vec<lock::Entry> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
-        .expect("read tables/actlut.lock");
-    lock::parse(&text).expect("parse tables/actlut.lock")
-}
+mod support;
+use support::lock_entries;
 
 /// The little-endian bytes of a full 16-bit table (`tables::<NAME>` is one in
 /// every build).
