@@ -90,7 +90,7 @@
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
-//! | `compact` | every 16-bit table (`f16`, `bf16`) in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, a slower lookup (two dependent loads and an add); `tables::GELU_BF16` and the others become [`compact::CompactRef`]s |
+//! | `compact` | every 16-bit table (`f16`, `bf16`) in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, a slower lookup (two dependent loads and an add). Additive: it adds `tables::compact` beside the full tables, which keep their type, and the function modules and [`Activation`] read the compact forms; a binary links only the forms it references |
 //! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI: 7–15× the AVX2 kernel, as fast as memcpy on 2 MiB (BENCHMARKS.md). CI runs it under Miri; turn it off to keep the AVX2 kernel |
 //!
 //! # Modules
@@ -136,6 +136,7 @@ pub mod computed;
 pub mod fp8;
 mod functions;
 pub mod kernels;
+mod lengths;
 pub mod manifest;
 pub mod mx;
 pub mod quant;
@@ -149,6 +150,7 @@ pub use actlut_macros::dequant_table;
 /// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
 /// and return: `actlut::half::f16` needs no dependency of your own.
 pub use half;
+pub use lengths::{LengthMismatch, MapError};
 pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.
