@@ -15,7 +15,8 @@ use std::process::ExitCode;
 
 use actlut::{Activation, Format, TableRef};
 
-use crate::{emit, json_str, Failure};
+use crate::json::json_str;
+use crate::{emit, Failure};
 
 /// The worst inputs listed, by default.
 const DEFAULT_WORST: usize = 10;
