@@ -26,13 +26,13 @@ use actlut::Activation;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 mod common;
-use common::XorShift64;
+use common::Rng;
 
 /// Elements per benchmark: 1 Mi.
 const N: usize = 1 << 20;
 
 fn uniform(n: usize, lo: f32, hi: f32, seed: u64) -> Vec<f32> {
-    let mut rng = XorShift64(seed);
+    let mut rng = Rng(seed);
     (0..n).map(|_| rng.uniform(lo, hi)).collect()
 }
 
@@ -92,7 +92,7 @@ fn quantized(c: &mut Criterion) {
 fn lns_exp(c: &mut Criterion) {
     let mut g = common::configure(c, "lns_exp_1Mi", N);
     let t = quantized_exp(1.0 / 64.0, -48.0, 4096).unwrap();
-    let mut rng = XorShift64(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     let codes: Vec<u16> = (0..N).map(|_| (rng.next() >> 52) as u16).collect();
     let mut ys = vec![0.0f32; N];
     g.bench_function("gather", |b| {

@@ -21,7 +21,7 @@ use actlut::kernels::{Kernel, TableShape};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 mod common;
-use common::{f16_normal_bits, random_bytes, XorShift64};
+use common::{f16_normal_bits, random_bytes, Rng};
 
 fn byte_kernels(c: &mut Criterion) {
     let table: [u8; 256] = core::array::from_fn(|i| (i as u8).reverse_bits() ^ 0x5A);
@@ -72,7 +72,7 @@ fn word_kernels(c: &mut Criterion) {
         *t = (i as u16).wrapping_mul(40_503).rotate_left(5);
     }
     let inputs = |dist: &str, n: usize| -> Vec<u16> {
-        let mut rng = XorShift64(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         match dist {
             "normal" => f16_normal_bits(n, 0x9E37_79B9_7F4A_7C15),
             "l1-resident" => (0..n).map(|_| (rng.next() >> 50) as u16).collect(),

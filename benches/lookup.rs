@@ -24,14 +24,14 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use half::{bf16, f16};
 
 mod common;
-use common::XorShift64;
+use common::Rng;
 
 /// Elements per benchmark: 1 Mi, 2 MiB per buffer of 16-bit values.
 const N: usize = 1 << 20;
 
 /// `n` `f16` values uniform over [-8, 8] (rounded to f16, so all finite).
 fn f16_range8(n: usize, seed: u64) -> Vec<f16> {
-    let mut rng = XorShift64(seed);
+    let mut rng = Rng(seed);
     (0..n)
         .map(|_| f16::from_f32(rng.uniform(-8.0, 8.0)))
         .collect()
@@ -39,13 +39,13 @@ fn f16_range8(n: usize, seed: u64) -> Vec<f16> {
 
 /// `n` uniformly random 16-bit patterns.
 fn bits_all(n: usize, seed: u64) -> Vec<u16> {
-    let mut rng = XorShift64(seed);
+    let mut rng = Rng(seed);
     (0..n).map(|_| (rng.next() >> 48) as u16).collect()
 }
 
 /// `n` `bf16` values uniform over [-8, 8].
 fn bf16_range8(n: usize, seed: u64) -> Vec<bf16> {
-    let mut rng = XorShift64(seed);
+    let mut rng = Rng(seed);
     (0..n)
         .map(|_| bf16::from_f32(rng.uniform(-8.0, 8.0)))
         .collect()

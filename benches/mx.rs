@@ -21,7 +21,8 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use actlut::mx::{map_mx, Element, Fp4Kernel, MxFp4Table, Op};
+use actlut::kernels::Kernel;
+use actlut::mx::{map_mx, Element, MxFp4Table, Op};
 use actlut::quant::Function;
 use actlut::Activation;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -53,7 +54,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
     g.bench_function("fused table, scalar", |b| {
         b.iter(|| {
             gelu.map_with(
-                Fp4Kernel::Scalar,
+                Kernel::Scalar,
                 black_box(&packed),
                 black_box(&scales),
                 black_box(&mut out),

@@ -78,13 +78,19 @@ impl Repr {
         }
     }
 
-    /// The type a table getter returns a reference to: `crate::tables::WordTable`
-    /// (full or compact, by the `compact` feature) or `[u8; N]`.
+    /// The type a public table getter returns a reference to: `[u16; 65536]`
+    /// or `[u8; N]`, in every build.
     fn table_ty(&self) -> String {
+        format!("[{}; {}]", self.bits_ty, self.entries)
+    }
+
+    /// The type of the table the lookups read: for 16-bit formats the form
+    /// the `compact` feature selects (`crate::compact::ReadTable`).
+    fn read_ty(&self) -> String {
         if self.bits_ty == "u16" {
-            "crate::tables::WordTable".into()
+            "crate::compact::ReadTable".into()
         } else {
-            format!("[{}; {}]", self.bits_ty, self.entries)
+            self.table_ty()
         }
     }
 
@@ -147,13 +153,28 @@ impl Func {
         r.format.can_represent(self.function)
     }
 
-    /// The static of its table over `r`: `crate::tables::GELU_TANH_F16`.
+    /// The static of its full table over `r`: `crate::tables::GELU_TANH_F16`.
     fn table(&self, r: &Repr) -> String {
         format!(
             "crate::tables::{}_{}",
             self.name.to_uppercase(),
             r.name.to_uppercase()
         )
+    }
+
+    /// The static the lookups over `r` read: for a 16-bit format the form the
+    /// `compact` feature selects (`crate::tables::read::GELU_F16`), otherwise
+    /// the table.
+    fn read(&self, r: &Repr) -> String {
+        if r.bits_ty == "u16" {
+            format!(
+                "crate::tables::read::{}_{}",
+                self.name.to_uppercase(),
+                r.name.to_uppercase()
+            )
+        } else {
+            self.table(r)
+        }
     }
 }
 
@@ -253,13 +274,23 @@ fn module_tests(s: &mut String, f: &Func, r: &Repr) {
         assert_eq!(direct, want, "Activation::table_{fmt}");
         let one: Vec<{bits}> = xs.iter().map(|&x| super::{fname}::{fmt}_bits(x)).collect();
         assert_eq!(one, want, "{fname}::{fmt}_bits");
-"#,
+{compact}"#,
         feature = f.feature,
         fmt_feature = r.feature,
         narrow = if bits == "u16" {
             ""
         } else {
             ".map(|v| v as u8)"
+        },
+        compact = if bits == "u16" {
+            format!(
+                "        #[cfg(feature = \"compact\")]\n        {{\n            \
+                 let c = Activation::{variant}.compact_table_{fmt}().unwrap();\n            \
+                 let got: Vec<u16> = xs.iter().map(|&x| c.get(x)).collect();\n            \
+                 assert_eq!(got, want, \"Activation::compact_table_{fmt}\");\n        }}\n"
+            )
+        } else {
+            String::new()
         },
         direct = if bits == "u16" {
             format!("crate::compact::at(Activation::{variant}.table_{fmt}().unwrap(), x)")
@@ -315,11 +346,11 @@ fn module_tests(s: &mut String, f: &Func, r: &Repr) {
 fn module_items(s: &mut String, f: &Func, r: &Repr) {
     let both = [f.feature, r.feature];
     let attrs = format!("{}{}", requires(&both), cfg(&both));
-    let table = f.table(r);
+    let table = f.read(r);
     let (apply, map) = r.kernels();
     let (fname, fmt, bits) = (f.name, r.name, r.bits_ty);
-    let len_panics =
-        "///\n/// # Panics\n///\n/// If `xs.len() != ys.len()`; the message names both lengths.\n";
+    let len_panics = "///\n/// # Panics\n///\n/// If `xs.len() != ys.len()`, with a message that names both lengths:\n\
+         /// `actlut: source slice length (3) does not match destination slice length (2)`.\n";
     if let Some(ty) = r.value_ty {
         let _ = write!(
             s,
@@ -412,36 +443,8 @@ pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
 }}
 "#
         );
-        if LEGACY_RAW_NAMES.contains(&fmt) {
-            let _ = write!(
-                s,
-                r#"
-/// The former name of [`apply_{fmt}_bits`]: `_bits` now marks raw bits in
-/// every format, as for `f16`.
-{attrs}#[deprecated(since = "0.2.0", note = "renamed to `apply_{fmt}_bits`")]
-#[inline]
-#[track_caller]
-pub fn apply_{fmt}(xs: &mut [{bits}]) {{
-    apply_{fmt}_bits(xs)
-}}
-
-/// The former name of [`map_{fmt}_bits`]: `_bits` now marks raw bits in
-/// every format, as for `f16`.
-{attrs}#[deprecated(since = "0.2.0", note = "renamed to `map_{fmt}_bits`")]
-#[inline]
-#[track_caller]
-pub fn map_{fmt}(xs: &[{bits}], ys: &mut [{bits}]) {{
-    map_{fmt}_bits(xs, ys)
-}}
-"#
-            );
-        }
     }
 }
-
-/// Byte formats whose raw slice functions were released without `_bits`
-/// (`apply_fp8_e4m3`): those names stay one release as deprecated aliases.
-const LEGACY_RAW_NAMES: &[&str] = &["fp8_e4m3", "fp8_e5m2"];
 
 /// `Activation`: the enum, its conversions, and its table getters.
 fn activation(funcs: &[Func], reprs: &[Repr]) -> String {
@@ -525,33 +528,87 @@ pub enum Activation {
          _ => panic!(\"a function missing from Function::ALL\"),\n        }\n    }\n",
     );
 
-    // One getter per format, typed by its representation.
+    // One getter per format, typed by its representation; for 16-bit formats
+    // also the getter of the compact form (the `compact` feature) and the
+    // crate's getter of the form the lookups read.
     for r in reprs {
-        let _ = write!(
-            s,
-            "\n    /// The `{fmt}` table, if compiled in.\n    \
-             pub fn table_{fmt}(self) -> Result<&'static {ty}, MissingTable> {{\n        \
-             match self {{\n",
-            fmt = r.name,
-            ty = r.table_ty(),
-        );
-        for f in funcs.iter().filter(|f| f.has_table(r)) {
-            let _ = writeln!(
+        let mut getter = |name: &str,
+                          doc: &str,
+                          vis: &str,
+                          gate: &str,
+                          ty: &str,
+                          path: &dyn Fn(&Func) -> String| {
+            let _ = write!(
                 s,
-                "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
-                 Activation::{} => Ok(&{}),",
-                f.feature,
-                r.feature,
-                f.variant,
-                f.table(r)
+                "\n    /// {doc}\n{gate}    {vis}fn {name}(self) -> Result<&'static {ty}, MissingTable> {{\n        \
+                 match self {{\n",
+            );
+            for f in funcs.iter().filter(|f| f.has_table(r)) {
+                let _ = writeln!(
+                    s,
+                    "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
+                     Activation::{} => Ok(&{}),",
+                    f.feature,
+                    r.feature,
+                    f.variant,
+                    path(f)
+                );
+            }
+            let _ = write!(
+                s,
+                "            #[allow(unreachable_patterns)]\n            \
+                 _ => Err(MissingTable {{ activation: self, format: {} }}),\n        }}\n    }}\n",
+                r.variant
+            );
+        };
+        let fmt = r.name;
+        if r.bits_ty == "u16" {
+            getter(
+                &format!("table_{fmt}"),
+                &format!(
+                    "The full `{fmt}` table, if compiled in: a `[u16; 65536]` in every build \
+                     (a binary that calls it\n    /// keeps the full tables of `{fmt}`, with `compact` too)."
+                ),
+                "pub ",
+                "",
+                &r.table_ty(),
+                &|f| f.table(r),
+            );
+            getter(
+                &format!("compact_table_{fmt}"),
+                &format!(
+                    "The compact `{fmt}` table, if compiled in (the `compact` feature: \
+                     [`tables::compact`](crate::tables::compact))."
+                ),
+                "pub ",
+                "    #[cfg(feature = \"compact\")]\n    #[cfg_attr(docsrs, doc(cfg(feature = \"compact\")))]\n",
+                "crate::compact::CompactRef<'static>",
+                &|f| {
+                    format!(
+                        "crate::tables::compact::{}_{}",
+                        f.name.to_uppercase(),
+                        r.name.to_uppercase()
+                    )
+                },
+            );
+            getter(
+                &format!("read_table_{fmt}"),
+                &format!("The `{fmt}` table the lookups read: full, or compact with `compact`."),
+                "pub(crate) ",
+                "",
+                &r.read_ty(),
+                &|f| f.read(r),
+            );
+        } else {
+            getter(
+                &format!("table_{fmt}"),
+                &format!("The `{fmt}` table, if compiled in."),
+                "pub ",
+                "",
+                &r.table_ty(),
+                &|f| f.table(r),
             );
         }
-        let _ = write!(
-            s,
-            "            #[allow(unreachable_patterns)]\n            \
-             _ => Err(MissingTable {{ activation: self, format: {} }}),\n        }}\n    }}\n",
-            r.variant
-        );
     }
 
     // Every format through one method.
@@ -596,7 +653,7 @@ pub enum Activation {
                 f.variant,
                 r.variant,
                 r.table_ref(),
-                f.table(r)
+                f.read(r)
             );
         }
     }
@@ -617,7 +674,7 @@ pub enum Activation {
     ///
     /// [`MissingTable`] when the table is not compiled in.
     pub fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable> {{
-        Ok({ty}::from_bits(crate::compact::at(self.table_{fmt}()?, x.to_bits())))
+        Ok({ty}::from_bits(crate::compact::at(self.read_table_{fmt}()?, x.to_bits())))
     }}
 
     /// Applies `self` in place to every `{fmt}` of `xs`.
@@ -627,7 +684,7 @@ pub enum Activation {
     /// [`MissingTable`] when the table is not compiled in (`xs` is unchanged).
     pub fn apply_{fmt}(self, xs: &mut [{ty}]) -> Result<(), MissingTable> {{
         use half::slice::HalfFloatSliceExt;
-        {apply}(self.table_{fmt}()?, xs.reinterpret_cast_mut());
+        {apply}(self.read_table_{fmt}()?, xs.reinterpret_cast_mut());
         Ok(())
     }}
 
@@ -635,15 +692,14 @@ pub enum Activation {
     ///
     /// # Errors
     ///
-    /// [`MissingTable`] when the table is not compiled in (`ys` is unchanged).
-    ///
-    /// # Panics
-    ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
-    pub fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), MissingTable> {{
+    /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not compiled
+    /// in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both lengths when
+    /// `xs.len() != ys.len()` ([`LengthMismatch`](crate::LengthMismatch) has an example); `ys`
+    /// is then unchanged.
+    pub fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError> {{
         use half::slice::HalfFloatSliceExt;
-        let t = self.table_{fmt}()?;
+        let t = self.read_table_{fmt}()?;
+        crate::LengthMismatch::check(xs.len(), ys.len())?;
         {map}(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }}

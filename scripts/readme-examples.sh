@@ -7,7 +7,7 @@
 # Each ```rust block becomes one #[test] (rustdoc's hidden `# ` lines included;
 # a block that defines `fn main` has it called, unwrapped if it returns a value);
 # a ```rust,ignore block is not an example (it shows code that only compiles
-# inside actlut) and is skipped. A block needs the words of the comment line
+# inside actlut, or needs crates other than actlut) and is skipped. A block needs the words of the comment line
 # right above it, `<!-- example needs: gelu f16 -->`; a block without one
 # needs `default` (actlut's default features); `none` needs no feature. A
 # block is written only when every word it needs is among WORD...: the

@@ -9,17 +9,18 @@
 //! SHA-256 against `tables/actlut-compact.lock`, and embeds it with
 //! `include_bytes!`; a `static` [`CompactRef`] validates it at compile time.
 //!
-//! What changes with the feature is the type of the 16-bit tables:
-//! [`tables::GELU_BF16`](crate::tables) and the others are
-//! [`CompactRef<'static>`](CompactRef) ([`WordTable`](crate::tables::WordTable)
-//! names the type in both builds), [`Activation::table_f16`](crate::Activation::table_f16)
-//! and `table_bf16` return `&'static CompactRef<'static>`, and
-//! [`Activation::table`](crate::Activation::table) returns
-//! [`TableRef::Compact`]. Everything else gives the
-//! same bits: `gelu::bf16`, `bf16_bits`, `apply_bf16`, `map_bf16`, the
-//! `Activation` methods, [`TableRef::get`](crate::TableRef::get),
+//! The feature only adds: `tables::compact` holds the compact form of every
+//! 16-bit table beside the full ones ([`tables::GELU_BF16`](crate::tables)
+//! stays a `[u16; 65536]`), and `Activation::compact_table_f16` and
+//! `compact_table_bf16` return them. What it switches is the form the lookups
+//! read: `gelu::bf16`, `bf16_bits`, `apply_bf16`, `map_bf16`, the
+//! `Activation` methods and [`Activation::table`](crate::Activation::table)
+//! (which returns [`TableRef::Compact`]) read the compact form, with the same
+//! bits; [`TableRef::get`](crate::TableRef::get),
 //! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
-//! (the 65,536 logical entries: the table's SHA-256 is unchanged).
+//! give the 65,536 logical entries (the table's SHA-256 is unchanged). A
+//! binary links only the forms it references; docs/compact.md says how to
+//! keep one hot table in full and the others compact.
 //!
 //! The slice entry points run [`apply_u16`] and [`map_u16`]: the compact
 //! kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
@@ -33,7 +34,7 @@
 //! # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
 //! use actlut::compact::CompactRef;
 //!
-//! let table: &'static CompactRef<'static> = &actlut::tables::GELU_BF16;
+//! let table: &'static CompactRef<'static> = &actlut::tables::compact::GELU_BF16;
 //! assert_eq!(table.get(0x3F80), 0x3F57); // gelu(1.0) = 0.8413… in bf16
 //! assert!(table.stored_len() < 16 * 1024);
 //! let mut xs = [0x3F80, 0x0000, 0x7F80];
@@ -96,6 +97,16 @@ pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
 pub fn map_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
     crate::kernels::map_best(table, xs, ys);
 }
+
+/// The type of the 16-bit tables the function modules and `Activation` read
+/// (`crate::tables::read`): the full table, or with `compact` the compact form.
+#[cfg(not(feature = "compact"))]
+pub(crate) type ReadTable = [u16; 65_536];
+
+/// The type of the 16-bit tables the function modules and `Activation` read
+/// (`crate::tables::read`): the full table, or with `compact` the compact form.
+#[cfg(feature = "compact")]
+pub(crate) type ReadTable = CompactRef<'static>;
 
 /// A 16-bit table in either representation, as the generated entry points use
 /// it: their text is the same whether the `compact` feature is on or off, and

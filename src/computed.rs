@@ -78,7 +78,7 @@ pub fn apply_f32(act: Activation, xs: &mut [f32]) {
 /// If `xs.len() != ys.len()`; the message names both lengths.
 #[track_caller]
 pub fn map_f32(act: Activation, xs: &[f32], ys: &mut [f32]) {
-    crate::kernels::check_lengths(xs.len(), ys.len());
+    crate::lengths::check_lengths(xs.len(), ys.len());
     let f = act.function();
     for (y, x) in ys.iter_mut().zip(xs) {
         *y = actlut_codegen::eval_f32(f, *x);

@@ -35,7 +35,10 @@
 //! [`Format::decode`](crate::Format::decode) (which the tests check exhaustively), written on
 //! bits so that they are fast at run time.
 
-/// Parameters of an 8-bit format, for the shared bit manipulation below.
+use crate::Format;
+
+/// What the bit manipulation below needs of an 8-bit format, read from its
+/// one description, the format's `Spec` in actlut-codegen ([`Fp8::of`]).
 struct Fp8 {
     /// Stored fraction bits.
     frac: u32,
@@ -47,30 +50,24 @@ struct Fp8 {
     fnuz: bool,
 }
 
-const E4M3: Fp8 = Fp8 {
-    frac: 3,
-    bias: 7,
-    ieee: false,
-    fnuz: false,
-};
-const E5M2: Fp8 = Fp8 {
-    frac: 2,
-    bias: 15,
-    ieee: true,
-    fnuz: false,
-};
-const E4M3FNUZ: Fp8 = Fp8 {
-    frac: 3,
-    bias: 8,
-    ieee: false,
-    fnuz: true,
-};
-const E5M2FNUZ: Fp8 = Fp8 {
-    frac: 2,
-    bias: 16,
-    ieee: false,
-    fnuz: true,
-};
+const E4M3: Fp8 = Fp8::of(Format::Fp8E4M3);
+const E5M2: Fp8 = Fp8::of(Format::Fp8E5M2);
+const E4M3FNUZ: Fp8 = Fp8::of(Format::Fp8E4M3Fnuz);
+const E5M2FNUZ: Fp8 = Fp8::of(Format::Fp8E5M2Fnuz);
+
+impl Fp8 {
+    /// The parameters of `format`, which must be an 8-bit float with a NaN
+    /// (checked at compile time: the constants above are `const`).
+    const fn of(format: Format) -> Fp8 {
+        assert!(format.bits() == 8 && format.has_nan(), "not an fp8 format");
+        Fp8 {
+            frac: format.fraction_bits(),
+            bias: format.exponent_bias(),
+            ieee: format.has_inf(),
+            fnuz: !format.has_negative_zero(),
+        }
+    }
+}
 
 impl Fp8 {
     /// The magnitude of +inf (E5M2) or of the NaN that overflow becomes (E4M3FN: `0x7F`); for
@@ -333,17 +330,18 @@ impl crate::Activation {
 
     /// Writes `self` of every `F8E4M3` of `xs` to `ys`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
+    /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not
+    /// compiled in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both
+    /// lengths when `xs.len() != ys.len()`; `ys` is then unchanged.
     pub fn map_fp8_e4m3(
         self,
         xs: &[float8::F8E4M3],
         ys: &mut [float8::F8E4M3],
-    ) -> Result<(), crate::MissingTable> {
+    ) -> Result<(), crate::MapError> {
         let t = self.table_fp8_e4m3()?;
-        check_lengths(xs.len(), ys.len());
+        crate::LengthMismatch::check(xs.len(), ys.len())?;
         for (y, x) in ys.iter_mut().zip(xs) {
             *y = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
         }
@@ -367,30 +365,21 @@ impl crate::Activation {
 
     /// Writes `self` of every `F8E5M2` of `xs` to `ys`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `xs.len() != ys.len()`; the message names both lengths.
-    #[track_caller]
+    /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not
+    /// compiled in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both
+    /// lengths when `xs.len() != ys.len()`; `ys` is then unchanged.
     pub fn map_fp8_e5m2(
         self,
         xs: &[float8::F8E5M2],
         ys: &mut [float8::F8E5M2],
-    ) -> Result<(), crate::MissingTable> {
+    ) -> Result<(), crate::MapError> {
         let t = self.table_fp8_e5m2()?;
-        check_lengths(xs.len(), ys.len());
+        crate::LengthMismatch::check(xs.len(), ys.len())?;
         for (y, x) in ys.iter_mut().zip(xs) {
             *y = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
         }
         Ok(())
-    }
-}
-
-#[cfg(feature = "float8")]
-#[track_caller]
-fn check_lengths(src: usize, dst: usize) {
-    if src != dst {
-        panic!(
-            "actlut: source slice length ({src}) does not match destination slice length ({dst})"
-        );
     }
 }

@@ -29,7 +29,7 @@ pub(crate) fn apply_codes(table: &[u8], xs: &mut [u8]) {
 #[allow(dead_code)] // used by the formats whose codes do not fill a byte
 #[track_caller]
 pub(crate) fn map_codes(table: &[u8], xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::check_lengths(xs.len(), ys.len());
+    crate::lengths::check_lengths(xs.len(), ys.len());
     for (i, (y, &x)) in ys.iter_mut().zip(xs).enumerate() {
         *y = lookup_code(table, x, i);
     }

@@ -82,6 +82,7 @@
 //! | 16-bit tables in 3–23 KiB | [`compact`] (the `compact` feature) |
 //! | `f32` ↔ fp8 with one rounding | [`fp8`] |
 //! | SIMD lookups over your own 256-entry and 16-bit tables | [`kernels`] |
+//! | candle tensors | the crate `actlut-candle` ([adapters/candle](https://github.com/actlut/actlut/tree/main/adapters/candle)) |
 //!
 //! Without any feature the crate still builds: [`computed`], [`Activation`] (whose table methods
 //! then return [`MissingTable`], which names the features to enable), [`quant`] and [`kernels`]
@@ -137,7 +138,7 @@
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
-//! | `compact` | every 16-bit table in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup |
+//! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`Activation`] read the compact forms, and a binary links only the forms it references |
 //!
 //! # Accuracy
 //!
@@ -167,6 +168,7 @@
 //! [docs/quant16.md](https://github.com/actlut/actlut/blob/main/docs/quant16.md) (16-bit quantized tables);
 //! [docs/quant16-ort.md](https://github.com/actlut/actlut/blob/main/docs/quant16-ort.md) (ONNX Runtime on every 16-bit code);
 //! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
+//! [docs/ulp.md](https://github.com/actlut/actlut/blob/main/docs/ulp.md) (`actlut ulp`: grading a kernel against the tables);
 //! [docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md) (the lock and the manifest);
 //! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md) (`actlut audit`);
 //! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md) (Cortex-M and wasm);
@@ -192,6 +194,7 @@ pub mod computed;
 pub mod fp8;
 mod functions;
 pub mod kernels;
+mod lengths;
 pub mod manifest;
 pub mod mx;
 pub mod quant;
@@ -205,6 +208,7 @@ pub use actlut_macros::dequant_table;
 /// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
 /// and return: `actlut::half::f16` needs no dependency of your own.
 pub use half;
+pub use lengths::{LengthMismatch, MapError};
 pub use quant::{DequantTable, PackedDequantTable};
 
 /// The README's examples, compiled and run as doctests.

@@ -55,7 +55,9 @@
 //! that names the block or the value: a code slice that is not a whole number of blocks (a
 //! ragged tail), a scale count that does not match the block count, an output slice of the wrong
 //! length, an FP6 code with bits set above its 6 bits (a packing error upstream; never silently
-//! masked), and an NVFP4 global scale that is NaN, infinite, zero or negative.
+//! masked), an NVFP4 global scale that is NaN, infinite, zero or negative, and an NVFP4 block
+//! scale with its sign bit set (NVFP4 block scales are positive; a negative one would flip the
+//! block's signs).
 //!
 //! # Speed
 //!
@@ -63,7 +65,7 @@
 //! for every (scale, code) pair, 16 KiB for `f32` outputs (one 64-byte row per scale), built once
 //! (4,096 evaluations) and then read with one 16-byte shuffle per 16 outputs and output byte
 //! (`pshufb` with SSSE3 on x86_64, `tbl` with NEON on aarch64, `i8x16_swizzle` with simd128 on
-//! wasm32; [`Fp4Kernel`]). FP6 and FP8 blocks ([`map_mx`]) have 64 or 256 codes: a table over
+//! wasm32; the FP4 kernels of [`crate::kernels`]). FP6 and FP8 blocks ([`map_mx`]) have 64 or 256 codes: a table over
 //! every scale would not fit in L1, so each block's outputs are memoized per code for the current
 //! scale, on the stack, and reused while consecutive blocks share a scale. BENCHMARKS.md has the
 //! measurements.
@@ -73,13 +75,7 @@ use core::fmt;
 use actlut_codegen::Format;
 pub use actlut_codegen::{quant::Op, Function};
 
-#[cfg(any(
-    target_arch = "x86_64",
-    target_arch = "aarch64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
-#[allow(unsafe_code)]
-mod simd;
+use crate::kernels::{Fp4Row, Kernel, KernelUnavailable};
 
 /// Elements per OCP MX block.
 pub const MX_BLOCK: usize = 32;
@@ -301,6 +297,16 @@ pub enum BlockError {
         /// The value given.
         value: f32,
     },
+    /// An NVFP4 block scale has its sign bit set (E4M3 `0xB8` is −1): NVFP4
+    /// scales are positive, and a negative one would flip the block's signs.
+    NegativeScale {
+        /// The block.
+        block: usize,
+        /// Its scale code.
+        scale: u8,
+    },
+    /// The kernel asked for cannot run FP4 rows here.
+    Kernel(KernelUnavailable),
 }
 
 impl fmt::Display for BlockError {
@@ -331,6 +337,12 @@ impl fmt::Display for BlockError {
                 f,
                 "the NVFP4 global scale must be finite and positive, found {value:e}"
             ),
+            BlockError::NegativeScale { block, scale } => write!(
+                f,
+                "block {block}: the NVFP4 block scale {scale:#04x} is negative (sign bit set); \
+                 NVFP4 block scales are positive"
+            ),
+            BlockError::Kernel(e) => e.fmt(f),
         }
     }
 }
@@ -339,7 +351,7 @@ impl fmt::Display for BlockError {
 impl std::error::Error for BlockError {}
 
 /// Checks the code, scale and output lengths: `Ok(blocks)`.
-fn check_lengths(
+fn check_block_lengths(
     codes: usize,
     block_bytes: usize,
     scales: usize,
@@ -366,175 +378,61 @@ fn check_lengths(
     Ok(blocks)
 }
 
-/// One scale's 16 outputs as byte planes: `planes[k][c]` is byte `k` (little-endian) of the
-/// output for code `c`. One cache line; the SIMD kernels shuffle each plane with the codes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-struct Row {
-    planes: [[u8; 16]; 4],
+/// The block scale of a shared-scale FP4 table ([`Fp4Table`]): OCP MX's E8M0
+/// ([`Mx`]) or NVFP4's E4M3 ([`Nvfp4`]). Sealed.
+pub trait BlockScale: scale_sealed::Sealed + Copy + fmt::Debug + 'static {
+    /// Elements per block: [`MX_BLOCK`] or [`NVFP4_BLOCK`].
+    const BLOCK: usize;
+    /// The scale's format, for messages: `E8M0`, `E4M3`.
+    const SCALE_FORMAT: &'static str;
+    /// Whether `scale` is a scale this format accepts in a block.
+    #[doc(hidden)]
+    fn accepts(scale: u8) -> bool;
 }
 
-impl Row {
-    fn new<O: Output>(value: impl Fn(u8) -> O) -> Row {
-        let mut planes = [[0u8; 16]; 4];
-        for c in 0..16u8 {
-            let bytes = value(c).to_le();
-            for (plane, byte) in planes.iter_mut().zip(bytes) {
-                plane[usize::from(c)] = byte;
-            }
-        }
-        Row { planes }
-    }
-
-    #[inline(always)]
-    fn get<O: Output>(&self, code: u8) -> O {
-        let c = usize::from(code);
-        O::from_le([
-            self.planes[0][c],
-            self.planes[1][c],
-            self.planes[2][c],
-            self.planes[3][c],
-        ])
-    }
+mod scale_sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Mx {}
+    impl Sealed for super::Nvfp4 {}
 }
 
-/// An implementation of the FP4 (scale, code) table lookup.
+/// OCP MXFP4: 32 elements per block, one E8M0 power-of-two scale each
+/// (every code is a scale; `0xFF` is NaN).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Fp4Kernel {
-    /// The portable loop: the scale's 16 outputs assembled from the row once per block, then
-    /// one load per element.
-    Scalar,
-    /// x86_64 SSSE3: one `pshufb` per 16 codes and output byte.
-    Ssse3,
-    /// aarch64 NEON: one `tbl` per 16 codes and output byte.
-    Neon,
-    /// wasm32 simd128: one `i8x16.swizzle` per 16 codes and output byte.
-    Simd128,
-}
+pub enum Mx {}
 
-impl Fp4Kernel {
-    /// Every kernel, available or not.
-    pub const ALL: [Fp4Kernel; 4] = [
-        Fp4Kernel::Scalar,
-        Fp4Kernel::Ssse3,
-        Fp4Kernel::Neon,
-        Fp4Kernel::Simd128,
-    ];
+/// NVFP4: 16 elements per block, one FP8 E4M3 scale each, which must be
+/// positive (the sign bit clear; `0x7F` is NaN), times an `f32` global scale
+/// folded into the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Nvfp4 {}
 
-    /// Whether this kernel runs on this CPU (with the `std` feature, detected at run time;
-    /// otherwise the compile-time target features decide).
-    pub fn is_available(self) -> bool {
-        match self {
-            Fp4Kernel::Scalar => true,
-            Fp4Kernel::Ssse3 => {
-                #[cfg(all(target_arch = "x86_64", feature = "std"))]
-                {
-                    std::is_x86_feature_detected!("ssse3")
-                }
-                #[cfg(all(target_arch = "x86_64", not(feature = "std")))]
-                {
-                    cfg!(target_feature = "ssse3")
-                }
-                #[cfg(not(target_arch = "x86_64"))]
-                {
-                    false
-                }
-            }
-            Fp4Kernel::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
-            Fp4Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
-        }
-    }
-
-    /// The fastest available kernel.
-    pub fn best() -> Fp4Kernel {
-        [Fp4Kernel::Ssse3, Fp4Kernel::Neon, Fp4Kernel::Simd128]
-            .into_iter()
-            .find(|k| k.is_available())
-            .unwrap_or(Fp4Kernel::Scalar)
+impl BlockScale for Mx {
+    const BLOCK: usize = MX_BLOCK;
+    const SCALE_FORMAT: &'static str = "E8M0";
+    fn accepts(_: u8) -> bool {
+        true
     }
 }
 
-/// The rows of an FP4 table and the lookup over packed blocks of `bytes_per_block` bytes.
+impl BlockScale for Nvfp4 {
+    const BLOCK: usize = NVFP4_BLOCK;
+    const SCALE_FORMAT: &'static str = "E4M3";
+    /// NVFP4 block scales are positive: a set sign bit would flip the signs of
+    /// the whole block, silently.
+    fn accepts(scale: u8) -> bool {
+        scale & 0x80 == 0
+    }
+}
+
+/// A fused shared-scale FP4 table: the output of `op` for every (block scale,
+/// FP4 E2M1 code) pair, one 64-byte row ([`Fp4Row`]) per scale, 16 KiB, built
+/// once without allocation, and read by the FP4 kernels of
+/// [`crate::kernels`]. [`MxFp4Table`] and [`Nvfp4Table`] are its two forms.
 #[derive(Clone, Copy, Debug)]
-struct Fp4Rows<O> {
-    rows: [Row; 256],
-    _out: core::marker::PhantomData<O>,
-}
-
-impl<O: Output> Fp4Rows<O> {
-    fn new(scale: impl Fn(u8) -> f64, op: Op) -> Self {
-        let mut rows = [Row {
-            planes: [[0; 16]; 4],
-        }; 256];
-        for (s, row) in (0..=255u8).zip(rows.iter_mut()) {
-            let scale = scale(s);
-            *row = Row::new(|c| reference::<O>(op, Format::Fp4E2M1.decode(u16::from(c)), scale));
-        }
-        Fp4Rows {
-            rows,
-            _out: core::marker::PhantomData,
-        }
-    }
-
-    fn lookup(&self, scale: u8, code: u8) -> O {
-        self.rows[usize::from(scale)].get(code & 0xF)
-    }
-
-    fn map(
-        &self,
-        kernel: Fp4Kernel,
-        packed: &[u8],
-        scales: &[u8],
-        out: &mut [O],
-        block_bytes: usize,
-    ) -> Result<(), BlockError> {
-        check_lengths(
-            packed.len(),
-            block_bytes,
-            scales.len(),
-            2 * block_bytes,
-            out.len(),
-        )?;
-        assert!(
-            kernel.is_available(),
-            "{kernel:?} is not available on this CPU"
-        );
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            Fp4Kernel::Ssse3 => simd::map_ssse3(&self.rows, packed, scales, out, block_bytes),
-            #[cfg(target_arch = "aarch64")]
-            Fp4Kernel::Neon => simd::map_neon(&self.rows, packed, scales, out, block_bytes),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Fp4Kernel::Simd128 => simd::map_simd128(&self.rows, packed, scales, out, block_bytes),
-            _ => map_scalar(&self.rows, packed, scales, out, block_bytes),
-        }
-        Ok(())
-    }
-}
-
-/// The portable FP4 lookup (lengths checked by the caller).
-fn map_scalar<O: Output>(
-    rows: &[Row; 256],
-    packed: &[u8],
-    scales: &[u8],
-    out: &mut [O],
-    block_bytes: usize,
-) {
-    for ((block, &s), out) in packed
-        .chunks_exact(block_bytes)
-        .zip(scales)
-        .zip(out.chunks_exact_mut(2 * block_bytes))
-    {
-        // The scale's 16 outputs, assembled once from the byte planes for the block's
-        // 2 · block_bytes lookups.
-        let row = &rows[usize::from(s)];
-        let values: [O; 16] = core::array::from_fn(|c| row.get(c as u8));
-        for (&b, o) in block.iter().zip(out.chunks_exact_mut(2)) {
-            o[0] = values[usize::from(b & 0xF)];
-            o[1] = values[usize::from(b >> 4)];
-        }
-    }
+pub struct Fp4Table<S: BlockScale, O: Output> {
+    rows: [Fp4Row<O>; 256],
+    _scale: core::marker::PhantomData<S>,
 }
 
 /// A fused MXFP4 table: the output of `op` for every (E8M0 scale, FP4 E2M1 code) pair, 16 KiB
@@ -546,51 +444,7 @@ fn map_scalar<O: Output>(
 /// assert_eq!(t.lookup(127 + 3, 0x7), 48.0); // 6 · 2^3
 /// assert!(t.lookup(0xFF, 0x7).is_nan()); // the NaN scale
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct MxFp4Table<O> {
-    rows: Fp4Rows<O>,
-}
-
-impl<O: Output> MxFp4Table<O> {
-    /// The table of `op` (4,096 correctly rounded evaluations).
-    pub fn new(op: Op) -> Self {
-        MxFp4Table {
-            rows: Fp4Rows::new(e8m0_to_f64, op),
-        }
-    }
-
-    /// The output for one E8M0 `scale` and FP4 `code` (its low 4 bits).
-    pub fn lookup(&self, scale: u8, code: u8) -> O {
-        self.rows.lookup(scale, code)
-    }
-
-    /// Dequantizes MXFP4 blocks through the table: `packed` holds 16 bytes per block (two
-    /// codes per byte, the first element in the low nibble), `scales` one E8M0 scale per block,
-    /// `out` 32 elements per block. Uses [`Fp4Kernel::best`].
-    ///
-    /// # Errors
-    ///
-    /// [`BlockError::RaggedTail`], [`BlockError::ScaleCount`] or [`BlockError::OutputLength`],
-    /// before anything is written.
-    pub fn map(&self, packed: &[u8], scales: &[u8], out: &mut [O]) -> Result<(), BlockError> {
-        self.map_with(Fp4Kernel::best(), packed, scales, out)
-    }
-
-    /// [`map`](Self::map) with a chosen kernel.
-    ///
-    /// # Panics
-    ///
-    /// If the kernel is not available on this CPU ([`Fp4Kernel::is_available`]).
-    pub fn map_with(
-        &self,
-        kernel: Fp4Kernel,
-        packed: &[u8],
-        scales: &[u8],
-        out: &mut [O],
-    ) -> Result<(), BlockError> {
-        self.rows.map(kernel, packed, scales, out, MX_BLOCK / 2)
-    }
-}
+pub type MxFp4Table<O> = Fp4Table<Mx, O>;
 
 /// A fused NVFP4 table: the output of `op` for every (E4M3 block scale, FP4 E2M1 code) pair,
 /// with the tensor's `f32` global scale folded in; 16 KiB, built once without allocation.
@@ -602,14 +456,92 @@ impl<O: Output> MxFp4Table<O> {
 /// assert!(Nvfp4Table::<f32>::new(Op::Identity, 0.0).is_err());
 /// # Ok::<(), actlut::mx::BlockError>(())
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Nvfp4Table<O> {
-    rows: Fp4Rows<O>,
+pub type Nvfp4Table<O> = Fp4Table<Nvfp4, O>;
+
+impl<S: BlockScale, O: Output> Fp4Table<S, O> {
+    fn with_scale(scale: impl Fn(u8) -> f64, op: Op) -> Self {
+        let rows = core::array::from_fn(|s| {
+            let scale = scale(s as u8);
+            Fp4Row::from_fn(|c| reference::<O>(op, Format::Fp4E2M1.decode(u16::from(c)), scale))
+        });
+        Fp4Table {
+            rows,
+            _scale: core::marker::PhantomData,
+        }
+    }
+
+    /// The output for one block `scale` and FP4 `code` (its low 4 bits).
+    pub fn lookup(&self, scale: u8, code: u8) -> O {
+        self.rows[usize::from(scale)].get(code)
+    }
+
+    /// The row of one block scale: the outputs of its 16 codes, a table of
+    /// [`crate::kernels`].
+    pub fn row(&self, scale: u8) -> &Fp4Row<O> {
+        &self.rows[usize::from(scale)]
+    }
+
+    /// Dequantizes FP4 blocks through the table: `packed` holds `S::BLOCK / 2`
+    /// bytes per block (16 for MXFP4, 8 for NVFP4; two codes per byte, the
+    /// first element in the low nibble), `scales` one block scale per block,
+    /// `out` `S::BLOCK` elements per block. Uses
+    /// [`Kernel::best`]`(TableShape::Fp4)` (see [`crate::kernels`]).
+    ///
+    /// # Errors
+    ///
+    /// [`BlockError::RaggedTail`], [`BlockError::ScaleCount`],
+    /// [`BlockError::OutputLength`], or for NVFP4 [`BlockError::NegativeScale`]
+    /// (a block scale with its sign bit set), before anything is written.
+    pub fn map(&self, packed: &[u8], scales: &[u8], out: &mut [O]) -> Result<(), BlockError> {
+        self.check(packed, scales, out)?;
+        crate::kernels::map_fp4_blocks(None, &self.rows, packed, scales, out, S::BLOCK / 2)
+            .map_err(BlockError::Kernel)
+    }
+
+    /// [`map`](Self::map) with a chosen kernel.
+    ///
+    /// # Errors
+    ///
+    /// As [`map`](Self::map), and [`BlockError::Kernel`] if the kernel cannot
+    /// run FP4 rows on this CPU or target
+    /// ([`Kernel::is_available_for`]`(TableShape::Fp4)`); nothing is written
+    /// then.
+    pub fn map_with(
+        &self,
+        kernel: Kernel,
+        packed: &[u8],
+        scales: &[u8],
+        out: &mut [O],
+    ) -> Result<(), BlockError> {
+        self.check(packed, scales, out)?;
+        crate::kernels::map_fp4_blocks(Some(kernel), &self.rows, packed, scales, out, S::BLOCK / 2)
+            .map_err(BlockError::Kernel)
+    }
+
+    /// The checks of [`map`](Self::map).
+    fn check(&self, packed: &[u8], scales: &[u8], out: &[O]) -> Result<(), BlockError> {
+        let block_bytes = S::BLOCK / 2;
+        check_block_lengths(packed.len(), block_bytes, scales.len(), S::BLOCK, out.len())?;
+        if let Some(block) = scales.iter().position(|&s| !S::accepts(s)) {
+            return Err(BlockError::NegativeScale {
+                block,
+                scale: scales[block],
+            });
+        }
+        Ok(())
+    }
 }
 
-impl<O: Output> Nvfp4Table<O> {
-    /// The table of `op` for blocks of a tensor with this global scale (4,096 correctly
-    /// rounded evaluations).
+impl<O: Output> Fp4Table<Mx, O> {
+    /// The MXFP4 table of `op` (4,096 correctly rounded evaluations).
+    pub fn new(op: Op) -> Self {
+        Self::with_scale(e8m0_to_f64, op)
+    }
+}
+
+impl<O: Output> Fp4Table<Nvfp4, O> {
+    /// The NVFP4 table of `op` for blocks of a tensor with this global scale
+    /// (4,096 correctly rounded evaluations).
     ///
     /// # Errors
     ///
@@ -623,39 +555,7 @@ impl<O: Output> Nvfp4Table<O> {
         let g = f64::from(global_scale);
         // E4M3 (≤ 4 significant bits) times an f32 (≤ 24): exact in f64.
         let scale = |s: u8| Format::Fp8E4M3.decode(u16::from(s)) * g;
-        Ok(Nvfp4Table {
-            rows: Fp4Rows::new(scale, op),
-        })
-    }
-
-    /// The output for one E4M3 block `scale` and FP4 `code` (its low 4 bits).
-    pub fn lookup(&self, scale: u8, code: u8) -> O {
-        self.rows.lookup(scale, code)
-    }
-
-    /// Dequantizes NVFP4 blocks: `packed` holds 8 bytes per block (two codes per byte, low
-    /// nibble first), `scales` one E4M3 scale per block, `out` 16 elements per block.
-    ///
-    /// # Errors
-    ///
-    /// As [`MxFp4Table::map`].
-    pub fn map(&self, packed: &[u8], scales: &[u8], out: &mut [O]) -> Result<(), BlockError> {
-        self.map_with(Fp4Kernel::best(), packed, scales, out)
-    }
-
-    /// [`map`](Self::map) with a chosen kernel.
-    ///
-    /// # Panics
-    ///
-    /// If the kernel is not available on this CPU.
-    pub fn map_with(
-        &self,
-        kernel: Fp4Kernel,
-        packed: &[u8],
-        scales: &[u8],
-        out: &mut [O],
-    ) -> Result<(), BlockError> {
-        self.rows.map(kernel, packed, scales, out, NVFP4_BLOCK / 2)
+        Ok(Self::with_scale(scale, op))
     }
 }
 
@@ -689,7 +589,7 @@ pub fn map_mx<O: Output>(
     out: &mut [O],
 ) -> Result<(), BlockError> {
     let block_bytes = element.block_bytes();
-    check_lengths(codes.len(), block_bytes, scales.len(), MX_BLOCK, out.len())?;
+    check_block_lengths(codes.len(), block_bytes, scales.len(), MX_BLOCK, out.len())?;
     let format = element.format();
     let mask = format.code_mask();
     if element != Element::Fp4E2M1 {

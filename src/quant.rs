@@ -582,13 +582,7 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     #[inline]
     #[track_caller]
     pub fn map(&self, values: &[In::Value], out: &mut [Out]) {
-        assert_eq!(
-            values.len(),
-            out.len(),
-            "map: {} values but {} outputs",
-            values.len(),
-            out.len()
-        );
+        crate::lengths::check_lengths(values.len(), out.len());
         Out::map_indices(&self.table, In::bytes(values), out);
     }
 }
@@ -654,13 +648,7 @@ fn map4<V: Copy + Into<i32>, Out: Copy>(
     values: &[V],
     out: &mut [Out],
 ) -> Result<(), QuantError> {
-    assert_eq!(
-        values.len(),
-        out.len(),
-        "map: {} values but {} outputs",
-        values.len(),
-        out.len()
-    );
+    crate::lengths::check_lengths(values.len(), out.len());
     for (i, (o, &v)) in out.iter_mut().zip(values).enumerate() {
         let v: i32 = v.into();
         if !ty.contains(v) {

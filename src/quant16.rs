@@ -125,7 +125,7 @@ pub trait Output16: sealed::Sealed + Copy + 'static {
     #[inline]
     #[track_caller]
     fn map_codes(table: &[Self; ENTRIES], codes: &[u16], out: &mut [Self]) {
-        crate::kernels::check_lengths(codes.len(), out.len());
+        crate::lengths::check_lengths(codes.len(), out.len());
         for (o, &c) in out.iter_mut().zip(codes) {
             *o = table[usize::from(c)];
         }

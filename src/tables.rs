@@ -15,35 +15,75 @@
 //! # }
 //! ```
 //!
+//! A table whose function's or format's feature is off is named in the
+//! source under a `#[cfg]`, so that rustc says which feature to enable:
+//!
+//! ```text
+//! error[E0425]: cannot find value `GELU_F16` in module `actlut::tables`
+//!    = note: the item is gated behind the `gelu` feature
+//! ```
+//!
 //! # With the `compact` feature
 //!
-//! Every 16-bit table (`f16`, `bf16`) is then a
-//! [`CompactRef<'static>`](crate::compact::CompactRef) over its embedded compact
-//! stored form instead of a `[u16; 65536]` ([`WordTable`] is the type in either
-//! build): read entry `i` with `get(i)`. The stored form was validated at
-//! compile time (an invalid one is a compile error) and checked on every input
-//! against the full table by the build script. `<NAME>_SHA256` stays the hash of
-//! the 65,536 logical entries (the table's identity, `tables/actlut.lock`);
-//! `<NAME>_STORED_SHA256` is the hash of the stored form
-//! (`tables/actlut-compact.lock`). Tables of 8 bits and fewer are unchanged.
+//! The feature adds `tables::compact`: every 16-bit table (`f16`, `bf16`) again,
+//! as a [`CompactRef<'static>`](crate::compact::CompactRef) over its embedded
+//! compact stored form (3–23 KiB instead of 128 KiB; read entry `i` with
+//! `get(i)`). `tables::GELU_F16` and the others stay `[u16; 65536]`: the feature
+//! only adds. It switches which form the function modules (`gelu::bf16`,
+//! `gelu::apply_bf16`, …) and [`Activation`](crate::Activation)'s slice and
+//! value methods read, and the linker keeps only what the code references: a
+//! firmware that calls `gelu::bf16` carries the compact form alone.
+//!
+//! The stored form was validated at compile time (an invalid one is a compile
+//! error) and checked on every input against the full table by the build
+//! script. `<NAME>_SHA256` stays the hash of the 65,536 logical entries (the
+//! table's identity, `tables/actlut.lock`); `<NAME>_STORED_SHA256` is the hash
+//! of the stored form (`tables/actlut-compact.lock`). Tables of 8 bits and
+//! fewer have no compact form.
 //!
 //! ```
 //! # #[cfg(all(feature = "compact", feature = "gelu", feature = "f16"))] {
-//! let table: &'static actlut::compact::CompactRef<'static> = &actlut::tables::GELU_F16;
+//! let table: &'static actlut::compact::CompactRef<'static> = &actlut::tables::compact::GELU_F16;
 //! assert_eq!(table.get(0x3C00), 0x3ABB); // gelu(1.0) = 0.8413…
+//! let full: &'static [u16; 65536] = &actlut::tables::GELU_F16;
+//! assert_eq!(full[0x3C00], 0x3ABB);
 //! let stored: [u8; 32] = actlut::tables::GELU_F16_STORED_SHA256;
 //! # let _ = stored;
 //! # }
 //! ```
+//!
+//! ## The full form for one hot table
+//!
+//! With `compact`, a program that wants one table at full speed (one load per
+//! element) and every other compact names that table's full form itself, and
+//! calls the function modules for the rest: only the forms referenced are
+//! linked.
+//!
+//! ```
+//! # #[cfg(all(feature = "compact", feature = "gelu", feature = "silu", feature = "bf16"))] {
+//! let mut xs = [0x3F80u16, 0x0000, 0x7F80];
+//! // gelu: the full table, with the 16-bit kernels.
+//! actlut::kernels::apply_u16(&actlut::tables::GELU_BF16, &mut xs);
+//! assert_eq!(xs, [0x3F57, 0x0000, 0x7F80]);
+//! // silu: through its module, compact.
+//! actlut::silu::apply_bf16_bits(&mut xs);
+//! # }
+//! ```
 
-/// The type of a 16-bit table: `[u16; 65536]`, or with the `compact` feature a
-/// [`CompactRef<'static>`](crate::compact::CompactRef).
-#[cfg(not(feature = "compact"))]
+/// The type of a full 16-bit table, `[u16; 65536]`, in every build (with
+/// `compact` too: the compact forms are `tables::compact::<NAME>`).
 pub type WordTable = [u16; 65_536];
 
-/// The type of a 16-bit table: `[u16; 65536]`, or with the `compact` feature a
-/// [`CompactRef<'static>`](crate::compact::CompactRef).
-#[cfg(feature = "compact")]
-pub type WordTable = crate::compact::CompactRef<'static>;
-
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+
+/// The 16-bit tables in the form the function modules and `Activation` read:
+/// the full tables, or with the `compact` feature the compact forms.
+#[cfg(any(feature = "f16", feature = "bf16"))]
+pub(crate) mod read {
+    #[cfg(feature = "compact")]
+    #[allow(unused_imports)]
+    pub(crate) use super::compact::*;
+    #[cfg(not(feature = "compact"))]
+    #[allow(unused_imports)]
+    pub(crate) use super::*;
+}

@@ -95,16 +95,6 @@ fn builtins_are_the_activations_with_a_bounded_derivative_then_relu() {
     }
 }
 
-/// The former enum variants still name the same functions, also in patterns.
-#[test]
-#[allow(deprecated)]
-fn the_former_variant_names_are_deprecated_aliases() {
-    assert_eq!(Builtin::Gelu, Builtin::new(Activation::Gelu).unwrap());
-    assert_eq!(Builtin::Relu, Builtin::RELU);
-    let is_tanh = |b| matches!(b, Builtin::Tanh);
-    assert!(is_tanh(Builtin::new(Activation::Tanh).unwrap()) && !is_tanh(Builtin::Erf));
-}
-
 /// Every entry is the correctly rounded function at the `f32` grid point,
 /// the computed path of actlut: `lookup(k) == computed::f32(act, k·step)`.
 #[test]

@@ -172,6 +172,38 @@ fn bad_arguments_are_errors_not_panics() {
     );
 }
 
+/// Above 2^16 cells the histogram is one array of `2^bits + 1` cells, and only
+/// the kind of the last call (counts or weights) is kept: the heap is the
+/// table plus one histogram, `16 · 2^bits + 8` bytes, which at `bits = 24` is
+/// the 256 MiB the docs state (checked here at 17 bits, without allocating
+/// it). The results stay within the bound.
+#[test]
+fn above_65536_cells_the_heap_is_the_table_and_one_histogram() {
+    let bits = 17;
+    let cells = 1usize << bits;
+    let mut lse = LogSumExp::new(bits, 24.0).unwrap();
+    assert_eq!(lse.heap_bytes(), 8 * cells);
+    let scores = [3.0f32, 1.0, -2.0, -30.0, f32::NEG_INFINITY, 2.5];
+    let weights = [1.0, 1e6, 0.5, 3.0, 9.0, 0.0];
+    for w in [None, Some(&weights[..]), None] {
+        let got = lse.eval(&scores, w).unwrap();
+        assert_eq!(lse.heap_bytes(), 8 * cells + 8 * (cells + 1), "{w:?}");
+        let bound = lse_error_bound(bits, 24.0, &scores, w).unwrap();
+        let exact = exact_lse(&scores, w);
+        assert!(
+            (got - exact).abs() <= bound + reference_slack(exact),
+            "{w:?}: {got} vs {exact}"
+        );
+        assert_eq!(check(&scores, bits, 24.0, w).map(|_| ()), Ok(()));
+    }
+    // At 2^16 cells and below: four interleaved histograms per kind.
+    let mut small = LogSumExp::new(16, 24.0).unwrap();
+    small.eval(&scores, None).unwrap();
+    small.eval(&scores, Some(&weights)).unwrap();
+    let stride = (1usize << 16) + 1;
+    assert_eq!(small.heap_bytes(), 8 * (1 << 16) + 2 * 4 * 8 * stride);
+}
+
 #[test]
 fn a_reused_log_sum_exp_gives_the_same_results() {
     let mut lse = LogSumExp::new(10, 20.0).unwrap();

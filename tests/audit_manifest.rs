@@ -6,13 +6,10 @@ use actlut::manifest::{self, TABLES};
 #[cfg(feature = "self-check")]
 use actlut::TableRef;
 use actlut::{Activation, Format};
-use actlut_codegen::{lock, sha256};
+use actlut_codegen::sha256;
 
-fn lock_entries() -> Vec<lock::Entry> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
-        .expect("read tables/actlut.lock");
-    lock::parse(&text).expect("parse tables/actlut.lock")
-}
+mod support;
+use support::lock_entries;
 
 /// The little-endian bytes of a compiled-in table, through the `Activation` API.
 fn embedded_le(a: Activation, format: Format) -> Option<Vec<u8>> {

@@ -5,20 +5,10 @@
 //! Run with `cargo test -p actlut --features compact --test compact`. Without
 //! the feature only the lock tests run (they need no embedded table).
 
-use actlut_codegen::{compact_lock, lock, Format};
+use actlut_codegen::{compact_lock, Format};
 
-fn compact_lock_text() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tables/actlut-compact.lock"
-    ))
-    .expect("read tables/actlut-compact.lock")
-}
-
-fn compact_lock_entries() -> Vec<lock::Entry> {
-    actlut_codegen::compact_lock::parse(&compact_lock_text())
-        .expect("parse tables/actlut-compact.lock")
-}
+mod support;
+use support::{compact_lock_entries, compact_lock_text};
 
 #[test]
 fn compact_lock_has_one_line_per_16bit_table_and_is_what_the_generator_renders() {
@@ -129,11 +119,11 @@ mod embedded {
         assert_eq!(actlut::tables::GELU_BF16_STORED_SHA256, e.sha256);
         assert_eq!(
             actlut::tables::GELU_BF16_STORED_SHA256,
-            actlut_codegen::sha256(&stored_bytes(&actlut::tables::GELU_BF16))
+            actlut_codegen::sha256(&stored_bytes(&actlut::tables::compact::GELU_BF16))
         );
         // The identity stays the hash of the logical entries.
         let logical: Vec<u8> = (0..=u16::MAX)
-            .flat_map(|x| actlut::tables::GELU_BF16.get(x).to_le_bytes())
+            .flat_map(|x| actlut::tables::compact::GELU_BF16.get(x).to_le_bytes())
             .collect();
         assert_eq!(
             actlut_codegen::sha256(&logical),
@@ -271,7 +261,7 @@ mod embedded {
         expected = "source slice length (3) does not match destination slice length (2)"
     )]
     fn compact_map_with_different_lengths_panics_with_both() {
-        actlut::compact::map_u16(&actlut::tables::GELU_BF16, &[0; 3], &mut [0; 2]);
+        actlut::compact::map_u16(&actlut::tables::compact::GELU_BF16, &[0; 3], &mut [0; 2]);
     }
 }
 

@@ -18,6 +18,7 @@
 #![cfg(not(target_os = "wasi"))]
 
 mod binary_scan;
+mod support;
 
 use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
 

@@ -258,11 +258,8 @@ fn check_transcript(
     }
 }
 
-fn lock_entries() -> Vec<lock::Entry> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
-        .expect("read tables/actlut.lock");
-    lock::parse(&text).expect("parse tables/actlut.lock")
-}
+mod support;
+use support::lock_entries;
 
 // ---------------------------------------------------------------------------
 // Running a command with a bound on its run time.

@@ -86,7 +86,7 @@ fn silu_bf16(x: u16) -> u16 {
     #[cfg(not(feature = "compact"))]
     return actlut::tables::SILU_BF16[usize::from(x)];
     #[cfg(feature = "compact")]
-    return actlut::tables::SILU_BF16.get(x);
+    return actlut::tables::compact::SILU_BF16.get(x);
 }
 
 /// Every input, in one slice, through the out-of-place map: the whole table.

@@ -7,11 +7,14 @@
 //! shorter ranges: see tests/kernel_harness.)
 
 mod kernel_harness;
-use kernel_harness::{check_apply, check_inputs, check_inputs_in_place, check_map, Rng, MAX_LEN};
+use kernel_harness::{
+    check_apply, check_inputs, check_inputs_in_place, check_map, random_bytes, Rng, MAX_LEN,
+};
 
 use actlut::kernels::{
     apply_u8, map_u8, map_u8_u16, map_u8_u32, Kernel, KernelUnavailable, TableShape,
 };
+use actlut::{LengthMismatch, MapError};
 
 fn tables() -> Vec<[u8; 256]> {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
@@ -30,11 +33,6 @@ fn tables() -> Vec<[u8; 256]> {
 
 fn reference(table: &[u8; 256], src: &[u8]) -> Vec<u8> {
     src.iter().map(|&s| table[usize::from(s)]).collect()
-}
-
-fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut rng = Rng(seed);
-    (0..n).map(|_| rng.next() as u8).collect()
 }
 
 #[test]
@@ -145,16 +143,25 @@ fn unavailable_kernels_are_errors_not_fallbacks() {
                     let mut xs = src;
                     assert_eq!(kernel.apply(&[0u8; 256], &mut xs), want);
                     assert_eq!(xs, src, "untouched");
-                    assert_eq!(kernel.map(&[0u8; 256], &src, &mut [9; 4]), want);
+                    assert_eq!(
+                        kernel.map(&[0u8; 256], &src, &mut [9; 4]),
+                        want.map_err(Into::into)
+                    );
                 }
                 TableShape::U8ToU32 => {
                     let mut d = [9u32; 4];
-                    assert_eq!(kernel.map(&[0u32; 256], &src, &mut d), want);
+                    assert_eq!(
+                        kernel.map(&[0u32; 256], &src, &mut d),
+                        want.map_err(Into::into)
+                    );
                     assert_eq!(d, [9; 4], "untouched");
                 }
                 _ => {
                     let mut d = [9u16; 4];
-                    assert_eq!(kernel.map(&[0u16; 256], &src, &mut d), want);
+                    assert_eq!(
+                        kernel.map(&[0u16; 256], &src, &mut d),
+                        want.map_err(Into::into)
+                    );
                     assert_eq!(d, [9; 4], "untouched");
                 }
             }
@@ -177,23 +184,21 @@ fn unavailable_kernels_are_errors_not_fallbacks() {
     );
 }
 
-/// The names of the previous release still work, deprecated.
 #[test]
-#[allow(deprecated)]
-fn the_old_kernel_names_still_work() {
-    use actlut::kernels::ByteKernel;
-    let table = tables()[0];
-    let src = random_bytes(100, 7);
-    let mut dst = vec![0; 100];
-    ByteKernel::Scalar.map(&table, &src, &mut dst).unwrap();
-    assert_eq!(dst, reference(&table, &src));
-    assert!(ByteKernel::ALL.contains(&ByteKernel::Avx2));
-}
-
-#[test]
-#[should_panic(expected = "source slice length (5) does not match destination slice length (4)")]
-fn map_with_different_lengths_panics_naming_both() {
-    let _ = Kernel::Scalar.map(&[0u8; 256], &[0; 5], &mut [0; 4]);
+fn map_with_different_lengths_is_an_error_naming_both_and_writes_nothing() {
+    let mut dst = [7u8; 4];
+    let err = Kernel::Scalar
+        .map(&[0u8; 256], &[0; 5], &mut dst)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        MapError::LengthMismatch(LengthMismatch { src: 5, dst: 4 })
+    );
+    assert_eq!(
+        err.to_string(),
+        "actlut: source slice length (5) does not match destination slice length (4)"
+    );
+    assert_eq!(dst, [7; 4]);
 }
 
 #[test]

@@ -4,17 +4,12 @@
 use actlut::{Activation, Format};
 use actlut_codegen::{lock, sha256};
 
-fn lock_entries() -> Vec<lock::Entry> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/actlut.lock"))
-        .expect("read tables/actlut.lock");
-    lock::parse(&text).expect("parse tables/actlut.lock")
-}
+mod support;
+use support::lock_entries;
 
-#[cfg(all(
-    feature = "gelu",
-    any(feature = "f16", feature = "bf16"),
-    not(feature = "compact")
-))]
+/// The little-endian bytes of a full 16-bit table (`tables::<NAME>` is one in
+/// every build).
+#[cfg(all(feature = "gelu", any(feature = "f16", feature = "bf16")))]
 fn le_bytes(t: &[u16; 65536]) -> Vec<u8> {
     t.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
@@ -26,7 +21,7 @@ fn le_bytes(t: &[u16; 65536]) -> Vec<u8> {
     any(feature = "f16", feature = "bf16"),
     feature = "compact"
 ))]
-fn le_bytes(t: &actlut::compact::CompactRef<'_>) -> Vec<u8> {
+fn compact_le_bytes(t: &actlut::compact::CompactRef<'_>) -> Vec<u8> {
     (0..=u16::MAX)
         .flat_map(|x| t.get(x).to_le_bytes())
         .collect()
@@ -81,6 +76,24 @@ fn hash_constants_match_the_embedded_bytes() {
 fn bf16_hash_constant_matches_the_embedded_bytes() {
     assert_eq!(
         sha256(&le_bytes(&actlut::tables::GELU_BF16)),
+        actlut::tables::GELU_BF16_SHA256
+    );
+}
+
+#[cfg(all(
+    feature = "gelu",
+    feature = "f16",
+    feature = "bf16",
+    feature = "compact"
+))]
+#[test]
+fn compact_forms_hash_to_the_hash_constants_of_the_full_tables() {
+    assert_eq!(
+        sha256(&compact_le_bytes(&actlut::tables::compact::GELU_F16)),
+        actlut::tables::GELU_F16_SHA256
+    );
+    assert_eq!(
+        sha256(&compact_le_bytes(&actlut::tables::compact::GELU_BF16)),
         actlut::tables::GELU_BF16_SHA256
     );
 }

@@ -2,28 +2,18 @@
 //! SIMD kernel against the scalar loop on every block count, offset and byte value, the
 //! special scales, and every kind of bad input.
 
+use actlut::kernels::{Kernel, KernelUnavailable, TableShape};
 use actlut::mx::{
-    e8m0_to_f32, e8m0_to_f64, map_mx, reference, BlockError, Element, Fp4Kernel, MxFp4Table,
-    Nvfp4Table, Op, Output, MX_BLOCK, NVFP4_BLOCK,
+    e8m0_to_f32, e8m0_to_f64, map_mx, reference, BlockError, Element, MxFp4Table, Nvfp4Table, Op,
+    Output, MX_BLOCK, NVFP4_BLOCK,
 };
 use actlut::quant::Function;
 use actlut::Activation;
 use actlut_codegen::Format;
 use half::{bf16, f16};
 
-/// xorshift64*: seeded, reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
-}
+mod support;
+use support::Rng;
 
 trait Bits: Output + std::fmt::Debug {
     fn bits(self) -> u32;
@@ -201,9 +191,11 @@ fn check_kernels<O: Bits + Default>(op: Op) {
     let nv = Nvfp4Table::<O>::new(op, 0.75).unwrap();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (packed, scales) = random_mx(&mut rng, 40);
-    let kernels: Vec<Fp4Kernel> = Fp4Kernel::ALL
+    // NVFP4 block scales are positive.
+    let nv_scales: Vec<u8> = scales.iter().map(|s| s & 0x7F).collect();
+    let kernels: Vec<Kernel> = Kernel::ALL
         .into_iter()
-        .filter(|k| k.is_available())
+        .filter(|k| k.is_available_for(TableShape::Fp4))
         .collect();
     println!("available FP4 kernels: {kernels:?}");
     for kernel in kernels {
@@ -221,16 +213,20 @@ fn check_kernels<O: Bits + Default>(op: Op) {
             for blocks in 0..=(320 / per + 1).min(max_blocks) {
                 for offset in 0..offsets {
                     let src = &packed[offset..offset + blocks * bytes];
-                    let sc = &scales[..blocks];
+                    let sc = if table == 0 {
+                        &scales[..blocks]
+                    } else {
+                        &nv_scales[..blocks]
+                    };
                     for out_off in 0..out_offsets {
                         let mut want = vec![O::default(); blocks * per + out_off];
                         let mut got = vec![O::default(); blocks * per + out_off];
                         let (w, g) = (&mut want[out_off..], &mut got[out_off..]);
                         if table == 0 {
-                            mx.map_with(Fp4Kernel::Scalar, src, sc, w).unwrap();
+                            mx.map_with(Kernel::Scalar, src, sc, w).unwrap();
                             mx.map_with(kernel, src, sc, g).unwrap();
                         } else {
-                            nv.map_with(Fp4Kernel::Scalar, src, sc, w).unwrap();
+                            nv.map_with(Kernel::Scalar, src, sc, w).unwrap();
                             nv.map_with(kernel, src, sc, g).unwrap();
                         }
                         let same = w.iter().zip(g.iter()).all(|(a, b)| a.bits() == b.bits());
@@ -246,16 +242,17 @@ fn check_kernels<O: Bits + Default>(op: Op) {
         let all: Vec<u8> = (0..=255u8).collect();
         let packed: Vec<u8> = (0..256).flat_map(|_| all.iter().copied()).collect();
         let mx_scales: Vec<u8> = (0..=255u8).flat_map(|s| [s; 16]).collect();
-        let nv_scales: Vec<u8> = (0..=255u8).flat_map(|s| [s; 32]).collect();
+        // Every positive E4M3 scale, 64 blocks each.
+        let nv_scales: Vec<u8> = (0..=127u8).flat_map(|s| [s; 64]).collect();
         for (bytes, scales) in [(16usize, &mx_scales), (8, &nv_scales)] {
             let mut want = vec![O::default(); 2 * packed.len()];
             let mut got = vec![O::default(); 2 * packed.len()];
             if bytes == 16 {
-                mx.map_with(Fp4Kernel::Scalar, &packed, scales, &mut want)
+                mx.map_with(Kernel::Scalar, &packed, scales, &mut want)
                     .unwrap();
                 mx.map_with(kernel, &packed, scales, &mut got).unwrap();
             } else {
-                nv.map_with(Fp4Kernel::Scalar, &packed, scales, &mut want)
+                nv.map_with(Kernel::Scalar, &packed, scales, &mut want)
                     .unwrap();
                 nv.map_with(kernel, &packed, scales, &mut got).unwrap();
             }
@@ -503,6 +500,39 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
             .to_string()
             .starts_with("the NVFP4 global scale must be finite and positive"));
     }
+    // An NVFP4 block scale with its sign bit set (E4M3 0xB8 = -1) would flip
+    // the block's signs: an error naming the block, before anything is written.
+    let e = nv
+        .map(&[0x22; 24], &[0x38, 0x38, 0xB8], &mut out[..48])
+        .unwrap_err();
+    assert_eq!(
+        e,
+        BlockError::NegativeScale {
+            block: 2,
+            scale: 0xB8
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "block 2: the NVFP4 block scale 0xb8 is negative (sign bit set); NVFP4 block scales are positive"
+    );
+    for s in [0x80u8, 0xB8, 0xFF] {
+        let e = nv.map_with(Kernel::Scalar, &[0; 8], &[s], &mut out[..16]);
+        assert_eq!(e, Err(BlockError::NegativeScale { block: 0, scale: s }));
+    }
+    // MX E8M0 scales have no sign: 0xB8 is 2^57.
+    assert_eq!(t.map(&[0; 16], &[0xB8], &mut out[..32]), Ok(()));
+    out.fill(7.0);
+    // A kernel that cannot run FP4 rows is an error, not a panic or a fallback.
+    let e = t.map_with(Kernel::Avx2, &[0; 16], &[127], &mut out[..32]);
+    assert_eq!(
+        e,
+        Err(BlockError::Kernel(KernelUnavailable {
+            kernel: Kernel::Avx2,
+            shape: TableShape::Fp4
+        }))
+    );
+    assert!(out.iter().all(|&v| v == 7.0), "nothing written on error");
     // Zero blocks are fine.
     assert_eq!(t.map(&[], &[], &mut []), Ok(()));
     assert_eq!(NVFP4_BLOCK, 16);

@@ -358,7 +358,9 @@ fn byte_output_tables_map_and_apply_every_length_and_offset() {
 }
 
 #[test]
-#[should_panic(expected = "map: 3 values but 2 outputs")]
+#[should_panic(
+    expected = "actlut: source slice length (3) does not match destination slice length (2)"
+)]
 fn map_with_mismatched_lengths_panics() {
     let t = DequantTable::<u8, f32>::new(Function::Exp, 0.1, 0).unwrap();
     t.map(&[1, 2, 3], &mut [0.0; 2]);

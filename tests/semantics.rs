@@ -168,6 +168,39 @@ fn map_with_different_lengths_panics_naming_both() {
     actlut::gelu::map_f16(&xs, &mut ys);
 }
 
+/// Behind a `Result`, the same mistake is an `Err` with the same message, for
+/// every typed map of `Activation`, and nothing is written.
+#[test]
+#[cfg(all(feature = "gelu", feature = "f16", feature = "bf16"))]
+fn activation_maps_with_different_lengths_are_errors_naming_both() {
+    use actlut::{LengthMismatch, MapError};
+    let want = Err(MapError::LengthMismatch(LengthMismatch { src: 3, dst: 2 }));
+    let mut ys = [half::f16::ONE; 2];
+    assert_eq!(
+        Activation::Gelu.map_f16(&[half::f16::ZERO; 3], &mut ys),
+        want
+    );
+    assert_eq!(ys, [half::f16::ONE; 2]);
+    let mut ys = [half::bf16::ONE; 2];
+    let got = Activation::Gelu.map_bf16(&[half::bf16::ZERO; 3], &mut ys);
+    assert_eq!(got, want);
+    assert_eq!(ys, [half::bf16::ONE; 2]);
+    assert_eq!(
+        got.unwrap_err().to_string(),
+        "actlut: source slice length (3) does not match destination slice length (2)"
+    );
+}
+
+/// A missing table is reported before the lengths are looked at.
+#[test]
+#[cfg(not(feature = "bf16"))]
+fn a_missing_table_is_the_error_of_a_map_with_any_lengths() {
+    let err = Activation::Gelu
+        .map_bf16(&[half::bf16::ZERO; 3], &mut [half::bf16::ZERO; 2])
+        .unwrap_err();
+    assert!(matches!(err, actlut::MapError::MissingTable(_)));
+}
+
 #[test]
 fn missing_tables_name_their_features() {
     let err = actlut::MissingTable {
@@ -271,27 +304,4 @@ fn an_unknown_name_is_repeated_in_the_error() {
     assert!(err.is_truncated());
     assert_eq!(err.name(), "é".repeat(20));
     assert!(err.to_string().contains(&format!("`{}…`", "é".repeat(20))));
-}
-
-/// The raw-byte fp8 slice functions are `*_bits`, as for every format; their
-/// former names remain, deprecated, and do the same.
-#[cfg(all(feature = "gelu", feature = "fp8-e4m3", feature = "fp8-e5m2"))]
-#[test]
-#[allow(deprecated)]
-fn former_fp8_slice_names_are_deprecated_aliases_of_the_bits_functions() {
-    let xs: Vec<u8> = (0..=255).collect();
-    let mut want = vec![0; 256];
-    let mut got = vec![0; 256];
-    actlut::gelu::map_fp8_e4m3_bits(&xs, &mut want);
-    actlut::gelu::map_fp8_e4m3(&xs, &mut got);
-    assert_eq!(got, want);
-    let mut inplace = xs.clone();
-    actlut::gelu::apply_fp8_e4m3(&mut inplace);
-    assert_eq!(inplace, want);
-    actlut::gelu::map_fp8_e5m2_bits(&xs, &mut want);
-    actlut::gelu::map_fp8_e5m2(&xs, &mut got);
-    assert_eq!(got, want);
-    let mut inplace = xs;
-    actlut::gelu::apply_fp8_e5m2(&mut inplace);
-    assert_eq!(inplace, want);
 }

@@ -1,5 +1,6 @@
 # Miri over the kernels: every x86_64 block (scalar, SSE2, AVX2, AVX-512 VBMI,
-# and the compact blocks: unchecked scalar decode, SSE2, AVX2, AVX-512),
+# the compact blocks: unchecked scalar decode, SSE2, AVX2, AVX-512, and the
+# FP4 rows of mx: scalar, SSSE3),
 # the chunk-and-tail driver, the run-time kernel choice and the slice entry
 # points, on the short lengths and offsets the tests use under cfg(miri)
 # (tests/kernel_harness). Miri reports a target feature as detected when it is
@@ -20,7 +21,8 @@ cargo +nightly miri setup >/dev/null
 export RUSTFLAGS="-C target-feature=+avx2,+avx512f,+avx512bw,+avx512vbmi"
 features="std,avx512vbmi,gelu,f16,fp8-e4m3"
 out=$(cargo +nightly miri test -p actlut --no-default-features --features "$features" \
-  --target-dir target/miri --test kernels --test word_kernels --test compact_kernels -- --nocapture 2>&1) \
+  --target-dir target/miri --test kernels --test word_kernels --test compact_kernels --test fp4_kernels \
+  -- --nocapture 2>&1) \
   || { echo "$out"; exit 1; }
 grep -E "available here|best kernel|test result" <<<"$out" | sort | uniq -c
 grep -q "byte kernels available here: .*Avx512Vbmi" <<<"$out" \
@@ -36,7 +38,13 @@ grep -q "best kernel for U8 tables: Avx512Vbmi" <<<"$out" \
 grep -q "compact kernels available here: .*Sse2, Avx2, Avx512Vbmi" <<<"$out" \
   || { echo "the SSE2, AVX2 and AVX-512 compact kernels did not all run under Miri" >&2; exit 1; }
 
-# The FP4 block kernels of `actlut::mx` (SSSE3 `pshufb`), on short inputs.
+# The FP4 shared-scale rows (tests/fp4_kernels.rs): the SSSE3 `pshufb` block
+# through the driver (+avx2 implies SSSE3).
+grep -q "FP4 kernels available here: .*Ssse3" <<<"$out" \
+  || { echo "the SSSE3 FP4 kernel did not run under Miri" >&2; exit 1; }
+
+# The FP4 tables of `actlut::mx` over whole blocks (the block loop of
+# kernels/fp4.rs), on short inputs.
 out=$(RUSTFLAGS="$RUSTFLAGS,+ssse3" cargo +nightly miri test -p actlut --target-dir target/miri \
   --test mx every_fp4_kernel_equals_the_scalar_loop_on_short_inputs -- --nocapture 2>&1) \
   || { echo "$out"; exit 1; }

@@ -105,7 +105,7 @@ cargo test -p actlut --target wasm32-wasip1 --lib --tests
 phase "wasm32-wasip1 with simd128: the byte, 16-bit and compact kernels and the slice entry points, under node"
 out=$(CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
   cargo test -p actlut --target wasm32-wasip1 --target-dir target/wasip1-simd128 \
-  --test kernels --test word_kernels --test exhaustive --test mx -- --nocapture 2>&1) || { echo "$out"; exit 1; }
+  --test kernels --test word_kernels --test exhaustive --test mx --test fp4_kernels -- --nocapture 2>&1) || { echo "$out"; exit 1; }
 # The compact kernels with `compact`: every embedded table through the simd128
 # compact kernel (and the synthetic and gelu compact tables), on every input.
 out+=$'\n'$(CARGO_TARGET_WASM32_WASIP1_RUSTFLAGS="-C target-feature=+simd128" \
@@ -115,5 +115,6 @@ grep -E "available|test result" <<<"$out" | sort | uniq -c
 grep -q "byte kernels available here: .*Simd128" <<<"$out" || { echo "the simd128 byte kernel was not exercised under node" >&2; exit 1; }
 grep -q "16-bit kernels available here: .*Simd128" <<<"$out" || { echo "the simd128 16-bit kernel was not exercised under node" >&2; exit 1; }
 grep -q "available FP4 kernels: .*Simd128" <<<"$out" || { echo "the simd128 FP4 (mx) kernel was not exercised under node" >&2; exit 1; }
+grep -q "FP4 kernels available here: .*Simd128" <<<"$out" || { echo "the simd128 FP4 kernel was not run by the kernel harness under node" >&2; exit 1; }
 grep -q "compact kernels available here: .*Simd128" <<<"$out" || { echo "the simd128 compact kernel was not exercised under node" >&2; exit 1; }
 phase "done"

@@ -102,6 +102,66 @@ for c in actlut actlut-core actlut-codegen actlut-macros; do
   esac
 done
 
+echo "--- \`compact\` only adds: a dependent indexing tables::GELU_F16 builds and reads the same bits with it"
+# The dependent takes the table as \`&[u16; 65536]\`, writes its little-endian
+# bytes to stdout and its gelu(1.0) through the function module to stderr;
+# both builds must print the lock's SHA-256 and the same value.
+mkdir -p "$work/indexer/src"
+cat > "$work/indexer/Cargo.toml" <<TOML
+[package]
+name = "indexer"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[features]
+compact = ["actlut/compact"]
+
+[dependencies]
+actlut = { path = "$root", default-features = false, features = ["gelu", "f16"] }
+$profile_override
+
+[workspace]
+TOML
+cat > "$work/indexer/src/main.rs" <<'RS'
+use std::io::Write as _;
+
+fn main() {
+    let table: &[u16; 65536] = &actlut::tables::GELU_F16;
+    let bytes: Vec<u8> = table.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::io::stdout().write_all(&bytes).unwrap();
+    let y = actlut::gelu::f16_bits(0x3C00);
+    assert_eq!(y, table[0x3C00]);
+    eprintln!("gelu(1.0) = {y:#06x}");
+}
+RS
+want=$(awk '$1 == "gelu_f16" { print $6 }' tables/actlut.lock)
+for features in "" "compact"; do
+  got=$(cd "$work/indexer" && cargo run -q --features "$features" 2>"$work/indexer/stderr-$features" | sha256sum | cut -d' ' -f1)
+  [ "$got" = "$want" ] || { echo "tables::GELU_F16 with features [$features]: sha256 $got, the lock has $want"; exit 1; }
+  echo "features [$features]: tables::GELU_F16 is the lock's table, $(cat "$work/indexer/stderr-$features")"
+done
+cmp "$work/indexer/stderr-" "$work/indexer/stderr-compact"
+
+echo "--- a compiled-out table: rustc names the feature to enable"
+mkdir -p "$work/gated/src"
+sed -e 's/^name = "indexer"/name = "gated"/' -e 's/features = \["gelu", "f16"\]/features = ["gelu", "bf16"]/' \
+  "$work/indexer/Cargo.toml" > "$work/gated/Cargo.toml"
+cat > "$work/gated/src/main.rs" <<'RS'
+fn main() {
+    let table: &[u16; 65536] = &actlut::tables::GELU_F16;
+    let compact = &actlut::tables::compact::GELU_BF16;
+    let _ = (table, compact);
+}
+RS
+if out=$(cd "$work/gated" && cargo build 2>&1); then
+  echo "a crate using tables::GELU_F16 without the f16 feature built"; exit 1
+fi
+for note in 'the item is gated behind the `f16` feature' 'the item is gated behind the `compact` feature'; do
+  grep -qF "$note" <<<"$out" || { echo "$out"; echo "rustc did not say: $note"; exit 1; }
+done
+echo "rustc names the features of a compiled-out table (f16) and of the compact forms (compact)"
+
 echo "--- the Rust examples of the README and docs/*.md in a user's crate"
 docs=(README.md docs/*.md)
 all_blocks=$(scripts/readme-examples.sh --list "${docs[@]}" | wc -l)

@@ -21,7 +21,8 @@ use actlut_codegen::builder::entry_bytes;
 use actlut_codegen::compact::{compact, Layout};
 use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
 
-use crate::{emit, usage, write_file, Failure};
+use crate::dump::write_file;
+use crate::{emit, usage, Failure};
 
 /// The usage text of `actlut quant`.
 pub const USAGE: &str = "\

@@ -34,26 +34,11 @@ use actlut_codegen::lock::Entry;
 use actlut_codegen::{Format, Function};
 use proptest::prelude::*;
 
-/// A small deterministic generator (the cases come from proptest's seeds).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| (self.next() >> 56) as u8).collect()
-    }
-}
+// A small deterministic generator (the cases come from proptest's seeds): the
+// one of the tests' shared helpers.
+#[path = "../../tests/support/mod.rs"]
+mod support;
+use support::Rng;
 
 /// Where the changes go, besides random positions.
 #[derive(Clone, Copy, Debug)]

@@ -62,20 +62,11 @@ fn every_16bit_table_round_trips_on_every_input_and_meets_the_size_targets() {
     }
 }
 
-/// xorshift64*: a seeded generator, so every failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+// xorshift64*, seeded, so every failure reproduces: the one of the tests'
+// shared helpers.
+#[path = "../../tests/support/mod.rs"]
+mod support;
+use support::Rng;
 
 /// Synthetic tables of every shape the packer distinguishes.
 fn synthetic(kind: &str, seed: u64) -> Vec<u16> {
@@ -97,7 +88,7 @@ fn synthetic(kind: &str, seed: u64) -> Vec<u16> {
         "runs" => {
             let mut i = 0;
             while i < ENTRIES {
-                let len = 1 + r.below(700) as usize;
+                let len = 1 + r.below(700);
                 let v = r.next() as u16;
                 t[i..(i + len).min(ENTRIES)].fill(v);
                 i += len;
@@ -113,7 +104,7 @@ fn synthetic(kind: &str, seed: u64) -> Vec<u16> {
                 v = match r.below(4) {
                     0 => v.wrapping_add(span),
                     1 => v.wrapping_sub(span),
-                    2 => v.wrapping_add(r.below(span as u64 + 1) as u16),
+                    2 => v.wrapping_add(r.below(span as usize + 1) as u16),
                     _ => 0xFFFF_u16.wrapping_add(r.below(3) as u16),
                 };
                 *e = v;
@@ -121,15 +112,15 @@ fn synthetic(kind: &str, seed: u64) -> Vec<u16> {
             for _ in 0..2000 {
                 let (k, src, dst) = (
                     1usize << (4 + r.below(5)),
-                    r.below(ENTRIES as u64),
-                    r.below(ENTRIES as u64),
+                    r.below(ENTRIES),
+                    r.below(ENTRIES),
                 );
-                let (src, dst) = (src as usize & !(k - 1), dst as usize & !(k - 1));
+                let (src, dst) = (src & !(k - 1), dst & !(k - 1));
                 let add = r.next() as u16;
                 for j in 0..k {
                     t[dst + j] = t[src + j].wrapping_add(add);
                 }
-                t[dst + r.below(k as u64) as usize] ^= 1 << r.below(16);
+                t[dst + r.below(k)] ^= 1 << r.below(16);
             }
         }
         // A sawtooth of bytes: every page is narrow and a window of the first.

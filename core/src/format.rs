@@ -175,6 +175,18 @@ impl Format {
         self.spec().width
     }
 
+    /// Stored fraction bits (the significand's bits after the hidden one): 10
+    /// for f16, 7 for bf16, 3 for E4M3, 2 for E5M2, 1 for FP4.
+    pub const fn fraction_bits(self) -> u32 {
+        self.spec().frac
+    }
+
+    /// The exponent bias: 15 for f16, 127 for bf16, 7 for E4M3, 8 for
+    /// E4M3FNUZ, 16 for E5M2FNUZ.
+    pub const fn exponent_bias(self) -> i32 {
+        self.spec().bias
+    }
+
     /// Number of distinct bit patterns, which is the number of entries of a table
     /// over this format: 65,536, 256, 64 or 16.
     pub const fn entries(self) -> usize {

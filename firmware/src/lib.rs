@@ -43,9 +43,21 @@ pub fn print_8(function: &str, format: &str, inputs: &[u8], outputs: &[u8]) {
     }
 }
 
-/// A 16-bit table in either of actlut's forms: `[u16; 65536]`, or with the
-/// `compact` feature a [`CompactRef`] (`actlut::tables::WordTable` is the one
-/// the build has).
+/// actlut's 16-bit tables in the form its function modules read in this
+/// build: `actlut::tables` (full), or with the `compact` feature
+/// `actlut::tables::compact`. A firmware hashes the form it runs on, so that
+/// it links no other.
+#[cfg(feature = "compact")]
+pub use actlut::tables::compact as tables16;
+/// actlut's 16-bit tables in the form its function modules read in this
+/// build: `actlut::tables` (full), or with the `compact` feature
+/// `actlut::tables::compact`. A firmware hashes the form it runs on, so that
+/// it links no other.
+#[cfg(not(feature = "compact"))]
+pub use actlut::tables as tables16;
+
+/// A 16-bit table in either of actlut's forms: `[u16; 65536]`, or a
+/// [`CompactRef`] (`actlut::tables::compact`, the `compact` feature).
 pub trait Table16 {
     /// The entry for input bits `x`.
     fn entry(&self, x: u16) -> u16;

@@ -43,10 +43,10 @@ fn main() -> ! {
     print_8("sigmoid", "fp8_e5m2", &FP8_INPUTS, &ys);
 
     // The tables used above, and no others.
-    hash_16("gelu_f16", &actlut::tables::GELU_F16);
-    hash_16("tanh_f16", &actlut::tables::TANH_F16);
-    hash_16("sigmoid_bf16", &actlut::tables::SIGMOID_BF16);
-    hash_16("gelu_bf16", &actlut::tables::GELU_BF16);
+    hash_16("gelu_f16", &actlut_firmware::tables16::GELU_F16);
+    hash_16("tanh_f16", &actlut_firmware::tables16::TANH_F16);
+    hash_16("sigmoid_bf16", &actlut_firmware::tables16::SIGMOID_BF16);
+    hash_16("gelu_bf16", &actlut_firmware::tables16::GELU_BF16);
     hash_8("gelu_fp8_e4m3", &actlut::tables::GELU_FP8_E4M3);
     hash_8("sigmoid_fp8_e5m2", &actlut::tables::SIGMOID_FP8_E5M2);
 

@@ -46,18 +46,6 @@ const BOUNDED: usize = {
     n
 };
 
-macro_rules! deprecated_aliases {
-    ($($name:ident)*) => {
-        $(
-            #[doc = concat!("The former enum variant: `Builtin::new(Activation::", stringify!($name), ")`.")]
-            #[deprecated(note = "the functions are no longer listed in `Builtin`: use \
-                `Builtin::new(Activation::…)`")]
-            #[allow(non_upper_case_globals)]
-            pub const $name: Builtin = Builtin(Kind::Activation(Activation::$name));
-        )*
-    };
-}
-
 impl Builtin {
     /// `max(0, x)`; sup|f'| = 1.
     pub const RELU: Builtin = Builtin(Kind::Relu);
@@ -222,15 +210,6 @@ impl Builtin {
             Kind::Relu => 0.0,
         }
     }
-
-    deprecated_aliases! {
-        Gelu GeluTanh Sigmoid Tanh Silu Mish Softplus Softsign Elu Selu Hardsigmoid Hardswish Erf
-    }
-
-    /// The former enum variant: [`Builtin::RELU`].
-    #[deprecated(note = "use `Builtin::RELU`")]
-    #[allow(non_upper_case_globals)]
-    pub const Relu: Builtin = Builtin::RELU;
 }
 
 impl core::fmt::Debug for Builtin {

@@ -5,8 +5,10 @@
 ///
 /// ```
 /// use actlut::approx::{ApproxError, Builtin, QuantizedFunction};
+/// use actlut::Activation;
 ///
-/// let err = QuantizedFunction::<[f32; 3]>::builtin_array(Builtin::Tanh, f32::NAN, -1.0, 1.0)
+/// let tanh = Builtin::new(Activation::Tanh).unwrap();
+/// let err = QuantizedFunction::<[f32; 3]>::builtin_array(tanh, f32::NAN, -1.0, 1.0)
 ///     .unwrap_err();
 /// assert!(matches!(err, ApproxError::InvalidParameter { name: "step", .. }));
 /// assert_eq!(err.to_string(), "step is NaN: expected finite and positive");

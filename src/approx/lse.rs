@@ -5,6 +5,13 @@ use super::{exp_f64, ln_f64, pow2, ApproxError};
 /// The largest `bits` supported: a table and histogram of 2^24 cells (128 MiB each).
 const MAX_BITS: u32 = 24;
 
+/// Up to this many cells the histogram is four interleaved ones (at most
+/// 4 · (2^16 + 1) · 8 bytes, 2 MiB): consecutive scores in one cell do not
+/// wait on each other's stores. Above it, one histogram, so that a grid of
+/// 2^24 cells holds 128 MiB of table and 128 MiB of histogram, not 512.
+#[cfg(feature = "alloc")]
+const INTERLEAVE_MAX_CELLS: usize = 1 << 16;
+
 /// Scores per chunk of cell indices.
 #[cfg(feature = "alloc")]
 const CHUNK: usize = 256;
@@ -247,6 +254,10 @@ pub fn lse_error_bound(
 /// [`quantized_logsumexp`] builds one per call; keep one to amortize the table
 /// (`2^bits` exponentials) over many calls with the same `bits` and `span`.
 ///
+/// It holds at most the exp table and one histogram kind per call
+/// ([`heap_bytes`](Self::heap_bytes)): at the largest grid, `bits = 24`,
+/// 128 MiB each.
+///
 /// ```
 /// use actlut::approx::LogSumExp;
 /// let mut lse = LogSumExp::new(10, 20.0)?;
@@ -359,6 +370,9 @@ impl LogSumExp {
         // (the clipped ones, typically) do not wait on each other's stores.
         let stride = cells.cells + 1;
         let mut idx = [0u32; CHUNK];
+        if cells.cells > INTERLEAVE_MAX_CELLS {
+            return self.eval_one_histogram(m64, scores, weights, &indices);
+        }
         let sum = match weights {
             None => {
                 zeroed(&mut self.counts, 4 * stride, 0)?;
@@ -412,6 +426,73 @@ impl LogSumExp {
             });
         }
         Ok(m64 + ln_f64(sum))
+    }
+
+    /// [`eval`](Self::eval) above [`INTERLEAVE_MAX_CELLS`] cells: one
+    /// histogram, and only the one of this call kept (counts or masses), so
+    /// that the heap holds the table and one histogram.
+    fn eval_one_histogram(
+        &mut self,
+        m64: f64,
+        scores: &[f32],
+        weights: Option<&[f64]>,
+        indices: &dyn Fn(&[f32], &mut [u32; CHUNK]),
+    ) -> Result<f64, ApproxError> {
+        let cells = self.cells.cells;
+        let mut idx = [0u32; CHUNK];
+        let sum = match weights {
+            None => {
+                self.masses = super::alloc::vec::Vec::new();
+                zeroed(&mut self.counts, cells + 1, 0)?;
+                let c = &mut self.counts[..];
+                for chunk in scores.chunks(CHUNK) {
+                    indices(chunk, &mut idx);
+                    for &j in &idx[..chunk.len()] {
+                        c[j as usize] += 1;
+                    }
+                }
+                (0..cells).map(|j| c[j] as f64 * self.table[j]).sum::<f64>()
+            }
+            Some(w) => {
+                self.counts = super::alloc::vec::Vec::new();
+                zeroed(&mut self.masses, cells + 1, 0.0)?;
+                let m = &mut self.masses[..];
+                for (chunk, w) in scores.chunks(CHUNK).zip(w.chunks(CHUNK)) {
+                    indices(chunk, &mut idx);
+                    for (&j, &wi) in idx[..chunk.len()].iter().zip(w) {
+                        m[j as usize] += wi;
+                    }
+                }
+                (0..cells).map(|j| m[j] * self.table[j]).sum::<f64>()
+            }
+        };
+        if !sum.is_finite() {
+            return Err(ApproxError::Overflow {
+                what: "sum of weights",
+            });
+        }
+        Ok(m64 + ln_f64(sum))
+    }
+
+    /// The bytes this log-sum-exp holds on the heap: the exp table
+    /// (`8 · 2^bits`) and the histogram of the last [`eval`](Self::eval). Up to
+    /// 2^16 cells the histogram is four interleaved ones (`32 · (2^bits + 1)`
+    /// bytes, at most 2 MiB, for counts and for weights each); above, one
+    /// (`8 · (2^bits + 1)`), so that at `bits = 24` the heap holds
+    /// 128 MiB of table and 128 MiB of histogram, 256 MiB in all.
+    ///
+    /// ```
+    /// use actlut::approx::LogSumExp;
+    /// let mut lse = LogSumExp::new(10, 20.0)?;
+    /// assert_eq!(lse.heap_bytes(), 8 << 10);
+    /// lse.eval(&[0.0, -1.0], None)?;
+    /// assert_eq!(lse.heap_bytes(), (8 << 10) + 32 * ((1 << 10) + 1));
+    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        self.table.capacity() * core::mem::size_of::<f64>()
+            + self.counts.capacity() * core::mem::size_of::<u64>()
+            + self.masses.capacity() * core::mem::size_of::<f64>()
     }
 
     /// The number of bits: the grid has `2^bits` cells.

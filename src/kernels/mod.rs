@@ -14,6 +14,12 @@
 //! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | the scalar decode per lane, `ins` | aarch64 with the `neon` target feature |
 //! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | the scalar decode per lane, `replace_lane` | wasm32 with `simd128` |
 //!
+//! The FP4 shared-scale tables of [`crate::mx`] are a sixth shape, [`Fp4Row`]
+//! (`kernels/fp4.rs`): one scale's 16 outputs, indexed by a packed byte of two
+//! codes. Its kernels are [`Kernel::Scalar`], [`Kernel::Ssse3`] (`pshufb`),
+//! [`Kernel::Neon`] (`tbl`) and [`Kernel::Simd128`] (`i8x16.swizzle`), each
+//! shuffling the row's byte planes by 16 codes per block.
+//!
 //! A compact table (`kernels/compact.rs`, docs/compact.md) is two dependent
 //! loads and an add per element; every block is compiled once per stored form
 //! (bytes layout at each offset scale, words layout) and the kernel matches the
@@ -64,6 +70,8 @@ mod compact;
 #[allow(unsafe_code)]
 mod driver;
 #[allow(unsafe_code)]
+mod fp4;
+#[allow(unsafe_code)]
 mod scalar;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -94,16 +102,20 @@ pub enum TableShape {
     /// (the `compact` feature's f16 and bf16 tables; docs/compact.md), either
     /// layout.
     Compact16,
+    /// [`Fp4Row`]: one shared scale's row of an FP4 table of [`crate::mx`]
+    /// (a packed byte of two FP4 codes to their two outputs).
+    Fp4,
 }
 
 impl TableShape {
     /// Every shape.
-    pub const ALL: [TableShape; 5] = [
+    pub const ALL: [TableShape; 6] = [
         TableShape::U8,
         TableShape::U16,
         TableShape::U8ToU32,
         TableShape::U8ToU16,
         TableShape::Compact16,
+        TableShape::Fp4,
     ];
 }
 
@@ -115,6 +127,7 @@ impl core::fmt::Display for TableShape {
             TableShape::U8ToU32 => "256-entry byte-to-32-bit",
             TableShape::U8ToU16 => "256-entry byte-to-16-bit",
             TableShape::Compact16 => "compact 16-bit",
+            TableShape::Fp4 => "FP4 shared-scale row",
         })
     }
 }
@@ -162,7 +175,11 @@ mod sealed {
 }
 use sealed::RawKernel;
 
+use crate::lengths::check_lengths;
+use crate::{LengthMismatch, MapError};
 use actlut_codegen::compact::CompactRef;
+pub(crate) use fp4::map_blocks as map_fp4_blocks;
+pub use fp4::Fp4Row;
 
 impl LookupTable for [u8; 256] {
     type Index = u8;
@@ -386,6 +403,9 @@ pub enum Kernel {
     /// per 8 elements of a 16-bit table instead of 24. Compact tables: the
     /// scalar decode per lane, inserted with `pinsrw`.
     Sse2,
+    /// x86_64 SSSE3, for FP4 rows ([`Fp4Row`], the shared-scale tables of
+    /// [`crate::mx`]): one `pshufb` per 16 codes and output byte.
+    Ssse3,
     /// x86_64 AVX2, for byte tables: `vpshufb` lookups and a `vpblendvb`
     /// selection tree, 32 bytes per step; for compact tables, two 8-lane
     /// `vpgatherdd` (directory, then pool) per 8 elements.
@@ -400,30 +420,15 @@ pub enum Kernel {
     Avx512Vbmi,
     /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
     /// quadruples; for compact tables, the scalar decode per lane, inserted
-    /// with `ins`. Only where `neon` is a target feature (not on
+    /// with `ins`; for FP4 rows, `tbl` per output byte plane. Only where `neon` is a target feature (not on
     /// `aarch64-unknown-none-softfloat`).
     Neon,
     /// wasm32 `simd128`: `i8x16.swizzle` lookups for byte tables (not chosen by
     /// [`Kernel::best`]: slower than the scalar loop on x86-64 hosts) and
-    /// `i16x8.replace_lane` lane loads for 16-bit and compact tables.
+    /// `i16x8.replace_lane` lane loads for 16-bit and compact tables, and
+    /// `i8x16.swizzle` per output byte plane for FP4 rows.
     Simd128,
 }
-
-/// The 256-entry byte kernels, now [`Kernel`] (which serves every table shape).
-#[deprecated(
-    note = "use `Kernel`, which serves every table shape; this alias goes in the next release"
-)]
-pub type ByteKernel = Kernel;
-
-/// The 16-bit kernels, now [`Kernel`] (which serves every table shape).
-#[deprecated(
-    note = "use `Kernel`, which serves every table shape; this alias goes in the next release"
-)]
-pub type WordKernel = Kernel;
-
-/// The error of the 16-bit kernels, now [`KernelUnavailable`] for every shape.
-#[deprecated(note = "use `KernelUnavailable`; this alias goes in the next release")]
-pub type WordKernelUnavailable = KernelUnavailable;
 
 /// Whether the CPU has an x86 target feature: at compile time, or detected at
 /// run time with `std` (std caches the detection).
@@ -445,9 +450,10 @@ macro_rules! x86_has {
 
 impl Kernel {
     /// Every kernel, available or not.
-    pub const ALL: [Kernel; 6] = [
+    pub const ALL: [Kernel; 7] = [
         Kernel::Scalar,
         Kernel::Sse2,
+        Kernel::Ssse3,
         Kernel::Avx2,
         Kernel::Avx512Vbmi,
         Kernel::Neon,
@@ -462,6 +468,8 @@ impl Kernel {
             Kernel::Scalar => true,
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Sse2 => true,
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Ssse3 => x86_has!("ssse3"),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 => x86_has!("avx2"),
             #[cfg(all(
@@ -487,6 +495,8 @@ impl Kernel {
             TableShape::U8ToU32 => <[u32; 256]>::implementation(self).is_some(),
             TableShape::U8ToU16 => <[u16; 256]>::implementation(self).is_some(),
             TableShape::Compact16 => <CompactRef<'_>>::implementation(self).is_some(),
+            // The same kernels serve every output type.
+            TableShape::Fp4 => <Fp4Row<f32>>::implementation(self).is_some(),
         }
     }
 
@@ -495,8 +505,8 @@ impl Kernel {
     /// VBMI, then AVX2, then NEON (never [`Kernel::Simd128`], see the module
     /// documentation); for 16-bit tables SSE2 or `simd128`; for byte → wide
     /// tables SSE2; for compact tables [`Kernel::Scalar`] everywhere (it beats
-    /// the gathers and the lane loads, see the module documentation);
-    /// otherwise [`Kernel::Scalar`].
+    /// the gathers and the lane loads, see the module documentation); for FP4
+    /// rows SSSE3, NEON or `simd128`; otherwise [`Kernel::Scalar`].
     pub fn best(shape: TableShape) -> Kernel {
         let order: &[Kernel] = match shape {
             TableShape::U8 => &[Kernel::Avx512Vbmi, Kernel::Avx2, Kernel::Neon],
@@ -505,6 +515,7 @@ impl Kernel {
             // Measured (docs/compact.md, "Speed"): the portable loop beats the
             // gathers and the lane loads.
             TableShape::Compact16 => &[],
+            TableShape::Fp4 => &[Kernel::Ssse3, Kernel::Neon, Kernel::Simd128],
         };
         order
             .iter()
@@ -517,22 +528,28 @@ impl Kernel {
     ///
     /// # Errors
     ///
-    /// [`KernelUnavailable`] if this kernel has no implementation for `T`'s
-    /// shape or cannot run here (see [`Kernel::is_available_for`]); `dst` is
-    /// then untouched. There is no silent fallback.
+    /// [`MapError::LengthMismatch`] naming both lengths if `src.len() !=
+    /// dst.len()`, and [`MapError::KernelUnavailable`] if this kernel has no
+    /// implementation for `T`'s shape or cannot run here (see
+    /// [`Kernel::is_available_for`]); `dst` is then untouched. There is no
+    /// silent fallback.
     ///
-    /// # Panics
-    ///
-    /// If `src.len() != dst.len()`; the message names both lengths.
-    #[track_caller]
+    /// ```
+    /// use actlut::kernels::Kernel;
+    /// let err = Kernel::Scalar.map(&[0u8; 256], &[0; 5], &mut [0; 4]).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "actlut: source slice length (5) does not match destination slice length (4)"
+    /// );
+    /// ```
     #[allow(unsafe_code)]
     pub fn map<T: LookupTable>(
         self,
         table: &T,
         src: &[T::Index],
         dst: &mut [T::Entry],
-    ) -> Result<(), KernelUnavailable> {
-        check_lengths(src.len(), dst.len());
+    ) -> Result<(), MapError> {
+        LengthMismatch::check(src.len(), dst.len())?;
         let run = T::implementation(self).ok_or(KernelUnavailable {
             kernel: self,
             shape: T::SHAPE,
@@ -627,7 +644,8 @@ const BYTE_SIMD_MIN: usize = 64;
 #[track_caller]
 pub fn map_u8(table: &[u8; 256], src: &[u8], dst: &mut [u8]) {
     if src.len() < BYTE_SIMD_MIN {
-        // Checks the lengths; the scalar kernel is available everywhere.
+        check_lengths(src.len(), dst.len());
+        // The scalar kernel is available everywhere, and the lengths match.
         let _ = Kernel::Scalar.map(table, src, dst);
     } else {
         map_best(table, src, dst);
@@ -717,20 +735,4 @@ pub fn map_u8_u32(table: &[u32; 256], src: &[u8], dst: &mut [u32]) {
 #[track_caller]
 pub fn map_u8_u16(table: &[u16; 256], src: &[u8], dst: &mut [u16]) {
     map_best(table, src, dst);
-}
-
-/// Panics with both lengths when an out-of-place map gets slices of different lengths.
-#[inline]
-#[track_caller]
-pub(crate) fn check_lengths(src: usize, dst: usize) {
-    if src != dst {
-        len_mismatch(src, dst)
-    }
-}
-
-#[cold]
-#[inline(never)]
-#[track_caller]
-fn len_mismatch(src: usize, dst: usize) -> ! {
-    panic!("actlut: source slice length ({src}) does not match destination slice length ({dst})")
 }

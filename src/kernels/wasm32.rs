@@ -125,3 +125,106 @@ impl<const F: u8> Block<CompactRef<'_>> for Simd128Lanes<F> {
 }
 
 kernel_fn!(#[inline] compact_simd128: compact => Simd128Lanes);
+
+/// FP4 shared-scale rows (`kernels/fp4.rs`) with `simd128`: 8 packed bytes
+/// unpacked into 16 codes, each output byte plane looked up with
+/// `i8x16.swizzle`, the planes interleaved by shuffles.
+pub(super) struct Simd128Fp4;
+
+impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for Simd128Fp4 {
+    const LANES: usize = 8;
+    /// The row's byte planes.
+    type State = [v128; 4];
+
+    #[inline(always)]
+    unsafe fn prepare(row: &super::Fp4Row<O>) -> [v128; 4] {
+        // SAFETY: each plane is 16 readable bytes; v128_load needs no alignment.
+        core::array::from_fn(|k| unsafe { v128_load(row.planes[k].as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn block(planes: &[v128; 4], _: &super::Fp4Row<O>, src: *const u8, dst: *mut [O; 2]) {
+        // SAFETY: the caller vouches for 8 readable bytes at `src` and 8
+        // writable pairs (16 outputs of `O::BYTES` bytes) at `dst`; the loads
+        // and stores need no alignment.
+        unsafe {
+            let v = v128_load64_zero(src.cast());
+            let lo = v128_and(v, u8x16_splat(0x0F));
+            let hi = u8x16_shr(v, 4);
+            let c = u8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(lo, hi);
+            let dst = dst.cast::<u8>();
+            let b0 = u8x16_swizzle(planes[0], c);
+            let b1 = u8x16_swizzle(planes[1], c);
+            let w01lo =
+                u8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(b0, b1);
+            let w01hi = u8x16_shuffle::<8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31>(
+                b0, b1,
+            );
+            if O::BYTES == 2 {
+                v128_store(dst.cast(), w01lo);
+                v128_store(dst.add(16).cast(), w01hi);
+            } else {
+                let b2 = u8x16_swizzle(planes[2], c);
+                let b3 = u8x16_swizzle(planes[3], c);
+                let w23lo =
+                    u8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(b2, b3);
+                let w23hi =
+                    u8x16_shuffle::<8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31>(
+                        b2, b3,
+                    );
+                v128_store(
+                    dst.cast(),
+                    u16x8_shuffle::<0, 8, 1, 9, 2, 10, 3, 11>(w01lo, w23lo),
+                );
+                v128_store(
+                    dst.add(16).cast(),
+                    u16x8_shuffle::<4, 12, 5, 13, 6, 14, 7, 15>(w01lo, w23lo),
+                );
+                v128_store(
+                    dst.add(32).cast(),
+                    u16x8_shuffle::<0, 8, 1, 9, 2, 10, 3, 11>(w01hi, w23hi),
+                );
+                v128_store(
+                    dst.add(48).cast(),
+                    u16x8_shuffle::<4, 12, 5, 13, 6, 14, 7, 15>(w01hi, w23hi),
+                );
+            }
+        }
+    }
+}
+
+/// The chunk-and-tail driver with [`Simd128Fp4`].
+///
+/// # Safety
+///
+/// `src` is valid for reads of `len` bytes and `dst` for writes of `len`
+/// pairs; they do not overlap.
+#[inline]
+pub(super) unsafe fn fp4_simd128<O: crate::mx::Output>(
+    row: &super::Fp4Row<O>,
+    src: *const u8,
+    dst: *mut [O; 2],
+    len: usize,
+) {
+    // SAFETY: this function's contract is the driver's; simd128 is a target
+    // feature of this build.
+    unsafe { super::driver::run::<super::Fp4Row<O>, Simd128Fp4>(row, src, dst, len) }
+}
+
+/// The blocks of an FP4 table with [`Simd128Fp4`] (`kernels/fp4.rs`, `run_blocks`).
+///
+/// # Safety
+///
+/// The CPU has this function's target features; `packed` is `scales.len() *
+/// block_bytes` bytes and `pairs` as many pairs.
+#[inline]
+pub(super) unsafe fn fp4_blocks_simd128<O: crate::mx::Output>(
+    rows: &[super::Fp4Row<O>; 256],
+    packed: &[u8],
+    scales: &[u8],
+    pairs: &mut [[O; 2]],
+    block_bytes: usize,
+) {
+    // SAFETY: this function's contract is `run_blocks`'s.
+    unsafe { super::fp4::run_blocks::<O, Simd128Fp4>(rows, packed, scales, pairs, block_bytes) }
+}

@@ -490,3 +490,88 @@ kernel_fn!(
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     compact_avx512: compact => Avx512Gather
 );
+
+/// FP4 shared-scale rows (`kernels/fp4.rs`) with SSSE3: 8 packed bytes
+/// unpacked into 16 codes, each output byte plane shuffled by them with
+/// `pshufb`, the planes interleaved into the 16 outputs.
+pub(super) struct Ssse3Fp4;
+
+impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for Ssse3Fp4 {
+    const LANES: usize = 8;
+    /// The row's byte planes.
+    type State = [__m128i; 4];
+
+    #[inline(always)]
+    unsafe fn prepare(row: &super::Fp4Row<O>) -> [__m128i; 4] {
+        // SAFETY: each plane is 16 readable bytes; loadu has no alignment
+        // requirement; SSE2 is a target feature of this module.
+        core::array::from_fn(|k| unsafe { _mm_loadu_si128(row.planes[k].as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    unsafe fn block(planes: &[__m128i; 4], _: &super::Fp4Row<O>, src: *const u8, dst: *mut [O; 2]) {
+        // SAFETY: the caller guarantees SSSE3, 8 readable bytes at `src` and 8
+        // writable pairs (16 outputs of `O::BYTES` bytes) at `dst`; the loads
+        // and stores are unaligned ones.
+        unsafe {
+            let v = _mm_loadl_epi64(src.cast());
+            let mask = _mm_set1_epi8(0x0F);
+            let lo = _mm_and_si128(v, mask);
+            let hi = _mm_and_si128(_mm_srli_epi16::<4>(v), mask);
+            let c = _mm_unpacklo_epi8(lo, hi);
+            let dst = dst.cast::<u8>();
+            let b0 = _mm_shuffle_epi8(planes[0], c);
+            let b1 = _mm_shuffle_epi8(planes[1], c);
+            let w01lo = _mm_unpacklo_epi8(b0, b1);
+            let w01hi = _mm_unpackhi_epi8(b0, b1);
+            if O::BYTES == 2 {
+                _mm_storeu_si128(dst.cast(), w01lo);
+                _mm_storeu_si128(dst.add(16).cast(), w01hi);
+            } else {
+                let b2 = _mm_shuffle_epi8(planes[2], c);
+                let b3 = _mm_shuffle_epi8(planes[3], c);
+                let w23lo = _mm_unpacklo_epi8(b2, b3);
+                let w23hi = _mm_unpackhi_epi8(b2, b3);
+                _mm_storeu_si128(dst.cast(), _mm_unpacklo_epi16(w01lo, w23lo));
+                _mm_storeu_si128(dst.add(16).cast(), _mm_unpackhi_epi16(w01lo, w23lo));
+                _mm_storeu_si128(dst.add(32).cast(), _mm_unpacklo_epi16(w01hi, w23hi));
+                _mm_storeu_si128(dst.add(48).cast(), _mm_unpackhi_epi16(w01hi, w23hi));
+            }
+        }
+    }
+}
+
+/// The chunk-and-tail driver with [`Ssse3Fp4`], compiled for SSSE3.
+///
+/// # Safety
+///
+/// The CPU has SSSE3; `src` is valid for reads of `len` bytes and `dst` for
+/// writes of `len` pairs; they do not overlap.
+#[target_feature(enable = "ssse3")]
+pub(super) unsafe fn fp4_ssse3<O: crate::mx::Output>(
+    row: &super::Fp4Row<O>,
+    src: *const u8,
+    dst: *mut [O; 2],
+    len: usize,
+) {
+    // SAFETY: this function's contract is the driver's.
+    unsafe { super::driver::run::<super::Fp4Row<O>, Ssse3Fp4>(row, src, dst, len) }
+}
+
+/// The blocks of an FP4 table with [`Ssse3Fp4`] (`kernels/fp4.rs`, `run_blocks`).
+///
+/// # Safety
+///
+/// The CPU has this function's target features; `packed` is `scales.len() *
+/// block_bytes` bytes and `pairs` as many pairs.
+#[target_feature(enable = "ssse3")]
+pub(super) unsafe fn fp4_blocks_ssse3<O: crate::mx::Output>(
+    rows: &[super::Fp4Row<O>; 256],
+    packed: &[u8],
+    scales: &[u8],
+    pairs: &mut [[O; 2]],
+    block_bytes: usize,
+) {
+    // SAFETY: this function's contract is `run_blocks`'s.
+    unsafe { super::fp4::run_blocks::<O, Ssse3Fp4>(rows, packed, scales, pairs, block_bytes) }
+}

@@ -31,16 +31,8 @@ pub fn stored_forms(haystack: &[u8]) -> Vec<(usize, &[u8])> {
     found
 }
 
-/// The lines of `tables/actlut-compact.lock`: the stored-form hash of every
-/// 16-bit table.
-pub fn compact_lock_entries() -> Vec<lock::Entry> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tables/actlut-compact.lock"
-    ))
-    .expect("read tables/actlut-compact.lock");
-    compact_lock::parse(&text).expect("parse tables/actlut-compact.lock")
-}
+// The includer declares `mod support;` (tests/support).
+pub use crate::support::compact_lock_entries;
 
 /// The table a stored form is, by its SHA-256 in the compact lock, or
 /// `unknown (<sha256>)`.

@@ -1,5 +1,5 @@
 //! The one test harness of the table kernels, shared by tests/kernels.rs,
-//! tests/word_kernels.rs and tests/compact_kernels.rs: every kernel available here for a table shape runs on
+//! tests/word_kernels.rs, tests/compact_kernels.rs and tests/fp4_kernels.rs: every kernel available here for a table shape runs on
 //! every length and every alignment offset, out of place and in place, and
 //! must equal the scalar lookup (`LookupTable::entry`) element for element,
 //! without touching anything around the slice.
@@ -19,17 +19,10 @@ pub const MAX_LEN: usize = if cfg!(miri) { 70 } else { 300 };
 /// Source offsets 0..OFFSET_BYTES (in bytes; whole elements) are tried.
 pub const OFFSET_BYTES: usize = if cfg!(miri) { 8 } else { 64 };
 
-/// xorshift64: deterministic inputs and tables.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+#[path = "../support/mod.rs"]
+mod support;
+#[allow(unused_imports)] // each test file uses part of it
+pub use support::{random_bytes, Rng};
 
 /// The kernels that can run tables of `shape` here; printed ("byte kernels
 /// available here: [...]"), so that CI logs, and CI's checks on them, show
@@ -45,6 +38,7 @@ pub fn available(shape: TableShape) -> Vec<Kernel> {
         TableShape::U8ToU32 => "byte-to-32-bit",
         TableShape::U8ToU16 => "byte-to-16-bit",
         TableShape::Compact16 => "compact",
+        TableShape::Fp4 => "FP4",
         _ => "other",
     };
     println!("{label} kernels available here: {k:?}");

@@ -17,6 +17,6 @@ fn main() -> ! {
     let mut ys = BF16_INPUTS.map(bf16::from_bits);
     actlut::gelu::apply_bf16(&mut ys);
     print_16("gelu", "bf16", &BF16_INPUTS, &ys.map(bf16::to_bits));
-    hash_16("gelu_bf16", &actlut::tables::GELU_BF16);
+    hash_16("gelu_bf16", &actlut_firmware::tables16::GELU_BF16);
     finish()
 }

@@ -13,6 +13,6 @@ fn main() -> ! {
     apply_16("gelu", "f16", &F16_INPUTS, |x| {
         actlut::gelu::f16(f16::from_bits(x)).to_bits()
     });
-    hash_16("gelu_f16", &actlut::tables::GELU_F16);
+    hash_16("gelu_f16", &actlut_firmware::tables16::GELU_F16);
     finish()
 }

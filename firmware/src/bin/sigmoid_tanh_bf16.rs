@@ -16,7 +16,7 @@ fn main() -> ! {
     let mut ys = [0u16; BF16_INPUTS.len()];
     actlut::tanh::map_bf16_bits(&BF16_INPUTS, &mut ys);
     print_16("tanh", "bf16", &BF16_INPUTS, &ys);
-    hash_16("sigmoid_bf16", &actlut::tables::SIGMOID_BF16);
-    hash_16("tanh_bf16", &actlut::tables::TANH_BF16);
+    hash_16("sigmoid_bf16", &actlut_firmware::tables16::SIGMOID_BF16);
+    hash_16("tanh_bf16", &actlut_firmware::tables16::TANH_BF16);
     finish()
 }

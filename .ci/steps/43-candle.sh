@@ -1,0 +1,13 @@
+# The candle adapter (adapters/candle, a workspace member outside the default
+# members): its tests in release (every f16 and bf16 pattern and every fp8
+# code through every view; the errors), the compiled-out error without the
+# `all` feature, the BERT bench once on BERT-mini (criterion's --test mode), and
+# the `actlut ulp` grades of candle, ggml and ONNX Runtime (from pip, pinned,
+# into target/grade-peers-venv: about 50 MB) in docs/accuracy.md regenerated
+# and compared. One release build of candle serves all of it (about 3 minutes on 2
+# cores); the lints and docs run in 10-lint (--workspace).
+set -euo pipefail
+cargo test -p actlut-candle --release
+cargo test -p actlut-candle --release --no-default-features --features actlut/gelu,actlut/f16 --test compiled_out
+cargo bench -p actlut-candle --bench bert -- --test
+bash adapters/candle/scripts/grade-peers.sh --check

@@ -1,0 +1,357 @@
+//! `actlut ulp` end to end: every table `actlut dump` writes grades as
+//! correctly rounded (exit 0); planted errors are counted exactly, with the
+//! planted maximum and histogram (exit 1); NaN for a number and the reverse
+//! make the maximum unbounded, a NaN payload other than the table's does not
+//! count; bad input gives one line on standard error and exit 2.
+//!
+//! The planted values are made without the command's ordinal ranking: among
+//! positive values (and among negative ones) the bit patterns of f16, bf16 and
+//! fp8 are in the order of the values, so `bits + k` is `k` values away; the
+//! crossings of zero and infinity are counted by hand in each test.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn actlut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .args(args)
+        .output()
+        .expect("run actlut")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every table, dumped once per test run by `actlut dump`.
+fn dump_dir() -> &'static Path {
+    static D: OnceLock<PathBuf> = OnceLock::new();
+    D.get_or_init(|| {
+        let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ulp-dump");
+        let _ = std::fs::remove_dir_all(&p);
+        let o = actlut(&["dump", p.to_str().unwrap()]);
+        assert!(o.status.success(), "actlut dump: {}", stderr(&o));
+        p
+    })
+}
+
+fn tmp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ulp-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// The dumped table of `name` as 16-bit entries.
+fn words(name: &str) -> Vec<u16> {
+    let b = std::fs::read(dump_dir().join(format!("{name}.bin"))).unwrap();
+    b.chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+fn word_bytes(w: &[u16]) -> Vec<u8> {
+    w.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The value of `"key": ` in the one-line JSON object (up to `,` or `}`).
+fn field<'a>(json: &'a str, key: &str) -> &'a str {
+    let pat = format!("\"{key}\": ");
+    let start = json
+        .find(&pat)
+        .unwrap_or_else(|| panic!("no `{key}` in {json}"))
+        + pat.len();
+    let rest = &json[start..];
+    let end = rest.find([',', '}']).unwrap();
+    &rest[..end]
+}
+
+fn grade_json(function: &str, format: &str, file: &Path) -> (Option<i32>, String) {
+    let o = actlut(&[
+        "ulp",
+        function,
+        format,
+        file.to_str().unwrap(),
+        "--json",
+        "--worst",
+        "100",
+    ]);
+    assert!(stderr(&o).is_empty(), "no error expected: {}", stderr(&o));
+    (o.status.code(), stdout(&o))
+}
+
+/// The format names, longest first, to split `<function>_<format>.bin`.
+const FORMATS: [&str; 9] = [
+    "fp8_e4m3fnuz",
+    "fp8_e5m2fnuz",
+    "fp8_e4m3",
+    "fp8_e5m2",
+    "fp6_e2m3",
+    "fp6_e3m2",
+    "fp4_e2m1",
+    "bf16",
+    "f16",
+];
+
+#[test]
+fn every_dumped_table_grades_as_correctly_rounded() {
+    let mut graded = 0;
+    for entry in std::fs::read_dir(dump_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(stem) = name.strip_suffix(".bin") else {
+            continue;
+        };
+        let format = FORMATS
+            .iter()
+            .find(|f| stem.ends_with(&format!("_{f}")))
+            .unwrap_or_else(|| panic!("`{name}`: a format this test does not know"));
+        let function = &stem[..stem.len() - format.len() - 1];
+        let o = actlut(&["ulp", function, format, path.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name}: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+        assert!(
+            stdout(&o).starts_with(&format!("{stem}: 0 of ")),
+            "{name}: {}",
+            stdout(&o)
+        );
+        graded += 1;
+    }
+    // Every table of the manifest (one line each after the header).
+    let manifest = stdout(&actlut(&["manifest", "--json"]));
+    assert_eq!(graded, manifest.matches("\"name\":").count());
+    assert!(graded > 100, "{graded} tables");
+}
+
+#[test]
+fn planted_errors_give_exactly_their_count_maximum_and_histogram() {
+    let mut t = words("gelu_f16");
+    let positive: Vec<usize> = (0..0x7c00)
+        .filter(|&i| (0x0400..0x7000).contains(&t[i]))
+        .collect();
+    let negative: Vec<usize> = (0x8000..0xfc00)
+        .filter(|&i| (0x8400..0xf000).contains(&t[i]))
+        .collect();
+    // (input, steps): moving away from zero by `steps` keeps the sign.
+    let planted = [
+        (positive[10], 1),
+        (positive[2000], 1),
+        (positive[3000], 2),
+        (negative[50], 2),
+        (negative[700], 7),
+        (positive[5000], 300),
+    ];
+    for &(i, k) in &planted {
+        t[i] += k;
+    }
+    // +0 for -0 at input -0 and -0 for +0 at input +0: one step each.
+    assert_eq!((t[0x8000], t[0x0000]), (0x8000, 0x0000));
+    t[0x8000] = 0x0000;
+    t[0x0000] = 0x8000;
+    // -min subnormal to +min subnormal: -min, -0, +0, +min: three steps.
+    let tiny = (0x8000..0x8400)
+        .find(|&i| t[i] == 0x8001)
+        .expect("gelu_f16 has an input that gives the smallest negative subnormal");
+    t[tiny] = 0x0001;
+    let file = tmp_file("gelu_f16_planted.bin", &word_bytes(&t));
+    let (code, json) = grade_json("gelu", "f16", &file);
+    assert_eq!(code, Some(1), "{json}");
+    assert_eq!(field(&json, "entries"), "65536");
+    assert_eq!(field(&json, "mismatches"), "9");
+    assert_eq!(field(&json, "max_ulp"), "300");
+    assert_eq!(field(&json, "nan_for_number"), "0");
+    assert_eq!(field(&json, "number_for_nan"), "0");
+    let histogram = &json[json.find("\"histogram\"").unwrap()..json.find("\"nan_for").unwrap()];
+    assert_eq!(
+        histogram,
+        "\"histogram\": [{\"ulps\": 1, \"count\": 4}, {\"ulps\": 2, \"count\": 2}, \
+         {\"ulps\": 3, \"count\": 1}, {\"ulps\": 7, \"count\": 1}, {\"ulps\": 300, \"count\": 1}], "
+    );
+    // The worst input comes first, with its input bits.
+    let worst = &json[json.find("\"worst\"").unwrap()..];
+    assert_eq!(field(worst, "input"), format!("\"0x{:04x}\"", planted[5].0));
+    // The text form says the same.
+    let o = actlut(&["ulp", "gelu", "f16", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(
+            "gelu_f16: 9 of 65536 entries not correctly rounded\nmax error: 300 ulps\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn infinity_is_one_step_past_the_largest_finite_value_in_bf16() {
+    let mut t = words("gelu_bf16");
+    // gelu of the largest finite bf16 is itself; inf is one step past it.
+    assert_eq!(t[0x7f7f], 0x7f7f);
+    t[0x7f7f] = 0x7f80;
+    let file = tmp_file("gelu_bf16_inf.bin", &word_bytes(&t));
+    let (code, json) = grade_json("gelu", "bf16", &file);
+    assert_eq!(code, Some(1));
+    assert_eq!(field(&json, "mismatches"), "1");
+    assert_eq!(field(&json, "max_ulp"), "1");
+}
+
+#[test]
+fn nan_for_a_number_and_a_number_for_nan_are_unbounded() {
+    let t0 = words("sigmoid_f16");
+    // NaN where 0.5 is due (input +0).
+    let mut t = t0.clone();
+    assert_eq!(t[0], 0x3800);
+    t[0] = 0x7e00;
+    let file = tmp_file("sigmoid_nan_for_number.bin", &word_bytes(&t));
+    let (code, json) = grade_json("sigmoid", "f16", &file);
+    assert_eq!(code, Some(1));
+    assert_eq!(field(&json, "mismatches"), "1");
+    assert_eq!(field(&json, "max_ulp"), "null");
+    assert_eq!(field(&json, "nan_for_number"), "1");
+    assert_eq!(field(&json, "number_for_nan"), "0");
+    // A number where NaN is due (input 0x7e00, a quiet NaN), and a 2-ulp error.
+    let mut t = t0.clone();
+    t[0x7e00] = 0x3c00;
+    t[0x3c00] += 2;
+    let file = tmp_file("sigmoid_number_for_nan.bin", &word_bytes(&t));
+    let (code, json) = grade_json("sigmoid", "f16", &file);
+    assert_eq!(code, Some(1));
+    assert_eq!(field(&json, "mismatches"), "2");
+    assert_eq!(field(&json, "max_ulp"), "null");
+    assert_eq!(field(&json, "max_numeric_ulp"), "2");
+    assert_eq!(field(&json, "nan_for_number"), "0");
+    assert_eq!(field(&json, "number_for_nan"), "1");
+    let o = actlut(&["ulp", "sigmoid", "f16", file.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("number where NaN is due: 1\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn another_nan_payload_is_correct_and_counted_apart() {
+    let mut t = words("tanh_f16");
+    // A signalling NaN input: the table gives it quieted, with its payload.
+    assert_eq!(t[0x7c01], 0x7e01);
+    t[0x7c01] = 0x7e00;
+    t[0xfc01] = 0x7e00;
+    let file = tmp_file("tanh_payload.bin", &word_bytes(&t));
+    let (code, json) = grade_json("tanh", "f16", &file);
+    assert_eq!(code, Some(0), "{json}");
+    assert_eq!(field(&json, "mismatches"), "0");
+    assert_eq!(field(&json, "max_ulp"), "0");
+    assert_eq!(field(&json, "nan_payloads_differ"), "2");
+}
+
+#[test]
+fn fp8_and_fp4_entries_are_one_byte_and_invalid_codes_are_unbounded() {
+    let mut t = std::fs::read(dump_dir().join("gelu_fp8_e4m3.bin")).unwrap();
+    assert_eq!(t.len(), 256);
+    // 1.0 (0x38): gelu(1) is positive; three codes up is three values up.
+    t[0x38] += 3;
+    let file = tmp_file("gelu_fp8.bin", &t);
+    let (code, json) = grade_json("gelu", "fp8_e4m3", &file);
+    assert_eq!(code, Some(1));
+    assert_eq!(field(&json, "entries"), "256");
+    assert_eq!(field(&json, "mismatches"), "1");
+    assert_eq!(field(&json, "max_ulp"), "3");
+
+    let mut t = std::fs::read(dump_dir().join("gelu_fp4_e2m1.bin")).unwrap();
+    assert_eq!(t.len(), 16);
+    t[1] = 0x10;
+    let file = tmp_file("gelu_fp4.bin", &t);
+    let (code, json) = grade_json("gelu", "fp4_e2m1", &file);
+    assert_eq!(code, Some(1));
+    assert_eq!(field(&json, "mismatches"), "1");
+    assert_eq!(field(&json, "invalid_codes"), "1");
+    assert_eq!(field(&json, "max_ulp"), "null");
+}
+
+/// Exit 2, nothing on standard output, one line on standard error that says
+/// what is wrong.
+fn assert_usage_error(args: &[&str], says: &str) {
+    let o = actlut(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+    assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("actlut: error: "), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: `{says}` not in {err}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let good = dump_dir().join("gelu_f16.bin");
+    let good = good.to_str().unwrap();
+    let short = tmp_file("short.bin", &[0; 131_071]);
+    let long = tmp_file("long.bin", &[0; 131_074]);
+    let empty = tmp_file("empty.bin", &[]);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let missing = dir.join("no-such-file.bin");
+    let (short, long, empty) = (
+        short.to_str().unwrap(),
+        long.to_str().unwrap(),
+        empty.to_str().unwrap(),
+    );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", short],
+        "has 131071 bytes; expected 131072 bytes",
+    );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", long],
+        "has 131074 bytes; expected 131072 bytes",
+    );
+    // An f16 table given as fp8.
+    assert_usage_error(
+        &["ulp", "gelu", "fp8_e4m3", good],
+        "has 131072 bytes; expected 256 bytes",
+    );
+    assert_usage_error(&["ulp", "gelu", "f16", empty], "is empty");
+    assert_usage_error(
+        &["ulp", "gelu", "f16", dir.to_str().unwrap()],
+        "is a directory",
+    );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", missing.to_str().unwrap()],
+        "cannot read",
+    );
+    assert_usage_error(
+        &["ulp", "gelux", "f16", good],
+        "unknown activation name `gelux`",
+    );
+    assert_usage_error(&["ulp", "gelu", "f17", good], "unknown format `f17`");
+    // No table can exist: log is NaN for negative inputs and FP4 has no NaN.
+    assert_usage_error(&["ulp", "log", "fp4_e2m1", good], "has no NaN");
+    assert_usage_error(&["ulp", "gelu", "f16"], "got 2 arguments");
+    assert_usage_error(&["ulp", "gelu", "f16", good, good], "got 4 arguments");
+    assert_usage_error(
+        &["ulp", "gelu", "f16", good, "--bogus"],
+        "unknown option `--bogus`",
+    );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", good, "--worst", "x"],
+        "`--worst` needs a number",
+    );
+}
+
+#[test]
+fn help_shows_how_to_produce_the_file() {
+    let o = actlut(&["ulp", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    for what in ["numpy", "PyTorch", "candle", "131072 bytes"] {
+        assert!(text.contains(what), "`{what}` not in the help");
+    }
+}
