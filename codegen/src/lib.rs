@@ -56,6 +56,7 @@ mod function;
 pub mod lock;
 mod math;
 pub mod quant;
+pub mod record;
 mod round;
 mod settle;
 
