@@ -526,7 +526,8 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     ///
     /// # Panics
     ///
-    /// If `values.len() != out.len()`; the message names both lengths.
+    /// If `values.len() != out.len()`, with a message that names both lengths:
+    /// `actlut: source slice length (3) does not match destination slice length (2)`.
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function};
@@ -555,7 +556,7 @@ impl<Out: Output> DequantTable<I4, Out> {
     ///
     /// # Panics
     ///
-    /// If `values.len() != out.len()`.
+    /// If `values.len() != out.len()`, with the message of [`DequantTable::map`].
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function, I4};
@@ -582,7 +583,7 @@ impl<Out: Output> DequantTable<U4, Out> {
     ///
     /// # Panics
     ///
-    /// If `values.len() != out.len()`.
+    /// If `values.len() != out.len()`, with the message of [`DequantTable::map`].
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function, U4};
