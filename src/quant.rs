@@ -551,12 +551,9 @@ impl<Out: Output> DequantTable<I4, Out> {
     ///
     /// # Errors
     ///
-    /// [`QuantError::Value`] naming the first value outside −8..=7 and its index; the outputs
-    /// before it are written.
-    ///
-    /// # Panics
-    ///
-    /// If `values.len() != out.len()`, with the message of [`DequantTable::map`].
+    /// [`QuantError::Lengths`] naming both lengths if `values.len() != out.len()` (nothing is
+    /// written then); [`QuantError::Value`] naming the first value outside −8..=7 and its index;
+    /// the outputs before it are written.
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function, I4};
@@ -567,7 +564,6 @@ impl<Out: Output> DequantTable<I4, Out> {
     /// assert_eq!(err.to_string(), "codes[2] = 9 is outside i4 (-8..=7)");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    #[track_caller]
     pub fn map(&self, values: &[i8], out: &mut [Out]) -> Result<(), QuantError> {
         map4(&self.table, QuantType::I4, values, out)
     }
@@ -578,12 +574,9 @@ impl<Out: Output> DequantTable<U4, Out> {
     ///
     /// # Errors
     ///
-    /// [`QuantError::Value`] naming the first value above 15 and its index; the outputs
-    /// before it are written.
-    ///
-    /// # Panics
-    ///
-    /// If `values.len() != out.len()`, with the message of [`DequantTable::map`].
+    /// [`QuantError::Lengths`] naming both lengths if `values.len() != out.len()` (nothing is
+    /// written then); [`QuantError::Value`] naming the first value above 15 and its index; the
+    /// outputs before it are written.
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function, U4};
@@ -594,20 +587,23 @@ impl<Out: Output> DequantTable<U4, Out> {
     /// assert_eq!(t.map(&[16, 0], &mut out).unwrap_err().to_string(), "codes[0] = 16 is outside u4 (0..=15)");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    #[track_caller]
     pub fn map(&self, values: &[u8], out: &mut [Out]) -> Result<(), QuantError> {
         map4(&self.table, QuantType::U4, values, out)
     }
 }
 
-#[track_caller]
 fn map4<V: Copy + Into<i32>, Out: Copy>(
     table: &[Out; 256],
     ty: QuantType,
     values: &[V],
     out: &mut [Out],
 ) -> Result<(), QuantError> {
-    crate::lengths::check_lengths(values.len(), out.len());
+    if values.len() != out.len() {
+        return Err(QuantError::Lengths {
+            values: values.len(),
+            outputs: out.len(),
+        });
+    }
     for (i, (o, &v)) in out.iter_mut().zip(values).enumerate() {
         let v: i32 = v.into();
         if !ty.contains(v) {

@@ -292,7 +292,9 @@ impl Declaration {
             | QuantError::ZeroPoint { parameter, .. }
             | QuantError::Value { parameter, .. } => parameter,
             // Not a parameter of the macro: point at the whole invocation.
-            QuantError::OutOfRange { .. } => return syn::Error::new(Span::call_site(), e),
+            QuantError::OutOfRange { .. } | QuantError::Lengths { .. } => {
+                return syn::Error::new(Span::call_site(), e)
+            }
         };
         match self.arg(parameter) {
             Some((_, v)) => v.error(e),
