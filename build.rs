@@ -127,8 +127,13 @@ fn main() {
         }
         let _ = writeln!(
             manifest,
-            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, sha256: {:?} }},",
-            entry.name, function, format, entry.sha256
+            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, mark: {:?}, name_field: {:?}, sha256: {:?} }},",
+            entry.name,
+            function,
+            format,
+            actlut_codegen::record::MARK,
+            actlut_codegen::record::name_field(&entry.name).expect("a table name fits a record"),
+            entry.sha256
         );
         if let Some((_, first)) = canonical.iter().find(|(h, _)| *h == entry.sha256) {
             emit_alias(&mut code, function, format, &entry, first);

@@ -35,6 +35,14 @@
 use crate::{Activation, Format};
 
 /// One table compiled into this build.
+///
+/// In memory its last fields are one record of bytes that `actlut audit`
+/// finds by its structure in a binary that keeps the manifest: the marker
+/// `ACTLUTM1`, the name padded with NUL bytes to 32 bytes, and
+/// [`sha256`](Self::sha256) (`actlut_codegen::record`). The audit holds that
+/// hash to the lock, so a binary whose manifest was rewritten to name a
+/// changed table's hash fails its audit.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Table {
     /// The table's name, `<function>_<format>`: `gelu_f16`, `gelu_tanh_bf16`, ….
@@ -43,6 +51,10 @@ pub struct Table {
     pub activation: Activation,
     /// Its format (of both input and output).
     pub format: Format,
+    /// `actlut_codegen::record::MARK`: opens the record.
+    mark: [u8; 8],
+    /// The name, NUL-padded (`actlut_codegen::record::name_field`).
+    name_field: [u8; actlut_codegen::record::NAME_BYTES],
     /// SHA-256 of its little-endian bytes (the bytes of its `<name>.bin` dump).
     pub sha256: [u8; 32],
 }
@@ -262,6 +274,22 @@ mod tests {
             })
             .sum::<usize>();
         assert_eq!(TABLES.len(), enabled);
+    }
+
+    /// The record the audit finds: marker, name field and hash, contiguous.
+    #[test]
+    fn each_entry_holds_its_record_contiguously() {
+        use actlut_codegen::record::{name_field, MARK, NAME_BYTES};
+        for t in TABLES {
+            let at = |p: *const u8| p as usize;
+            assert_eq!(at(t.mark.as_ptr()) + 8, at(t.name_field.as_ptr()));
+            assert_eq!(
+                at(t.name_field.as_ptr()) + NAME_BYTES,
+                at(t.sha256.as_ptr())
+            );
+            assert_eq!(t.mark, MARK);
+            assert_eq!(Some(t.name_field), name_field(t.name));
+        }
     }
 
     #[test]

@@ -568,7 +568,8 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     ///
     /// # Panics
     ///
-    /// If `values.len() != out.len()`; the message names both lengths.
+    /// If `values.len() != out.len()`, with a message that names both lengths:
+    /// `actlut: source slice length (3) does not match destination slice length (2)`.
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function};
@@ -592,12 +593,9 @@ impl<Out: Output> DequantTable<I4, Out> {
     ///
     /// # Errors
     ///
-    /// [`QuantError::Value`] naming the first value outside −8..=7 and its index; the outputs
-    /// before it are written.
-    ///
-    /// # Panics
-    ///
-    /// If `values.len() != out.len()`.
+    /// [`QuantError::Lengths`] naming both lengths if `values.len() != out.len()` (nothing is
+    /// written then); [`QuantError::Value`] naming the first value outside −8..=7 and its index;
+    /// the outputs before it are written.
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function, I4};
@@ -608,7 +606,6 @@ impl<Out: Output> DequantTable<I4, Out> {
     /// assert_eq!(err.to_string(), "codes[2] = 9 is outside i4 (-8..=7)");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    #[track_caller]
     pub fn map(&self, values: &[i8], out: &mut [Out]) -> Result<(), QuantError> {
         map4(&self.table, QuantType::I4, values, out)
     }
@@ -619,12 +616,9 @@ impl<Out: Output> DequantTable<U4, Out> {
     ///
     /// # Errors
     ///
-    /// [`QuantError::Value`] naming the first value above 15 and its index; the outputs
-    /// before it are written.
-    ///
-    /// # Panics
-    ///
-    /// If `values.len() != out.len()`.
+    /// [`QuantError::Lengths`] naming both lengths if `values.len() != out.len()` (nothing is
+    /// written then); [`QuantError::Value`] naming the first value above 15 and its index; the
+    /// outputs before it are written.
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Function, U4};
@@ -635,20 +629,23 @@ impl<Out: Output> DequantTable<U4, Out> {
     /// assert_eq!(t.map(&[16, 0], &mut out).unwrap_err().to_string(), "codes[0] = 16 is outside u4 (0..=15)");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    #[track_caller]
     pub fn map(&self, values: &[u8], out: &mut [Out]) -> Result<(), QuantError> {
         map4(&self.table, QuantType::U4, values, out)
     }
 }
 
-#[track_caller]
 fn map4<V: Copy + Into<i32>, Out: Copy>(
     table: &[Out; 256],
     ty: QuantType,
     values: &[V],
     out: &mut [Out],
 ) -> Result<(), QuantError> {
-    crate::lengths::check_lengths(values.len(), out.len());
+    if values.len() != out.len() {
+        return Err(QuantError::Lengths {
+            values: values.len(),
+            outputs: out.len(),
+        });
+    }
     for (i, (o, &v)) in out.iter_mut().zip(values).enumerate() {
         let v: i32 = v.into();
         if !ty.contains(v) {

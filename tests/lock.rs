@@ -18,7 +18,8 @@ fn le_bytes(t: &[u16; 65536]) -> Vec<u8> {
 /// identity hash is taken over.
 #[cfg(all(
     feature = "gelu",
-    any(feature = "f16", feature = "bf16"),
+    feature = "f16",
+    feature = "bf16",
     feature = "compact"
 ))]
 fn compact_le_bytes(t: &actlut::compact::CompactRef<'_>) -> Vec<u8> {

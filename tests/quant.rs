@@ -366,6 +366,36 @@ fn map_with_mismatched_lengths_panics() {
     t.map(&[1, 2, 3], &mut [0.0; 2]);
 }
 
+/// The unpacked 4-bit maps return a `Result`: a length mismatch is an `Err`
+/// naming both lengths, with the message of the panic above, and nothing is
+/// written.
+#[test]
+fn unpacked_4_bit_maps_with_mismatched_lengths_are_errors_naming_both() {
+    let i4 = DequantTable::<I4, f32>::new(Function::Tanh, 0.5, 0).unwrap();
+    let mut out = [7.0f32; 2];
+    let e = i4.map(&[1, 2, 3], &mut out).unwrap_err();
+    assert_eq!(
+        e,
+        QuantError::Lengths {
+            values: 3,
+            outputs: 2
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "actlut: source slice length (3) does not match destination slice length (2)"
+    );
+    let u4 = DequantTable::<U4, f32>::new(Function::Tanh, 0.5, 0).unwrap();
+    assert_eq!(
+        u4.map(&[1], &mut out),
+        Err(QuantError::Lengths {
+            values: 1,
+            outputs: 2
+        })
+    );
+    assert_eq!(out, [7.0; 2]);
+}
+
 #[test]
 fn packed_tables_hold_both_nibbles_of_every_byte_low_first() {
     fn check<In: actlut::quant::Input4>() {

@@ -793,7 +793,14 @@ mod tests {
             (0..=u16::MAX).flat_map(|v| v.to_le_bytes()).collect(),
         ] {
             let r = scan(&data);
-            assert!(r.found.is_empty());
+            assert!(
+                r.found.is_empty(),
+                "{:?}",
+                r.found
+                    .iter()
+                    .map(|f| (f.offset, f.label(), f.verdict, f.matching, f.evidence))
+                    .collect::<Vec<_>>()
+            );
             assert!(r.compact_rejected_share < MIN_MATCHING_PER_MILLE as u32 / 4);
         }
     }

@@ -36,6 +36,13 @@ pub(crate) struct Image {
     /// Of a compact form: the offsets of the bytes that lie in a key
     /// window, ascending.
     pub(crate) covered: Vec<u32>,
+    /// Of a 16-bit table: bit `j`: the pair of entries `j, j + 1` is a pair
+    /// gram ([`PAIR_GRAM`]).
+    pub(crate) pair_points: Vec<u64>,
+    /// The entries that are surprises, ascending.
+    pub(crate) surprise_list: Vec<u32>,
+    /// The first entries of its pair grams, ascending.
+    pub(crate) pair_list: Vec<u32>,
 }
 
 /// The keys of one compact stored form ([`Index::compact_keys`]).
@@ -70,6 +77,12 @@ impl Image {
 
     pub(crate) fn entry(&self, j: usize) -> u16 {
         entry_at(&self.bytes, j * self.unit, self.unit, self.order)
+    }
+
+    pub(crate) fn is_pair_point(&self, j: usize) -> bool {
+        self.pair_points
+            .get(j / 64)
+            .is_some_and(|w| w >> (j % 64) & 1 == 1)
     }
 
     pub(crate) fn is_change_point(&self, j: usize) -> bool {
@@ -173,7 +186,16 @@ impl Grams {
     /// would make every table a candidate wherever any of them is.
     /// Small grams (`reference_of` is `None`) are too few to drop: their
     /// candidates cost 256 comparisons each.
-    pub(crate) fn new(mut pairs: Vec<(u64, Site)>, reference_of: Option<&[usize]>) -> Grams {
+    pub(crate) fn new(pairs: Vec<(u64, Site)>, reference_of: Option<&[usize]>) -> Grams {
+        Grams::with_max_sites(pairs, reference_of, MAX_SITES)
+    }
+
+    /// [`Grams::new`], keeping keys found at up to `max_sites` places.
+    pub(crate) fn with_max_sites(
+        mut pairs: Vec<(u64, Site)>,
+        reference_of: Option<&[usize]>,
+        max_sites: usize,
+    ) -> Grams {
         pairs.sort_unstable_by_key(|&(k, s)| (k, s.image, s.offset));
         let mut keys = Vec::new();
         let mut ranges = vec![0u32];
@@ -193,7 +215,7 @@ impl Grams {
                     .clone()
                     .all(|(_, s)| Some(of[s.image as usize]) == first)
             });
-            let keep_grams = one_reference && grams.by_ref().count() <= MAX_SITES;
+            let keep_grams = one_reference && grams.by_ref().count() <= max_sites;
             let kept = group
                 .iter()
                 .filter(|(_, s)| s.image == NEEDLE || keep_grams);
@@ -281,9 +303,14 @@ pub struct Index {
     pub(crate) large: Grams,
     /// The keys of compact stored forms ([`compact::KEY_BYTES`] each).
     pub(crate) compact: Grams,
+    /// The pair grams of 16-bit tables ([`PAIR_GRAM`] bytes each).
+    pub(crate) pairs: Grams,
     pub(crate) small: Grams,
     /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
     pub(crate) exact: Grams,
+    /// The first 8 bytes of the manifest record name field of every known
+    /// name ([`crate::manifest`]).
+    pub(crate) name_fields: Grams,
     pub(crate) needles: Vec<Needle>,
     pub(crate) max_len: usize,
     /// Every 16-bit reference's entries, to name what a compact stored form
@@ -344,6 +371,9 @@ impl Index {
                         compact: form > 0 && reference.extra[form - 1].compact,
                         indexed: Vec::new(),
                         covered: Vec::new(),
+                        pair_points: Vec::new(),
+                        surprise_list: Vec::new(),
+                        pair_list: Vec::new(),
                         bytes,
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
@@ -375,7 +405,25 @@ impl Index {
         let mut small = Vec::new();
         let mut exact = Vec::new();
         let mut compact_keys = Vec::new();
+        let mut pairs = Vec::new();
         for (i, image) in images.iter().enumerate() {
+            if image.form == 0 && image.unit == 2 && !image.small {
+                // Two entries at every even entry whose step is not 0 or
+                // +-1 (a run, a count: what a formula predicts).
+                for j in (0..image.entries() - 1).step_by(2) {
+                    let step = image.entry(j + 1).wrapping_sub(image.entry(j));
+                    // Not a run or a step of one (which counts, the identity
+                    // and the code tables of binaries are full of).
+                    if step > 1 && step != 0xFFFF {
+                        let off = j * 2;
+                        let site = Site {
+                            image: i as u32,
+                            offset: off as u32,
+                        };
+                        pairs.push((key_le(&image.bytes[off..off + PAIR_GRAM]), site));
+                    }
+                }
+            }
             let b = &image.bytes;
             let site = |offset: usize| Site {
                 image: i as u32,
@@ -410,7 +458,15 @@ impl Index {
             } else {
                 let per = LARGE_GRAM / image.unit;
                 let mask = if image.unit == 1 { 0xFF } else { 0xFFFF };
-                for off in (0..=b.len() - LARGE_GRAM).step_by(LARGE_GRAM) {
+                // A 16-bit table's grams start at every entry: an attacker
+                // must then break every unpredicted window of four entries
+                // (every surprise among them), not one in four.
+                let step = if image.form == 0 && image.unit == 2 {
+                    image.unit
+                } else {
+                    LARGE_GRAM
+                };
+                for off in (0..=b.len() - LARGE_GRAM).step_by(step) {
                     let v: Vec<u16> = (0..per)
                         .map(|k| entry_at(b, off + k * image.unit, image.unit, image.order))
                         .collect();
@@ -443,6 +499,20 @@ impl Index {
         for e in lock {
             add_needle(e.sha256, core::slice::from_ref(&e.name));
         }
+        let mut name_fields = Vec::new();
+        for needle in &needles {
+            for name in &needle.names {
+                if let Some(field) = actlut_codegen::record::name_field(name) {
+                    let site = Site {
+                        image: 0,
+                        offset: 0,
+                    };
+                    name_fields.push((key_le(&field[..8]), site));
+                }
+            }
+        }
+        name_fields.sort_unstable_by_key(|p| p.0);
+        name_fields.dedup_by_key(|p| p.0);
         for (n, needle) in needles.iter().enumerate() {
             large.push((
                 key_le(&needle.sha256[..8]),
@@ -459,8 +529,12 @@ impl Index {
             .chain([compact::MAX_STORED_BYTES])
             .max()
             .unwrap_or(0);
-        let reference_of: Vec<usize> = images.iter().map(|i| i.reference).collect();
-        let large = Grams::new(large, Some(&reference_of));
+        // Grams that several references hold are kept (up to `MAX_SITES`
+        // sites): dropping them would leave a table only the windows no
+        // other table has, and an attacker fewer to break. The candidates
+        // they imply in other tables at the same place are compared, and
+        // explained away by the copy itself (`Scanner::finish`).
+        let large = Grams::with_max_sites(large, None, MAX_SHARED_SITES);
         // Compact forms may share keys with one another (one group): a
         // candidate of each is compared byte for byte, and of overlapping
         // ones the one with the most matching bytes is kept. This gives the
@@ -468,6 +542,23 @@ impl Index {
         // A key found at more than `MAX_SITES` places is dropped.
         let group = vec![0; images.len()];
         let compact_grams = Grams::new(compact_keys, Some(&group));
+        let pairs = Grams::with_max_sites(pairs, None, MAX_SHARED_SITES);
+        for s in &pairs.sites {
+            let im = &mut images[s.image as usize];
+            if im.pair_points.is_empty() {
+                im.pair_points = vec![0; im.entries() / 64 + 1];
+            }
+            let j = s.offset as usize / 2;
+            im.pair_points[j / 64] |= 1 << (j % 64);
+        }
+        for im in images.iter_mut() {
+            im.surprise_list = (0..im.entries() as u32)
+                .filter(|&j| im.is_change_point(j as usize))
+                .collect();
+            im.pair_list = (0..im.entries() as u32)
+                .filter(|&j| im.is_pair_point(j as usize))
+                .collect();
+        }
         // The windows of each compact form that survived as keys.
         for (i, image) in images.iter_mut().enumerate() {
             if !image.compact {
@@ -509,8 +600,10 @@ impl Index {
             refs,
             large,
             compact: compact_grams,
+            pairs,
             small: Grams::new(small, None),
             exact: Grams::new(exact, None),
+            name_fields: Grams::new(name_fields, None),
             images,
             needles,
             max_len,
@@ -547,6 +640,29 @@ impl Index {
                 }
             })
             .collect()
+    }
+
+    /// The evidence a candidate of `image` needs to be reported: matching
+    /// surprises, or matching key windows of a compact form.
+    pub(crate) fn needed(&self, image: usize) -> usize {
+        let im = &self.images[image];
+        if im.compact {
+            compact::MIN_KEYS
+        } else if im.small {
+            MIN_EVIDENCE_SMALL
+        } else if im.unit == 2 {
+            MIN_EVIDENCE_WORDS
+        } else {
+            MIN_EVIDENCE_LARGE
+        }
+    }
+
+    /// Whether `name` is the name of a known table (of a reference, or of the
+    /// lock given to [`Index::with_lock`]).
+    pub(crate) fn knows_name(&self, name: &str) -> bool {
+        self.needles
+            .iter()
+            .any(|n| n.names.iter().any(|x| x == name))
     }
 
     /// The indexed references.

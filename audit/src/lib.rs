@@ -45,10 +45,20 @@
 //!    - [`Verdict::Truncated`]: the table runs past the start or the end of
 //!      the file (how much of it is present, and how much of that differs).
 //!
-//!    Candidates are compared in order of hits, one that an intact copy
-//!    overlaps is skipped, and the comparisons stop at [`BUDGET_PER_BYTE`]
-//!    entries per input byte ([`Report::too_many`]), so time stays linear.
-//!    Overlapping candidates keep the one with the most matching entries.
+//!    Candidates are compared in order of hits, and the comparisons stop at
+//!    [`BUDGET_PER_BYTE`] entries per input byte ([`Report::too_many`], a
+//!    problem), so time stays linear.
+//! 4. **No suppression.** No candidate hides another ([`Scanner::finish`]):
+//!    every intact copy is reported, and every other candidate is reported
+//!    when the evidence it needs lies outside the copies reported before it
+//!    (intact ones first, then by matching entries). An intact copy thus
+//!    explains only its own bytes: a tampered copy that it overlaps, by one
+//!    byte or by all but a few hundred, is reported on the evidence of the
+//!    rest, and so are overlapping tampered copies, each at its offset. What
+//!    an intact copy explains away is a coincidence of its own bytes (a
+//!    similar table at the same place, the same table shifted), which has no
+//!    evidence outside it; such a candidate wholly inside intact copies is not
+//!    even compared.
 //!
 //! So a copy is reported as long as any part of it keeps a gram, eight
 //! surprises and 256 bytes in place: four flipped entries, a fifth or half of
@@ -97,13 +107,16 @@
 //! ```
 
 pub mod compact;
+pub mod guarantee;
 mod index;
+pub mod manifest;
 mod reference;
 mod report;
 mod scan;
 #[cfg(test)]
 mod tests;
 
+pub use guarantee::{stab, HidingCost, Windows};
 pub(crate) use index::{is_periodic, is_progression};
 pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
@@ -112,6 +125,15 @@ pub use scan::Scanner;
 
 /// Bytes of a gram of a large form: four 16-bit entries.
 pub const LARGE_GRAM: usize = 8;
+/// Bytes of a pair gram of a 16-bit table: two entries, at every even entry,
+/// whose step is not 0 or +-1. A copy is compared when [`MIN_VOTES_LARGE`]
+/// of its grams of either kind are in place, and reported on
+/// [`MIN_EVIDENCE_PAIRS`] matching pairs as well as on its surprises.
+pub const PAIR_GRAM: usize = 4;
+/// Matching pair grams that are evidence enough for a 16-bit candidate
+/// (instead of [`MIN_EVIDENCE_WORDS`] surprises): in random bytes one
+/// matches with probability 2^-32.
+pub const MIN_EVIDENCE_PAIRS: usize = 8;
 /// Bytes of a gram of a small form (an 8-bit table): three entries.
 pub const SMALL_GRAM: usize = 3;
 /// Forms shorter than this are indexed with small grams at every offset.
@@ -158,11 +180,19 @@ pub const MIN_SMALL_GRAMS: usize = 8;
 /// `gconv/GBK.so`) then hit so many starts that the comparisons exceed
 /// [`BUDGET_PER_BYTE`].
 pub const MIN_VOTES_LARGE: u32 = 2;
+/// Of a table's (not a compact form's) [`MIN_VOTES_LARGE`] gram hits, the
+/// first and the last must lie this many bytes apart in the table: grams
+/// start at every entry, and overlapping ones are one coincidence, not two.
+pub const VOTE_SPREAD: usize = 16;
 /// Bytes read at a time by [`Index::scan_reader`].
 pub const BLOCK_BYTES: usize = 1 << 20;
 /// A gram found at more places than this (in all forms together) is dropped
 /// from the index: it is too common to point at one table.
 const MAX_SITES: usize = 64;
+/// The same for the grams and pair grams of tables, which several tables may
+/// share: a window found at more places than this (a run every table of a
+/// format has) is dropped, so that the candidates it implies stay few.
+const MAX_SHARED_SITES: usize = 4;
 /// Reported candidates per file beyond which the scan stops verifying
 /// ([`Report::too_many`]).
 pub const MAX_FOUND: usize = 1 << 16;
@@ -171,9 +201,10 @@ pub const MAX_FOUND: usize = 1 << 16;
 /// crafted to be all near-table fragments ([`Report::too_many`]). Real
 /// binaries use a small fraction of it (see the README).
 pub const BUDGET_PER_BYTE: u64 = 64;
-/// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 64
-/// whole 16-bit tables.
-pub const BUDGET_ALLOWANCE: u64 = 64 * 65_536;
+/// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 1024
+/// whole 16-bit tables (a modified copy is compared with every table whose
+/// grams it shares, a few hundred; on an intact copy they are skipped).
+pub const BUDGET_ALLOWANCE: u64 = 1024 * 65_536;
 /// Entries listed in [`Found::first_differences`].
 pub const FIRST_DIFFERENCES: usize = 8;
 /// The form label of a table's own bytes.

@@ -411,6 +411,9 @@ pub struct Report {
     /// The same for candidates that an end of the file cuts off: the margin
     /// of [`compact::MIN_CUT_MATCHING_PER_MILLE`](crate::compact::MIN_CUT_MATCHING_PER_MILLE).
     pub compact_rejected_cut_share: u32,
+    /// Every manifest record found by its structure ([`crate::manifest`]),
+    /// by offset: each must hold the lock's hash for its name.
+    pub records: Vec<crate::manifest::Record>,
 }
 
 impl Report {
@@ -420,6 +423,7 @@ impl Report {
     pub fn problems(&self, lock: &[Entry]) -> Vec<String> {
         let mut out: Vec<String> = self.found.iter().filter_map(|f| f.problem(lock)).collect();
         out.extend(self.listed.iter().filter_map(Listed::problem));
+        out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
         if self.too_many {
             out.push(format!(
                 "too many table candidates (over {MAX_FOUND} found, or over {BUDGET_PER_BYTE} entries compared per byte): the scan stopped verifying them"

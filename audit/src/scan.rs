@@ -9,6 +9,7 @@ use actlut_codegen::Format;
 
 use crate::compact::{self, CompactDetail, Decoded, FoundBy};
 use crate::index::{key_le, mix, swap16, NEEDLE};
+use crate::manifest::{Record, MARK, MARK_U64, RECORD_BYTES};
 use crate::*;
 
 /// An artifact read piece by piece: [`feed`](Self::feed) it bytes in order,
@@ -22,15 +23,22 @@ pub struct Scanner<'a> {
     /// Next absolute position to probe.
     pub(crate) next: u64,
     /// Gram hits (votes) of every candidate still within reach.
-    pub(crate) seen: HashMap<(u32, i64), u32>,
+    pub(crate) seen: HashMap<(u32, i64), Votes>,
     pub(crate) pending: Vec<(u32, i64)>,
     pub(crate) found: Vec<Found>,
+    /// Where the evidence of each of [`found`](Self::found) lies.
+    pub(crate) evidence_at: Vec<Evidence>,
     pub(crate) listed: Vec<(usize, u64)>,
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
     pub(crate) exact: HashMap<u32, u64>,
     /// Offsets of `ACTLUTC1` not yet looked at.
     pub(crate) headers: Vec<u64>,
+    /// Offsets of manifest records not yet read, and whether each was found
+    /// by its name field (not its marker).
+    pub(crate) record_at: Vec<(u64, bool)>,
+    /// Manifest records found.
+    pub(crate) records: Vec<Record>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
     /// See [`Report::compact_rejected_chunks`].
@@ -40,6 +48,9 @@ pub struct Scanner<'a> {
     /// See [`Report::compact_rejected_cut_share`].
     pub(crate) compact_rejected_cut_share: u32,
     pub(crate) too_many: bool,
+    /// The byte order the file declares (an ELF header's, or a wasm
+    /// module's), once its first bytes are read.
+    pub(crate) native: Option<ByteOrder>,
     pub(crate) candidates: u64,
     pub(crate) compared: u64,
 }
@@ -60,14 +71,18 @@ impl<'a> Scanner<'a> {
             seen: HashMap::new(),
             pending: Vec::new(),
             found: Vec::new(),
+            evidence_at: Vec::new(),
             listed: Vec::new(),
             exact: HashMap::new(),
             headers: Vec::new(),
+            record_at: Vec::new(),
+            records: Vec::new(),
             by_header: Vec::new(),
             compact_rejected_chunks: 0,
             compact_rejected_share: 0,
             compact_rejected_cut_share: 0,
             too_many: false,
+            native: None,
             candidates: 0,
             compared: 0,
         }
@@ -80,12 +95,16 @@ impl<'a> Scanner<'a> {
     /// The next bytes of the artifact.
     pub fn feed(&mut self, data: &[u8]) {
         self.buf.extend_from_slice(data);
+        if self.base == 0 && self.native.is_none() {
+            self.native = declared_order(&self.buf);
+        }
         let end = self.end();
         if end >= self.next + LOOKAHEAD as u64 {
             self.probe(end - LOOKAHEAD as u64 + 1);
         }
         self.verify_ready(false);
         self.verify_headers(false);
+        self.read_records();
         // Keep two table lengths behind the scan position: every candidate
         // still to come starts after one, and every pending one after two.
         let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
@@ -96,6 +115,9 @@ impl<'a> Scanner<'a> {
             let horizon = keep as i64;
             self.seen.retain(|&(_, s), _| s >= horizon);
             if self.seen.len() > 1 << 22 {
+                // Forgetting votes could hide a copy whose grams lie on
+                // either side of the flood: the scan says it stopped.
+                self.too_many = true;
                 self.seen.clear();
             }
         }
@@ -113,17 +135,24 @@ impl<'a> Scanner<'a> {
             listed,
             exact,
             headers,
+            record_at,
             ..
         } = self;
         let from = (*next - *base) as usize;
         let to_i = (to - *base) as usize;
         let n = buf.len();
-        let mut candidate = |image: u32, start: i64| {
-            let votes = seen.entry((image, start)).or_insert(0);
-            if *votes == 0 {
+        let mut candidate = |image: u32, start: i64, offset: u32| {
+            let votes = seen.entry((image, start)).or_insert(Votes {
+                hits: 0,
+                first: offset,
+                last: offset,
+            });
+            if votes.hits == 0 {
                 pending.push((image, start));
             }
-            *votes += 1;
+            votes.hits += 1;
+            votes.first = votes.first.min(offset);
+            votes.last = votes.last.max(offset);
         };
         // Compact keys at every offset, 64 offsets at a time: the filter
         // words of all 64 are loaded without a branch between them (their
@@ -139,14 +168,18 @@ impl<'a> Scanner<'a> {
                 .enumerate()
             {
                 let k = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-                maybe |= u64::from(index.compact.maybe(k)) << t;
+                maybe |= u64::from(index.compact.maybe(k) | index.pairs.maybe(k)) << t;
             }
             while maybe != 0 {
                 let i = block + maybe.trailing_zeros() as usize;
                 maybe &= maybe - 1;
                 let k = key_le(&buf[i..i + compact::KEY_BYTES]);
-                for site in index.compact.get(k) {
-                    candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                for site in index.compact.get(k).iter().chain(index.pairs.get(k)) {
+                    candidate(
+                        site.image,
+                        (*base + i as u64) as i64 - site.offset as i64,
+                        site.offset,
+                    );
                 }
             }
             block += len;
@@ -163,6 +196,13 @@ impl<'a> Scanner<'a> {
             if let Some(x) = large {
                 if x == compact::MAGIC_U64 {
                     headers.push(*base + i as u64);
+                }
+                if x == MARK_U64 {
+                    record_at.push((*base + i as u64, false));
+                } else if index.name_fields.maybe(x) && !index.name_fields.get(x).is_empty() {
+                    if let Some(at) = (*base + i as u64).checked_sub(MARK.len() as u64) {
+                        record_at.push((at, true));
+                    }
                 }
                 if index.exact.maybe(x) {
                     for site in index.exact.get(x) {
@@ -183,14 +223,22 @@ impl<'a> Scanner<'a> {
                                 listed.push((site.offset as usize, *base + i as u64));
                             }
                         } else {
-                            candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                            candidate(
+                                site.image,
+                                (*base + i as u64) as i64 - site.offset as i64,
+                                site.offset,
+                            );
                         }
                     }
                 }
             }
             if index.small.maybe(small) {
                 for site in index.small.get(small) {
-                    candidate(site.image, (*base + i as u64) as i64 - site.offset as i64);
+                    candidate(
+                        site.image,
+                        (*base + i as u64) as i64 - site.offset as i64,
+                        site.offset,
+                    );
                 }
             }
         }
@@ -213,9 +261,16 @@ impl<'a> Scanner<'a> {
             // so that they are compared in order of votes.
             if eof || start + (im.bytes.len() + self.index.max_len) as i64 <= probed {
                 self.pending.swap_remove(i);
-                let votes = self.seen.get(&(image, start)).copied().unwrap_or(u32::MAX);
-                if im.small || votes >= MIN_VOTES_LARGE {
-                    ready.push((votes, image, start));
+                let votes = self.seen.get(&(image, start)).copied();
+                let hits = votes.map_or(u32::MAX, |v| v.hits);
+                let spread = votes.map_or(u32::MAX, |v| v.last - v.first);
+                let enough = if im.compact {
+                    hits >= MIN_VOTES_LARGE
+                } else {
+                    hits >= MIN_VOTES_LARGE && spread as usize >= VOTE_SPREAD
+                };
+                if im.small || enough {
+                    ready.push((hits, image, start));
                 }
             } else {
                 i += 1;
@@ -227,20 +282,21 @@ impl<'a> Scanner<'a> {
         for (_, image, start) in ready {
             let im = &self.index.images[image as usize];
             let (lo, hi) = (start, start + im.bytes.len() as i64);
-            // An intact copy of a form at least as long, overlapping this
-            // candidate, outranks it whatever it holds: skip the comparison.
-            // So does, for a compact candidate, any compact form found by its
-            // content (reported, with more key hits): the other starts its
-            // keys imply (a window found at several offsets of the stored
-            // forms) are not compared one by one.
-            let shadowed = self.found.iter().rev().take(64).any(|f| {
-                (f.verdict == Verdict::Intact && f.form_len >= im.bytes.len()
-                    || im.compact && f.compact.is_some())
-                    && (f.offset as i64) < hi
-                    && lo < (f.offset + f.len as u64) as i64
-            });
-            if shadowed {
+            // A candidate that lies wholly inside intact copies already found
+            // has no evidence of its own: every byte it could match is theirs
+            // (see `finish`). Skip it. Nothing else is skipped.
+            let open = uncovered(&self.found, lo.max(0) as u64, hi.max(0) as u64);
+            if open.is_empty() {
                 continue;
+            }
+            // Overlapping intact copies: a candidate is compared in full only
+            // when the part outside them holds the evidence it needs.
+            if !im.compact && open != [(lo.max(0) as u64, hi.max(0) as u64)] {
+                let (own, pairs, looked) = self.evidence_in(image as usize, start, &open);
+                self.compared += looked;
+                if own < self.index.needed(image as usize) && pairs < MIN_EVIDENCE_PAIRS {
+                    continue;
+                }
             }
             let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
             if self.found.len() >= MAX_FOUND || self.compared > budget {
@@ -266,8 +322,9 @@ impl<'a> Scanner<'a> {
             } else {
                 self.verify(image as usize, start)
             };
-            if let Some(f) = found {
+            if let Some((f, at)) = found {
                 self.found.push(f);
+                self.evidence_at.push(at);
             }
         }
     }
@@ -279,7 +336,7 @@ impl<'a> Scanner<'a> {
         &mut self,
         image: usize,
         start: i64,
-    ) -> (Option<Found>, (usize, u32, bool)) {
+    ) -> (Option<(Found, Evidence)>, (usize, u32, bool)) {
         let im = &self.index.images[image];
         let n = im.bytes.len() as i64;
         let lo = start.max(0).max(self.base as i64);
@@ -316,6 +373,7 @@ impl<'a> Scanner<'a> {
             .filter(|&&j| self.buf[at(j as i64)] == im.bytes[j as usize])
             .count();
         let mut evidence = 0usize;
+        let mut evidence_at = Vec::new();
         for o in j0..=j1 - compact::KEY_BYTES as i64 {
             let o = o as usize;
             if im.is_key(o) {
@@ -323,6 +381,7 @@ impl<'a> Scanner<'a> {
                 if self.buf[from..from + compact::KEY_BYTES] == im.bytes[o..o + compact::KEY_BYTES]
                 {
                     evidence += 1;
+                    evidence_at.push((start + o as i64) as u64);
                 }
             }
         }
@@ -425,7 +484,12 @@ impl<'a> Scanner<'a> {
                 nearest: None,
             }),
         };
-        (Some(found), (evidence, share, complete))
+        let evidence_at = Evidence {
+            at: evidence_at,
+            needed: compact::MIN_KEYS,
+            pairs_at: Vec::new(),
+        };
+        (Some((found, evidence_at)), (evidence, share, complete))
     }
 
     /// Looks at every `ACTLUTC1` whose declared length is in (or, at the
@@ -596,7 +660,57 @@ impl<'a> Scanner<'a> {
         f
     }
 
-    pub(crate) fn verify(&self, image: usize, start: i64) -> Option<Found> {
+    /// The matching surprises and pair grams of the candidate `image` at
+    /// `start` whose entries lie in `ranges` (file offsets), as
+    /// [`verify`](Self::verify) counts them, and the entries looked at.
+    pub(crate) fn evidence_in(
+        &self,
+        image: usize,
+        start: i64,
+        ranges: &[(u64, u64)],
+    ) -> (usize, usize, u64) {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let n = im.entries() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n * u).min(self.end() as i64);
+        let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
+        let eq = |j: i64| {
+            let at = (start + j * u - self.base as i64) as usize;
+            let ju = j as usize * im.unit;
+            self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
+        };
+        let before: i64 = if im.small { 2 } else { 3 };
+        let (mut evidence, mut pairs, mut looked) = (0, 0, 0u64);
+        for &(a, b) in ranges {
+            // Entries in [a, b) (each surprise with the entries before it
+            // that it needs, each pair with its second entry).
+            let first = ((a as i64 - start + u - 1) / u).max(e0);
+            let last = ((b as i64 - start) / u).min(e1);
+            let within = |list: &[u32]| {
+                let from = list.partition_point(|&j| (j as i64) < first);
+                let to = list.partition_point(|&j| (j as i64) < last);
+                list[from..to.max(from)].to_vec()
+            };
+            for j in within(&im.surprise_list) {
+                let j = j as i64;
+                if j - before >= e0 {
+                    looked += before as u64 + 1;
+                    evidence += usize::from((j - before..=j).all(eq));
+                }
+            }
+            for j in within(&im.pair_list) {
+                let j = j as i64;
+                if j + 1 < e1 {
+                    looked += 2;
+                    pairs += usize::from(eq(j) && eq(j + 1));
+                }
+            }
+        }
+        (evidence, pairs, looked)
+    }
+
+    pub(crate) fn verify(&self, image: usize, start: i64) -> Option<(Found, Evidence)> {
         let im = &self.index.images[image];
         let u = im.unit as i64;
         let n = im.entries() as i64;
@@ -613,6 +727,8 @@ impl<'a> Scanner<'a> {
         let mut informative = 0usize;
         let mut first = Vec::new();
         let (mut m1, mut m2, mut m3) = (false, false, false);
+        let mut evidence_at = Vec::new();
+        let mut pairs_at = Vec::new();
         for j in e0..e1 {
             let at = (start + j * u - self.base as i64) as usize;
             let ju = j as usize * im.unit;
@@ -624,6 +740,10 @@ impl<'a> Scanner<'a> {
                 }
                 if m1 && m2 && (m3 || im.small) && im.is_change_point(j as usize) {
                     evidence += 1;
+                    evidence_at.push((start + j * u) as u64);
+                }
+                if m1 && j > 0 && im.is_pair_point(j as usize - 1) {
+                    pairs_at.push((start + (j - 1) * u) as u64);
                 }
             } else {
                 differing += 1;
@@ -649,7 +769,8 @@ impl<'a> Scanner<'a> {
             };
             (needed, MIN_MATCHING_LARGE, 0)
         };
-        if evidence < needed || matching < least || informative < informed {
+        let proved = evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS;
+        if !proved || matching < least || informative < informed {
             return None;
         }
         let reference = &self.index.refs[im.reference];
@@ -677,7 +798,7 @@ impl<'a> Scanner<'a> {
             }
             Verdict::Truncated | Verdict::Unknown | Verdict::Invalid => None,
         };
-        Some(Found {
+        let found = Found {
             offset,
             len,
             form_offset: (e0 * u) as usize,
@@ -697,11 +818,27 @@ impl<'a> Scanner<'a> {
             first_differences: first,
             sha256,
             compact: None,
-        })
+        };
+        Some((
+            found,
+            Evidence {
+                at: evidence_at,
+                needed,
+                pairs_at,
+            },
+        ))
     }
 
-    /// Scans the last bytes and returns what the artifact holds. Of
-    /// overlapping candidates the one with the most matching entries is kept.
+    /// Scans the last bytes and returns what the artifact holds.
+    ///
+    /// No candidate hides another. Every intact copy is reported. Every other
+    /// candidate is reported when enough of its evidence (its matching
+    /// surprises, or key windows for a compact form) lies outside the copies
+    /// reported before it: intact copies first, then by matching entries. An
+    /// intact copy so explains only its own bytes: a modified copy that it
+    /// overlaps is still reported on the evidence of the rest, wherever
+    /// either lies; what it does hide is a coincidence of its own bytes (a
+    /// similar table, the same table shifted), which has no evidence outside it.
     pub fn finish(mut self) -> Report {
         let end = self.end();
         if end > self.next {
@@ -709,22 +846,46 @@ impl<'a> Scanner<'a> {
         }
         self.verify_ready(true);
         self.verify_headers(true);
-        let mut found = core::mem::take(&mut self.found);
-        found.sort_by(|a, b| {
-            b.matching
-                .cmp(&a.matching)
+        self.read_records();
+        self.record_at.clear();
+        let found = core::mem::take(&mut self.found);
+        let evidence = core::mem::take(&mut self.evidence_at);
+        let mut order: Vec<usize> = (0..found.len()).collect();
+        // In a file that declares its byte order, copies in that order (and
+        // of single bytes) come first: a copy in the other order that
+        // overlaps one of them, intact or not, is the same bytes read a byte
+        // off (smooth 16-bit tables agree with themselves so shifted on all
+        // but a few entries), and never hides it.
+        let foreign = |f: &Found| {
+            self.native
+                .is_some_and(|n| f.order != ByteOrder::Bytes && f.order != n)
+        };
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&found[a], &found[b]);
+            foreign(a)
+                .cmp(&foreign(b))
+                .then((b.verdict == Verdict::Intact).cmp(&(a.verdict == Verdict::Intact)))
+                .then(b.matching.cmp(&a.matching))
                 .then(b.evidence.cmp(&a.evidence))
                 .then(a.offset.cmp(&b.offset))
                 .then(a.names.cmp(&b.names))
         });
+        let mut claimed = Claimed::default();
         let mut kept: Vec<Found> = Vec::new();
-        for f in found {
-            let overlaps = kept
-                .iter()
-                .any(|k| f.offset < k.offset + k.len as u64 && k.offset < f.offset + f.len as u64);
-            if !overlaps {
-                kept.push(f);
+        for i in order {
+            let f = &found[i];
+            // A foreign-order intact copy over a native copy already
+            // reported is the same bytes, shifted: judged like a candidate.
+            let over_native = foreign(f)
+                && (f.offset..f.offset + f.len as u64)
+                    .step_by(64)
+                    .any(|p| claimed.contains(p));
+            let judged = f.verdict != Verdict::Intact || over_native;
+            if judged && !evidence[i].enough_outside(&claimed) {
+                continue;
             }
+            claimed.insert(f.offset, f.offset + f.len as u64);
+            kept.push(found[i].clone());
         }
         // A table below the content threshold counts only when the artifact
         // names it: present byte for byte, it is intact.
@@ -802,6 +963,37 @@ impl<'a> Scanner<'a> {
             compact_rejected_chunks: self.compact_rejected_chunks,
             compact_rejected_share: self.compact_rejected_share,
             compact_rejected_cut_share: self.compact_rejected_cut_share,
+            records: {
+                let mut records = core::mem::take(&mut self.records);
+                records.sort_by_key(|r| r.offset);
+                records.dedup_by_key(|r| r.offset);
+                records
+            },
+        }
+    }
+
+    /// Reads the manifest records whose bytes are all in the buffer (see
+    /// [`crate::manifest`]); a record found by its name field must name a
+    /// known table.
+    fn read_records(&mut self) {
+        let end = self.end();
+        let mut i = 0;
+        while i < self.record_at.len() {
+            let (p, by_name) = self.record_at[i];
+            if p + RECORD_BYTES as u64 > end {
+                i += 1;
+                continue;
+            }
+            self.record_at.swap_remove(i);
+            if p < self.base {
+                continue;
+            }
+            let at = (p - self.base) as usize;
+            if let Some(r) = Record::parse(&self.buf[at..], p, by_name) {
+                if r.marked || self.index.knows_name(&r.name) {
+                    self.records.push(r);
+                }
+            }
         }
     }
 }
@@ -830,4 +1022,101 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
         }
         kept.push(h);
     }
+}
+
+/// Where a verified candidate's evidence lies, and how much of it a report
+/// needs.
+pub(crate) struct Evidence {
+    /// File offsets of its matching surprises (or matching key windows).
+    pub(crate) at: Vec<u64>,
+    /// The evidence a candidate of its kind needs to be reported.
+    pub(crate) needed: usize,
+    /// File offsets of its matching pair grams (16-bit tables): evidence
+    /// enough when [`MIN_EVIDENCE_PAIRS`] of them are its own.
+    pub(crate) pairs_at: Vec<u64>,
+}
+
+impl Evidence {
+    /// Whether enough of it lies outside `claimed`.
+    fn enough_outside(&self, claimed: &Claimed) -> bool {
+        let own = |at: &[u64]| at.iter().filter(|&&p| !claimed.contains(p)).count();
+        own(&self.at) >= self.needed || own(&self.pairs_at) >= MIN_EVIDENCE_PAIRS
+    }
+}
+
+/// The file ranges of the copies reported so far, merged, by start.
+#[derive(Default)]
+struct Claimed(std::collections::BTreeMap<u64, u64>);
+
+impl Claimed {
+    fn contains(&self, p: u64) -> bool {
+        self.0
+            .range(..=p)
+            .next_back()
+            .is_some_and(|(_, &hi)| p < hi)
+    }
+
+    fn insert(&mut self, mut lo: u64, mut hi: u64) {
+        if lo >= hi {
+            return;
+        }
+        // Merge with every range that overlaps or touches [lo, hi).
+        while let Some((&a, &b)) = self.0.range(..=hi).next_back() {
+            if b < lo {
+                break;
+            }
+            self.0.remove(&a);
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        self.0.insert(lo, hi);
+    }
+}
+
+/// The parts of `[lo, hi)` outside the intact copies among the last
+/// [`found`] (the recent ones: candidates are verified near where they lie),
+/// in order. Only intact copies: a modified or coincidental one found first
+/// must not keep a better candidate from being compared.
+fn uncovered(found: &[Found], lo: u64, hi: u64) -> Vec<(u64, u64)> {
+    let mut spans: Vec<(u64, u64)> = found
+        .iter()
+        .rev()
+        .take(256)
+        .filter(|f| f.verdict == Verdict::Intact)
+        .map(|f| (f.offset, f.offset + f.len as u64))
+        .filter(|&(a, b)| a < hi && lo < b)
+        .collect();
+    spans.sort_unstable();
+    let mut open = Vec::new();
+    let mut reach = lo;
+    for (a, b) in spans {
+        if a > reach {
+            open.push((reach, a));
+        }
+        reach = reach.max(b);
+    }
+    if reach < hi {
+        open.push((reach, hi));
+    }
+    open
+}
+
+/// The byte order a file's header declares: an ELF's `EI_DATA`, or a wasm
+/// module (little-endian). `None` for anything else (a raw image).
+fn declared_order(head: &[u8]) -> Option<ByteOrder> {
+    match head {
+        [0x7F, b'E', b'L', b'F', _, 1, ..] => Some(ByteOrder::Little),
+        [0x7F, b'E', b'L', b'F', _, 2, ..] => Some(ByteOrder::Big),
+        [0, b'a', b's', b'm', ..] => Some(ByteOrder::Little),
+        _ => None,
+    }
+}
+
+/// The gram hits of one candidate start: how many, and the first and last
+/// of their offsets in the form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Votes {
+    pub(crate) hits: u32,
+    pub(crate) first: u32,
+    pub(crate) last: u32,
 }

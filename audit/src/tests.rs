@@ -402,8 +402,8 @@ fn a_listed_table_stored_compact_is_intact_and_a_changed_form_is_not() {
     }
 }
 
-/// An input crafted so that every 16 bytes imply another table start with
-/// two votes (a table's pairs of chunks in reverse order) cannot make the
+/// An input crafted so that every 32 bytes imply another table start with
+/// two votes 16 bytes apart (a table's 32-byte chunks in reverse order) cannot make the
 /// scan quadratic: the verification stops at its budget and the report
 /// says so.
 #[test]
@@ -411,7 +411,7 @@ fn verification_work_is_bounded_by_the_input_size() {
     let (index, refs) = small_index();
     let data: Vec<u8> = refs[0]
         .bytes_le
-        .chunks_exact(16)
+        .chunks_exact(32)
         .rev()
         .flatten()
         .copied()

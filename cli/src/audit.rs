@@ -178,6 +178,15 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                 l.names.join(" = "),
             );
         }
+        for r in &report.records {
+            if let Some(p) = r.problem(&lock_entries) {
+                let _ = writeln!(
+                    text,
+                    "  {:#010x}  {:<22} record  MISMATCH: {p}",
+                    r.offset, r.name
+                );
+            }
+        }
         if report.too_many {
             let _ = writeln!(
                 text,

@@ -61,7 +61,8 @@ exit status:
   0  ok: every table found is intact and in the lock, and every table the
      artifact's manifest lists is found intact
   1  audit: a table is modified, truncated, not in the lock, or listed by the
-     manifest but missing; or a compact stored form is unknown or invalid
+     manifest but missing; a manifest record's hash is not the lock's; a
+     compact stored form is unknown or invalid; or too many candidates
   2  usage or I/O error (bad arguments; a missing, unreadable, empty or
      non-regular file; a corrupt, truncated or incomplete lock)";
 

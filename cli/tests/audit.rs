@@ -1110,3 +1110,72 @@ fn a_closed_stdout_is_not_a_panic() {
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// The offset of the manifest record of `name` in `bytes` (its marker).
+fn record_offset(bytes: &[u8], name: &str) -> usize {
+    let mut record = actlut_codegen::record::MARK.to_vec();
+    record.extend_from_slice(&actlut_codegen::record::name_field(name).unwrap());
+    bytes
+        .windows(record.len())
+        .position(|w| w == record)
+        .unwrap_or_else(|| panic!("no manifest record of {name}"))
+}
+
+/// The manifest's records are held to the lock: a record whose hash was
+/// rewritten (to a tampered table's hash, or to anything) fails the audit,
+/// with the table intact or not, and with its marker changed too.
+#[test]
+fn a_manifest_hash_rewritten_to_the_tampered_table_s_hash_fails_the_audit() {
+    let listed = exe(&fixtures().release, "listed");
+    let original = std::fs::read(&listed).unwrap();
+    let gelu = actlut::tables::GELU_BF16_SHA256;
+    let at = record_offset(&original, "gelu_bf16");
+    let hash_at = at + 8 + actlut_codegen::record::NAME_BYTES;
+    assert_eq!(original[hash_at..hash_at + 32], gelu);
+    // The table's copy, one entry changed, and its hash.
+    let json = stdout(&actlut(&["audit", "--json", listed.to_str().unwrap()]));
+    let table_at: usize = json
+        .split("\"offset\": ")
+        .skip(1)
+        .find(|s| s.contains("\"names\": [\"gelu_bf16\"]"))
+        .and_then(|s| s.split(',').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut tampered_table = original[table_at..table_at + 131_072].to_vec();
+    tampered_table[2 * 0x3F80] ^= 1;
+    let tampered_hash = actlut_codegen::sha256(&tampered_table);
+    let dir = tmp("manifest-records");
+    for (what, table, marker) in [
+        ("hash only", false, false),
+        ("hash and table", true, false),
+        ("hash, table and marker", true, true),
+    ] {
+        let mut bytes = original.clone();
+        bytes[hash_at..hash_at + 32].copy_from_slice(&tampered_hash);
+        if table {
+            bytes[table_at..table_at + 131_072].copy_from_slice(&tampered_table);
+        }
+        if marker {
+            bytes[at..at + 8].copy_from_slice(b"XXXXXXXX");
+        }
+        let file = dir.join("listed");
+        std::fs::write(&file, &bytes).unwrap();
+        let out = actlut(&["audit", file.to_str().unwrap()]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{what}: {text}");
+        let want = format!(
+            "manifest lists gelu_bf16 with sha256 {}, the lock has {}",
+            actlut_codegen::hex(&tampered_hash),
+            actlut_codegen::hex(&gelu)
+        );
+        assert!(text.contains(&want), "{what}: {text}");
+        assert!(
+            text.contains(&format!("  {at:#010x}  gelu_bf16")),
+            "{what}: the record's offset: {text}"
+        );
+    }
+    // Intact, every record agrees with the lock.
+    let out = actlut(&["audit", listed.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}

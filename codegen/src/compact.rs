@@ -171,11 +171,7 @@ pub fn verify(name: &str, table: &[u16], view: &CompactRef<'_>) -> Result<(), Co
 /// 64 entries toward the smaller stored form, keeps the smallest, and checks
 /// that its stored form decodes to `table` on every input before returning
 /// it. `name` names the table in errors.
-pub fn compact(
-    name: &str,
-    table: &[u16],
-    layout: Layout,
-) -> Result<CompactTable, CompactError> {
+pub fn compact(name: &str, table: &[u16], layout: Layout) -> Result<CompactTable, CompactError> {
     if table.len() != ENTRIES {
         return Err(CompactError::Length {
             name: name.into(),
@@ -415,8 +411,7 @@ impl Packer {
                 .all(|(&a, &b)| i32::from(a) - i32::from(b) == c)
             {
                 let e = self.entry(start, false, addend_for(self.pool[start]))?;
-                let rest: Vec<u8> =
-                    res[o..].iter().map(|&r| (i32::from(r) + c) as u8).collect();
+                let rest: Vec<u8> = res[o..].iter().map(|&r| (i32::from(r) + c) as u8).collect();
                 self.push(&rest);
                 return Some(e);
             }

@@ -68,4 +68,3 @@ pub fn hex(bytes: &[u8]) -> String {
     }
     s
 }
-

@@ -51,6 +51,7 @@ mod format;
 mod function;
 mod math;
 pub mod quant;
+pub mod record;
 mod round;
 mod settle;
 

@@ -533,6 +533,13 @@ pub enum QuantError {
         /// The number of entries required.
         expected: usize,
     },
+    /// The value and output slices of a map have different lengths.
+    Lengths {
+        /// Length of the value slice.
+        values: usize,
+        /// Length of the output slice.
+        outputs: usize,
+    },
 }
 
 impl fmt::Display for QuantError {
@@ -563,6 +570,10 @@ impl fmt::Display for QuantError {
                 ty.name(),
                 ty.min(),
                 ty.max()
+            ),
+            QuantError::Lengths { values, outputs } => write!(
+                f,
+                "actlut: source slice length ({values}) does not match destination slice length ({outputs})"
             ),
             QuantError::OutOfRange { value, ty } => write!(
                 f,

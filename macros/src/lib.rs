@@ -344,7 +344,9 @@ impl Declaration {
             | QuantError::ZeroPoint { parameter, .. }
             | QuantError::Value { parameter, .. } => parameter,
             // Not a parameter of the macro: point at the whole invocation.
-            QuantError::OutOfRange { .. } | QuantError::Length { .. } => {
+            QuantError::OutOfRange { .. }
+            | QuantError::Length { .. }
+            | QuantError::Lengths { .. } => {
                 return syn::Error::new(Span::call_site(), e)
             }
         };

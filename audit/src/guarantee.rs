@@ -1,0 +1,367 @@
+//! What the audit guarantees, table by table, derived from the index itself.
+//!
+//! A copy of a table is reported (intact, modified or truncated) when three
+//! things hold, all read off the table's own entries ([`Index::new`] decides
+//! which entries count):
+//!
+//! 1. **Found.** Two of its *grams* whose starts lie at least
+//!    [`VOTE_SPREAD`] bytes apart are in place (for an 8-bit table, any one):
+//!    every entry of the window equal to the table's, at its position. Its
+//!    grams are the indexed windows of [`LARGE_GRAM`] bytes at every entry of
+//!    a 16-bit table, its [`PAIR_GRAM`]-byte pairs at every other entry, and
+//!    an 8-bit table's [`SMALL_GRAM`]-byte windows.
+//! 2. **Evidence.** At least the evidence its kind needs
+//!    ([`MIN_EVIDENCE_WORDS`] for a 16-bit table, [`MIN_EVIDENCE_SMALL`] for
+//!    an 8-bit one) of its *surprises* are in place: a surprise is an entry
+//!    whose step differs from the two steps before it, and it counts when it
+//!    and the three entries before it (two for an 8-bit table) are in place.
+//! 3. **Matching.** At least [`MIN_MATCHING_LARGE`] entries (16-bit) or
+//!    [`MIN_MATCHING_SMALL`] entries of which [`MIN_INFORMATIVE_SMALL`] are
+//!    not the table's most common value (8-bit) are in place.
+//!
+//! The table's *distinctive part* is the entries that lie in a gram: entries
+//! that no simple rule predicts (a constant run, a count, an alternation, a
+//! slow ramp: such windows are not indexed) and that no other known table
+//! holds at the same bytes (shared windows point at no one table).
+//!
+//! Whatever else was changed, a copy in which those three hold is reported.
+//! So an attacker must change enough entries to break one of them. The
+//! fewest entries that break the first meet every gram but those of one
+//! cluster (grams starting within [`VOTE_SPREAD`] bytes): at least
+//! `stab(grams) - stab(cluster)` for the largest cluster, where `stab` is the
+//! smallest number of entries that meets every window (computed exactly,
+//! greedily: windows are intervals of entries). The second needs all but
+//! `needed - 1` surprise windows met, and (16-bit) all but
+//! `MIN_EVIDENCE_PAIRS - 1` pair grams: at least the larger of `stab(S) -
+//! (needed - 1)` and `stab(P) - (MIN_EVIDENCE_PAIRS - 1)` (removing one
+//! window from a set lowers its `stab` by at most one). The third needs all
+//! but `MIN_MATCHING - 1` entries changed. The [`HidingCost`] of a
+//! table is the least of the three: **a copy with fewer entries changed than
+//! its hiding cost is always reported**. It is a lower bound, proved by the
+//! argument above; the adaptive attack of `audit/tests/adaptive.rs` measures
+//! how close an attacker who knows all this gets to it.
+//!
+//! One more way to hide a copy is to turn it into another known table, whole
+//! and intact: the audit then reports that table, under its own name. The
+//! hiding cost counts it: [`HidingCost::substitute`] is the cheapest such
+//! table (of the same entry size and byte order, placed up to three bytes
+//! away for a 16-bit table, eight for an 8-bit one) when it is cheaper than
+//! breaking the three conditions. That holds in a file that declares its
+//! byte order (ELF, wasm), where a copy in the other order never hides one in
+//! the file's order. In a raw image, a smooth 16-bit table read one byte off
+//! in the other byte order is itself on all but a few entries (those where
+//! the high byte changes), so a copy can become its own intact twin in the
+//! other order: [`HidingCost::hiding_cost_raw`] counts that too.
+
+use std::string::String;
+use std::vec::Vec;
+
+use actlut_codegen::Format;
+
+use crate::index::Image;
+use crate::*;
+
+/// The hiding cost of one table in one byte order, and what it is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HidingCost {
+    /// The table's names.
+    pub names: Vec<String>,
+    /// Its format.
+    pub format: Format,
+    /// The byte order of this image ([`ByteOrder::Bytes`] for 8-bit tables).
+    pub order: ByteOrder,
+    /// Entries of the table.
+    pub entries: usize,
+    /// Entries in its distinctive part (in at least one gram).
+    pub distinctive: usize,
+    /// Its grams.
+    pub grams: usize,
+    /// Its surprises.
+    pub surprises: usize,
+    /// The fewest entries that leave too few grams in place.
+    pub to_unfind: usize,
+    /// The fewest entries that leave too little evidence in place.
+    pub to_disprove: usize,
+    /// The fewest entries that leave too few entries matching.
+    pub to_unmatch: usize,
+    /// The least of the three, or of [`substitute`](Self::substitute) when
+    /// that is cheaper: fewer changed entries than this and the copy is
+    /// reported.
+    pub hiding_cost: usize,
+    /// A known table (another one, or this one in the other byte order or a
+    /// few bytes away) that the copy becomes with fewer changed entries than
+    /// the three above, and how many: a copy turned into it whole is reported
+    /// as that table, intact. `None` when every one needs more.
+    pub substitute: Option<(String, usize)>,
+    /// The hiding cost in a file that does not declare its byte order (a
+    /// raw image): a copy may also become an intact copy in the other byte
+    /// order, a byte away ([`substitute_raw`](Self::substitute_raw)).
+    pub hiding_cost_raw: usize,
+    /// The cheapest substitute in any byte order, when cheaper than the
+    /// three conditions.
+    pub substitute_raw: Option<(String, usize)>,
+}
+
+/// The smallest number of points that meets every interval `[a, b]`
+/// (inclusive): sort by right end, take the right end of each interval not
+/// yet met. Optimal for intervals.
+pub fn stab(intervals: &mut [(usize, usize)]) -> usize {
+    intervals.sort_unstable_by_key(|&(a, b)| (b, a));
+    let mut last = None;
+    let mut points = 0;
+    for &(a, b) in intervals.iter() {
+        if last.is_none_or(|p| p < a) {
+            last = Some(b);
+            points += 1;
+        }
+    }
+    points
+}
+
+/// The fewest changed entries that leave a copy of `w` too few grams to be
+/// compared: for an 8-bit table none may remain; for a 16-bit one, what
+/// remains must lie within [`VOTE_SPREAD`] bytes (its first and last gram
+/// closer than that), so at least all grams minus the most that one such
+/// cluster holds: `stab(all) - max over clusters of stab(cluster)`.
+fn unfind_cost(w: &Windows) -> usize {
+    let mut all = w.grams.clone();
+    let total = stab(&mut all);
+    if w.grams_needed <= 1 {
+        return total;
+    }
+    let spread = VOTE_SPREAD.div_ceil(w.unit);
+    let mut starts: Vec<(usize, usize)> = w.grams.clone();
+    starts.sort_unstable();
+    let mut cluster_best = 0;
+    for (i, &(a, _)) in starts.iter().enumerate() {
+        let mut cluster: Vec<(usize, usize)> = starts[i..]
+            .iter()
+            .copied()
+            .take_while(|&(b, _)| b < a + spread)
+            .collect();
+        cluster_best = cluster_best.max(stab(&mut cluster));
+    }
+    total.saturating_sub(cluster_best)
+}
+
+/// The windows, in entries, that a copy of one image needs in place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Windows {
+    /// The table's first name.
+    pub name: String,
+    /// The byte order of the image.
+    pub order: ByteOrder,
+    /// Bytes per entry.
+    pub unit: usize,
+    /// Every gram, as an inclusive interval of entries.
+    pub grams: Vec<(usize, usize)>,
+    /// How many grams a copy needs in place to be compared.
+    pub grams_needed: usize,
+    /// Every surprise's window (the surprise and the entries before it that
+    /// must match), as an inclusive interval of entries.
+    pub surprises: Vec<(usize, usize)>,
+    /// How many surprises a copy needs in place.
+    pub surprises_needed: usize,
+    /// Every pair gram (16-bit tables), as an inclusive interval of entries:
+    /// also grams, and evidence enough when [`MIN_EVIDENCE_PAIRS`] are in
+    /// place.
+    pub pairs: Vec<(usize, usize)>,
+}
+
+impl Index {
+    fn table_images(&self) -> impl Iterator<Item = (usize, &Image)> {
+        self.images
+            .iter()
+            .enumerate()
+            .filter(|(_, im)| im.form == 0 && !im.tiny)
+    }
+
+    /// The windows each table image needs in place (the attack surface: what
+    /// an attacker who read the source must break), for every table of at
+    /// least [`MIN_CONTENT_ENTRIES`] entries in each byte order.
+    pub fn windows(&self) -> Vec<Windows> {
+        let mut per: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.images.len()];
+        let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.images.len()];
+        for s in &self.pairs.sites {
+            let j = s.offset as usize / 2;
+            pairs[s.image as usize].push((j, j + 1));
+        }
+        for (grams, len) in [(&self.large, LARGE_GRAM), (&self.small, SMALL_GRAM)] {
+            for s in &grams.sites {
+                let Some(im) = self.images.get(s.image as usize) else {
+                    continue; // a hash, not a gram
+                };
+                let first = s.offset as usize / im.unit;
+                let last = (s.offset as usize + len - 1) / im.unit;
+                per[s.image as usize].push((first, last));
+            }
+        }
+        self.table_images()
+            .map(|(i, im)| {
+                let before = if im.small { 2 } else { 3 };
+                let surprises = (0..im.entries())
+                    .filter(|&j| im.is_change_point(j))
+                    .map(|j| (j - before, j))
+                    .collect();
+                let mut grams = per[i].clone();
+                grams.extend_from_slice(&pairs[i]);
+                grams.sort_unstable();
+                grams.dedup();
+                let mut pairs = pairs[i].clone();
+                pairs.sort_unstable();
+                Windows {
+                    name: self.refs[im.reference].names[0].clone(),
+                    order: im.order,
+                    unit: im.unit,
+                    grams,
+                    grams_needed: if im.small {
+                        1
+                    } else {
+                        MIN_VOTES_LARGE as usize
+                    },
+                    surprises,
+                    surprises_needed: self.needed(i),
+                    pairs,
+                }
+            })
+            .collect()
+    }
+
+    /// The image of a known table that `im`'s copy becomes with the fewest
+    /// changed entries, if fewer than `bound`: every table image of the same
+    /// entry size, at every byte shift up to 3 (16-bit) or 8 (8-bit) either
+    /// way (bytes it puts outside the copy are free).
+    fn cheapest_substitute(
+        &self,
+        im: &Image,
+        bound: usize,
+        same_order: bool,
+    ) -> Option<(String, usize)> {
+        let reach: i64 = if im.unit == 2 { 3 } else { 8 };
+        let mut best: Option<(String, usize)> = None;
+        let images = self
+            .table_images()
+            .filter(|(_, y)| y.unit == im.unit && (!same_order || y.order == im.order));
+        for (_, y) in images {
+            for shift in -reach..=reach {
+                if shift == 0
+                    && self.refs[y.reference].sha256 == self.refs[im.reference].sha256
+                    && y.order == im.order
+                {
+                    continue;
+                }
+                let limit = best.as_ref().map_or(bound, |b| b.1);
+                let mut differ = 0;
+                for j in 0..im.entries() {
+                    let same = (0..im.unit).all(|k| {
+                        let p = (j * im.unit + k) as i64 - shift;
+                        p < 0
+                            || p as usize >= y.bytes.len()
+                            || y.bytes[p as usize] == im.bytes[j * im.unit + k]
+                    });
+                    if !same {
+                        differ += 1;
+                        if differ >= limit {
+                            break;
+                        }
+                    }
+                }
+                if differ < limit {
+                    let name = std::format!(
+                        "{} ({}, {shift:+} bytes)",
+                        self.refs[y.reference].names[0],
+                        y.order.short_name()
+                    );
+                    best = Some((name, differ));
+                }
+            }
+        }
+        best
+    }
+
+    /// The hiding cost of every table of at least [`MIN_CONTENT_ENTRIES`]
+    /// entries, in each byte order (see the [module](crate::guarantee) documentation).
+    pub fn hiding_costs(&self) -> Vec<HidingCost> {
+        let windows = self.windows();
+        self.table_images()
+            .zip(windows)
+            .map(|((_, im), w)| {
+                let mut covered = vec![false; im.entries()];
+                for &(a, b) in &w.grams {
+                    covered[a..=b].iter_mut().for_each(|c| *c = true);
+                }
+                let to_unfind = unfind_cost(&w);
+                // Evidence is surprises or, for a 16-bit table, pair grams:
+                // both must be brought under what is needed.
+                let mut to_disprove =
+                    stab(&mut w.surprises.clone()).saturating_sub(w.surprises_needed - 1);
+                if !w.pairs.is_empty() {
+                    let pairs = stab(&mut w.pairs.clone()).saturating_sub(MIN_EVIDENCE_PAIRS - 1);
+                    to_disprove = to_disprove.max(pairs);
+                }
+                let to_unmatch = if im.small {
+                    let informative = (0..im.entries())
+                        .filter(|&j| im.entry(j) != im.modal)
+                        .count();
+                    (im.entries() + 1)
+                        .saturating_sub(MIN_MATCHING_SMALL)
+                        .min((informative + 1).saturating_sub(MIN_INFORMATIVE_SMALL))
+                } else {
+                    (im.entries() + 1).saturating_sub(MIN_MATCHING_LARGE)
+                };
+                let reference = &self.refs[im.reference];
+                let bound = to_unfind.min(to_disprove).min(to_unmatch);
+                let substitute = self.cheapest_substitute(im, bound, true);
+                let raw = self.cheapest_substitute(im, bound, false);
+                HidingCost {
+                    names: reference.names.clone(),
+                    format: reference.format,
+                    order: im.order,
+                    entries: im.entries(),
+                    distinctive: covered.iter().filter(|&&c| c).count(),
+                    grams: w.grams.len(),
+                    surprises: w.surprises.len(),
+                    to_unfind,
+                    to_disprove,
+                    to_unmatch,
+                    hiding_cost: substitute.as_ref().map_or(bound, |s| s.1.min(bound)),
+                    substitute,
+                    hiding_cost_raw: raw.as_ref().map_or(bound, |s| s.1.min(bound)),
+                    substitute_raw: raw,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stab;
+
+    #[test]
+    fn stab_is_the_fewest_points_meeting_every_interval() {
+        assert_eq!(stab(&mut []), 0);
+        assert_eq!(stab(&mut [(0, 3), (4, 7), (8, 11)]), 3);
+        // Every window of four at every offset of 0..=11: entries 3, 7, 11.
+        let mut all: Vec<_> = (0..=8).map(|a| (a, a + 3)).collect();
+        assert_eq!(stab(&mut all), 3);
+        // Brute force over small sets: no fewer points meet them all.
+        let mut x = 12345u64;
+        for _ in 0..200 {
+            let mut iv = Vec::new();
+            for _ in 0..6 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let a = (x % 12) as usize;
+                iv.push((a, a + (x >> 8) as usize % 4));
+            }
+            let best = (0u32..1 << 16)
+                .filter(|m| iv.iter().all(|&(a, b)| (a..=b).any(|p| m >> p & 1 == 1)))
+                .map(|m| m.count_ones() as usize)
+                .min()
+                .unwrap();
+            assert_eq!(stab(&mut iv.clone()), best, "{iv:?}");
+        }
+    }
+}
