@@ -302,6 +302,46 @@ pub fn map<In: Input16, Out: Output16>(table: &[Out; ENTRIES], values: &[In], ou
     Out::map_codes(table, In::bits(values), out);
 }
 
+/// The spline stored form of a 16-bit table: a cubic predictor through knots plus the entries
+/// it misses, exact by construction (`actlut_codegen::spline`; 3,240 bytes for the TFLite 16x8
+/// sigmoid, docs/quant16.md). Build one with `actlut_codegen::spline::pack_pipeline` in a build
+/// script or with `actlut quant --spline`, embed it with `include_bytes!`, and read it with
+/// [`SplineRef::from_bytes`].
+pub use actlut_codegen::spline::{SplineError, SplineRef};
+
+/// `out[i]` = entry `values[i]` of a spline stored form, as `Out`'s bits (`i16`, `u16`,
+/// `f16`, `bf16`): the plain loop over [`SplineRef::get`].
+///
+/// # Panics
+///
+/// If `values.len() != out.len()`; the message names both lengths.
+///
+/// ```
+/// use actlut::quant16::{map_spline, SplineRef};
+/// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+/// use actlut_codegen::Function;
+/// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+/// let p = Pipeline::new(Function::Tanh.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
+///     .with_rounding(Rounding::TiesAwayFromZero);
+/// let stored = actlut_codegen::spline::pack_pipeline(&p).unwrap();
+/// let t = SplineRef::from_bytes(&stored).unwrap();
+/// let mut y = [0i16; 3];
+/// map_spline(&t, &[0i16, 4096, -32768], &mut y);
+/// assert_eq!(y, [0, 24956, -32768]); // tanh(0), tanh(1), tanh(−8) in units of 2^-15
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
+#[track_caller]
+pub fn map_spline<In: Input16, Out: Output16>(
+    table: &SplineRef<'_>,
+    values: &[In],
+    out: &mut [Out],
+) {
+    crate::kernels::check_lengths(values.len(), out.len());
+    for (o, &v) in out.iter_mut().zip(In::bits(values)) {
+        *o = Out::from_entry(u32::from(table.get(v)));
+    }
+}
+
 /// A fused table over the 65,536 codes of `In` (`i16`, `u16`) with outputs of type `Out`,
 /// held in a buffer the caller owns. See the [module docs](self).
 #[derive(Clone, Copy, Debug)]

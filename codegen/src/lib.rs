@@ -60,6 +60,7 @@ mod math;
 pub mod quant;
 mod round;
 mod settle;
+pub mod spline;
 
 pub use format::Format;
 pub use function::Function;
