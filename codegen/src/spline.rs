@@ -106,10 +106,12 @@ impl fmt::Display for SplineError {
 
 impl core::error::Error for SplineError {}
 
+#[inline]
 const fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
+#[inline]
 const fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([b[at], b[at + 1]])
 }
@@ -122,6 +124,10 @@ pub struct SplineRef<'a> {
     fraction: u32,
     flags: u8,
     exceptions: usize,
+    /// Byte offset of the page offsets.
+    offsets: usize,
+    /// Byte offset of the exception records.
+    records: usize,
 }
 
 impl<'a> SplineRef<'a> {
@@ -181,6 +187,8 @@ impl<'a> SplineRef<'a> {
             fraction,
             flags,
             exceptions: e,
+            offsets,
+            records,
         })
     }
 
@@ -199,6 +207,7 @@ impl<'a> SplineRef<'a> {
         self.exceptions
     }
 
+    #[inline]
     fn knot(&self, j: usize) -> (i64, i64) {
         let at = HEADER_BYTES + 8 * j;
         (
@@ -208,21 +217,19 @@ impl<'a> SplineRef<'a> {
     }
 
     /// Entry `index`.
+    #[inline]
     pub fn get(&self, index: u16) -> u16 {
         let p = if self.flags & 1 != 0 {
             index ^ 0x8000
         } else {
             index
         };
-        let pages = 65_536usize >> self.k;
         let j = usize::from(p) >> self.k;
-        let offsets = HEADER_BYTES + 8 * (pages + 1);
-        let records = offsets + 4 * (pages + 1);
-        let start = u32_at(self.bytes, offsets + 4 * j) as usize;
-        let end = u32_at(self.bytes, offsets + 4 * (j + 1)) as usize;
+        let start = u32_at(self.bytes, self.offsets + 4 * j) as usize;
+        let end = u32_at(self.bytes, self.offsets + 4 * (j + 1)) as usize;
         for x in start..end {
-            if u16_at(self.bytes, records + 4 * x) == p {
-                return u16_at(self.bytes, records + 4 * x + 2);
+            if u16_at(self.bytes, self.records + 4 * x) == p {
+                return u16_at(self.bytes, self.records + 4 * x + 2);
             }
         }
         let u = i64::from(p) & ((1 << self.k) - 1);
@@ -239,6 +246,7 @@ impl<'a> SplineRef<'a> {
 
 /// The predictor at offset `u` of a page between knots `a` and `b` (value, slope per page),
 /// rounded half up and clamped into the output type, as entry bits.
+#[inline]
 fn predict(k: u32, fraction: u32, a: (i64, i64), b: (i64, i64), u: i64, signed: bool) -> u16 {
     let kk = 1i64 << k;
     let (u2, u3) = (u * u, u * u * u);
