@@ -11,7 +11,7 @@
 //! A table is 128 KiB for 16-bit outputs (256 KiB for `f32`), too large for most stacks, so
 //! it is built without allocation into a buffer the caller owns (a region of an arena, a
 //! `Vec`, a static buffer), or, with the `alloc` feature, boxed
-//! ([`BoxedDequantTable16`]). At build time, a build script writes it as a `static` with
+//! (`BoxedDequantTable16`). At build time, a build script writes it as a `static` with
 //! `actlut_codegen::builder::Builder` (the `dequant_table!` macro refuses 16-bit inputs), and
 //! [`map`] applies such a static.
 //!
