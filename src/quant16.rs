@@ -120,6 +120,12 @@ pub trait Output16: sealed::Sealed + Copy + 'static {
     /// The value of a table entry's bits (as `actlut_codegen::quant::Pipeline::entry` gives
     /// them).
     fn from_entry(bits: u32) -> Self;
+    /// The outputs as their 16-bit bits, for the 16-bit kernels; `None` for `f32`, `i8`, `u8`.
+    #[doc(hidden)]
+    #[inline]
+    fn bits_mut(_out: &mut [Self]) -> Option<&mut [u16]> {
+        None
+    }
     /// `out[i] = table[codes[i]]`. `codes.len() == out.len()`.
     #[doc(hidden)]
     #[inline]
@@ -156,6 +162,10 @@ impl Output16 for u16 {
         bits as u16
     }
     #[inline]
+    fn bits_mut(out: &mut [u16]) -> Option<&mut [u16]> {
+        Some(out)
+    }
+    #[inline]
     #[track_caller]
     fn map_codes(table: &[u16; ENTRIES], codes: &[u16], out: &mut [u16]) {
         crate::kernels::map_u16(table, codes, out);
@@ -165,6 +175,10 @@ impl Output16 for i16 {
     const ZERO: Self = 0;
     fn from_entry(bits: u32) -> Self {
         bits as u16 as i16
+    }
+    #[inline]
+    fn bits_mut(out: &mut [i16]) -> Option<&mut [u16]> {
+        Some(zerocopy::transmute_mut!(out))
     }
     #[inline]
     #[track_caller]
@@ -195,6 +209,11 @@ impl Output16 for half::f16 {
         half::f16::from_bits(bits as u16)
     }
     #[inline]
+    fn bits_mut(out: &mut [half::f16]) -> Option<&mut [u16]> {
+        use half::slice::HalfFloatSliceExt;
+        Some(out.reinterpret_cast_mut())
+    }
+    #[inline]
     #[track_caller]
     fn map_codes(table: &[half::f16; ENTRIES], codes: &[u16], out: &mut [half::f16]) {
         map_codes_half(table, codes, out);
@@ -204,6 +223,11 @@ impl Output16 for half::bf16 {
     const ZERO: Self = half::bf16::ZERO;
     fn from_entry(bits: u32) -> Self {
         half::bf16::from_bits(bits as u16)
+    }
+    #[inline]
+    fn bits_mut(out: &mut [half::bf16]) -> Option<&mut [u16]> {
+        use half::slice::HalfFloatSliceExt;
+        Some(out.reinterpret_cast_mut())
     }
     #[inline]
     #[track_caller]
@@ -310,7 +334,8 @@ pub fn map<In: Input16, Out: Output16>(table: &[Out; ENTRIES], values: &[In], ou
 pub use actlut_codegen::spline::{SplineError, SplineRef};
 
 /// `out[i]` = entry `values[i]` of a spline stored form, as `Out`'s bits (`i16`, `u16`,
-/// `f16`, `bf16`): the plain loop over [`SplineRef::get`].
+/// `f16`, `bf16`), through the spline kernel of [`crate::kernels`]
+/// (`Kernel::best(TableShape::Spline16)`, the portable block over [`SplineRef::get`]).
 ///
 /// # Panics
 ///
@@ -337,8 +362,14 @@ pub fn map_spline<In: Input16, Out: Output16>(
     out: &mut [Out],
 ) {
     crate::kernels::check_lengths(values.len(), out.len());
-    for (o, &v) in out.iter_mut().zip(In::bits(values)) {
-        *o = Out::from_entry(u32::from(table.get(v)));
+    let codes = In::bits(values);
+    match Out::bits_mut(&mut *out) {
+        Some(bits) => crate::kernels::map_best(table, codes, bits),
+        None => {
+            for (o, &v) in out.iter_mut().zip(codes) {
+                *o = Out::from_entry(u32::from(table.get(v)));
+            }
+        }
     }
 }
 

@@ -436,5 +436,12 @@ fn spline_tables_equal_the_full_tables_on_every_code() {
         let mut out = vec![0i16; 65_536];
         map_spline(&spline, &codes, &mut out);
         assert_eq!(&out[..], &full.entries()[..], "{}", f.name());
+        // Every available spline kernel on every length and offset (the harness).
+        let mut rng = kernel_harness::Rng(0x5EED_5917);
+        let buf: Vec<u16> = (0..kernel_harness::MAX_LEN + 64)
+            .map(|_| rng.next() as u16)
+            .collect();
+        kernel_harness::check_map::<SplineRef<'_>>(&[&spline], &buf, 0xA5A5);
+        kernel_harness::check_apply::<u16, SplineRef<'_>>(&[&spline], &buf);
     }
 }
