@@ -555,6 +555,33 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
         })
     }
 
+    /// The table's spline stored form (see [`SplineRef`]), packed at run time and checked on
+    /// every code: a few KiB for smooth requantized tables (3,240 bytes for the TFLite 16x8
+    /// sigmoid). The entries are the table's bits as `u16`.
+    ///
+    /// # Errors
+    ///
+    /// [`PackError::Output`](actlut_codegen::spline::PackError) for `f32`, `i8` and `u8`
+    /// outputs (not 16 bits wide).
+    ///
+    /// ```
+    /// use actlut::quant::{Function, Rounding};
+    /// use actlut::quant16::{map_spline, BoxedDequantTable16, SplineRef};
+    /// let t = BoxedDequantTable16::<i16, i16>::requantized(
+    ///     Function::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0, Rounding::TiesAwayFromZero,
+    /// )?;
+    /// let stored = t.spline().unwrap();
+    /// assert!(stored.len() <= 8 * 1024);
+    /// let s = SplineRef::from_bytes(&stored).unwrap();
+    /// let mut y = [0i16; 2];
+    /// map_spline(&s, &[0i16, -32768], &mut y);
+    /// assert_eq!(y, [t.table().lookup(0), t.table().lookup(-32768)]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn spline(&self) -> Result<alloc::vec::Vec<u8>, actlut_codegen::spline::PackError> {
+        actlut_codegen::spline::pack_pipeline(&self.pipeline)
+    }
+
     /// The table, borrowed: `lookup`, `map`, `entries`.
     pub fn table(&self) -> DequantTable16<'_, In, Out> {
         DequantTable16 {

@@ -43,7 +43,7 @@
 //! [`SplineRef::from_bytes`] checks all of it, so [`get`](SplineRef::get) reads in bounds.
 //!
 //! ```
-//! # #[cfg(feature = "std")] {
+//! # #[cfg(feature = "alloc")] {
 //! use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
 //! use actlut_codegen::spline::{pack_pipeline, SplineRef};
 //! use actlut_codegen::Function;
@@ -263,14 +263,14 @@ fn predict(k: u32, fraction: u32, a: (i64, i64), b: (i64, i64), u: i64, signed: 
     }
 }
 
-#[cfg(feature = "std")]
+#[cfg(feature = "alloc")]
 pub use build::{pack, pack_pipeline, PackError};
 
-#[cfg(feature = "std")]
+#[cfg(feature = "alloc")]
 mod build {
     use super::*;
     use crate::quant::{dequantize, Op, Pipeline};
-    use std::vec::Vec;
+    use alloc::vec::Vec;
 
     /// Why a table could not be packed.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,7 +296,7 @@ mod build {
         }
     }
 
-    impl std::error::Error for PackError {}
+    impl core::error::Error for PackError {}
 
     /// Packs `table` with pages of `2^k` entries and `fraction` fraction bits. `real(p)`, if
     /// given, is the unrounded value the table rounds at position `p` (0..=65536; a NaN or an
@@ -335,7 +335,7 @@ mod build {
             if v.is_nan() {
                 0
             } else {
-                (v * one).round().clamp(-limit, limit) as i64
+                libm::round(v * one).clamp(-limit, limit) as i64
             }
         };
         let knots: Vec<(i64, i64)> = (0..=pages)
@@ -401,7 +401,7 @@ mod build {
         if p.output().bytes() != 2 || p.input().bits() != 16 {
             return Err(PackError::Output);
         }
-        let mut entries = std::vec![0u32; 65_536];
+        let mut entries = alloc::vec![0u32; 65_536];
         p.fill(&mut entries);
         let table: Vec<u16> = entries.iter().map(|&e| e as u16).collect();
         let signed_input = p.input().is_signed();
