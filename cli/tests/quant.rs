@@ -165,6 +165,16 @@ fn the_tflite_sigmoid_table_is_the_library_table_and_ties_away_is_an_option() {
     for (i, e) in t.entries().iter().enumerate() {
         assert_eq!(view.get(i as u16), *e as u16, "{i:#06x}");
     }
+    let spline = quant(
+        "sig.spline",
+        &[&args("ties-away")[..], &["--spline"]].concat(),
+    );
+    assert!(spline.starts_with(b"ACTLUTS1"));
+    assert!(spline.len() <= 8 * 1024, "{}", spline.len());
+    let view = actlut_codegen::spline::SplineRef::from_bytes(&spline).unwrap();
+    for (i, e) in t.entries().iter().enumerate() {
+        assert_eq!(view.get(i as u16), *e as u16, "{i:#06x}");
+    }
 }
 
 #[test]
@@ -468,7 +478,40 @@ fn bad_input_is_exit_status_2_with_one_line() {
             "unknown option",
         ),
     ];
-    for (args, needle) in cases {
+    let spline_cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "gelu",
+                "--in",
+                "i16",
+                "--scale",
+                "0.1",
+                "--zero-point",
+                "0",
+                "--out",
+                "f32",
+                "--spline",
+            ],
+            "--spline needs",
+        ),
+        (
+            &[
+                "gelu",
+                "--in",
+                "i16",
+                "--scale",
+                "0.1",
+                "--zero-point",
+                "0",
+                "--out",
+                "f16",
+                "--spline",
+                "--compact",
+            ],
+            "not both",
+        ),
+    ];
+    for (args, needle) in cases.iter().chain(spline_cases) {
         let mut all = vec!["quant"];
         all.extend_from_slice(args);
         all.extend_from_slice(&["--output", out]);
