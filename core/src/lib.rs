@@ -3,7 +3,7 @@
 //!
 //! Everything that build time and run time must agree on lives here, in one
 //! `no_std` crate without `alloc` (its one feature, `alloc`, adds the spline
-//! packer, [`spline::pack`]): the runtime
+//! packer, `spline::pack`): the runtime
 //! crate `actlut` calls it for its computed path, and its build script (through
 //! `actlut-codegen`) calls the same code to generate every table, so a table
 //! entry and the computed value agree by construction (and the tests check it on
