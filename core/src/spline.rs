@@ -1,6 +1,6 @@
 //! Spline stored form of a 65,536-entry table of a smooth function: a cubic Hermite
 //! predictor through knots every `2^k` entries, plus the list of entries where the predictor's
-//! rounding is not the table's. Exact by construction: [`pack`] lists every entry the
+//! rounding is not the table's. Exact by construction: `pack` (feature `alloc`) lists every entry the
 //! predictor misses, and checks the stored form on all 65,536 entries before returning it.
 //!
 //! For the smooth, monotone tables of 16-bit quantized activations (TFLite 16x8 sigmoid and
