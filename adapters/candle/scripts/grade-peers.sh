@@ -29,14 +29,14 @@ trap 'rm -rf "$dumps" "$section"' EXIT
 
 cargo run --release --quiet -p actlut-candle --example peer_dumps -- "$dumps" > /dev/null
 # ONNX Runtime from pip, pinned, in a virtual environment under target/.
-venv=target/grade-peers-venv
+venv=${CARGO_TARGET_DIR:-target}/grade-peers-venv
 if ! "$venv/bin/python" -c "import onnxruntime" 2> /dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6
 fi
 "$venv/bin/python" adapters/candle/scripts/ort_dumps.py "$dumps" > /dev/null 2>&1
 cargo build --quiet -p actlut-cli
-ulp=target/debug/actlut
+ulp=${CARGO_TARGET_DIR:-target}/debug/actlut
 
 # implementation | what it computes | file | graded as (function) | format
 rows=(
