@@ -182,8 +182,9 @@ cp "$compact_bin" "$work/tampered"
 flip "$work/tampered" $((elf_at + elf_len - 10))
 dd if="$work/form.bin" of="$work/tampered" bs=1 seek=$((elf_at + elf_len - 2)) conv=notrunc status=none
 audit_fails "$work/tampered" "MODIFIED"
-"$actlut" audit "$work/tampered" | grep -q "^  $(printf '0x%08x' "$elf_at")  gelu_bf16 (compact) .* MODIFIED" \
-  || { "$actlut" audit "$work/tampered"; echo "the tampered form under the decoy is not reported"; exit 1; }
+out=$("$actlut" audit "$work/tampered" || true)
+grep -q "^  $(printf '0x%08x' "$elf_at")  gelu_bf16 (compact) .* MODIFIED" <<<"$out" \
+  || { echo "$out"; echo "the tampered form under the decoy is not reported"; exit 1; }
 # The thumbv7em static library of a gelu,bf16,compact build.
 CARGO_TARGET_DIR="$root/target/audit-compact" cargo build -q -p actlut \
   --target thumbv7em-none-eabihf --no-default-features --features compact,gelu,bf16
