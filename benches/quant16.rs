@@ -9,6 +9,8 @@
 //! - `full table`: `DequantTable16<i16, i16>::map` (128 KiB, the 16-bit kernel);
 //! - `compact table`: the same entries in the compact stored form (16,161 bytes) through
 //!   `actlut::compact::map_u16`;
+//! - `spline table`: the same entries in the spline stored form (3,240 bytes) through
+//!   `actlut::quant16::map_spline`;
 //! - `computed`: the unfused pipeline per element (dequantize in f32, `computed::f32`,
 //!   requantize), the same evaluation the tables hold.
 //!
@@ -19,7 +21,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use actlut::quant::{Function, QuantType, Rounding};
-use actlut::quant16::DequantTable16;
+use actlut::quant16::{map_spline, DequantTable16, SplineRef};
 use actlut::Activation;
 use actlut_codegen::compact::{compact, CompactRef, Layout};
 use actlut_codegen::quant::requantize_with;
@@ -54,12 +56,31 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
         .unwrap()
         .to_bytes();
     let view = CompactRef::from_bytes(&stored).unwrap();
+    let spline_bytes = actlut_codegen::spline::pack_pipeline(
+        &actlut_codegen::quant::Pipeline::new(
+            Function::Sigmoid.into(),
+            QuantType::I16,
+            SCALE,
+            0,
+            actlut_codegen::quant::Output::I16 {
+                scale: OUT_SCALE,
+                zero_point: 0,
+            },
+        )
+        .unwrap()
+        .with_rounding(away),
+    )
+    .unwrap();
+    let spline = SplineRef::from_bytes(&spline_bytes).unwrap();
+    let mut out_spline = vec![0i16; N];
     let code_bits: Vec<u16> = codes.iter().map(|&q| q as u16).collect();
     let mut out = vec![0i16; N];
     let mut out_bits = vec![0u16; N];
     // All three give the same outputs.
     full.map(&codes, &mut out);
     actlut::compact::map_u16(&view, &code_bits, &mut out_bits);
+    map_spline(&spline, &codes, &mut out_spline);
+    assert_eq!(out_spline, out);
     for (i, &q) in codes.iter().enumerate() {
         let y = actlut::computed::f32(Activation::Sigmoid, f32::from(q) * SCALE);
         let r = requantize_with(y, OUT_SCALE, 0, QuantType::I16, away) as i16;
@@ -74,6 +95,9 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     });
     g.bench_function("compact table", |b| {
         b.iter(|| actlut::compact::map_u16(&view, black_box(&code_bits), black_box(&mut out_bits)))
+    });
+    g.bench_function("spline table", |b| {
+        b.iter(|| map_spline(&spline, black_box(&codes), black_box(&mut out_spline)))
     });
     g.bench_function("computed", |b| {
         b.iter(|| {

@@ -11,7 +11,7 @@
 //! A table is 128 KiB for 16-bit outputs (256 KiB for `f32`), too large for most stacks, so
 //! it is built without allocation into a buffer the caller owns (a region of an arena, a
 //! `Vec`, a static buffer), or, with the `alloc` feature, boxed
-//! ([`BoxedDequantTable16`]). At build time, a build script writes it as a `static` with
+//! (`BoxedDequantTable16`). At build time, a build script writes it as a `static` with
 //! `actlut_codegen::builder::Builder` (the `dequant_table!` macro refuses 16-bit inputs), and
 //! [`map`] applies such a static.
 //!
@@ -120,6 +120,12 @@ pub trait Output16: sealed::Sealed + Copy + 'static {
     /// The value of a table entry's bits (as `actlut_codegen::quant::Pipeline::entry` gives
     /// them).
     fn from_entry(bits: u32) -> Self;
+    /// The outputs as their 16-bit bits, for the 16-bit kernels; `None` for `f32`, `i8`, `u8`.
+    #[doc(hidden)]
+    #[inline]
+    fn bits_mut(_out: &mut [Self]) -> Option<&mut [u16]> {
+        None
+    }
     /// `out[i] = table[codes[i]]`. `codes.len() == out.len()`.
     #[doc(hidden)]
     #[inline]
@@ -156,6 +162,10 @@ impl Output16 for u16 {
         bits as u16
     }
     #[inline]
+    fn bits_mut(out: &mut [u16]) -> Option<&mut [u16]> {
+        Some(out)
+    }
+    #[inline]
     #[track_caller]
     fn map_codes(table: &[u16; ENTRIES], codes: &[u16], out: &mut [u16]) {
         crate::kernels::map_u16(table, codes, out);
@@ -165,6 +175,10 @@ impl Output16 for i16 {
     const ZERO: Self = 0;
     fn from_entry(bits: u32) -> Self {
         bits as u16 as i16
+    }
+    #[inline]
+    fn bits_mut(out: &mut [i16]) -> Option<&mut [u16]> {
+        Some(zerocopy::transmute_mut!(out))
     }
     #[inline]
     #[track_caller]
@@ -195,6 +209,11 @@ impl Output16 for half::f16 {
         half::f16::from_bits(bits as u16)
     }
     #[inline]
+    fn bits_mut(out: &mut [half::f16]) -> Option<&mut [u16]> {
+        use half::slice::HalfFloatSliceExt;
+        Some(out.reinterpret_cast_mut())
+    }
+    #[inline]
     #[track_caller]
     fn map_codes(table: &[half::f16; ENTRIES], codes: &[u16], out: &mut [half::f16]) {
         map_codes_half(table, codes, out);
@@ -204,6 +223,11 @@ impl Output16 for half::bf16 {
     const ZERO: Self = half::bf16::ZERO;
     fn from_entry(bits: u32) -> Self {
         half::bf16::from_bits(bits as u16)
+    }
+    #[inline]
+    fn bits_mut(out: &mut [half::bf16]) -> Option<&mut [u16]> {
+        use half::slice::HalfFloatSliceExt;
+        Some(out.reinterpret_cast_mut())
     }
     #[inline]
     #[track_caller]
@@ -300,6 +324,53 @@ fn quant_pipeline<In: Input16, Out: QuantOutput16>(
 #[track_caller]
 pub fn map<In: Input16, Out: Output16>(table: &[Out; ENTRIES], values: &[In], out: &mut [Out]) {
     Out::map_codes(table, In::bits(values), out);
+}
+
+/// The spline stored form of a 16-bit table: a cubic predictor through knots plus the entries
+/// it misses, exact by construction (`actlut_codegen::spline`; 3,240 bytes for the TFLite 16x8
+/// sigmoid, docs/quant16.md). Build one with `actlut_codegen::spline::pack_pipeline` in a build
+/// script or with `actlut quant --spline`, embed it with `include_bytes!`, and read it with
+/// [`SplineRef::from_bytes`].
+pub use actlut_codegen::spline::{SplineError, SplineRef};
+
+/// `out[i]` = entry `values[i]` of a spline stored form, as `Out`'s bits (`i16`, `u16`,
+/// `f16`, `bf16`), through the spline kernel of [`crate::kernels`]
+/// (`Kernel::best(TableShape::Spline16)`, the portable block over [`SplineRef::get`]).
+///
+/// # Panics
+///
+/// If `values.len() != out.len()`; the message names both lengths.
+///
+/// ```
+/// use actlut::quant16::{map_spline, SplineRef};
+/// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+/// use actlut_codegen::Function;
+/// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+/// let p = Pipeline::new(Function::Tanh.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
+///     .with_rounding(Rounding::TiesAwayFromZero);
+/// let stored = actlut_codegen::spline::pack_pipeline(&p).unwrap();
+/// let t = SplineRef::from_bytes(&stored).unwrap();
+/// let mut y = [0i16; 3];
+/// map_spline(&t, &[0i16, 4096, -32768], &mut y);
+/// assert_eq!(y, [0, 24956, -32768]); // tanh(0), tanh(1), tanh(−8) in units of 2^-15
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
+#[track_caller]
+pub fn map_spline<In: Input16, Out: Output16>(
+    table: &SplineRef<'_>,
+    values: &[In],
+    out: &mut [Out],
+) {
+    crate::lengths::check_lengths(values.len(), out.len());
+    let codes = In::bits(values);
+    match Out::bits_mut(&mut *out) {
+        Some(bits) => crate::kernels::map_best(table, codes, bits),
+        None => {
+            for (o, &v) in out.iter_mut().zip(codes) {
+                *o = Out::from_entry(u32::from(table.get(v)));
+            }
+        }
+    }
 }
 
 /// A fused table over the 65,536 codes of `In` (`i16`, `u16`) with outputs of type `Out`,
@@ -482,6 +553,33 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
             pipeline,
             _input: PhantomData,
         })
+    }
+
+    /// The table's spline stored form (see [`SplineRef`]), packed at run time and checked on
+    /// every code: a few KiB for smooth requantized tables (3,240 bytes for the TFLite 16x8
+    /// sigmoid). The entries are the table's bits as `u16`.
+    ///
+    /// # Errors
+    ///
+    /// [`PackError::Output`](actlut_codegen::spline::PackError) for `f32`, `i8` and `u8`
+    /// outputs (not 16 bits wide).
+    ///
+    /// ```
+    /// use actlut::quant::{Function, Rounding};
+    /// use actlut::quant16::{map_spline, BoxedDequantTable16, SplineRef};
+    /// let t = BoxedDequantTable16::<i16, i16>::requantized(
+    ///     Function::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0, Rounding::TiesAwayFromZero,
+    /// )?;
+    /// let stored = t.spline().unwrap();
+    /// assert!(stored.len() <= 8 * 1024);
+    /// let s = SplineRef::from_bytes(&stored).unwrap();
+    /// let mut y = [0i16; 2];
+    /// map_spline(&s, &[0i16, -32768], &mut y);
+    /// assert_eq!(y, [t.table().lookup(0), t.table().lookup(-32768)]);
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn spline(&self) -> Result<alloc::vec::Vec<u8>, actlut_codegen::spline::PackError> {
+        actlut_codegen::spline::pack_pipeline(&self.pipeline)
     }
 
     /// The table, borrowed: `lookup`, `map`, `entries`.

@@ -373,3 +373,103 @@ fn the_readme_is_at_most_400_lines() {
         "README.md has {lines} lines, more than 400: move the detail to its page in docs/"
     );
 }
+
+/// `text` without its fenced code blocks.
+fn prose(text: &str) -> String {
+    let mut in_code = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+#[test]
+fn every_relative_link_of_the_docs_reaches_a_file_and_heading() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut docs: Vec<String> = vec![
+        "README.md".into(),
+        "BENCHMARKS.md".into(),
+        "CHANGELOG.md".into(),
+    ];
+    let mut pages: Vec<_> = std::fs::read_dir(format!("{root}/docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    pages.sort();
+    docs.extend(pages);
+    let anchors = |path: &str| -> Vec<String> {
+        prose(&read(path))
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(|l| slug(l.trim_start_matches('#')))
+            .collect()
+    };
+    let mut broken = Vec::new();
+    for doc in &docs {
+        let text = prose(&read(doc));
+        for (at, _) in text.match_indices("](") {
+            let rest = &text[at + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let link = &rest[..end];
+            if link.contains("://") || link.starts_with("mailto:") || link.contains(' ') {
+                continue;
+            }
+            let (path, anchor) = link.split_once('#').unwrap_or((link, ""));
+            let target = if path.is_empty() {
+                doc.clone()
+            } else {
+                let dir = std::path::Path::new(doc).parent().unwrap();
+                let mut parts: Vec<&str> = dir
+                    .to_str()
+                    .unwrap()
+                    .split('/')
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                for part in path.split('/') {
+                    match part {
+                        ".." => {
+                            parts.pop();
+                        }
+                        "." | "" => {}
+                        p => parts.push(p),
+                    }
+                }
+                parts.join("/")
+            };
+            if !std::path::Path::new(&format!("{root}/{target}")).exists() {
+                broken.push(format!(
+                    "{doc}: the link ({link}) names {target}, which does not exist"
+                ));
+            } else if !anchor.is_empty()
+                && target.ends_with(".md")
+                && !anchors(&target).contains(&anchor.to_string())
+            {
+                broken.push(format!(
+                    "{doc}: the link ({link}) names no heading of {target}"
+                ));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -405,3 +405,43 @@ fn boxed_tables_equal_buffer_tables() {
     let f = BoxedDequantTable16::<u16, bf16>::new(Function::Gelu, 0.01, 100).unwrap();
     assert_eq!(f.table().lookup(100), bf16::ZERO);
 }
+
+#[test]
+fn spline_tables_equal_the_full_tables_on_every_code() {
+    use actlut::quant16::{map_spline, SplineRef};
+    use actlut_codegen::quant::{Output, Pipeline};
+    for f in [Function::Sigmoid, Function::Tanh] {
+        let out = Output::I16 {
+            scale: 1.0 / 32768.0,
+            zero_point: 0,
+        };
+        let p = Pipeline::new(f.into(), QuantType::I16, 1.0 / 4096.0, 0, out)
+            .unwrap()
+            .with_rounding(Rounding::TiesAwayFromZero);
+        let stored = actlut_codegen::spline::pack_pipeline(&p).unwrap();
+        assert!(stored.len() <= 8 * 1024);
+        let spline = SplineRef::from_bytes(&stored).unwrap();
+        let mut b = vec![0i16; 65_536];
+        let full = DequantTable16::<i16, i16>::requantized_in(
+            &mut b,
+            f,
+            1.0 / 4096.0,
+            0,
+            1.0 / 32768.0,
+            0,
+            Rounding::TiesAwayFromZero,
+        )
+        .unwrap();
+        let codes: Vec<i16> = (0..=u16::MAX).map(|c| c as i16).collect();
+        let mut out = vec![0i16; 65_536];
+        map_spline(&spline, &codes, &mut out);
+        assert_eq!(&out[..], &full.entries()[..], "{}", f.name());
+        // Every available spline kernel on every length and offset (the harness).
+        let mut rng = kernel_harness::Rng(0x5EED_5917);
+        let buf: Vec<u16> = (0..kernel_harness::MAX_LEN + 64)
+            .map(|_| rng.next() as u16)
+            .collect();
+        kernel_harness::check_map::<SplineRef<'_>>(&[&spline], &buf, 0xA5A5);
+        kernel_harness::check_apply::<u16, SplineRef<'_>>(&[&spline], &buf);
+    }
+}

@@ -1,6 +1,6 @@
 # actlut-core accepts any libm 0.2 from the minimum in core/Cargo.toml on.
 # Build the reference with the oldest and with the newest such libm: both must
-# generate all 64 tables exactly as the lock says, and the computed f32 path
+# generate every table exactly as the lock says, and the computed f32 path
 # (which may follow libm's bits where it cannot settle the rounding) is
 # fingerprinted under both and compared. Release builds of actlut-codegen only.
 set -euo pipefail
@@ -12,6 +12,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A copy of the checkout (tracked and new files), so that its Cargo.lock can change.
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -c | tar -x -C "$work"
+# Without the candle adapter: candle needs a newer libm than the reference's
+# minimum, and the reference is what this step is about.
+sed -i 's|, "adapters/candle"||' "$work/Cargo.toml"
+grep -q '"adapters/candle"' "$work/Cargo.toml" && { echo "could not drop the candle adapter from the copy's workspace"; exit 1; }
 export CARGO_TARGET_DIR="$root/target/libm-versions"
 
 for which in minimal newest; do
@@ -26,7 +30,7 @@ for which in minimal newest; do
     echo "--- libm $version ($which)"
     cargo run -q --release -p actlut-codegen --example print-lock > "$work/lock-$which.txt"
     diff -u "$root/tables/actlut.lock" "$work/lock-$which.txt"
-    echo "libm $version: all 64 tables identical to the lock"
+    echo "libm $version: all $(grep -vc "^#" "$root/tables/actlut.lock") tables identical to the lock"
     cargo run -q --release -p actlut-codegen --example libm-fingerprint > "$work/fingerprint-$which.txt"
     echo "$version" > "$work/version-$which.txt"
   )
@@ -41,4 +45,4 @@ else
   exit 1
 fi
 raw_differ=$(diff <(grep '^raw' "$work/fingerprint-minimal.txt") <(grep '^raw' "$work/fingerprint-newest.txt") | grep -c '^<' || true)
-echo "raw f64 evaluations differ between the two libm versions for $raw_differ of 16 functions"
+echo "raw f64 evaluations differ between the two libm versions for $raw_differ of $(grep -c "^raw" "$work/fingerprint-minimal.txt") functions"

@@ -1,7 +1,8 @@
 # The plain test suite, then the feature matrix: no features at all, one
 # function and one format, each function alone and each format alone.
 set -euo pipefail
-cargo test --workspace --exclude actlut-candle  # the candle adapter: 43-candle.sh, in release
+# The candle adapter runs in 43-candle.sh and the audit in 30-audit.sh, both in release.
+cargo test --workspace --exclude actlut-candle --exclude actlut-audit
 # The README's examples (and every other doctest) with every feature.
 cargo test -p actlut --all-features --doc
 cargo build -p actlut --no-default-features

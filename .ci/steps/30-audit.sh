@@ -106,6 +106,13 @@ audit_fails "$work/silu-four.bin" "MODIFIED: 4 of 256 entries differ (entries 32
 head -c 70000 "$work/checkout-one/dump/gelu_f16.bin" > "$work/gelu-cut.bin"
 audit_fails "$work/gelu-cut.bin" "TRUNCATED: 70000 of 131072 bytes present"
 
+echo "--- the audit's guarantee: decoys, the adaptive attack, manifest records, false reports"
+# audit/tests: decoys.rs (an intact copy overlapping a tampered one never
+# hides it), adaptive.rs (every 16-bit and 8-bit table stays reported until an
+# adaptive attack has changed its hiding cost), docs.rs (docs/audit.md's
+# hiding costs are derived), no_false_reports.rs. About two minutes.
+cargo test -q --release -p actlut-audit
+
 echo "--- wasm32-unknown-unknown and thumbv7em-none-eabihf (build.rs checks every table against the lock)"
 cargo build -q -p actlut --target wasm32-unknown-unknown
 cargo build -q -p actlut --target thumbv7em-none-eabihf --no-default-features --features all,self-check
@@ -168,6 +175,16 @@ audit_compact "$compact_bin" 1
 elf_at=$form_at elf_len=$form_len
 [ "$form_len" = "$(grep '^gelu_bf16 ' "$root/tables/actlut-compact.lock" | grep -o 'stored=[0-9]*' | cut -d= -f2)" ] \
   || { echo "the stored form in $compact_bin is $form_len bytes, not the compact lock's"; exit 1; }
+# A decoy in the ELF: an intact copy of the stored form overlapping the last
+# 2 bytes of a tampered one. The tampered one is still reported, at its offset.
+dd if="$compact_bin" of="$work/form.bin" bs=1 skip="$elf_at" count="$elf_len" status=none
+cp "$compact_bin" "$work/tampered"
+flip "$work/tampered" $((elf_at + elf_len - 10))
+dd if="$work/form.bin" of="$work/tampered" bs=1 seek=$((elf_at + elf_len - 2)) conv=notrunc status=none
+audit_fails "$work/tampered" "MODIFIED"
+out=$("$actlut" audit "$work/tampered" || true)
+grep -q "^  $(printf '0x%08x' "$elf_at")  gelu_bf16 (compact) .* MODIFIED" <<<"$out" \
+  || { echo "$out"; echo "the tampered form under the decoy is not reported"; exit 1; }
 # The thumbv7em static library of a gelu,bf16,compact build.
 CARGO_TARGET_DIR="$root/target/audit-compact" cargo build -q -p actlut \
   --target thumbv7em-none-eabihf --no-default-features --features compact,gelu,bf16

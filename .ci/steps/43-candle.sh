@@ -2,10 +2,13 @@
 # members): its tests in release (every f16 and bf16 pattern and every fp8
 # code through every view; the errors), the compiled-out error without the
 # `all` feature, the BERT bench once on BERT-mini (criterion's --test mode), and
-# the `actlut ulp` grades of candle, ggml and ONNX Runtime (from pip, pinned,
-# into target/grade-peers-venv: about 50 MB) in docs/accuracy.md regenerated
-# and compared. One release build of candle serves all of it (about 3 minutes on 2
-# cores); the lints and docs run in 10-lint (--workspace).
+# the `actlut ulp` grades of candle, ggml, tract-linalg (its own cargo project,
+# adapters/candle/tract-dump: 2.3 min to build here) and ONNX Runtime (from pip,
+# pinned, into target/grade-peers-venv) in docs/accuracy.md regenerated and
+# compared. One release build of candle serves all of it. Measured cold (empty
+# target dir) on the shared 2-core machine under a load of about 6: 10.6 min, of
+# which 9 min is that build; warm, 9 s. The lints and docs run in 10-lint
+# (--workspace).
 set -euo pipefail
 cargo test -p actlut-candle --release
 cargo test -p actlut-candle --release --no-default-features --features actlut/gelu,actlut/f16 --test compiled_out

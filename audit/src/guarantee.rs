@@ -334,6 +334,36 @@ impl Index {
     }
 }
 
+/// The hiding costs as the Markdown table of `docs/audit.md`: one row per
+/// table, little-endian images only for 16-bit tables (both orders have the
+/// same costs but for their own substitutes).
+pub fn markdown_table(costs: &[HidingCost]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from(
+        "| table | entries | distinctive entries | to unfind | to disprove | **hiding cost** (ELF, wasm) | hiding cost (raw image) | cheapest substitute (raw image) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|\n",
+    );
+    for c in costs.iter().filter(|c| c.order != ByteOrder::Big) {
+        let sub = c
+            .substitute_raw
+            .as_ref()
+            .map_or("-".into(), |(n, d)| std::format!("{n}: {d}"));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | **{}** | {} | {} |",
+            c.names.join(" = "),
+            c.entries,
+            c.distinctive,
+            c.to_unfind,
+            c.to_disprove,
+            c.hiding_cost,
+            c.hiding_cost_raw,
+            sub
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::stab;

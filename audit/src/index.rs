@@ -190,6 +190,18 @@ impl Grams {
         Grams::with_max_sites(pairs, reference_of, MAX_SITES)
     }
 
+    /// The keys and sites of `a` and `b` together, none dropped.
+    pub(crate) fn merge(a: &Grams, b: &Grams) -> Grams {
+        let mut pairs = Vec::new();
+        for g in [a, b] {
+            for (n, &k) in g.keys.iter().enumerate() {
+                let sites = &g.sites[g.ranges[n] as usize..g.ranges[n + 1] as usize];
+                pairs.extend(sites.iter().map(|&s| (k, s)));
+            }
+        }
+        Grams::with_max_sites(pairs, None, usize::MAX)
+    }
+
     /// [`Grams::new`], keeping keys found at up to `max_sites` places.
     pub(crate) fn with_max_sites(
         mut pairs: Vec<(u64, Site)>,
@@ -301,10 +313,12 @@ pub struct Index {
     pub(crate) refs: Vec<Reference>,
     pub(crate) images: Vec<Image>,
     pub(crate) large: Grams,
-    /// The keys of compact stored forms ([`compact::KEY_BYTES`] each).
-    pub(crate) compact: Grams,
     /// The pair grams of 16-bit tables ([`PAIR_GRAM`] bytes each).
     pub(crate) pairs: Grams,
+    /// The keys of compact stored forms ([`compact::KEY_BYTES`] each) and
+    /// the [`pairs`](Self::pairs) in one (both are 4-byte keys): what the
+    /// scan probes, one filter for both.
+    pub(crate) fours: Grams,
     pub(crate) small: Grams,
     /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
     pub(crate) exact: Grams,
@@ -596,10 +610,11 @@ impl Index {
                     .collect(),
             })
             .collect();
+        let fours = Grams::merge(&compact_grams, &pairs);
         Index {
             refs,
             large,
-            compact: compact_grams,
+            fours,
             pairs,
             small: Grams::new(small, None),
             exact: Grams::new(exact, None),

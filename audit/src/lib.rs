@@ -116,7 +116,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-pub use guarantee::{stab, HidingCost, Windows};
+pub use guarantee::{markdown_table, stab, HidingCost, Windows};
 pub(crate) use index::{is_periodic, is_progression};
 pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
@@ -132,8 +132,10 @@ pub const LARGE_GRAM: usize = 8;
 pub const PAIR_GRAM: usize = 4;
 /// Matching pair grams that are evidence enough for a 16-bit candidate
 /// (instead of [`MIN_EVIDENCE_WORDS`] surprises): in random bytes one
-/// matches with probability 2^-32.
-pub const MIN_EVIDENCE_PAIRS: usize = 8;
+/// matches with probability 2^-32; in the files of `/usr/bin` and
+/// `/usr/lib/x86_64-linux-gnu` a rejected candidate matched at most 7, in
+/// the Rust sysroot 28 (`libLLVM`; `docs/audit.md`).
+pub const MIN_EVIDENCE_PAIRS: usize = 64;
 /// Bytes of a gram of a small form (an 8-bit table): three entries.
 pub const SMALL_GRAM: usize = 3;
 /// Forms shorter than this are indexed with small grams at every offset.
@@ -143,11 +145,11 @@ pub const SMALL_FORM_BYTES: usize = 1024;
 /// bytes, so it is far weaker evidence than a 16-bit table's.
 pub const MIN_EVIDENCE_LARGE: usize = 8;
 /// Matching surprises a candidate of a large form of 16-bit words (a 16-bit
-/// table) needs to be reported. Few, so that a short unmodified run of a
-/// table (a few hundred bytes) is reported; on real binaries no such
-/// candidate matched more than one (see the README), and in random bytes
-/// one surprise matches with probability 2^-64.
-pub const MIN_EVIDENCE_WORDS: usize = 3;
+/// table) needs to be reported. In random bytes one surprise matches with
+/// probability 2^-64; in the files of `/usr/bin` and
+/// `/usr/lib/x86_64-linux-gnu` a rejected candidate matched at most 3
+/// (the 16-bit code tables of character-set converters; `docs/audit.md`).
+pub const MIN_EVIDENCE_WORDS: usize = 8;
 /// Matching surprises a candidate of a small form needs to be reported.
 pub const MIN_EVIDENCE_SMALL: usize = 6;
 /// Matching entries a candidate of a large form needs to be reported (256

@@ -414,6 +414,13 @@ pub struct Report {
     /// Every manifest record found by its structure ([`crate::manifest`]),
     /// by offset: each must hold the lock's hash for its name.
     pub records: Vec<crate::manifest::Record>,
+    /// The most matching surprises of a 16-bit table candidate that was
+    /// compared in full and not reported: the margin of
+    /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
+    pub rejected_surprises: usize,
+    /// The same for its matching pair grams: the margin of
+    /// [`MIN_EVIDENCE_PAIRS`](crate::MIN_EVIDENCE_PAIRS).
+    pub rejected_pairs: usize,
 }
 
 impl Report {

@@ -51,6 +51,8 @@ pub struct Scanner<'a> {
     /// The byte order the file declares (an ELF header's, or a wasm
     /// module's), once its first bytes are read.
     pub(crate) native: Option<ByteOrder>,
+    /// See [`Report::rejected_surprises`] and [`Report::rejected_pairs`].
+    pub(crate) rejected: core::cell::Cell<(usize, usize)>,
     pub(crate) candidates: u64,
     pub(crate) compared: u64,
 }
@@ -83,6 +85,7 @@ impl<'a> Scanner<'a> {
             compact_rejected_cut_share: 0,
             too_many: false,
             native: None,
+            rejected: core::cell::Cell::new((0, 0)),
             candidates: 0,
             compared: 0,
         }
@@ -168,13 +171,13 @@ impl<'a> Scanner<'a> {
                 .enumerate()
             {
                 let k = u64::from(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-                maybe |= u64::from(index.compact.maybe(k) | index.pairs.maybe(k)) << t;
+                maybe |= u64::from(index.fours.maybe(k)) << t;
             }
             while maybe != 0 {
                 let i = block + maybe.trailing_zeros() as usize;
                 maybe &= maybe - 1;
                 let k = key_le(&buf[i..i + compact::KEY_BYTES]);
-                for site in index.compact.get(k).iter().chain(index.pairs.get(k)) {
+                for site in index.fours.get(k) {
                     candidate(
                         site.image,
                         (*base + i as u64) as i64 - site.offset as i64,
@@ -771,6 +774,10 @@ impl<'a> Scanner<'a> {
         };
         let proved = evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS;
         if !proved || matching < least || informative < informed {
+            if im.unit == 2 && !im.small {
+                let (s, p) = self.rejected.get();
+                self.rejected.set((s.max(evidence), p.max(pairs_at.len())));
+            }
             return None;
         }
         let reference = &self.index.refs[im.reference];
@@ -963,6 +970,8 @@ impl<'a> Scanner<'a> {
             compact_rejected_chunks: self.compact_rejected_chunks,
             compact_rejected_share: self.compact_rejected_share,
             compact_rejected_cut_share: self.compact_rejected_cut_share,
+            rejected_surprises: self.rejected.get().0,
+            rejected_pairs: self.rejected.get().1,
             records: {
                 let mut records = core::mem::take(&mut self.records);
                 records.sort_by_key(|r| r.offset);

@@ -197,3 +197,37 @@ fn overlapping_candidates_are_all_reported_with_their_offsets() {
     // Each copy's last bytes are the next one's; the last is tampered.
     assert!(got.iter().all(|c| c.1 == Verdict::Modified), "{got:?}");
 }
+
+/// Two tables interleaved (gelu_f16's entries, gelu_tanh_f16's in every other
+/// 4 KiB block): each verdict names the table whose entries it compared, and
+/// its count of differing entries is against that table.
+#[test]
+fn a_verdict_on_interleaved_tables_names_the_table_it_compared() {
+    let index = index();
+    let gelu = table_le(Function::Gelu, Format::F16);
+    let tanh = table_le(Function::GeluTanh, Format::F16);
+    let mut mixed = gelu.clone();
+    for block in (4096..mixed.len()).step_by(8192) {
+        mixed[block..block + 4096].copy_from_slice(&tanh[block..block + 4096]);
+    }
+    let mut data = noise(3000, 5);
+    data.extend_from_slice(&mixed);
+    data.extend(noise(3000, 6));
+    let report = index.scan(&data);
+    assert!(!report.found.is_empty());
+    for f in &report.found {
+        let reference = [(&gelu, "gelu_f16"), (&tanh, "gelu_tanh_f16")]
+            .into_iter()
+            .find(|(_, n)| f.names.iter().any(|x| x == n))
+            .unwrap_or_else(|| panic!("{:?}", f.names));
+        let at = f.offset as usize - 3000;
+        let differ = mixed[at..at + f.len]
+            .chunks_exact(2)
+            .zip(reference.0[at..at + f.len].chunks_exact(2))
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(f.differing, differ, "{} at {}", reference.1, f.offset);
+        assert_ne!(f.verdict, Verdict::Intact);
+    }
+    assert!(!report.problems(&[]).is_empty());
+}

@@ -147,14 +147,17 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             json,
             "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \
              \"compact_rejected_chunks\": {}, \"compact_rejected_per_mille\": {}, \
-             \"compact_rejected_cut_per_mille\": {}, \"tables\": [",
+             \"compact_rejected_cut_per_mille\": {}, \"rejected_surprises\": {}, \
+             \"rejected_pairs\": {}, \"tables\": [",
             json_str(&shown),
             report.bytes,
             report.candidates,
             report.compared,
             report.compact_rejected_chunks,
             report.compact_rejected_share,
-            report.compact_rejected_cut_share
+            report.compact_rejected_cut_share,
+            report.rejected_surprises,
+            report.rejected_pairs
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);

@@ -1,4 +1,4 @@
-//! `actlut`: list, dump and audit actlut's tables.
+//! `actlut`: list, dump and audit actlut's tables, write quantized tables, and grade kernels.
 //!
 //! ```text
 //! actlut manifest [--json]                 every table: name, format, size, SHA-256, definition,
@@ -7,6 +7,9 @@
 //!                                          DIR/compact/<name>.compact and its SHA256SUMS
 //! actlut audit [--json] [--lock LOCK] FILE...
 //!                                          find embedded tables in compiled artifacts
+//! actlut quant FUNCTION --in T --scale S --zero-point Z --out T [...] --output FILE
+//!                                          write a fused quantized table (docs/quant16.md)
+//! actlut ulp FUNCTION FORMAT FILE [--json] grade an implementation against the exact table
 //! ```
 //!
 //! `audit` exits with 0 when every table it finds is intact and in the lock
@@ -30,12 +33,23 @@ mod ulp;
 
 use args::Options;
 
-const USAGE: &str = "\
+/// The synopsis lines of `manifest`, `dump` and `audit`; those of `quant` and
+/// `ulp` follow from their modules.
+const SYNOPSIS: &str = "\
 usage: actlut manifest [--json]
        actlut dump DIR
-       actlut audit [--json] [--lock LOCK] FILE...
+       actlut audit [--json] [--lock LOCK] FILE...";
 
-  manifest   list every table: name, format, entries, bytes, SHA-256 (of the
+/// The paragraph of `ulp` in `actlut help` (`actlut ulp --help` has the rest).
+const ULP_HELP: &str =
+    "  ulp        grade an implementation of FUNCTION over FORMAT: FILE holds its
+             output for every input, in input bit-pattern order, little-endian;
+             prints the entries that are not correctly rounded, the maximum error
+             in ulps, a histogram and the worst inputs (`actlut ulp --help`)";
+
+/// What `actlut help` prints after the synopsis: each command, then the exit
+/// status of `audit`.
+const USAGE: &str = "  manifest   list every table: name, format, entries, bytes, SHA-256 (of the
              entries: the table's identity), then for each 16-bit table the size
              and SHA-256 of its compact stored form (what the `compact` feature
              embeds, tables/actlut-compact.lock; `-` for smaller tables), and
@@ -65,6 +79,22 @@ exit status:
      compact stored form is unknown or invalid; or too many candidates
   2  usage or I/O error (bad arguments; a missing, unreadable, empty or
      non-regular file; a corrupt, truncated or incomplete lock)";
+
+/// The whole text of `actlut help`.
+fn help_text() -> String {
+    let ulp_synopsis = ulp::USAGE
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("usage: ");
+    let (commands, exit_status) = USAGE.split_once("\n\nexit status:").unwrap_or((USAGE, ""));
+    format!(
+        "{SYNOPSIS}\n       {quant}\n       {ulp_synopsis}\n\n{commands}\n  {qhelp}\n{ULP_HELP}\n\n\
+         exit status (audit; quant and ulp: see their --help):{exit_status}\n",
+        quant = quant::USAGE,
+        qhelp = quant::HELP,
+    )
+}
 
 /// A failure: the one-line message (exit code 2).
 pub(crate) struct Failure(pub(crate) String);
@@ -99,7 +129,7 @@ fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
     };
     match command.to_str().unwrap_or("") {
         "help" | "-h" | "--help" => {
-            emit(&format!("{USAGE}\n"));
+            emit(&help_text());
             Ok(ExitCode::SUCCESS)
         }
         "-V" | "--version" => {

@@ -4,14 +4,14 @@
 //! ```text
 //! actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4 --scale S --zero-point Z
 //!              --out f32|f16|bf16|i16|u16|i8|u8 [--out-scale S --out-zero-point Z]
-//!              [--rounding ties-even|ties-away] [--compact] --output FILE
+//!              [--rounding ties-even|ties-away] [--compact | --spline] --output FILE
 //! ```
 //!
 //! The entries are [`Pipeline::entry`] in code order (entry `i` for the code whose bits are
 //! `i`), little-endian, each as wide as the output type. Scales are decimal numbers rounded
 //! once to the nearest `f32` (as runtimes store them). `--compact` writes the compact stored
 //! form (`ACTLUTC1`, the bytes layout) of a table with 16-bit inputs and 16-bit outputs
-//! instead.
+//! instead, `--spline` its spline stored form (`ACTLUTS1`, `actlut_codegen::spline`).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ use crate::{emit, usage, Failure};
 pub const USAGE: &str = "\
        actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4 --scale S --zero-point Z
                     --out f32|f16|bf16|i16|u16|i8|u8 [--out-scale S --out-zero-point Z]
-                    [--rounding ties-even|ties-away] [--compact] --output FILE";
+                    [--rounding ties-even|ties-away] [--compact | --spline] --output FILE";
 
 /// The help paragraph of `actlut quant`.
 pub const HELP: &str = "\
@@ -39,7 +39,8 @@ pub const HELP: &str = "\
              entry i for the code whose bits are i, little-endian, each as wide as
              the output type; prints the file's SHA-256. Scales are decimals
              rounded to the nearest f32. --compact writes the compact stored form
-             of a 16-bit table (16-bit input and output)";
+             of a 16-bit table (16-bit input and output), --spline its spline
+             stored form (a cubic predictor and the entries it misses)";
 
 /// Parsed arguments.
 struct Args {
@@ -52,6 +53,7 @@ struct Args {
     out_zero_point: Option<String>,
     rounding: Option<String>,
     compact: bool,
+    spline: bool,
     output: Option<PathBuf>,
 }
 
@@ -66,6 +68,7 @@ fn parse(args: &[OsString]) -> Result<Args, Failure> {
         out_zero_point: None,
         rounding: None,
         compact: false,
+        spline: false,
         output: None,
     };
     let mut it = args.iter();
@@ -82,6 +85,10 @@ fn parse(args: &[OsString]) -> Result<Args, Failure> {
             .ok_or_else(|| usage(format!("unknown argument `{}`", arg.to_string_lossy())))?;
         if s == "--compact" {
             a.compact = true;
+            continue;
+        }
+        if s == "--spline" {
+            a.spline = true;
             continue;
         }
         let (key, inline) = match s.split_once('=') {
@@ -232,14 +239,21 @@ pub fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
         .with_rounding(rounding);
     let mut entries = vec![0u32; input.codes()];
     pipeline.fill(&mut entries);
-    let bytes = if a.compact {
-        if input.bits() != 16 || output.bytes() != 2 {
-            return Err(Failure(format!(
-                "--compact needs a 16-bit table: a 16-bit input (i16, u16) and a 16-bit output \
-                 (f16, bf16, i16, u16), not {} -> {out_name}",
-                input.name()
-            )));
-        }
+    if a.compact && a.spline {
+        return Err(Failure("give --compact or --spline, not both".to_string()));
+    }
+    if (a.compact || a.spline) && (input.bits() != 16 || output.bytes() != 2) {
+        return Err(Failure(format!(
+            "{} needs a 16-bit table: a 16-bit input (i16, u16) and a 16-bit output \
+             (f16, bf16, i16, u16), not {} -> {out_name}",
+            if a.compact { "--compact" } else { "--spline" },
+            input.name()
+        )));
+    }
+    let bytes = if a.spline {
+        actlut_codegen::spline::pack_pipeline(&pipeline)
+            .map_err(|e| Failure(format!("cannot pack the table: {e}")))?
+    } else if a.compact {
         let words: Vec<u16> = entries.iter().map(|&e| e as u16).collect();
         compact("quant", &words, Layout::Bytes)
             .map_err(|e| Failure(format!("cannot compact the table: {e}")))?

@@ -236,7 +236,8 @@ fn exact(act: Activation, format: Format, input: u16) -> String {
     let x = format.decode(input);
     match actlut_codegen::evaluate(act.function(), x) {
         Some(e) => {
-            let v = e.hi + e.lo;
+            // `hi + lo` would turn a `-0` into `+0`.
+            let v = if e.lo == 0.0 { e.hi } else { e.hi + e.lo };
             if v.is_finite() && v != 0.0 {
                 format!("{v:.16e}")
             } else {

@@ -1179,3 +1179,52 @@ fn a_manifest_hash_rewritten_to_the_tampered_table_s_hash_fails_the_audit() {
     let out = actlut(&["audit", listed.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
 }
+
+/// A decoy in a real ELF that keeps its manifest: an intact copy of a table
+/// overlapping a tampered one (16-bit: by 2 to 2,046 bytes; fp8: by 1 to 8)
+/// never hides it: the audit exits 1 and names the tampered copy, at its
+/// offset, as modified.
+#[test]
+fn a_decoy_overlapping_a_tampered_table_in_an_elf_with_its_manifest_fails_the_audit() {
+    let listed = exe(&fixtures().release, "listed");
+    let original = std::fs::read(&listed).unwrap();
+    let json = stdout(&actlut(&["audit", "--json", listed.to_str().unwrap()]));
+    let offset_of = |name: &str| -> usize {
+        json.split("\"offset\": ")
+            .skip(1)
+            .find(|s| s.contains(&format!("\"names\": [\"{name}\"")))
+            .and_then(|s| s.split(',').next())
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let dir = tmp("decoys-in-elf");
+    for (name, len, entry, shared) in [
+        ("gelu_f16", 131_072, 0x3C00 * 2, 2046),
+        ("gelu_f16", 131_072, 0x3C00 * 2, 2),
+        ("tanh_fp8_e4m3", 256, 0x30, 8),
+        ("tanh_fp8_e4m3", 256, 0x30, 1),
+    ] {
+        let at = offset_of(name);
+        let table = original[at..at + len].to_vec();
+        let mut bytes = original.clone();
+        bytes[at + entry] ^= 1;
+        // The decoy after the tampered copy, sharing its last `shared` bytes.
+        let decoy = at + len - shared;
+        bytes[decoy..decoy + len].copy_from_slice(&table);
+        let file = dir.join("listed");
+        std::fs::write(&file, &bytes).unwrap();
+        let out = actlut(&["audit", file.to_str().unwrap()]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}, {shared}: {text}");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("  {at:#010x}  {name} ")))
+            .unwrap_or_else(|| panic!("{name}, {shared}: no line for the tampered copy: {text}"));
+        assert!(line.contains("MODIFIED"), "{name}, {shared}: {line}");
+        assert!(
+            text.contains(&format!("  {decoy:#010x}  {name} ")),
+            "{name}, {shared}: the decoy is reported too: {text}"
+        );
+    }
+}

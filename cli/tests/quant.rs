@@ -165,6 +165,16 @@ fn the_tflite_sigmoid_table_is_the_library_table_and_ties_away_is_an_option() {
     for (i, e) in t.entries().iter().enumerate() {
         assert_eq!(view.get(i as u16), *e as u16, "{i:#06x}");
     }
+    let spline = quant(
+        "sig.spline",
+        &[&args("ties-away")[..], &["--spline"]].concat(),
+    );
+    assert!(spline.starts_with(b"ACTLUTS1"));
+    assert!(spline.len() <= 8 * 1024, "{}", spline.len());
+    let view = actlut_codegen::spline::SplineRef::from_bytes(&spline).unwrap();
+    for (i, e) in t.entries().iter().enumerate() {
+        assert_eq!(view.get(i as u16), *e as u16, "{i:#06x}");
+    }
 }
 
 #[test]
@@ -196,281 +206,96 @@ fn scales_round_to_the_nearest_f32() {
 fn bad_input_is_exit_status_2_with_one_line() {
     let out = dir().join("bad.bin");
     let out = out.to_str().unwrap();
-    let cases: &[(&[&str], &str)] = &[
+    // Each case: the arguments (split at spaces) and what the message names.
+    let cases: &[(&str, &str)] = &[
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale 0 --zero-point 0 --out f32",
             "--scale",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "-1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale -1 --zero-point 0 --out f32",
             "--scale",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "inf",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale inf --zero-point 0 --out f32",
             "--scale",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "1e-45",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale 1e-45 --zero-point 0 --out f32",
             "subnormal",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "32768",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 32768 --out f32",
             "zero_point = 32768",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "u16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "-1",
-                "--out",
-                "f32",
-            ],
+            "gelu --in u16 --scale 0.1 --zero-point -1 --out f32",
             "outside u16",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "i8",
-                "--out-scale",
-                "1",
-                "--out-zero-point",
-                "200",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out i8 --out-scale 1 --out-zero-point 200",
             "out_zero_point = 200",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f16",
-                "--out-scale",
-                "1",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out f16 --out-scale 1",
             "--out-scale applies only",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "i16",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out i16",
             "needs --out-scale",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "i16",
-                "--out-scale",
-                "1",
-                "--rounding",
-                "even",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out i16 --out-scale 1 --rounding even",
             "--rounding even",
         ),
         (
-            &[
-                "gelux",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelux --in i16 --scale 0.1 --zero-point 0 --out f32",
             "unknown function",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i32",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i32 --scale 0.1 --zero-point 0 --out f32",
             "--in i32",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f64",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out f64",
             "--out f64",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-                "--compact",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out f32 --compact",
             "--compact needs",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "x",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale x --zero-point 0 --out f32",
             "not a decimal",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "1.5",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 1.5 --out f32",
             "not an integer",
         ),
+        ("gelu --in i16 --scale 0.1 --out f32", "--zero-point"),
         (
-            &["gelu", "--in", "i16", "--scale", "0.1", "--out", "f32"],
-            "--zero-point",
-        ),
-        (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--scale",
-                "0.2",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-            ],
+            "gelu --in i16 --scale 0.1 --scale 0.2 --zero-point 0 --out f32",
             "given twice",
         ),
         (
-            &[
-                "gelu",
-                "--in",
-                "i16",
-                "--scale",
-                "0.1",
-                "--zero-point",
-                "0",
-                "--out",
-                "f32",
-                "--bogus",
-            ],
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out f32 --bogus",
             "unknown option",
         ),
     ];
-    for (args, needle) in cases {
+    // Each case: the arguments (split at spaces) and what the message names.
+    let spline_cases: &[(&str, &str)] = &[
+        (
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out f32 --spline",
+            "--spline needs",
+        ),
+        (
+            "gelu --in i16 --scale 0.1 --zero-point 0 --out f16 --spline --compact",
+            "not both",
+        ),
+    ];
+    for (args, needle) in cases.iter().chain(spline_cases) {
         let mut all = vec!["quant"];
-        all.extend_from_slice(args);
+        all.extend(args.split(' '));
         all.extend_from_slice(&["--output", out]);
         let o = actlut(&all);
         let err = String::from_utf8_lossy(&o.stderr);

@@ -178,6 +178,14 @@ fn planted_errors_give_exactly_their_count_maximum_and_histogram() {
         "\"histogram\": [{\"ulps\": 1, \"count\": 4}, {\"ulps\": 2, \"count\": 2}, \
          {\"ulps\": 3, \"count\": 1}, {\"ulps\": 7, \"count\": 1}, {\"ulps\": 300, \"count\": 1}], "
     );
+    // The exact value keeps the sign of zero: gelu(-inf) = -0.
+    let mut t = words("gelu_f16");
+    t[0xfc00] = 0xfc00;
+    let neg_inf = tmp_file("gelu_f16_neg_inf.bin", &word_bytes(&t));
+    let (_, j) = grade_json("gelu", "f16", &neg_inf);
+    assert_eq!(field(&j, "exact"), "\"-0\"", "{j}");
+    // -inf (0xfc00) down to -0 (0x8000): one step per magnitude, 0x7c00.
+    assert_eq!(field(&j, "max_ulp"), "31744");
     // The worst input comes first, with its input bits.
     let worst = &json[json.find("\"worst\"").unwrap()..];
     assert_eq!(field(worst, "input"), format!("\"0x{:04x}\"", planted[5].0));

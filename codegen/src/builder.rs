@@ -101,6 +101,8 @@ struct Item {
     entries: Vec<u32>,
     /// The compact stored form, for a table written as one.
     compact: Option<Vec<u8>>,
+    /// The spline stored form, for a table written as one.
+    spline: Option<Vec<u8>>,
 }
 
 impl Builder {
@@ -205,6 +207,49 @@ impl Builder {
         let words: Vec<u16> = item.entries.iter().map(|&e| e as u16).collect();
         let stored = crate::compact::compact(name, &words, crate::compact::Layout::Bytes)?;
         item.compact = Some(stored.to_bytes());
+        Ok(self)
+    }
+
+    /// Adds the table of `pipeline` in the spline stored form ([`crate::spline`]: a cubic
+    /// predictor plus the entries it misses, 3–4 KiB for the TFLite 16x8 sigmoid and tanh), as
+    /// `pub static NAME: ::actlut::quant16::SplineRef<'static>` (`compact_path` does not
+    /// apply; `::actlut_codegen::spline::SplineRef` is the same type). The table must have
+    /// 16-bit inputs and 16-bit outputs.
+    ///
+    /// # Errors
+    ///
+    /// [`PackError`](crate::spline::PackError) if the pipeline is not 16-bit in and out, or
+    /// the stored form does not decode to the table on every code (never expected).
+    ///
+    /// # Panics
+    ///
+    /// If `name` is not an identifier or is already used.
+    ///
+    /// ```
+    /// use actlut_codegen::builder::Builder;
+    /// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+    /// use actlut_codegen::spline::SplineRef;
+    /// use actlut_codegen::Function;
+    /// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+    /// let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
+    ///     .with_rounding(Rounding::TiesAwayFromZero);
+    /// let mut b = Builder::new();
+    /// b.spline_table("SIGMOID_I16", p).unwrap();
+    /// let (file, stored) = &b.binaries()[0];
+    /// assert_eq!(file, "SIGMOID_I16.spline");
+    /// assert!(stored.len() <= 8 * 1024);
+    /// assert_eq!(SplineRef::from_bytes(stored).unwrap().get(0), 16384);
+    /// assert!(b.build().contains("pub static SIGMOID_I16: ::actlut::quant16::SplineRef<'static>"));
+    /// # Ok::<(), actlut_codegen::quant::QuantError>(())
+    /// ```
+    pub fn spline_table(
+        &mut self,
+        name: &str,
+        pipeline: Pipeline,
+    ) -> Result<&mut Builder, crate::spline::PackError> {
+        let stored = crate::spline::pack_pipeline(&pipeline)?;
+        self.push(name, &pipeline, false);
+        self.items.last_mut().expect("just pushed").spline = Some(stored);
         Ok(self)
     }
 
@@ -341,6 +386,7 @@ impl Builder {
             packed,
             entries,
             compact: None,
+            spline: None,
         });
     }
 
@@ -362,6 +408,24 @@ impl Builder {
             let allow = "#[allow(clippy::approx_constant, clippy::excessive_precision, \
                          clippy::unreadable_literal)]";
             let n = item.entries.len();
+            if let Some(stored) = &item.spline {
+                let _ = writeln!(
+                    s,
+                    "///\n/// Spline stored form: {} bytes instead of 131,072; `get(code as u16)` \
+                     is the entry's bits.",
+                    stored.len()
+                );
+                let _ = writeln!(
+                    s,
+                    "pub static {name}: ::actlut::quant16::SplineRef<'static> =\n    \
+                     match ::actlut::quant16::SplineRef::from_bytes(include_bytes!(\"{name}.spline\")) {{\n        \
+                     Ok(table) => table,\n        \
+                     Err(_) => panic!(\"{name}.spline is not a valid spline stored form\"),\n    \
+                     }};",
+                    name = item.name
+                );
+                continue;
+            }
             if let Some(stored) = &item.compact {
                 let path = self.compact_path.as_deref().unwrap_or("::actlut::compact");
                 let _ = writeln!(
@@ -441,9 +505,10 @@ impl Builder {
         self.items
             .iter()
             .filter(|i| i.entries.len() == 65_536)
-            .map(|i| match &i.compact {
-                Some(stored) => (std::format!("{}.compact", i.name), stored.clone()),
-                None => (
+            .map(|i| match (&i.compact, &i.spline) {
+                (Some(stored), _) => (std::format!("{}.compact", i.name), stored.clone()),
+                (None, Some(stored)) => (std::format!("{}.spline", i.name), stored.clone()),
+                (None, None) => (
                     std::format!("{}.bin", i.name),
                     entry_bytes(i.output, &i.entries),
                 ),

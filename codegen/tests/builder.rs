@@ -358,4 +358,7 @@ fn compact_tables_decode_to_the_pipeline_entries_on_every_code() {
         }
         println!("C{k}: {} stored bytes", stored.len());
     }
+    // The sizes docs/quant16.md gives for the page scheme.
+    let sizes: Vec<usize> = files.iter().map(|(_, b)| b.len()).collect();
+    assert_eq!(sizes, [16_161, 20_868, 14_451]);
 }

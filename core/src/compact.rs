@@ -45,7 +45,7 @@
 //!
 //! The scheme is exact for *every* table, not only smooth ones: a table of
 //! random entries becomes all wide pages (no smaller than the full table, but
-//! still exact), and [`compact`] checks every entry of the stored form before
+//! still exact), and the packer (`actlut_codegen::compact::compact`) checks every entry of the stored form before
 //! it returns it.
 //!
 //! # Stored form

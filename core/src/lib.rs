@@ -2,7 +2,8 @@
 //! rounding, the quantized pipeline and the compact stored form's reader.
 //!
 //! Everything that build time and run time must agree on lives here, in one
-//! `no_std` crate without `alloc` and without optional features: the runtime
+//! `no_std` crate without `alloc` (its one feature, `alloc`, adds the spline
+//! packer, `spline::pack`): the runtime
 //! crate `actlut` calls it for its computed path, and its build script (through
 //! `actlut-codegen`) calls the same code to generate every table, so a table
 //! entry and the computed value agree by construction (and the tests check it on
@@ -43,6 +44,8 @@
 #![no_std]
 #![deny(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
@@ -54,6 +57,7 @@ pub mod quant;
 pub mod record;
 mod round;
 mod settle;
+pub mod spline;
 
 pub use format::Format;
 pub use function::Function;

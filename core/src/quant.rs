@@ -16,7 +16,7 @@
 //! A table has one entry per input code: 65,536 for `i16`/`u16` and 256 for `i8`/`u8` (indexed
 //! by the code's bits, so `i16` −32768 is entry `0x8000`), 16 for `i4`/`u4` (indexed by the
 //! nibble, so `i4` −1 is entry 15). [`Pipeline`] validates the parameters and computes
-//! entries; the runtime type `actlut::quant::DequantTable`, the [`builder`](crate::builder)
+//! entries; the runtime type `actlut::quant::DequantTable`, the builder (`actlut_codegen::builder`)
 //! for build scripts and the `actlut_macros::dequant_table!` macro all fill their tables
 //! with it, so they agree by construction.
 //!

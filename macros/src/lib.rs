@@ -346,9 +346,7 @@ impl Declaration {
             // Not a parameter of the macro: point at the whole invocation.
             QuantError::OutOfRange { .. }
             | QuantError::Length { .. }
-            | QuantError::Lengths { .. } => {
-                return syn::Error::new(Span::call_site(), e)
-            }
+            | QuantError::Lengths { .. } => return syn::Error::new(Span::call_site(), e),
         };
         match self.arg(parameter) {
             Some((_, v)) => v.error(e),

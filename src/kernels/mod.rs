@@ -2,8 +2,9 @@
 //! per element, SIMD byte permutes for 256-entry byte tables, and the two
 //! dependent loads of the compact 16-bit tables.
 //!
-//! Five table shapes ([`TableShape`], one [`LookupTable`] type each) share one
-//! set of kernels ([`Kernel`]):
+//! Six table shapes ([`TableShape`], one [`LookupTable`] type each) share one
+//! set of kernels ([`Kernel`]); the sixth, [`SplineRef`] (the spline stored form
+//! of 16-bit quantized tables, docs/quant16.md), has the portable block only:
 //!
 //! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | [`CompactRef`] (compact f16, bf16) | needs |
 //! |---|---|---|---|---|---|
@@ -73,6 +74,8 @@ mod driver;
 mod fp4;
 #[allow(unsafe_code)]
 mod scalar;
+#[allow(unsafe_code)]
+mod spline;
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[allow(unsafe_code)]
@@ -105,17 +108,22 @@ pub enum TableShape {
     /// [`Fp4Row`]: one shared scale's row of an FP4 table of [`crate::mx`]
     /// (a packed byte of two FP4 codes to their two outputs).
     Fp4,
+    /// [`SplineRef`]: a 65,536-entry 16-bit table in the spline stored form (a
+    /// cubic predictor and its exceptions; 16-bit quantized activations,
+    /// docs/quant16.md).
+    Spline16,
 }
 
 impl TableShape {
     /// Every shape.
-    pub const ALL: [TableShape; 6] = [
+    pub const ALL: [TableShape; 7] = [
         TableShape::U8,
         TableShape::U16,
         TableShape::U8ToU32,
         TableShape::U8ToU16,
         TableShape::Compact16,
         TableShape::Fp4,
+        TableShape::Spline16,
     ];
 }
 
@@ -128,12 +136,14 @@ impl core::fmt::Display for TableShape {
             TableShape::U8ToU16 => "256-entry byte-to-16-bit",
             TableShape::Compact16 => "compact 16-bit",
             TableShape::Fp4 => "FP4 shared-scale row",
+            TableShape::Spline16 => "spline 16-bit",
         })
     }
 }
 
 /// A lookup table a [`Kernel`] runs over: `[u8; 256]`, `[u16; 65_536]`,
-/// `[u32; 256]`, `[u16; 256]` or a compact 16-bit table ([`CompactRef`]).
+/// `[u32; 256]`, `[u16; 256]`, a compact 16-bit table ([`CompactRef`]) or a
+/// spline 16-bit table ([`SplineRef`]).
 /// Sealed: the kernels exist for these only.
 pub trait LookupTable: sealed::Dispatch {
     /// The element type of the source slice: the index into the table.
@@ -178,8 +188,35 @@ use sealed::RawKernel;
 use crate::lengths::check_lengths;
 use crate::{LengthMismatch, MapError};
 use actlut_codegen::compact::CompactRef;
+use actlut_codegen::spline::SplineRef;
 pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
+
+impl LookupTable for SplineRef<'_> {
+    type Index = u16;
+    type Entry = u16;
+    const SHAPE: TableShape = TableShape::Spline16;
+    /// [`SplineRef::get`].
+    #[inline(always)]
+    fn entry(&self, index: u16) -> u16 {
+        self.get(index)
+    }
+}
+
+impl sealed::Dispatch for SplineRef<'_> {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(spline::spline_scalar),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        spline::spline_scalar
+    }
+}
 
 impl LookupTable for [u8; 256] {
     type Index = u8;
@@ -497,6 +534,7 @@ impl Kernel {
             TableShape::Compact16 => <CompactRef<'_>>::implementation(self).is_some(),
             // The same kernels serve every output type.
             TableShape::Fp4 => <Fp4Row<f32>>::implementation(self).is_some(),
+            TableShape::Spline16 => <SplineRef<'_>>::implementation(self).is_some(),
         }
     }
 
@@ -516,6 +554,8 @@ impl Kernel {
             // gathers and the lane loads.
             TableShape::Compact16 => &[],
             TableShape::Fp4 => &[Kernel::Ssse3, Kernel::Neon, Kernel::Simd128],
+            // Only the portable block so far.
+            TableShape::Spline16 => &[],
         };
         order
             .iter()

@@ -15,14 +15,17 @@
 //!   `gelu_erf` (what candle-transformers' BERT runs for `hidden_act: gelu`) and
 //!   with actlut's exact GELU (`actlut_candle::apply`);
 //! - `bert_gelu_only/<dtype>/seq<n>`: the 12 GELU calls of one forward pass
-//!   alone, on tensors of the same shape (1 × seq × 3072, N(0, 1) inputs), to
-//!   give the share of the forward pass spent in GELU.
+//!   alone, on the tensors they receive in the forward pass (recorded from a
+//!   run with candle's GELU: 1 × seq × 3072 each), to give the share of the
+//!   forward pass spent in GELU.
 //!
 //! Before the benches it prints, for each dtype and length, how the two
 //! outputs differ: how many of the GELU outputs of the forward pass differ
 //! between candle's GELU and the exact one (counted over the inputs the GELU
 //! calls of candle's run actually received) and the largest difference of the
 //! final hidden states.
+//!
+//! Times are CPU time of the process (see [`CpuTime`]), candle on one thread.
 //!
 //! `cargo bench -p actlut-candle --bench bert -- --test` (CI) runs a small
 //! published configuration instead, BERT-mini (`google/bert_uncased_L-4_H-256_A-4`:
@@ -34,7 +37,89 @@ use std::time::Duration;
 use actlut::Activation;
 use actlut_candle::candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::{Embedding, LayerNorm, Linear};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
+
+/// CPU time of the whole process (every thread), in nanoseconds: the sum of
+/// the on-CPU times the kernel keeps per thread (`/proc/self/task/*/schedstat`).
+///
+/// The machine is shared: wall time counts the time other processes hold the
+/// cores, CPU time only this process's own work. The bench runs candle on one
+/// thread (`RAYON_NUM_THREADS=1`), so the CPU time of a forward pass is its
+/// one-thread latency without the waits.
+struct CpuTime;
+
+fn cpu_ns() -> u64 {
+    let tasks =
+        std::fs::read_dir("/proc/self/task").expect("the bench reads Linux's /proc/self/task");
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+
+    fn start(&self) -> u64 {
+        cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+/// Nanoseconds shown as ns, µs, ms or s of CPU time.
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if ns < 1e3 {
+            (1.0, "ns (CPU)")
+        } else if ns < 1e6 {
+            (1e-3, "µs (CPU)")
+        } else if ns < 1e9 {
+            (1e-6, "ms (CPU)")
+        } else {
+            (1e-9, "s (CPU)")
+        };
+        for v in values {
+            *v *= factor;
+        }
+        unit
+    }
+
+    fn scale_throughputs(&self, _: f64, t: &Throughput, values: &mut [f64]) -> &'static str {
+        let n = match *t {
+            Throughput::Elements(n) | Throughput::ElementsAndBytes { elements: n, .. } => n,
+            Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+            Throughput::Bits(n) => n,
+        } as f64;
+        for v in values {
+            *v = n * 1e9 / *v;
+        }
+        "per CPU second"
+    }
+
+    fn scale_for_machines(&self, _: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
 
 /// A published BERT configuration.
 #[derive(Clone, Copy)]
@@ -244,7 +329,10 @@ fn compare(cfg: Config, dtype: DType, seq: usize) -> Result<()> {
     let with_candle = model.forward(&ids, &recording)?;
     let with_actlut = model.forward(&ids, &actlut_gelu)?;
     let (mut differ, mut total) = (0usize, 0usize);
+    // The inputs where the two GELUs differ, and the two results there.
+    let mut at = std::collections::BTreeSet::new();
     for x in inputs.borrow().iter() {
+        let xs = x.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()?;
         let a = x
             .gelu_erf()?
             .to_dtype(DType::F32)?
@@ -255,12 +343,20 @@ fn compare(cfg: Config, dtype: DType, seq: usize) -> Result<()> {
             .flatten_all()?
             .to_vec1::<f32>()?;
         total += a.len();
-        differ += a
-            .iter()
-            .zip(&b)
-            .filter(|(a, b)| a.to_bits() != b.to_bits())
-            .count();
+        for ((x, a), b) in xs.iter().zip(&a).zip(&b) {
+            if a.to_bits() != b.to_bits() {
+                differ += 1;
+                at.insert((x.to_bits(), a.to_bits(), b.to_bits()));
+            }
+        }
     }
+    let at: Vec<String> = at
+        .iter()
+        .map(|&(x, a, b)| {
+            let f = f32::from_bits;
+            format!("gelu({:e}): candle {:e}, exact {:e}", f(x), f(a), f(b))
+        })
+        .collect();
     let first_layer = {
         let x = &inputs.borrow()[0];
         let a = x
@@ -299,10 +395,11 @@ fn compare(cfg: Config, dtype: DType, seq: usize) -> Result<()> {
     println!(
         "{} {} seq {seq}: GELU outputs that differ (candle gelu_erf vs exact): {differ} of {total} \
          ({first_layer} in layer 1, same inputs); final hidden state: {changed} of {} values differ, \
-         max |difference| {max_diff} (max |value| {max_abs})",
+         max |difference| {max_diff} (max |value| {max_abs}); the GELUs differ at: {}",
         cfg.name,
         dtype_name(dtype),
-        a.len()
+        a.len(),
+        if at.is_empty() { "no input".to_string() } else { at.join("; ") }
     );
     Ok(())
 }
@@ -311,7 +408,12 @@ fn test_mode() -> bool {
     std::env::args().any(|a| a == "--test")
 }
 
-fn benches(c: &mut Criterion) {
+fn benches(c: &mut Criterion<CpuTime>) {
+    // One thread for candle's matrix products and elementwise ops (read when
+    // candle first needs it), unless the caller chose otherwise.
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
+    }
     let (cfg, lengths): (Config, &[usize]) = if test_mode() {
         (BERT_MINI, &[32])
     } else {
@@ -336,9 +438,11 @@ fn benches(c: &mut Criterion) {
         let name = dtype_name(dtype);
         {
             let mut g = c.benchmark_group(format!("bert_forward/{name}"));
+            // Seconds per iteration: the same few iterations in every sample.
+            g.sampling_mode(SamplingMode::Flat);
             g.sample_size(10);
             g.warm_up_time(Duration::from_secs(2));
-            g.measurement_time(Duration::from_secs(15));
+            g.measurement_time(Duration::from_secs(10));
             for &seq in lengths {
                 let ids = token_ids(cfg, seq).expect("ids");
                 g.bench_with_input(BenchmarkId::new("candle_gelu_erf", seq), &ids, |b, ids| {
@@ -355,25 +459,30 @@ fn benches(c: &mut Criterion) {
         g.warm_up_time(Duration::from_secs(1));
         g.measurement_time(Duration::from_secs(3));
         for &seq in lengths {
-            let mut rng = Rng(3);
-            let x = Tensor::from_vec(
-                rng.normals(seq * cfg.intermediate, 1.0),
-                (1, seq, cfg.intermediate),
-                &Device::Cpu,
-            )
-            .and_then(|t| t.to_dtype(dtype))
-            .expect("input");
-            let layers = cfg.layers;
-            g.bench_with_input(BenchmarkId::new("candle_gelu_erf", seq), &x, |b, x| {
+            // The very tensors the GELU calls of a forward pass receive
+            // (candle's GELU run): the same shapes and values.
+            let ids = token_ids(cfg, seq).expect("ids");
+            let inputs = RefCell::new(Vec::new());
+            let recording = |x: &Tensor| -> Result<Tensor> {
+                inputs.borrow_mut().push(x.clone());
+                x.gelu_erf()
+            };
+            model.forward(&ids, &recording).expect("forward");
+            let inputs = inputs.into_inner();
+            g.bench_with_input(
+                BenchmarkId::new("candle_gelu_erf", seq),
+                &inputs,
+                |b, xs| {
+                    b.iter(|| {
+                        for x in xs {
+                            std::hint::black_box(candle_gelu(x).unwrap());
+                        }
+                    })
+                },
+            );
+            g.bench_with_input(BenchmarkId::new("actlut_gelu", seq), &inputs, |b, xs| {
                 b.iter(|| {
-                    for _ in 0..layers {
-                        std::hint::black_box(candle_gelu(x).unwrap());
-                    }
-                })
-            });
-            g.bench_with_input(BenchmarkId::new("actlut_gelu", seq), &x, |b, x| {
-                b.iter(|| {
-                    for _ in 0..layers {
+                    for x in xs {
                         std::hint::black_box(actlut_gelu(x).unwrap());
                     }
                 })
@@ -383,6 +492,10 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(bert, benches);
+criterion_group! {
+    name = bert;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = benches
+}
 
 criterion_main!(bert);

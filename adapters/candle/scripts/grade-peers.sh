@@ -10,7 +10,8 @@
 # The dumps come from `cargo run --release -p actlut-candle --example peer_dumps -- DIR`
 # (candle-core's CPU ops, ggml's f16 GELU table formula) and
 # adapters/candle/scripts/ort_dumps.py (ONNX Runtime, installed from pip into
-# target/grade-peers-venv); each row is
+# target/grade-peers-venv) and adapters/candle/tract-dump (tract-linalg, its own
+# cargo project); each row is
 # `actlut ulp FUNCTION FORMAT DIR/FILE --json`.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -29,14 +30,18 @@ trap 'rm -rf "$dumps" "$section"' EXIT
 
 cargo run --release --quiet -p actlut-candle --example peer_dumps -- "$dumps" > /dev/null
 # ONNX Runtime from pip, pinned, in a virtual environment under target/.
-venv=target/grade-peers-venv
+venv=${CARGO_TARGET_DIR:-target}/grade-peers-venv
 if ! "$venv/bin/python" -c "import onnxruntime" 2> /dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6
 fi
 "$venv/bin/python" adapters/candle/scripts/ort_dumps.py "$dumps" > /dev/null 2>&1
+# tract-linalg, a cargo project of its own (tract stays out of the workspace).
+tract_kernel=$(cargo run --release --quiet --manifest-path adapters/candle/tract-dump/Cargo.toml \
+  --target-dir "${CARGO_TARGET_DIR:-target}/tract-dump" -- "$dumps/tract_gelu_f16.bin" 2>&1 >/dev/null \
+  | sed -n 's/^tract-linalg f16 GELU kernel: //p')
 cargo build --quiet -p actlut-cli
-ulp=target/debug/actlut
+ulp=${CARGO_TARGET_DIR:-target}/debug/actlut
 
 # implementation | what it computes | file | graded as (function) | format
 rows=(
@@ -52,6 +57,8 @@ rows=(
   "candle tanh|candle-core 0.11 \`Tensor::tanh\`|candle_tanh_bf16|tanh|bf16"
   "ggml gelu|ggml's \`ggml_table_gelu_f16\` formula (tanh form in f32)|ggml_gelu_f16|gelu|f16"
   "ggml gelu|ggml's \`ggml_table_gelu_f16\` formula (tanh form in f32)|ggml_gelu_f16|gelu_tanh|f16"
+  "tract gelu|tract-linalg 0.23.9 \`Func::Gelu.ew_f16()\` (tanh form; kernel \`$tract_kernel\`)|tract_gelu_f16|gelu|f16"
+  "tract gelu|tract-linalg 0.23.9 \`Func::Gelu.ew_f16()\` (tanh form; kernel \`$tract_kernel\`)|tract_gelu_f16|gelu_tanh|f16"
   "ONNX Runtime Gelu|onnxruntime 1.32.0 CPU, \`Gelu\` (opset 20)|ort_gelu_f16|gelu|f16"
   "ONNX Runtime Gelu tanh|onnxruntime 1.32.0 CPU, \`Gelu\` with \`approximate=\"tanh\"\`|ort_gelu_tanh_f16|gelu_tanh|f16"
   "ONNX Runtime Sigmoid|onnxruntime 1.32.0 CPU, \`Sigmoid\`|ort_sigmoid_f16|sigmoid|f16"
@@ -93,9 +100,16 @@ and `+0` one step apart); **NaN↔number** the entries that are NaN where a
 number is due or the reverse (each makes `actlut ulp`'s `max_ulp` unbounded);
 **histogram** the wrong numeric entries by distance. candle's `silu`, `gelu`
 and `tanh` and the ggml formula call the platform's `expf`/`tanhf`
-(glibc here), so those rows may differ on other C libraries. Not graded here:
-tract-linalg (not built in this repository) and PyTorch (its CPU wheel is too
-large for CI).
+(glibc here), so those rows may differ on other C libraries. tract-linalg picks
+its kernel by the CPU's features (the row names the one it ran: AVX-512 here),
+so its row may differ on another CPU; it comes from
+
+```sh
+cargo run --release --manifest-path adapters/candle/tract-dump/Cargo.toml -- DIR/tract_gelu_f16.bin
+```
+
+(a cargo project of its own, so tract never enters actlut's dependency tree).
+PyTorch is not graded: its CPU wheel is too large for CI.
 
 | implementation | graded as | format | wrong | max ulps | NaN↔number | histogram (ulps: entries) | worst input | gives | correct | exact value | command |
 |---|---|---|---:|---:|---:|---|---|---|---|---|---|

@@ -142,6 +142,12 @@ fn missing(e: actlut::MissingTable) -> Error {
     Error::Msg(format!("actlut_candle: {e}"))
 }
 
+/// A failed slice map (a table not compiled in, or, never here, mismatched
+/// lengths), as a candle error with actlut's message.
+fn map_failed(e: actlut::MapError) -> Error {
+    Error::Msg(format!("actlut_candle: {e}"))
+}
+
 impl CustomOp1 for ActlutOp {
     fn name(&self) -> &'static str {
         "actlut"
@@ -207,12 +213,12 @@ fn map_typed<T: Copy + Default>(
     src: &[T],
     layout: &Layout,
     one: impl Fn(T) -> T,
-    contiguous: impl FnOnce(&[T], &mut [T]) -> std::result::Result<(), actlut::MissingTable>,
+    contiguous: impl FnOnce(&[T], &mut [T]) -> std::result::Result<(), actlut::MapError>,
 ) -> Result<Vec<T>> {
     Ok(match layout.contiguous_offsets() {
         Some((start, end)) => {
             let mut out = vec![T::default(); end - start];
-            contiguous(&src[start..end], &mut out).map_err(missing)?;
+            contiguous(&src[start..end], &mut out).map_err(map_failed)?;
             out
         }
         None => candle_core::cpu_backend::unary_map(src, layout, one),
