@@ -38,6 +38,7 @@ use actlut_codegen::compact::CompactRef;
 use actlut_codegen::{lock, Format, Function};
 
 mod binary_scan;
+mod firmware_quant16;
 
 use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
 
