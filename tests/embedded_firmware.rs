@@ -525,6 +525,9 @@ fn read_elf(path: &Path) -> Elf {
 /// scheme (`…6actlut6tables8GELU_F16…`), lowercased like a table name.
 fn table_symbol(mangled: &str) -> Option<String> {
     let rest = &mangled[mangled.find("6actlut6tables")? + "6actlut6tables".len()..];
+    // `actlut::tables::compact::GELU_BF16_STORED` and its view: the item is
+    // the next segment.
+    let rest = rest.strip_prefix("7compact").unwrap_or(rest);
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let len: usize = rest[..digits].parse().ok()?;
     rest.get(digits..digits + len).map(str::to_lowercase)
@@ -941,6 +944,14 @@ fn table_symbols_are_recognized_in_both_manglings() {
     assert_eq!(
         table_symbol("_RNvNtCs1234_6actlut6tables16SIGMOID_FP8_E5M2").as_deref(),
         Some("sigmoid_fp8_e5m2")
+    );
+    assert_eq!(
+        table_symbol("_ZN6actlut6tables7compact16GELU_BF16_STORED17h7bf842921c633b29E").as_deref(),
+        Some("gelu_bf16_stored")
+    );
+    assert_eq!(
+        table_symbol("_RNvNtNtCs1234_6actlut6tables7compact9GELU_BF16").as_deref(),
+        Some("gelu_bf16")
     );
     assert_eq!(table_symbol("_ZN6actlut9computed8gelu_f16E"), None);
 }

@@ -58,14 +58,14 @@ pub fn print_8(function: &str, format: &str, inputs: &[u8], outputs: &[u8]) {
 /// build: `actlut::tables` (full), or with the `compact` feature
 /// `actlut::tables::compact`. A firmware hashes the form it runs on, so that
 /// it links no other.
-#[cfg(feature = "compact")]
-pub use actlut::tables::compact as tables16;
+#[cfg(not(feature = "compact"))]
+pub use actlut::tables as tables16;
 /// actlut's 16-bit tables in the form its function modules read in this
 /// build: `actlut::tables` (full), or with the `compact` feature
 /// `actlut::tables::compact`. A firmware hashes the form it runs on, so that
 /// it links no other.
-#[cfg(not(feature = "compact"))]
-pub use actlut::tables as tables16;
+#[cfg(feature = "compact")]
+pub use actlut::tables::compact as tables16;
 
 /// A 16-bit table in either of actlut's forms: `[u16; 65536]`, or a
 /// [`CompactRef`] (`actlut::tables::compact`, the `compact` feature).
@@ -162,7 +162,11 @@ pub fn hash_quant16(name: &str, mut map: impl FnMut(&[i16], &mut [i16]), stored:
         print_hash(tag, name, &Sha256::digest(bytes).into());
     }
     print_hash("quant16-sha256", name, &all.finalize().into());
-    print_hash("quant16-stored-sha256", name, &Sha256::digest(stored).into());
+    print_hash(
+        "quant16-stored-sha256",
+        name,
+        &Sha256::digest(stored).into(),
+    );
 }
 
 /// Hashes an 8-bit table on the device and prints the hash.

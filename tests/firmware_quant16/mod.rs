@@ -299,7 +299,10 @@ fn quant16_checker_names_a_wrong_entry_a_wrong_page_and_a_missing_page() {
     assert!(diff.contains("all 65,536 entries"), "{diff}");
     assert!(diff.contains("2 place(s)"), "{diff}");
 
-    let page = good.lines().find(|l| l.starts_with("quant16-page 0x7f")).unwrap();
+    let page = good
+        .lines()
+        .find(|l| l.starts_with("quant16-page 0x7f"))
+        .unwrap();
     let diff = check_transcript(&good.replace(&format!("{page}\n"), ""), &host).unwrap_err();
     assert!(diff.contains("255 of 256 pages hashed"), "{diff}");
 }
