@@ -13,6 +13,9 @@
 //!   `tables/actlut.lock`; a compact firmware also hashes each stored form on
 //!   the device, against `tables/actlut-compact.lock`. A difference fails with
 //!   a diff naming the function, format and input;
+//! - the `sigmoid-i16` binary, a fused int16 table the firmware builds itself
+//!   rather than one of `tables/actlut.lock`, has its own checker (module
+//!   `firmware_quant16`): every code against `actlut::quant16` at run time;
 //! - qemu must exit within a bound (`ACTLUT_QEMU_TIMEOUT_SECS`, 60 s by default),
 //!   or the test fails;
 //! - the ELF's table bytes are exactly the tables its code uses: full tables
