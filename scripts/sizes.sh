@@ -13,6 +13,9 @@
 #   one codegen unit, panic=abort, stripped, no wasm-opt), exporting the
 #   build's functions; every export is checked under node on every input
 #   against tables/actlut.lock (scripts/wasm-check.mjs).
+# Then sigmoid-i16 (an int16 TFLite 16x8 sigmoid the firmware's build script
+# builds in the spline stored form, whatever `compact` says): its flash, and as
+# table data the stored form's bytes (the file build.rs writes); no .wasm.
 # Prints a Markdown table. Needs the thumbv7em-none-eabihf and
 # wasm32-unknown-unknown targets, node, and llvm-size and llvm-nm (on the PATH,
 # or `rustup component add llvm-tools`). The firmware builds go to
@@ -63,6 +66,20 @@ for build in "${builds[@]}"; do
   done
 done
 
+quant16_builds=(sigmoid-i16)
+for build in "${quant16_builds[@]}"; do
+  echo "--- $build, spline" >&2
+  (
+    cd firmware
+    cargo build -q --release --no-default-features --features "$build" \
+      --bin "$build" --target-dir target/sizes
+  )
+  cp "firmware/target/sizes/thumbv7em-none-eabihf/release/$build" "$out/$build-spline.elf"
+  # The newest build-script output of the firmware: the one of this build.
+  spline=$(ls -t firmware/target/sizes/thumbv7em-none-eabihf/release/build/actlut-firmware-*/out/*.spline | head -1)
+  cp "$spline" "$out/$build.spline"
+done
+
 echo "| build | form | flash, thumbv7em | of which table data | .wasm |"
 echo "|---|---|---:|---:|---:|"
 for build in "${builds[@]}"; do
@@ -76,4 +93,8 @@ for build in "${builds[@]}"; do
     wasm=$(wc -c <"$out/$build-$form.wasm")
     printf '| %s | %s | %s | %s | %s |\n' "$build" "$form" "$flash" "$tables" "$wasm"
   done
+done
+for build in "${quant16_builds[@]}"; do
+  flash=$("$size_tool" --format=berkeley "$out/$build-spline.elf" | awk 'NR == 2 { print $1 + $2 }')
+  printf '| %s | spline | %s | %s | — |\n' "$build" "$flash" "$(wc -c <"$out/$build.spline")"
 done

@@ -13,6 +13,9 @@
 //!   `tables/actlut.lock`; a compact firmware also hashes each stored form on
 //!   the device, against `tables/actlut-compact.lock`. A difference fails with
 //!   a diff naming the function, format and input;
+//! - the `sigmoid-i16` binary, a fused int16 table the firmware builds itself
+//!   rather than one of `tables/actlut.lock`, has its own checker (module
+//!   `firmware_quant16`): every code against `actlut::quant16` at run time;
 //! - qemu must exit within a bound (`ACTLUT_QEMU_TIMEOUT_SECS`, 60 s by default),
 //!   or the test fails;
 //! - the ELF's table bytes are exactly the tables its code uses: full tables
@@ -38,6 +41,7 @@ use actlut_codegen::compact::CompactRef;
 use actlut_codegen::{lock, Format, Function};
 
 mod binary_scan;
+mod firmware_quant16;
 
 use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
 
@@ -524,6 +528,9 @@ fn read_elf(path: &Path) -> Elf {
 /// scheme (`…6actlut6tables8GELU_F16…`), lowercased like a table name.
 fn table_symbol(mangled: &str) -> Option<String> {
     let rest = &mangled[mangled.find("6actlut6tables")? + "6actlut6tables".len()..];
+    // `actlut::tables::compact::GELU_BF16_STORED` and its view: the item is
+    // the next segment.
+    let rest = rest.strip_prefix("7compact").unwrap_or(rest);
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let len: usize = rest[..digits].parse().ok()?;
     rest.get(digits..digits + len).map(str::to_lowercase)
@@ -940,6 +947,14 @@ fn table_symbols_are_recognized_in_both_manglings() {
     assert_eq!(
         table_symbol("_RNvNtCs1234_6actlut6tables16SIGMOID_FP8_E5M2").as_deref(),
         Some("sigmoid_fp8_e5m2")
+    );
+    assert_eq!(
+        table_symbol("_ZN6actlut6tables7compact16GELU_BF16_STORED17h7bf842921c633b29E").as_deref(),
+        Some("gelu_bf16_stored")
+    );
+    assert_eq!(
+        table_symbol("_RNvNtNtCs1234_6actlut6tables7compact9GELU_BF16").as_deref(),
+        Some("gelu_bf16")
     );
     assert_eq!(table_symbol("_ZN6actlut9computed8gelu_f16E"), None);
 }

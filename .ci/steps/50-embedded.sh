@@ -43,7 +43,7 @@ phase "firmware: build in both forms, run under qemu, compare with the host and 
 # have the same names); the full build then leaves target/.../release as the
 # README's commands expect. Both share one target dir: only actlut and the
 # binaries are built twice.
-firmware_bins=(actlut-firmware gelu-f16 gelu-bf16 sigmoid-tanh-bf16)
+firmware_bins=(actlut-firmware gelu-f16 gelu-bf16 sigmoid-tanh-bf16 sigmoid-i16)
 (
   cd firmware
   cargo fmt --check

@@ -7,6 +7,10 @@
 //! apply <function> <format> 0x<input bits> 0x<output bits>
 //! sha256 <table name> <64 hex digits>
 //! stored-sha256 <table name> <64 hex digits>
+//! quant16 <table name> 0x<code bits> 0x<entry bits>
+//! quant16-page 0x<page> <table name> <64 hex digits>
+//! quant16-sha256 <table name> <64 hex digits>
+//! quant16-stored-sha256 <table name> <64 hex digits>
 //! done
 //! ```
 //!
@@ -16,6 +20,13 @@
 //! whatever its form. `stored-sha256`, printed for a 16-bit table built with
 //! the `compact` feature only, is taken over the bytes of its compact stored
 //! form: its line in `tables/actlut-compact.lock`.
+//!
+//! The `quant16` lines are those of a fused 16-bit quantized table a binary
+//! builds itself (not one of `actlut::tables`): a few entries, the SHA-256 of
+//! each page of 256 entries (page `p` is the codes whose bit patterns are
+//! `p << 8 ..= p << 8 | 0xff`), of all 65,536 entries (little-endian, in the
+//! order of the codes' bit patterns, as `actlut::quant16` lays a table out) and
+//! of the stored form's bytes.
 #![no_std]
 
 use actlut::compact::CompactRef;
@@ -47,14 +58,14 @@ pub fn print_8(function: &str, format: &str, inputs: &[u8], outputs: &[u8]) {
 /// build: `actlut::tables` (full), or with the `compact` feature
 /// `actlut::tables::compact`. A firmware hashes the form it runs on, so that
 /// it links no other.
-#[cfg(feature = "compact")]
-pub use actlut::tables::compact as tables16;
+#[cfg(not(feature = "compact"))]
+pub use actlut::tables as tables16;
 /// actlut's 16-bit tables in the form its function modules read in this
 /// build: `actlut::tables` (full), or with the `compact` feature
 /// `actlut::tables::compact`. A firmware hashes the form it runs on, so that
 /// it links no other.
-#[cfg(not(feature = "compact"))]
-pub use actlut::tables as tables16;
+#[cfg(feature = "compact")]
+pub use actlut::tables::compact as tables16;
 
 /// A 16-bit table in either of actlut's forms: `[u16; 65536]`, or a
 /// [`CompactRef`] (`actlut::tables::compact`, the `compact` feature).
@@ -117,6 +128,47 @@ fn stored_sha256(t: &CompactRef<'_>) -> [u8; 32] {
     sha.finalize().into()
 }
 
+/// Prints one `quant16` line per input: a 16-bit quantized table's entry
+/// `f(code)` for the code's bit pattern.
+pub fn print_quant16(name: &str, inputs: &[u16], f: impl Fn(u16) -> u16) {
+    for &x in inputs {
+        hprintln!("quant16 {} 0x{:04x} 0x{:04x}", name, x, f(x));
+    }
+}
+
+/// Computes a 16-bit quantized table on every code with `map` (codes in,
+/// entries out, 256 at a time in the order of the codes' bit patterns), and
+/// prints the hash of each page, of all entries, and of `stored`.
+pub fn hash_quant16(name: &str, mut map: impl FnMut(&[i16], &mut [i16]), stored: &[u8]) {
+    let mut all = Sha256::new();
+    let mut codes = [0i16; 256];
+    let mut entries = [0i16; 256];
+    let mut bytes = [0u8; 512];
+    for page in 0..=0xffu16 {
+        for (c, low) in codes.iter_mut().zip(0..=0xffu16) {
+            *c = (page << 8 | low) as i16;
+        }
+        map(&codes, &mut entries);
+        for (b, e) in bytes.chunks_exact_mut(2).zip(entries) {
+            b.copy_from_slice(&e.to_le_bytes());
+        }
+        all.update(bytes);
+        let mut tag = *b"quant16-page 0x00";
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        tag[15] = HEX[usize::from(page >> 4)];
+        tag[16] = HEX[usize::from(page & 0xf)];
+        // Only ASCII was written.
+        let tag = core::str::from_utf8(&tag).unwrap_or("quant16-page ?");
+        print_hash(tag, name, &Sha256::digest(bytes).into());
+    }
+    print_hash("quant16-sha256", name, &all.finalize().into());
+    print_hash(
+        "quant16-stored-sha256",
+        name,
+        &Sha256::digest(stored).into(),
+    );
+}
+
 /// Hashes an 8-bit table on the device and prints the hash.
 pub fn hash_8(name: &str, table: &[u8; 256]) {
     print_hash("sha256", name, &Sha256::digest(table).into());
@@ -156,6 +208,12 @@ pub const F16_INPUTS: [u16; 14] = [
 pub const BF16_INPUTS: [u16; 14] = [
     0x0000, 0x8000, 0x3f80, 0xbf80, 0x3f00, 0x40a0, 0xc0a0, 0x0001, 0x7f7f, 0x7f80, 0xff80, 0x7f81,
     0x3dcc, 0xc2f7,
+];
+
+/// Fixed int16 codes (bit patterns): 0, ±1, ±4096 (±1.0 at the TFLite 16x8
+/// input scale 2^-12), the extremes −32768 and 32767, and two arbitrary codes.
+pub const I16_INPUTS: [u16; 9] = [
+    0x0000, 0x0001, 0xffff, 0x1000, 0xf000, 0x8000, 0x7fff, 0x1234, 0xabcd,
 ];
 
 /// Every fp8 bit pattern, in order.
