@@ -201,7 +201,7 @@ pub const MAX_FOUND: usize = 1 << 16;
 /// Entries the verification may compare per byte of input (plus a
 /// [`BUDGET_ALLOWANCE`]): the bound that keeps time linear even for an input
 /// crafted to be all near-table fragments ([`Report::too_many`]). Real
-/// binaries use a small fraction of it (see the README).
+/// binaries use a small fraction of it (docs/audit.md).
 pub const BUDGET_PER_BYTE: u64 = 64;
 /// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 1024
 /// whole 16-bit tables (a modified copy is compared with every table whose
