@@ -152,15 +152,18 @@ file_kind=$(head -c 6 "$s390x_test" | od -An -tx1 | tr -d ' \n')
 audit_expect "$s390x_test" "$distinct_large" be
 
 echo "--- compact builds: the stored forms found intact, and tampered copies failing"
-# audit_compact FILE COPIES: `actlut audit FILE` exits 0 and finds only
+# audit_compact FILE COPIES [TOTAL]: `actlut audit FILE` exits 0 and finds
 # gelu_bf16 in its compact stored form, intact, COPIES times (a static library
-# holds it in its object code and its LLVM bitcode); sets form_at and form_len
-# to the first copy's offset and length.
+# holds it in its object code and its LLVM bitcode), and TOTAL tables in all
+# (default COPIES), the others gelu_bf16 in full, intact; sets form_at and
+# form_len to the first copy's offset and length.
 audit_compact() {
   local out json copies
   out=$("$actlut" audit "$1") || { echo "$out"; echo "audit of $1 failed"; exit 1; }
+  local total=${3:-$2}
   copies=$(grep -cE '^  0x[0-9a-f]+  gelu_bf16 \(compact\) +u8  [0-9a-f]{64}  intact, in the lock$' <<<"$out" || true)
-  [ "$copies" -eq "$2" ] && grep -q "^audit: $2 tables\? found" <<<"$out" \
+  full=$(grep -cE '^  0x[0-9a-f]+  gelu_bf16 +le  [0-9a-f]{64}  intact, in the lock$' <<<"$out" || true)
+  [ "$copies" -eq "$2" ] && [ $((copies + full)) -eq "$total" ] && grep -q "^audit: $total tables\? found" <<<"$out" \
     || { echo "$out"; echo "expected gelu_bf16 (compact) $2 times and nothing else in $1"; exit 1; }
   echo "$out" | sed -n 2p
   json=$("$actlut" audit --json "$1")
@@ -188,7 +191,8 @@ grep -q "^  $(printf '0x%08x' "$elf_at")  gelu_bf16 (compact) .* MODIFIED" <<<"$
 # The thumbv7em static library of a gelu,bf16,compact build.
 CARGO_TARGET_DIR="$root/target/audit-compact" cargo build -q -p actlut \
   --target thumbv7em-none-eabihf --no-default-features --features compact,gelu,bf16
-audit_compact "$root/target/audit-compact/thumbv7em-none-eabihf/debug/libactlut.rlib" 2
+# A library holds the full table too (compact only adds; a binary links the form it reads).
+audit_compact "$root/target/audit-compact/thumbv7em-none-eabihf/debug/libactlut.rlib" 2 4
 # The wasm module of firmware/wasm (size-optimised, LTO, stripped), gelu on bf16.
 (cd firmware/wasm && cargo build -q --release --features gelu-bf16,compact \
   --target-dir "$root/target/audit-compact")
