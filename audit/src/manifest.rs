@@ -10,7 +10,9 @@
 //! name is a problem ([`Record::problem`]), whatever the hash was changed to:
 //! the hash of a tampered table, of another table, or anything else.
 //!
-//! Not found: a record whose marker and name field were both changed. The
+//! Not found: a record whose marker and name field were both changed, and a
+//! name field without its marker whose hash is one byte repeated (it claims
+//! no hash; link-time optimisation leaves such name fields in firmware). The
 //! table it names is still searched for by its content.
 
 use std::string::String;
@@ -43,12 +45,20 @@ impl Record {
             return None;
         }
         let name = actlut_codegen::record::parse_name(&bytes[MARK.len()..MARK.len() + NAME_BYTES])?;
+        let sha256: [u8; 32] = bytes[MARK.len() + NAME_BYTES..]
+            .try_into()
+            .expect("32 bytes");
+        // Without its marker, a name field followed by one byte repeated (a
+        // zero fill) is no record: it claims no hash. Such bytes occur in
+        // real firmware, where link-time optimisation splits a `Table` into
+        // the fields the program reads and keeps the name field alone.
+        if !marked && sha256.iter().all(|&b| b == sha256[0]) {
+            return None;
+        }
         Some(Record {
             offset,
             name: name.into(),
-            sha256: bytes[MARK.len() + NAME_BYTES..]
-                .try_into()
-                .expect("32 bytes"),
+            sha256,
             marked,
         })
     }
@@ -79,3 +89,32 @@ impl Record {
 
 /// The marker as the scan reads it (8 bytes, little-endian).
 pub(crate) const MARK_U64: u64 = u64::from_le_bytes(MARK);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actlut_codegen::record::name_field;
+
+    fn record(marker: &[u8; 8], name: &str, hash: [u8; 32]) -> std::vec::Vec<u8> {
+        let mut b = marker.to_vec();
+        b.extend_from_slice(&name_field(name).unwrap());
+        b.extend_from_slice(&hash);
+        b
+    }
+
+    #[test]
+    fn a_name_field_without_marker_and_with_a_filled_hash_is_no_record() {
+        for fill in [0u8, 0xFF] {
+            let b = record(b"gelubf16", "gelu_bf16", [fill; 32]);
+            assert_eq!(Record::parse(&b, 0, true), None);
+        }
+        // With its marker it is one (and its zero hash a problem), and
+        // without the marker any other hash is one too.
+        let b = record(&MARK, "gelu_bf16", [0; 32]);
+        assert!(Record::parse(&b, 0, true).is_some_and(|r| r.marked));
+        let mut hash = [0u8; 32];
+        hash[31] = 1;
+        let b = record(b"gelubf16", "gelu_bf16", hash);
+        assert!(Record::parse(&b, 0, true).is_some_and(|r| !r.marked));
+    }
+}
