@@ -378,6 +378,7 @@ pub(crate) fn greedy_hits(keys: &[usize]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tests::noise;
     use crate::{merge_aliases, Found, Index, Reference, Report, Verdict};
     use actlut_codegen::compact::{compact, Layout};
     use actlut_codegen::lock::Entry;
@@ -429,18 +430,6 @@ mod tests {
     fn form(name: &str) -> Vec<u8> {
         let (_, forms) = index();
         forms.iter().find(|(n, _)| n == name).unwrap().1.clone()
-    }
-
-    fn noise(len: usize, seed: u64) -> Vec<u8> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect()
     }
 
     /// `before` bytes of noise, `form`, `after` bytes of noise.

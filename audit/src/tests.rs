@@ -19,7 +19,9 @@ fn small_index() -> (Index, Vec<Reference>) {
     (Index::new(refs.clone()), refs)
 }
 
-fn noise(len: usize, seed: u64) -> Vec<u8> {
+/// `len` pseudo-random bytes (xorshift), the same for the same seed: what the
+/// unit tests embed tables in.
+pub(crate) fn noise(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;
     (0..len)
         .map(|_| {
