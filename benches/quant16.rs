@@ -28,14 +28,14 @@ use actlut_codegen::quant::requantize_with;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 mod common;
-use common::XorShift64;
+use common::Rng;
 
 const N: usize = 1 << 20;
 const SCALE: f32 = 1.0 / 4096.0;
 const OUT_SCALE: f32 = 1.0 / 32768.0;
 
 fn i16_sigmoid_i16(c: &mut Criterion) {
-    let mut rng = XorShift64(0x5EED_0016);
+    let mut rng = Rng(0x5EED_0016);
     let codes: Vec<i16> = (0..N)
         .map(|_| (rng.normal() * 4096.0).round().clamp(-32768.0, 32767.0) as i16)
         .collect();

@@ -5,6 +5,8 @@ cargo clippy --workspace --all-targets -- -D warnings  # includes the oracle (bu
 cargo clippy -p actlut --no-default-features -- -D warnings
 # The compact representation (every 16-bit table compact) and its tests.
 cargo clippy -p actlut --all-targets --features compact -- -D warnings
+# Every feature: the targets that need `alloc` or `macros` (benches, tests) too.
+cargo clippy -p actlut --all-targets --all-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 # The crate alone too: the workspace build unifies features (self-check via the CLI).
 RUSTDOCFLAGS="-D warnings" cargo doc -p actlut --no-deps
