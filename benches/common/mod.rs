@@ -4,10 +4,10 @@
 #![allow(dead_code)] // each bench uses part of it
 
 // The generator of the tests (tests/support), the one home of the shared helpers.
-#[path = "../../tests/support/mod.rs"]
-mod support;
+#[path = "../../tests/support/rng.rs"]
+mod rng;
 #[allow(unused_imports)] // each bench uses part of it
-pub use support::{random_bytes, Rng};
+pub use rng::{random_bytes, Rng};
 
 /// The bit patterns of `n` N(0, 1) samples rounded to f16: the distribution of
 /// pre-activations in a normalized network, which touches a few KiB of a
