@@ -4,42 +4,51 @@
 //! things hold, all read off the table's own entries ([`Index::new`] decides
 //! which entries count):
 //!
-//! 1. **Found.** Two of its *grams* whose starts lie at least
-//!    [`VOTE_SPREAD`] bytes apart are in place (for an 8-bit table, any one):
-//!    every entry of the window equal to the table's, at its position. Its
-//!    grams are the indexed windows of [`LARGE_GRAM`] bytes at every entry of
-//!    a 16-bit table, its [`PAIR_GRAM`]-byte pairs at every other entry, and
-//!    an 8-bit table's [`SMALL_GRAM`]-byte windows.
-//! 2. **Evidence.** At least the evidence its kind needs
-//!    ([`MIN_EVIDENCE_WORDS`] for a 16-bit table, [`MIN_EVIDENCE_SMALL`] for
-//!    an 8-bit one) of its *surprises* are in place: a surprise is an entry
-//!    whose step differs from the two steps before it, and it counts when it
-//!    and the three entries before it (two for an 8-bit table) are in place.
+//! 1. **Found.** For a 16-bit table, two of its *grams* whose starts lie at
+//!    least [`VOTE_SPREAD`] bytes apart are in place: every entry of the
+//!    window equal to the table's, at its position. Its grams are the indexed
+//!    windows of [`LARGE_GRAM`] bytes at every entry and its
+//!    [`PAIR_GRAM`]-byte pairs at every other entry. For an 8-bit table,
+//!    [`MIN_FEATURES`] of its *features* are in place: a feature is two
+//!    entries up to [`FEATURE_REACH`] apart whose step is neither 0 nor one
+//!    unit per entry, in place when both entries are, whatever lies between
+//!    them.
+//! 2. **Evidence.** For a 16-bit table, [`MIN_EVIDENCE_WORDS`] of its
+//!    *surprises* are in place (a surprise is an entry whose step differs
+//!    from the two steps before it, and it counts when it and the three
+//!    entries before it are in place), or [`MIN_EVIDENCE_PAIRS`] of its pair
+//!    grams. For an 8-bit table, the features of the first condition.
 //! 3. **Matching.** At least [`MIN_MATCHING_LARGE`] entries (16-bit) or
 //!    [`MIN_MATCHING_SMALL`] entries of which [`MIN_INFORMATIVE_SMALL`] are
 //!    not the table's most common value (8-bit) are in place.
 //!
-//! The table's *distinctive part* is the entries that lie in a gram: entries
-//! that no simple rule predicts (a constant run, a count, an alternation, a
-//! slow ramp: such windows are not indexed) and that no other known table
-//! holds at the same bytes (shared windows point at no one table).
+//! The table's *distinctive part* is the entries that lie in a gram or a
+//! feature: entries that no simple rule predicts (a constant run, a count,
+//! an alternation: such windows are not indexed).
 //!
-//! Whatever else was changed, a copy in which those three hold is reported.
-//! So an attacker must change enough entries to break one of them. The
-//! fewest entries that break the first meet every gram but those of one
-//! cluster (grams starting within [`VOTE_SPREAD`] bytes): at least
+//! Whatever else was changed, a copy in which those three hold is reported:
+//! under its own name, or, when the changes have made it closer to another
+//! known table than to its own (so that a candidate of that table at the
+//! same place matches more entries), as a modified copy of that table. Both
+//! are exit 1. So an attacker must change enough entries to break one of
+//! them. The fewest entries that break the first meet every gram but those
+//! of one cluster (grams starting within [`VOTE_SPREAD`] bytes): at least
 //! `stab(grams) - stab(cluster)` for the largest cluster, where `stab` is the
 //! smallest number of entries that meets every window (computed exactly,
 //! greedily: windows are intervals of entries). The second needs all but
 //! `needed - 1` surprise windows met, and (16-bit) all but
 //! `MIN_EVIDENCE_PAIRS - 1` pair grams: at least the larger of `stab(S) -
 //! (needed - 1)` and `stab(P) - (MIN_EVIDENCE_PAIRS - 1)` (removing one
-//! window from a set lowers its `stab` by at most one). The third needs all
-//! but `MIN_MATCHING - 1` entries changed. The [`HidingCost`] of a
-//! table is the least of the three: **a copy with fewer entries changed than
-//! its hiding cost is always reported**. It is a lower bound, proved by the
-//! argument above; the adaptive attack of `audit/tests/adaptive.rs` measures
-//! how close an attacker who knows all this gets to it.
+//! window from a set lowers its `stab` by at most one). For an 8-bit table
+//! both are the fewest entries that leave at most `MIN_FEATURES - 1` of its
+//! features whole, computed exactly by [`fewest_to_break`] (features are not
+//! intervals: a changed entry between a feature's two entries leaves it
+//! whole). The third needs all but `MIN_MATCHING - 1` entries changed. The
+//! [`HidingCost`] of a table is the least of the three: **a copy with fewer
+//! entries changed than its hiding cost is always reported**. It is a lower
+//! bound, proved by the argument above; the adaptive attack of
+//! `audit/tests/adaptive.rs` measures how close an attacker who knows all
+//! this gets to it.
 //!
 //! One more way to hide a copy is to turn it into another known table, whole
 //! and intact: the audit then reports that table, under its own name. The
@@ -118,6 +127,106 @@ pub fn stab(intervals: &mut [(usize, usize)]) -> usize {
     points
 }
 
+/// The fewest entries to change so that at most `keep` of `pairs` keep both
+/// of their entries unchanged, as those entries, ascending: an 8-bit table's
+/// features are such pairs, and a copy with `MIN_FEATURES - 1` or fewer of
+/// them in place is neither found nor evidence. Exact (dynamic programming
+/// over the entries, with the changes among the last `reach` of them and the
+/// pairs kept so far as the state), not a greedy bound.
+///
+/// # Panics
+///
+/// If two entries of a pair lie more than 8 apart, or a pair is not
+/// `(a, b)` with `a < b`.
+///
+/// ```
+/// use actlut_audit::fewest_to_break;
+/// let path = [(0, 1), (1, 2), (2, 3), (3, 4)];
+/// // Two changes break all four pairs (no one entry is in more than two).
+/// assert_eq!(fewest_to_break(&path, 0).len(), 2);
+/// // Keeping one is no cheaper: one change leaves two.
+/// assert_eq!(fewest_to_break(&path, 1).len(), 2);
+/// // Keeping two, one change will do (entry 2 leaves (0, 1) and (3, 4)).
+/// assert_eq!(fewest_to_break(&path, 2).len(), 1);
+/// ```
+pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
+    if pairs.len() <= keep {
+        return Vec::new();
+    }
+    let reach = pairs
+        .iter()
+        .map(|&(a, b)| {
+            assert!(a < b, "a pair is two entries, the first before the second");
+            b - a
+        })
+        .max()
+        .unwrap_or(1);
+    assert!(reach <= 8, "pairs at most 8 entries apart");
+    let n = pairs.iter().map(|&(_, b)| b + 1).max().unwrap_or(0);
+    // The pairs ending at each entry, by distance.
+    let mut ending = vec![Vec::new(); n];
+    for &(a, b) in pairs {
+        ending[b].push(b - a);
+    }
+    let states = 1usize << reach;
+    let width = states * (keep + 1);
+    const NONE: u32 = u32::MAX;
+    // cost[v][state]: fewest changes among entries 0..v; `state` is the
+    // changes among the last `reach` entries (bit 0: entry v - 1) and the
+    // pairs kept. `from[v][state]`: the state before entry v - 1 was decided,
+    // and whether it was changed.
+    let mut cost = vec![NONE; width];
+    cost[0] = 0;
+    let mut from: Vec<Vec<(u32, bool)>> = Vec::with_capacity(n);
+    for ends in &ending {
+        let mut next = vec![NONE; width];
+        let mut back = vec![(0u32, false); width];
+        for (state, &c) in cost.iter().enumerate() {
+            if c == NONE {
+                continue;
+            }
+            let (changed, kept) = (state % states, state / states);
+            for change in [false, true] {
+                let mut k = kept;
+                if !change {
+                    k += ends
+                        .iter()
+                        .filter(|&&d| changed >> (d - 1) & 1 == 0)
+                        .count();
+                }
+                if k > keep {
+                    continue;
+                }
+                let shifted = (changed << 1 | usize::from(change)) & (states - 1);
+                let to = k * states + shifted;
+                let c = c + u32::from(change);
+                if c < next[to] {
+                    next[to] = c;
+                    back[to] = (state as u32, change);
+                }
+            }
+        }
+        cost = next;
+        from.push(back);
+    }
+    let (mut state, _) = cost
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c != NONE)
+        .min_by_key(|(_, &c)| c)
+        .expect("changing every entry keeps no pair");
+    let mut entries = Vec::new();
+    for v in (0..n).rev() {
+        let (before, change) = from[v][state];
+        if change {
+            entries.push(v);
+        }
+        state = before as usize;
+    }
+    entries.reverse();
+    entries
+}
+
 /// The fewest changed entries that leave a copy of `w` too few grams to be
 /// compared: for an 8-bit table none may remain; for a 16-bit one, what
 /// remains must lie within [`VOTE_SPREAD`] bytes (its first and last gram
@@ -153,6 +262,8 @@ pub struct Windows {
     pub order: ByteOrder,
     /// Bytes per entry.
     pub unit: usize,
+    /// Entries of the table.
+    pub entries: usize,
     /// Every gram, as an inclusive interval of entries.
     pub grams: Vec<(usize, usize)>,
     /// How many grams a copy needs in place to be compared.
@@ -166,6 +277,15 @@ pub struct Windows {
     /// also grams, and evidence enough when [`MIN_EVIDENCE_PAIRS`] are in
     /// place.
     pub pairs: Vec<(usize, usize)>,
+    /// How many pair grams in place are evidence enough
+    /// ([`MIN_EVIDENCE_PAIRS`]).
+    pub pairs_needed: usize,
+    /// Every feature (8-bit tables; [`FEATURE_REACH`]), as its two entries:
+    /// in place when both are, whatever lies between them. An 8-bit table
+    /// has no grams or surprises: its features are both.
+    pub features: Vec<(usize, usize)>,
+    /// How many features a copy needs in place to be compared and reported.
+    pub features_needed: usize,
 }
 
 impl Index {
@@ -209,10 +329,21 @@ impl Index {
                 grams.dedup();
                 let mut pairs = pairs[i].clone();
                 pairs.sort_unstable();
+                let features = im
+                    .features
+                    .iter()
+                    .map(|&(a, b)| (a as usize, b as usize))
+                    .collect();
+                let surprises = if im.by_features() {
+                    Vec::new()
+                } else {
+                    surprises
+                };
                 Windows {
                     name: self.refs[im.reference].names[0].clone(),
                     order: im.order,
                     unit: im.unit,
+                    entries: im.entries(),
                     grams,
                     grams_needed: if im.small {
                         1
@@ -220,8 +351,11 @@ impl Index {
                         MIN_VOTES_LARGE as usize
                     },
                     surprises,
-                    surprises_needed: self.needed(i),
+                    surprises_needed: self.needed(i) + self.extra_evidence,
                     pairs,
+                    pairs_needed: MIN_EVIDENCE_PAIRS + self.extra_evidence,
+                    features,
+                    features_needed: MIN_FEATURES + self.extra_evidence,
                 }
             })
             .collect()
@@ -290,22 +424,36 @@ impl Index {
                 for &(a, b) in &w.grams {
                     covered[a..=b].iter_mut().for_each(|c| *c = true);
                 }
-                let to_unfind = unfind_cost(&w);
-                // Evidence is surprises or, for a 16-bit table, pair grams:
-                // both must be brought under what is needed.
-                let mut to_disprove =
-                    stab(&mut w.surprises.clone()).saturating_sub(w.surprises_needed - 1);
-                if !w.pairs.is_empty() {
-                    let pairs = stab(&mut w.pairs.clone()).saturating_sub(MIN_EVIDENCE_PAIRS - 1);
-                    to_disprove = to_disprove.max(pairs);
+                for &(a, b) in &w.features {
+                    covered[a] = true;
+                    covered[b] = true;
                 }
+                let (to_unfind, to_disprove) = if im.by_features() {
+                    // Found and evidence both: its features.
+                    let n = fewest_to_break(&w.features, w.features_needed - 1).len();
+                    (n, n)
+                } else {
+                    // Evidence is surprises or, for a 16-bit table, pair
+                    // grams: both must be brought under what is needed.
+                    let mut to_disprove =
+                        stab(&mut w.surprises.clone()).saturating_sub(w.surprises_needed - 1);
+                    if !w.pairs.is_empty() {
+                        let pairs = stab(&mut w.pairs.clone()).saturating_sub(w.pairs_needed - 1);
+                        to_disprove = to_disprove.max(pairs);
+                    }
+                    (unfind_cost(&w), to_disprove)
+                };
                 let to_unmatch = if im.small {
                     let informative = (0..im.entries())
                         .filter(|&j| im.entry(j) != im.modal)
                         .count();
+                    // At least half its distinctive entries must match.
+                    let d = im.distinctive_count;
+                    let need = (d * MIN_DISTINCTIVE_PER_MILLE).div_ceil(1000);
                     (im.entries() + 1)
                         .saturating_sub(MIN_MATCHING_SMALL)
                         .min((informative + 1).saturating_sub(MIN_INFORMATIVE_SMALL))
+                        .min((d + 1).saturating_sub(need))
                 } else {
                     (im.entries() + 1).saturating_sub(MIN_MATCHING_LARGE)
                 };

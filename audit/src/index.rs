@@ -43,6 +43,16 @@ pub(crate) struct Image {
     pub(crate) surprise_list: Vec<u32>,
     /// The first entries of its pair grams, ascending.
     pub(crate) pair_list: Vec<u32>,
+    /// Of an 8-bit table: its features ([`FEATURE_REACH`]), each as its two
+    /// entries `(j, j + d)`, ascending.
+    pub(crate) features: Vec<(u32, u32)>,
+    /// Of an 8-bit table: bit `j`: entry `j` is in a feature (its
+    /// distinctive part), and how many are.
+    pub(crate) distinctive: Vec<u64>,
+    pub(crate) distinctive_count: usize,
+    /// Of an 8-bit table: its place among the 8-bit tables (the scan keeps
+    /// the votes of each in a ring of its own).
+    pub(crate) slot: u32,
 }
 
 /// The keys of one compact stored form ([`Index::compact_keys`]).
@@ -83,6 +93,12 @@ impl Image {
         self.pair_points
             .get(j / 64)
             .is_some_and(|w| w >> (j % 64) & 1 == 1)
+    }
+
+    /// Whether this image is found and judged by its features (an 8-bit
+    /// table, or any other form of single bytes under [`SMALL_FORM_BYTES`]).
+    pub(crate) fn by_features(&self) -> bool {
+        self.small && self.unit == 1 && !self.tiny
     }
 
     pub(crate) fn is_change_point(&self, j: usize) -> bool {
@@ -279,12 +295,14 @@ impl Grams {
         self.filter[word] & m == m
     }
 
-    /// One multiply: the word from the top bits, two bits from the middle.
     #[inline(always)]
     pub(crate) fn filter_bits(&self, key: u64) -> (usize, u64) {
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let m = (1 << ((h >> 24) & 63)) | (1 << ((h >> 30) & 63));
-        ((h >> self.shift) as usize, m)
+        filter_bits(key, self.shift)
+    }
+
+    /// Its keys.
+    pub(crate) fn keys(&self) -> &[u64] {
+        &self.keys
     }
 
     pub(crate) fn get(&self, key: u64) -> &[Site] {
@@ -301,6 +319,44 @@ impl Grams {
             s = (s + 1) & self.mask;
         }
     }
+}
+
+/// A one-word Bloom filter of keys without sites: the scan's first test of
+/// the 8-byte value at every offset, for everything it may start (a gram, a
+/// hash, a manifest record, a compact header, a table below the content
+/// threshold), so that one load answers for them all.
+pub(crate) struct Filter {
+    words: Vec<u64>,
+    shift: u32,
+}
+
+impl Filter {
+    pub(crate) fn new(keys: &[u64]) -> Filter {
+        let words = (keys.len() * 32 / 64).next_power_of_two().max(64);
+        let mut f = Filter {
+            words: vec![0; words],
+            shift: 64 - words.trailing_zeros(),
+        };
+        for &k in keys {
+            let (w, m) = filter_bits(k, f.shift);
+            f.words[w] |= m;
+        }
+        f
+    }
+
+    #[inline(always)]
+    pub(crate) fn maybe(&self, key: u64) -> bool {
+        let (w, m) = filter_bits(key, self.shift);
+        self.words[w] & m == m
+    }
+}
+
+/// One multiply: the word from the top bits, three bits from the middle.
+#[inline(always)]
+fn filter_bits(key: u64, shift: u32) -> (usize, u64) {
+    let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let m = (1 << ((h >> 24) & 63)) | (1 << ((h >> 30) & 63)) | (1 << ((h >> 36) & 63));
+    ((h >> shift) as usize, m)
 }
 
 pub(crate) struct Needle {
@@ -320,11 +376,25 @@ pub struct Index {
     /// scan probes, one filter for both.
     pub(crate) fours: Grams,
     pub(crate) small: Grams,
+    /// The features of 8-bit tables ([`FEATURE_REACH`]), keyed by
+    /// [`feature_key`].
+    pub(crate) features: Grams,
+    /// One bit per pair of bytes for each distance `d` in
+    /// `1..=FEATURE_REACH` (bit `a | b << 8` of the `d - 1`th 65,536): some
+    /// 8-bit table holds the feature `(a, b)` at distance `d`. The scan tests
+    /// it at every byte, for every `d`, without a hash.
+    pub(crate) feature_bits: Vec<u64>,
+    /// Images found by their features.
+    pub(crate) slots: usize,
     /// The first 8 bytes of every table below [`MIN_CONTENT_ENTRIES`].
     pub(crate) exact: Grams,
     /// The first 8 bytes of the manifest record name field of every known
     /// name ([`crate::manifest`]).
     pub(crate) name_fields: Grams,
+    /// The keys of [`large`](Self::large), [`exact`](Self::exact) and
+    /// [`name_fields`](Self::name_fields), and the record marker and compact
+    /// header magic: what an 8-byte value may start.
+    pub(crate) eight: Filter,
     pub(crate) needles: Vec<Needle>,
     pub(crate) max_len: usize,
     /// Every 16-bit reference's entries, to name what a compact stored form
@@ -334,6 +404,23 @@ pub struct Index {
     /// sampled comparison looks at ([`compact::SAMPLES`]), which an attacker
     /// therefore cannot pick out to change.
     pub(crate) seed: u64,
+    /// Evidence every candidate needs beyond what the guarantee assumes
+    /// (0; see [`Index::weakened`]).
+    pub(crate) extra_evidence: usize,
+}
+
+/// The key of the feature of bytes `a` then `b`, `d` bytes apart.
+#[inline(always)]
+pub(crate) fn feature_key(a: u8, b: u8, d: usize) -> u64 {
+    u64::from(a) | u64::from(b) << 8 | (d as u64) << 16
+}
+
+/// Whether the step from `a` to `b` over `d` entries is one that a formula
+/// predicts: none (a run), or one unit per entry either way (a count, the
+/// identity).
+pub(crate) fn is_predicted_step(a: u8, b: u8, d: usize) -> bool {
+    let step = b.wrapping_sub(a);
+    step == 0 || usize::from(step) == d || usize::from(step.wrapping_neg()) == d
 }
 
 pub(crate) fn swap16(bytes: &[u8]) -> Vec<u8> {
@@ -388,6 +475,10 @@ impl Index {
                         pair_points: Vec::new(),
                         surprise_list: Vec::new(),
                         pair_list: Vec::new(),
+                        features: Vec::new(),
+                        distinctive: Vec::new(),
+                        distinctive_count: 0,
+                        slot: 0,
                         bytes,
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
@@ -420,6 +511,7 @@ impl Index {
         let mut exact = Vec::new();
         let mut compact_keys = Vec::new();
         let mut pairs = Vec::new();
+        let mut features = Vec::new();
         for (i, image) in images.iter().enumerate() {
             if image.form == 0 && image.unit == 2 && !image.small {
                 // Two entries at every even entry whose step is not 0 or
@@ -451,22 +543,21 @@ impl Index {
                 if b.len() >= LARGE_GRAM {
                     exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
                 }
+            } else if image.by_features() {
+                for d in 1..=FEATURE_REACH {
+                    for j in 0..b.len().saturating_sub(d) {
+                        if !is_predicted_step(b[j], b[j + d], d) {
+                            features.push((feature_key(b[j], b[j + d], d), site(j)));
+                        }
+                    }
+                }
             } else if image.small {
-                let before = small.len();
+                // A short form of 16-bit words: its 3-byte windows.
                 for off in 0..=b.len().saturating_sub(SMALL_GRAM) {
                     let g = &b[off..off + SMALL_GRAM];
                     let v = [u16::from(g[0]), u16::from(g[1]), u16::from(g[2])];
                     if !is_progression(&v, 0xFF) && !is_slow(&v, 0xFF) {
                         small.push((key_le(g), site(off)));
-                    }
-                }
-                if small.len() - before < MIN_SMALL_GRAMS && image.unit == 1 {
-                    for off in 0..=b.len().saturating_sub(LARGE_GRAM) {
-                        let g = &b[off..off + LARGE_GRAM];
-                        let v: Vec<u16> = g.iter().map(|&x| u16::from(x)).collect();
-                        if !is_progression(&v, 0xFF) && !is_periodic(&v, 0xFF) {
-                            large.push((key_le(g), site(off)));
-                        }
                     }
                 }
             } else {
@@ -611,18 +702,56 @@ impl Index {
             })
             .collect();
         let fours = Grams::merge(&compact_grams, &pairs);
+        // Features shared by several tables (the halving of small inputs
+        // that GELU, SiLU and Mish have in common) stay: each table counts
+        // its own at its own start.
+        let features = Grams::new(features, None);
+        let mut feature_bits = vec![0u64; FEATURE_REACH << 10];
+        for (n, &k) in features.keys.iter().enumerate() {
+            let d = (k >> 16) as usize;
+            let bit = (d - 1) << 16 | (k & 0xFFFF) as usize;
+            feature_bits[bit >> 6] |= 1 << (bit & 63);
+            for s in &features.sites[features.ranges[n] as usize..features.ranges[n + 1] as usize] {
+                let j = s.offset;
+                images[s.image as usize].features.push((j, j + d as u32));
+            }
+        }
+        let mut slots = 0;
+        for im in images.iter_mut().filter(|im| im.by_features()) {
+            im.features.sort_unstable();
+            im.distinctive = vec![0; im.entries() / 64 + 1];
+            for &(a, b) in &im.features {
+                for j in [a, b] {
+                    im.distinctive[j as usize / 64] |= 1 << (j % 64);
+                }
+            }
+            im.distinctive_count = im.distinctive.iter().map(|w| w.count_ones() as usize).sum();
+            im.slot = slots;
+            slots += 1;
+        }
+        let exact = Grams::new(exact, None);
+        let name_fields = Grams::new(name_fields, None);
+        let mut eight_keys = vec![crate::manifest::MARK_U64, compact::MAGIC_U64];
+        for g in [&large, &exact, &name_fields] {
+            eight_keys.extend_from_slice(g.keys());
+        }
         Index {
+            eight: Filter::new(&eight_keys),
             refs,
             large,
             fours,
             pairs,
             small: Grams::new(small, None),
-            exact: Grams::new(exact, None),
-            name_fields: Grams::new(name_fields, None),
+            features,
+            feature_bits,
+            slots: slots as usize,
+            exact,
+            name_fields,
             images,
             needles,
             max_len,
             known,
+            extra_evidence: 0,
             seed: {
                 use std::hash::BuildHasher;
                 std::collections::hash_map::RandomState::new().hash_one(0x5EED_u64)
@@ -663,6 +792,8 @@ impl Index {
         let im = &self.images[image];
         if im.compact {
             compact::MIN_KEYS
+        } else if im.by_features() {
+            MIN_FEATURES
         } else if im.small {
             MIN_EVIDENCE_SMALL
         } else if im.unit == 2 {
@@ -670,6 +801,18 @@ impl Index {
         } else {
             MIN_EVIDENCE_LARGE
         }
+    }
+
+    /// This index, with an audit that asks every candidate for `extra` more
+    /// matching surprises, pair grams or features than
+    /// [`hiding_costs`](Self::hiding_costs) assumes: weaker than the
+    /// guarantee it states. For tests only: `audit/tests/adaptive.rs` shows
+    /// that its adaptive attack then hides tables with fewer changes than
+    /// their stated hiding cost, so that it would fail an audit weakened so.
+    #[doc(hidden)]
+    pub fn weakened(mut self, extra: usize) -> Index {
+        self.extra_evidence = extra;
+        self
     }
 
     /// Whether `name` is the name of a known table (of a reference, or of the

@@ -6,39 +6,41 @@
 //! rests on the whole table, not on a few windows:
 //!
 //! 1. **Index.** [`Index::new`] cuts every known byte string (every table in
-//!    each byte order, and any extra stored [`Form`] of it) into *grams*: every
-//!    8-byte chunk at offsets that are multiples of 8 for large forms (16-bit
-//!    tables: four entries), and every 3-byte window at every offset for small
-//!    forms (under [`SMALL_FORM_BYTES`], the 256-byte 8-bit tables). Grams that
-//!    a formula predicts are left out: steps that repeat with period 1 or 2 (a
-//!    constant run, a count, an alternation such as `0 1 1 2 2 3`), and for
-//!    small grams steps of -1, 0 or +1 (a slow ramp). Binaries hold such runs
-//!    in many unrelated tables, so they are no evidence of an actlut table.
-//!    A small form left with fewer than [`MIN_SMALL_GRAMS`] grams (every
-//!    three entries of `elu_fp8_e5m2fnuz` are a run or a slow ramp) is also
-//!    indexed by its 8-byte windows at every offset that are neither a
-//!    progression nor periodic.
+//!    each byte order, and any extra stored [`Form`] of it) into *grams*: the
+//!    8-byte window at every entry of a 16-bit table (four entries) and its
+//!    pairs of entries at every other entry ([`PAIR_GRAM`]), the 8-byte chunks
+//!    of other large forms, and the 4-byte keys of compact stored forms.
+//!    Grams that a formula predicts are left out: steps that repeat with
+//!    period 1 or 2 (a constant run, a count, an alternation such as
+//!    `0 1 1 2 2 3`). Binaries hold such runs in many unrelated tables, so
+//!    they are no evidence of an actlut table. An 8-bit table (any form of
+//!    single bytes under [`SMALL_FORM_BYTES`]) is cut into *features*
+//!    instead: every two of its entries up to [`FEATURE_REACH`] apart whose
+//!    step is not 0 or one unit per entry (a run, a count), each a hit on its
+//!    own whatever the entries between them hold.
 //! 2. **Scan.** The artifact is read once, in blocks, with a window that keeps
 //!    the last table length of bytes, so memory does not grow with the file
-//!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the 3-byte
-//!    value there are looked up (a one-word Bloom filter, then a hash table of
-//!    exact keys). Every hit implies a table start (its offset minus the gram's
-//!    place in the table). Large grams that more than one reference holds (the
-//!    NaN entries of every table of a format) are not keys, and a start of a
-//!    large form needs [`MIN_VOTES_LARGE`] hits.
+//!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the
+//!    4-byte value there are looked up (a one-word Bloom filter, then a hash
+//!    table of exact keys), and the byte with each of the next
+//!    [`FEATURE_REACH`] bytes (a bit per pair of bytes). Every hit implies a
+//!    table start (its offset minus the gram's place in the table). A start
+//!    of a large form needs [`MIN_VOTES_LARGE`] hits, one of an 8-bit table
+//!    [`MIN_FEATURES`].
 //! 3. **Verification.** Each distinct (form, byte order, start) is compared
 //!    with the reference entry by entry, over the part of it that lies inside
 //!    the file. Its *evidence* is the number of matching *surprises*: entries
 //!    `j` whose step `e[j] - e[j-1]` differs from both steps before it, with
-//!    entries `j-3` to `j` all equal to the reference's (in a small form, too
-//!    short for that, any change of step, entries `j-2` to `j`). Runs, counts
-//!    and alternations have no surprises; random entries match one with
-//!    probability 2^-64 (16-bit) or 2^-24 (8-bit). A candidate with at least
+//!    entries `j-3` to `j` all equal to the reference's. Runs, counts and
+//!    alternations have no surprises; random entries match one with
+//!    probability 2^-64. An 8-bit table's evidence is its matching features
+//!    (2^-16 each in random bytes). A candidate with at least
 //!    [`MIN_EVIDENCE_WORDS`] surprises (16-bit words; [`MIN_EVIDENCE_LARGE`]
-//!    for a large form of single bytes) and [`MIN_MATCHING_LARGE`] matching
-//!    entries, or [`MIN_EVIDENCE_SMALL`] and [`MIN_MATCHING_SMALL`]
-//!    (8-bit; and [`MIN_INFORMATIVE_SMALL`] matching entries other than the
-//!    table's most common value, a saturated output), is reported as
+//!    for a large form of single bytes) or [`MIN_EVIDENCE_PAIRS`] pair grams,
+//!    and [`MIN_MATCHING_LARGE`] matching entries, or [`MIN_FEATURES`]
+//!    features and [`MIN_MATCHING_SMALL`] matching entries (8-bit; and
+//!    [`MIN_INFORMATIVE_SMALL`] matching entries other than the table's most
+//!    common value, a saturated output), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
 //!    - [`Verdict::Modified`]: the whole table is in the file but some entries
 //!      differ (how many, and the first few positions);
@@ -60,10 +62,12 @@
 //!    evidence outside it; such a candidate wholly inside intact copies is not
 //!    even compared.
 //!
-//! So a copy is reported as long as any part of it keeps a gram, eight
-//! surprises and 256 bytes in place: four flipped entries, a fifth or half of
-//! the entries changed at random, or a cut-off copy all leave thousands of
-//! them. What is not reported alone is a part of a table that a formula
+//! So a copy is reported as long as any part of it keeps two grams, eight
+//! surprises and 256 bytes in place (an 8-bit table: three features and half
+//! its entries): four flipped entries, a fifth or half of the entries
+//! changed at random, or a cut-off copy all leave thousands of them. How
+//! many changed entries it takes at least to hide each table is derived in
+//! [`guarantee`]. What is not reported alone is a part of a table that a formula
 //! predicts (the constant, counting and halving regions), which binaries hold
 //! for unrelated reasons.
 //!
@@ -116,7 +120,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-pub use guarantee::{markdown_table, stab, HidingCost, Windows};
+pub use guarantee::{fewest_to_break, markdown_table, stab, HidingCost, Windows};
 pub(crate) use index::{is_periodic, is_progression};
 pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
@@ -136,9 +140,12 @@ pub const PAIR_GRAM: usize = 4;
 /// `/usr/lib/x86_64-linux-gnu` a rejected candidate matched at most 7, in
 /// the Rust sysroot 28 (`libLLVM`; `docs/audit.md`).
 pub const MIN_EVIDENCE_PAIRS: usize = 64;
-/// Bytes of a gram of a small form (an 8-bit table): three entries.
+/// Bytes of a gram of a small form of 16-bit words: three bytes, at every
+/// offset.
 pub const SMALL_GRAM: usize = 3;
-/// Forms shorter than this are indexed with small grams at every offset.
+/// Forms shorter than this are small: of single bytes (an 8-bit table),
+/// indexed by their features ([`FEATURE_REACH`]); of 16-bit words, by
+/// [`SMALL_GRAM`]-byte grams at every offset.
 pub const SMALL_FORM_BYTES: usize = 1024;
 /// Matching surprises a candidate of a large form of single bytes (a compact
 /// stored form) needs to be reported: one of its surprises spans only four
@@ -150,7 +157,8 @@ pub const MIN_EVIDENCE_LARGE: usize = 8;
 /// `/usr/lib/x86_64-linux-gnu` a rejected candidate matched at most 3
 /// (the 16-bit code tables of character-set converters; `docs/audit.md`).
 pub const MIN_EVIDENCE_WORDS: usize = 8;
-/// Matching surprises a candidate of a small form needs to be reported.
+/// Matching surprises a candidate of a small form of 16-bit words needs to
+/// be reported (an 8-bit table needs [`MIN_FEATURES`] instead).
 pub const MIN_EVIDENCE_SMALL: usize = 6;
 /// Matching entries a candidate of a large form needs to be reported (256
 /// bytes of a 16-bit table).
@@ -171,11 +179,27 @@ pub const MIN_INFORMATIVE_SMALL: usize = 64;
 /// manifest): then it is [`ListedStatus::Intact`] when present byte for byte
 /// and [`ListedStatus::Missing`] otherwise.
 pub const MIN_CONTENT_ENTRIES: usize = 256;
-/// A small form with fewer 3-byte grams than this (a table whose every
-/// three entries are a run or a slow ramp, such as `elu_fp8_e5m2fnuz`) is
-/// also indexed by its 8-byte windows at every offset that are neither a
-/// progression nor periodic.
-pub const MIN_SMALL_GRAMS: usize = 8;
+/// The farthest apart, in entries, that the two entries of a *feature* of an
+/// 8-bit table lie. A feature is two entries `j` and `j + d`, `d` in
+/// `1..=FEATURE_REACH`, whose step a formula does not predict (neither 0 nor
+/// one unit per entry, either way: a run, a count). It holds whatever the
+/// entries between them are: a changed entry breaks the features it is one
+/// of (up to `2 * FEATURE_REACH`), so hiding a table takes changing about
+/// three of every four of its entries that lie in features, where windows of
+/// three consecutive entries would take one of every three.
+pub const FEATURE_REACH: usize = 3;
+/// Features an 8-bit candidate needs in place at its start, to be compared
+/// (found) and to be reported (evidence). In random bytes one feature matches
+/// with probability 2^-16, so three at one start of one table have odds of
+/// about 2^-48 times the few hundred features a table has, cubed, over six.
+pub const MIN_FEATURES: usize = 3;
+/// Of an 8-bit table's distinctive entries (those in a feature), the share
+/// per mille a candidate needs matching to be reported: three features and
+/// half the table's entries are not enough in code tables of text encodings
+/// (Perl's `Encode/JP.so` matched `selu_fp8_e5m2` so, its identity half
+/// and three features; docs/audit.md), where half of the distinctive entries
+/// is far out of reach. An attacker must change all but half of them.
+pub const MIN_DISTINCTIVE_PER_MILLE: usize = 500;
 /// Gram hits a candidate of a large form needs before it is compared with
 /// its reference. One would let a few more short runs of 16-bit tables be
 /// found, but the 16-bit code tables of character-set converters (glibc's

@@ -421,6 +421,21 @@ pub struct Report {
     /// The same for its matching pair grams: the margin of
     /// [`MIN_EVIDENCE_PAIRS`](crate::MIN_EVIDENCE_PAIRS).
     pub rejected_pairs: usize,
+    /// The most matching features of an 8-bit table candidate that was
+    /// compared and not reported (it had [`MIN_FEATURES`](crate::MIN_FEATURES)
+    /// at its start, or it would not have been compared: this says how far
+    /// above that the coincidences of this input went).
+    pub rejected_features: usize,
+    /// The most matching entries of an 8-bit table candidate with enough
+    /// matching features that was not reported: the margin of
+    /// [`MIN_MATCHING_SMALL`](crate::MIN_MATCHING_SMALL) (and
+    /// [`MIN_INFORMATIVE_SMALL`](crate::MIN_INFORMATIVE_SMALL)) on this input.
+    pub rejected_matching: usize,
+    /// The largest share, per mille, of its distinctive entries that an
+    /// 8-bit table candidate with enough matching features matched and was
+    /// not reported: the margin of
+    /// [`MIN_DISTINCTIVE_PER_MILLE`](crate::MIN_DISTINCTIVE_PER_MILLE).
+    pub rejected_distinctive_per_mille: u32,
 }
 
 impl Report {

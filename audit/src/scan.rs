@@ -8,7 +8,7 @@ use std::vec::Vec;
 use actlut_codegen::Format;
 
 use crate::compact::{self, CompactDetail, Decoded, FoundBy};
-use crate::index::{key_le, mix, swap16, NEEDLE};
+use crate::index::{feature_key, key_le, mix, swap16, NEEDLE};
 use crate::manifest::{Record, MARK, MARK_U64, RECORD_BYTES};
 use crate::*;
 
@@ -24,6 +24,17 @@ pub struct Scanner<'a> {
     pub(crate) next: u64,
     /// Gram hits (votes) of every candidate still within reach.
     pub(crate) seen: HashMap<(u32, i64), Votes>,
+    /// Feature hits of the starts of 8-bit tables still within reach: for
+    /// each such table a ring of [`FEATURE_RING`] `(start, hits)`, at
+    /// `start mod FEATURE_RING` (a start gets its hits from the
+    /// `256 + FEATURE_REACH` bytes after it, so two starts in reach never
+    /// share a place).
+    pub(crate) feature_votes: Vec<(i64, u32)>,
+    /// Starts of 8-bit tables with [`MIN_FEATURES`] hits whose matching
+    /// bytes are not counted yet (once all their bytes are read): only
+    /// those with enough join [`pending`](Self::pending), so that what waits
+    /// there stays bounded by the tables, not by the input.
+    pub(crate) unchecked: Vec<(u32, i64)>,
     pub(crate) pending: Vec<(u32, i64)>,
     pub(crate) found: Vec<Found>,
     /// Where the evidence of each of [`found`](Self::found) lies.
@@ -53,6 +64,10 @@ pub struct Scanner<'a> {
     pub(crate) native: Option<ByteOrder>,
     /// See [`Report::rejected_surprises`] and [`Report::rejected_pairs`].
     pub(crate) rejected: core::cell::Cell<(usize, usize)>,
+    /// See [`Report::rejected_features`] and [`Report::rejected_matching`].
+    pub(crate) rejected_small: core::cell::Cell<(usize, usize)>,
+    /// See [`Report::rejected_distinctive_per_mille`].
+    pub(crate) rejected_distinctive: core::cell::Cell<u32>,
     pub(crate) candidates: u64,
     pub(crate) compared: u64,
 }
@@ -61,6 +76,10 @@ pub struct Scanner<'a> {
 /// the middle of a file (a hash is 32 bytes; a table below
 /// [`MIN_CONTENT_ENTRIES`] at most 64).
 pub(crate) const LOOKAHEAD: usize = 64;
+
+/// Starts of one 8-bit table whose feature hits are kept at once (a power of
+/// two above 256 + [`FEATURE_REACH`]).
+pub(crate) const FEATURE_RING: usize = 512;
 
 impl<'a> Scanner<'a> {
     /// A scanner at the start of an artifact.
@@ -71,6 +90,8 @@ impl<'a> Scanner<'a> {
             base: 0,
             next: 0,
             seen: HashMap::new(),
+            feature_votes: vec![(i64::MIN, 0); index.slots * FEATURE_RING],
+            unchecked: Vec::new(),
             pending: Vec::new(),
             found: Vec::new(),
             evidence_at: Vec::new(),
@@ -86,6 +107,8 @@ impl<'a> Scanner<'a> {
             too_many: false,
             native: None,
             rejected: core::cell::Cell::new((0, 0)),
+            rejected_small: core::cell::Cell::new((0, 0)),
+            rejected_distinctive: core::cell::Cell::new(0),
             candidates: 0,
             compared: 0,
         }
@@ -187,14 +210,16 @@ impl<'a> Scanner<'a> {
             }
             block += len;
         }
-        for i in from..to_i {
+        // The grams, hashes, headers and records at one offset (the 8-byte
+        // value there, and the 3-byte one).
+        let mut at_offset = |i: usize| {
             let (large, small) = if i + 8 <= n {
                 let x = u64::from_le_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
                 (Some(x), x & 0xFF_FFFF)
             } else if i + SMALL_GRAM <= n {
                 (None, key_le(&buf[i..i + SMALL_GRAM]))
             } else {
-                continue;
+                return;
             };
             if let Some(x) = large {
                 if x == compact::MAGIC_U64 {
@@ -244,7 +269,103 @@ impl<'a> Scanner<'a> {
                     );
                 }
             }
+        };
+        // The features of 8-bit tables at one offset, for each distance: a
+        // bit per pair of bytes, then the tables that hold a hit.
+        let per_distance: [&[u64; 1 << 10]; FEATURE_REACH] = core::array::from_fn(|d| {
+            index.feature_bits[d << 10..(d + 1) << 10]
+                .try_into()
+                .expect("1024 words per distance")
+        });
+        let bit = |d: usize, a: u8, b: u8| -> u64 {
+            let k = usize::from(a) | usize::from(b) << 8;
+            per_distance[d - 1][k >> 6] >> (k & 63) & 1
+        };
+        let votes = &mut self.feature_votes;
+        let unchecked = &mut self.unchecked;
+        let rejected_small = &self.rejected_small;
+        let budget = BUDGET_PER_BYTE * (*base + n as u64) + BUDGET_ALLOWANCE;
+        let mut compared = self.compared;
+        let mut over_budget = false;
+        let mut feature_pending = Vec::new();
+        let mut features_at = |i: usize| {
+            for d in 1..=FEATURE_REACH.min(n - 1 - i) {
+                let b = buf[i + d];
+                if bit(d, buf[i], b) == 0 {
+                    continue;
+                }
+                for site in index.features.get(feature_key(buf[i], b, d)) {
+                    let start = (*base + i as u64) as i64 - site.offset as i64;
+                    let slot = index.images[site.image as usize].slot as usize;
+                    let v = &mut votes[slot * FEATURE_RING + (start as usize & (FEATURE_RING - 1))];
+                    if v.0 != start {
+                        *v = (start, 0);
+                    }
+                    v.1 += 1;
+                    if v.1 != MIN_FEATURES as u32 {
+                        continue;
+                    }
+                    // Three features at one start of an 8-bit table are
+                    // common in smooth data (16-bit tables, ramps): count
+                    // its matching bytes, eight at a time, as soon as they
+                    // are read (they are unless the block ends within the
+                    // table); only a start with enough waits to be compared.
+                    let bytes = &index.images[site.image as usize].bytes;
+                    let at = start - *base as i64;
+                    if at < 0 || at as usize + bytes.len() > n {
+                        unchecked.push((site.image, start));
+                    } else if compared > budget {
+                        over_budget = true;
+                    } else {
+                        let matching = matching_bytes(&buf[at as usize..][..bytes.len()], bytes);
+                        compared += (bytes.len() / 8) as u64;
+                        if matching < MIN_MATCHING_SMALL {
+                            let (f, m) = rejected_small.get();
+                            rejected_small.set((f, m.max(matching)));
+                        } else {
+                            feature_pending.push((site.image, start));
+                        }
+                    }
+                }
+            }
+        };
+        // 64 offsets at a time: every filter is tested at every offset
+        // without a branch between them (their cache misses overlap), then
+        // the few offsets that may hold something are looked at.
+        let small_keys = !index.small.keys.is_empty();
+        let mut block = from;
+        while block < to_i {
+            let len = (to_i - block).min(64);
+            if block + len + 8 > n {
+                // The last bytes of the file.
+                for i in block..to_i {
+                    at_offset(i);
+                    features_at(i);
+                }
+                break;
+            }
+            let (mut grams, mut feats) = (0u64, 0u64);
+            for (t, w) in buf[block..block + len + 7].windows(8).enumerate() {
+                let x = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+                let small = small_keys && index.small.maybe(x & 0xFF_FFFF);
+                let any = index.eight.maybe(x) | small;
+                grams |= u64::from(any) << t;
+                let f = bit(1, w[0], w[1]) | bit(2, w[0], w[2]) | bit(3, w[0], w[3]);
+                feats |= f << t;
+            }
+            while grams != 0 {
+                at_offset(block + grams.trailing_zeros() as usize);
+                grams &= grams - 1;
+            }
+            while feats != 0 {
+                features_at(block + feats.trailing_zeros() as usize);
+                feats &= feats - 1;
+            }
+            block += len;
         }
+        pending.extend(feature_pending);
+        self.compared = compared;
+        self.too_many |= over_budget;
         *next = to;
     }
 
@@ -254,6 +375,33 @@ impl<'a> Scanner<'a> {
     /// a lone coincidental hit is not worth comparing 65,536 entries.
     pub(crate) fn verify_ready(&mut self, eof: bool) {
         let end = self.end();
+        // Three features at one start of an 8-bit table are common in smooth
+        // data (16-bit tables, ramps): count its matching bytes, eight at a
+        // time, as soon as they are read; only a start with enough waits to
+        // be compared.
+        let mut k = 0;
+        while k < self.unchecked.len() {
+            let (image, start) = self.unchecked[k];
+            let im = &self.index.images[image as usize];
+            if !eof && start + im.bytes.len() as i64 > end as i64 {
+                k += 1;
+                continue;
+            }
+            self.unchecked.swap_remove(k);
+            if self.compared > BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE {
+                self.too_many = true;
+                continue;
+            }
+            let matching = self.matching_bytes(image as usize, start);
+            self.compared += (im.bytes.len() / 8) as u64;
+
+            if matching < MIN_MATCHING_SMALL {
+                let (f, m) = self.rejected_small.get();
+                self.rejected_small.set((f, m.max(matching)));
+            } else {
+                self.pending.push((image, start));
+            }
+        }
         let probed = self.next as i64;
         let mut ready = Vec::new();
         let mut i = 0;
@@ -332,6 +480,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The bytes of `image` at `start` that equal its reference, over the
+    /// part of it in the buffer.
+    pub(crate) fn matching_bytes(&self, image: usize, start: i64) -> usize {
+        let im = &self.index.images[image];
+        let lo = start.max(self.base as i64);
+        let hi = (start + im.bytes.len() as i64).min(self.end() as i64);
+        if hi <= lo {
+            return 0;
+        }
+        let here = &self.buf[(lo - self.base as i64) as usize..(hi - self.base as i64) as usize];
+        let there = &im.bytes[(lo - start) as usize..(hi - start) as usize];
+        matching_bytes(here, there)
+    }
+
     /// Compares a candidate compact stored form byte for byte (see
     /// [`compact`]); also returns its matching keys, its matching evidence
     /// bytes per mille of those present, and whether it is wholly present.
@@ -384,7 +546,8 @@ impl<'a> Scanner<'a> {
                 if self.buf[from..from + compact::KEY_BYTES] == im.bytes[o..o + compact::KEY_BYTES]
                 {
                     evidence += 1;
-                    evidence_at.push((start + o as i64) as u64);
+                    let p = (start + o as i64) as u64;
+                    evidence_at.push((p, p));
                 }
             }
         }
@@ -685,6 +848,21 @@ impl<'a> Scanner<'a> {
         };
         let before: i64 = if im.small { 2 } else { 3 };
         let (mut evidence, mut pairs, mut looked) = (0, 0, 0u64);
+        if im.by_features() {
+            // Features whose two entries both lie in `ranges`.
+            let inside = |j: i64| {
+                let p = (start + j * u) as u64;
+                j >= e0 && j < e1 && ranges.iter().any(|&(a, b)| a <= p && p < b)
+            };
+            for &(a, b) in &im.features {
+                let (a, b) = (i64::from(a), i64::from(b));
+                if inside(a) && inside(b) {
+                    looked += 2;
+                    evidence += usize::from(eq(a) && eq(b));
+                }
+            }
+            return (evidence, 0, looked);
+        }
         for &(a, b) in ranges {
             // Entries in [a, b) (each surprise with the entries before it
             // that it needs, each pair with its second entry).
@@ -732,18 +910,36 @@ impl<'a> Scanner<'a> {
         let (mut m1, mut m2, mut m3) = (false, false, false);
         let mut evidence_at = Vec::new();
         let mut pairs_at = Vec::new();
+        // Of an 8-bit table: which entries match, for its features.
+        let mut matches = if im.by_features() {
+            vec![false; im.entries()]
+        } else {
+            Vec::new()
+        };
+        let from = (start + e0 * u - self.base as i64) as usize;
+        let here = &self.buf[from..from + ((e1 - e0) * u) as usize];
+        let there = &im.bytes[(e0 * u) as usize..(e1 * u) as usize];
         for j in e0..e1 {
-            let at = (start + j * u - self.base as i64) as usize;
-            let ju = j as usize * im.unit;
-            let eq = self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit];
+            let k = ((j - e0) * u) as usize;
+            // One or two bytes, compared without a call.
+            let eq = here[k] == there[k] && (im.unit == 1 || here[k + 1] == there[k + 1]);
+            if let Some(m) = matches.get_mut(j as usize) {
+                *m = eq;
+            }
             if eq {
                 matching += 1;
                 if im.entry(j as usize) != im.modal {
                     informative += 1;
                 }
-                if m1 && m2 && (m3 || im.small) && im.is_change_point(j as usize) {
+                if m1
+                    && m2
+                    && (m3 || im.small)
+                    && !im.by_features()
+                    && im.is_change_point(j as usize)
+                {
                     evidence += 1;
-                    evidence_at.push((start + j * u) as u64);
+                    let p = (start + j * u) as u64;
+                    evidence_at.push((p, p));
                 }
                 if m1 && j > 0 && im.is_pair_point(j as usize - 1) {
                     pairs_at.push((start + (j - 1) * u) as u64);
@@ -758,7 +954,23 @@ impl<'a> Scanner<'a> {
             m2 = m1;
             m1 = eq;
         }
-        let (needed, least, informed) = if im.small {
+        let mut distinctive_share = 1000;
+        if im.by_features() {
+            let distinctive = (0..im.entries())
+                .filter(|&j| matches[j] && im.distinctive[j / 64] >> (j % 64) & 1 == 1)
+                .count();
+            distinctive_share = distinctive * 1000 / im.distinctive_count.max(1);
+            for &(a, b) in &im.features {
+                if matches[a as usize] && matches[b as usize] {
+                    evidence += 1;
+                    evidence_at
+                        .push(((start + i64::from(a)) as u64, (start + i64::from(b)) as u64));
+                }
+            }
+        }
+        let (needed, least, informed) = if im.by_features() {
+            (MIN_FEATURES, MIN_MATCHING_SMALL, MIN_INFORMATIVE_SMALL)
+        } else if im.small {
             (
                 MIN_EVIDENCE_SMALL,
                 MIN_MATCHING_SMALL,
@@ -772,11 +984,26 @@ impl<'a> Scanner<'a> {
             };
             (needed, MIN_MATCHING_LARGE, 0)
         };
-        let proved = evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS;
-        if !proved || matching < least || informative < informed {
+        let needed = needed + self.index.extra_evidence;
+        let proved =
+            evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS + self.index.extra_evidence;
+        if !proved
+            || matching < least
+            || informative < informed
+            || distinctive_share < MIN_DISTINCTIVE_PER_MILLE
+        {
             if im.unit == 2 && !im.small {
                 let (s, p) = self.rejected.get();
                 self.rejected.set((s.max(evidence), p.max(pairs_at.len())));
+            } else if im.by_features() {
+                let (f, m) = self.rejected_small.get();
+                let m = if proved { m.max(matching) } else { m };
+                self.rejected_small.set((f.max(evidence), m));
+                if proved {
+                    let d = self.rejected_distinctive.get();
+                    self.rejected_distinctive
+                        .set(d.max(distinctive_share as u32));
+                }
             }
             return None;
         }
@@ -972,6 +1199,9 @@ impl<'a> Scanner<'a> {
             compact_rejected_cut_share: self.compact_rejected_cut_share,
             rejected_surprises: self.rejected.get().0,
             rejected_pairs: self.rejected.get().1,
+            rejected_features: self.rejected_small.get().0,
+            rejected_matching: self.rejected_small.get().1,
+            rejected_distinctive_per_mille: self.rejected_distinctive.get(),
             records: {
                 let mut records = core::mem::take(&mut self.records);
                 records.sort_by_key(|r| r.offset);
@@ -1036,8 +1266,10 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
 /// Where a verified candidate's evidence lies, and how much of it a report
 /// needs.
 pub(crate) struct Evidence {
-    /// File offsets of its matching surprises (or matching key windows).
-    pub(crate) at: Vec<u64>,
+    /// File offsets of its matching surprises (or matching key windows), as
+    /// the first and last byte that must lie outside the copies reported
+    /// before it (one byte; an 8-bit table's feature: its two entries).
+    pub(crate) at: Vec<(u64, u64)>,
     /// The evidence a candidate of its kind needs to be reported.
     pub(crate) needed: usize,
     /// File offsets of its matching pair grams (16-bit tables): evidence
@@ -1048,8 +1280,17 @@ pub(crate) struct Evidence {
 impl Evidence {
     /// Whether enough of it lies outside `claimed`.
     fn enough_outside(&self, claimed: &Claimed) -> bool {
-        let own = |at: &[u64]| at.iter().filter(|&&p| !claimed.contains(p)).count();
-        own(&self.at) >= self.needed || own(&self.pairs_at) >= MIN_EVIDENCE_PAIRS
+        let own = self
+            .at
+            .iter()
+            .filter(|&&(a, b)| !claimed.contains(a) && !claimed.contains(b))
+            .count();
+        let own_pairs = self
+            .pairs_at
+            .iter()
+            .filter(|&&p| !claimed.contains(p))
+            .count();
+        own >= self.needed || own_pairs >= MIN_EVIDENCE_PAIRS
     }
 }
 
@@ -1128,4 +1369,26 @@ pub(crate) struct Votes {
     pub(crate) hits: u32,
     pub(crate) first: u32,
     pub(crate) last: u32,
+}
+
+/// The bytes of `here` equal to those of `there` at the same place, eight at
+/// a time.
+fn matching_bytes(here: &[u8], there: &[u8]) -> usize {
+    let mut a = here.chunks_exact(8);
+    let mut b = there.chunks_exact(8);
+    let mut n = 0;
+    for (x, y) in a.by_ref().zip(b.by_ref()) {
+        let d = u64::from_le_bytes(x.try_into().expect("8 bytes"))
+            ^ u64::from_le_bytes(y.try_into().expect("8 bytes"));
+        // The high bit of each byte of `z` is set where `d`'s byte is 0.
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        let z = !(((d & LOW7) + LOW7) | d | LOW7);
+        n += z.count_ones() as usize;
+    }
+    n + a
+        .remainder()
+        .iter()
+        .zip(b.remainder())
+        .filter(|(x, y)| x == y)
+        .count()
 }

@@ -427,6 +427,44 @@ fn verification_work_is_bounded_by_the_input_size() {
         .any(|p| p.starts_with("too many table candidates")));
 }
 
+/// The worst case for 8-bit tables: a file of their 8-byte fragments in a
+/// shuffled order, so that three features meet at one start of one table
+/// everywhere. The candidates it makes cost a count of matching bytes each,
+/// within the same budget per input byte.
+#[test]
+fn fragments_of_every_8_bit_table_stay_within_the_budget() {
+    let refs: Vec<Reference> = Reference::generate_all()
+        .into_iter()
+        .filter(|r| r.format.entries() == 256)
+        .collect();
+    let index = Index::new(refs.clone());
+    let chunks: Vec<&[u8]> = refs
+        .iter()
+        .flat_map(|r| r.bytes_le.chunks_exact(8))
+        .collect();
+    let mut x = 7u64;
+    let mut data = Vec::new();
+    while data.len() < 1 << 20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        data.extend_from_slice(chunks[(x % chunks.len() as u64) as usize]);
+    }
+    let r = index.scan(&data);
+    assert!(
+        r.rejected_matching > 0,
+        "the fragments make candidates, whose matching bytes are counted"
+    );
+    assert!(
+        r.compared <= BUDGET_PER_BYTE * data.len() as u64 + BUDGET_ALLOWANCE + 256,
+        "{} entries compared for {} bytes",
+        r.compared,
+        data.len()
+    );
+    // Whatever it reports is a fragment of a table, not intact.
+    assert!(r.found.iter().all(|f| f.verdict != Verdict::Intact));
+}
+
 #[test]
 fn memory_stays_bounded_while_feeding_piece_by_piece() {
     let (index, refs) = small_index();

@@ -19,8 +19,14 @@ fn assert_nothing(what: &str, data: &[u8]) {
         report.problems(&[])
     );
     println!(
-        "{what}: {} candidates, at most {} surprises and {} pairs of a rejected 16-bit candidate",
-        report.candidates, report.rejected_surprises, report.rejected_pairs
+        "{what}: {} candidates, at most {} surprises and {} pairs of a rejected 16-bit candidate, \
+         {} features, {} matching entries and {}‰ of the distinctive entries of a rejected 8-bit one",
+        report.candidates,
+        report.rejected_surprises,
+        report.rejected_pairs,
+        report.rejected_features,
+        report.rejected_matching,
+        report.rejected_distinctive_per_mille
     );
 }
 
@@ -44,6 +50,22 @@ fn counting_u16s_constant_fills_and_every_16_bit_value_in_order_hold_no_table() 
     assert_nothing("every f16 as f32", &f16_as_f32);
     assert_nothing("every bf16 as f32", &bf16_as_f32);
     assert_nothing("u8 counts", &count8);
+    // Slow byte ramps, what 8-bit tables are made of: each value two or
+    // three times, steps of two and three, up and down.
+    for (repeat, step) in [(2, 1), (3, 1), (1, 2), (1, 3), (2, 3)] {
+        let ramp: Vec<u8> = (0..1usize << 16)
+            .map(|i| ((i / repeat) * step) as u8)
+            .collect();
+        assert_nothing(
+            &format!("a byte ramp, each value {repeat}x, step {step}"),
+            &ramp,
+        );
+        let down: Vec<u8> = ramp.iter().map(|b| !b).collect();
+        assert_nothing(
+            &format!("a falling byte ramp, each value {repeat}x, step {step}"),
+            &down,
+        );
+    }
     for fill in [0x00u8, 0xFF, 0x7E, 0x3C] {
         assert_nothing(&format!("a fill of {fill:#04x}"), &vec![fill; 1 << 18]);
     }

@@ -148,7 +148,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \
              \"compact_rejected_chunks\": {}, \"compact_rejected_per_mille\": {}, \
              \"compact_rejected_cut_per_mille\": {}, \"rejected_surprises\": {}, \
-             \"rejected_pairs\": {}, \"tables\": [",
+             \"rejected_pairs\": {}, \"rejected_features\": {}, \"rejected_matching\": {}, \
+             \"rejected_distinctive_per_mille\": {}, \
+             \"tables\": [",
             json_str(&shown),
             report.bytes,
             report.candidates,
@@ -157,7 +159,10 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             report.compact_rejected_share,
             report.compact_rejected_cut_share,
             report.rejected_surprises,
-            report.rejected_pairs
+            report.rejected_pairs,
+            report.rejected_features,
+            report.rejected_matching,
+            report.rejected_distinctive_per_mille
         );
         for (j, f) in found.iter().enumerate() {
             let status = f.lock_status(&lock_entries);
