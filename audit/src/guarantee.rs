@@ -348,7 +348,7 @@ impl Index {
                     grams_needed: if im.small {
                         1
                     } else {
-                        MIN_VOTES_LARGE as usize
+                        MIN_VOTES_LARGE as usize + self.extra_evidence
                     },
                     surprises,
                     surprises_needed: self.needed(i) + self.extra_evidence,

@@ -804,7 +804,7 @@ impl Index {
     }
 
     /// This index, with an audit that asks every candidate for `extra` more
-    /// matching surprises, pair grams or features than
+    /// gram hits (16-bit), matching surprises, pair grams or features than
     /// [`hiding_costs`](Self::hiding_costs) assumes: weaker than the
     /// guarantee it states. For tests only: `audit/tests/adaptive.rs` shows
     /// that its adaptive attack then hides tables with fewer changes than

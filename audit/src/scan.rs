@@ -418,7 +418,8 @@ impl<'a> Scanner<'a> {
                 let enough = if im.compact {
                     hits >= MIN_VOTES_LARGE
                 } else {
-                    hits >= MIN_VOTES_LARGE && spread as usize >= VOTE_SPREAD
+                    hits >= MIN_VOTES_LARGE + self.index.extra_evidence as u32
+                        && spread as usize >= VOTE_SPREAD
                 };
                 if im.small || enough {
                     ready.push((hits, image, start));

@@ -337,9 +337,9 @@ fn the_evasions_that_hid_tables_before_are_reported_now() {
 }
 
 /// The test above has teeth: against an audit that asks every candidate for
-/// two more matching features than the hiding costs assume
-/// (`Index::weakened`), the same attack hides 8-bit tables with one change
-/// fewer than their stated hiding cost, so that test would fail. (Tables
+/// two more gram hits, surprises, pairs or features than the hiding costs
+/// assume (`Index::weakened`), the same attack hides 8-bit tables with one
+/// change fewer than their stated hiding cost, so that test would fail. (Tables
 /// with a close relative, such as `silu_fp8_e4m3` and `gelu_quick_fp8_e4m3`,
 /// stay reported, as a modified copy of the relative.)
 #[test]
@@ -348,7 +348,7 @@ fn the_adaptive_attack_beats_the_stated_cost_of_a_weakened_audit() {
     let weak = Index::new(Reference::generate_all()).weakened(2);
     let mut beaten = Vec::new();
     for w in weak.windows() {
-        if w.order != ByteOrder::Bytes {
+        if w.order == ByteOrder::Big {
             continue;
         }
         let c = cost_of(&costs, &w);
@@ -380,5 +380,7 @@ fn the_adaptive_attack_beats_the_stated_cost_of_a_weakened_audit() {
         }
     }
     println!("hidden from the weakened audit under their hiding cost: {beaten:?}");
-    assert!(beaten.len() >= 12, "{beaten:?}");
+    // At least 30 of the 71 8-bit tables; no 16-bit one, whose bound is not
+    // as tight (a two-hit or two-surprise weakening stays within its slack).
+    assert!(beaten.len() >= 30, "{beaten:?}");
 }
