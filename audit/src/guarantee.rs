@@ -514,7 +514,48 @@ pub fn markdown_table(costs: &[HidingCost]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::stab;
+    use super::{fewest_to_break, stab};
+
+    #[test]
+    fn fewest_to_break_is_the_fewest_entries_leaving_at_most_keep_pairs() {
+        let mut x = 987654321u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..300 {
+            // Pairs at most 3 apart among 12 entries, as features are.
+            let mut pairs = Vec::new();
+            for _ in 0..(next() % 14) {
+                let a = (next() % 11) as usize;
+                let b = (a + 1 + (next() % 3) as usize).min(11);
+                if a < b && !pairs.contains(&(a, b)) {
+                    pairs.push((a, b));
+                }
+            }
+            let keep = round % 4;
+            let kept = |m: u32| {
+                pairs
+                    .iter()
+                    .filter(|&&(a, b)| m >> a & 1 == 0 && m >> b & 1 == 0)
+                    .count()
+            };
+            let best = (0u32..1 << 12)
+                .filter(|&m| kept(m) <= keep)
+                .map(u32::count_ones)
+                .min()
+                .unwrap() as usize;
+            let got = fewest_to_break(&pairs, keep);
+            assert_eq!(got.len(), best, "{pairs:?} keep {keep}");
+            let m = got.iter().fold(0u32, |m, &j| m | 1 << j);
+            assert!(
+                kept(m) <= keep,
+                "{pairs:?} keep {keep}: {got:?} leaves too many"
+            );
+        }
+    }
 
     #[test]
     fn stab_is_the_fewest_points_meeting_every_interval() {
