@@ -20,7 +20,8 @@
 //!    grams. For an 8-bit table, the features of the first condition.
 //! 3. **Matching.** At least [`MIN_MATCHING_LARGE`] entries (16-bit) or
 //!    [`MIN_MATCHING_SMALL`] entries of which [`MIN_INFORMATIVE_SMALL`] are
-//!    not the table's most common value (8-bit) are in place.
+//!    not the table's most common value, and [`MIN_DISTINCTIVE_PER_MILLE`]
+//!    of its distinctive entries (8-bit), are in place.
 //!
 //! The table's *distinctive part* is the entries that lie in a gram or a
 //! feature: entries that no simple rule predicts (a constant run, a count,

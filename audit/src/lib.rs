@@ -40,7 +40,8 @@
 //!    and [`MIN_MATCHING_LARGE`] matching entries, or [`MIN_FEATURES`]
 //!    features and [`MIN_MATCHING_SMALL`] matching entries (8-bit; and
 //!    [`MIN_INFORMATIVE_SMALL`] matching entries other than the table's most
-//!    common value, a saturated output), is reported as
+//!    common value, a saturated output, and [`MIN_DISTINCTIVE_PER_MILLE`] of
+//!    the entries in its features), is reported as
 //!    - [`Verdict::Intact`]: every entry equals the reference;
 //!    - [`Verdict::Modified`]: the whole table is in the file but some entries
 //!      differ (how many, and the first few positions);
