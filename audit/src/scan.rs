@@ -317,12 +317,8 @@ impl<'a> Scanner<'a> {
                     } else if compared > budget {
                         over_budget = true;
                     } else {
-                        let matching = matching_bytes(&buf[at as usize..][..bytes.len()], bytes);
-                        compared += (bytes.len() / 8) as u64;
-                        if matching < MIN_MATCHING_SMALL {
-                            let (f, m) = rejected_small.get();
-                            rejected_small.set((f, m.max(matching)));
-                        } else {
+                        let here = &buf[at as usize..][..bytes.len()];
+                        if enough_matching(here, bytes, &mut compared, rejected_small) {
                             feature_pending.push((site.image, start));
                         }
                     }
@@ -392,13 +388,11 @@ impl<'a> Scanner<'a> {
                 self.too_many = true;
                 continue;
             }
-            let matching = self.matching_bytes(image as usize, start);
-            self.compared += (im.bytes.len() / 8) as u64;
-
-            if matching < MIN_MATCHING_SMALL {
-                let (f, m) = self.rejected_small.get();
-                self.rejected_small.set((f, m.max(matching)));
-            } else {
+            let (here, there) = self.present(image as usize, start);
+            let mut compared = self.compared;
+            let enough = enough_matching(here, there, &mut compared, &self.rejected_small);
+            self.compared = compared;
+            if enough {
                 self.pending.push((image, start));
             }
         }
@@ -481,18 +475,17 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// The bytes of `image` at `start` that equal its reference, over the
-    /// part of it in the buffer.
-    pub(crate) fn matching_bytes(&self, image: usize, start: i64) -> usize {
+    /// The part of `image` at `start` that is in the buffer, and the same
+    /// part of its reference.
+    pub(crate) fn present(&self, image: usize, start: i64) -> (&[u8], &[u8]) {
         let im = &self.index.images[image];
         let lo = start.max(self.base as i64);
-        let hi = (start + im.bytes.len() as i64).min(self.end() as i64);
-        if hi <= lo {
-            return 0;
-        }
+        let hi = (start + im.bytes.len() as i64)
+            .min(self.end() as i64)
+            .max(lo);
         let here = &self.buf[(lo - self.base as i64) as usize..(hi - self.base as i64) as usize];
         let there = &im.bytes[(lo - start) as usize..(hi - start) as usize];
-        matching_bytes(here, there)
+        (here, there)
     }
 
     /// Compares a candidate compact stored form byte for byte (see
@@ -1370,6 +1363,26 @@ pub(crate) struct Votes {
     pub(crate) hits: u32,
     pub(crate) first: u32,
     pub(crate) last: u32,
+}
+
+/// Whether an 8-bit candidate's bytes `here` match its reference's `there`
+/// on [`MIN_MATCHING_SMALL`] bytes, counted eight at a time (a cost of one
+/// entry per eight in `compared`); the most a rejected one matched is kept in
+/// `rejected` (see [`Report::rejected_matching`]).
+fn enough_matching(
+    here: &[u8],
+    there: &[u8],
+    compared: &mut u64,
+    rejected: &core::cell::Cell<(usize, usize)>,
+) -> bool {
+    let matching = matching_bytes(here, there);
+    *compared += (there.len() / 8) as u64;
+    if matching < MIN_MATCHING_SMALL {
+        let (f, m) = rejected.get();
+        rejected.set((f, m.max(matching)));
+        return false;
+    }
+    true
 }
 
 /// The bytes of `here` equal to those of `there` at the same place, eight at

@@ -205,6 +205,24 @@ fn elf_like(order: ByteOrder, len: usize, seed: u64) -> Vec<u8> {
     data
 }
 
+/// The reference of the table named `name` in `index`.
+fn reference<'a>(index: &'a Index, name: &str) -> &'a Reference {
+    index
+        .references()
+        .iter()
+        .find(|r| r.names[0] == name)
+        .unwrap()
+}
+
+/// A little-endian ELF-like file of `noise_len` bytes, `table`, and as much
+/// noise again: the table lies at `noise_len`.
+fn elf_with(table: &[u8], noise_len: usize, seed: u64) -> Vec<u8> {
+    let mut data = elf_like(ByteOrder::Little, noise_len, seed);
+    data.extend_from_slice(table);
+    data.extend(noise(noise_len, seed + 1));
+    data
+}
+
 /// The hiding cost of `w`'s image.
 fn cost_of<'a>(costs: &'a [HidingCost], w: &Windows) -> &'a HidingCost {
     costs
@@ -225,12 +243,7 @@ fn run(orders: &[ByteOrder], elf: bool, bytes_too: bool, per_round: fn(usize) ->
             continue;
         }
         let c = cost_of(&costs, &w);
-        let r = index
-            .references()
-            .iter()
-            .find(|r| r.names[0] == w.name)
-            .unwrap();
-        let bytes = image(r, w.order);
+        let bytes = image(reference(index, &w.name), w.order);
         let at = 1000 + (c.entries % 7);
         let (mut data, cost) = if elf {
             (elf_like(w.order, at, c.entries as u64), c.hiding_cost)
@@ -261,7 +274,6 @@ fn run(orders: &[ByteOrder], elf: bool, bytes_too: bool, per_round: fn(usize) ->
             out.changed,
             out.rounds
         );
-        eprintln!("{line}");
         lines.push(line);
     }
     println!("{}", lines.join("\n"));
@@ -290,7 +302,7 @@ fn the_adaptive_attack_in_small_steps_needs_at_least_the_hiding_cost() {
     }
 }
 
-/// The evasions that hid 16-bit tables from the earlier audit, rebuilt by
+/// The evasions that hid tables from the earlier audit, rebuilt by
 /// the same attack with the same number of changed entries, in a
 /// little-endian ELF-like file: each table is still reported, as modified,
 /// and the audit has a problem (exit status 1).
@@ -308,14 +320,7 @@ fn the_evasions_that_hid_tables_before_are_reported_now() {
             .into_iter()
             .find(|w| w.name == name && w.order != ByteOrder::Big)
             .unwrap();
-        let r = index
-            .references()
-            .iter()
-            .find(|r| r.names[0] == name)
-            .unwrap();
-        let mut data = elf_like(ByteOrder::Little, 5000, 1);
-        data.extend_from_slice(&r.bytes_le);
-        data.extend(noise(5000, 2));
+        let mut data = elf_with(&reference(index, name).bytes_le, 5000, 1);
         let out = attack(index, &w, &mut data, 5000, changes, changes, 1, changes);
         assert_eq!(out.changed, changes, "{name}");
         assert!(out.reported, "{name}: hidden by {changes} changes");
@@ -347,14 +352,7 @@ fn the_adaptive_attack_beats_the_stated_cost_of_a_weakened_audit() {
             continue;
         }
         let c = cost_of(&costs, &w);
-        let r = weak
-            .references()
-            .iter()
-            .find(|r| r.names[0] == w.name)
-            .unwrap();
-        let mut data = elf_like(ByteOrder::Little, 3000, 5);
-        data.extend_from_slice(&r.bytes_le);
-        data.extend(noise(3000, 6));
+        let mut data = elf_with(&reference(&weak, &w.name).bytes_le, 3000, 5);
         let first = c.hiding_cost.saturating_sub(1);
         let out = attack(&weak, &w, &mut data, 3000, first, first, 1, usize::MAX);
         if !out.reported && out.changed < c.hiding_cost {
