@@ -2,7 +2,7 @@
 //! byte (regenerate it with `cargo run --release -p actlut-audit --example
 //! hiding-costs`).
 
-use actlut_audit::{markdown_table, Index, Reference};
+use actlut_audit::{markdown_table, ByteOrder, Index, Reference};
 
 #[test]
 fn the_hiding_cost_table_in_the_docs_is_the_one_the_index_derives() {
@@ -18,4 +18,52 @@ fn the_hiding_cost_table_in_the_docs_is_the_one_the_index_derives() {
         "docs/audit.md's hiding costs are stale: regenerate them with \
          `cargo run --release -p actlut-audit --example hiding-costs`"
     );
+}
+
+/// The README's audit section quotes the hiding costs: the least of a 16-bit
+/// table in an ELF file, and the median, the most and silu_fp8_e4m3's of the
+/// 8-bit tables, and the range of those another table nearly equals.
+#[test]
+fn the_readme_quotes_the_hiding_costs_the_index_derives() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("read README.md");
+    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let costs = Index::new(Reference::generate_all()).hiding_costs();
+    let least16 = costs
+        .iter()
+        .filter(|c| c.entries == 65536 && c.order == ByteOrder::Little)
+        .min_by_key(|c| c.hiding_cost)
+        .unwrap();
+    let bytes: Vec<_> = costs
+        .iter()
+        .filter(|c| c.order == ByteOrder::Bytes)
+        .collect();
+    let mut all: Vec<usize> = bytes.iter().map(|c| c.hiding_cost).collect();
+    all.sort_unstable();
+    let silu = bytes
+        .iter()
+        .find(|c| c.names[0] == "silu_fp8_e4m3")
+        .unwrap();
+    let close: Vec<usize> = bytes
+        .iter()
+        .filter(|c| c.substitute.is_some() && c.hiding_cost <= 12)
+        .map(|c| c.hiding_cost)
+        .collect();
+    let wants = [
+        format!(
+            "at least {} changed entries for a 16-bit table ({};",
+            least16.hiding_cost, least16.names[0]
+        ),
+        format!(
+            "8-bit tables need a median of {} changed entries, up to {} (silu_fp8_e4m3: {}), but {} to {} where another table is that close",
+            all[all.len() / 2],
+            all[all.len() - 1],
+            silu.hiding_cost,
+            close.iter().min().unwrap(),
+            close.iter().max().unwrap()
+        ),
+    ];
+    for want in wants {
+        assert!(readme.contains(&want), "README.md should say: {want}");
+    }
 }
