@@ -93,6 +93,11 @@ pub struct Found {
     /// [`first_differences`]: Self::first_differences
     /// [`evidence`]: Self::evidence
     pub compact: Option<CompactDetail>,
+    /// An intact copy in the other byte order than the one the file
+    /// declares (an ELF's `EI_DATA`; a wasm module is little-endian): actlut
+    /// never writes one, so it is a problem, and it clears nothing that
+    /// overlaps it.
+    pub foreign_order: bool,
 }
 
 impl Found {
@@ -141,6 +146,14 @@ impl Found {
     pub fn problem(&self, lock: &[Entry]) -> Option<String> {
         let at = format!("{} at {:#010x}", self.label(), self.offset);
         match self.verdict {
+            Verdict::Intact if self.foreign_order => Some(format!(
+                "{at}: intact, but {}: the file declares the other byte order, and actlut \
+                 never writes a table in the other order than its target's",
+                match self.order {
+                    ByteOrder::Big => "big-endian",
+                    _ => "little-endian",
+                }
+            )),
             Verdict::Intact => match self.lock_status(lock) {
                 LockStatus::InLock => None,
                 LockStatus::Differs { expected } => Some(format!(

@@ -68,7 +68,7 @@ impl Scanner<'_> {
                 {
                     evidence += 1;
                     let p = (start + o as i64) as u64;
-                    evidence_at.push((p, p));
+                    evidence_at.push((p, p + compact::KEY_BYTES as u64 - 1));
                 }
             }
         }
@@ -170,12 +170,9 @@ impl Scanner<'_> {
                 logical_sha256: logical,
                 nearest: None,
             }),
+            foreign_order: false,
         };
-        let evidence_at = Evidence {
-            at: evidence_at,
-            needed: compact::MIN_KEYS,
-            pairs_at: Vec::new(),
-        };
+        let evidence_at = Evidence { at: evidence_at };
         (Some((found, evidence_at)), (evidence, share, complete))
     }
 
@@ -276,6 +273,7 @@ impl Scanner<'_> {
                 logical_sha256: None,
                 nearest: None,
             }),
+            foreign_order: false,
         }
     }
 

@@ -6,19 +6,21 @@ use std::vec::Vec;
 
 use crate::*;
 
+use super::verify::clears;
 use super::Scanner;
 
 impl Scanner<'_> {
     /// Scans the last bytes and returns what the artifact holds.
     ///
-    /// No candidate hides another. Every intact copy is reported. Every other
-    /// candidate is reported when enough of its evidence (its matching
-    /// surprises, or key windows for a compact form) lies outside the copies
-    /// reported before it: intact copies first, then by matching entries. An
-    /// intact copy so explains only its own bytes: a modified copy that it
-    /// overlaps is still reported on the evidence of the rest, wherever
-    /// either lies; what it does hide is a coincidence of its own bytes (a
-    /// similar table, the same table shifted), which has no evidence outside it.
+    /// The one rule for content: a candidate with the evidence of a known
+    /// table is reported, and is a problem, unless it is an intact copy in
+    /// the file's declared byte order or every item of its evidence lies
+    /// inside such copies ([`clears`]: their bytes are the known tables',
+    /// unchanged). Nothing else clears a candidate: not a copy in the other
+    /// byte order, not a modified copy, not a compact form's declared
+    /// extent; nested and overlapping copies are each judged. An intact
+    /// copy in the other byte order of a file that declares one is reported
+    /// as a problem ([`Found::foreign_order`]).
     pub fn finish(mut self) -> Report {
         let end = self.end();
         if end > self.next {
@@ -30,42 +32,19 @@ impl Scanner<'_> {
         self.record_at.clear();
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
-        let mut order: Vec<usize> = (0..found.len()).collect();
-        // In a file that declares its byte order, copies in that order (and
-        // of single bytes) come first: a copy in the other order that
-        // overlaps one of them, intact or not, is the same bytes read a byte
-        // off (smooth 16-bit tables agree with themselves so shifted on all
-        // but a few entries), and never hides it.
-        let foreign = |f: &Found| {
-            self.native
-                .is_some_and(|n| f.order != ByteOrder::Bytes && f.order != n)
-        };
-        order.sort_by(|&a, &b| {
-            let (a, b) = (&found[a], &found[b]);
-            foreign(a)
-                .cmp(&foreign(b))
-                .then((b.verdict == Verdict::Intact).cmp(&(a.verdict == Verdict::Intact)))
-                .then(b.matching.cmp(&a.matching))
-                .then(b.evidence.cmp(&a.evidence))
-                .then(a.offset.cmp(&b.offset))
-                .then(a.names.cmp(&b.names))
-        });
-        let mut claimed = Claimed::default();
+        let native = self.native;
+        let mut cover = Claimed::default();
+        for f in found.iter().filter(|f| clears(f, native)) {
+            cover.insert(f.offset, f.offset + f.len as u64);
+        }
         let mut kept: Vec<Found> = Vec::new();
-        for i in order {
-            let f = &found[i];
-            // A foreign-order intact copy over a native copy already
-            // reported is the same bytes, shifted: judged like a candidate.
-            let over_native = foreign(f)
-                && (f.offset..f.offset + f.len as u64)
-                    .step_by(64)
-                    .any(|p| claimed.contains(p));
-            let judged = f.verdict != Verdict::Intact || over_native;
-            if judged && !evidence[i].enough_outside(&claimed) {
-                continue;
+        for (mut f, evidence) in found.into_iter().zip(evidence) {
+            if f.verdict == Verdict::Intact {
+                f.foreign_order = !clears(&f, native);
+                kept.push(f);
+            } else if evidence.any_outside(&cover) {
+                kept.push(f);
             }
-            claimed.insert(f.offset, f.offset + f.len as u64);
-            kept.push(found[i].clone());
         }
         // A table below the content threshold counts only when the artifact
         // names it: present byte for byte, it is intact.
@@ -93,6 +72,7 @@ impl Scanner<'_> {
                     first_differences: Vec::new(),
                     sha256: Some(reference.sha256),
                     compact: None,
+                    foreign_order: false,
                 });
             }
         }
@@ -160,28 +140,18 @@ impl Scanner<'_> {
 
 /// Adds the compact forms found by their header to those found by content.
 /// A header at the start of a form found by content adds nothing (the byte
-/// comparison says more), except a valid form of a known table's entries in
-/// another packing: it explains the differing bytes of the content matches
-/// of that table inside it, which are dropped.
+/// comparison says more), except a valid form of a known table in another
+/// packing, which says so; every other one is reported. None removes what
+/// content found inside its declared extent.
 pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
-    for h in by_header {
-        let (lo, hi) = (h.offset, h.offset + h.len as u64);
-        let other_packing = h.compact.as_ref().is_some_and(|c| c.other_packing);
-        if other_packing {
-            // What its content matched inside it (its own table in the
-            // packing the lock records, or a similar table's form) is the
-            // same bytes, judged against the wrong packing.
-            kept.retain(|f| {
-                !(f.compact.is_some() && lo <= f.offset && f.offset + f.len as u64 <= hi)
-            });
-        } else if kept
-            .iter()
-            .any(|f| f.compact.is_some() && f.offset == h.offset && f.form_offset == 0)
-        {
-            continue;
-        }
-        kept.push(h);
-    }
+    let by_content: std::collections::HashSet<u64> = kept
+        .iter()
+        .filter(|f| f.compact.is_some() && f.form_offset == 0)
+        .map(|f| f.offset)
+        .collect();
+    kept.extend(by_header.into_iter().filter(|h| {
+        h.compact.as_ref().is_some_and(|c| c.other_packing) || !by_content.contains(&h.offset)
+    }));
 }
 
 /// The file ranges of the copies reported so far, merged, by start.

@@ -74,19 +74,19 @@ impl Scanner<'_> {
         for (_, image, start) in ready {
             let im = &self.index.images[image as usize];
             let (lo, hi) = (start, start + im.bytes.len() as i64);
-            // A candidate that lies wholly inside intact copies already found
-            // has no evidence of its own: every byte it could match is theirs
-            // (see `finish`). Skip it. Nothing else is skipped.
-            let open = uncovered(&self.found, lo.max(0) as u64, hi.max(0) as u64);
+            // A candidate none of whose evidence lies outside the intact
+            // copies in the file's byte order found so far is cleared by
+            // them (see `finish`): every byte it could match is theirs.
+            // Skip it; but a candidate with any evidence of its own is
+            // compared in full and judged on it.
+            let open = uncovered(&self.found, self.native, lo.max(0) as u64, hi.max(0) as u64);
             if open.is_empty() {
                 continue;
             }
-            // Overlapping intact copies: a candidate is compared in full only
-            // when the part outside them holds the evidence it needs.
             if !im.compact && open != [(lo.max(0) as u64, hi.max(0) as u64)] {
-                let (own, pairs, looked) = self.evidence_in(image as usize, start, &open);
+                let (own, looked) = self.evidence_outside(image as usize, start, &open);
                 self.compared += looked;
-                if own < self.index.needed(image as usize) && pairs < MIN_EVIDENCE_PAIRS {
+                if own == 0 {
                     continue;
                 }
             }
@@ -134,15 +134,17 @@ impl Scanner<'_> {
         (here, there)
     }
 
-    /// The matching surprises and pair grams of the candidate `image` at
-    /// `start` whose entries lie in `ranges` (file offsets), as
-    /// [`verify`](Self::verify) counts them, and the entries looked at.
-    pub(crate) fn evidence_in(
+    /// How many items of evidence of the candidate `image` at `start`
+    /// (matching surprises, pair grams and features, as
+    /// [`verify`](Self::verify) counts them) have a byte in `open` (file
+    /// ranges, sorted: the parts of the candidate outside the intact copies
+    /// that could clear it), and the entries looked at.
+    pub(crate) fn evidence_outside(
         &self,
         image: usize,
         start: i64,
-        ranges: &[(u64, u64)],
-    ) -> (usize, usize, u64) {
+        open: &[(u64, u64)],
+    ) -> (usize, u64) {
         let im = &self.index.images[image];
         let u = im.unit as i64;
         let n = im.entries() as i64;
@@ -154,49 +156,43 @@ impl Scanner<'_> {
             let ju = j as usize * im.unit;
             self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
         };
-        let before: i64 = if im.small { 2 } else { 3 };
-        let (mut evidence, mut pairs, mut looked) = (0, 0, 0u64);
+        let in_open = |p: i64| {
+            let p = p as u64;
+            let k = open.partition_point(|&(_, b)| b <= p);
+            k < open.len() && open[k].0 <= p
+        };
+        // An item spans entries `a..=b`; it is outside when its first or
+        // its last byte is.
+        let outside = |a: i64, b: i64| in_open(start + a * u) || in_open(start + b * u + u - 1);
+        let (mut own, mut looked) = (0usize, 0u64);
         if im.by_features() {
-            // Features whose two entries both lie in `ranges`.
-            let inside = |j: i64| {
-                let p = (start + j * u) as u64;
-                j >= e0 && j < e1 && ranges.iter().any(|&(a, b)| a <= p && p < b)
-            };
             for &(a, b) in &im.features {
                 let (a, b) = (i64::from(a), i64::from(b));
-                if inside(a) && inside(b) {
+                if a >= e0 && b < e1 && outside(a, b) {
                     looked += 2;
-                    evidence += usize::from(eq(a) && eq(b));
+                    own += usize::from(eq(a) && eq(b));
                 }
             }
-            return (evidence, 0, looked);
+            return (own, looked);
         }
-        for &(a, b) in ranges {
-            // Entries in [a, b) (each surprise with the entries before it
-            // that it needs, each pair with its second entry).
-            let first = ((a as i64 - start + u - 1) / u).max(e0);
-            let last = ((b as i64 - start) / u).min(e1);
-            let within = |list: &[u32]| {
-                let from = list.partition_point(|&j| (j as i64) < first);
-                let to = list.partition_point(|&j| (j as i64) < last);
-                list[from..to.max(from)].to_vec()
-            };
-            for j in within(&im.surprise_list) {
-                let j = j as i64;
-                if j - before >= e0 {
-                    looked += before as u64 + 1;
-                    evidence += usize::from((j - before..=j).all(eq));
-                }
-            }
-            for j in within(&im.pair_list) {
-                let j = j as i64;
-                if j + 1 < e1 {
-                    looked += 2;
-                    pairs += usize::from(eq(j) && eq(j + 1));
+        let before: i64 = if im.small { 2 } else { 3 };
+        for &j in &im.surprise_list {
+            let j = i64::from(j);
+            if j - before >= e0 && j < e1 && outside(j - before, j) {
+                looked += before as u64 + 1;
+                if (j - before..=j).all(eq) {
+                    own += 1;
                 }
             }
         }
-        (evidence, pairs, looked)
+        for &j in &im.pair_list {
+            let j = i64::from(j);
+            if j >= e0 && j + 1 < e1 && outside(j, j + 1) {
+                looked += 2;
+                own += usize::from(eq(j) && eq(j + 1));
+            }
+        }
+        (own, looked)
     }
 
     pub(crate) fn verify(&self, image: usize, start: i64) -> Option<(Found, Evidence)> {
@@ -246,11 +242,13 @@ impl Scanner<'_> {
                     && im.is_change_point(j as usize)
                 {
                     evidence += 1;
-                    let p = (start + j * u) as u64;
-                    evidence_at.push((p, p));
+                    let back = if im.small { 2 } else { 3 };
+                    let p = (start + (j - back) * u) as u64;
+                    evidence_at.push((p, (start + j * u + u - 1) as u64));
                 }
                 if m1 && j > 0 && im.is_pair_point(j as usize - 1) {
-                    pairs_at.push((start + (j - 1) * u) as u64);
+                    let p = (start + (j - 1) * u) as u64;
+                    pairs_at.push((p, p + 2 * u as u64 - 1));
                 }
             } else {
                 differing += 1;
@@ -360,28 +358,29 @@ impl Scanner<'_> {
             first_differences: first,
             sha256,
             compact: None,
+            foreign_order: false,
         };
         Some((
             found,
             Evidence {
-                at: evidence_at,
-                needed,
-                pairs_at,
+                at: {
+                    evidence_at.extend(pairs_at);
+                    evidence_at
+                },
             },
         ))
     }
 }
 
-/// The parts of `[lo, hi)` outside the intact copies among the last
-/// `found` (the recent ones: candidates are verified near where they lie),
-/// in order. Only intact copies: a modified or coincidental one found first
-/// must not keep a better candidate from being compared.
-fn uncovered(found: &[Found], lo: u64, hi: u64) -> Vec<(u64, u64)> {
+/// The parts of `[lo, hi)` outside the copies that clear what lies inside
+/// them ([`clears`]) among the last `found` (the recent ones: candidates
+/// are verified near where they lie), in order.
+fn uncovered(found: &[Found], native: Option<ByteOrder>, lo: u64, hi: u64) -> Vec<(u64, u64)> {
     let mut spans: Vec<(u64, u64)> = found
         .iter()
         .rev()
         .take(256)
-        .filter(|f| f.verdict == Verdict::Intact)
+        .filter(|f| clears(f, native))
         .map(|f| (f.offset, f.offset + f.len as u64))
         .filter(|&(a, b)| a < hi && lo < b)
         .collect();
@@ -442,33 +441,33 @@ fn matching_bytes(here: &[u8], there: &[u8]) -> usize {
         .count()
 }
 
-/// Where a verified candidate's evidence lies, and how much of it a report
-/// needs.
+/// Whether `f` clears the candidates whose evidence lies wholly inside it:
+/// an intact copy found by its content, in the byte order the file declares
+/// (`native`; of single bytes; in either order when the file declares
+/// none). A copy in the other order of a file that declares one clears
+/// nothing: actlut never writes one.
+pub(super) fn clears(f: &Found, native: Option<ByteOrder>) -> bool {
+    f.verdict == Verdict::Intact
+        && f.compact
+            .as_ref()
+            .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content)
+        && (f.order == ByteOrder::Bytes || native.is_none_or(|n| n == f.order))
+}
+
+/// Where a verified candidate's evidence lies.
 pub(crate) struct Evidence {
-    /// File offsets of its matching surprises (or matching key windows), as
-    /// the first and last byte that must lie outside the copies reported
-    /// before it (one byte; an 8-bit table's feature: its two entries).
+    /// Each matching item of its evidence (a surprise with the entries
+    /// before it, a pair gram, a feature's two entries, a compact key
+    /// window), as the file offsets of its first and last byte.
     pub(crate) at: Vec<(u64, u64)>,
-    /// The evidence a candidate of its kind needs to be reported.
-    pub(crate) needed: usize,
-    /// File offsets of its matching pair grams (16-bit tables): evidence
-    /// enough when [`MIN_EVIDENCE_PAIRS`] of them are its own.
-    pub(crate) pairs_at: Vec<u64>,
 }
 
 impl Evidence {
-    /// Whether enough of it lies outside `claimed`.
-    pub(super) fn enough_outside(&self, claimed: &Claimed) -> bool {
-        let own = self
-            .at
+    /// Whether some item of it is not wholly inside `cover`: then the
+    /// candidate has evidence of its own.
+    pub(super) fn any_outside(&self, cover: &Claimed) -> bool {
+        self.at
             .iter()
-            .filter(|&&(a, b)| !claimed.contains(a) && !claimed.contains(b))
-            .count();
-        let own_pairs = self
-            .pairs_at
-            .iter()
-            .filter(|&&p| !claimed.contains(p))
-            .count();
-        own >= self.needed || own_pairs >= MIN_EVIDENCE_PAIRS
+            .any(|&(a, b)| !cover.contains(a) || !cover.contains(b))
     }
 }
