@@ -196,12 +196,7 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             }
         }
         if report.too_many {
-            let _ = writeln!(
-                text,
-                "  STOPPED: too many table candidates (over {} found, or over {} entries compared per byte)",
-                audit::MAX_FOUND,
-                audit::BUDGET_PER_BYTE
-            );
+            let _ = writeln!(text, "  STOPPED: {}", report.stopped());
         }
         let close = if found.is_empty() { "" } else { "\n    " };
         let listed_json: Vec<String> = report.listed.iter().map(json_listed).collect();

@@ -9,6 +9,7 @@ use actlut_codegen::Format;
 
 use crate::compact::{self, CompactDetail, Decoded, FoundBy};
 use crate::index::mix;
+use crate::report::Kind;
 use crate::*;
 
 use super::verify::Evidence;
@@ -193,6 +194,24 @@ impl Scanner<'_> {
                 i += 1;
                 continue;
             };
+            // Every header is a finding or nothing; each finding costs the
+            // budget, and one whose declared form is in the buffer costs
+            // validating, hashing and decoding it too.
+            let cost = match declared {
+                None => 0,
+                Some(Ok(len)) if p + len as u64 <= end => {
+                    FINDING_COST + (2 * actlut_codegen::compact::ENTRIES + len) as u64
+                }
+                Some(_) => FINDING_COST,
+            };
+            if matches!(declared, Some(Ok(len)) if p + len as u64 > end) && !eof {
+                i += 1;
+                continue;
+            }
+            self.headers.swap_remove(i);
+            if cost == 0 || !self.spend(cost, Kind::Header, p) {
+                continue;
+            }
             let found = match declared {
                 None => None,
                 Some(Err(declared)) => Some(self.header_found(
@@ -205,10 +224,6 @@ impl Scanner<'_> {
                     )),
                 )),
                 Some(Ok(len)) if p + len as u64 > end => {
-                    if !eof {
-                        i += 1;
-                        continue;
-                    }
                     let mut f = self.header_found(
                         p,
                         (end - p) as usize,
@@ -218,21 +233,8 @@ impl Scanner<'_> {
                     f.form_len = len;
                     Some(f)
                 }
-                Some(Ok(len)) => {
-                    let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
-                    if self.compared > budget {
-                        self.too_many = true;
-                        None
-                    } else {
-                        // Validating, hashing and decoding: count it all, so
-                        // that headers crafted at every few bytes stop at the
-                        // budget.
-                        self.compared += (2 * actlut_codegen::compact::ENTRIES + len) as u64;
-                        Some(self.evaluate_header(p, len))
-                    }
-                }
+                Some(Ok(len)) => Some(self.evaluate_header(p, len)),
             };
-            self.headers.swap_remove(i);
             if let Some(f) = found {
                 self.by_header.push(f);
             }

@@ -118,6 +118,7 @@ impl Scanner<'_> {
             found: kept,
             listed,
             too_many: self.too_many,
+            unjudged: self.unjudged,
             candidates: self.candidates,
             compared: self.compared,
             compact_rejected_chunks: self.compact_rejected_chunks,
@@ -159,11 +160,12 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
 pub(super) struct Claimed(std::collections::BTreeMap<u64, u64>);
 
 impl Claimed {
-    pub(super) fn contains(&self, p: u64) -> bool {
+    /// Whether some byte of `[a, b]` is in a range.
+    pub(super) fn overlaps(&self, a: u64, b: u64) -> bool {
         self.0
-            .range(..=p)
+            .range(..=b)
             .next_back()
-            .is_some_and(|(_, &hi)| p < hi)
+            .is_some_and(|(_, &hi)| a < hi)
     }
 
     pub(super) fn insert(&mut self, mut lo: u64, mut hi: u64) {

@@ -63,6 +63,8 @@ pub struct Scanner<'a> {
     /// See [`Report::compact_rejected_cut_share`].
     pub(crate) compact_rejected_cut_share: u32,
     pub(crate) too_many: bool,
+    /// What the scan did not judge once the budget ran out.
+    pub(crate) unjudged: Unjudged,
     /// The byte order the file declares (an ELF header's, or a wasm
     /// module's), once its first bytes are read.
     pub(crate) native: Option<ByteOrder>,
@@ -109,6 +111,7 @@ impl<'a> Scanner<'a> {
             compact_rejected_share: 0,
             compact_rejected_cut_share: 0,
             too_many: false,
+            unjudged: Unjudged::default(),
             native: None,
             rejected: core::cell::Cell::new((0, 0)),
             rejected_small: core::cell::Cell::new((0, 0)),
@@ -120,6 +123,24 @@ impl<'a> Scanner<'a> {
 
     pub(crate) fn end(&self) -> u64 {
         self.base + self.buf.len() as u64
+    }
+
+    /// The budget so far: [`BUDGET_PER_BYTE`] entries per byte read, plus
+    /// [`BUDGET_ALLOWANCE`].
+    pub(crate) fn budget(&self) -> u64 {
+        BUDGET_PER_BYTE * self.end() + BUDGET_ALLOWANCE
+    }
+
+    /// Spends `cost` on judging a thing of `kind` at `at`, or, when the
+    /// budget is spent, records that it was not judged and returns false.
+    pub(crate) fn spend(&mut self, cost: u64, kind: crate::report::Kind, at: u64) -> bool {
+        if self.compared > self.budget() {
+            self.too_many = true;
+            self.unjudged.add(kind, at);
+            return false;
+        }
+        self.compared += cost;
+        true
     }
 
     /// The next bytes of the artifact.

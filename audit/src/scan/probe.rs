@@ -4,6 +4,7 @@
 
 use crate::index::{feature_key, key_le, NEEDLE};
 use crate::manifest::{MARK, MARK_U64};
+use crate::report::Kind;
 use crate::*;
 
 use super::verify::enough_matching;
@@ -12,6 +13,17 @@ use super::{Scanner, Votes, FEATURE_RING};
 impl Scanner<'_> {
     /// Probes every position in `[self.next, to)`.
     pub(crate) fn probe(&mut self, to: u64) {
+        // Once the budget is spent, no new start gets votes: each hit that
+        // would make one is counted as not judged.
+        // Checked every 64 offsets, on what the block has spent so far.
+        let budget_now = self.budget();
+        let spent_before = self.compared;
+        let voting = core::cell::Cell::new(spent_before <= budget_now);
+        let stopped_at = core::cell::Cell::new(None::<u64>);
+        let new_starts = core::cell::Cell::new(0u64);
+        let hits = core::cell::Cell::new(0u64);
+        let feature_hits = core::cell::Cell::new(0u64);
+        let (mut skipped, mut first_skipped) = (0u64, None::<i64>);
         let Scanner {
             index,
             buf,
@@ -29,6 +41,12 @@ impl Scanner<'_> {
         let to_i = (to - *base) as usize;
         let n = buf.len();
         let mut candidate = |image: u32, start: i64, offset: u32| {
+            if !voting.get() {
+                skipped += 1;
+                first_skipped.get_or_insert(start.max(0));
+                return;
+            }
+            hits.set(hits.get() + 1);
             let votes = seen.entry((image, start)).or_insert(Votes {
                 hits: 0,
                 first: offset,
@@ -36,6 +54,7 @@ impl Scanner<'_> {
             });
             if votes.hits == 0 {
                 pending.push((image, start));
+                new_starts.set(new_starts.get() + 1);
             }
             votes.hits += 1;
             votes.first = votes.first.min(offset);
@@ -48,6 +67,12 @@ impl Scanner<'_> {
         let key_end = to_i.min((n + 1).saturating_sub(compact::KEY_BYTES));
         let mut block = from;
         while block < key_end {
+            if voting.get()
+                && spent_before + new_starts.get() * VOTE_COST + hits.get() * HIT_COST > budget_now
+            {
+                voting.set(false);
+                stopped_at.set(Some(*base + block as u64));
+            }
             let len = (key_end - block).min(64);
             let mut maybe = 0u64;
             for (t, w) in buf[block..block + len + compact::KEY_BYTES - 1]
@@ -148,14 +173,20 @@ impl Scanner<'_> {
         let budget = BUDGET_PER_BYTE * (*base + n as u64) + BUDGET_ALLOWANCE;
         let mut compared = self.compared;
         let mut over_budget = false;
+        let (mut over_skipped, mut first_over) = (0u64, None::<i64>);
         let mut feature_pending = Vec::new();
         let mut features_at = |i: usize| {
+            if !voting.get() {
+                return;
+            }
             for d in 1..=FEATURE_REACH.min(n - 1 - i) {
                 let b = buf[i + d];
                 if bit(d, buf[i], b) == 0 {
                     continue;
                 }
-                for site in index.features.get(feature_key(buf[i], b, d)) {
+                let sites = index.features.get(feature_key(buf[i], b, d));
+                feature_hits.set(feature_hits.get() + sites.len() as u64);
+                for site in sites {
                     let start = (*base + i as u64) as i64 - site.offset as i64;
                     let slot = index.images[site.image as usize].slot as usize;
                     let v = &mut votes[slot * FEATURE_RING + (start as usize & (FEATURE_RING - 1))];
@@ -177,6 +208,8 @@ impl Scanner<'_> {
                         unchecked.push((site.image, start));
                     } else if compared > budget {
                         over_budget = true;
+                        over_skipped += 1;
+                        first_over.get_or_insert(start.max(0));
                     } else {
                         let here = &buf[at as usize..][..bytes.len()];
                         if enough_matching(here, bytes, &mut compared, rejected_small) {
@@ -192,6 +225,16 @@ impl Scanner<'_> {
         let small_keys = !index.small.keys.is_empty();
         let mut block = from;
         while block < to_i {
+            if voting.get()
+                && spent_before
+                    + new_starts.get() * VOTE_COST
+                    + hits.get() * HIT_COST
+                    + feature_hits.get() * HIT_COST / 4
+                    > budget_now
+            {
+                voting.set(false);
+                stopped_at.set(Some(*base + block as u64));
+            }
             let len = (to_i - block).min(64);
             if block + len + 8 > n {
                 // The last bytes of the file.
@@ -221,8 +264,25 @@ impl Scanner<'_> {
             block += len;
         }
         pending.extend(feature_pending);
-        self.compared = compared;
-        self.too_many |= over_budget;
+        self.compared = compared
+            + new_starts.get() * VOTE_COST
+            + hits.get() * HIT_COST
+            + feature_hits.get() * HIT_COST / 4;
+        if let Some(at) = stopped_at.get() {
+            // From there on no start was looked for at all.
+            self.too_many = true;
+            self.unjudged.add(Kind::Candidate, at);
+        } else if !voting.get() {
+            self.too_many = true;
+            self.unjudged.add(Kind::Candidate, *next);
+        }
+        self.too_many |= over_budget || skipped > 0;
+        for (n, at) in [(skipped, first_skipped), (over_skipped, first_over)] {
+            if let Some(at) = at {
+                self.unjudged.add(Kind::Candidate, at as u64);
+                self.unjudged.candidates += n - 1;
+            }
+        }
         *next = to;
     }
 }

@@ -2,6 +2,8 @@
 //! their bytes are in the buffer.
 
 use crate::manifest::{Record, RECORD_BYTES};
+use crate::report::Kind;
+use crate::FINDING_COST;
 
 use super::Scanner;
 
@@ -24,7 +26,9 @@ impl Scanner<'_> {
             }
             let at = (p - self.base) as usize;
             if let Some(r) = Record::parse(&self.buf[at..], p, by_name) {
-                if r.marked || self.index.knows_name(&r.name) {
+                if (r.marked || self.index.knows_name(&r.name))
+                    && self.spend(FINDING_COST, Kind::Record, p)
+                {
                     self.records.push(r);
                 }
             }

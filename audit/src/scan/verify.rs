@@ -5,6 +5,7 @@ use std::string::ToString;
 use std::vec::Vec;
 
 use crate::index::swap16;
+use crate::report::Kind;
 use crate::*;
 
 use super::merge::Claimed;
@@ -30,8 +31,7 @@ impl Scanner<'_> {
                 continue;
             }
             self.unchecked.swap_remove(k);
-            if self.compared > BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE {
-                self.too_many = true;
+            if !self.spend(0, Kind::Candidate, start.max(0) as u64) {
                 continue;
             }
             let (here, there) = self.present(image as usize, start);
@@ -90,15 +90,37 @@ impl Scanner<'_> {
                     continue;
                 }
             }
-            let budget = BUDGET_PER_BYTE * end + BUDGET_ALLOWANCE;
-            if self.found.len() >= MAX_FOUND || self.compared > budget {
+            if self.found.len() >= MAX_FOUND {
                 self.too_many = true;
+                self.unjudged.add(Kind::Candidate, lo.max(0) as u64);
+                continue;
+            }
+            // A comparison costs its entries, and an 8-bit table's its
+            // features too (a compact form counts its own bytes).
+            let cost = if im.compact {
+                0
+            } else {
+                (im.entries() + im.features.len()) as u64
+            };
+            if !self.spend(CANDIDATE_COST, Kind::Candidate, lo.max(0) as u64) {
+                continue;
+            }
+            // Its evidence first, entry by entry over its surprises and
+            // pairs only: most coincidences lack it, and cost that much, not
+            // the whole table.
+            if !im.compact && !im.by_features() {
+                let (proved, looked) = self.proves(image as usize, start);
+                if !self.spend(looked, Kind::Candidate, lo.max(0) as u64) {
+                    continue;
+                }
+                if !proved {
+                    continue;
+                }
+            }
+            if !self.spend(cost, Kind::Candidate, lo.max(0) as u64) {
                 continue;
             }
             self.candidates += 1;
-            if !im.compact {
-                self.compared += im.entries() as u64;
-            }
             let found = if im.compact {
                 let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
                 if found.is_none() {
@@ -115,6 +137,7 @@ impl Scanner<'_> {
                 self.verify(image as usize, start)
             };
             if let Some((f, at)) = found {
+                self.compared += FINDING_COST;
                 self.found.push(f);
                 self.evidence_at.push(at);
             }
@@ -136,7 +159,7 @@ impl Scanner<'_> {
 
     /// How many items of evidence of the candidate `image` at `start`
     /// (matching surprises, pair grams and features, as
-    /// [`verify`](Self::verify) counts them) have a byte in `open` (file
+    /// [`verify`](Self::verify) counts them) lie wholly in `open` (file
     /// ranges, sorted: the parts of the candidate outside the intact copies
     /// that could clear it), and the entries looked at.
     pub(crate) fn evidence_outside(
@@ -161,9 +184,10 @@ impl Scanner<'_> {
             let k = open.partition_point(|&(_, b)| b <= p);
             k < open.len() && open[k].0 <= p
         };
-        // An item spans entries `a..=b`; it is outside when its first or
-        // its last byte is.
-        let outside = |a: i64, b: i64| in_open(start + a * u) || in_open(start + b * u + u - 1);
+        // An item spans entries `a..=b`; it is the candidate's own when no
+        // byte of it is in a clearing copy (its first and its last are
+        // outside them: the copies are longer than an item).
+        let outside = |a: i64, b: i64| in_open(start + a * u) && in_open(start + b * u + u - 1);
         let (mut own, mut looked) = (0usize, 0u64);
         if im.by_features() {
             for &(a, b) in &im.features {
@@ -193,6 +217,64 @@ impl Scanner<'_> {
             }
         }
         (own, looked)
+    }
+
+    /// Whether the candidate `image` at `start` (a table of 16-bit words or
+    /// a large form) has the evidence [`verify`](Self::verify) needs (its
+    /// surprises or its pairs), and the entries looked at; one that has not
+    /// counts in [`Report::rejected_surprises`] and
+    /// [`Report::rejected_pairs`].
+    pub(crate) fn proves(&self, image: usize, start: i64) -> (bool, u64) {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let n = im.entries() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n * u).min(self.end() as i64);
+        let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
+        let eq = |j: i64| {
+            let at = (start + j * u - self.base as i64) as usize;
+            let ju = j as usize * im.unit;
+            self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
+        };
+        let extra = self.index.extra_evidence;
+        let needed = if im.unit == 2 && !im.small {
+            MIN_EVIDENCE_WORDS
+        } else if im.small {
+            MIN_EVIDENCE_SMALL
+        } else {
+            MIN_EVIDENCE_LARGE
+        } + extra;
+        let before: i64 = if im.small { 2 } else { 3 };
+        let (mut surprises, mut pairs, mut looked) = (0usize, 0usize, 0u64);
+        for &j in &im.surprise_list {
+            let j = i64::from(j);
+            if j - before >= e0 && j < e1 {
+                looked += 1;
+                if (j - before..=j).all(eq) {
+                    surprises += 1;
+                    if surprises >= needed {
+                        return (true, looked);
+                    }
+                }
+            }
+        }
+        for &j in &im.pair_list {
+            let j = i64::from(j);
+            if j >= e0 && j + 1 < e1 {
+                looked += 1;
+                if eq(j) && eq(j + 1) {
+                    pairs += 1;
+                    if pairs >= MIN_EVIDENCE_PAIRS + extra {
+                        return (true, looked);
+                    }
+                }
+            }
+        }
+        if im.unit == 2 && !im.small {
+            let (s, p) = self.rejected.get();
+            self.rejected.set((s.max(surprises), p.max(pairs)));
+        }
+        (false, looked)
     }
 
     pub(crate) fn verify(&self, image: usize, start: i64) -> Option<(Found, Evidence)> {
@@ -463,11 +545,11 @@ pub(crate) struct Evidence {
 }
 
 impl Evidence {
-    /// Whether some item of it is not wholly inside `cover`: then the
-    /// candidate has evidence of its own.
+    /// Whether some item of it has no byte in `cover`: then the candidate
+    /// has evidence of its own. An item that overlaps a clearing copy is
+    /// that copy's bytes but for at most the three entries of it beyond the
+    /// copy's end: the same bytes read a byte or an entry off.
     pub(super) fn any_outside(&self, cover: &Claimed) -> bool {
-        self.at
-            .iter()
-            .any(|&(a, b)| !cover.contains(a) || !cover.contains(b))
+        self.at.iter().any(|&(a, b)| !cover.overlaps(a, b))
     }
 }
