@@ -22,7 +22,6 @@ use common::{compact_form, index, noise, table_le};
 /// Every 16-bit table: its name and little-endian bytes.
 fn tables_16() -> Vec<(String, Vec<u8>)> {
     actlut_codegen::table_pairs()
-        .into_iter()
         .filter(|(_, format)| format.entries() == 65_536)
         .map(|(f, format)| (actlut_codegen::table_name(f, format), table_le(f, format)))
         .collect()

@@ -15,7 +15,7 @@ impl Scanner<'_> {
     /// The one rule for content: a candidate with the evidence of a known
     /// table is reported, and is a problem, unless it is an intact copy in
     /// the file's declared byte order or every item of its evidence lies
-    /// inside such copies ([`clears`]: their bytes are the known tables',
+    /// inside such copies (their bytes are the known tables',
     /// unchanged). Nothing else clears a candidate: not a copy in the other
     /// byte order, not a modified copy, not a compact form's declared
     /// extent; nested and overlapping copies are each judged. An intact
