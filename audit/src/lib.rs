@@ -243,12 +243,12 @@ pub const FINDING_COST: u64 = 4096;
 /// key or feature first votes for it (its votes are kept in a hash table and
 /// looked up once more when it is ready): crafted bytes whose every offset
 /// implies another start stop at the budget too.
-pub const VOTE_COST: u64 = 128;
+pub const VOTE_COST: u64 = 16;
 /// Entries of the budget that every gram or key hit costs (an update of its
 /// start's votes), and every feature hit a quarter of it (an update of a
 /// ring): once the budget is spent, a block is probed for hashes, headers
 /// and records only.
-pub const HIT_COST: u64 = 8;
+pub const HIT_COST: u64 = 1;
 /// Entries of the budget that every candidate costs before its comparison
 /// (its votes looked up, its place among the copies found, its order among
 /// the ready ones): a flood of small candidates stops at the budget as a

@@ -97,13 +97,22 @@ impl Scanner<'_> {
             }
             // A comparison costs its entries, and an 8-bit table's its
             // features too (a compact form counts its own bytes).
+            // A compact form counts its own bytes, sampled first.
             let cost = if im.compact {
                 0
             } else {
-                (im.entries() + im.features.len()) as u64
+                (im.entries() + im.features.len()) as u64 + CANDIDATE_COST
             };
-            if !self.spend(CANDIDATE_COST, Kind::Candidate, lo.max(0) as u64) {
-                continue;
+            // An 8-bit candidate's share of distinctive entries first, in one
+            // pass over its bytes: most starts with three features in smooth
+            // data (code tables) lack it.
+            if im.by_features() {
+                if !self.spend(im.entries() as u64, Kind::Candidate, lo.max(0) as u64) {
+                    continue;
+                }
+                if !self.distinctive_enough(image as usize, start) {
+                    continue;
+                }
             }
             // Its evidence first, entry by entry over its surprises and
             // pairs only: most coincidences lack it, and cost that much, not
@@ -275,6 +284,37 @@ impl Scanner<'_> {
             self.rejected.set((s.max(surprises), p.max(pairs)));
         }
         (false, looked)
+    }
+
+    /// Whether the 8-bit candidate `image` at `start` has the matching,
+    /// informative and distinctive entries [`verify`](Self::verify) needs
+    /// (its features aside); one that has not counts in
+    /// [`Report::rejected_matching`] and
+    /// [`Report::rejected_distinctive_per_mille`].
+    pub(crate) fn distinctive_enough(&self, image: usize, start: i64) -> bool {
+        let im = &self.index.images[image];
+        let (here, there) = self.present(image, start);
+        let skip = (start.max(self.base as i64) - start) as usize;
+        let (mut matching, mut informative, mut distinctive) = (0usize, 0usize, 0usize);
+        for (k, (a, b)) in here.iter().zip(there).enumerate() {
+            if a == b {
+                let j = k + skip;
+                matching += 1;
+                informative += usize::from(u16::from(*b) != im.modal);
+                distinctive += (im.distinctive[j / 64] >> (j % 64) & 1) as usize;
+            }
+        }
+        let share = distinctive * 1000 / im.distinctive_count.max(1);
+        let enough = matching >= MIN_MATCHING_SMALL
+            && informative >= MIN_INFORMATIVE_SMALL
+            && share >= MIN_DISTINCTIVE_PER_MILLE;
+        if !enough {
+            let (f, m) = self.rejected_small.get();
+            self.rejected_small.set((f, m.max(matching)));
+            let d = self.rejected_distinctive.get();
+            self.rejected_distinctive.set(d.max(share as u32));
+        }
+        enough
     }
 
     pub(crate) fn verify(&self, image: usize, start: i64) -> Option<(Found, Evidence)> {
