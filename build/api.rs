@@ -742,7 +742,7 @@ pub fn {fmt}(act: Activation, x: {ty}) -> {ty} {{
 /// If `{fmt}` cannot represent `act` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
 pub fn {fmt}_bits(act: Activation, x: {bits}) -> {bits} {{
-    actlut_codegen::eval(act.function(), {variant}, {arg}){ret}
+    actlut_core::eval(act.function(), {variant}, {arg}){ret}
 }}
 "#
         );

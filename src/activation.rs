@@ -5,7 +5,7 @@
 //! script (`build/api.rs`) from actlut-codegen's `Function::ALL × Format::ALL`.
 
 use crate::Format;
-use actlut_codegen::Function;
+use actlut_core::Function;
 
 include!(concat!(env!("OUT_DIR"), "/activation.rs"));
 

@@ -55,7 +55,7 @@
 //! };
 //! ```
 
-pub use actlut_codegen::compact::{CompactRef, Layout, StoredFormError};
+pub use actlut_core::compact::{CompactRef, Layout, StoredFormError};
 
 use crate::TableRef;
 

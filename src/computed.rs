@@ -39,7 +39,7 @@ use crate::{Activation, Format};
 /// If `format` cannot represent `act` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN, which have no table either).
 pub fn bits(act: Activation, format: Format, x: u16) -> u16 {
-    actlut_codegen::eval(act.function(), format, x)
+    actlut_core::eval(act.function(), format, x)
 }
 
 /// `act` at one `f32`, computed and rounded once to `f32`.
@@ -60,14 +60,14 @@ pub fn bits(act: Activation, format: Format, x: u16) -> u16 {
 /// and the newest `libm` 0.2). The 16-bit and fp8 functions and tables never
 /// depend on it.
 pub fn f32(act: Activation, x: f32) -> f32 {
-    actlut_codegen::eval_f32(act.function(), x)
+    actlut_core::eval_f32(act.function(), x)
 }
 
 /// Applies `act` in place to every `f32` of `xs` (see [`f32()`] for accuracy).
 pub fn apply_f32(act: Activation, xs: &mut [f32]) {
     let f = act.function();
     for x in xs {
-        *x = actlut_codegen::eval_f32(f, *x);
+        *x = actlut_core::eval_f32(f, *x);
     }
 }
 
@@ -81,7 +81,7 @@ pub fn map_f32(act: Activation, xs: &[f32], ys: &mut [f32]) {
     crate::lengths::check_lengths(xs.len(), ys.len());
     let f = act.function();
     for (y, x) in ys.iter_mut().zip(xs) {
-        *y = actlut_codegen::eval_f32(f, *x);
+        *y = actlut_core::eval_f32(f, *x);
     }
 }
 

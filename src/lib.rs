@@ -181,9 +181,6 @@
 // `unsafe` is allowed only in `kernels` (the SIMD blocks, their driver and dispatch).
 #![deny(unsafe_code)]
 
-// The reference core, under the name the runtime's modules use for it.
-extern crate actlut_core as actlut_codegen;
-
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
@@ -222,6 +219,6 @@ pub use quant::{DequantTable, PackedDequantTable};
 ))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-pub use actlut_codegen::Format;
+pub use actlut_core::Format;
 #[allow(unused_imports)] // the modules exist only for enabled function features
 pub use functions::*;

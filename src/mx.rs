@@ -72,8 +72,8 @@
 
 use core::fmt;
 
-use actlut_codegen::Format;
-pub use actlut_codegen::{quant::Op, Function};
+use actlut_core::Format;
+pub use actlut_core::{quant::Op, Function};
 
 use crate::kernels::{Fp4Row, Kernel, KernelUnavailable};
 
@@ -190,7 +190,7 @@ impl Output for f32 {
         match op {
             // One rounding from the exact value (an `as` cast rounds to nearest-even).
             Op::Identity => x as f32,
-            Op::Function(f) => actlut_codegen::eval_value_f32(f, x),
+            Op::Function(f) => actlut_core::eval_value_f32(f, x),
         }
     }
     fn to_le(self) -> [u8; 4] {
@@ -205,7 +205,7 @@ impl Output for f32 {
 fn value_16(op: Op, format: Format, x: f64) -> u16 {
     match op {
         Op::Identity => format.encode(x),
-        Op::Function(f) => actlut_codegen::quant::eval_value(f, format, x),
+        Op::Function(f) => actlut_core::quant::eval_value(f, format, x),
     }
 }
 

@@ -42,14 +42,14 @@
 //! Build-time alternatives are `actlut_codegen::builder` (from a build script) and, with the
 //! `macros` feature, the `dequant_table!` macro (a `static` table from literal parameters,
 //! checked at compile time); all three compute entries with
-//! [`actlut_codegen::quant::Pipeline`], so they agree.
+//! [`actlut_core::quant::Pipeline`], so they agree.
 //!
 //! # Accuracy
 //!
 //! Stages 1 and 3 are exact `f32` operations. Stage 2 into `f16` or `bf16` is the correct
 //! rounding of `f(x)` at the exact `x` (the MPFR oracle finds no exception over every
 //! dequantized value of 14 scales and 100,000 random `f32` inputs per function and format);
-//! the reference reports, through `actlut_codegen::quant::eval_value_traced`, any input it
+//! the reference reports, through `actlut_core::quant::eval_value_traced`, any input it
 //! could only round faithfully (within 0.5 ulp + 2^-40). Stage 2 into `f32` has the accuracy of
 //! [`computed::f32`]: correctly rounded except within 2^-40 of an `f32` rounding boundary
 //! (the oracle finds 66 in 1,065,536 inputs, all sigmoid near 0: `1/2 + x/4` on a midpoint),
@@ -60,9 +60,9 @@
 
 use core::marker::PhantomData;
 
-pub use actlut_codegen::quant::{Op, QuantError, QuantType, Rounding};
-use actlut_codegen::quant::{Output as Stage, Pipeline};
-pub use actlut_codegen::Function;
+pub use actlut_core::quant::{Op, QuantError, QuantType, Rounding};
+use actlut_core::quant::{Output as Stage, Pipeline};
+pub use actlut_core::Function;
 
 use crate::Activation;
 

@@ -45,7 +45,7 @@
 
 use core::marker::PhantomData;
 
-use actlut_codegen::quant::{Output as Stage, Pipeline};
+use actlut_core::quant::{Output as Stage, Pipeline};
 
 use crate::quant::{Op, QuantError, QuantType, Rounding};
 
@@ -117,7 +117,7 @@ impl Input16 for u16 {
 pub trait Output16: sealed::Sealed + Copy + 'static {
     /// A placeholder value.
     const ZERO: Self;
-    /// The value of a table entry's bits (as `actlut_codegen::quant::Pipeline::entry` gives
+    /// The value of a table entry's bits (as `actlut_core::quant::Pipeline::entry` gives
     /// them).
     fn from_entry(bits: u32) -> Self;
     /// The outputs as their 16-bit bits, for the 16-bit kernels; `None` for `f32`, `i8`, `u8`.
@@ -327,11 +327,11 @@ pub fn map<In: Input16, Out: Output16>(table: &[Out; ENTRIES], values: &[In], ou
 }
 
 /// The spline stored form of a 16-bit table: a cubic predictor through knots plus the entries
-/// it misses, exact by construction (`actlut_codegen::spline`; 3,240 bytes for the TFLite 16x8
+/// it misses, exact by construction (`actlut_core::spline`; 3,240 bytes for the TFLite 16x8
 /// sigmoid, docs/quant16.md). Build one with `actlut_codegen::spline::pack_pipeline` in a build
 /// script or with `actlut quant --spline`, embed it with `include_bytes!`, and read it with
 /// [`SplineRef::from_bytes`].
-pub use actlut_codegen::spline::{SplineError, SplineRef};
+pub use actlut_core::spline::{SplineError, SplineRef};
 
 /// `out[i]` = entry `values[i]` of a spline stored form, as `Out`'s bits (`i16`, `u16`,
 /// `f16`, `bf16`), through the spline kernel of [`crate::kernels`]
@@ -561,7 +561,7 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
     ///
     /// # Errors
     ///
-    /// [`PackError::Output`](actlut_codegen::spline::PackError) for `f32`, `i8` and `u8`
+    /// [`PackError::Output`](actlut_core::spline::PackError) for `f32`, `i8` and `u8`
     /// outputs (not 16 bits wide).
     ///
     /// ```
@@ -578,8 +578,8 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
     /// assert_eq!(y, [t.table().lookup(0), t.table().lookup(-32768)]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    pub fn spline(&self) -> Result<alloc::vec::Vec<u8>, actlut_codegen::spline::PackError> {
-        actlut_codegen::spline::pack_pipeline(&self.pipeline)
+    pub fn spline(&self) -> Result<alloc::vec::Vec<u8>, actlut_core::spline::PackError> {
+        actlut_core::spline::pack_pipeline(&self.pipeline)
     }
 
     /// The table, borrowed: `lookup`, `map`, `entries`.

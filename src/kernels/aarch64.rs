@@ -6,7 +6,7 @@
 
 use core::arch::aarch64::*;
 
-use actlut_codegen::compact::CompactRef;
+use actlut_core::compact::CompactRef;
 
 use super::compact::Parts;
 use super::driver::{kernel_fn, Block};

@@ -187,8 +187,8 @@ use sealed::RawKernel;
 
 use crate::lengths::check_lengths;
 use crate::{LengthMismatch, MapError};
-use actlut_codegen::compact::CompactRef;
-use actlut_codegen::spline::SplineRef;
+use actlut_core::compact::CompactRef;
+use actlut_core::spline::SplineRef;
 pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
 

@@ -11,7 +11,7 @@
 
 use core::arch::wasm32::*;
 
-use actlut_codegen::compact::CompactRef;
+use actlut_core::compact::CompactRef;
 
 use super::compact::Parts;
 use super::driver::{kernel_fn, Block};

@@ -17,7 +17,7 @@
 
 use core::arch::x86_64::*;
 
-use actlut_codegen::compact::CompactRef;
+use actlut_core::compact::CompactRef;
 
 use super::compact::{Parts, WORDS};
 use super::driver::{kernel_fn, Block};
