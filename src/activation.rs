@@ -197,10 +197,10 @@ impl core::str::FromStr for Activation {
 #[non_exhaustive]
 pub enum TableRef {
     /// A table over a 16-bit format (`f16`, `bf16`): 65,536 entries.
-    Word(&'static [u16; 65536]),
+    U16(&'static [u16; 65536]),
     /// A table over a format coded in one byte: 256 entries for 8-bit
     /// formats, fewer for formats whose codes sit in the low bits of the byte.
-    Byte(&'static [u8]),
+    U8(&'static [u8]),
     /// A table over a 16-bit format stored in the compact form (the `compact`
     /// cargo feature): 65,536 logical entries, the same bits as the full table,
     /// read through [`CompactRef::get`](crate::compact::CompactRef::get).
@@ -211,8 +211,8 @@ impl TableRef {
     /// Number of entries: the number of bit patterns of the format.
     pub const fn entries(self) -> usize {
         match self {
-            TableRef::Word(t) => t.len(),
-            TableRef::Byte(t) => t.len(),
+            TableRef::U16(t) => t.len(),
+            TableRef::U8(t) => t.len(),
             TableRef::Compact(_) => 65_536,
         }
     }
@@ -220,8 +220,8 @@ impl TableRef {
     /// Bytes of one entry: 2 or 1.
     pub const fn entry_bytes(self) -> usize {
         match self {
-            TableRef::Word(_) | TableRef::Compact(_) => 2,
-            TableRef::Byte(_) => 1,
+            TableRef::U16(_) | TableRef::Compact(_) => 2,
+            TableRef::U8(_) => 1,
         }
     }
 
@@ -236,8 +236,8 @@ impl TableRef {
     pub fn get(self, bits: u16) -> Option<u16> {
         let i = usize::from(bits);
         match self {
-            TableRef::Word(t) => t.get(i).copied(),
-            TableRef::Byte(t) => t.get(i).map(|&v| u16::from(v)),
+            TableRef::U16(t) => t.get(i).copied(),
+            TableRef::U8(t) => t.get(i).map(|&v| u16::from(v)),
             TableRef::Compact(t) => Some(t.get(bits)),
         }
     }
@@ -245,8 +245,8 @@ impl TableRef {
     /// Every entry, widened to `u16`, in input order.
     pub fn iter(self) -> impl ExactSizeIterator<Item = u16> + Clone {
         (0..self.entries()).map(move |i| match self {
-            TableRef::Word(t) => t[i],
-            TableRef::Byte(t) => u16::from(t[i]),
+            TableRef::U16(t) => t[i],
+            TableRef::U8(t) => u16::from(t[i]),
             TableRef::Compact(t) => t.get(i as u16),
         })
     }
@@ -256,8 +256,8 @@ impl TableRef {
     pub fn le_bytes(self) -> impl ExactSizeIterator<Item = u8> + Clone {
         let width = self.entry_bytes();
         (0..self.len_bytes()).map(move |i| match self {
-            TableRef::Word(t) => t[i / width].to_le_bytes()[i % width],
-            TableRef::Byte(t) => t[i],
+            TableRef::U16(t) => t[i / width].to_le_bytes()[i % width],
+            TableRef::U8(t) => t[i],
             TableRef::Compact(t) => t.get((i / width) as u16).to_le_bytes()[i % width],
         })
     }
@@ -277,12 +277,12 @@ impl TableRef {
             out.len()
         );
         match self {
-            TableRef::Word(t) => {
+            TableRef::U16(t) => {
                 for (b, v) in out.chunks_exact_mut(2).zip(t.iter()) {
                     b.copy_from_slice(&v.to_le_bytes());
                 }
             }
-            TableRef::Byte(t) => out[..n].copy_from_slice(t),
+            TableRef::U8(t) => out[..n].copy_from_slice(t),
             TableRef::Compact(t) => {
                 for (x, b) in out.chunks_exact_mut(2).take(65_536).enumerate() {
                     b.copy_from_slice(&t.get(x as u16).to_le_bytes());
@@ -297,8 +297,8 @@ impl TableRef {
 impl core::fmt::Debug for TableRef {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let variant = match self {
-            TableRef::Word(_) => "Word",
-            TableRef::Byte(_) => "Byte",
+            TableRef::U16(_) => "U16",
+            TableRef::U8(_) => "U8",
             TableRef::Compact(_) => "Compact",
         };
         write!(f, "TableRef::{variant}({} entries)", self.entries())

@@ -61,9 +61,10 @@
 //! codes: [`quant16`]):
 //!
 //! ```
-//! use actlut::quant::{DequantTable, Function};
+//! use actlut::Activation;
+//! use actlut::quant::DequantTable;
 //!
-//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3).unwrap();
+//! let gelu = DequantTable::<i8, f32>::new(Activation::Gelu, 0.05, -3).unwrap();
 //! assert_eq!(gelu.lookup(17), actlut::computed::gelu_f32(1.0)); // (17 + 3)·0.05 = 1
 //! ```
 //!

@@ -6,7 +6,7 @@
 //!
 //! Each element becomes `y = f(decode(code) · scale)`, **correctly rounded once** to the output
 //! type (`f32`, `bf16` or `f16`) from the exact dequantized value, where `f` is one of the
-//! [`Function`]s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
+//! [`Activation`](crate::Activation)s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
 //! in `f64`: an element has at most 4 significant bits, an E8M0 scale is a power of two between
 //! 2^-127 and 2^127, an E4M3 scale has 4 significant bits and an `f32` global scale 24, so the
 //! product has at most 32 significant bits and lies between 2^-159 and 2^143, well inside `f64`
@@ -14,13 +14,13 @@
 //!
 //! ```
 //! use actlut::mx::{MxFp4Table, Op};
-//! use actlut::quant::Function;
+//! use actlut::Activation;
 //! use half::bf16;
 //!
 //! // One block: codes 1.0 (0x2) and −2.0 (0xC), then zeros; scale 2^1 (E8M0 code 128).
 //! let mut packed = [0u8; 16];
 //! packed[0] = 0xC2; // low nibble first: element 0 = 0x2, element 1 = 0xC
-//! let table = MxFp4Table::<bf16>::new(Op::Function(Function::Gelu));
+//! let table = MxFp4Table::<bf16>::new(Activation::Gelu);
 //! let mut out = [bf16::ZERO; 32];
 //! table.map(&packed, &[128], &mut out)?;
 //! assert_eq!(out[0], bf16::from_f32(1.953125)); // gelu(2.0) = 1.9545…, rounded to bf16
@@ -72,8 +72,8 @@
 
 use core::fmt;
 
+pub use actlut_core::quant::Op;
 use actlut_core::Format;
-pub use actlut_core::{quant::Op, Function};
 
 use crate::kernels::{Fp4Row, Kernel, KernelUnavailable};
 
@@ -534,8 +534,8 @@ impl<S: BlockScale, O: Output> Fp4Table<S, O> {
 
 impl<O: Output> Fp4Table<Mx, O> {
     /// The MXFP4 table of `op` (4,096 correctly rounded evaluations).
-    pub fn new(op: Op) -> Self {
-        Self::with_scale(e8m0_to_f64, op)
+    pub fn new(op: impl Into<Op>) -> Self {
+        Self::with_scale(e8m0_to_f64, op.into())
     }
 }
 
@@ -546,7 +546,7 @@ impl<O: Output> Fp4Table<Nvfp4, O> {
     /// # Errors
     ///
     /// [`BlockError::GlobalScale`] if `global_scale` is NaN, infinite, zero or negative.
-    pub fn new(op: Op, global_scale: f32) -> Result<Self, BlockError> {
+    pub fn new(op: impl Into<Op>, global_scale: f32) -> Result<Self, BlockError> {
         if !(global_scale.is_finite() && global_scale > 0.0) {
             return Err(BlockError::GlobalScale {
                 value: global_scale,
@@ -555,7 +555,7 @@ impl<O: Output> Fp4Table<Nvfp4, O> {
         let g = f64::from(global_scale);
         // E4M3 (≤ 4 significant bits) times an f32 (≤ 24): exact in f64.
         let scale = |s: u8| Format::Fp8E4M3.decode(u16::from(s)) * g;
-        Ok(Self::with_scale(scale, op))
+        Ok(Self::with_scale(scale, op.into()))
     }
 }
 

@@ -66,7 +66,7 @@ impl Repr {
         if emit::is_16_bit(self.format) {
             "crate::compact::table_ref"
         } else {
-            "TableRef::Byte"
+            "TableRef::U8"
         }
     }
 
