@@ -190,6 +190,7 @@ mod activation;
 pub mod approx;
 pub mod compact;
 pub mod computed;
+pub mod element;
 pub mod fp8;
 mod functions;
 /// The API generated from `Function::ALL × Format::ALL`, committed in `src/generated/`

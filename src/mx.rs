@@ -73,6 +73,8 @@
 use core::fmt;
 
 pub use actlut_core::quant::Op;
+
+use crate::element::FloatOutput;
 use actlut_core::Format;
 
 use crate::kernels::{Fp4Row, Kernel, KernelUnavailable};
@@ -159,95 +161,15 @@ pub fn e8m0_to_f32(code: u8) -> f32 {
     e8m0_to_f64(code) as f32
 }
 
-/// An output type of the block entry points: `f32`, `half::bf16` or `half::f16`.
-pub trait Output: sealed::Sealed + Copy + 'static {
-    /// The default quiet NaN: the output of a NaN element or of a block with a NaN scale.
-    const NAN: Self;
-    /// Bytes of one value.
-    #[doc(hidden)]
-    const BYTES: usize;
-    /// `op` at the exact value `x`, rounded once to this type.
-    fn from_value(op: Op, x: f64) -> Self;
-    /// The value's little-endian bytes (the first [`Self::BYTES`] are used).
-    #[doc(hidden)]
-    fn to_le(self) -> [u8; 4];
-    /// The value of little-endian bytes.
-    #[doc(hidden)]
-    fn from_le(bytes: [u8; 4]) -> Self;
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for half::bf16 {}
-    impl Sealed for half::f16 {}
-}
-
-impl Output for f32 {
-    const NAN: Self = f32::NAN;
-    const BYTES: usize = 4;
-    fn from_value(op: Op, x: f64) -> Self {
-        match op {
-            // One rounding from the exact value (an `as` cast rounds to nearest-even).
-            Op::Identity => x as f32,
-            Op::Function(f) => actlut_core::eval_value_f32(f, x),
-        }
-    }
-    fn to_le(self) -> [u8; 4] {
-        self.to_bits().to_le_bytes()
-    }
-    fn from_le(bytes: [u8; 4]) -> Self {
-        f32::from_bits(u32::from_le_bytes(bytes))
-    }
-}
-
-/// `op` at `x`, rounded once into the 16-bit `format`.
-fn value_16(op: Op, format: Format, x: f64) -> u16 {
-    match op {
-        Op::Identity => format.encode(x),
-        Op::Function(f) => actlut_core::quant::eval_value(f, format, x),
-    }
-}
-
-impl Output for half::bf16 {
-    const NAN: Self = half::bf16::from_bits(0x7FC0);
-    const BYTES: usize = 2;
-    fn from_value(op: Op, x: f64) -> Self {
-        half::bf16::from_bits(value_16(op, Format::Bf16, x))
-    }
-    fn to_le(self) -> [u8; 4] {
-        let [a, b] = self.to_bits().to_le_bytes();
-        [a, b, 0, 0]
-    }
-    fn from_le(bytes: [u8; 4]) -> Self {
-        half::bf16::from_bits(u16::from_le_bytes([bytes[0], bytes[1]]))
-    }
-}
-
-impl Output for half::f16 {
-    const NAN: Self = half::f16::from_bits(0x7E00);
-    const BYTES: usize = 2;
-    fn from_value(op: Op, x: f64) -> Self {
-        half::f16::from_bits(value_16(op, Format::F16, x))
-    }
-    fn to_le(self) -> [u8; 4] {
-        let [a, b] = self.to_bits().to_le_bytes();
-        [a, b, 0, 0]
-    }
-    fn from_le(bytes: [u8; 4]) -> Self {
-        half::f16::from_bits(u16::from_le_bytes([bytes[0], bytes[1]]))
-    }
-}
-
 /// The scalar reference of every block entry point: `op` at `element · scale`, where `element`
-/// and `scale` are exact values (NaN allowed), rounded once to `O`; NaN gives [`Output::NAN`].
+/// and `scale` are exact values (NaN allowed), rounded once to `O`; NaN gives [`FloatOutput::NAN`].
 ///
 /// ```
 /// use actlut::mx::{reference, Op};
 /// assert_eq!(reference::<f32>(Op::Identity, 6.0, 2f64.powi(127)), f32::INFINITY);
 /// assert!(reference::<f32>(Op::Identity, 1.0, f64::NAN).is_nan());
 /// ```
-pub fn reference<O: Output>(op: Op, element: f64, scale: f64) -> O {
+pub fn reference<O: FloatOutput>(op: Op, element: f64, scale: f64) -> O {
     let x = element * scale; // exact for every element and scale of this module
     if x.is_nan() {
         O::NAN
@@ -430,7 +352,7 @@ impl BlockScale for Nvfp4 {
 /// once without allocation, and read by the FP4 kernels of
 /// [`crate::kernels`]. [`MxFp4Table`] and [`Nvfp4Table`] are its two forms.
 #[derive(Clone, Copy, Debug)]
-pub struct Fp4Table<S: BlockScale, O: Output> {
+pub struct Fp4Table<S: BlockScale, O: FloatOutput> {
     rows: [Fp4Row<O>; 256],
     _scale: core::marker::PhantomData<S>,
 }
@@ -458,7 +380,7 @@ pub type MxFp4Table<O> = Fp4Table<Mx, O>;
 /// ```
 pub type Nvfp4Table<O> = Fp4Table<Nvfp4, O>;
 
-impl<S: BlockScale, O: Output> Fp4Table<S, O> {
+impl<S: BlockScale, O: FloatOutput> Fp4Table<S, O> {
     fn with_scale(scale: impl Fn(u8) -> f64, op: Op) -> Self {
         let rows = core::array::from_fn(|s| {
             let scale = scale(s as u8);
@@ -532,14 +454,14 @@ impl<S: BlockScale, O: Output> Fp4Table<S, O> {
     }
 }
 
-impl<O: Output> Fp4Table<Mx, O> {
+impl<O: FloatOutput> Fp4Table<Mx, O> {
     /// The MXFP4 table of `op` (4,096 correctly rounded evaluations).
     pub fn new(op: impl Into<Op>) -> Self {
         Self::with_scale(e8m0_to_f64, op.into())
     }
 }
 
-impl<O: Output> Fp4Table<Nvfp4, O> {
+impl<O: FloatOutput> Fp4Table<Nvfp4, O> {
     /// The NVFP4 table of `op` for blocks of a tensor with this global scale
     /// (4,096 correctly rounded evaluations).
     ///
@@ -581,7 +503,7 @@ impl<O: Output> Fp4Table<Nvfp4, O> {
 ///
 /// As [`MxFp4Table::map`], and [`BlockError::StrayBits`] for an FP6 code with bit 6 or 7 set;
 /// all before anything is written.
-pub fn map_mx<O: Output>(
+pub fn map_mx<O: FloatOutput>(
     op: Op,
     element: Element,
     codes: &[u8],
@@ -638,7 +560,7 @@ struct Memo<O> {
     values: [O; 256],
 }
 
-impl<O: Output> Memo<O> {
+impl<O: FloatOutput> Memo<O> {
     fn new() -> Self {
         Memo {
             scale: None,

@@ -61,10 +61,14 @@
 
 use core::marker::PhantomData;
 
+use actlut_core::quant::Pipeline;
 pub use actlut_core::quant::{Op, QuantError, QuantType, Rounding};
-use actlut_core::quant::{Output as Stage, Pipeline};
 
 use crate::Activation;
+
+use crate::element::{Bits, BitsMut};
+/// The element types, one family with `quant16`'s and `mx`'s ([`crate::element`]).
+pub use crate::element::{FloatOutput, Input, Input4, Input8, Output, QuantOutput, I4, U4};
 
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
@@ -80,258 +84,6 @@ pub mod __private {
 impl From<Activation> for Op {
     fn from(a: Activation) -> Op {
         Op::Function(a.function())
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for i8 {}
-    impl Sealed for u8 {}
-    impl Sealed for super::I4 {}
-    impl Sealed for super::U4 {}
-    impl Sealed for f32 {}
-    impl Sealed for half::f16 {}
-    impl Sealed for half::bf16 {}
-}
-
-/// Signed 4-bit input (−8..=7): unpacked as one `i8` per value, or packed two per byte.
-///
-/// ```
-/// use actlut::Activation;
-/// use actlut::quant::{DequantTable, I4};
-/// let t = DequantTable::<I4, f32>::new(Activation::Exp, 0.5, 0)?;
-/// assert_eq!(t.get(-8)?, (-4.0f32).exp());
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum I4 {}
-
-/// Unsigned 4-bit input (0..=15): unpacked as one `u8` per value, or packed two per byte.
-///
-/// ```
-/// use actlut::quant::{PackedDequantTable, Op, U4};
-/// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
-/// assert_eq!(t.lookup(0xF1), [1, 15]);
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum U4 {}
-
-/// A quantized input type: `i8`, `u8`, [`I4`], [`U4`].
-///
-/// ```
-/// use actlut::quant::{Input, QuantType, I4};
-/// assert_eq!(<I4 as Input>::TYPE, QuantType::I4);
-/// assert_eq!(<u8 as Input>::TYPE.max(), 255);
-/// ```
-pub trait Input: sealed::Sealed + Copy + 'static {
-    /// The element type of unpacked data: `i8` for signed inputs, `u8` for unsigned ones.
-    type Value: Copy + Into<i32>;
-    /// The type's range and name.
-    const TYPE: QuantType;
-}
-
-impl Input for i8 {
-    type Value = i8;
-    const TYPE: QuantType = QuantType::I8;
-}
-impl Input for u8 {
-    type Value = u8;
-    const TYPE: QuantType = QuantType::U8;
-}
-impl Input for I4 {
-    type Value = i8;
-    const TYPE: QuantType = QuantType::I4;
-}
-impl Input for U4 {
-    type Value = u8;
-    const TYPE: QuantType = QuantType::U4;
-}
-
-/// An 8-bit input type (`i8`, `u8`): every value is valid, so lookups cannot fail.
-///
-/// ```
-/// use actlut::quant::Input8;
-/// assert_eq!(<i8 as Input8>::index(-1), 255);
-/// ```
-pub trait Input8: Input {
-    /// The table index of a value (its byte).
-    fn index(value: Self::Value) -> usize;
-    /// The values as their bytes (the table indices), for the byte kernels.
-    #[doc(hidden)]
-    fn bytes(values: &[Self::Value]) -> &[u8];
-}
-impl Input8 for i8 {
-    #[inline(always)]
-    fn index(value: i8) -> usize {
-        usize::from(value as u8)
-    }
-    #[inline(always)]
-    fn bytes(values: &[i8]) -> &[u8] {
-        zerocopy::IntoBytes::as_bytes(values)
-    }
-}
-impl Input8 for u8 {
-    #[inline(always)]
-    fn index(value: u8) -> usize {
-        usize::from(value)
-    }
-    #[inline(always)]
-    fn bytes(values: &[u8]) -> &[u8] {
-        values
-    }
-}
-
-/// A 4-bit input type ([`I4`], [`U4`]): values are range-checked, and can be packed.
-///
-/// ```
-/// fn nibbles<In: actlut::quant::Input4>() -> usize { In::TYPE.codes() }
-/// assert_eq!(nibbles::<actlut::quant::U4>(), 16);
-/// ```
-pub trait Input4: Input {}
-impl Input4 for I4 {}
-impl Input4 for U4 {}
-
-/// An output element type: `f32`, [`half::f16`], [`half::bf16`] ([`FloatOutput`]), `i8`,
-/// `u8` ([`QuantOutput`]).
-///
-/// ```
-/// use actlut::quant::Output;
-/// assert_eq!(<f32 as Output>::from_entry(0x3F80_0000), 1.0);
-/// assert_eq!(<i8 as Output>::from_entry(0xFF), -1);
-/// ```
-pub trait Output: sealed::Sealed + Copy + 'static {
-    /// A placeholder value for unused table slots.
-    const ZERO: Self;
-    /// The value of a table entry's bits (see [`Pipeline::entry`]).
-    fn from_entry(bits: u32) -> Self;
-    /// `out[i] = table[indices[i]]`: the plain loop, or for byte outputs the
-    /// SIMD byte kernels of [`crate::kernels`]. `indices.len() == out.len()`.
-    #[doc(hidden)]
-    #[inline]
-    fn map_indices(table: &[Self; 256], indices: &[u8], out: &mut [Self]) {
-        for (o, &i) in out.iter_mut().zip(indices) {
-            *o = table[usize::from(i)];
-        }
-    }
-}
-
-impl Output for f32 {
-    const ZERO: Self = 0.0;
-    fn from_entry(bits: u32) -> Self {
-        f32::from_bits(bits)
-    }
-    #[inline]
-    fn map_indices(table: &[f32; 256], indices: &[u8], out: &mut [f32]) {
-        // Bits in, bits out: no value passes through a floating-point register
-        // operation, so NaN payloads are kept.
-        let table: &[u32; 256] = zerocopy::transmute_ref!(table);
-        let out: &mut [u32] = zerocopy::transmute_mut!(out);
-        crate::kernels::map_u8_u32(table, indices, out);
-    }
-}
-/// The 16-bit outputs' `map_indices`: through their bits, with the byte →
-/// 16-bit kernel.
-#[inline]
-fn map_indices_16<T>(table: &[T; 256], indices: &[u8], out: &mut [T])
-where
-    [T]: half::slice::HalfFloatSliceExt,
-{
-    use half::slice::HalfFloatSliceExt;
-    let table: &[u16; 256] = table
-        .as_slice()
-        .reinterpret_cast()
-        .try_into()
-        .expect("256 entries");
-    crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
-}
-
-impl Output for half::f16 {
-    const ZERO: Self = half::f16::ZERO;
-    fn from_entry(bits: u32) -> Self {
-        half::f16::from_bits(bits as u16)
-    }
-    #[inline]
-    fn map_indices(table: &[half::f16; 256], indices: &[u8], out: &mut [half::f16]) {
-        map_indices_16(table, indices, out);
-    }
-}
-impl Output for half::bf16 {
-    const ZERO: Self = half::bf16::ZERO;
-    fn from_entry(bits: u32) -> Self {
-        half::bf16::from_bits(bits as u16)
-    }
-    #[inline]
-    fn map_indices(table: &[half::bf16; 256], indices: &[u8], out: &mut [half::bf16]) {
-        map_indices_16(table, indices, out);
-    }
-}
-impl Output for i8 {
-    const ZERO: Self = 0;
-    fn from_entry(bits: u32) -> Self {
-        bits as u8 as i8
-    }
-    #[inline]
-    fn map_indices(table: &[i8; 256], indices: &[u8], out: &mut [i8]) {
-        let table: &[u8; 256] = zerocopy::transmute_ref!(table);
-        crate::kernels::map_u8(table, indices, zerocopy::IntoBytes::as_mut_bytes(out));
-    }
-}
-impl Output for u8 {
-    const ZERO: Self = 0;
-    fn from_entry(bits: u32) -> Self {
-        bits as u8
-    }
-    #[inline]
-    fn map_indices(table: &[u8; 256], indices: &[u8], out: &mut [u8]) {
-        crate::kernels::map_u8(table, indices, out);
-    }
-}
-
-/// A floating-point output (`f32`, `f16`, `bf16`): tables built with `new`.
-///
-/// ```
-/// use actlut::Activation;
-/// use actlut::quant::DequantTable;
-/// use half::bf16;
-/// let t = DequantTable::<u8, bf16>::new(Activation::Sigmoid, 0.1, 0)?;
-/// assert_eq!(t.lookup(0), bf16::from_f32(0.5));
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-pub trait FloatOutput: Output {
-    #[doc(hidden)]
-    const STAGE: Stage;
-}
-impl FloatOutput for f32 {
-    const STAGE: Stage = Stage::F32;
-}
-impl FloatOutput for half::f16 {
-    const STAGE: Stage = Stage::F16;
-}
-impl FloatOutput for half::bf16 {
-    const STAGE: Stage = Stage::Bf16;
-}
-
-/// A requantized output (`i8`, `u8`): tables built with `requantized`.
-///
-/// ```
-/// use actlut::quant::{DequantTable, Op};
-/// let t = DequantTable::<i8, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 128)?;
-/// assert_eq!(t.lookup(-128), 0);
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-pub trait QuantOutput: Output {
-    #[doc(hidden)]
-    fn stage(scale: f32, zero_point: i32) -> Stage;
-}
-impl QuantOutput for i8 {
-    fn stage(scale: f32, zero_point: i32) -> Stage {
-        Stage::I8 { scale, zero_point }
-    }
-}
-impl QuantOutput for u8 {
-    fn stage(scale: f32, zero_point: i32) -> Stage {
-        Stage::U8 { scale, zero_point }
     }
 }
 
@@ -595,7 +347,7 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     #[track_caller]
     pub fn map(&self, values: &[In::Value], out: &mut [Out]) {
         crate::lengths::check_lengths(values.len(), out.len());
-        Out::map_indices(&self.table, In::bytes(values), out);
+        map_indices(&self.table, In::bytes(values), out);
     }
 }
 
@@ -892,5 +644,23 @@ impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
     ) -> Result<Self, QuantError> {
         DequantTable::requantized_with(op, scale, zero_point, out_scale, out_zero_point, rounding)
             .map(Self::from_unpacked)
+    }
+}
+
+/// `out[i] = table[indices[i]]` through the byte kernel of the output's width (byte → byte,
+/// byte → 16-bit, byte → 32-bit): bits in, bits out, so NaN payloads are kept.
+/// `indices.len() == out.len()`.
+#[inline]
+fn map_indices<T: Output>(table: &[T; 256], indices: &[u8], out: &mut [T]) {
+    const N: &str = "256 entries";
+    match (T::bits(table), T::bits_mut(out)) {
+        (Bits::U8(t), BitsMut::U8(o)) => crate::kernels::map_u8(t.try_into().expect(N), indices, o),
+        (Bits::U16(t), BitsMut::U16(o)) => {
+            crate::kernels::map_u8_u16(t.try_into().expect(N), indices, o)
+        }
+        (Bits::U32(t), BitsMut::U32(o)) => {
+            crate::kernels::map_u8_u32(t.try_into().expect(N), indices, o)
+        }
+        _ => unreachable!("a table and its outputs have one width"),
     }
 }

@@ -2,10 +2,11 @@
 //! SIMD kernel against the scalar loop on every block count, offset and byte value, the
 //! special scales, and every kind of bad input.
 
+use actlut::element::FloatOutput;
 use actlut::kernels::{Kernel, KernelUnavailable, TableShape};
 use actlut::mx::{
     e8m0_to_f32, e8m0_to_f64, map_mx, reference, BlockError, Element, MxFp4Table, Nvfp4Table, Op,
-    Output, MX_BLOCK, NVFP4_BLOCK,
+    MX_BLOCK, NVFP4_BLOCK,
 };
 use actlut::Activation;
 use actlut_codegen::Format;
@@ -14,7 +15,7 @@ use half::{bf16, f16};
 mod support;
 use support::Rng;
 
-trait Bits: Output + std::fmt::Debug {
+trait Bits: FloatOutput + std::fmt::Debug {
     fn bits(self) -> u32;
 }
 impl Bits for f32 {

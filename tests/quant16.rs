@@ -6,8 +6,9 @@
 
 mod kernel_harness;
 
+use actlut::element::{FloatOutput, Input16, QuantOutput};
 use actlut::quant::{Op, QuantError, QuantType, Rounding};
-use actlut::quant16::{map, DequantTable16, FloatOutput16, Input16, QuantOutput16};
+use actlut::quant16::{map, DequantTable16};
 use actlut::Activation;
 use actlut_codegen::quant::eval_value;
 use actlut_codegen::Format;
@@ -103,7 +104,7 @@ fn float_tables<In: Input16>(scale: f32, zp: i32) {
     }
 }
 
-fn quant_table<In: Input16, Out: QuantOutput16 + Into<i32> + Default + Clone>(
+fn quant_table<In: Input16, Out: QuantOutput + Into<i32> + Default + Clone>(
     op: Op,
     scale: f32,
     zp: i32,
@@ -265,7 +266,7 @@ fn maps_equal_lookups_through_every_available_16_bit_kernel() {
     check_typed::<f32>(&values);
 }
 
-fn check_typed<Out: FloatOutput16 + Default + Clone + PartialEq + std::fmt::Debug>(values: &[i16]) {
+fn check_typed<Out: FloatOutput + Default + Clone + PartialEq + std::fmt::Debug>(values: &[i16]) {
     let mut b = vec![Out::default(); 65_536];
     let t = DequantTable16::<i16, Out>::new_in(&mut b, Activation::Tanh, 0.001, 0).unwrap();
     let mut out = vec![Out::default(); values.len()];
