@@ -473,3 +473,83 @@ fn every_relative_link_of_the_docs_reaches_a_file_and_heading() {
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// Every file and folder that docs/ARCHITECTURE.md names exists: a backticked path
+/// (`src/kernels/driver.rs`, `tables/`) from the workspace root, and a bare file name
+/// (`driver.rs`) in one of the folders its paragraph or table row names. Patterns
+/// (`core/src/function/<name>.rs`) and globs are not paths.
+#[test]
+fn every_file_docs_architecture_names_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = read("docs/ARCHITECTURE.md");
+    let is_file_name = |s: &str| {
+        [".rs", ".md", ".sh", ".toml", ".lock", ".svg"]
+            .iter()
+            .any(|e| s.ends_with(e))
+            || s == "SHA256SUMS"
+    };
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    // A table row is a paragraph of its own.
+    let paragraphs: Vec<String> = text
+        .split("\n\n")
+        .flat_map(|p| {
+            if p.trim_start().starts_with('|') {
+                p.lines().map(String::from).collect::<Vec<_>>()
+            } else {
+                vec![p.to_string()]
+            }
+        })
+        .collect();
+    for paragraph in &paragraphs {
+        let tokens: Vec<String> = paragraph
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty() && !t.contains(['<', '*', ' ', '…', '(', ':']))
+            .collect();
+        let paths: Vec<&String> = tokens.iter().filter(|t| t.contains('/')).collect();
+        let dirs: Vec<std::path::PathBuf> = paths
+            .iter()
+            .map(|p| root.join(p.trim_end_matches('/')))
+            .map(|p| {
+                if p.is_dir() {
+                    p
+                } else {
+                    p.parent().unwrap().to_path_buf()
+                }
+            })
+            .collect();
+        for path in &paths {
+            // Build output and relative paths are not files of the repository.
+            if path.starts_with("OUT_DIR/") || (path.starts_with('.') && !path.starts_with(".ci")) {
+                continue;
+            }
+            checked += 1;
+            if !root.join(path.trim_end_matches('/')).exists() {
+                missing.push(format!("`{path}`"));
+            }
+        }
+        for name in tokens
+            .iter()
+            .filter(|t| !t.contains('/') && is_file_name(t))
+        {
+            checked += 1;
+            // In a folder of the paragraph, or at the root (`build.rs`, `Cargo.toml`).
+            let found = root.join(name).exists() || dirs.iter().any(|d| d.join(name).exists());
+            if !found {
+                missing.push(format!("`{name}` (in none of {paths:?})"));
+            }
+        }
+    }
+    assert!(
+        checked > 40,
+        "only {checked} paths found: the parser lost them"
+    );
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md names files that do not exist:\n  {}",
+        missing.join("\n  ")
+    );
+}
