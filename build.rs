@@ -244,9 +244,8 @@ fn main() {
     let _ = write!(
         code,
         "\n/// Every 16-bit table in its compact stored form (the `compact` feature).\n\
-         #[cfg(feature = \"compact\")]\n\
-         #[cfg_attr(docsrs, doc(cfg(feature = \"compact\")))]\n\
-         pub mod compact {{\n{compact_code}}}\n"
+         {}pub mod compact {{\n{compact_code}}}\n",
+        emit::cfg_attrs("", &["compact"])
     );
     if !mismatches.is_empty() {
         fail(&format!(

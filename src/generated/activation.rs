@@ -8,7 +8,7 @@ use actlut_core::Function;
 
 /// An activation function chosen at run time.
 ///
-/// Every function of actlut-codegen's `Function::ALL` is a variant, whatever
+/// Every function of actlut-core's `Function::ALL` is a variant, whatever
 /// the enabled features. Its table methods return [`MissingTable`] when the
 /// table is compiled out (its function's or its format's cargo feature is off).
 /// Note that a binary that dispatches through `Activation` keeps every
@@ -129,7 +129,7 @@ impl Activation {
         Activation::Logsigmoid,
     ];
 
-    /// The reference function of `actlut-codegen`.
+    /// The reference function of `actlut-core`.
     pub const fn function(self) -> Function {
         match self {
             Activation::Gelu => Function::Gelu,
@@ -153,7 +153,7 @@ impl Activation {
         }
     }
 
-    /// The activation of a reference function of `actlut-codegen`.
+    /// The activation of a reference function of `actlut-core`.
     ///
     /// # Panics
     ///

@@ -347,7 +347,7 @@ use actlut_core::Function;
 
 /// An activation function chosen at run time.
 ///
-/// Every function of actlut-codegen's `Function::ALL` is a variant, whatever
+/// Every function of actlut-core's `Function::ALL` is a variant, whatever
 /// the enabled features. Its table methods return [`MissingTable`] when the
 /// table is compiled out (its function's or its format's cargo feature is off).
 /// Note that a binary that dispatches through `Activation` keeps every
@@ -390,7 +390,7 @@ pub enum Activation {
     }
     s.push_str(
         "    ];\n\n    \
-         /// The reference function of `actlut-codegen`.\n    \
+         /// The reference function of `actlut-core`.\n    \
          pub const fn function(self) -> Function {\n        match self {\n",
     );
     for f in funcs {
@@ -402,7 +402,7 @@ pub enum Activation {
     }
     s.push_str(
         "        }\n    }\n\n    \
-         /// The activation of a reference function of `actlut-codegen`.\n    \
+         /// The activation of a reference function of `actlut-core`.\n    \
          ///\n    \
          /// # Panics\n    \
          ///\n    \
@@ -440,10 +440,8 @@ pub enum Activation {
             for f in funcs.iter().filter(|f| f.has_table(r)) {
                 let _ = writeln!(
                     s,
-                    "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
-                     Activation::{} => Ok(&{}),",
-                    f.feature,
-                    r.feature,
+                    "            #[cfg({})]\n            Activation::{} => Ok(&{}),",
+                    emit::cfg_predicate(&[f.feature, r.feature]),
                     f.variant,
                     path(f)
                 );
@@ -475,7 +473,7 @@ pub enum Activation {
                      [`tables::compact`](crate::tables::compact))."
                 ),
                 "pub ",
-                "    #[cfg(feature = \"compact\")]\n    #[cfg_attr(docsrs, doc(cfg(feature = \"compact\")))]\n",
+                &emit::cfg_attrs("    ", &["compact"]),
                 "crate::compact::CompactRef<'static>",
                 &|f| {
                     format!(
@@ -540,10 +538,8 @@ pub enum Activation {
         for f in funcs.iter().filter(|f| f.has_table(r)) {
             let _ = writeln!(
                 s,
-                "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
-                 (Activation::{}, {}) => Ok({}(&{})),",
-                f.feature,
-                r.feature,
+                "            #[cfg({})]\n            (Activation::{}, {}) => Ok({}(&{})),",
+                emit::cfg_predicate(&[f.feature, r.feature]),
                 f.variant,
                 r.variant,
                 r.table_ref(),
@@ -692,9 +688,9 @@ fn tests(funcs: &[Func], reprs: &[Repr]) -> String {
             let (fname, fmt, variant) = (f.name, r.name, &f.variant);
             let _ = write!(
                 s,
-                "\n#[cfg(all(feature = \"{}\", feature = \"{}\"))]\n#[test]\n\
+                "\n#[cfg({})]\n#[test]\n\
                  fn {fname}_{fmt}_entry_points_give_the_table_entry_at_every_input() {{\n",
-                f.feature, r.feature,
+                emit::cfg_predicate(&[f.feature, r.feature]),
             );
             if r.value_ty.is_some() {
                 let _ = write!(
