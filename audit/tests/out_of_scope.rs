@@ -48,7 +48,10 @@ fn a_table_xored_with_a_constant_is_not_found() {
 fn a_table_compressed_as_deltas_is_not_found() {
     // A delta coding, the first step of most compressors of smooth data.
     let t = table_le(Function::Tanh, Format::F16);
-    let words: Vec<u16> = t.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let words: Vec<u16> = t
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
     let mut prev = 0u16;
     let deltas: Vec<u8> = words
         .iter()
