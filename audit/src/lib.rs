@@ -48,20 +48,20 @@
 //!    - [`Verdict::Truncated`]: the table runs past the start or the end of
 //!      the file (how much of it is present, and how much of that differs).
 //!
-//!    Candidates are compared in order of hits, and the comparisons stop at
-//!    [`BUDGET_PER_BYTE`] entries per input byte ([`Report::too_many`], a
-//!    problem), so time stays linear.
-//! 4. **No suppression.** No candidate hides another ([`Scanner::finish`]):
-//!    every intact copy is reported, and every other candidate is reported
-//!    when the evidence it needs lies outside the copies reported before it
-//!    (intact ones first, then by matching entries). An intact copy thus
-//!    explains only its own bytes: a tampered copy that it overlaps, by one
-//!    byte or by all but a few hundred, is reported on the evidence of the
-//!    rest, and so are overlapping tampered copies, each at its offset. What
-//!    an intact copy explains away is a coincidence of its own bytes (a
-//!    similar table at the same place, the same table shifted), which has no
-//!    evidence outside it; such a candidate wholly inside intact copies is not
-//!    even compared.
+//!    Candidates are compared in order of hits, and the work stops at the
+//!    budget ([`Report::too_many`], a problem), so time stays linear.
+//! 4. **One rule.** *A region that holds the evidence a known table needs
+//!    is reported as a problem unless it is an intact copy in the file's
+//!    declared byte order, or every item of that evidence overlaps such
+//!    copies* ([`Scanner::finish`]). The declared order is an ELF's
+//!    `EI_DATA` or a wasm module's (a raw image declares none: either order
+//!    counts). A copy in the other order, a modified copy and a compact
+//!    form's declared extent clear nothing; an intact copy in the other
+//!    order of a file that declares one is itself a problem
+//!    ([`Found::foreign_order`]). One budget ([`BUDGET_PER_BYTE`],
+//!    [`FINDING_COST`], [`VOTE_COST`], [`HIT_COST`], [`CANDIDATE_COST`])
+//!    bounds every kind of work and finding; a spent one is a problem that
+//!    says what it did not judge ([`Report::unjudged`]).
 //!
 //! So a copy is reported as long as any part of it keeps two grams, eight
 //! surprises and 256 bytes in place (an 8-bit table: three features and half
