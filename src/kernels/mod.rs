@@ -303,6 +303,12 @@ impl sealed::Dispatch for [u16; 65_536] {
             Kernel::Scalar => Some(scalar::u16_scalar),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Sse2 => Some(x86_64::u16_sse2),
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                feature = "avx512vbmi"
+            ))]
+            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::u16_avx512),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => Some(wasm32::u16_simd128),
             _ => None,
