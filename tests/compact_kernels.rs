@@ -22,7 +22,7 @@ mod kernel_harness;
 use kernel_harness::{available, check_apply, check_map, Rng, MAX_LEN, OFFSET_BYTES};
 
 use actlut::compact::{apply_u16, map_u16, CompactRef, Layout};
-use actlut::kernels::{Kernel, KernelUnavailable, TableShape};
+use actlut::kernels::{CpuClass, Kernel, KernelUnavailable, TableShape};
 use actlut_codegen::compact::{HEADER_BYTES, MAGIC};
 
 /// A random valid stored form: pages of `2^k` entries, each page wide or
@@ -334,8 +334,11 @@ fn best_is_available_and_the_entry_points_use_it() {
     let best = Kernel::best(TableShape::Compact16);
     assert!(best.is_available_for(TableShape::Compact16));
     println!("best kernel for Compact16 tables: {best:?}");
-    // The portable loop is the fastest compact kernel measured (docs/compact.md).
-    assert_eq!(best, Kernel::Scalar);
+    // The documented choice for this CPU (tests/kernel_choice.rs holds the table).
+    assert_eq!(
+        best,
+        Kernel::best_on(TableShape::Compact16, CpuClass::detect())
+    );
     let forms = random_stored_forms();
     let view = CompactRef::from_bytes(&forms[0].1).unwrap();
     let n = if cfg!(miri) { 203 } else { 100_003 };

@@ -10,10 +10,13 @@
 //!   loads folded into `pinsrw`, one 128-bit store per eight elements.
 //! - Byte → 32-bit and byte → 16-bit lookups with SSE2: indices from one 64-bit
 //!   load, entries loaded straight into vector lanes.
-//! - Compact 16-bit lookups (`kernels/compact.rs`): SSE2 lane loads (the
-//!   scalar decode per lane, `pinsrw`), and a directory gather and a pool
-//!   gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, each gather
-//!   as two 8-lane `vpgatherdd`).
+//! - 65,536-entry 16-bit lookup with AVX-512: one 16-lane `vpgatherdd` per
+//!   sixteen elements.
+//! - Compact 16-bit lookups (`kernels/compact.rs`): a directory gather and a
+//!   pool gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, the
+//!   page's width in a mask register).
+//! - The CPU's vendor and family ([`cpu_class`]), which [`Kernel::best`](super::Kernel::best)
+//!   decides by.
 
 use core::arch::x86_64::*;
 
@@ -259,43 +262,6 @@ impl Block<[u16; 256]> for Sse2 {
 kernel_fn!(#[inline] u16_sse2: [u16; 65_536] => Sse2);
 kernel_fn!(#[inline] u8_u32_sse2: [u32; 256] => Sse2);
 kernel_fn!(#[inline] u8_u16_sse2: [u16; 256] => Sse2);
-
-/// Compact 16-bit tables of form `F` with SSE2 (no gathers): the eight
-/// indices come from two 64-bit loads, each lane is decoded with scalar loads
-/// ([`Parts::decode`]) and inserted by `pinsrw`, one 128-bit store.
-pub(super) struct Sse2Lanes<const F: u8>;
-
-impl<const F: u8> Block<CompactRef<'_>> for Sse2Lanes<F> {
-    const LANES: usize = 8;
-    type State = Parts;
-
-    #[inline(always)]
-    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
-        Parts::of(table)
-    }
-
-    #[inline(always)]
-    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
-        // SAFETY: the caller vouches for 8 readable u16 = 16 bytes at `src`;
-        // read_unaligned has no alignment requirement. x86_64 is little-endian,
-        // so bits 16k..16k+16 of each word are element k of its half.
-        let (a, b) = unsafe {
-            let q = src.cast::<u64>();
-            (q.read_unaligned(), q.add(1).read_unaligned())
-        };
-        let v = lanes16(|k| {
-            let w = if k < 4 { a } else { b };
-            // SAFETY: `p` is the parts of the table the driver holds borrowed,
-            // of form `F`.
-            unsafe { p.decode::<F>((w >> (16 * (k % 4))) as u16) }
-        });
-        // SAFETY: the caller vouches for 8 writable u16 = 16 bytes at `dst`;
-        // storeu has no alignment requirement; the indices were read above.
-        unsafe { _mm_storeu_si128(dst.cast(), v) };
-    }
-}
-
-kernel_fn!(#[inline] compact_sse2: compact => Sse2Lanes);
 
 /// The constants of the branch-free decode of `kernels/compact.rs` for form
 /// `F`:
@@ -671,4 +637,53 @@ pub(super) unsafe fn fp4_blocks_ssse3<O: crate::mx::Output>(
 ) {
     // SAFETY: this function's contract is `run_blocks`'s.
     unsafe { super::fp4::run_blocks::<O, Ssse3Fp4>(rows, packed, scales, pairs, block_bytes) }
+}
+
+/// The CPU's class from `cpuid`: the vendor string (leaf 0), the family
+/// (leaf 1, base family plus extended family) and AVX-512 F (leaf 7, which
+/// tells a Zen 4 from a Zen 3 in AMD family 25), read once and cached.
+/// Under Miri, which has no `cpuid`, [`CpuClass::Other`](super::CpuClass).
+pub(super) fn cpu_class() -> super::CpuClass {
+    use super::CpuClass;
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    /// 0: not read yet; otherwise 1 + the index in `CLASSES`.
+    static CACHED: AtomicU8 = AtomicU8::new(0);
+    const CLASSES: [CpuClass; 5] = [
+        CpuClass::Intel,
+        CpuClass::AmdZen3,
+        CpuClass::AmdZen4,
+        CpuClass::AmdZen5,
+        CpuClass::Other,
+    ];
+    let cached = CACHED.load(Ordering::Relaxed);
+    if cached != 0 {
+        return CLASSES[usize::from(cached - 1)];
+    }
+    #[cfg(miri)]
+    let class = CpuClass::Other;
+    #[cfg(not(miri))]
+    let class = {
+        // SAFETY: `cpuid` exists on every x86_64 CPU (leaves 0 and 1 always do)
+        // and has no other requirement.
+        #[allow(unused_unsafe)]
+        let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };
+        // SAFETY: as above; leaf 7 is read only where leaf 0 says it exists.
+        #[allow(unused_unsafe)]
+        let avx512f = l0.eax >= 7 && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 16) != 0;
+        let mut vendor = [0u8; 12];
+        vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+        vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+        vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+        let base = (l1.eax >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((l1.eax >> 20) & 0xFF)
+        } else {
+            base
+        };
+        CpuClass::from_cpuid(&vendor, family, avx512f)
+    };
+    let index = CLASSES.iter().position(|&c| c == class).unwrap_or(4);
+    CACHED.store(index as u8 + 1, Ordering::Relaxed);
+    class
 }
