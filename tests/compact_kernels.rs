@@ -21,7 +21,7 @@
 mod kernel_harness;
 use kernel_harness::{available, check_apply, check_map, Rng, MAX_LEN, OFFSET_BYTES};
 
-use actlut::compact::{apply_u16, map_u16, CompactRef, Layout};
+use actlut::compact::{apply_compact_u16, map_compact_u16, CompactRef, Layout};
 use actlut::kernels::{CpuClass, Kernel, KernelUnavailable, TableShape};
 use actlut_codegen::compact::{HEADER_BYTES, MAGIC};
 
@@ -191,11 +191,11 @@ fn assert_every_kernel_equals_the_full_table(name: &str, view: &CompactRef<'_>, 
         assert!(inplace == want, "{kernel:?} apply on {name}");
     }
     let mut ys = vec![0; xs.len()];
-    map_u16(view, &xs, &mut ys);
-    assert!(ys == want, "compact::map_u16 on {name}");
+    map_compact_u16(view, &xs, &mut ys);
+    assert!(ys == want, "compact::map_compact_u16 on {name}");
     let mut inplace = xs;
-    apply_u16(view, &mut inplace);
-    assert!(inplace == want, "compact::apply_u16 on {name}");
+    apply_compact_u16(view, &mut inplace);
+    assert!(inplace == want, "compact::apply_compact_u16 on {name}");
 }
 
 #[cfg(not(miri))]
@@ -345,10 +345,10 @@ fn best_is_available_and_the_entry_points_use_it() {
     let xs: Vec<u16> = (0..n).map(|i: u32| i.wrapping_mul(40_503) as u16).collect();
     let want: Vec<u16> = xs.iter().map(|&x| view.get(x)).collect();
     let mut ys = vec![0; n as usize];
-    map_u16(&view, &xs, &mut ys);
+    map_compact_u16(&view, &xs, &mut ys);
     assert!(ys == want);
     let mut inplace = xs;
-    apply_u16(&view, &mut inplace);
+    apply_compact_u16(&view, &mut inplace);
     assert!(inplace == want);
 }
 

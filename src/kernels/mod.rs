@@ -37,8 +37,8 @@
 //! available kernel on every length 0..=300 and every alignment offset).
 //!
 //! The slice functions ([`map_u8`], [`apply_u8`], [`map_u16`], [`apply_u16`],
-//! [`map_u8_u32`], [`map_u8_u16`], and [`crate::compact::apply_u16`] and
-//! [`crate::compact::map_u16`]) use [`Kernel::best`] for their table shape,
+//! [`map_u8_u32`], [`map_u8_u16`], and [`crate::compact::apply_compact_u16`] and
+//! [`crate::compact::map_compact_u16`]) use [`Kernel::best`] for their table shape,
 //! chosen once: with the `std` feature on x86_64 the byte kernel is a function
 //! pointer set on first use from CPU detection; everywhere else the choice is
 //! fixed at compile time by the target features (`-C target-feature=+avx2`).
@@ -72,6 +72,7 @@ mod compact;
 mod driver;
 #[allow(unsafe_code)]
 mod fp4;
+pub(crate) mod read;
 #[allow(unsafe_code)]
 mod scalar;
 #[allow(unsafe_code)]
