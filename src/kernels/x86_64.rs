@@ -22,6 +22,7 @@ use core::arch::x86_64::*;
 
 use actlut_codegen::compact::CompactRef;
 
+#[cfg(feature = "avx512vbmi")]
 use actlut_codegen::compact::WIDE_BIT;
 
 use super::compact::{Parts, WORDS};
@@ -643,6 +644,7 @@ pub(super) unsafe fn fp4_blocks_ssse3<O: crate::mx::Output>(
 /// (leaf 1, base family plus extended family) and AVX-512 F (leaf 7, which
 /// tells a Zen 4 from a Zen 3 in AMD family 25), read once and cached.
 /// Under Miri, which has no `cpuid`, [`CpuClass::Other`](super::CpuClass).
+#[cfg(feature = "std")]
 pub(super) fn cpu_class() -> super::CpuClass {
     use super::CpuClass;
     use core::sync::atomic::{AtomicU8, Ordering};
