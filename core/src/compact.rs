@@ -415,13 +415,27 @@ impl<'a> CompactRef<'a> {
     /// assert!((0..=u16::MAX).all(|x| out[usize::from(x)] == view.get(x)));
     /// ```
     pub fn expand_into(&self, out: &mut [u16; ENTRIES]) {
-        let page = 1usize << self.page_shift;
+        // The page size as a constant, so that each page's loop has a fixed
+        // trip count the compiler unrolls and vectorizes.
+        match self.page_shift {
+            4 => self.expand_pages::<16>(out),
+            5 => self.expand_pages::<32>(out),
+            6 => self.expand_pages::<64>(out),
+            7 => self.expand_pages::<128>(out),
+            _ => self.expand_pages::<256>(out),
+        }
+    }
+
+    /// [`CompactRef::expand_into`] for pages of `P` entries (`P` is
+    /// `1 << page_shift`).
+    fn expand_pages<const P: usize>(&self, out: &mut [u16; ENTRIES]) {
+        debug_assert_eq!(P, 1 << self.page_shift);
         let words = |chunk: &mut [u16], src: &[u8], addend: u16| {
             for (o, w) in chunk.iter_mut().zip(src.chunks_exact(2)) {
                 *o = u16::from_le_bytes([w[0], w[1]]).wrapping_add(addend);
             }
         };
-        for (p, chunk) in out.chunks_exact_mut(page).enumerate() {
+        for (p, chunk) in out.chunks_exact_mut(P).enumerate() {
             let d = u32_at(self.dir, 4 * p);
             let addend = (d >> 16) as u16;
             // `from_bytes` checked that every entry of every page (and 4 bytes
@@ -430,17 +444,17 @@ impl<'a> CompactRef<'a> {
                 Layout::Bytes => {
                     let start = ((d & 0x7FFF) as usize) << self.offset_scale;
                     if d & WIDE_BIT == 0 {
-                        let src = &self.pool[start..start + page];
+                        let src = &self.pool[start..start + P];
                         for (o, &b) in chunk.iter_mut().zip(src) {
                             *o = u16::from(b).wrapping_add(addend);
                         }
                     } else {
-                        words(chunk, &self.pool[start..start + 2 * page], addend);
+                        words(chunk, &self.pool[start..start + 2 * P], addend);
                     }
                 }
                 Layout::Words => {
                     let start = 2 * (d & 0xFFFF) as usize;
-                    words(chunk, &self.pool[start..start + 2 * page], addend);
+                    words(chunk, &self.pool[start..start + 2 * P], addend);
                 }
             }
         }
