@@ -4,6 +4,7 @@
 //! | name | what it runs |
 //! |---|---|
 //! | `full` | the 128 KiB table, `actlut::kernels::map_u16(&tables::GELU_F16, …)` (the kernel `Kernel::best` picks here) |
+//! | `full/<kernel>` | the same table through each 16-bit kernel available here |
 //! | `plain_loop` | `ys[i] = GELU_F16[xs[i]]`, the loop a user writes |
 //! | `compact/<kernel>` | the compact stored form (`tables::compact::GELU_F16`, what the `compact` feature embeds) through each compact kernel available here |
 //! | `compact` | the same through `compact::map_compact_u16` (the kernel `Kernel::best` picks here) |
@@ -35,7 +36,7 @@ fn variant(name: impl Into<String>, run: impl Fn(&[u16], &mut [u16]) + 'static) 
 /// the compact form.
 pub fn gelu_f16() -> Vec<Variant> {
     let compact: &'static CompactRef<'static> = &actlut::tables::compact::GELU_F16;
-    let mut out = vec![
+    let mut out: Vec<Variant> = vec![
         variant("full", |xs, ys| {
             actlut::kernels::map_u16(&actlut::tables::GELU_F16, xs, ys)
         }),
@@ -45,10 +46,22 @@ pub fn gelu_f16() -> Vec<Variant> {
                 *y = t[usize::from(x)];
             }
         }),
-        variant("compact", move |xs, ys| {
-            actlut::compact::map_compact_u16(compact, xs, ys)
-        }),
     ];
+    for k in Kernel::ALL
+        .into_iter()
+        .filter(|k| k.is_available_for(TableShape::U16))
+    {
+        out.push(variant(
+            format!("full/{}", format!("{k:?}").to_lowercase()),
+            move |xs, ys| {
+                k.map(&actlut::tables::GELU_F16, xs, ys)
+                    .expect("an available kernel")
+            },
+        ));
+    }
+    out.extend([variant("compact", move |xs, ys| {
+        actlut::compact::map_compact_u16(compact, xs, ys)
+    })]);
     for k in Kernel::ALL
         .into_iter()
         .filter(|k| k.is_available_for(TableShape::Compact16))

@@ -383,7 +383,8 @@ unsafe fn gather16<const SCALE: i32>(
     // SAFETY: AVX-512 F implies AVX2; the loads are the caller's (a lane of
     // the 8-lane mask is all ones exactly where its bit of `mask` is set).
     unsafe {
-        let lanes = _mm512_movm_epi32(mask);
+        // All ones in the lanes of `mask` (AVX-512 F; `vpmovm2d` needs DQ).
+        let lanes = _mm512_maskz_mov_epi32(mask, _mm512_set1_epi32(-1));
         let half = |src, index, lanes| {
             _mm256_mask_i32gather_epi32::<SCALE>(src, base.cast(), index, lanes)
         };
