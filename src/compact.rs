@@ -63,7 +63,7 @@
 //! };
 //! ```
 
-pub use actlut_codegen::compact::{CompactRef, Layout, StoredFormError};
+pub use actlut_core::compact::{CompactRef, Layout, StoredFormError};
 
 use crate::TableRef;
 
@@ -107,12 +107,6 @@ pub fn apply_compact_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
 pub fn map_compact_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
     crate::kernels::map_best(table, xs, ys);
 }
-
-// The paths the generated entry points call (`crate::compact::at` and the
-// others): the definitions live in `kernels`, which serves full and compact
-// tables alike.
-#[allow(unused_imports)]
-pub(crate) use crate::kernels::read::{apply, at, map, table_ref, ReadTable};
 
 impl crate::kernels::read::Lookup16 for CompactRef<'static> {
     #[inline]

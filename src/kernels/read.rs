@@ -49,7 +49,7 @@ impl Lookup16 for [u16; 65_536] {
         super::map_u16(self, xs, ys);
     }
     fn table_ref(&'static self) -> TableRef {
-        TableRef::Word(self)
+        TableRef::U16(self)
     }
 }
 
