@@ -12,7 +12,7 @@
 //! First it checks that every exact variant gives the full table's bits. Then
 //! it reads the core clock from a chain of dependent register adds (one cycle
 //! each), and times every variant round-robin: per round, each variant once
-//! untimed and once timed, each round starting one variant later, the same
+//! untimed and once timed, in a fresh seeded order each round, the same
 //! rounds for all, so a busy machine disturbs them alike. It prints the
 //! fastest and the median round of each, in ns per element, their ratio to
 //! `full` and, for the 64 Ki `full` row, cycles per element. Then the same
@@ -135,13 +135,20 @@ fn interleaved(_: &mut Criterion) {
         for v in &variants {
             (v.run)(&xs, &mut ys); // warm: candle's pool, tract's scratch
         }
-        for round in 0..rounds {
-            // Each round starts one variant later: the variant that follows
-            // candle (whose pool leaves both cores busy for a moment) is a
-            // different one each round, and the fastest rounds are those where
-            // it is not (the first variant after candle ran up to 2x slower at
-            // 1 Mi).
-            for j in (0..variants.len()).map(|j| (j + round) % variants.len()) {
+        let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut order: Vec<usize> = (0..variants.len()).collect();
+        for _ in 0..rounds {
+            // A fresh order every round (seeded): no variant always follows
+            // candle, whose thread pool keeps the other core busy for a while
+            // after it returns (the variant after it ran up to 2x slower at
+            // 1 Mi); and a pause for that pool to go idle.
+            for i in (1..order.len()).rev() {
+                order.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+            }
+            if !smoke && n >= 1 << 16 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            for &j in &order {
                 let v = &variants[j];
                 // One untimed call first: each timed call finds the caches as
                 // its own previous call left them, not as the variant before
