@@ -39,6 +39,7 @@ rounding or distance.
 from __future__ import annotations
 
 import json as _json
+import numbers as _numbers
 import operator as _operator
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
 
@@ -57,6 +58,7 @@ __all__ = [
     "grade",
     "quant_table",
     "table",
+    "testing",
 ]
 
 __version__ = "0.1.0"
@@ -475,15 +477,13 @@ def _int_arg(value: Any, what: str) -> int:
         v = _operator.index(value)
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
-    # Out of any type's range either way: the Rust side names the range.
-    return max(-(2**63), min(2**63 - 1, v))
+    return v
 
 
 def _scale_arg(value: Any, what: str) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a number, not {type(value).__name__}") from None
+    if isinstance(value, bool) or not isinstance(value, _numbers.Real):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
+    return float(value)
 
 
 def quant_table(
@@ -539,3 +539,5 @@ def quant_table(
     )
     dt, bits = _OUT_DTYPES[out_t]
     return entries.astype(bits).view(dt)
+
+from . import testing  # noqa: E402  (actlut.testing needs the names above)

@@ -415,10 +415,10 @@ fn quant_table_bits<'py>(
     function: &str,
     in_type: &str,
     scale: f64,
-    zero_point: i64,
+    zero_point: &Bound<'py, PyAny>,
     out_type: &str,
     out_scale: Option<f64>,
-    out_zero_point: Option<i64>,
+    out_zero_point: Option<Bound<'py, PyAny>>,
     rounding: &str,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let op = Op::from_name(function).ok_or_else(|| {
@@ -469,7 +469,10 @@ fn quant_table_bits<'py>(
                 ))
             })?;
             let s = to_f32_scale("out_scale", s)?;
-            let z = to_i32_zero_point("out_zero_point", out_zero_point.unwrap_or(0), ty)?;
+            let z = match &out_zero_point {
+                Some(z) => to_i32_zero_point("out_zero_point", z, ty)?,
+                None => 0,
+            };
             Output::requantized(ty, s, z).expect("an 8- or 16-bit type")
         }
     };
@@ -504,12 +507,13 @@ fn to_f32_scale(parameter: &str, v: f64) -> PyResult<f32> {
     Ok(s)
 }
 
-/// A zero point, which must be a value of its type.
-fn to_i32_zero_point(parameter: &str, v: i64, ty: QuantType) -> PyResult<i32> {
-    match i32::try_from(v) {
-        Ok(z) if ty.contains(z) => Ok(z),
+/// A zero point (a Python int of any size), which must be a value of its type.
+fn to_i32_zero_point(parameter: &str, v: &Bound<'_, PyAny>, ty: QuantType) -> PyResult<i32> {
+    let shown = v.str()?.to_string();
+    match v.extract::<i64>().ok().and_then(|z| i32::try_from(z).ok()) {
+        Some(z) if ty.contains(z) => Ok(z),
         _ => Err(PyValueError::new_err(format!(
-            "{parameter} = {v} is outside {} ({}..={})",
+            "{parameter} = {shown} is outside {} ({}..={})",
             ty.name(),
             ty.min(),
             ty.max()
@@ -518,7 +522,7 @@ fn to_i32_zero_point(parameter: &str, v: i64, ty: QuantType) -> PyResult<i32> {
 }
 
 /// Times the crate's `Activation::map_bf16` (the slice kernel `apply` uses
-/// for a contiguous bf16 array) on `x` into `out`, in this process: the
+/// for a contiguous bf16 array) on the buffers of `x` and `out` themselves, in this process: the
 /// seconds of each of `reps` calls. For the benchmark (bench/bench.py), which
 /// times `actlut.apply` on the same arrays beside it.
 #[pyfunction]
@@ -530,27 +534,23 @@ fn time_map_bf16(
     reps: usize,
 ) -> PyResult<Vec<f64>> {
     use actlut::half::bf16;
+    use actlut::half::slice::HalfBitsSliceExt;
     let act = activation(function)?;
-    let xs: Vec<bf16> = x.as_slice()?.iter().map(|&b| bf16::from_bits(b)).collect();
-    let out = out.as_slice_mut()?;
-    let mut ys = vec![bf16::ZERO; xs.len()];
-    let times = py.detach(|| {
+    let xs: &[bf16] = x.as_slice()?.reinterpret_cast();
+    let ys: &mut [bf16] = out.as_slice_mut()?.reinterpret_cast_mut();
+    py.detach(|| {
         guard(|| {
             let mut times = Vec::with_capacity(reps);
             for _ in 0..reps {
                 let t0 = Instant::now();
-                act.map_bf16(std::hint::black_box(&xs), &mut ys)
+                act.map_bf16(std::hint::black_box(xs), ys)
                     .map_err(|e| PyValueError::new_err(e.to_string()))?;
                 times.push(t0.elapsed().as_secs_f64());
-                std::hint::black_box(&ys);
+                std::hint::black_box(&*ys);
             }
             Ok(times)
         })
-    })?;
-    for (o, y) in out.iter_mut().zip(&ys) {
-        *o = y.to_bits();
-    }
-    Ok(times)
+    })
 }
 
 /// Panics inside the boundary's guard, for the test that a Rust panic becomes

@@ -1,23 +1,32 @@
 """`python -m actlut ulp` prints what `actlut ulp` prints, byte for byte, with
 the same exit status, on the same files: correct tables, planted errors, NaN
-errors, invalid codes, `--json`, `--worst`, and every usage error."""
+errors, invalid codes, `--json`, `--worst`, and every usage error.
 
+Most cases call the module's `main` in this process (an interpreter with numpy
+and ml_dtypes takes seconds to start on a loaded machine); one test runs
+`python -m actlut` itself."""
+
+import io
 import os
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 import actlut
+from actlut.__main__ import main
 from test_apply import bits
 
 
 def run_both(actlut_cli, args, tmp_path):
     cli = subprocess.run([actlut_cli, "ulp", *args], capture_output=True, text=True)
-    py = subprocess.run(
-        [sys.executable, "-m", "actlut", "ulp", *args], capture_output=True, text=True, cwd=tmp_path
-    )
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["ulp", *args])
+    py = SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
     return cli, py
 
 
@@ -99,9 +108,29 @@ def test_usage_errors_are_the_commands_one_line_and_exit_2(actlut_cli, tmp_path)
         assert py.stderr.count("\n") == 1, args
 
 
-def test_help_exits_0_and_shows_the_synopsis():
-    py = subprocess.run([sys.executable, "-m", "actlut", "ulp", "--help"], capture_output=True, text=True)
+def test_python_m_actlut_runs_the_command(actlut_cli, tmp_path):
+    t = bits(actlut.table("gelu", "bf16")).copy()
+    t[0x3F80] += 1
+    path = write(tmp_path / "g.bin", t)
+    cli = subprocess.run([actlut_cli, "ulp", "gelu", "bf16", path, "--json"], capture_output=True, text=True)
+    py = subprocess.run(
+        [sys.executable, "-m", "actlut", "ulp", "gelu", "bf16", path, "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not python/, whose actlut/ is the source, not the installed package
+    )
+    assert (py.returncode, py.stdout, py.stderr) == (cli.returncode, cli.stdout, "") and cli.returncode == 1
+    py = subprocess.run(
+        [sys.executable, "-m", "actlut", "ulp", "gelux", "bf16", path], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert py.returncode == 2 and py.stderr.startswith("actlut: error: unknown activation name `gelux`")
+
+
+def test_help_exits_0_and_shows_the_synopsis(tmp_path):
+    py = subprocess.run(
+        [sys.executable, "-m", "actlut", "ulp", "--help"], capture_output=True, text=True, cwd=tmp_path
+    )
     assert py.returncode == 0
     assert py.stdout.startswith("usage: python -m actlut ulp FUNCTION FORMAT FILE [--json] [--worst N]")
-    none = subprocess.run([sys.executable, "-m", "actlut"], capture_output=True, text=True)
+    none = subprocess.run([sys.executable, "-m", "actlut"], capture_output=True, text=True, cwd=tmp_path)
     assert none.returncode == 2 and none.stderr.startswith("actlut: error: no command given")
