@@ -169,6 +169,7 @@
 //! [docs/quant16-ort.md](https://github.com/actlut/actlut/blob/main/docs/quant16-ort.md) (ONNX Runtime on every 16-bit code);
 //! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
 //! [docs/ulp.md](https://github.com/actlut/actlut/blob/main/docs/ulp.md) (`actlut ulp`: grading a kernel against the tables);
+//! [docs/python.md](https://github.com/actlut/actlut/blob/main/docs/python.md) (the Python package);
 //! [docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md) (the lock and the manifest);
 //! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md) (`actlut audit`);
 //! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md) (Cortex-M and wasm);
