@@ -410,7 +410,7 @@ fn show_f64(v: f64) -> String {
 /// digits), or `NaN` where NaN is due.
 fn exact(act: Activation, format: Format, input: u16) -> String {
     let x = format.decode(input);
-    match actlut_codegen::evaluate(act.function(), x) {
+    match actlut_core::evaluate(act.function(), x) {
         Some(e) => {
             // `hi + lo` would turn a `-0` into `+0`.
             let v = if e.lo == 0.0 { e.hi } else { e.hi + e.lo };

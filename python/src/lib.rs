@@ -70,6 +70,41 @@ fn table(act: Activation, fmt: Format) -> PyResult<TableRef> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The 65,536-entry table of `act` over a 16-bit format, as the 16-bit kernels take it.
+fn word_table(act: Activation, fmt: Format) -> PyResult<&'static [u16; 65536]> {
+    let t = match fmt {
+        Format::F16 => act.table_f16(),
+        Format::Bf16 => act.table_bf16(),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "{} is not a 16-bit format",
+                fmt.name()
+            )))
+        }
+    };
+    t.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The table of `act` over a byte format (fp8, FP6, FP4): 256, 64 or 16 entries.
+fn byte_entries(act: Activation, fmt: Format) -> PyResult<&'static [u8]> {
+    let t: Result<&'static [u8], _> = match fmt {
+        Format::Fp8E4M3 => act.table_fp8_e4m3().map(|t| &t[..]),
+        Format::Fp8E5M2 => act.table_fp8_e5m2().map(|t| &t[..]),
+        Format::Fp8E4M3Fnuz => act.table_fp8_e4m3fnuz().map(|t| &t[..]),
+        Format::Fp8E5M2Fnuz => act.table_fp8_e5m2fnuz().map(|t| &t[..]),
+        Format::Fp6E2M3 => act.table_fp6_e2m3().map(|t| &t[..]),
+        Format::Fp6E3M2 => act.table_fp6_e3m2().map(|t| &t[..]),
+        Format::Fp4E2M1 => act.table_fp4_e2m1().map(|t| &t[..]),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "{} is not a byte format",
+                fmt.name()
+            )))
+        }
+    };
+    t.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The names of the functions, in the crate's order (`Function::ALL`).
 #[pyfunction]
 fn functions() -> Vec<&'static str> {
@@ -106,9 +141,14 @@ fn table_bits<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
         let t = table(activation(function)?, format(format_name)?)?;
-        Ok(match t {
-            TableRef::Byte(b) => b.to_vec().into_pyarray(py).into_any(),
-            t => t.iter().collect::<Vec<u16>>().into_pyarray(py).into_any(),
+        Ok(if t.entry_bytes() == 1 {
+            t.iter()
+                .map(|v| v as u8)
+                .collect::<Vec<u8>>()
+                .into_pyarray(py)
+                .into_any()
+        } else {
+            t.iter().collect::<Vec<u16>>().into_pyarray(py).into_any()
         })
     })
 }
@@ -188,12 +228,7 @@ fn map_u16(
     x: PyReadonlyArrayDyn<'_, u16>,
     mut out: PyReadwriteArrayDyn<'_, u16>,
 ) -> PyResult<()> {
-    let t = table(activation(function)?, format(format_name)?)?;
-    let TableRef::Word(t) = t else {
-        return Err(PyValueError::new_err(format!(
-            "{format_name} is not a 16-bit format"
-        )));
-    };
+    let t = word_table(activation(function)?, format(format_name)?)?;
     let (x, y) = (x.as_array(), out.as_array_mut());
     same_shape(x.shape(), y.shape())?;
     py.detach(|| {
@@ -217,12 +252,7 @@ fn apply_u16(
     format_name: &str,
     mut x: PyReadwriteArrayDyn<'_, u16>,
 ) -> PyResult<()> {
-    let t = table(activation(function)?, format(format_name)?)?;
-    let TableRef::Word(t) = t else {
-        return Err(PyValueError::new_err(format!(
-            "{format_name} is not a 16-bit format"
-        )));
-    };
+    let t = word_table(activation(function)?, format(format_name)?)?;
     let x = x.as_array_mut();
     py.detach(|| {
         guard(|| {
@@ -247,11 +277,7 @@ fn map_u8(
     mut out: PyReadwriteArrayDyn<'_, u8>,
 ) -> PyResult<()> {
     let fmt = format(format_name)?;
-    let TableRef::Byte(t) = table(activation(function)?, fmt)? else {
-        return Err(PyValueError::new_err(format!(
-            "{format_name} is not a byte format"
-        )));
-    };
+    let t = byte_entries(activation(function)?, fmt)?;
     let (x, y) = (x.as_array(), out.as_array_mut());
     same_shape(x.shape(), y.shape())?;
     check_codes(fmt, &x)?;
@@ -278,11 +304,7 @@ fn apply_u8(
     mut x: PyReadwriteArrayDyn<'_, u8>,
 ) -> PyResult<()> {
     let fmt = format(format_name)?;
-    let TableRef::Byte(t) = table(activation(function)?, fmt)? else {
-        return Err(PyValueError::new_err(format!(
-            "{format_name} is not a byte format"
-        )));
-    };
+    let t = byte_entries(activation(function)?, fmt)?;
     let x = x.as_array_mut();
     check_codes(fmt, &x.view())?;
     let t = byte_table(t);
