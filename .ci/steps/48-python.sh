@@ -5,8 +5,10 @@
 # (every table, every input through apply, grade against `actlut ulp`,
 # quant_table against `actlut quant`, the peers and the example of
 # docs/python.md) and the benchmark once in smoke mode. Measured cold (empty
-# python/target and venv) on the shared 2-core machine under a load of about
-# 10: COLD-COST; warm WARM-COST.
+# python/target and venv, the crates downloaded, target/debug/actlut built) on
+# the shared 2-core machine under a load of about 15 (2026-12-01): 628 s, of
+# which 2 min 9 s of CPU time (pip, the release build of the extension, its
+# clippy build; the suite itself 25 s); warm 115 s.
 set -euo pipefail
 venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

@@ -331,9 +331,11 @@ class Grade:
         return self._json
 
     def __str__(self) -> str:
+        """``actlut ulp``'s text report: counts, histogram, the worst inputs."""
         return self._text
 
     def __repr__(self) -> str:
+        """One line: the table, the counts and the worst input."""
         if self.max_ulp is not None:
             worst = f"max_ulp={self.max_ulp}"
         else:
