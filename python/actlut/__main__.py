@@ -8,6 +8,7 @@ I/O error, with a one-line message on standard error.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from typing import List, Optional
@@ -45,13 +46,10 @@ def _usage(message: str) -> _Failure:
 
 
 def _parse_worst(n: str) -> int:
-    try:
-        v = int(n, 10)
-        if v < 0 or n.strip() != n or n.startswith("+"):
-            raise ValueError
-        return v
-    except ValueError:
-        raise _usage(f"`--worst` needs a number, got `{n}`") from None
+    """A count as the command parses one (Rust's ``usize``: digits, an optional ``+``)."""
+    if re.fullmatch(r"\+?[0-9]+", n) and int(n) < 2**64:
+        return int(n)
+    raise _usage(f"`--worst` needs a number, got `{n}`")
 
 
 def _read(path: str, fmt: str, what: str) -> bytes:
@@ -116,8 +114,10 @@ def _ulp(args: List[str]) -> int:
         raise _usage(f"`ulp` takes FUNCTION FORMAT FILE, got {n} argument{'' if n == 1 else 's'}")
     function, fmt, path = positional
     try:
-        function = _canonical(function, _actlut.functions(), lambda: _actlut.has_table(function, "f16"))
-        fmt = _canonical(fmt, _actlut.formats(), lambda: _actlut.format_shape(fmt))
+        # The crate's spellings, in the command's order of checks: the
+        # function, the format, then whether the pair has a table.
+        function = _actlut.function_name(function)
+        fmt = _actlut.format_name(fmt)
         if not _actlut.has_table(function, fmt):
             _actlut.table_bits(function, fmt)  # raises, saying why there is no table
     except ValueError as e:
@@ -133,15 +133,6 @@ def _ulp(args: List[str]) -> int:
         # A reader that has gone away is not an error: the status says what was found.
         pass
     return 0 if g.mismatches == 0 else 1
-
-
-def _canonical(name: str, names: List[str], check) -> str:
-    """The table-name spelling of ``name`` (``gelu_tanh`` for ``gelu-tanh``);
-    ``check()`` raises the crate's ValueError for an unknown one."""
-    if name in names:
-        return name
-    check()
-    return name.replace("-", "_")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -117,6 +117,19 @@ fn formats() -> Vec<&'static str> {
     Format::ALL.iter().map(|f| f.name()).collect()
 }
 
+/// The name actlut gives the function called `name` (`gelu_tanh` for
+/// `gelu-tanh`, or for any other spelling `Activation`'s parser accepts).
+#[pyfunction]
+fn function_name(name: &str) -> PyResult<&'static str> {
+    Ok(activation(name)?.name())
+}
+
+/// The name actlut gives the format called `name` (`fp8_e4m3` for `fp8-e4m3`).
+#[pyfunction]
+fn format_name(name: &str) -> PyResult<&'static str> {
+    Ok(format(name)?.name())
+}
+
 /// `(entries, entry_bytes)` of the format: 65,536 and 2 for f16 and bf16,
 /// 256 and 1 for the fp8 formats, 64 and 1 for FP6, 16 and 1 for FP4.
 #[pyfunction]
@@ -587,6 +600,8 @@ fn panic_for_test() -> PyResult<()> {
 fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(function_name, m)?)?;
+    m.add_function(wrap_pyfunction!(format_name, m)?)?;
     m.add_function(wrap_pyfunction!(format_shape, m)?)?;
     m.add_function(wrap_pyfunction!(has_table, m)?)?;
     m.add_function(wrap_pyfunction!(table_bits, m)?)?;

@@ -64,7 +64,9 @@ def files(tmp_path):
     return out
 
 
-@pytest.mark.parametrize("options", [[], ["--json"], ["--worst", "3"], ["--worst=0", "--json"]])
+@pytest.mark.parametrize(
+    "options", [[], ["--json"], ["--worst", "3"], ["--worst=0", "--json"], ["--worst", "+2", "--"]]
+)
 def test_output_and_exit_status_are_the_commands(actlut_cli, tmp_path, options):
     seen = set()
     for case, (function, fmt, path) in files(tmp_path).items():
@@ -96,6 +98,9 @@ def test_usage_errors_are_the_commands_one_line_and_exit_2(actlut_cli, tmp_path)
         ["gelu", "f16", f16, "--wrong"],
         ["gelu", "f16", f16, "--worst"],
         ["gelu", "f16", f16, "--worst", "x"],
+        ["gelu", "f16", f16, "--worst", "1_0"],
+        ["gelu", "f16", f16, "--worst= 3"],
+        ["gelu", "f16", f16, "--worst", "-1"],
     ]
     if os.path.exists("/dev/null"):
         cases.append(["gelu", "f16", "/dev/null"])
