@@ -166,17 +166,22 @@ fn table_bits<'py>(
     })
 }
 
-/// `ys[i] = table[xs[i]]` over any shapes and strides (the same shape), one
-/// innermost lane at a time: a contiguous lane goes through the slice kernel
-/// `map`, any other element by element through `one`.
+/// `ys[i] = table[xs[i]]` over any shapes and strides (the same shape): one
+/// slice when both are contiguous in memory with the same layout, otherwise
+/// one innermost lane at a time, a contiguous lane through the slice kernel
+/// `map` and any other element by element through `one`.
 fn map_lanes<T: Copy + Send + Sync>(
     x: ArrayViewD<'_, T>,
     mut y: ArrayViewMutD<'_, T>,
     map: impl Fn(&[T], &mut [T]) + Sync,
     one: impl Fn(T) -> T + Sync,
 ) {
-    if let (Some(xs), Some(ys)) = (x.as_slice(), y.as_slice_mut()) {
-        return map(xs, ys);
+    // The same layout, contiguous in memory in any order (C, Fortran, a
+    // transpose, reversed axes): one slice, since the map is elementwise.
+    if x.strides() == y.strides() {
+        if let (Some(xs), Some(ys)) = (x.as_slice_memory_order(), y.as_slice_memory_order_mut()) {
+            return map(xs, ys);
+        }
     }
     let last = Axis(x.ndim() - 1);
     Zip::from(y.lanes_mut(last))
@@ -193,7 +198,7 @@ fn apply_lanes<T: Copy + Send + Sync>(
     apply: impl Fn(&mut [T]) + Sync,
     one: impl Fn(T) -> T + Sync,
 ) {
-    if let Some(xs) = x.as_slice_mut() {
+    if let Some(xs) = x.as_slice_memory_order_mut() {
         return apply(xs);
     }
     let last = Axis(x.ndim() - 1);
