@@ -73,6 +73,9 @@ def main() -> None:
     y = np.empty_like(x)
     y_rust = np.empty_like(x)
     xb, yb = x.view(np.uint16), y_rust.view(np.uint16)
+    # One untimed round first: the output pages are touched once, by each.
+    _actlut.time_map_bf16("gelu", xb, yb, 1)
+    actlut.apply("gelu", x, out=y)
     rust, py_out, py_alloc = [], [], []
     for _ in range(rounds):
         rust.append(_actlut.time_map_bf16("gelu", xb, yb, 1)[0])
