@@ -89,7 +89,7 @@ def main() -> None:
     r, o, a = (statistics.median(v) * 1e3 for v in (rust, py_out, py_alloc))
 
     print(f"actlut {actlut.__version__}, numpy {np.__version__}, ml_dtypes {ml_dtypes.__version__}, "
-          f"Python {platform.python_version()}; {cpu()}" + ("; smoke mode" if smoke else ""))
+          f"Python {platform.python_version()}; {cpu()}" + ("; smoke mode: a few rounds, not a measurement" if smoke else ""))
     print(f"grade, first call in the process (ranks f16's values): {g_first:8.3f} ms")
     print(f"grade, 65,536 f16 outputs, exact gelu table:          {g_exact:8.3f} ms (median of {reps})")
     print(f"grade, 65,536 f16 outputs, naive sigmoid ({wrong:,} wrong): {g_naive:8.3f} ms (median of {reps})")
