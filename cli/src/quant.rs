@@ -219,97 +219,6 @@ fn ratio_to_f32(p: u64, q: u64) -> f32 {
     f32::from_bits(((e + 127) as u32) << 23 | (sig as u32 & 0x7F_FFFF))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn scale(s: &str) -> Result<f32, String> {
-        parse_scale("--scale", s).map_err(|f| f.0)
-    }
-
-    #[test]
-    fn a_fraction_a_power_of_two_and_a_decimal_are_the_same_f32() {
-        for (frac, pow, dec) in [
-            ("1/4096", "2^-12", "0.000244140625"),
-            ("1/32768", "2^-15", "0.000030517578125"),
-            ("1/1", "2^0", "1"),
-            ("8/1", "2^3", "8"),
-            ("3/12", "2^-2", "0.25"),
-        ] {
-            let want: f32 = dec.parse().unwrap();
-            assert_eq!(scale(frac), Ok(want), "{frac}");
-            assert_eq!(scale(pow), Ok(want), "{pow}");
-            assert_eq!(scale(dec), Ok(want), "{dec}");
-        }
-        assert_eq!(scale("2^-149"), Ok(f32::from_bits(1)));
-        assert_eq!(scale("2^-127"), Ok(f32::from_bits(1 << 22)));
-        assert_eq!(scale("2^127"), Ok(f32::from_bits(254 << 23)));
-    }
-
-    #[test]
-    fn a_fraction_is_rounded_once_to_nearest_even() {
-        // Denominators 2^a·5^b: the quotient is a finite decimal, which Rust's
-        // (correctly rounded) decimal parsing rounds independently.
-        for (p, q, dec) in [
-            (1u64, 10u64, "0.1"),
-            (1, 3, "0.3333333432674407958984375"), // the nearest f32, written out exactly
-            (7, 1000, "0.007"),
-            (123_456_789, 1_000_000, "123.456789"),
-            (16_777_217, 1, "16777217"), // 2^24 + 1: a tie, to even (2^24)
-            (16_777_219, 1, "16777219"), // 2^24 + 3: a tie, to even (2^24 + 4)
-            (33_554_433, 2, "16777216.5"), // just above a tie: up
-            (u64::MAX, 1, "18446744073709551615"),
-            (
-                1,
-                u64::MAX,
-                "0.0000000000000000000542101086242752217033113759205528043",
-            ),
-        ] {
-            let want: f32 = dec.parse().unwrap();
-            assert_eq!(ratio_to_f32(p, q), want, "{p}/{q}");
-        }
-        assert_eq!(ratio_to_f32(1, 3).to_bits(), 0x3EAA_AAAB);
-        // A large sample of fractions against f64 division, which is exact or one
-        // rounding away for these small integers: the f64 quotient of integers below
-        // 2^21 is never within one f64 ulp of an f32 midpoint unless it is one.
-        for p in (1..2_000_000u64).step_by(7919) {
-            for q in (1..2_000_000u64).step_by(104_729) {
-                let (x, y) = (ratio_to_f32(p, q), (p as f64 / q as f64) as f32);
-                assert_eq!(x, y, "{p}/{q}");
-            }
-        }
-    }
-
-    #[test]
-    fn bad_scales_are_named() {
-        for (s, says) in [
-            ("1/0", "denominator must not be 0"),
-            ("2^", "not a power of two"),
-            ("2^x", "not a power of two"),
-            ("2^1.5", "not a power of two"),
-            ("-1/4", "not a fraction"),
-            ("1/-4", "not a fraction"),
-            ("1/", "not a fraction"),
-            ("/4", "not a fraction"),
-            ("1.5/4", "not a fraction"),
-            ("1/2/3", "not a fraction"),
-            ("0/4", "finite and positive"),
-            ("2^128", "outside f32"),
-            ("2^-150", "outside f32"),
-            ("2^99999999999", "not a power of two"),
-            ("18446744073709551616/1", "below 2^64"),
-            ("inf", "finite and positive"),
-            ("x", "not a number"),
-        ] {
-            let err = scale(s).unwrap_err();
-            assert!(
-                err.contains(says) && err.starts_with(&format!("--scale {s}:")),
-                "{s}: {err}"
-            );
-        }
-    }
-}
-
 fn parse_int(option: &str, s: &str) -> Result<i32, Failure> {
     s.parse::<i64>()
         .map_err(|_| Failure(format!("{option} {s}: not an integer")))
@@ -441,4 +350,95 @@ fn option_of(message: &str) -> &'static str {
         }
     }
     "quant"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scale(s: &str) -> Result<f32, String> {
+        parse_scale("--scale", s).map_err(|f| f.0)
+    }
+
+    #[test]
+    fn a_fraction_a_power_of_two_and_a_decimal_are_the_same_f32() {
+        for (frac, pow, dec) in [
+            ("1/4096", "2^-12", "0.000244140625"),
+            ("1/32768", "2^-15", "0.000030517578125"),
+            ("1/1", "2^0", "1"),
+            ("8/1", "2^3", "8"),
+            ("3/12", "2^-2", "0.25"),
+        ] {
+            let want: f32 = dec.parse().unwrap();
+            assert_eq!(scale(frac), Ok(want), "{frac}");
+            assert_eq!(scale(pow), Ok(want), "{pow}");
+            assert_eq!(scale(dec), Ok(want), "{dec}");
+        }
+        assert_eq!(scale("2^-149"), Ok(f32::from_bits(1)));
+        assert_eq!(scale("2^-127"), Ok(f32::from_bits(1 << 22)));
+        assert_eq!(scale("2^127"), Ok(f32::from_bits(254 << 23)));
+    }
+
+    #[test]
+    fn a_fraction_is_rounded_once_to_nearest_even() {
+        // Denominators 2^a·5^b: the quotient is a finite decimal, which Rust's
+        // (correctly rounded) decimal parsing rounds independently.
+        for (p, q, dec) in [
+            (1u64, 10u64, "0.1"),
+            (1, 3, "0.3333333432674407958984375"), // the nearest f32, written out exactly
+            (7, 1000, "0.007"),
+            (123_456_789, 1_000_000, "123.456789"),
+            (16_777_217, 1, "16777217"), // 2^24 + 1: a tie, to even (2^24)
+            (16_777_219, 1, "16777219"), // 2^24 + 3: a tie, to even (2^24 + 4)
+            (33_554_433, 2, "16777216.5"), // just above a tie: up
+            (u64::MAX, 1, "18446744073709551615"),
+            (
+                1,
+                u64::MAX,
+                "0.0000000000000000000542101086242752217033113759205528043",
+            ),
+        ] {
+            let want: f32 = dec.parse().unwrap();
+            assert_eq!(ratio_to_f32(p, q), want, "{p}/{q}");
+        }
+        assert_eq!(ratio_to_f32(1, 3).to_bits(), 0x3EAA_AAAB);
+        // A large sample of fractions against f64 division, which is exact or one
+        // rounding away for these small integers: the f64 quotient of integers below
+        // 2^21 is never within one f64 ulp of an f32 midpoint unless it is one.
+        for p in (1..2_000_000u64).step_by(7919) {
+            for q in (1..2_000_000u64).step_by(104_729) {
+                let (x, y) = (ratio_to_f32(p, q), (p as f64 / q as f64) as f32);
+                assert_eq!(x, y, "{p}/{q}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_scales_are_named() {
+        for (s, says) in [
+            ("1/0", "denominator must not be 0"),
+            ("2^", "not a power of two"),
+            ("2^x", "not a power of two"),
+            ("2^1.5", "not a power of two"),
+            ("-1/4", "not a fraction"),
+            ("1/-4", "not a fraction"),
+            ("1/", "not a fraction"),
+            ("/4", "not a fraction"),
+            ("1.5/4", "not a fraction"),
+            ("1/2/3", "not a fraction"),
+            ("0/4", "finite and positive"),
+            ("2^128", "outside f32"),
+            ("2^-150", "outside f32"),
+            ("2^99999999999", "not a power of two"),
+            ("18446744073709551616/1", "below 2^64"),
+            ("inf", "finite and positive"),
+            ("x", "not a number"),
+        ] {
+            let err = scale(s).unwrap_err();
+            assert!(
+                err.contains(says) && err.starts_with(&format!("--scale {s}:")),
+                "{s}: {err}"
+            );
+        }
+    }
 }
