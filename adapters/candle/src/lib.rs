@@ -78,7 +78,7 @@
 
 pub use candle_core;
 
-/// The function to apply: actlut's [`Activation`](actlut::Activation),
+/// The function to apply: actlut's [`Activation`],
 /// re-exported so that `actlut-candle` is the one dependency a user needs.
 pub use actlut::Activation;
 
