@@ -1,0 +1,55 @@
+# The burn adapter (adapters/burn, a cargo project of its own with its own lock:
+# burn needs Rust 1.95, and its dependencies stay out of actlut's lock and of
+# 10-lint's `cargo clippy --workspace`). Lints and docs; the tests in release
+# (every f16 and bf16 pattern of every function through contiguous tensors and
+# views, autodiff gradients, errors); the encoder bench once (criterion's --test
+# mode, BERT-mini width); and the README's example, extracted unchanged, run as
+# the main of a new crate that depends on actlut-burn by path. Cold cost: see
+# docs/testing.md (measured on the shared 2-core machine).
+set -euo pipefail
+root=$(pwd)
+cd adapters/burn
+need=1.95
+have=$(rustc --version | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
+if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1)" != "$need" ]; then
+  rustup toolchain install stable --profile minimal >/dev/null
+fi
+cargo fmt --check
+cargo clippy --locked --release --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
+cargo test --locked --release
+cargo bench --locked --bench encoder -- --test
+
+echo "--- the README's example in a crate that depends on actlut-burn by path"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/src"
+awk '/^```rust$/ && !done { inblock = 1; next } inblock && /^```$/ { inblock = 0; done = 1; next } inblock' \
+  README.md > "$work/src/main.rs"
+grep -q 'fn main' "$work/src/main.rs" || { echo "README.md: no Rust example with a main"; exit 1; }
+cat > "$work/Cargo.toml" <<TOML
+[package]
+name = "burn-user"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+actlut-burn = { path = "$root/adapters/burn" }
+# Not needed by the example: burn's ndarray feature, which the adapter's tests
+# enable, so that this build reuses theirs instead of compiling burn again.
+burn = { version = "0.22.1", default-features = false, features = ["ndarray"] }
+
+# As actlut's README tells users: the reference math optimised in build scripts.
+[profile.release.package.actlut-core]
+opt-level = 3
+[profile.release.package.actlut-codegen]
+opt-level = 3
+[profile.release.package.libm]
+opt-level = 3
+
+[workspace]
+TOML
+# The adapter's lock: the same versions, so the same artifacts.
+cp Cargo.lock "$work/Cargo.lock"
+(cd "$work" && CARGO_TARGET_DIR="$root/adapters/burn/target" cargo run --release)
