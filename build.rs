@@ -1,6 +1,11 @@
 //! Generates the tables of the enabled (function, format) pairs into `OUT_DIR`,
 //! checks each against the committed lock `tables/actlut.lock`, and writes
-//! `tables.rs`, which `src/tables.rs` includes.
+//! `tables.rs` (the statics and their hashes), which `src/tables.rs` includes, and
+//! `manifest.rs`, which `src/manifest.rs` includes: what depends on the features, the
+//! byte order and the lock. The rest of the API depends only on `Function::ALL ×
+//! Format::ALL` and is committed in `src/generated/` (`cargo run -p actlut-codegen
+//! --example regenerate-api`). The names, types and gates of the statics are spelled by
+//! `actlut_codegen::emit`, which that generator shares.
 //!
 //! The build script reads cargo's documented environment only (`CARGO_FEATURE_*`
 //! through build-helper, `CARGO_CFG_TARGET_ENDIAN`, `OUT_DIR`,
@@ -19,10 +24,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use actlut_codegen::{lock, Format, Function};
-
-#[path = "build/api.rs"]
-mod api;
+use actlut_codegen::{emit, lock, Format, Function};
 
 fn main() {
     let manifest_dir = build_helper::cargo::manifest::dir();
@@ -32,7 +34,6 @@ fn main() {
     let compact_lock_path = manifest_dir.join("tables").join("actlut-compact.lock");
     build_helper::rerun_if_changed(&compact_lock_path);
     build_helper::rerun_if_changed(manifest_dir.join("build.rs"));
-    build_helper::rerun_if_changed(manifest_dir.join("build").join("api.rs"));
     // `docsrs` is set by docs.rs (and by hand for `cargo doc`): the generated
     // items carry `#[cfg_attr(docsrs, doc(cfg(...)))]`.
     println!("cargo::rustc-check-cfg=cfg(docsrs)");
@@ -144,8 +145,8 @@ fn main() {
                      {gate}pub use self::{first} as {name};\n",
                     fname = function.name(),
                     fmt = format.name(),
-                    first = first.to_uppercase(),
-                    name = entry.name.to_uppercase(),
+                    first = emit::static_name_of(first),
+                    name = emit::static_name(function, format),
                     gate = doc_cfg_compact(function, format),
                 );
                 // The same entries compact to the same stored form.
@@ -164,8 +165,8 @@ fn main() {
                     code,
                     "\n/// SHA-256 of the compact stored form of [`{0}`] (the one of [`{1}`]).\n\
                      {2}pub const {0}_STORED_SHA256: [u8; 32] = {1}_STORED_SHA256;\n",
-                    entry.name.to_uppercase(),
-                    first.to_uppercase(),
+                    emit::static_name(function, format),
+                    emit::static_name_of(first),
                     doc_cfg_compact(function, format)
                 );
             }
@@ -217,11 +218,11 @@ fn main() {
             );
         }
         // 16-bit entries in the target's byte order; values of up to 8 bits
-        // are one byte each, in either order (the representation of
-        // build/api.rs, which the generated statics are typed by).
-        let bytes: Vec<u8> = match (api::Repr::of(format).bits_ty, big_endian) {
-            ("u16", true) => table.iter().flat_map(|v| v.to_be_bytes()).collect(),
-            ("u16", false) => table.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        // are one byte each, in either order (`emit::entry_type`, which the
+        // statics are typed by).
+        let bytes: Vec<u8> = match (emit::is_16_bit(format), big_endian) {
+            (true, true) => table.iter().flat_map(|v| v.to_be_bytes()).collect(),
+            (true, false) => table.iter().flat_map(|v| v.to_le_bytes()).collect(),
             _ => table
                 .iter()
                 .map(|&v| {
@@ -243,9 +244,8 @@ fn main() {
     let _ = write!(
         code,
         "\n/// Every 16-bit table in its compact stored form (the `compact` feature).\n\
-         #[cfg(feature = \"compact\")]\n\
-         #[cfg_attr(docsrs, doc(cfg(feature = \"compact\")))]\n\
-         pub mod compact {{\n{compact_code}}}\n"
+         {}pub mod compact {{\n{compact_code}}}\n",
+        emit::cfg_attrs("", &["compact"])
     );
     if !mismatches.is_empty() {
         fail(&format!(
@@ -268,10 +268,7 @@ fn main() {
             compact_mismatches.join("\n")
         ));
     }
-    let files = [("tables.rs", code), ("manifest.rs", manifest)]
-        .into_iter()
-        .chain(api::generate());
-    for (name, text) in files {
+    for (name, text) in [("tables.rs", code), ("manifest.rs", manifest)] {
         let path = out_dir.join(name);
         std::fs::write(&path, text)
             .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", path.display())));
@@ -285,13 +282,13 @@ fn emit(
     entry: &lock::Entry,
     aliases: &[String],
 ) {
-    let name = entry.name.to_uppercase();
+    let name = emit::static_name(function, format);
     let hex = actlut_codegen::hex(&entry.sha256);
     let bytes = format!(
         "*include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{}.bin\"))",
         entry.name
     );
-    let ty = api::Repr::of(format).bits_ty;
+    let ty = emit::entry_type(format);
     let init = match ty {
         "u16" => format!("::zerocopy::transmute!({bytes})"),
         _ => bytes,
@@ -302,7 +299,7 @@ fn emit(
         .map(|a| {
             format!(
                 "///\n/// The same bytes as [`{}`], which is an alias of this table (one copy).\n",
-                a.to_uppercase()
+                emit::static_name_of(a)
             )
         })
         .collect();
@@ -344,7 +341,7 @@ fn emit_compact(
     stored_len: usize,
     aliases: &[String],
 ) {
-    let name = entry.name.to_uppercase();
+    let name = emit::static_name(function, format);
     let hex = actlut_codegen::hex(&entry.sha256);
     let stored_hex = actlut_codegen::hex(&stored.sha256);
     let features = format!(
@@ -357,7 +354,7 @@ fn emit_compact(
         .map(|a| {
             format!(
                 "///\n/// The same entries as [`{}`], which is an alias of this table (one copy).\n",
-                a.to_uppercase()
+                emit::static_name_of(a)
             )
         })
         .collect();
@@ -410,9 +407,9 @@ fn emit_gated_out(
     format: Format,
     (sha256, stored_sha256): ([u8; 32], [u8; 32]),
 ) {
-    let name = actlut_codegen::table_name(function, format).to_uppercase();
+    let name = emit::static_name(function, format);
     let file = actlut_codegen::table_name(function, format);
-    let ty = api::Repr::of(format).bits_ty;
+    let ty = emit::entry_type(format);
     let n = format.entries();
     let gate = doc_cfg(function, format);
     let _ = write!(
@@ -461,8 +458,8 @@ fn emit_alias(
     entry: &lock::Entry,
     first: &str,
 ) {
-    let name = entry.name.to_uppercase();
-    let first = first.to_uppercase();
+    let name = emit::static_name(function, format);
+    let first = emit::static_name_of(first);
     let _ = write!(
         code,
         r#"
@@ -485,22 +482,12 @@ fn emit_alias(
 /// true for every table the build script generates (the enabled pairs) and
 /// false for the others.
 fn doc_cfg(function: Function, format: Format) -> String {
-    let pred = format!(
-        "all(feature = \"{}\", feature = \"{}\")",
-        function.feature(),
-        format.feature()
-    );
-    format!("#[cfg({pred})]\n#[cfg_attr(docsrs, doc(cfg({pred})))]\n")
+    emit::cfg_attrs("", &[function.feature(), format.feature()])
 }
 
 /// The gate and badge of an item that exists only with `compact` too.
 fn doc_cfg_compact(function: Function, format: Format) -> String {
-    let pred = format!(
-        "all(feature = \"{}\", feature = \"{}\", feature = \"compact\")",
-        function.feature(),
-        format.feature()
-    );
-    format!("#[cfg({pred})]\n#[cfg_attr(docsrs, doc(cfg({pred})))]\n")
+    emit::cfg_attrs("", &[function.feature(), format.feature(), "compact"])
 }
 
 fn fail(message: &str) -> ! {

@@ -23,7 +23,6 @@ use std::time::Duration;
 
 use actlut::kernels::Kernel;
 use actlut::mx::{map_mx, Element, MxFp4Table, Op};
-use actlut::quant::Function;
 use actlut::Activation;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use half::bf16;
@@ -41,7 +40,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
         .into_iter()
         .map(|b| 119 + b % 16)
         .collect();
-    let gelu = MxFp4Table::<bf16>::new(Op::Function(Function::Gelu));
+    let gelu = MxFp4Table::<bf16>::new(Activation::Gelu);
     let identity = MxFp4Table::<bf16>::new(Op::Identity);
     let mut out = vec![bf16::ZERO; N];
 
@@ -77,7 +76,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
     g.bench_function("map_mx, memo per scale", |b| {
         b.iter(|| {
             map_mx(
-                Op::Function(Function::Gelu),
+                Op::from(Activation::Gelu),
                 Element::Fp4E2M1,
                 black_box(&packed),
                 black_box(&scales),
@@ -96,7 +95,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
         })
     });
     g.bench_function("table construction (4096 evaluations)", |b| {
-        b.iter(|| MxFp4Table::<bf16>::new(black_box(Op::Function(Function::Gelu))))
+        b.iter(|| MxFp4Table::<bf16>::new(black_box(Op::from(Activation::Gelu))))
     });
     g.finish();
 }

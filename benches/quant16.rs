@@ -20,7 +20,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use actlut::quant::{Function, QuantType, Rounding};
+use actlut::quant::{QuantType, Rounding};
 use actlut::quant16::{map_spline, DequantTable16, SplineRef};
 use actlut::Activation;
 use actlut_codegen::compact::{compact, CompactRef, Layout};
@@ -43,7 +43,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     let mut buf = vec![0i16; 65_536];
     let full = DequantTable16::<i16, i16>::requantized_in(
         &mut buf,
-        Function::Sigmoid,
+        Activation::Sigmoid,
         SCALE,
         0,
         OUT_SCALE,
@@ -58,7 +58,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     let view = CompactRef::from_bytes(&stored).unwrap();
     let spline_bytes = actlut_codegen::spline::pack_pipeline(
         &actlut_codegen::quant::Pipeline::new(
-            Function::Sigmoid.into(),
+            Activation::Sigmoid.into(),
             QuantType::I16,
             SCALE,
             0,

@@ -55,7 +55,7 @@
 //! };
 //! ```
 
-pub use actlut_codegen::compact::{CompactRef, Layout, StoredFormError};
+pub use actlut_core::compact::{CompactRef, Layout, StoredFormError};
 
 use crate::TableRef;
 
@@ -139,7 +139,7 @@ impl Lookup16 for [u16; 65_536] {
         crate::kernels::map_u16(self, xs, ys);
     }
     fn table_ref(&'static self) -> TableRef {
-        TableRef::Word(self)
+        TableRef::U16(self)
     }
 }
 

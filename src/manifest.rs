@@ -39,7 +39,7 @@ use crate::{Activation, Format};
 /// In memory its last fields are one record of bytes that `actlut audit`
 /// finds by its structure in a binary that keeps the manifest: the marker
 /// `ACTLUTM1`, the name padded with NUL bytes to 32 bytes, and
-/// [`sha256`](Self::sha256) (`actlut_codegen::record`). The audit holds that
+/// [`sha256`](Self::sha256) (`actlut_core::record`). The audit holds that
 /// hash to the lock, so a binary whose manifest was rewritten to name a
 /// changed table's hash fails its audit.
 #[repr(C)]
@@ -51,10 +51,10 @@ pub struct Table {
     pub activation: Activation,
     /// Its format (of both input and output).
     pub format: Format,
-    /// `actlut_codegen::record::MARK`: opens the record.
+    /// `actlut_core::record::MARK`: opens the record.
     mark: [u8; 8],
-    /// The name, NUL-padded (`actlut_codegen::record::name_field`).
-    name_field: [u8; actlut_codegen::record::NAME_BYTES],
+    /// The name, NUL-padded (`actlut_core::record::name_field`).
+    name_field: [u8; actlut_core::record::NAME_BYTES],
     /// SHA-256 of its little-endian bytes (the bytes of its `<name>.bin` dump).
     pub sha256: [u8; 32],
 }
@@ -65,7 +65,7 @@ pub static TABLES: &[Table] = include!(concat!(env!("OUT_DIR"), "/manifest.rs"))
 
 /// The version of the reference evaluation that produced the tables (the
 /// `reference` column of the lock).
-pub const REFERENCE_VERSION: &str = actlut_codegen::REFERENCE_VERSION;
+pub const REFERENCE_VERSION: &str = actlut_core::REFERENCE_VERSION;
 
 /// The manifest entry of the table named `name` (`gelu_f16`), if it is compiled in.
 pub fn find(name: &str) -> Option<&'static Table> {
@@ -279,7 +279,7 @@ mod tests {
     /// The record the audit finds: marker, name field and hash, contiguous.
     #[test]
     fn each_entry_holds_its_record_contiguously() {
-        use actlut_codegen::record::{name_field, MARK, NAME_BYTES};
+        use actlut_core::record::{name_field, MARK, NAME_BYTES};
         for t in TABLES {
             let at = |p: *const u8| p as usize;
             assert_eq!(at(t.mark.as_ptr()) + 8, at(t.name_field.as_ptr()));

@@ -6,7 +6,7 @@
 //!
 //! Each element becomes `y = f(decode(code) · scale)`, **correctly rounded once** to the output
 //! type (`f32`, `bf16` or `f16`) from the exact dequantized value, where `f` is one of the
-//! [`Function`]s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
+//! [`Activation`](crate::Activation)s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
 //! in `f64`: an element has at most 4 significant bits, an E8M0 scale is a power of two between
 //! 2^-127 and 2^127, an E4M3 scale has 4 significant bits and an `f32` global scale 24, so the
 //! product has at most 32 significant bits and lies between 2^-159 and 2^143, well inside `f64`
@@ -14,13 +14,13 @@
 //!
 //! ```
 //! use actlut::mx::{MxFp4Table, Op};
-//! use actlut::quant::Function;
+//! use actlut::Activation;
 //! use half::bf16;
 //!
 //! // One block: codes 1.0 (0x2) and −2.0 (0xC), then zeros; scale 2^1 (E8M0 code 128).
 //! let mut packed = [0u8; 16];
 //! packed[0] = 0xC2; // low nibble first: element 0 = 0x2, element 1 = 0xC
-//! let table = MxFp4Table::<bf16>::new(Op::Function(Function::Gelu));
+//! let table = MxFp4Table::<bf16>::new(Activation::Gelu);
 //! let mut out = [bf16::ZERO; 32];
 //! table.map(&packed, &[128], &mut out)?;
 //! assert_eq!(out[0], bf16::from_f32(1.953125)); // gelu(2.0) = 1.9545…, rounded to bf16
@@ -72,8 +72,10 @@
 
 use core::fmt;
 
-use actlut_codegen::Format;
-pub use actlut_codegen::{quant::Op, Function};
+pub use actlut_core::quant::Op;
+
+use crate::element::FloatOutput;
+use actlut_core::Format;
 
 use crate::kernels::{Fp4Row, Kernel, KernelUnavailable};
 
@@ -159,95 +161,15 @@ pub fn e8m0_to_f32(code: u8) -> f32 {
     e8m0_to_f64(code) as f32
 }
 
-/// An output type of the block entry points: `f32`, `half::bf16` or `half::f16`.
-pub trait Output: sealed::Sealed + Copy + 'static {
-    /// The default quiet NaN: the output of a NaN element or of a block with a NaN scale.
-    const NAN: Self;
-    /// Bytes of one value.
-    #[doc(hidden)]
-    const BYTES: usize;
-    /// `op` at the exact value `x`, rounded once to this type.
-    fn from_value(op: Op, x: f64) -> Self;
-    /// The value's little-endian bytes (the first [`Self::BYTES`] are used).
-    #[doc(hidden)]
-    fn to_le(self) -> [u8; 4];
-    /// The value of little-endian bytes.
-    #[doc(hidden)]
-    fn from_le(bytes: [u8; 4]) -> Self;
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for half::bf16 {}
-    impl Sealed for half::f16 {}
-}
-
-impl Output for f32 {
-    const NAN: Self = f32::NAN;
-    const BYTES: usize = 4;
-    fn from_value(op: Op, x: f64) -> Self {
-        match op {
-            // One rounding from the exact value (an `as` cast rounds to nearest-even).
-            Op::Identity => x as f32,
-            Op::Function(f) => actlut_codegen::eval_value_f32(f, x),
-        }
-    }
-    fn to_le(self) -> [u8; 4] {
-        self.to_bits().to_le_bytes()
-    }
-    fn from_le(bytes: [u8; 4]) -> Self {
-        f32::from_bits(u32::from_le_bytes(bytes))
-    }
-}
-
-/// `op` at `x`, rounded once into the 16-bit `format`.
-fn value_16(op: Op, format: Format, x: f64) -> u16 {
-    match op {
-        Op::Identity => format.encode(x),
-        Op::Function(f) => actlut_codegen::quant::eval_value(f, format, x),
-    }
-}
-
-impl Output for half::bf16 {
-    const NAN: Self = half::bf16::from_bits(0x7FC0);
-    const BYTES: usize = 2;
-    fn from_value(op: Op, x: f64) -> Self {
-        half::bf16::from_bits(value_16(op, Format::Bf16, x))
-    }
-    fn to_le(self) -> [u8; 4] {
-        let [a, b] = self.to_bits().to_le_bytes();
-        [a, b, 0, 0]
-    }
-    fn from_le(bytes: [u8; 4]) -> Self {
-        half::bf16::from_bits(u16::from_le_bytes([bytes[0], bytes[1]]))
-    }
-}
-
-impl Output for half::f16 {
-    const NAN: Self = half::f16::from_bits(0x7E00);
-    const BYTES: usize = 2;
-    fn from_value(op: Op, x: f64) -> Self {
-        half::f16::from_bits(value_16(op, Format::F16, x))
-    }
-    fn to_le(self) -> [u8; 4] {
-        let [a, b] = self.to_bits().to_le_bytes();
-        [a, b, 0, 0]
-    }
-    fn from_le(bytes: [u8; 4]) -> Self {
-        half::f16::from_bits(u16::from_le_bytes([bytes[0], bytes[1]]))
-    }
-}
-
 /// The scalar reference of every block entry point: `op` at `element · scale`, where `element`
-/// and `scale` are exact values (NaN allowed), rounded once to `O`; NaN gives [`Output::NAN`].
+/// and `scale` are exact values (NaN allowed), rounded once to `O`; NaN gives [`FloatOutput::NAN`].
 ///
 /// ```
 /// use actlut::mx::{reference, Op};
 /// assert_eq!(reference::<f32>(Op::Identity, 6.0, 2f64.powi(127)), f32::INFINITY);
 /// assert!(reference::<f32>(Op::Identity, 1.0, f64::NAN).is_nan());
 /// ```
-pub fn reference<O: Output>(op: Op, element: f64, scale: f64) -> O {
+pub fn reference<O: FloatOutput>(op: Op, element: f64, scale: f64) -> O {
     let x = element * scale; // exact for every element and scale of this module
     if x.is_nan() {
         O::NAN
@@ -430,7 +352,7 @@ impl BlockScale for Nvfp4 {
 /// once without allocation, and read by the FP4 kernels of
 /// [`crate::kernels`]. [`MxFp4Table`] and [`Nvfp4Table`] are its two forms.
 #[derive(Clone, Copy, Debug)]
-pub struct Fp4Table<S: BlockScale, O: Output> {
+pub struct Fp4Table<S: BlockScale, O: FloatOutput> {
     rows: [Fp4Row<O>; 256],
     _scale: core::marker::PhantomData<S>,
 }
@@ -458,7 +380,7 @@ pub type MxFp4Table<O> = Fp4Table<Mx, O>;
 /// ```
 pub type Nvfp4Table<O> = Fp4Table<Nvfp4, O>;
 
-impl<S: BlockScale, O: Output> Fp4Table<S, O> {
+impl<S: BlockScale, O: FloatOutput> Fp4Table<S, O> {
     fn with_scale(scale: impl Fn(u8) -> f64, op: Op) -> Self {
         let rows = core::array::from_fn(|s| {
             let scale = scale(s as u8);
@@ -532,21 +454,21 @@ impl<S: BlockScale, O: Output> Fp4Table<S, O> {
     }
 }
 
-impl<O: Output> Fp4Table<Mx, O> {
+impl<O: FloatOutput> Fp4Table<Mx, O> {
     /// The MXFP4 table of `op` (4,096 correctly rounded evaluations).
-    pub fn new(op: Op) -> Self {
-        Self::with_scale(e8m0_to_f64, op)
+    pub fn new(op: impl Into<Op>) -> Self {
+        Self::with_scale(e8m0_to_f64, op.into())
     }
 }
 
-impl<O: Output> Fp4Table<Nvfp4, O> {
+impl<O: FloatOutput> Fp4Table<Nvfp4, O> {
     /// The NVFP4 table of `op` for blocks of a tensor with this global scale
     /// (4,096 correctly rounded evaluations).
     ///
     /// # Errors
     ///
     /// [`BlockError::GlobalScale`] if `global_scale` is NaN, infinite, zero or negative.
-    pub fn new(op: Op, global_scale: f32) -> Result<Self, BlockError> {
+    pub fn new(op: impl Into<Op>, global_scale: f32) -> Result<Self, BlockError> {
         if !(global_scale.is_finite() && global_scale > 0.0) {
             return Err(BlockError::GlobalScale {
                 value: global_scale,
@@ -555,7 +477,7 @@ impl<O: Output> Fp4Table<Nvfp4, O> {
         let g = f64::from(global_scale);
         // E4M3 (≤ 4 significant bits) times an f32 (≤ 24): exact in f64.
         let scale = |s: u8| Format::Fp8E4M3.decode(u16::from(s)) * g;
-        Ok(Self::with_scale(scale, op))
+        Ok(Self::with_scale(scale, op.into()))
     }
 }
 
@@ -581,7 +503,7 @@ impl<O: Output> Fp4Table<Nvfp4, O> {
 ///
 /// As [`MxFp4Table::map`], and [`BlockError::StrayBits`] for an FP6 code with bit 6 or 7 set;
 /// all before anything is written.
-pub fn map_mx<O: Output>(
+pub fn map_mx<O: FloatOutput>(
     op: Op,
     element: Element,
     codes: &[u8],
@@ -638,7 +560,7 @@ struct Memo<O> {
     values: [O; 256],
 }
 
-impl<O: Output> Memo<O> {
+impl<O: FloatOutput> Memo<O> {
     fn new() -> Self {
         Memo {
             scale: None,

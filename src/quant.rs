@@ -13,9 +13,10 @@
 //! Applying the table is then one load per element, bit-identical to the pipeline.
 //!
 //! ```
-//! use actlut::quant::{DequantTable, Function};
+//! use actlut::Activation;
+//! use actlut::quant::DequantTable;
 //!
-//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3)?;
+//! let gelu = DequantTable::<i8, f32>::new(Activation::Gelu, 0.05, -3)?;
 //! let codes = [-3i8, 17, -128, 127];
 //! let mut out = [0f32; 4];
 //! gelu.map(&codes, &mut out);
@@ -24,9 +25,9 @@
 //! assert_eq!(gelu.lookup(17), out[1]);
 //!
 //! // Requantized to u8, and a parameter error that names itself.
-//! let q = DequantTable::<u8, u8>::requantized(Function::Sigmoid, 0.1, 128, 1.0 / 256.0, 0)?;
+//! let q = DequantTable::<u8, u8>::requantized(Activation::Sigmoid, 0.1, 128, 1.0 / 256.0, 0)?;
 //! assert_eq!(q.lookup(128), 128); // sigmoid(0) = 0.5 → 128
-//! let err = DequantTable::<u8, f32>::new(Function::Tanh, 0.0, 0).unwrap_err();
+//! let err = DequantTable::<u8, f32>::new(Activation::Tanh, 0.0, 0).unwrap_err();
 //! assert_eq!(err.to_string(), "scale must be finite and positive, got 0.0");
 //! # Ok::<(), actlut::quant::QuantError>(())
 //! ```
@@ -42,14 +43,14 @@
 //! Build-time alternatives are `actlut_codegen::builder` (from a build script) and, with the
 //! `macros` feature, the `dequant_table!` macro (a `static` table from literal parameters,
 //! checked at compile time); all three compute entries with
-//! [`actlut_codegen::quant::Pipeline`], so they agree.
+//! [`actlut_core::quant::Pipeline`], so they agree.
 //!
 //! # Accuracy
 //!
 //! Stages 1 and 3 are exact `f32` operations. Stage 2 into `f16` or `bf16` is the correct
 //! rounding of `f(x)` at the exact `x` (the MPFR oracle finds no exception over every
 //! dequantized value of 14 scales and 100,000 random `f32` inputs per function and format);
-//! the reference reports, through `actlut_codegen::quant::eval_value_traced`, any input it
+//! the reference reports, through `actlut_core::quant::eval_value_traced`, any input it
 //! could only round faithfully (within 0.5 ulp + 2^-40). Stage 2 into `f32` has the accuracy of
 //! [`computed::f32`]: correctly rounded except within 2^-40 of an `f32` rounding boundary
 //! (the oracle finds 66 in 1,065,536 inputs, all sigmoid near 0: `1/2 + x/4` on a midpoint),
@@ -60,11 +61,14 @@
 
 use core::marker::PhantomData;
 
-pub use actlut_codegen::quant::{Op, QuantError, QuantType, Rounding};
-use actlut_codegen::quant::{Output as Stage, Pipeline};
-pub use actlut_codegen::Function;
+use actlut_core::quant::Pipeline;
+pub use actlut_core::quant::{Op, QuantError, QuantType, Rounding};
 
 use crate::Activation;
+
+use crate::element::{Bits, BitsMut};
+/// The element types, one family with `quant16`'s and `mx`'s ([`crate::element`]).
+pub use crate::element::{FloatOutput, Input, Input4, Input8, Output, QuantOutput, I4, U4};
 
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
@@ -73,262 +77,13 @@ pub use actlut_macros::dequant_table;
 /// What `dequant_table!` expansions name; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use actlut_core::Function;
     pub use half;
 }
 
 impl From<Activation> for Op {
     fn from(a: Activation) -> Op {
         Op::Function(a.function())
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for i8 {}
-    impl Sealed for u8 {}
-    impl Sealed for super::I4 {}
-    impl Sealed for super::U4 {}
-    impl Sealed for f32 {}
-    impl Sealed for half::f16 {}
-    impl Sealed for half::bf16 {}
-}
-
-/// Signed 4-bit input (−8..=7): unpacked as one `i8` per value, or packed two per byte.
-///
-/// ```
-/// use actlut::quant::{DequantTable, Function, I4};
-/// let t = DequantTable::<I4, f32>::new(Function::Exp, 0.5, 0)?;
-/// assert_eq!(t.get(-8)?, (-4.0f32).exp());
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum I4 {}
-
-/// Unsigned 4-bit input (0..=15): unpacked as one `u8` per value, or packed two per byte.
-///
-/// ```
-/// use actlut::quant::{PackedDequantTable, Op, U4};
-/// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
-/// assert_eq!(t.lookup(0xF1), [1, 15]);
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum U4 {}
-
-/// A quantized input type: `i8`, `u8`, [`I4`], [`U4`].
-///
-/// ```
-/// use actlut::quant::{Input, QuantType, I4};
-/// assert_eq!(<I4 as Input>::TYPE, QuantType::I4);
-/// assert_eq!(<u8 as Input>::TYPE.max(), 255);
-/// ```
-pub trait Input: sealed::Sealed + Copy + 'static {
-    /// The element type of unpacked data: `i8` for signed inputs, `u8` for unsigned ones.
-    type Value: Copy + Into<i32>;
-    /// The type's range and name.
-    const TYPE: QuantType;
-}
-
-impl Input for i8 {
-    type Value = i8;
-    const TYPE: QuantType = QuantType::I8;
-}
-impl Input for u8 {
-    type Value = u8;
-    const TYPE: QuantType = QuantType::U8;
-}
-impl Input for I4 {
-    type Value = i8;
-    const TYPE: QuantType = QuantType::I4;
-}
-impl Input for U4 {
-    type Value = u8;
-    const TYPE: QuantType = QuantType::U4;
-}
-
-/// An 8-bit input type (`i8`, `u8`): every value is valid, so lookups cannot fail.
-///
-/// ```
-/// use actlut::quant::Input8;
-/// assert_eq!(<i8 as Input8>::index(-1), 255);
-/// ```
-pub trait Input8: Input {
-    /// The table index of a value (its byte).
-    fn index(value: Self::Value) -> usize;
-    /// The values as their bytes (the table indices), for the byte kernels.
-    #[doc(hidden)]
-    fn bytes(values: &[Self::Value]) -> &[u8];
-}
-impl Input8 for i8 {
-    #[inline(always)]
-    fn index(value: i8) -> usize {
-        usize::from(value as u8)
-    }
-    #[inline(always)]
-    fn bytes(values: &[i8]) -> &[u8] {
-        zerocopy::IntoBytes::as_bytes(values)
-    }
-}
-impl Input8 for u8 {
-    #[inline(always)]
-    fn index(value: u8) -> usize {
-        usize::from(value)
-    }
-    #[inline(always)]
-    fn bytes(values: &[u8]) -> &[u8] {
-        values
-    }
-}
-
-/// A 4-bit input type ([`I4`], [`U4`]): values are range-checked, and can be packed.
-///
-/// ```
-/// fn nibbles<In: actlut::quant::Input4>() -> usize { In::TYPE.codes() }
-/// assert_eq!(nibbles::<actlut::quant::U4>(), 16);
-/// ```
-pub trait Input4: Input {}
-impl Input4 for I4 {}
-impl Input4 for U4 {}
-
-/// An output element type: `f32`, [`half::f16`], [`half::bf16`] ([`FloatOutput`]), `i8`,
-/// `u8` ([`QuantOutput`]).
-///
-/// ```
-/// use actlut::quant::Output;
-/// assert_eq!(<f32 as Output>::from_entry(0x3F80_0000), 1.0);
-/// assert_eq!(<i8 as Output>::from_entry(0xFF), -1);
-/// ```
-pub trait Output: sealed::Sealed + Copy + 'static {
-    /// A placeholder value for unused table slots.
-    const ZERO: Self;
-    /// The value of a table entry's bits (see [`Pipeline::entry`]).
-    fn from_entry(bits: u32) -> Self;
-    /// `out[i] = table[indices[i]]`: the plain loop, or for byte outputs the
-    /// SIMD byte kernels of [`crate::kernels`]. `indices.len() == out.len()`.
-    #[doc(hidden)]
-    #[inline]
-    fn map_indices(table: &[Self; 256], indices: &[u8], out: &mut [Self]) {
-        for (o, &i) in out.iter_mut().zip(indices) {
-            *o = table[usize::from(i)];
-        }
-    }
-}
-
-impl Output for f32 {
-    const ZERO: Self = 0.0;
-    fn from_entry(bits: u32) -> Self {
-        f32::from_bits(bits)
-    }
-    #[inline]
-    fn map_indices(table: &[f32; 256], indices: &[u8], out: &mut [f32]) {
-        // Bits in, bits out: no value passes through a floating-point register
-        // operation, so NaN payloads are kept.
-        let table: &[u32; 256] = zerocopy::transmute_ref!(table);
-        let out: &mut [u32] = zerocopy::transmute_mut!(out);
-        crate::kernels::map_u8_u32(table, indices, out);
-    }
-}
-/// The 16-bit outputs' `map_indices`: through their bits, with the byte →
-/// 16-bit kernel.
-#[inline]
-fn map_indices_16<T>(table: &[T; 256], indices: &[u8], out: &mut [T])
-where
-    [T]: half::slice::HalfFloatSliceExt,
-{
-    use half::slice::HalfFloatSliceExt;
-    let table: &[u16; 256] = table
-        .as_slice()
-        .reinterpret_cast()
-        .try_into()
-        .expect("256 entries");
-    crate::kernels::map_u8_u16(table, indices, out.reinterpret_cast_mut());
-}
-
-impl Output for half::f16 {
-    const ZERO: Self = half::f16::ZERO;
-    fn from_entry(bits: u32) -> Self {
-        half::f16::from_bits(bits as u16)
-    }
-    #[inline]
-    fn map_indices(table: &[half::f16; 256], indices: &[u8], out: &mut [half::f16]) {
-        map_indices_16(table, indices, out);
-    }
-}
-impl Output for half::bf16 {
-    const ZERO: Self = half::bf16::ZERO;
-    fn from_entry(bits: u32) -> Self {
-        half::bf16::from_bits(bits as u16)
-    }
-    #[inline]
-    fn map_indices(table: &[half::bf16; 256], indices: &[u8], out: &mut [half::bf16]) {
-        map_indices_16(table, indices, out);
-    }
-}
-impl Output for i8 {
-    const ZERO: Self = 0;
-    fn from_entry(bits: u32) -> Self {
-        bits as u8 as i8
-    }
-    #[inline]
-    fn map_indices(table: &[i8; 256], indices: &[u8], out: &mut [i8]) {
-        let table: &[u8; 256] = zerocopy::transmute_ref!(table);
-        crate::kernels::map_u8(table, indices, zerocopy::IntoBytes::as_mut_bytes(out));
-    }
-}
-impl Output for u8 {
-    const ZERO: Self = 0;
-    fn from_entry(bits: u32) -> Self {
-        bits as u8
-    }
-    #[inline]
-    fn map_indices(table: &[u8; 256], indices: &[u8], out: &mut [u8]) {
-        crate::kernels::map_u8(table, indices, out);
-    }
-}
-
-/// A floating-point output (`f32`, `f16`, `bf16`): tables built with `new`.
-///
-/// ```
-/// use actlut::quant::{DequantTable, Function};
-/// use half::bf16;
-/// let t = DequantTable::<u8, bf16>::new(Function::Sigmoid, 0.1, 0)?;
-/// assert_eq!(t.lookup(0), bf16::from_f32(0.5));
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-pub trait FloatOutput: Output {
-    #[doc(hidden)]
-    const STAGE: Stage;
-}
-impl FloatOutput for f32 {
-    const STAGE: Stage = Stage::F32;
-}
-impl FloatOutput for half::f16 {
-    const STAGE: Stage = Stage::F16;
-}
-impl FloatOutput for half::bf16 {
-    const STAGE: Stage = Stage::Bf16;
-}
-
-/// A requantized output (`i8`, `u8`): tables built with `requantized`.
-///
-/// ```
-/// use actlut::quant::{DequantTable, Op};
-/// let t = DequantTable::<i8, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 128)?;
-/// assert_eq!(t.lookup(-128), 0);
-/// # Ok::<(), actlut::quant::QuantError>(())
-/// ```
-pub trait QuantOutput: Output {
-    #[doc(hidden)]
-    fn stage(scale: f32, zero_point: i32) -> Stage;
-}
-impl QuantOutput for i8 {
-    fn stage(scale: f32, zero_point: i32) -> Stage {
-        Stage::I8 { scale, zero_point }
-    }
-}
-impl QuantOutput for u8 {
-    fn stage(scale: f32, zero_point: i32) -> Stage {
-        Stage::U8 { scale, zero_point }
     }
 }
 
@@ -381,8 +136,9 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// 16 for 4-bit ones (indexed by the nibble: `I4` −1 at 15).
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// let t = DequantTable::<i8, f32>::new(Function::Tanh, 0.1, 0)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// let t = DequantTable::<i8, f32>::new(Activation::Tanh, 0.1, 0)?;
     /// assert_eq!(t.entries().len(), 256);
     /// assert_eq!(t.entries()[255], t.lookup(-1));
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -394,9 +150,10 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// The op applied after dequantization.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function, Op};
-    /// let t = DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?;
-    /// assert_eq!((t.op(), t.scale(), t.zero_point()), (Op::Function(Function::Erf), 0.1, 3));
+    /// use actlut::Activation;
+    /// use actlut::quant::{DequantTable, Op};
+    /// let t = DequantTable::<u8, f32>::new(Activation::Erf, 0.1, 3)?;
+    /// assert_eq!((t.op(), t.scale(), t.zero_point()), (Op::from(Activation::Erf), 0.1, 3));
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn op(&self) -> Op {
@@ -406,8 +163,9 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// The input scale.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// assert_eq!(DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?.scale(), 0.1);
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// assert_eq!(DequantTable::<u8, f32>::new(Activation::Erf, 0.1, 3)?.scale(), 0.1);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn scale(&self) -> f32 {
@@ -417,8 +175,9 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// The input zero point.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// assert_eq!(DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?.zero_point(), 3);
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// assert_eq!(DequantTable::<u8, f32>::new(Activation::Erf, 0.1, 3)?.zero_point(), 3);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn zero_point(&self) -> i32 {
@@ -449,7 +208,7 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
 }
 
 impl<In: Input, Out: FloatOutput> DequantTable<In, Out> {
-    /// The table of `op` (a [`Function`], an [`Activation`] or [`Op::Identity`]) after
+    /// The table of `op` (an [`Activation`] or [`Op::Identity`]) after
     /// dequantizing with `scale` and `zero_point`, with float outputs.
     ///
     /// # Errors
@@ -458,9 +217,10 @@ impl<In: Input, Out: FloatOutput> DequantTable<In, Out> {
     /// if `zero_point` is not a value of `In`.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function, U4};
+    /// use actlut::Activation;
+    /// use actlut::quant::{DequantTable, U4};
     /// use half::f16;
-    /// let t = DequantTable::<U4, f16>::new(Function::Exp, 0.25, 8)?;
+    /// let t = DequantTable::<U4, f16>::new(Activation::Exp, 0.25, 8)?;
     /// assert_eq!(t.entries().len(), 16);
     /// assert_eq!(t.get(8)?, f16::ONE); // exp(0)
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -485,14 +245,15 @@ impl<In: Input, Out: QuantOutput> DequantTable<In, Out> {
     /// As [`new`](DequantTable::new), and the same for `out_scale` and `out_zero_point`.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// let t = DequantTable::<i8, i8>::requantized(Function::Hardswish, 0.1, 0, 0.05, -128)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// let t = DequantTable::<i8, i8>::requantized(Activation::Hardswish, 0.1, 0, 0.05, -128)?;
     /// assert_eq!(t.lookup(0), -128); // hardswish(0) = 0: the output zero point
     /// assert_eq!(t.lookup(127), 126); // hardswish(12.7) = 12.7; 12.7 / 0.05 = 254; 254 − 128
     /// assert_eq!(t.lookup(-128), -128); // hardswish(−12.8) = −0
-    /// let s = DequantTable::<i8, i8>::requantized(Function::Exp, 0.1, 0, 0.05, 0)?;
+    /// let s = DequantTable::<i8, i8>::requantized(Activation::Exp, 0.1, 0, 0.05, 0)?;
     /// assert_eq!(s.lookup(100), 127); // e^10 / 0.05 saturates
-    /// assert!(DequantTable::<i8, u8>::requantized(Function::Gelu, 0.1, 0, 0.1, 256).is_err());
+    /// assert!(DequantTable::<i8, u8>::requantized(Activation::Gelu, 0.1, 0, 0.1, 256).is_err());
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn requantized(
@@ -554,8 +315,9 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     /// The output for one value: one load.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// let t = DequantTable::<u8, f32>::new(Function::Exp, 0.5, 10)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// let t = DequantTable::<u8, f32>::new(Activation::Exp, 0.5, 10)?;
     /// assert_eq!(t.lookup(10), 1.0);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -572,8 +334,9 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     /// `actlut: source slice length (3) does not match destination slice length (2)`.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// let t = DequantTable::<i8, f32>::new(Function::Silu, 0.25, 0)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// let t = DequantTable::<i8, f32>::new(Activation::Silu, 0.25, 0)?;
     /// let mut out = [0f32; 3];
     /// t.map(&[0, 4, -4], &mut out);
     /// assert_eq!(out[0], 0.0);
@@ -584,7 +347,7 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     #[track_caller]
     pub fn map(&self, values: &[In::Value], out: &mut [Out]) {
         crate::lengths::check_lengths(values.len(), out.len());
-        Out::map_indices(&self.table, In::bytes(values), out);
+        map_indices(&self.table, In::bytes(values), out);
     }
 }
 
@@ -598,8 +361,9 @@ impl<Out: Output> DequantTable<I4, Out> {
     /// the outputs before it are written.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function, I4};
-    /// let t = DequantTable::<I4, f32>::new(Function::Tanh, 0.5, 0)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::{DequantTable, I4};
+    /// let t = DequantTable::<I4, f32>::new(Activation::Tanh, 0.5, 0)?;
     /// let mut out = [0f32; 3];
     /// t.map(&[-8, 0, 7], &mut out)?;
     /// let err = t.map(&[1, 2, 9], &mut out).unwrap_err();
@@ -621,8 +385,9 @@ impl<Out: Output> DequantTable<U4, Out> {
     /// outputs before it are written.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function, U4};
-    /// let t = DequantTable::<U4, f32>::new(Function::Sigmoid, 1.0, 8)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::{DequantTable, U4};
+    /// let t = DequantTable::<U4, f32>::new(Activation::Sigmoid, 1.0, 8)?;
     /// let mut out = [0f32; 2];
     /// t.map(&[8, 15], &mut out)?;
     /// assert_eq!(out[0], 0.5);
@@ -665,8 +430,9 @@ impl DequantTable<i8, i8> {
     /// Replaces every value of `values` by its output, in place.
     ///
     /// ```
-    /// use actlut::quant::{DequantTable, Function};
-    /// let t = DequantTable::<i8, i8>::requantized(Function::Gelu, 0.05, 0, 0.05, 0)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::DequantTable;
+    /// let t = DequantTable::<i8, i8>::requantized(Activation::Gelu, 0.05, 0, 0.05, 0)?;
     /// let mut v = [0i8, 20, -20];
     /// t.apply(&mut v);
     /// assert_eq!(v, [0, 17, -3]); // gelu(1) = 0.84, gelu(-1) = -0.16
@@ -700,8 +466,9 @@ impl DequantTable<u8, u8> {
 /// low nibble first (ONNX's packing). 256 pairs held inline.
 ///
 /// ```
-/// use actlut::quant::{Function, PackedDequantTable, I4};
-/// let t = PackedDequantTable::<I4, f32>::new(Function::Softsign, 1.0, 0)?;
+/// use actlut::Activation;
+/// use actlut::quant::{PackedDequantTable, I4};
+/// let t = PackedDequantTable::<I4, f32>::new(Activation::Softsign, 1.0, 0)?;
 /// // 0x8F holds −1 (low nibble 0xF) then −8 (high nibble 0x8).
 /// assert_eq!(t.lookup(0x8F), [-0.5, -8.0 / 9.0]);
 /// let mut out = [0f32; 3]; // three values in two bytes: the last high nibble is padding
@@ -736,8 +503,9 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
     /// The table of unpacked values it was built from.
     ///
     /// ```
-    /// use actlut::quant::{PackedDequantTable, Function, I4};
-    /// let t = PackedDequantTable::<I4, f32>::new(Function::Gelu, 0.5, 0)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::{PackedDequantTable, I4};
+    /// let t = PackedDequantTable::<I4, f32>::new(Activation::Gelu, 0.5, 0)?;
     /// assert_eq!(t.lookup(0x21), [t.unpacked().entries()[1], t.unpacked().entries()[2]]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -814,9 +582,10 @@ impl<In: Input4, Out: FloatOutput> PackedDequantTable<In, Out> {
     /// As [`DequantTable::new`].
     ///
     /// ```
-    /// use actlut::quant::{PackedDequantTable, Function, I4};
+    /// use actlut::Activation;
+    /// use actlut::quant::{PackedDequantTable, I4};
     /// use half::f16;
-    /// let t = PackedDequantTable::<I4, f16>::new(Function::Exp, 1.0, 0)?;
+    /// let t = PackedDequantTable::<I4, f16>::new(Activation::Exp, 1.0, 0)?;
     /// assert_eq!(t.lookup(0x00), [f16::ONE, f16::ONE]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -833,10 +602,11 @@ impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
     /// As [`DequantTable::requantized`].
     ///
     /// ```
-    /// use actlut::quant::{PackedDequantTable, Function, U4};
-    /// let t = PackedDequantTable::<U4, i8>::requantized(Function::Hardswish, 1.0, 0, 0.1, 0)?;
+    /// use actlut::Activation;
+    /// use actlut::quant::{PackedDequantTable, U4};
+    /// let t = PackedDequantTable::<U4, i8>::requantized(Activation::Hardswish, 1.0, 0, 0.1, 0)?;
     /// assert_eq!(t.lookup(0x0F), [127, 0]); // low nibble 15: hardswish(15) / 0.1 saturates
-    /// assert!(PackedDequantTable::<U4, i8>::requantized(Function::Exp, 1.0, 16, 0.1, 0).is_err());
+    /// assert!(PackedDequantTable::<U4, i8>::requantized(Activation::Exp, 1.0, 16, 0.1, 0).is_err());
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn requantized(
@@ -874,5 +644,23 @@ impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
     ) -> Result<Self, QuantError> {
         DequantTable::requantized_with(op, scale, zero_point, out_scale, out_zero_point, rounding)
             .map(Self::from_unpacked)
+    }
+}
+
+/// `out[i] = table[indices[i]]` through the byte kernel of the output's width (byte → byte,
+/// byte → 16-bit, byte → 32-bit): bits in, bits out, so NaN payloads are kept.
+/// `indices.len() == out.len()`.
+#[inline]
+fn map_indices<T: Output>(table: &[T; 256], indices: &[u8], out: &mut [T]) {
+    const N: &str = "256 entries";
+    match (T::bits(table), T::bits_mut(out)) {
+        (Bits::U8(t), BitsMut::U8(o)) => crate::kernels::map_u8(t.try_into().expect(N), indices, o),
+        (Bits::U16(t), BitsMut::U16(o)) => {
+            crate::kernels::map_u8_u16(t.try_into().expect(N), indices, o)
+        }
+        (Bits::U32(t), BitsMut::U32(o)) => {
+            crate::kernels::map_u8_u32(t.try_into().expect(N), indices, o)
+        }
+        _ => unreachable!("a table and its outputs have one width"),
     }
 }

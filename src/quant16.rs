@@ -16,13 +16,14 @@
 //! [`map`] applies such a static.
 //!
 //! ```
-//! use actlut::quant::{Function, Rounding};
+//! use actlut::Activation;
+//! use actlut::quant::Rounding;
 //! use actlut::quant16::DequantTable16;
 //!
 //! // TFLite 16x8 logistic: input scale 2^-12, output scale 2^-15, zero points 0, ties away.
 //! let mut buffer = vec![0i16; 65_536];
 //! let sigmoid = DequantTable16::<i16, i16>::requantized_in(
-//!     &mut buffer, Function::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0,
+//!     &mut buffer, Activation::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0,
 //!     Rounding::TiesAwayFromZero,
 //! )?;
 //! assert_eq!(sigmoid.lookup(0), 16384); // sigmoid(0) = 0.5
@@ -45,9 +46,9 @@
 
 use core::marker::PhantomData;
 
-use actlut_codegen::quant::{Output as Stage, Pipeline};
+use actlut_core::quant::Pipeline;
 
-use crate::quant::{Op, QuantError, QuantType, Rounding};
+use crate::quant::{Op, QuantError, Rounding};
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -55,231 +56,12 @@ extern crate alloc;
 /// The number of entries of a table over 16-bit codes.
 pub const ENTRIES: usize = 65_536;
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for i16 {}
-    impl Sealed for u16 {}
-    impl Sealed for i8 {}
-    impl Sealed for u8 {}
-    impl Sealed for f32 {}
-    impl Sealed for half::f16 {}
-    impl Sealed for half::bf16 {}
-}
-
-/// A 16-bit quantized input type: `i16` or `u16`.
-///
-/// ```
-/// use actlut::quant16::Input16;
-/// assert_eq!(<i16 as Input16>::index(-32768), 0x8000);
-/// assert_eq!(<u16 as Input16>::TYPE.max(), 65535);
-/// ```
-pub trait Input16: sealed::Sealed + Copy + 'static {
-    /// The type's range and name.
-    const TYPE: QuantType;
-    /// The table index of a value: its bits.
-    fn index(self) -> usize;
-    /// The values as their bits (the table indices), for the 16-bit kernels.
-    #[doc(hidden)]
-    fn bits(values: &[Self]) -> &[u16];
-}
-
-impl Input16 for i16 {
-    const TYPE: QuantType = QuantType::I16;
-    #[inline(always)]
-    fn index(self) -> usize {
-        usize::from(self as u16)
-    }
-    #[inline(always)]
-    fn bits(values: &[i16]) -> &[u16] {
-        zerocopy::transmute_ref!(values)
-    }
-}
-
-impl Input16 for u16 {
-    const TYPE: QuantType = QuantType::U16;
-    #[inline(always)]
-    fn index(self) -> usize {
-        usize::from(self)
-    }
-    #[inline(always)]
-    fn bits(values: &[u16]) -> &[u16] {
-        values
-    }
-}
-
-/// An output element type of a 16-bit table: `f32`, [`half::f16`], [`half::bf16`]
-/// ([`FloatOutput16`]), or requantized `i16`, `u16`, `i8`, `u8` ([`QuantOutput16`]).
-///
-/// ```
-/// use actlut::quant16::Output16;
-/// assert_eq!(<i16 as Output16>::from_entry(0xFFFF), -1);
-/// ```
-pub trait Output16: sealed::Sealed + Copy + 'static {
-    /// A placeholder value.
-    const ZERO: Self;
-    /// The bytes of one entry in a table's little-endian file (`actlut quant`'s output).
-    const BYTES: usize;
-    /// The value of a table entry's bits (as `actlut_codegen::quant::Pipeline::entry` gives
-    /// them).
-    fn from_entry(bits: u32) -> Self;
-    /// The outputs as their 16-bit bits, for the 16-bit kernels; `None` for `f32`, `i8`, `u8`.
-    #[doc(hidden)]
-    #[inline]
-    fn bits_mut(_out: &mut [Self]) -> Option<&mut [u16]> {
-        None
-    }
-    /// `out[i] = table[codes[i]]`. `codes.len() == out.len()`.
-    #[doc(hidden)]
-    #[inline]
-    #[track_caller]
-    fn map_codes(table: &[Self; ENTRIES], codes: &[u16], out: &mut [Self]) {
-        crate::lengths::check_lengths(codes.len(), out.len());
-        for (o, &c) in out.iter_mut().zip(codes) {
-            *o = table[usize::from(c)];
-        }
-    }
-}
-
-impl Output16 for f32 {
-    const ZERO: Self = 0.0;
-    const BYTES: usize = 4;
-    fn from_entry(bits: u32) -> Self {
-        f32::from_bits(bits)
-    }
-}
-impl Output16 for i8 {
-    const ZERO: Self = 0;
-    const BYTES: usize = 1;
-    fn from_entry(bits: u32) -> Self {
-        bits as u8 as i8
-    }
-}
-impl Output16 for u8 {
-    const ZERO: Self = 0;
-    const BYTES: usize = 1;
-    fn from_entry(bits: u32) -> Self {
-        bits as u8
-    }
-}
-impl Output16 for u16 {
-    const ZERO: Self = 0;
-    const BYTES: usize = 2;
-    fn from_entry(bits: u32) -> Self {
-        bits as u16
-    }
-    #[inline]
-    fn bits_mut(out: &mut [u16]) -> Option<&mut [u16]> {
-        Some(out)
-    }
-    #[inline]
-    #[track_caller]
-    fn map_codes(table: &[u16; ENTRIES], codes: &[u16], out: &mut [u16]) {
-        crate::kernels::map_u16(table, codes, out);
-    }
-}
-impl Output16 for i16 {
-    const ZERO: Self = 0;
-    const BYTES: usize = 2;
-    fn from_entry(bits: u32) -> Self {
-        bits as u16 as i16
-    }
-    #[inline]
-    fn bits_mut(out: &mut [i16]) -> Option<&mut [u16]> {
-        Some(zerocopy::transmute_mut!(out))
-    }
-    #[inline]
-    #[track_caller]
-    fn map_codes(table: &[i16; ENTRIES], codes: &[u16], out: &mut [i16]) {
-        let table: &[u16; ENTRIES] = zerocopy::transmute_ref!(table);
-        let out: &mut [u16] = zerocopy::transmute_mut!(out);
-        crate::kernels::map_u16(table, codes, out);
-    }
-}
-/// The `f16`/`bf16` outputs' `map_codes`: through their bits, with the 16-bit kernel.
-#[inline]
-#[track_caller]
-fn map_codes_half<T>(table: &[T; ENTRIES], codes: &[u16], out: &mut [T])
-where
-    [T]: half::slice::HalfFloatSliceExt,
-{
-    use half::slice::HalfFloatSliceExt;
-    let table: &[u16; ENTRIES] = table
-        .as_slice()
-        .reinterpret_cast()
-        .try_into()
-        .expect("65,536 entries");
-    crate::kernels::map_u16(table, codes, out.reinterpret_cast_mut());
-}
-impl Output16 for half::f16 {
-    const ZERO: Self = half::f16::ZERO;
-    const BYTES: usize = 2;
-    fn from_entry(bits: u32) -> Self {
-        half::f16::from_bits(bits as u16)
-    }
-    #[inline]
-    fn bits_mut(out: &mut [half::f16]) -> Option<&mut [u16]> {
-        use half::slice::HalfFloatSliceExt;
-        Some(out.reinterpret_cast_mut())
-    }
-    #[inline]
-    #[track_caller]
-    fn map_codes(table: &[half::f16; ENTRIES], codes: &[u16], out: &mut [half::f16]) {
-        map_codes_half(table, codes, out);
-    }
-}
-impl Output16 for half::bf16 {
-    const ZERO: Self = half::bf16::ZERO;
-    const BYTES: usize = 2;
-    fn from_entry(bits: u32) -> Self {
-        half::bf16::from_bits(bits as u16)
-    }
-    #[inline]
-    fn bits_mut(out: &mut [half::bf16]) -> Option<&mut [u16]> {
-        use half::slice::HalfFloatSliceExt;
-        Some(out.reinterpret_cast_mut())
-    }
-    #[inline]
-    #[track_caller]
-    fn map_codes(table: &[half::bf16; ENTRIES], codes: &[u16], out: &mut [half::bf16]) {
-        map_codes_half(table, codes, out);
-    }
-}
-
-/// A floating-point output (`f32`, `f16`, `bf16`): tables built with `new_in`.
-pub trait FloatOutput16: Output16 {
-    #[doc(hidden)]
-    const STAGE: Stage;
-}
-impl FloatOutput16 for f32 {
-    const STAGE: Stage = Stage::F32;
-}
-impl FloatOutput16 for half::f16 {
-    const STAGE: Stage = Stage::F16;
-}
-impl FloatOutput16 for half::bf16 {
-    const STAGE: Stage = Stage::Bf16;
-}
-
-/// A requantized output (`i16`, `u16`, `i8`, `u8`): tables built with `requantized_in`.
-pub trait QuantOutput16: Output16 {
-    /// The output's quantized type.
-    const TYPE: QuantType;
-}
-impl QuantOutput16 for i16 {
-    const TYPE: QuantType = QuantType::I16;
-}
-impl QuantOutput16 for u16 {
-    const TYPE: QuantType = QuantType::U16;
-}
-impl QuantOutput16 for i8 {
-    const TYPE: QuantType = QuantType::I8;
-}
-impl QuantOutput16 for u8 {
-    const TYPE: QuantType = QuantType::U8;
-}
+/// The element types, one family with `quant`'s and `mx`'s ([`crate::element`]).
+pub use crate::element::Input16;
+use crate::element::{Bits, BitsMut, FloatOutput, Output, QuantOutput};
 
 /// Fills `buffer` with the table of `pipeline`, after checking its length.
-fn fill<Out: Output16>(pipeline: &Pipeline, buffer: &mut [Out]) -> Result<(), QuantError> {
+fn fill<Out: Output>(pipeline: &Pipeline, buffer: &mut [Out]) -> Result<(), QuantError> {
     if buffer.len() != ENTRIES {
         return Err(QuantError::Length {
             parameter: "buffer",
@@ -294,7 +76,7 @@ fn fill<Out: Output16>(pipeline: &Pipeline, buffer: &mut [Out]) -> Result<(), Qu
 }
 
 /// The float pipeline of `op` over `In` codes.
-fn float_pipeline<In: Input16, Out: FloatOutput16>(
+fn float_pipeline<In: Input16, Out: FloatOutput>(
     op: Op,
     scale: f32,
     zero_point: i32,
@@ -303,7 +85,7 @@ fn float_pipeline<In: Input16, Out: FloatOutput16>(
 }
 
 /// The requantized pipeline of `op` over `In` codes.
-fn quant_pipeline<In: Input16, Out: QuantOutput16>(
+fn quant_pipeline<In: Input16, Out: QuantOutput>(
     op: Op,
     scale: f32,
     zero_point: i32,
@@ -311,8 +93,7 @@ fn quant_pipeline<In: Input16, Out: QuantOutput16>(
     out_zero_point: i32,
     rounding: Rounding,
 ) -> Result<Pipeline, QuantError> {
-    let stage = Stage::requantized(Out::TYPE, out_scale, out_zero_point)
-        .expect("QuantOutput16 types are 8- or 16-bit");
+    let stage = Out::stage(out_scale, out_zero_point);
     Pipeline::new(op, In::TYPE, scale, zero_point, stage).map(|p| p.with_rounding(rounding))
 }
 
@@ -331,8 +112,18 @@ fn quant_pipeline<In: Input16, Out: QuantOutput16>(
 /// ```
 #[inline]
 #[track_caller]
-pub fn map<In: Input16, Out: Output16>(table: &[Out; ENTRIES], values: &[In], out: &mut [Out]) {
-    Out::map_codes(table, In::bits(values), out);
+pub fn map<In: Input16, Out: Output>(table: &[Out; ENTRIES], values: &[In], out: &mut [Out]) {
+    let codes = In::bits(values);
+    crate::lengths::check_lengths(codes.len(), out.len());
+    // 16-bit outputs through the 16-bit kernels; the others with a plain loop.
+    if let (Bits::U16(t), BitsMut::U16(o)) = (Out::bits(table), Out::bits_mut(&mut *out)) {
+        let t: &[u16; ENTRIES] = t.try_into().expect("65,536 entries");
+        crate::kernels::map_u16(t, codes, o);
+        return;
+    }
+    for (o, &c) in out.iter_mut().zip(codes) {
+        *o = table[usize::from(c)];
+    }
 }
 
 /// A full 16-bit table read in place from its little-endian bytes: `actlut quant`'s output
@@ -361,12 +152,12 @@ pub fn map<In: Input16, Out: Output16>(table: &[Out; ENTRIES], values: &[In], ou
 /// assert!(LeTable16::<f32>::try_from_le_bytes(&BYTES).is_err()); // f32 files are 256 KiB
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct LeTable16<'a, Out: Output16> {
+pub struct LeTable16<'a, Out: Output> {
     bytes: &'a [u8],
     _out: PhantomData<Out>,
 }
 
-impl<'a, Out: Output16> LeTable16<'a, Out> {
+impl<'a, Out: Output> LeTable16<'a, Out> {
     /// The length of the file: 65,536 entries of `Out::BYTES` bytes.
     pub const LEN_BYTES: usize = ENTRIES * Out::BYTES;
 
@@ -432,11 +223,11 @@ impl<'a, Out: Output16> LeTable16<'a, Out> {
 }
 
 /// The spline stored form of a 16-bit table: a cubic predictor through knots plus the entries
-/// it misses, exact by construction (`actlut_codegen::spline`; 3,240 bytes for the TFLite 16x8
+/// it misses, exact by construction (`actlut_core::spline`; 3,240 bytes for the TFLite 16x8
 /// sigmoid, docs/quant16.md). Build one with `actlut_codegen::spline::pack_pipeline` in a build
 /// script or with `actlut quant --spline`, embed it with `include_bytes!`, and read it with
 /// [`SplineRef::from_bytes`].
-pub use actlut_codegen::spline::{SplineError, SplineRef};
+pub use actlut_core::spline::{SplineError, SplineRef};
 
 /// `out[i]` = entry `values[i]` of a spline stored form, as `Out`'s bits (`i16`, `u16`,
 /// `f16`, `bf16`), through the spline kernel of [`crate::kernels`]
@@ -461,16 +252,12 @@ pub use actlut_codegen::spline::{SplineError, SplineRef};
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```
 #[track_caller]
-pub fn map_spline<In: Input16, Out: Output16>(
-    table: &SplineRef<'_>,
-    values: &[In],
-    out: &mut [Out],
-) {
+pub fn map_spline<In: Input16, Out: Output>(table: &SplineRef<'_>, values: &[In], out: &mut [Out]) {
     crate::lengths::check_lengths(values.len(), out.len());
     let codes = In::bits(values);
     match Out::bits_mut(&mut *out) {
-        Some(bits) => crate::kernels::map_best(table, codes, bits),
-        None => {
+        BitsMut::U16(bits) => crate::kernels::map_best(table, codes, bits),
+        _ => {
             for (o, &v) in out.iter_mut().zip(codes) {
                 *o = Out::from_entry(u32::from(table.get(v)));
             }
@@ -481,13 +268,13 @@ pub fn map_spline<In: Input16, Out: Output16>(
 /// A fused table over the 65,536 codes of `In` (`i16`, `u16`) with outputs of type `Out`,
 /// held in a buffer the caller owns. See the [module docs](self).
 #[derive(Clone, Copy, Debug)]
-pub struct DequantTable16<'a, In: Input16, Out: Output16> {
+pub struct DequantTable16<'a, In: Input16, Out: Output> {
     table: &'a [Out; ENTRIES],
     pipeline: Pipeline,
     _input: PhantomData<In>,
 }
 
-impl<'a, In: Input16, Out: Output16> DequantTable16<'a, In, Out> {
+impl<'a, In: Input16, Out: Output> DequantTable16<'a, In, Out> {
     fn build(
         buffer: &'a mut [Out],
         pipeline: Result<Pipeline, QuantError>,
@@ -545,9 +332,9 @@ impl<'a, In: Input16, Out: Output16> DequantTable16<'a, In, Out> {
     }
 }
 
-impl<'a, In: Input16, Out: FloatOutput16> DequantTable16<'a, In, Out> {
-    /// Builds the table of `op` (a [`Function`](crate::quant::Function), an
-    /// [`Activation`](crate::Activation) or [`Op::Identity`]) after dequantizing with `scale`
+impl<'a, In: Input16, Out: FloatOutput> DequantTable16<'a, In, Out> {
+    /// Builds the table of `op` (an [`Activation`](crate::Activation) or
+    /// [`Op::Identity`]) after dequantizing with `scale`
     /// and `zero_point`, with float outputs, into `buffer`.
     ///
     /// # Errors
@@ -558,14 +345,15 @@ impl<'a, In: Input16, Out: FloatOutput16> DequantTable16<'a, In, Out> {
     /// [`QuantError::Length`] naming `buffer` if it does not hold exactly 65,536 entries.
     ///
     /// ```
-    /// use actlut::quant::{Function, Op};
+    /// use actlut::Activation;
+    /// use actlut::quant::Op;
     /// use actlut::quant16::DequantTable16;
     /// use half::f16;
     /// let mut buffer = vec![f16::ZERO; 65_536];
     /// let t = DequantTable16::<u16, f16>::new_in(&mut buffer, Op::Identity, 0.5, 32768)?;
     /// assert_eq!(t.lookup(32770), f16::ONE);
     /// let mut short = [f16::ZERO; 16];
-    /// let e = DequantTable16::<u16, f16>::new_in(&mut short, Function::Gelu, 0.5, 0).unwrap_err();
+    /// let e = DequantTable16::<u16, f16>::new_in(&mut short, Activation::Gelu, 0.5, 0).unwrap_err();
     /// assert_eq!(e.to_string(), "buffer has 16 entries, but the table has 65536");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -582,7 +370,7 @@ impl<'a, In: Input16, Out: FloatOutput16> DequantTable16<'a, In, Out> {
     }
 }
 
-impl<'a, In: Input16, Out: QuantOutput16> DequantTable16<'a, In, Out> {
+impl<'a, In: Input16, Out: QuantOutput> DequantTable16<'a, In, Out> {
     /// Builds the table of `op` after dequantizing with `scale` and `zero_point`, requantized
     /// with `out_scale`, `out_zero_point` and `rounding`, into `buffer`.
     ///
@@ -593,11 +381,12 @@ impl<'a, In: Input16, Out: QuantOutput16> DequantTable16<'a, In, Out> {
     /// type cannot hold).
     ///
     /// ```
-    /// use actlut::quant::{Function, Rounding};
+    /// use actlut::Activation;
+    /// use actlut::quant::Rounding;
     /// use actlut::quant16::DequantTable16;
     /// let mut buffer = vec![0u8; 65_536];
     /// let e = DequantTable16::<i16, u8>::requantized_in(
-    ///     &mut buffer, Function::Tanh, 0.001, 0, 1.0 / 128.0, 300, Rounding::TiesToEven,
+    ///     &mut buffer, Activation::Tanh, 0.001, 0, 1.0 / 128.0, 300, Rounding::TiesToEven,
     /// ).unwrap_err();
     /// assert_eq!(e.to_string(), "out_zero_point = 300 is outside u8 (0..=255)");
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -626,10 +415,11 @@ impl<'a, In: Input16, Out: QuantOutput16> DequantTable16<'a, In, Out> {
 /// A [`DequantTable16`] that owns its entries on the heap (the `alloc` feature).
 ///
 /// ```
-/// use actlut::quant::{Function, Rounding};
+/// use actlut::Activation;
+/// use actlut::quant::Rounding;
 /// use actlut::quant16::BoxedDequantTable16;
 /// let t = BoxedDequantTable16::<i16, i8>::requantized(
-///     Function::Tanh, 1.0 / 4096.0, 0, 1.0 / 128.0, 0, Rounding::TiesAwayFromZero,
+///     Activation::Tanh, 1.0 / 4096.0, 0, 1.0 / 128.0, 0, Rounding::TiesAwayFromZero,
 /// )?;
 /// assert_eq!(t.table().lookup(-32768), -128); // tanh(−8) · 128 = −127.99…, saturated
 /// # Ok::<(), actlut::quant::QuantError>(())
@@ -637,14 +427,14 @@ impl<'a, In: Input16, Out: QuantOutput16> DequantTable16<'a, In, Out> {
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Debug)]
-pub struct BoxedDequantTable16<In: Input16, Out: Output16> {
+pub struct BoxedDequantTable16<In: Input16, Out: Output> {
     table: alloc::boxed::Box<[Out; ENTRIES]>,
     pipeline: Pipeline,
     _input: PhantomData<In>,
 }
 
 #[cfg(feature = "alloc")]
-impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
+impl<In: Input16, Out: Output> BoxedDequantTable16<In, Out> {
     fn build(pipeline: Result<Pipeline, QuantError>) -> Result<Self, QuantError> {
         let pipeline = pipeline?;
         let mut v = alloc::vec![Out::ZERO; ENTRIES];
@@ -666,14 +456,15 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
     ///
     /// # Errors
     ///
-    /// [`PackError::Output`](actlut_codegen::spline::PackError) for `f32`, `i8` and `u8`
+    /// [`PackError::Output`](actlut_core::spline::PackError) for `f32`, `i8` and `u8`
     /// outputs (not 16 bits wide).
     ///
     /// ```
-    /// use actlut::quant::{Function, Rounding};
+    /// use actlut::Activation;
+    /// use actlut::quant::Rounding;
     /// use actlut::quant16::{map_spline, BoxedDequantTable16, SplineRef};
     /// let t = BoxedDequantTable16::<i16, i16>::requantized(
-    ///     Function::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0, Rounding::TiesAwayFromZero,
+    ///     Activation::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0, Rounding::TiesAwayFromZero,
     /// )?;
     /// let stored = t.spline().unwrap();
     /// assert!(stored.len() <= 8 * 1024);
@@ -683,8 +474,8 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
     /// assert_eq!(y, [t.table().lookup(0), t.table().lookup(-32768)]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    pub fn spline(&self) -> Result<alloc::vec::Vec<u8>, actlut_codegen::spline::PackError> {
-        actlut_codegen::spline::pack_pipeline(&self.pipeline)
+    pub fn spline(&self) -> Result<alloc::vec::Vec<u8>, actlut_core::spline::PackError> {
+        actlut_core::spline::pack_pipeline(&self.pipeline)
     }
 
     /// The table, borrowed: `lookup`, `map`, `entries`.
@@ -698,7 +489,7 @@ impl<In: Input16, Out: Output16> BoxedDequantTable16<In, Out> {
 }
 
 #[cfg(feature = "alloc")]
-impl<In: Input16, Out: FloatOutput16> BoxedDequantTable16<In, Out> {
+impl<In: Input16, Out: FloatOutput> BoxedDequantTable16<In, Out> {
     /// [`DequantTable16::new_in`] into a new box.
     ///
     /// # Errors
@@ -710,7 +501,7 @@ impl<In: Input16, Out: FloatOutput16> BoxedDequantTable16<In, Out> {
 }
 
 #[cfg(feature = "alloc")]
-impl<In: Input16, Out: QuantOutput16> BoxedDequantTable16<In, Out> {
+impl<In: Input16, Out: QuantOutput> BoxedDequantTable16<In, Out> {
     /// [`DequantTable16::requantized_in`] into a new box.
     ///
     /// # Errors

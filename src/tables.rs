@@ -72,7 +72,7 @@
 
 /// The type of a full 16-bit table, `[u16; 65536]`, in every build (with
 /// `compact` too: the compact forms are `tables::compact::<NAME>`).
-pub type WordTable = [u16; 65_536];
+pub type U16Table = [u16; 65_536];
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 

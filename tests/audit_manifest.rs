@@ -114,8 +114,8 @@ fn self_check_accepts_every_compiled_in_table() {
         let bytes = embedded_le(t.activation, t.format).unwrap();
         assert_eq!(t.check(&bytes[..]), Ok(()), "{}", t.name);
         match t.activation.table(t.format).unwrap() {
-            TableRef::Word(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
-            TableRef::Byte(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
+            TableRef::U16(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
+            TableRef::U8(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
             TableRef::Compact(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
             _ => unreachable!("a table representation the self-check does not know"),
         }

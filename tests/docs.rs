@@ -1,14 +1,14 @@
 //! The docs follow the code. Every cargo feature of `actlut` has its row in the
 //! feature tables of the README and of the crate docs (the `//!` front page of
 //! `src/lib.rs`), and no row names a feature that does not exist; their
-//! function tables list exactly `Function::ALL` and their format tables
+//! function tables list exactly `Activation::ALL` and their format tables
 //! exactly `Format::ALL`, in order; and every count of functions, formats or
 //! tables in the prose of the README, the crate docs, docs/*.md and
-//! BENCHMARKS.md is either the true one (from `Function::ALL`, `Format::ALL`
+//! BENCHMARKS.md is either the true one (from `Activation::ALL`, `Format::ALL`
 //! and `tables/actlut.lock`) or dated: its paragraph names the commit it was
 //! measured at.
 
-use actlut::quant::Function;
+use actlut::Activation;
 use actlut::Format;
 
 fn read(path: &str) -> String {
@@ -135,11 +135,11 @@ fn check_feature_tables(doc: &str, markdown: &str) {
             }
         }
     }
-    let functions: Vec<&str> = Function::ALL.iter().map(|f| f.feature()).collect();
+    let functions: Vec<&str> = Activation::ALL.iter().map(|f| f.feature()).collect();
     assert_eq!(
         named(&tables, "function"),
         functions,
-        "{doc}: the `function feature` table must list every function of Function::ALL, in order"
+        "{doc}: the `function feature` table must list every function of Activation::ALL, in order"
     );
     let formats: Vec<&str> = Format::ALL.iter().map(|f| f.feature()).collect();
     assert_eq!(
@@ -179,7 +179,7 @@ fn truth(what: &str) -> Option<usize> {
     let tables = lock_tables();
     let of_format = |name: &str| tables.iter().filter(|(_, f)| f == name).count();
     Some(match what {
-        "functions" => Function::ALL.len(),
+        "functions" => Activation::ALL.len(),
         "formats" => Format::ALL.len(),
         "tables" => tables.len(),
         "16-bit tables" => of_format("f16") + of_format("bf16"),
@@ -295,7 +295,7 @@ fn every_count_of_functions_formats_and_tables_in_the_docs_is_true_or_dated() {
             checked += 1;
             if n != want && !dated {
                 wrong.push(format!(
-                    "{doc}:{line}: \"{n} {what}\", but there are {want} (Function::ALL, Format::ALL, \
+                    "{doc}:{line}: \"{n} {what}\", but there are {want} (Activation::ALL, Format::ALL, \
                      tables/actlut.lock): correct it, or name the commit it was measured at in its paragraph"
                 ));
             }
@@ -645,5 +645,85 @@ fn every_statement_of_the_compact_size_range_is_the_locks() {
     assert!(
         seen >= 5,
         "the compact range is stated {seen} times; expected at least 5"
+    );
+}
+
+/// Every file and folder that docs/ARCHITECTURE.md names exists: a backticked path
+/// (`src/kernels/driver.rs`, `tables/`) from the workspace root, and a bare file name
+/// (`driver.rs`) in one of the folders its paragraph or table row names. Patterns
+/// (`core/src/function/<name>.rs`) and globs are not paths.
+#[test]
+fn every_file_docs_architecture_names_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = read("docs/ARCHITECTURE.md");
+    let is_file_name = |s: &str| {
+        [".rs", ".md", ".sh", ".toml", ".lock", ".svg"]
+            .iter()
+            .any(|e| s.ends_with(e))
+            || s == "SHA256SUMS"
+    };
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    // A table row is a paragraph of its own.
+    let paragraphs: Vec<String> = text
+        .split("\n\n")
+        .flat_map(|p| {
+            if p.trim_start().starts_with('|') {
+                p.lines().map(String::from).collect::<Vec<_>>()
+            } else {
+                vec![p.to_string()]
+            }
+        })
+        .collect();
+    for paragraph in &paragraphs {
+        let tokens: Vec<String> = paragraph
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty() && !t.contains(['<', '*', ' ', '…', '(', ':']))
+            .collect();
+        let paths: Vec<&String> = tokens.iter().filter(|t| t.contains('/')).collect();
+        let dirs: Vec<std::path::PathBuf> = paths
+            .iter()
+            .map(|p| root.join(p.trim_end_matches('/')))
+            .map(|p| {
+                if p.is_dir() {
+                    p
+                } else {
+                    p.parent().unwrap().to_path_buf()
+                }
+            })
+            .collect();
+        for path in &paths {
+            // Build output and relative paths are not files of the repository.
+            if path.starts_with("OUT_DIR/") || (path.starts_with('.') && !path.starts_with(".ci")) {
+                continue;
+            }
+            checked += 1;
+            if !root.join(path.trim_end_matches('/')).exists() {
+                missing.push(format!("`{path}`"));
+            }
+        }
+        for name in tokens
+            .iter()
+            .filter(|t| !t.contains('/') && is_file_name(t))
+        {
+            checked += 1;
+            // In a folder of the paragraph, or at the root (`build.rs`, `Cargo.toml`).
+            let found = root.join(name).exists() || dirs.iter().any(|d| d.join(name).exists());
+            if !found {
+                missing.push(format!("`{name}` (in none of {paths:?})"));
+            }
+        }
+    }
+    assert!(
+        checked > 40,
+        "only {checked} paths found: the parser lost them"
+    );
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md names files that do not exist:\n  {}",
+        missing.join("\n  ")
     );
 }

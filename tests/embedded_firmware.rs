@@ -23,15 +23,17 @@
 //!   table used (found by its magic, validated, hashed), no full 16-bit table,
 //!   and for `gelu-bf16` at most 16 KiB of table data.
 //!
-//! Without the directory variables the firmware tests print why they are
-//! skipped and pass, so that a plain `cargo test` needs neither qemu nor the
-//! ARM target. With them, a missing qemu or ELF is a failure. The checks of the
-//! checker itself (a wrong output, a wrong hash, a hang) always run.
+//! The tests that need the firmware are `#[ignore]`d with the reason, so that a
+//! plain `cargo test` needs neither qemu nor the ARM target and reports them as
+//! ignored, never as passed; `.ci/steps/50-embedded.sh` runs them with
+//! `--include-ignored`. Run that way, an unset directory variable, a missing
+//! qemu or a missing ELF is a failure. The checks of the checker itself (a wrong
+//! output, a wrong hash, a hang) always run.
 #![cfg(not(target_os = "wasi"))] // spawns qemu
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -329,9 +331,20 @@ fn run_bounded(mut cmd: Command, bound: Duration) -> Result<String, String> {
 // ---------------------------------------------------------------------------
 // The firmware under qemu.
 
-/// The directory of the firmware's ELF files built in `form`, or `None` (with
-/// the reason printed) when the firmware tests are not requested.
-fn firmware_dir(test: &str, form: Form) -> Option<PathBuf> {
+/// The reason of the `#[ignore]` of every test that runs or reads the firmware.
+macro_rules! needs_firmware {
+    () => {
+        "needs the firmware ELF files and qemu-system-arm: .ci/steps/50-embedded.sh runs it"
+    };
+}
+pub(crate) use needs_firmware;
+
+/// The directory of the firmware's ELF files built in `form`.
+///
+/// # Panics
+///
+/// When its variable is not set, saying how to build the firmware.
+fn firmware_dir(test: &str, form: Form) -> PathBuf {
     let (var, build) = match form {
         Form::Full => (
             "ACTLUT_FIRMWARE_DIR",
@@ -344,18 +357,12 @@ fn firmware_dir(test: &str, form: Form) -> Option<PathBuf> {
         ),
     };
     match std::env::var_os(var) {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            // Straight to stderr, past libtest's capture: a skip is visible in a
-            // plain `cargo test`.
-            let _ = writeln!(
-                std::io::stderr(),
-                "{test}: skipped: {var} is not set. Build the firmware ({build}) and set \
-                 it to the directory of the ELF files, with qemu-system-arm installed; \
-                 .ci/steps/50-embedded.sh does both."
-            );
-            None
-        }
+        Some(dir) => PathBuf::from(dir),
+        None => panic!(
+            "{test}: {var} is not set. Build the firmware ({build}) and set it to the \
+             directory of the ELF files, with qemu-system-arm installed; \
+             .ci/steps/50-embedded.sh does both."
+        ),
     }
 }
 
@@ -386,9 +393,7 @@ fn run_on_qemu(elf: &Path) -> String {
 }
 
 fn check_firmware_on_qemu(test: &str, form: Form, bin: &str, tables: &[&str]) {
-    let Some(dir) = firmware_dir(test, form) else {
-        return;
-    };
+    let dir = firmware_dir(test, form);
     let output = run_on_qemu(&elf_path(&dir, bin));
     let summary =
         check_transcript(&output, tables, form, &locks()).unwrap_or_else(|diff| panic!("{diff}"));
@@ -399,11 +404,13 @@ fn check_firmware_on_qemu(test: &str, form: Form, bin: &str, tables: &[&str]) {
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn demo_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_the_lock() {
     check_firmware_on_qemu("demo firmware", Form::Full, "actlut-firmware", &DEMO_TABLES);
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn gelu_f16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock() {
     check_firmware_on_qemu(
         "gelu-f16 firmware",
@@ -414,6 +421,7 @@ fn gelu_f16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock()
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn gelu_bf16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock() {
     check_firmware_on_qemu(
         "gelu-bf16 firmware",
@@ -424,6 +432,7 @@ fn gelu_bf16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hash_the_lock(
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn sigmoid_tanh_bf16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_the_lock() {
     check_firmware_on_qemu(
         "sigmoid-tanh-bf16 firmware",
@@ -434,6 +443,7 @@ fn sigmoid_tanh_bf16_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn compact_demo_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_both_locks() {
     check_firmware_on_qemu(
         "compact demo firmware",
@@ -444,6 +454,7 @@ fn compact_demo_firmware_on_qemu_equals_the_host_bit_for_bit_and_its_hashes_both
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn compact_one_function_firmwares_on_qemu_equal_the_host_bit_for_bit_and_their_hashes_both_locks() {
     for (bin, tables) in &BINARIES[1..] {
         check_firmware_on_qemu(
@@ -542,8 +553,8 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 /// Full build: the ELF's table symbols and contents are exactly the tables
 /// `used`, each `[u16; 65536]` or `[u8; 256]`. Returns the table bytes.
-fn check_flash(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
-    let dir = firmware_dir(test, Form::Full)?;
+fn check_flash(test: &str, bin: &str, used: &[&str]) -> usize {
+    let dir = firmware_dir(test, Form::Full);
     let elf = read_elf(&elf_path(&dir, bin));
     let mut problems = Vec::new();
 
@@ -602,7 +613,7 @@ fn check_flash(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
         elf.loaded.len(),
         used
     );
-    Some(table_bytes)
+    table_bytes
 }
 
 /// Compact build: the ELF holds one valid stored form per 16-bit table
@@ -612,8 +623,8 @@ fn check_flash(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
 /// table data in bytes: the sizes of every symbol in `actlut::tables`
 /// (stored forms with their alignment padding, the `CompactRef` views,
 /// 8-bit tables).
-fn check_flash_compact(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
-    let dir = firmware_dir(test, Form::Compact)?;
+fn check_flash_compact(test: &str, bin: &str, used: &[&str]) -> usize {
+    let dir = firmware_dir(test, Form::Compact);
     let elf = read_elf(&elf_path(&dir, bin));
     let mut problems = Vec::new();
     let (lock, compact_lock) = (lock_entries(), compact_lock_entries());
@@ -708,35 +719,36 @@ fn check_flash_compact(test: &str, bin: &str, used: &[&str]) -> Option<usize> {
          (stored forms {stored_bytes} bytes: {found:?})",
         elf.loaded.len(),
     );
-    Some(table_bytes)
+    table_bytes
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn demo_firmware_flash_holds_exactly_the_tables_it_uses() {
     check_flash("demo firmware flash", "actlut-firmware", &DEMO_TABLES);
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn firmware_with_three_functions_enabled_and_one_used_carries_one_table() {
     check_flash("gelu-f16 firmware flash", "gelu-f16", &GELU_F16_TABLES);
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn full_gelu_bf16_firmware_flash_holds_the_128_kib_table() {
-    if let Some(bytes) = check_flash("gelu-bf16 firmware flash", "gelu-bf16", &GELU_BF16_TABLES) {
-        assert_eq!(bytes, 128 * 1024);
-    }
+    let bytes = check_flash("gelu-bf16 firmware flash", "gelu-bf16", &GELU_BF16_TABLES);
+    assert_eq!(bytes, 128 * 1024);
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn compact_gelu_bf16_firmware_flash_holds_at_most_16_kib_of_table_data_and_no_full_table() {
-    let Some(bytes) = check_flash_compact(
+    let bytes = check_flash_compact(
         "compact gelu-bf16 firmware flash",
         "gelu-bf16",
         &GELU_BF16_TABLES,
-    ) else {
-        return;
-    };
+    );
     assert!(
         bytes <= GELU_BF16_FLASH_BUDGET,
         "gelu-bf16 (compact): {bytes} bytes of table data, the budget is {GELU_BF16_FLASH_BUDGET}"
@@ -744,6 +756,7 @@ fn compact_gelu_bf16_firmware_flash_holds_at_most_16_kib_of_table_data_and_no_fu
 }
 
 #[test]
+#[ignore = needs_firmware!()]
 fn compact_firmware_flash_holds_one_stored_form_per_16bit_table_used_and_no_full_table() {
     for (bin, tables) in BINARIES {
         if bin != "gelu-bf16" {

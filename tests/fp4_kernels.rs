@@ -13,7 +13,10 @@ use half::{bf16, f16};
 
 /// Rows of random outputs (no NaN, so that `==` compares bits), and one whose
 /// outputs are their own codes: a lane that takes the wrong code or plane shows.
-fn rows<O: actlut::mx::Output>(from_bits: impl Fn(u32) -> O, width: u32) -> Vec<Fp4Row<O>> {
+fn rows<O: actlut::element::FloatOutput>(
+    from_bits: impl Fn(u32) -> O,
+    width: u32,
+) -> Vec<Fp4Row<O>> {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     // The exponent's top bit cleared: finite values only.
     let finite = |bits: u32| bits & !(1 << (width - 2));
@@ -33,7 +36,7 @@ fn rows<O: actlut::mx::Output>(from_bits: impl Fn(u32) -> O, width: u32) -> Vec<
 
 fn check<O>(rows: &[Fp4Row<O>])
 where
-    O: actlut::mx::Output + PartialEq + std::fmt::Debug + Default,
+    O: actlut::element::FloatOutput + PartialEq + std::fmt::Debug + Default,
 {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let buf: Vec<u8> = (0..MAX_LEN + OFFSET_BYTES)

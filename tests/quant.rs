@@ -603,3 +603,43 @@ fn hand_checked_entries() {
     let e = DequantTable::<i8, f16>::new(Function::Exp, 0.5, 0).unwrap();
     assert_eq!(e.lookup(2).to_bits(), 0x4170);
 }
+
+/// 8-bit codes requantized to 16 bits (`i16`, `u16` are [`QuantOutput`]s like `i8` and `u8`):
+/// every entry is the unfused pipeline's, and `map`, through the byte → 16-bit kernel, gives
+/// every lookup.
+#[test]
+fn eight_bit_codes_requantized_to_i16_and_u16_equal_the_pipeline_on_every_code() {
+    use actlut_codegen::quant::{Output as Stage, Pipeline, QuantType};
+    let op = Op::from(actlut::Activation::Tanh);
+    let codes: Vec<i8> = (-128..=127).collect();
+
+    let t = DequantTable::<i8, i16>::requantized(op, 0.03, 2, 1.0 / 32768.0, 7).unwrap();
+    let stage = Stage::I16 {
+        scale: 1.0 / 32768.0,
+        zero_point: 7,
+    };
+    let p = Pipeline::new(op, QuantType::I8, 0.03, 2, stage).unwrap();
+    let mut out = vec![0i16; codes.len()];
+    t.map(&codes, &mut out);
+    for (&c, &y) in codes.iter().zip(&out) {
+        let want = p.entry(u16::from(c as u8)) as u16 as i16;
+        assert_eq!(t.lookup(c), want, "i16 code {c}");
+        assert_eq!(y, want, "i16 map, code {c}");
+    }
+
+    let t = DequantTable::<i8, u16>::requantized(op, 0.03, 2, 1.0 / 32768.0, 32768).unwrap();
+    let stage = Stage::U16 {
+        scale: 1.0 / 32768.0,
+        zero_point: 32768,
+    };
+    let p = Pipeline::new(op, QuantType::I8, 0.03, 2, stage).unwrap();
+    let mut out = vec![0u16; codes.len()];
+    t.map(&codes, &mut out);
+    for (&c, &y) in codes.iter().zip(&out) {
+        let want = p.entry(u16::from(c as u8)) as u16;
+        assert_eq!(t.lookup(c), want, "u16 code {c}");
+        assert_eq!(y, want, "u16 map, code {c}");
+    }
+    // tanh(−128·0.03 … 127·0.03) spans most of (−1, 1): the outputs are not all one value.
+    assert!(out.iter().min() < out.iter().max());
+}

@@ -6,8 +6,9 @@
 
 mod kernel_harness;
 
-use actlut::quant::{Function, Op, QuantError, QuantType, Rounding};
-use actlut::quant16::{map, DequantTable16, FloatOutput16, Input16, QuantOutput16};
+use actlut::element::{FloatOutput, Input16, QuantOutput};
+use actlut::quant::{Op, QuantError, QuantType, Rounding};
+use actlut::quant16::{map, DequantTable16};
 use actlut::Activation;
 use actlut_codegen::quant::eval_value;
 use actlut_codegen::Format;
@@ -16,15 +17,15 @@ use half::{bf16, f16};
 fn ops() -> Vec<Op> {
     vec![
         Op::Identity,
-        Op::Function(Function::Sigmoid),
-        Op::Function(Function::Tanh),
-        Op::Function(Function::Gelu),
-        Op::Function(Function::Hardswish),
-        Op::Function(Function::Log),
+        Op::from(Activation::Sigmoid),
+        Op::from(Activation::Tanh),
+        Op::from(Activation::Gelu),
+        Op::from(Activation::Hardswish),
+        Op::from(Activation::Log),
     ]
 }
 
-fn activation(f: Function) -> Activation {
+fn activation(f: actlut_codegen::Function) -> Activation {
     Activation::ALL
         .into_iter()
         .find(|a| a.function() == f)
@@ -103,7 +104,7 @@ fn float_tables<In: Input16>(scale: f32, zp: i32) {
     }
 }
 
-fn quant_table<In: Input16, Out: QuantOutput16 + Into<i32> + Default + Clone>(
+fn quant_table<In: Input16, Out: QuantOutput + Into<i32> + Default + Clone>(
     op: Op,
     scale: f32,
     zp: i32,
@@ -235,7 +236,7 @@ fn maps_equal_lookups_through_every_available_16_bit_kernel() {
     let mut b = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut b,
-        Function::Sigmoid,
+        Activation::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 32768.0,
@@ -265,9 +266,9 @@ fn maps_equal_lookups_through_every_available_16_bit_kernel() {
     check_typed::<f32>(&values);
 }
 
-fn check_typed<Out: FloatOutput16 + Default + Clone + PartialEq + std::fmt::Debug>(values: &[i16]) {
+fn check_typed<Out: FloatOutput + Default + Clone + PartialEq + std::fmt::Debug>(values: &[i16]) {
     let mut b = vec![Out::default(); 65_536];
-    let t = DequantTable16::<i16, Out>::new_in(&mut b, Function::Tanh, 0.001, 0).unwrap();
+    let t = DequantTable16::<i16, Out>::new_in(&mut b, Activation::Tanh, 0.001, 0).unwrap();
     let mut out = vec![Out::default(); values.len()];
     map(t.entries(), values, &mut out);
     for (o, &v) in out.iter().zip(values) {
@@ -364,7 +365,7 @@ fn nan_results_give_the_output_zero_point() {
     let mut b = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut b,
-        Function::Log,
+        Activation::Log,
         0.01,
         0,
         0.01,
@@ -382,7 +383,7 @@ fn boxed_tables_equal_buffer_tables() {
     use actlut::quant16::BoxedDequantTable16;
     let r = Rounding::TiesAwayFromZero;
     let boxed = BoxedDequantTable16::<i16, u8>::requantized(
-        Function::Sigmoid,
+        Activation::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 256.0,
@@ -393,7 +394,7 @@ fn boxed_tables_equal_buffer_tables() {
     let mut b = vec![0u8; 65_536];
     let t = DequantTable16::<i16, u8>::requantized_in(
         &mut b,
-        Function::Sigmoid,
+        Activation::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 256.0,
@@ -402,7 +403,7 @@ fn boxed_tables_equal_buffer_tables() {
     )
     .unwrap();
     assert_eq!(boxed.table().entries(), t.entries());
-    let f = BoxedDequantTable16::<u16, bf16>::new(Function::Gelu, 0.01, 100).unwrap();
+    let f = BoxedDequantTable16::<u16, bf16>::new(Activation::Gelu, 0.01, 100).unwrap();
     assert_eq!(f.table().lookup(100), bf16::ZERO);
 }
 
@@ -410,7 +411,7 @@ fn boxed_tables_equal_buffer_tables() {
 fn spline_tables_equal_the_full_tables_on_every_code() {
     use actlut::quant16::{map_spline, SplineRef};
     use actlut_codegen::quant::{Output, Pipeline};
-    for f in [Function::Sigmoid, Function::Tanh] {
+    for f in [Activation::Sigmoid, Activation::Tanh] {
         let out = Output::I16 {
             scale: 1.0 / 32768.0,
             zero_point: 0,
@@ -464,7 +465,7 @@ fn quant_output_loads_from_include_bytes_into_statics_in_both_forms() {
     let mut buf = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut buf,
-        Function::Sigmoid,
+        Activation::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 32768.0,

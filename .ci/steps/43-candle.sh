@@ -7,9 +7,11 @@
 # pinned, into target/grade-peers-venv) in docs/accuracy.md regenerated and
 # compared. One release build of candle serves all of it. Measured cold (empty
 # target dir) on the shared 2-core machine under a load of about 6: 10.6 min, of
-# which 9 min is that build; warm, 9 s. The lints and docs run in 10-lint
-# (--workspace).
+# which 9 min is that build; warm, 9 s. Its lints and docs run here too (not in
+# 10-lint), in release, so that they reuse this step's build scripts.
 set -euo pipefail
+cargo clippy -p actlut-candle --release --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc -p actlut-candle --release --no-deps
 cargo test -p actlut-candle --release
 cargo test -p actlut-candle --release --no-default-features --features actlut/gelu,actlut/f16 --test compiled_out
 cargo bench -p actlut-candle --bench bert -- --test

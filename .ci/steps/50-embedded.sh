@@ -60,7 +60,7 @@ firmware_bins=(actlut-firmware gelu-f16 gelu-bf16 sigmoid-tanh-bf16 sigmoid-i16)
 )
 ACTLUT_FIRMWARE_DIR="$root/firmware/target/thumbv7em-none-eabihf/release" \
   ACTLUT_FIRMWARE_COMPACT_DIR="$root/firmware/target/compact-elf" \
-  cargo test -p actlut --test embedded_firmware -- --nocapture
+  cargo test -p actlut --test embedded_firmware -- --include-ignored --nocapture
 
 phase "wasm32-unknown-unknown: a compact gelu + bf16 module, every input under node, its size"
 (

@@ -84,7 +84,7 @@ pub fn stored_len(entry: &Entry) -> Option<usize> {
 /// Whether actlut's `compact` feature stores the tables of `format` in the
 /// compact form: every 16-bit format.
 pub fn is_compacted(format: Format) -> bool {
-    format.entries() == crate::compact::ENTRIES
+    crate::emit::is_16_bit(format)
 }
 
 /// Compacts every 16-bit table and returns its compact lock line.

@@ -28,6 +28,7 @@ pub use actlut_core::*;
 pub mod builder;
 pub mod compact;
 pub mod compact_lock;
+pub mod emit;
 pub mod lock;
 
 /// The table of `function` over `format` (entry `i` is the output for input

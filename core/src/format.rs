@@ -240,20 +240,6 @@ impl Format {
         matches!(self.spec().specials, Specials::Finite)
     }
 
-    /// Whether a table of `function` over this format exists: a function whose
-    /// result is NaN for some input (log and rsqrt below zero) has no table in a
-    /// format without NaN (FP6, FP4), since no code could hold that result.
-    ///
-    /// ```
-    /// use actlut_core::{Format, Function};
-    /// assert!(Format::Fp6E2M3.can_represent(Function::Gelu));
-    /// assert!(!Format::Fp6E2M3.can_represent(Function::Log));
-    /// assert!(Format::Fp8E4M3Fnuz.can_represent(Function::Rsqrt));
-    /// ```
-    pub fn can_represent(self, function: crate::Function) -> bool {
-        self.has_nan() || !function.needs_nan()
-    }
-
     /// Bit pattern of the largest finite positive value.
     pub const fn max_finite_bits(self) -> u16 {
         let s = self.spec();
@@ -452,19 +438,6 @@ impl Format {
     /// Whether the sign bit of `bits` is set.
     pub fn is_sign_negative(self, bits: u16) -> bool {
         bits & self.sign_bit() != 0
-    }
-}
-
-impl crate::Function {
-    /// Whether the function's result is NaN for some input that is not NaN:
-    /// log and rsqrt, whose limit at −inf (like their value at every negative
-    /// number) is the default NaN. Such a function has no table in a format
-    /// without NaN ([`Format::can_represent`]).
-    pub fn needs_nan(self) -> bool {
-        matches!(
-            self.special(true, false),
-            crate::function::Special::DefaultNan
-        )
     }
 }
 
@@ -805,18 +778,5 @@ mod tests {
     #[should_panic(expected = "have no NaN")]
     fn a_format_without_nan_has_no_default_nan() {
         Format::Fp6E3M2.default_nan_bits();
-    }
-
-    /// Exactly log and rsqrt (NaN below zero) lack an FP6 and FP4 table.
-    #[test]
-    fn only_formats_with_nan_represent_log_and_rsqrt() {
-        use crate::Function;
-        for fmt in Format::ALL {
-            for f in Function::ALL {
-                let want = fmt.has_nan() || !matches!(f, Function::Log | Function::Rsqrt);
-                assert_eq!(fmt.can_represent(f), want, "{fmt:?} {f:?}");
-                assert_eq!(f.needs_nan(), matches!(f, Function::Log | Function::Rsqrt));
-            }
-        }
     }
 }

@@ -33,9 +33,10 @@
 //! Each [`Function`] is one file of `core/src/function/`, which holds everything about it:
 //! its definition, its values at ±0 and ±inf, its tail-stable `f64` evaluation and error
 //! bound, its refined evaluation for hard cases, and its derivative facts (for the runtime's
-//! `approx`). The build script derives the [`Function`] enum, [`Function::ALL`] (each file
-//! states its position, the order of the lock file) and the dispatch from the files, so a new
-//! function is a new file; the module doc of `core/src/function/mod.rs` says what it holds.
+//! `approx`). One `macro_rules!` list in `core/src/function/mod.rs`, one line per function in
+//! the order of the lock file, expands into the [`Function`] enum, [`Function::ALL`] and the
+//! dispatch, so a new function is a new file and a new line; that module's doc says what a
+//! file holds.
 //! Evaluation follows one sequence for tables, [`eval_f32`] and the quantized pipeline: the
 //! special value or the plain evaluation, rounded when no rounding boundary lies within its
 //! bound, otherwise the refined evaluation, rounded likewise, otherwise unsettled.
@@ -140,8 +141,8 @@ pub struct Evaluation {
     pub error_bound: f64,
 }
 
-impl From<round::Approx> for Evaluation {
-    fn from(a: round::Approx) -> Self {
+impl From<round::Bounded> for Evaluation {
+    fn from(a: round::Bounded) -> Self {
         Evaluation {
             hi: a.hi,
             lo: a.lo,

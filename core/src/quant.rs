@@ -817,7 +817,7 @@ fn settle_at_input_midpoint(
     function: Function,
     format: Format,
     x: f64,
-    v: round::Approx,
+    v: round::Bounded,
 ) -> Option<u16> {
     if !x.is_finite() || x == 0.0 {
         return None;

@@ -12,7 +12,7 @@ use crate::format::Format;
 /// An approximation `hi + lo` of an exact real value, with `|exact − (hi + lo)| ≤ err`.
 /// `err == 0.0` means `hi + lo` is the exact value.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Approx {
+pub(crate) struct Bounded {
     pub hi: f64,
     pub lo: f64,
     pub err: f64,
@@ -31,10 +31,10 @@ pub(crate) const REL: f64 = 1.0 / (1u64 << 40) as f64;
 /// below half the smallest subnormal of every table format.
 pub(crate) const ABS: f64 = 1e-300;
 
-impl Approx {
+impl Bounded {
     /// An exact value.
     pub const fn exact(v: f64) -> Self {
-        Approx {
+        Bounded {
             hi: v,
             lo: 0.0,
             err: 0.0,
@@ -43,7 +43,7 @@ impl Approx {
 
     /// A plain `f64` evaluation with the default relative bound.
     pub fn evaluated(v: f64) -> Self {
-        Approx {
+        Bounded {
             hi: v,
             lo: 0.0,
             err: REL * v.abs() + ABS,
@@ -52,7 +52,7 @@ impl Approx {
 
     /// `hi` exact plus `lo` within the default relative bound of `lo`.
     pub fn exact_plus(hi: f64, lo: f64) -> Self {
-        Approx {
+        Bounded {
             hi,
             lo,
             err: REL * lo.abs() + ABS,
@@ -63,7 +63,7 @@ impl Approx {
     pub fn exact_plus_quotient(hi: f64, n: f64, d: f64) -> Self {
         let lo = n / d;
         let exact = libm::fma(lo, d, -n) == 0.0;
-        Approx {
+        Bounded {
             hi,
             lo,
             err: if exact { 0.0 } else { lo.abs() * f64::EPSILON },
@@ -93,7 +93,7 @@ fn next_toward(x: f64, dir: f64) -> f64 {
 
 /// Rounds `v` into `fmt`, or `None` when a rounding boundary lies within `v.err`
 /// of `v` (the caller must evaluate more precisely).
-pub(crate) fn round(fmt: Format, v: Approx) -> Option<u16> {
+pub(crate) fn round(fmt: Format, v: Bounded) -> Option<u16> {
     if v.hi.is_nan() || v.lo.is_nan() || v.err.is_nan() {
         return None;
     }
@@ -157,7 +157,7 @@ pub(crate) fn round(fmt: Format, v: Approx) -> Option<u16> {
 
 /// Rounds `v` to `f32` (once, to nearest-even), or `None` when a rounding
 /// boundary lies within `v.err` of it.
-pub(crate) fn round_f32(v: Approx) -> Option<f32> {
+pub(crate) fn round_f32(v: Bounded) -> Option<f32> {
     if v.hi.is_nan() || v.lo.is_nan() || v.err.is_nan() {
         return None;
     }
@@ -215,15 +215,15 @@ mod tests {
         let f = Format::F16;
         // 1 + 2^-11 is the midpoint between 1 (even) and 1 + 2^-10.
         let mid = 1.0 + libm::scalbn(1.0, -11);
-        assert_eq!(round(f, Approx::exact(mid)), Some(0x3C00));
+        assert_eq!(round(f, Bounded::exact(mid)), Some(0x3C00));
         // Exact value just above the midpoint, carried in lo.
-        let v = Approx {
+        let v = Bounded {
             hi: mid,
             lo: 1e-30,
             err: 0.0,
         };
         assert_eq!(round(f, v), Some(0x3C01));
-        let v = Approx {
+        let v = Bounded {
             hi: -mid,
             lo: -1e-30,
             err: 0.0,
@@ -235,22 +235,22 @@ mod tests {
     fn values_near_a_boundary_are_unsettled() {
         let f = Format::F16;
         let mid = 1.0 + libm::scalbn(1.0, -11);
-        assert_eq!(round(f, Approx::evaluated(mid)), None);
-        assert_eq!(round(f, Approx::evaluated(mid * (1.0 + 1e-14))), None);
+        assert_eq!(round(f, Bounded::evaluated(mid)), None);
+        assert_eq!(round(f, Bounded::evaluated(mid * (1.0 + 1e-14))), None);
         // Far enough away: settled.
         assert_eq!(
-            round(f, Approx::evaluated(mid * (1.0 + 1e-9))),
+            round(f, Bounded::evaluated(mid * (1.0 + 1e-9))),
             Some(0x3C01)
         );
         assert_eq!(
-            round(f, Approx::evaluated(mid * (1.0 - 1e-9))),
+            round(f, Bounded::evaluated(mid * (1.0 - 1e-9))),
             Some(0x3C00)
         );
         // The overflow threshold is a boundary too.
-        assert_eq!(round(f, Approx::evaluated(65520.0)), None);
-        assert_eq!(round(f, Approx::evaluated(65521.0)), Some(0x7C00));
+        assert_eq!(round(f, Bounded::evaluated(65520.0)), None);
+        assert_eq!(round(f, Bounded::evaluated(65521.0)), Some(0x7C00));
         // So is half the smallest subnormal.
-        assert_eq!(round(f, Approx::evaluated(libm::scalbn(1.0, -25))), None);
+        assert_eq!(round(f, Bounded::evaluated(libm::scalbn(1.0, -25))), None);
     }
 
     /// A saturating format's largest value has no upper boundary, and an
@@ -258,19 +258,19 @@ mod tests {
     #[test]
     fn saturation_and_nan_overflow_cells() {
         let f = Format::Fp4E2M1;
-        assert_eq!(round(f, Approx::evaluated(7.0)), Some(0x7));
-        assert_eq!(round(f, Approx::evaluated(-1e6)), Some(0xF));
-        assert_eq!(round(f, Approx::evaluated(6.5)), Some(0x7));
-        assert_eq!(round(f, Approx::evaluated(5.0)), None);
-        assert_eq!(round(f, Approx::exact(5.0)), Some(0x6));
-        assert_eq!(round(f, Approx::exact(-0.0)), Some(0x8));
+        assert_eq!(round(f, Bounded::evaluated(7.0)), Some(0x7));
+        assert_eq!(round(f, Bounded::evaluated(-1e6)), Some(0xF));
+        assert_eq!(round(f, Bounded::evaluated(6.5)), Some(0x7));
+        assert_eq!(round(f, Bounded::evaluated(5.0)), None);
+        assert_eq!(round(f, Bounded::exact(5.0)), Some(0x6));
+        assert_eq!(round(f, Bounded::exact(-0.0)), Some(0x8));
         let f = Format::Fp8E4M3Fnuz;
-        assert_eq!(round(f, Approx::evaluated(1e6)), Some(0x80));
-        assert_eq!(round(f, Approx::evaluated(-1e6)), Some(0x80));
-        assert_eq!(round(f, Approx::evaluated(248.0)), None);
-        assert_eq!(round(f, Approx::evaluated(-1e-9)), Some(0x00));
-        assert_eq!(round(f, Approx::exact(-0.0)), Some(0x00));
-        let v = Approx {
+        assert_eq!(round(f, Bounded::evaluated(1e6)), Some(0x80));
+        assert_eq!(round(f, Bounded::evaluated(-1e6)), Some(0x80));
+        assert_eq!(round(f, Bounded::evaluated(248.0)), None);
+        assert_eq!(round(f, Bounded::evaluated(-1e-9)), Some(0x00));
+        assert_eq!(round(f, Bounded::exact(-0.0)), Some(0x00));
+        let v = Bounded {
             hi: -libm::scalbn(1.0, -11),
             lo: -1e-30,
             err: 0.0,
@@ -283,9 +283,9 @@ mod tests {
         // gelu-like: x/2 exact on a midpoint plus a tiny positive term.
         let f = Format::Bf16;
         let x = 3.0 * libm::scalbn(1.0, -133); // odd subnormal: x/2 is a midpoint
-        let v = Approx::exact_plus(x / 2.0, x * x * 0.4);
+        let v = Bounded::exact_plus(x / 2.0, x * x * 0.4);
         assert_eq!(round(f, v), Some(0x0002));
-        let v = Approx::exact_plus(-x / 2.0, x * x * 0.4);
+        let v = Bounded::exact_plus(-x / 2.0, x * x * 0.4);
         assert_eq!(round(f, v), Some(0x8001));
     }
 }

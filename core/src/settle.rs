@@ -9,7 +9,7 @@
 //! `eval_value` fall back to the rounding of the `f64` evaluation, as they document).
 
 use crate::function::Special;
-use crate::round::Approx;
+use crate::round::Bounded;
 use crate::{Function, Path};
 
 /// The result of [`settle`].
@@ -20,7 +20,7 @@ pub(crate) enum Outcome<T> {
     DefaultNan,
     /// No evaluation lies farther than its bound from a rounding boundary: the plain
     /// evaluation (or the special value), for a fallback.
-    Unsettled(Approx),
+    Unsettled(Bounded),
 }
 
 /// `function` at the non-NaN `x`, rounded by `round` (which returns `None` when a rounding
@@ -28,7 +28,7 @@ pub(crate) enum Outcome<T> {
 pub(crate) fn settle<T>(
     function: Function,
     x: f64,
-    round: impl Fn(Approx) -> Option<T>,
+    round: impl Fn(Bounded) -> Option<T>,
 ) -> Outcome<T> {
     debug_assert!(!x.is_nan(), "settle: NaN input");
     if x.is_infinite() || x == 0.0 {

@@ -55,7 +55,7 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 /// dequant_table!(static TANH_I4: packed i4 -> f32 = tanh, scale = 0.5, zero_point = 0);
 ///
 /// let run_time = actlut::quant::DequantTable::<i8, f32>::new(
-///     actlut::quant::Function::Gelu, 0.05, -3,
+///     actlut::Activation::Gelu, 0.05, -3,
 /// ).unwrap();
 /// assert_eq!(GELU_Q.entries(), run_time.entries());
 /// assert_eq!(GELU_Q.lookup(17), 0.841_344_75);
@@ -396,7 +396,7 @@ impl Declaration {
             Op::Identity => quote!(::actlut::quant::Op::Identity),
             Op::Function(f) => {
                 let variant = format_ident!("{}", format!("{f:?}"));
-                quote!(::actlut::quant::Op::Function(::actlut::quant::Function::#variant))
+                quote!(::actlut::quant::Op::Function(::actlut::quant::__private::Function::#variant))
             }
         };
         let scale: TokenStream = literal(Output::F32, p.scale().to_bits())

@@ -133,7 +133,7 @@ impl Builtin {
     /// differentiable, on its one-sided derivatives): exact for the rational
     /// cases, the maximum rounded up in the 8th digit for the others (found
     /// numerically and checked by the tests with secant slopes on a fine grid).
-    /// It is [`Function::sup_abs_derivative`](actlut_codegen::Function::sup_abs_derivative).
+    /// It is [`Function::sup_abs_derivative`](actlut_core::Function::sup_abs_derivative).
     ///
     /// ```
     /// use actlut::{approx::Builtin, Activation};
@@ -188,7 +188,7 @@ impl Builtin {
     }
 
     /// The function at one finite `f64`, through actlut's reference math
-    /// ([`actlut_codegen::evaluate`]): within 2^-40 relative (plus 1e-300) of
+    /// ([`actlut_core::evaluate`]): within 2^-40 relative (plus 1e-300) of
     /// the exact value. This is the "exact" value that
     /// [`QuantizedFunction::max_abs_error`](super::QuantizedFunction::max_abs_error)
     /// measures against; NaN for a non-finite `x`.
@@ -204,7 +204,7 @@ impl Builtin {
         }
         match self.0 {
             Kind::Activation(a) => {
-                actlut_codegen::evaluate(a.function(), x).map_or(f64::NAN, |e| e.hi + e.lo)
+                actlut_core::evaluate(a.function(), x).map_or(f64::NAN, |e| e.hi + e.lo)
             }
             Kind::Relu if x > 0.0 => x,
             Kind::Relu => 0.0,

@@ -196,7 +196,7 @@ fn exp_f64(v: f64) -> f64 {
     if v == 0.0 {
         return 1.0;
     }
-    actlut_codegen::evaluate(actlut_codegen::Function::Exp, v).map_or(f64::NAN, |e| e.hi + e.lo)
+    actlut_core::evaluate(actlut_core::Function::Exp, v).map_or(f64::NAN, |e| e.hi + e.lo)
 }
 
 /// `ln v` for a finite `v > 0` through the reference math, within
@@ -205,7 +205,7 @@ fn ln_f64(v: f64) -> f64 {
     if v == 1.0 {
         return 0.0;
     }
-    actlut_codegen::evaluate(actlut_codegen::Function::Log, v).map_or(f64::NAN, |e| e.hi + e.lo)
+    actlut_core::evaluate(actlut_core::Function::Log, v).map_or(f64::NAN, |e| e.hi + e.lo)
 }
 
 /// `2^e` for `−1022 ≤ e ≤ 1023`, exactly (core has no `powi`).

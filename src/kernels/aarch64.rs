@@ -6,7 +6,7 @@
 
 use core::arch::aarch64::*;
 
-use actlut_codegen::compact::CompactRef;
+use actlut_core::compact::CompactRef;
 
 use super::compact::Parts;
 use super::driver::{kernel_fn, Block};
@@ -89,7 +89,7 @@ kernel_fn!(#[inline] compact_neon: compact => NeonLanes);
 /// planes interleaved by one structured store (`st2`/`st4`).
 pub(super) struct NeonFp4;
 
-impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for NeonFp4 {
+impl<O: crate::element::FloatOutput> Block<super::Fp4Row<O>> for NeonFp4 {
     const LANES: usize = 8;
     /// The row's byte planes.
     type State = [uint8x16_t; 4];
@@ -137,7 +137,7 @@ impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for NeonFp4 {
 /// `src` is valid for reads of `len` bytes and `dst` for writes of `len`
 /// pairs; they do not overlap.
 #[inline]
-pub(super) unsafe fn fp4_neon<O: crate::mx::Output>(
+pub(super) unsafe fn fp4_neon<O: crate::element::FloatOutput>(
     row: &super::Fp4Row<O>,
     src: *const u8,
     dst: *mut [O; 2],
@@ -155,7 +155,7 @@ pub(super) unsafe fn fp4_neon<O: crate::mx::Output>(
 /// The CPU has this function's target features; `packed` is `scales.len() *
 /// block_bytes` bytes and `pairs` as many pairs.
 #[inline]
-pub(super) unsafe fn fp4_blocks_neon<O: crate::mx::Output>(
+pub(super) unsafe fn fp4_blocks_neon<O: crate::element::FloatOutput>(
     rows: &[super::Fp4Row<O>; 256],
     packed: &[u8],
     scales: &[u8],

@@ -34,7 +34,7 @@
 //! (`at` above, for every `i < P`) lies inside the pool. The blocks read 4 bytes
 //! at a directory entry and 2 or 4 bytes at `at`.
 
-use actlut_codegen::compact::{CompactRef, Layout, WIDE_BIT};
+use actlut_core::compact::{CompactRef, Layout, WIDE_BIT};
 
 use super::driver::{kernel_fn, Block};
 

@@ -90,12 +90,12 @@ macro_rules! kernel_fn {
         /// valid for reads and `dst` for writes of `len` elements; they either
         /// do not overlap or are equal (in place).
         pub(super) unsafe fn $name(
-            table: &actlut_codegen::compact::CompactRef<'_>,
+            table: &actlut_core::compact::CompactRef<'_>,
             src: *const u16,
             dst: *mut u16,
             len: usize,
         ) {
-            use actlut_codegen::compact::CompactRef;
+            use actlut_core::compact::CompactRef;
             use $crate::kernels::compact::{form, BYTES0, BYTES1, BYTES2};
             use $crate::kernels::driver::run;
             // SAFETY: this function's contract is the driver's; each block

@@ -16,7 +16,7 @@ use core::marker::PhantomData;
 use super::driver::{run, Block};
 use super::sealed::RawKernel;
 use super::{Kernel, KernelUnavailable, LookupTable, TableShape};
-use crate::mx::Output;
+use crate::element::FloatOutput;
 
 /// One shared scale's row of an FP4 table: the output for each of the 16 FP4
 /// codes, stored as byte planes (`planes[k][c]` is byte `k`, in memory order,
@@ -41,7 +41,7 @@ pub struct Fp4Row<O> {
     _out: PhantomData<O>,
 }
 
-impl<O: Output> Fp4Row<O> {
+impl<O: FloatOutput> Fp4Row<O> {
     /// The row whose code `c` (0..16) gives `value(c)`.
     pub fn from_fn(value: impl Fn(u8) -> O) -> Self {
         let mut planes = [[0u8; 16]; 4];
@@ -72,7 +72,7 @@ impl<O: Output> Fp4Row<O> {
 /// The value's bytes in memory order (the first `O::BYTES` are used): the
 /// planes interleaved by the SIMD blocks are then the outputs on either
 /// endianness.
-fn native_bytes<O: Output>(value: O) -> [u8; 4] {
+fn native_bytes<O: FloatOutput>(value: O) -> [u8; 4] {
     let mut b = value.to_le();
     if cfg!(target_endian = "big") {
         b[..O::BYTES].reverse();
@@ -82,14 +82,14 @@ fn native_bytes<O: Output>(value: O) -> [u8; 4] {
 
 /// The inverse of [`native_bytes`].
 #[inline(always)]
-fn from_native_bytes<O: Output>(mut b: [u8; 4]) -> O {
+fn from_native_bytes<O: FloatOutput>(mut b: [u8; 4]) -> O {
     if cfg!(target_endian = "big") {
         b[..O::BYTES].reverse();
     }
     O::from_le(b)
 }
 
-impl<O: Output> LookupTable for Fp4Row<O> {
+impl<O: FloatOutput> LookupTable for Fp4Row<O> {
     type Index = u8;
     type Entry = [O; 2];
     const SHAPE: TableShape = TableShape::Fp4;
@@ -99,7 +99,7 @@ impl<O: Output> LookupTable for Fp4Row<O> {
     }
 }
 
-impl<O: Output> super::sealed::Dispatch for Fp4Row<O> {
+impl<O: FloatOutput> super::sealed::Dispatch for Fp4Row<O> {
     #[inline]
     fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
         match kernel {
@@ -126,7 +126,7 @@ impl<O: Output> super::sealed::Dispatch for Fp4Row<O> {
 /// one load per output.
 pub(super) struct Fp4Scalar;
 
-impl<O: Output> Block<Fp4Row<O>> for Fp4Scalar {
+impl<O: FloatOutput> Block<Fp4Row<O>> for Fp4Scalar {
     const LANES: usize = 8;
     type State = [O; 16];
 
@@ -157,7 +157,7 @@ impl<O: Output> Block<Fp4Row<O>> for Fp4Scalar {
 /// The driver's contract: `src` valid for reads of `len` bytes, `dst` for
 /// writes of `len` pairs, not overlapping.
 #[inline]
-pub(super) unsafe fn fp4_scalar<O: Output>(
+pub(super) unsafe fn fp4_scalar<O: FloatOutput>(
     row: &Fp4Row<O>,
     src: *const u8,
     dst: *mut [O; 2],
@@ -185,7 +185,7 @@ type BlocksKernel<O> = unsafe fn(&[Fp4Row<O>; 256], &[u8], &[u8], &mut [[O; 2]],
 ///
 /// As [`BlocksKernel`], for `B`'s target features.
 #[inline(always)]
-pub(super) unsafe fn run_blocks<O: Output, B: Block<Fp4Row<O>>>(
+pub(super) unsafe fn run_blocks<O: FloatOutput, B: Block<Fp4Row<O>>>(
     rows: &[Fp4Row<O>; 256],
     packed: &[u8],
     scales: &[u8],
@@ -216,7 +216,7 @@ pub(super) unsafe fn run_blocks<O: Output, B: Block<Fp4Row<O>>>(
 /// # Safety
 ///
 /// As [`BlocksKernel`].
-unsafe fn blocks_scalar<O: Output>(
+unsafe fn blocks_scalar<O: FloatOutput>(
     rows: &[Fp4Row<O>; 256],
     packed: &[u8],
     scales: &[u8],
@@ -229,7 +229,7 @@ unsafe fn blocks_scalar<O: Output>(
 
 /// The [`BlocksKernel`] of each kernel that [`Fp4Row`]'s dispatch offers here
 /// (the same kernels, the same conditions).
-fn blocks_implementation<O: Output>(kernel: Kernel) -> Option<BlocksKernel<O>> {
+fn blocks_implementation<O: FloatOutput>(kernel: Kernel) -> Option<BlocksKernel<O>> {
     use super::sealed::Dispatch;
     <Fp4Row<O>>::implementation(kernel)?;
     match kernel {
@@ -256,7 +256,7 @@ fn blocks_implementation<O: Output>(kernel: Kernel) -> Option<BlocksKernel<O>> {
 ///
 /// If `packed.len() != scales.len() * block_bytes` or `out.len() != 2 *
 /// packed.len()` (the callers check both first and return an error).
-pub(crate) fn map_blocks<O: Output>(
+pub(crate) fn map_blocks<O: FloatOutput>(
     kernel: Option<Kernel>,
     rows: &[Fp4Row<O>; 256],
     packed: &[u8],

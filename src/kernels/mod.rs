@@ -2,8 +2,8 @@
 //! per element, SIMD byte permutes for 256-entry byte tables, and the two
 //! dependent loads of the compact 16-bit tables.
 //!
-//! Six table shapes ([`TableShape`], one [`LookupTable`] type each) share one
-//! set of kernels ([`Kernel`]); the sixth, [`SplineRef`] (the spline stored form
+//! The table shapes ([`TableShape::ALL`], one [`LookupTable`] type each) share one
+//! set of kernels ([`Kernel`]); [`SplineRef`] (the spline stored form
 //! of 16-bit quantized tables, docs/quant16.md), has the portable block only:
 //!
 //! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | [`CompactRef`] (compact f16, bf16) | needs |
@@ -187,8 +187,8 @@ use sealed::RawKernel;
 
 use crate::lengths::check_lengths;
 use crate::{LengthMismatch, MapError};
-use actlut_codegen::compact::CompactRef;
-use actlut_codegen::spline::SplineRef;
+use actlut_core::compact::CompactRef;
+use actlut_core::spline::SplineRef;
 pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
 

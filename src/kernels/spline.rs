@@ -3,7 +3,7 @@
 //! bounds-checked and in bounds). The cubic and the exception scan have no
 //! SIMD form yet; the shape plugs into the one driver like the others.
 
-use actlut_codegen::spline::SplineRef;
+use actlut_core::spline::SplineRef;
 
 use super::driver::kernel_fn;
 use super::scalar::Scalar;

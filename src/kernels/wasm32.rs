@@ -11,7 +11,7 @@
 
 use core::arch::wasm32::*;
 
-use actlut_codegen::compact::CompactRef;
+use actlut_core::compact::CompactRef;
 
 use super::compact::Parts;
 use super::driver::{kernel_fn, Block};
@@ -131,7 +131,7 @@ kernel_fn!(#[inline] compact_simd128: compact => Simd128Lanes);
 /// `i8x16.swizzle`, the planes interleaved by shuffles.
 pub(super) struct Simd128Fp4;
 
-impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for Simd128Fp4 {
+impl<O: crate::element::FloatOutput> Block<super::Fp4Row<O>> for Simd128Fp4 {
     const LANES: usize = 8;
     /// The row's byte planes.
     type State = [v128; 4];
@@ -200,7 +200,7 @@ impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for Simd128Fp4 {
 /// `src` is valid for reads of `len` bytes and `dst` for writes of `len`
 /// pairs; they do not overlap.
 #[inline]
-pub(super) unsafe fn fp4_simd128<O: crate::mx::Output>(
+pub(super) unsafe fn fp4_simd128<O: crate::element::FloatOutput>(
     row: &super::Fp4Row<O>,
     src: *const u8,
     dst: *mut [O; 2],
@@ -218,7 +218,7 @@ pub(super) unsafe fn fp4_simd128<O: crate::mx::Output>(
 /// The CPU has this function's target features; `packed` is `scales.len() *
 /// block_bytes` bytes and `pairs` as many pairs.
 #[inline]
-pub(super) unsafe fn fp4_blocks_simd128<O: crate::mx::Output>(
+pub(super) unsafe fn fp4_blocks_simd128<O: crate::element::FloatOutput>(
     rows: &[super::Fp4Row<O>; 256],
     packed: &[u8],
     scales: &[u8],

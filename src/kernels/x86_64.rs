@@ -17,7 +17,7 @@
 
 use core::arch::x86_64::*;
 
-use actlut_codegen::compact::CompactRef;
+use actlut_core::compact::CompactRef;
 
 use super::compact::{Parts, WORDS};
 use super::driver::{kernel_fn, Block};
@@ -496,7 +496,7 @@ kernel_fn!(
 /// `pshufb`, the planes interleaved into the 16 outputs.
 pub(super) struct Ssse3Fp4;
 
-impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for Ssse3Fp4 {
+impl<O: crate::element::FloatOutput> Block<super::Fp4Row<O>> for Ssse3Fp4 {
     const LANES: usize = 8;
     /// The row's byte planes.
     type State = [__m128i; 4];
@@ -548,7 +548,7 @@ impl<O: crate::mx::Output> Block<super::Fp4Row<O>> for Ssse3Fp4 {
 /// The CPU has SSSE3; `src` is valid for reads of `len` bytes and `dst` for
 /// writes of `len` pairs; they do not overlap.
 #[target_feature(enable = "ssse3")]
-pub(super) unsafe fn fp4_ssse3<O: crate::mx::Output>(
+pub(super) unsafe fn fp4_ssse3<O: crate::element::FloatOutput>(
     row: &super::Fp4Row<O>,
     src: *const u8,
     dst: *mut [O; 2],
@@ -565,7 +565,7 @@ pub(super) unsafe fn fp4_ssse3<O: crate::mx::Output>(
 /// The CPU has this function's target features; `packed` is `scales.len() *
 /// block_bytes` bytes and `pairs` as many pairs.
 #[target_feature(enable = "ssse3")]
-pub(super) unsafe fn fp4_blocks_ssse3<O: crate::mx::Output>(
+pub(super) unsafe fn fp4_blocks_ssse3<O: crate::element::FloatOutput>(
     rows: &[super::Fp4Row<O>; 256],
     packed: &[u8],
     scales: &[u8],

@@ -1,9 +1,8 @@
 //! `x` for `x > 0`, else `e^x − 1` (α = 1).
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 
-pub(super) const POSITION: usize = 8;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "x if x > 0 else e^x - 1",
@@ -11,9 +10,9 @@ pub(super) const FACTS: Facts = Facts {
     at_inf: [Value::Exact(-1.0), Value::Exact(f64::INFINITY)],
     eval: |x| {
         Some(if x > 0.0 {
-            Approx::exact(x)
+            Bounded::exact(x)
         } else {
-            Approx::evaluated(libm::expm1(x))
+            Bounded::evaluated(libm::expm1(x))
         })
     },
     refined: None,

@@ -1,23 +1,22 @@
 //! `x·Φ(x) = (x/2)·erfc(−x/√2)`, the exact GELU.
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 use core::cmp::Ordering;
 use core::f64::consts::FRAC_1_SQRT_2;
 
-pub(super) const POSITION: usize = 0;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "x*Phi(x) = (x/2)*erfc(-x/sqrt(2))",
     at_zero: [Value::Exact(-0.0), Value::Exact(0.0)],
     at_inf: [Value::Exact(-0.0), Value::Exact(f64::INFINITY)],
-    eval: |x| Some(Approx::evaluated(0.5 * x * libm::erfc(-x * FRAC_1_SQRT_2))),
+    eval: |x| Some(Bounded::evaluated(0.5 * x * libm::erfc(-x * FRAC_1_SQRT_2))),
     // x·Φ(x) = x/2 + (x/2)·erf(x/√2): for tiny x the plain result is exactly x/2, which may
     // be a midpoint of the format (the bf16 ties of docs/SEMANTICS.md), while the exact value
     // lies just above it. Here x/2 is exact and the rest has a small relative error.
     refined: Some(|x| {
         let half = 0.5 * x;
-        Approx::exact_plus(half, half * libm::erf(x * FRAC_1_SQRT_2))
+        Bounded::exact_plus(half, half * libm::erf(x * FRAC_1_SQRT_2))
     }),
     // x·Φ(x) < x for x > 0.
     side_of_input: [None, Some(Ordering::Less)],

@@ -2,10 +2,9 @@
 //! exact decimal).
 
 use super::{Derivative, Facts, Value};
-use crate::round::{Approx, ABS, REL};
+use crate::round::{Bounded, ABS, REL};
 use core::cmp::Ordering;
 
-pub(super) const POSITION: usize = 16;
 
 /// 1.702, rounded to `f64` (within 2^-53 relative of the decimal).
 const K: f64 = 1.702;
@@ -17,12 +16,12 @@ const K: f64 = 1.702;
 /// and the other roundings are within [`REL`]. The argument term is added, not assumed: it
 /// matters only where `|t|` is large and the result is tiny (`t` very negative) or `x`
 /// itself (`t` very positive, where the damping makes it vanish).
-fn plain(x: f64) -> Approx {
+fn plain(x: f64) -> Bounded {
     let t = K * x;
     let e = libm::exp(-t);
     let v = x / (1.0 + e);
     let damping = (2.0 * e).min(1.0);
-    Approx {
+    Bounded {
         hi: v,
         lo: 0.0,
         err: (REL + t.abs() * libm::scalbn(1.0, -51) * damping) * v.abs() + ABS,
@@ -38,7 +37,7 @@ pub(super) const FACTS: Facts = Facts {
     // argument's relative error, 2^-52, passes to tanh's value undamped, far within REL).
     refined: Some(|x| {
         let half = 0.5 * x;
-        Approx::exact_plus(half, half * libm::tanh(K * half))
+        Bounded::exact_plus(half, half * libm::tanh(K * half))
     }),
     // x·sigmoid(1.702·x) < x for x > 0.
     side_of_input: [None, Some(Ordering::Less)],

@@ -2,10 +2,9 @@
 //! (itself evaluated exactly; 0.044715 is the exact decimal).
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 use core::cmp::Ordering;
 
-pub(super) const POSITION: usize = 1;
 
 /// √(2/π), correctly rounded.
 const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
@@ -22,11 +21,11 @@ pub(super) const FACTS: Facts = Facts {
     at_zero: [Value::Exact(-0.0), Value::Exact(0.0)],
     at_inf: [Value::Exact(-0.0), Value::Exact(f64::INFINITY)],
     // (x/2)(1 + tanh u) = x / (1 + e^(−2u)): no cancellation on either side.
-    eval: |x| Some(Approx::evaluated(x / (1.0 + libm::exp(-2.0 * u(x))))),
+    eval: |x| Some(Bounded::evaluated(x / (1.0 + libm::exp(-2.0 * u(x))))),
     // x/2 exact plus (x/2)·tanh u: settles the ties of tiny x, as for gelu.
     refined: Some(|x| {
         let half = 0.5 * x;
-        Approx::exact_plus(half, half * libm::tanh(u(x)))
+        Bounded::exact_plus(half, half * libm::tanh(u(x)))
     }),
     side_of_input: [None, Some(Ordering::Less)],
     // The maximum near x = 1.4185.

@@ -1,9 +1,8 @@
 //! `max(0, min(1, x/6 + 1/2))`.
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 
-pub(super) const POSITION: usize = 10;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "max(0, min(1, x/6 + 1/2))",
@@ -12,11 +11,11 @@ pub(super) const FACTS: Facts = Facts {
     // 1/2 exact plus x/6 rounded once (exact when the remainder is zero).
     eval: |x| {
         Some(if x <= -3.0 {
-            Approx::exact(0.0)
+            Bounded::exact(0.0)
         } else if x >= 3.0 {
-            Approx::exact(1.0)
+            Bounded::exact(1.0)
         } else {
-            Approx::exact_plus_quotient(0.5, x, 6.0)
+            Bounded::exact_plus_quotient(0.5, x, 6.0)
         })
     },
     refined: None,

@@ -1,9 +1,8 @@
 //! `x·hardsigmoid(x)`.
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 
-pub(super) const POSITION: usize = 11;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "x*hardsigmoid(x)",
@@ -13,11 +12,11 @@ pub(super) const FACTS: Facts = Facts {
     // no underflow).
     eval: |x| {
         Some(if x <= -3.0 {
-            Approx::exact(-0.0)
+            Bounded::exact(-0.0)
         } else if x >= 3.0 {
-            Approx::exact(x)
+            Bounded::exact(x)
         } else {
-            Approx::exact_plus_quotient(0.5 * x, x * x, 6.0)
+            Bounded::exact_plus_quotient(0.5 * x, x * x, 6.0)
         })
     },
     refined: None,

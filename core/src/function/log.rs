@@ -1,15 +1,14 @@
 //! `ln x`; `x < 0` gives the default NaN, `±0` gives −inf.
 
 use super::{Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 
-pub(super) const POSITION: usize = 14;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "ln(x)",
     at_zero: [Value::Exact(f64::NEG_INFINITY), Value::Exact(f64::NEG_INFINITY)],
     at_inf: [Value::DefaultNan, Value::Exact(f64::INFINITY)],
-    eval: |x| (x > 0.0).then(|| Approx::evaluated(libm::log(x))),
+    eval: |x| (x > 0.0).then(|| Bounded::evaluated(libm::log(x))),
     refined: None,
     side_of_input: [None, None],
     derivative: None,

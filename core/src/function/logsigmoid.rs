@@ -1,11 +1,10 @@
 //! `ln sigmoid(x) = −softplus(−x) = −ln(1 + e^−x)`, PyTorch's LogSigmoid.
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 use core::cmp::Ordering;
 use core::f64::consts::LN_2;
 
-pub(super) const POSITION: usize = 17;
 
 /// `−ln(1 + e^−x)` for `x > 0` and `x − ln(1 + e^x)` for `x < 0`: a logarithm of a value near 1
 /// computed by `log1p`, never a difference of two numbers of the same sign, so neither tail
@@ -18,8 +17,8 @@ pub(super) const POSITION: usize = 17;
 /// it, far within the absolute bound (1e-300), and below half the smallest subnormal of every
 /// table format (bf16's is 2^-134): the result rounds to −0, as it must for every `x` up to
 /// bf16's 3.4e38. For large negative `x` the value is `x − e^x`, just below `x`.
-fn eval(x: f64) -> Approx {
-    Approx::evaluated(if x > 0.0 {
+fn eval(x: f64) -> Bounded {
+    Bounded::evaluated(if x > 0.0 {
         -libm::log1p(libm::exp(-x))
     } else {
         x - libm::log1p(libm::exp(x))

@@ -2,16 +2,15 @@
 
 use super::{Derivative, Facts, Value};
 use crate::math::softplus;
-use crate::round::Approx;
+use crate::round::Bounded;
 use core::cmp::Ordering;
 
-pub(super) const POSITION: usize = 5;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "x*tanh(softplus(x))",
     at_zero: [Value::Exact(-0.0), Value::Exact(0.0)],
     at_inf: [Value::Exact(-0.0), Value::Exact(f64::INFINITY)],
-    eval: |x| Some(Approx::evaluated(x * libm::tanh(softplus(x)))),
+    eval: |x| Some(Bounded::evaluated(x * libm::tanh(softplus(x)))),
     refined: None,
     side_of_input: [None, Some(Ordering::Less)],
     // The maximum near x = 1.4906.

@@ -2,9 +2,8 @@
 //! λ = 1.0507009873554804934193349852946, α = 1.6732632423543772848170429916717.
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 
-pub(super) const POSITION: usize = 9;
 
 /// λ.
 const LAMBDA: f64 = 1.050_700_987_355_480_493_419_334_985_294_6;
@@ -17,9 +16,9 @@ pub(super) const FACTS: Facts = Facts {
     at_inf: [Value::Evaluated(-LAMBDA_ALPHA), Value::Exact(f64::INFINITY)],
     eval: |x| {
         Some(if x > 0.0 {
-            Approx::evaluated(LAMBDA * x)
+            Bounded::evaluated(LAMBDA * x)
         } else {
-            Approx::evaluated(LAMBDA_ALPHA * libm::expm1(x))
+            Bounded::evaluated(LAMBDA_ALPHA * libm::expm1(x))
         })
     },
     refined: None,

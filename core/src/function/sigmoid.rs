@@ -1,26 +1,25 @@
 //! `1/(1 + e^−x)`.
 
 use super::{Derivative, Facts, Value};
-use crate::round::{two_sum, Approx, ABS};
+use crate::round::{two_sum, Bounded, ABS};
 
-pub(super) const POSITION: usize = 2;
 
-fn plain(x: f64) -> Approx {
-    Approx::evaluated(1.0 / (1.0 + libm::exp(-x)))
+fn plain(x: f64) -> Bounded {
+    Bounded::evaluated(1.0 / (1.0 + libm::exp(-x)))
 }
 
 /// sigmoid near 0, where `1/2 + x/4` can be an exact `f32` midpoint while the true value lies
 /// just below (x > 0) or above it: the series `1/2 + x/4 − x³/48 + x⁵/480 − 17x⁷/80640 + …`
 /// with `1/2 + x/4` carried exactly by TwoSum. Up to |x| = 1, `1/2 + tanh(x/2)/2` with 1/2
 /// exact; beyond, the plain form.
-fn refined(x: f64) -> Approx {
+fn refined(x: f64) -> Bounded {
     const SMALL: f64 = 1.0 / 1024.0;
     if x.abs() >= 1.0 {
         // Far from 1/2 the tanh form would cancel; the plain form is as good.
         return plain(x);
     }
     if x.abs() >= SMALL {
-        return Approx::exact_plus(0.5, 0.5 * libm::tanh(0.5 * x));
+        return Bounded::exact_plus(0.5, 0.5 * libm::tanh(0.5 * x));
     }
     let (s, t) = two_sum(0.5, 0.25 * x);
     let x2 = x * x;
@@ -29,7 +28,7 @@ fn refined(x: f64) -> Approx {
     // 17|x|⁷/80640), the rounding of c (a few ulps), and of t + c.
     let trunc = 17.0 / 80640.0 * (x2 * x2 * x2 * x.abs());
     let lo = t + c;
-    Approx {
+    Bounded {
         hi: s,
         lo,
         err: trunc + (c.abs() + lo.abs()) * 8.0 * f64::EPSILON + ABS,

@@ -1,10 +1,9 @@
 //! `x/(1 + |x|)`.
 
 use super::{Derivative, Facts, Value};
-use crate::round::{two_sum, Approx};
+use crate::round::{two_sum, Bounded};
 use core::cmp::Ordering;
 
-pub(super) const POSITION: usize = 7;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "x/(1 + |x|)",
@@ -17,9 +16,9 @@ pub(super) const FACTS: Facts = Facts {
         let q = x / d;
         let exact = d_err == 0.0 && libm::fma(q, d, -x) == 0.0;
         Some(if exact {
-            Approx::exact(q)
+            Bounded::exact(q)
         } else {
-            Approx::evaluated(q)
+            Bounded::evaluated(q)
         })
     },
     refined: None,

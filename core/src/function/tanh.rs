@@ -1,16 +1,15 @@
 //! `tanh x`.
 
 use super::{Derivative, Facts, Value};
-use crate::round::Approx;
+use crate::round::Bounded;
 use core::cmp::Ordering;
 
-pub(super) const POSITION: usize = 3;
 
 pub(super) const FACTS: Facts = Facts {
     definition: "tanh(x)",
     at_zero: [Value::Exact(-0.0), Value::Exact(0.0)],
     at_inf: [Value::Exact(-1.0), Value::Exact(1.0)],
-    eval: |x| Some(Approx::evaluated(libm::tanh(x))),
+    eval: |x| Some(Bounded::evaluated(libm::tanh(x))),
     refined: None,
     // Strictly between 0 and x.
     side_of_input: [Some(Ordering::Greater), Some(Ordering::Less)],

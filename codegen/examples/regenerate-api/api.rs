@@ -1,17 +1,19 @@
-//! Generates the runtime API of every (function, format) pair from
-//! `Function::ALL × Format::ALL`: the per-function modules, `Activation`, and
-//! the computed path's per-format functions and shorthands.
+//! The generator of actlut's run-time API for every (function, format) pair, from
+//! `Function::ALL × Format::ALL`: the per-function modules, `Activation`, the computed
+//! path's per-format functions and shorthands (`src/generated/`), and the tests of every
+//! generated entry point (`tests/generated/api.rs`).
 //!
-//! The output depends only on those two lists, not on the enabled features:
-//! every feature-gated item carries its `#[cfg]` (and its `doc(cfg)` for
-//! docs.rs), so the generated text is the same in every build. The only
-//! per-format decision is [`Repr`]: how a format's tables are stored and
-//! whether Rust has a type for its values. A new format gets its items from
+//! The output depends only on those two lists, not on the enabled features or the target:
+//! every feature-gated item carries its `#[cfg]` (and its `doc(cfg)` for docs.rs), so the
+//! text is the same in every build and is committed (the unicode-ident pattern). `main.rs`
+//! writes it; `codegen/tests/generated_api.rs` fails when the committed files differ from
+//! what this generates. The only per-format decision is [`Repr`]: how a format's tables
+//! are stored and whether Rust has a type for its values. A new format gets its items from
 //! that; a new function needs nothing here.
 
 use std::fmt::Write as _;
 
-use actlut_codegen::{Format, Function};
+use actlut_codegen::{emit, Format, Function};
 
 /// Rust types for the values of a format, where there is one: the typed entry
 /// points (`gelu::f16(half::f16)`, `Activation::apply_bf16`, `computed::gelu_f16`)
@@ -35,24 +37,14 @@ pub struct Repr {
     /// The `Format` variant, for generated code: `Format::F16`.
     pub variant: String,
     /// The format itself.
-    pub format: Format,
+    format: Format,
 }
 
 impl Repr {
-    pub fn of(format: Format) -> Repr {
+    fn of(format: Format) -> Repr {
         // Values of up to 8 bits are coded in a byte (in its low bits when
         // narrower), wider ones in a `u16`.
-        let bits_ty = match format.bits() {
-            9..=16 => "u16",
-            1..=8 => "u8",
-            n => panic!(
-                "format {}: {n}-bit values have no runtime representation",
-                format.name()
-            ),
-        };
-        if bits_ty == "u16" {
-            assert_eq!(format.entries(), 1 << 16, "{}", format.name());
-        }
+        let bits_ty = emit::entry_type(format);
         Repr {
             name: format.name(),
             feature: format.feature(),
@@ -71,10 +63,10 @@ impl Repr {
     /// (for 16-bit tables, the one that fits the table's representation, full
     /// or compact).
     fn table_ref(&self) -> &'static str {
-        if self.bits_ty == "u16" {
+        if emit::is_16_bit(self.format) {
             "crate::compact::table_ref"
         } else {
-            "TableRef::Byte"
+            "TableRef::U8"
         }
     }
 
@@ -87,7 +79,7 @@ impl Repr {
     /// The type of the table the lookups read: for 16-bit formats the form
     /// the `compact` feature selects (`crate::compact::ReadTable`).
     fn read_ty(&self) -> String {
-        if self.bits_ty == "u16" {
+        if emit::is_16_bit(self.format) {
             "crate::compact::ReadTable".into()
         } else {
             self.table_ty()
@@ -156,9 +148,8 @@ impl Func {
     /// The static of its full table over `r`: `crate::tables::GELU_TANH_F16`.
     fn table(&self, r: &Repr) -> String {
         format!(
-            "crate::tables::{}_{}",
-            self.name.to_uppercase(),
-            r.name.to_uppercase()
+            "crate::tables::{}",
+            emit::static_name(self.function, r.format)
         )
     }
 
@@ -166,11 +157,10 @@ impl Func {
     /// `compact` feature selects (`crate::tables::read::GELU_F16`), otherwise
     /// the table.
     fn read(&self, r: &Repr) -> String {
-        if r.bits_ty == "u16" {
+        if emit::is_16_bit(r.format) {
             format!(
-                "crate::tables::read::{}_{}",
-                self.name.to_uppercase(),
-                r.name.to_uppercase()
+                "crate::tables::read::{}",
+                emit::static_name(self.function, r.format)
             )
         } else {
             self.table(r)
@@ -179,16 +169,7 @@ impl Func {
 }
 
 fn cfg(features: &[&str]) -> String {
-    let list: Vec<String> = features
-        .iter()
-        .map(|f| format!("feature = \"{f}\""))
-        .collect();
-    let pred = if list.len() == 1 {
-        list[0].clone()
-    } else {
-        format!("all({})", list.join(", "))
-    };
-    format!("#[cfg({pred})]\n#[cfg_attr(docsrs, doc(cfg({pred})))]\n")
+    emit::cfg_attrs("", features)
 }
 
 fn requires(features: &[&str]) -> String {
@@ -203,23 +184,30 @@ fn requires(features: &[&str]) -> String {
     }
 }
 
-const HEADER: &str = "// \x40generated by actlut's build.rs (build/api.rs) from actlut-codegen's\n\
-                      // Function::ALL × Format::ALL; do not edit.\n";
+/// The first line of every generated file: `@generated` and the command that writes it.
+const HEADER: &str = "// \x40generated by `cargo run -p actlut-codegen --example regenerate-api` \
+                      from Function::ALL × Format::ALL; do not edit.\n";
 
-/// Every generated API file: (file name in `OUT_DIR`, contents).
+/// Every generated file: (path from the workspace root, contents).
 pub fn generate() -> Vec<(&'static str, String)> {
     let funcs: Vec<Func> = Function::ALL.into_iter().map(Func::of).collect();
     let reprs: Vec<Repr> = Format::ALL.into_iter().map(Repr::of).collect();
     vec![
-        ("functions.rs", functions(&funcs, &reprs)),
-        ("activation.rs", activation(&funcs, &reprs)),
-        ("computed.rs", computed(&funcs, &reprs)),
+        ("src/generated/functions.rs", functions(&funcs, &reprs)),
+        ("src/generated/activation.rs", activation(&funcs, &reprs)),
+        ("src/generated/computed.rs", computed(&funcs, &reprs)),
+        ("tests/generated/api.rs", tests(&funcs, &reprs)),
     ]
 }
 
 /// The per-function modules: `actlut::gelu::{f16, apply_f16, fp8_e4m3_bits, …}`.
 fn functions(funcs: &[Func], reprs: &[Repr]) -> String {
     let mut s = String::from(HEADER);
+    s.push_str(
+        "\n//! The per-function modules (`actlut::gelu`, `actlut::sigmoid`, …), each with the\n\
+         //! typed, raw-bits and slice entry points of every enabled format; `src/lib.rs`\n\
+         //! re-exports them at the crate root.\n",
+    );
     for f in funcs {
         let _ = write!(
             s,
@@ -240,107 +228,7 @@ fn functions(funcs: &[Func], reprs: &[Repr]) -> String {
         }
         s.push_str("}\n");
     }
-    s.push_str(
-        "\n/// Every generated entry point against its table, at every input.\n\
-         #[cfg(test)]\nmod generated_tests {\n",
-    );
-    for f in funcs {
-        for r in reprs.iter().filter(|r| f.has_table(r)) {
-            module_tests(&mut s, f, r);
-        }
-    }
-    s.push_str("}\n");
     s
-}
-
-/// A test of every item of `f` over `r` (module and `Activation` methods):
-/// each gives the table's entry at every input.
-fn module_tests(s: &mut String, f: &Func, r: &Repr) {
-    let (fname, fmt, bits, variant) = (f.name, r.name, r.bits_ty, &f.variant);
-    let fmt_variant = &r.variant;
-    let _ = write!(
-        s,
-        r#"
-    #[cfg(all(feature = "{feature}", feature = "{fmt_feature}"))]
-    #[test]
-    fn {fname}_{fmt}_entry_points_give_the_table_entry_at_every_input() {{
-        use crate::{{Activation, Format}};
-        use std::vec::Vec;
-        let table = Activation::{variant}.table({fmt_variant}).unwrap();
-        assert_eq!(table.entries(), {fmt_variant}.entries());
-        let want: Vec<{bits}> = table.iter(){narrow}.collect();
-        let xs: Vec<{bits}> = (0..want.len()).map(|i| i as {bits}).collect();
-        let direct: Vec<{bits}> = xs.iter().map(|&x| {direct}).collect();
-        assert_eq!(direct, want, "Activation::table_{fmt}");
-        let one: Vec<{bits}> = xs.iter().map(|&x| super::{fname}::{fmt}_bits(x)).collect();
-        assert_eq!(one, want, "{fname}::{fmt}_bits");
-{compact}"#,
-        feature = f.feature,
-        fmt_feature = r.feature,
-        narrow = if bits == "u16" {
-            ""
-        } else {
-            ".map(|v| v as u8)"
-        },
-        compact = if bits == "u16" {
-            format!(
-                "        #[cfg(feature = \"compact\")]\n        {{\n            \
-                 let c = Activation::{variant}.compact_table_{fmt}().unwrap();\n            \
-                 let got: Vec<u16> = xs.iter().map(|&x| c.get(x)).collect();\n            \
-                 assert_eq!(got, want, \"Activation::compact_table_{fmt}\");\n        }}\n"
-            )
-        } else {
-            String::new()
-        },
-        direct = if bits == "u16" {
-            format!("crate::compact::at(Activation::{variant}.table_{fmt}().unwrap(), x)")
-        } else {
-            format!("Activation::{variant}.table_{fmt}().unwrap()[usize::from(x)]")
-        },
-    );
-    if let Some(ty) = r.value_ty {
-        let _ = write!(
-            s,
-            r#"        let typed: Vec<{ty}> = xs.iter().map(|&x| {ty}::from_bits(x)).collect();
-        let to_bits = |v: &[{ty}]| v.iter().map(|y| y.to_bits()).collect::<Vec<{bits}>>();
-        let one: Vec<{ty}> = typed.iter().map(|&x| super::{fname}::{fmt}(x)).collect();
-        assert_eq!(to_bits(&one), want, "{fname}::{fmt}");
-        let one: Vec<{ty}> = typed.iter().map(|&x| Activation::{variant}.{fmt}(x).unwrap()).collect();
-        assert_eq!(to_bits(&one), want, "Activation::{fmt}");
-        let mut a = typed.clone();
-        super::{fname}::apply_{fmt}(&mut a);
-        assert_eq!(to_bits(&a), want, "{fname}::apply_{fmt}");
-        let mut a = typed.clone();
-        Activation::{variant}.apply_{fmt}(&mut a).unwrap();
-        assert_eq!(to_bits(&a), want, "Activation::apply_{fmt}");
-        let mut m = typed.clone();
-        super::{fname}::map_{fmt}(&typed, &mut m);
-        assert_eq!(to_bits(&m), want, "{fname}::map_{fmt}");
-        let mut m = typed.clone();
-        Activation::{variant}.map_{fmt}(&typed, &mut m).unwrap();
-        assert_eq!(to_bits(&m), want, "Activation::map_{fmt}");
-        let mut a = xs.clone();
-        super::{fname}::apply_{fmt}_bits(&mut a);
-        assert_eq!(a, want, "{fname}::apply_{fmt}_bits");
-        let mut m = xs.clone();
-        super::{fname}::map_{fmt}_bits(&xs, &mut m);
-        assert_eq!(m, want, "{fname}::map_{fmt}_bits");
-    }}
-"#
-        );
-    } else {
-        let _ = write!(
-            s,
-            r#"        let mut a = xs.clone();
-        super::{fname}::apply_{fmt}_bits(&mut a);
-        assert_eq!(a, want, "{fname}::apply_{fmt}_bits");
-        let mut m = xs.clone();
-        super::{fname}::map_{fmt}_bits(&xs, &mut m);
-        assert_eq!(m, want, "{fname}::map_{fmt}_bits");
-    }}
-"#
-        );
-    }
 }
 
 fn module_items(s: &mut String, f: &Func, r: &Repr) {
@@ -451,9 +339,15 @@ fn activation(funcs: &[Func], reprs: &[Repr]) -> String {
     let mut s = String::from(HEADER);
     s.push_str(
         r#"
+//! `Activation`, its conversions and its table and slice methods; `src/activation.rs`
+//! re-exports it and holds the hand-written rest.
+
+use crate::{Format, MissingTable, TableRef};
+use actlut_core::Function;
+
 /// An activation function chosen at run time.
 ///
-/// Every function of actlut-codegen's `Function::ALL` is a variant, whatever
+/// Every function of actlut-core's `Function::ALL` is a variant, whatever
 /// the enabled features. Its table methods return [`MissingTable`] when the
 /// table is compiled out (its function's or its format's cargo feature is off).
 /// Note that a binary that dispatches through `Activation` keeps every
@@ -496,7 +390,7 @@ pub enum Activation {
     }
     s.push_str(
         "    ];\n\n    \
-         /// The reference function of `actlut-codegen`.\n    \
+         /// The reference function of `actlut-core`.\n    \
          pub const fn function(self) -> Function {\n        match self {\n",
     );
     for f in funcs {
@@ -508,7 +402,7 @@ pub enum Activation {
     }
     s.push_str(
         "        }\n    }\n\n    \
-         /// The activation of a reference function of `actlut-codegen`.\n    \
+         /// The activation of a reference function of `actlut-core`.\n    \
          ///\n    \
          /// # Panics\n    \
          ///\n    \
@@ -546,10 +440,8 @@ pub enum Activation {
             for f in funcs.iter().filter(|f| f.has_table(r)) {
                 let _ = writeln!(
                     s,
-                    "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
-                     Activation::{} => Ok(&{}),",
-                    f.feature,
-                    r.feature,
+                    "            #[cfg({})]\n            Activation::{} => Ok(&{}),",
+                    emit::cfg_predicate(&[f.feature, r.feature]),
                     f.variant,
                     path(f)
                 );
@@ -562,7 +454,7 @@ pub enum Activation {
             );
         };
         let fmt = r.name;
-        if r.bits_ty == "u16" {
+        if emit::is_16_bit(r.format) {
             getter(
                 &format!("table_{fmt}"),
                 &format!(
@@ -581,7 +473,7 @@ pub enum Activation {
                      [`tables::compact`](crate::tables::compact))."
                 ),
                 "pub ",
-                "    #[cfg(feature = \"compact\")]\n    #[cfg_attr(docsrs, doc(cfg(feature = \"compact\")))]\n",
+                &emit::cfg_attrs("    ", &["compact"]),
                 "crate::compact::CompactRef<'static>",
                 &|f| {
                     format!(
@@ -646,10 +538,8 @@ pub enum Activation {
         for f in funcs.iter().filter(|f| f.has_table(r)) {
             let _ = writeln!(
                 s,
-                "            #[cfg(all(feature = \"{}\", feature = \"{}\"))]\n            \
-                 (Activation::{}, {}) => Ok({}(&{})),",
-                f.feature,
-                r.feature,
+                "            #[cfg({})]\n            (Activation::{}, {}) => Ok({}(&{})),",
+                emit::cfg_predicate(&[f.feature, r.feature]),
                 f.variant,
                 r.variant,
                 r.table_ref(),
@@ -714,6 +604,12 @@ pub enum Activation {
 /// The computed path's per-format functions and per-function shorthands.
 fn computed(funcs: &[Func], reprs: &[Repr]) -> String {
     let mut s = String::from(HEADER);
+    s.push_str(
+        "\n//! The computed path's per-format functions (`f16`, `bf16_bits`, `fp8_e4m3_bits`, …)\n\
+         //! and shorthands (`gelu_f16`, `gelu_f32`, …); `src/computed.rs` re-exports them.\n\n\
+         use crate::computed::f32;\n\
+         use crate::{Activation, Format};\n",
+    );
     for r in reprs {
         let (fmt, bits, variant) = (r.name, r.bits_ty, &r.variant);
         if let Some(ty) = r.value_ty {
@@ -742,7 +638,7 @@ pub fn {fmt}(act: Activation, x: {ty}) -> {ty} {{
 /// If `{fmt}` cannot represent `act` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
 pub fn {fmt}_bits(act: Activation, x: {bits}) -> {bits} {{
-    actlut_codegen::eval(act.function(), {variant}, {arg}){ret}
+    actlut_core::eval(act.function(), {variant}, {arg}){ret}
 }}
 "#
         );
@@ -777,66 +673,244 @@ pub fn {name}_f32(x: f32) -> f32 {{
             variant = f.variant,
         );
     }
-    s.push_str(
-        "\n/// Every generated function of the computed path against [`bits`], the\n\
-         /// one spelling of the evaluation for every format.\n\
-         #[cfg(test)]\nmod generated_tests {\n    \
-         use super::*;\n",
-    );
-    for r in reprs {
-        let (fmt, bits, variant) = (r.name, r.bits_ty, &r.variant);
-        let arg = if bits == "u16" { "x" } else { "u16::from(x)" };
-        // Every input for byte formats; a stride for 16-bit ones (the
-        // exhaustive tests compare every table entry with `bits`).
-        let step = if bits == "u16" { 61 } else { 1 };
-        let widen = if bits == "u16" {
-            format!("{fmt}_bits(act, x)")
-        } else {
-            format!("u16::from({fmt}_bits(act, x))")
-        };
+    s
+}
+
+/// The tests of every generated entry point (`tests/generated/api.rs`, a module of
+/// `tests/generated_api.rs`): one test per
+/// (function, format) that calls each of its items through the helpers of
+/// [`TESTS_PREAMBLE`], and one test per function of the computed shorthands.
+fn tests(funcs: &[Func], reprs: &[Repr]) -> String {
+    let mut s = String::from(HEADER);
+    s.push_str(TESTS_PREAMBLE);
+    for f in funcs {
+        for r in reprs.iter().filter(|r| f.has_table(r)) {
+            let (fname, fmt, variant) = (f.name, r.name, &f.variant);
+            let _ = write!(
+                s,
+                "\n#[cfg({})]\n#[test]\n\
+                 fn {fname}_{fmt}_entry_points_give_the_table_entry_at_every_input() {{\n",
+                emit::cfg_predicate(&[f.feature, r.feature]),
+            );
+            if r.value_ty.is_some() {
+                let _ = write!(
+                    s,
+                    "    let want = typed(\n        Activation::{variant},\n        {},\n        \
+                     [actlut::{fname}::{fmt}, |x| Activation::{variant}.{fmt}(x).unwrap()],\n        \
+                     actlut::{fname}::{fmt}_bits,\n        \
+                     [actlut::{fname}::apply_{fmt}, |xs| Activation::{variant}.apply_{fmt}(xs).unwrap()],\n        \
+                     [actlut::{fname}::map_{fmt}, |xs, ys| Activation::{variant}.map_{fmt}(xs, ys).unwrap()],\n        \
+                     actlut::{fname}::apply_{fmt}_bits,\n        \
+                     actlut::{fname}::map_{fmt}_bits,\n    );\n    \
+                     full(&want, Activation::{variant}.table_{fmt}().unwrap());\n    \
+                     #[cfg(feature = \"compact\")]\n    \
+                     compact(&want, Activation::{variant}.compact_table_{fmt}().unwrap());\n}}\n",
+                    r.variant,
+                );
+            } else {
+                let _ = write!(
+                    s,
+                    "    bytes(\n        Activation::{variant},\n        {},\n        \
+                     Activation::{variant}.table_{fmt}().unwrap(),\n        \
+                     actlut::{fname}::{fmt}_bits,\n        \
+                     actlut::{fname}::apply_{fmt}_bits,\n        \
+                     actlut::{fname}::map_{fmt}_bits,\n    );\n}}\n",
+                    r.variant,
+                );
+            }
+        }
+    }
+    for f in funcs {
+        let (fname, variant) = (f.name, &f.variant);
         let _ = write!(
             s,
-            r#"
-    #[test]
-    fn {fmt}_functions_equal_bits() {{
-        for act in Activation::ALL {{
-            if !{variant}.can_represent(act.function()) {{
-                continue;
-            }}
-            for x in (0..{variant}.entries()).step_by({step}).map(|i| i as {bits}) {{
-                let want = bits(act, {variant}, {arg});
-                assert_eq!({widen}, want, "{{act:?}} {{x:#x}}");
-"#
+            "\n#[test]\nfn computed_{fname}_shorthands_are_the_function_at_one_format() {{\n"
         );
-        if let Some(ty) = r.value_ty {
+        for r in reprs.iter().filter(|r| r.value_ty.is_some()) {
+            let fmt = r.name;
             let _ = writeln!(
                 s,
-                "                assert_eq!({fmt}(act, {ty}::from_bits(x)).to_bits(), want);"
-            );
-        }
-        s.push_str("            }\n        }\n    }\n");
-    }
-    s.push_str("\n    #[test]\n    fn shorthands_are_their_function_at_one_format() {\n");
-    for f in funcs {
-        let variant = &f.variant;
-        for r in reprs {
-            let Some(ty) = r.value_ty else { continue };
-            let _ = writeln!(
-                s,
-                "        for x in [0x0000, 0x8001, 0x3C00, 0xC2A5, 0x4000, 0x7C01] {{\n            \
-                 let x = {ty}::from_bits(x);\n            \
-                 assert_eq!({name}_{fmt}(x).to_bits(), {fmt}(Activation::{variant}, x).to_bits());\n        }}",
-                name = f.name,
-                fmt = r.name,
+                "    shorthand(Activation::{variant}, computed::{fname}_{fmt}, computed::{fmt});"
             );
         }
         let _ = writeln!(
             s,
-            "        for x in [0.0f32, -1.5, 3.25, -1e-30] {{\n            \
-             assert_eq!({name}_f32(x).to_bits(), f32(Activation::{variant}, x).to_bits());\n        }}",
-            name = f.name,
+            "    shorthand_f32(Activation::{variant}, computed::{fname}_f32);\n}}"
         );
     }
-    s.push_str("    }\n}\n");
+    for r in reprs {
+        let (fmt, variant) = (r.name, &r.variant);
+        let _ = write!(
+            s,
+            "\n#[test]\nfn computed_{fmt}_functions_equal_bits() {{\n    \
+             for act in Activation::ALL.into_iter().filter(|a| {variant}.can_represent(a.function())) {{\n        \
+             for x in inputs({variant}) {{\n            \
+             let want = computed::bits(act, {variant}, x);\n",
+        );
+        if emit::is_16_bit(r.format) {
+            let _ = writeln!(
+                s,
+                "            assert_eq!(computed::{fmt}_bits(act, x), want, \"{{act:?}} {{x:#x}}\");"
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "            assert_eq!(u16::from(computed::{fmt}_bits(act, x as u8)), want, \"{{act:?}} {{x:#x}}\");"
+            );
+        }
+        if let Some(ty) = r.value_ty {
+            let _ = writeln!(
+                s,
+                "            assert_eq!(computed::{fmt}(act, {ty}::from_bits(x)).to_bits(), want);"
+            );
+        }
+        s.push_str("        }\n    }\n}\n");
+    }
     s
 }
+
+/// The helpers every generated test calls: they hold the assertions, so that a test is
+/// the list of one (function, format)'s items.
+const TESTS_PREAMBLE: &str = r#"
+//! Every generated entry point of the runtime against its table, at every input: the
+//! per-function modules (`actlut::gelu::f16`, `apply_f16`, `map_f16_bits`, …), the
+//! `Activation` methods, the table getters and the computed path's per-format functions
+//! and shorthands. `tests/exhaustive.rs` holds the tables themselves to the computed path.
+
+#![allow(clippy::type_complexity, clippy::too_many_arguments)]
+
+use actlut::{computed, Activation, Format};
+
+/// A 16-bit value type of the typed entry points.
+trait Value: Copy + core::fmt::Debug {
+    fn from_bits(bits: u16) -> Self;
+    fn to_bits(self) -> u16;
+}
+
+impl Value for half::f16 {
+    fn from_bits(bits: u16) -> Self {
+        half::f16::from_bits(bits)
+    }
+    fn to_bits(self) -> u16 {
+        half::f16::to_bits(self)
+    }
+}
+
+impl Value for half::bf16 {
+    fn from_bits(bits: u16) -> Self {
+        half::bf16::from_bits(bits)
+    }
+    fn to_bits(self) -> u16 {
+        half::bf16::to_bits(self)
+    }
+}
+
+/// The inputs of the computed path's tests: every code of a byte format, a stride of a
+/// 16-bit one (`tests/exhaustive.rs` compares every table entry with `computed::bits`).
+#[allow(dead_code)]
+fn inputs(format: Format) -> impl Iterator<Item = u16> {
+    let step = if format.entry_bytes() == 2 { 61 } else { 1 };
+    (0..format.entries()).step_by(step).map(|i| i as u16)
+}
+
+/// The table of `act` over `format`, as [`Activation::table`] gives it, after checking
+/// that each typed, raw and slice entry point gives its entry at every input.
+#[allow(dead_code)]
+fn typed<T: Value>(
+    act: Activation,
+    format: Format,
+    one: [fn(T) -> T; 2],
+    one_bits: fn(u16) -> u16,
+    apply: [fn(&mut [T]); 2],
+    map: [fn(&[T], &mut [T]); 2],
+    apply_bits: fn(&mut [u16]),
+    map_bits: fn(&[u16], &mut [u16]),
+) -> Vec<u16> {
+    let table = act.table(format).unwrap();
+    assert_eq!(table.entries(), 1 << 16);
+    let want: Vec<u16> = table.iter().collect();
+    let xs: Vec<u16> = (0..=u16::MAX).collect();
+    let values: Vec<T> = xs.iter().map(|&x| T::from_bits(x)).collect();
+    let bits = |v: &[T]| v.iter().map(|y| y.to_bits()).collect::<Vec<u16>>();
+    let name = format!("{}_{}", act.name(), format.name());
+    for (i, one) in one.into_iter().enumerate() {
+        let got: Vec<T> = values.iter().map(|&x| one(x)).collect();
+        assert_eq!(bits(&got), want, "{name}: one value ({})", ["module", "Activation"][i]);
+    }
+    let got: Vec<u16> = xs.iter().map(|&x| one_bits(x)).collect();
+    assert_eq!(got, want, "{name}: one raw value");
+    for (i, apply) in apply.into_iter().enumerate() {
+        let mut a = values.clone();
+        apply(&mut a);
+        assert_eq!(bits(&a), want, "{name}: apply ({})", ["module", "Activation"][i]);
+    }
+    for (i, map) in map.into_iter().enumerate() {
+        let mut m = values.clone();
+        map(&values, &mut m);
+        assert_eq!(bits(&m), want, "{name}: map ({})", ["module", "Activation"][i]);
+    }
+    let mut a = xs.clone();
+    apply_bits(&mut a);
+    assert_eq!(a, want, "{name}: apply to raw values");
+    let mut m = xs.clone();
+    map_bits(&xs, &mut m);
+    assert_eq!(m, want, "{name}: map raw values");
+    want
+}
+
+/// The full table getter gives the entries `want`.
+#[allow(dead_code)]
+fn full(want: &[u16], table: &[u16; 65536]) {
+    assert_eq!(table.as_slice(), want);
+}
+
+/// The compact table getter gives the entries `want`.
+#[cfg(feature = "compact")]
+#[allow(dead_code)]
+fn compact(want: &[u16], table: &actlut::compact::CompactRef<'static>) {
+    let got: Vec<u16> = (0..=u16::MAX).map(|x| table.get(x)).collect();
+    assert_eq!(got, want);
+}
+
+/// Each raw entry point of a format coded in a byte gives the entry of `table` (the
+/// typed getter's table, equal to [`Activation::table`]'s) at every code.
+#[allow(dead_code)]
+fn bytes<const N: usize>(
+    act: Activation,
+    format: Format,
+    table: &[u8; N],
+    one: fn(u8) -> u8,
+    apply: fn(&mut [u8]),
+    map: fn(&[u8], &mut [u8]),
+) {
+    let want: Vec<u8> = act.table(format).unwrap().iter().map(|v| v as u8).collect();
+    assert_eq!(N, format.entries());
+    assert_eq!(table.as_slice(), want);
+    let name = format!("{}_{}", act.name(), format.name());
+    let xs: Vec<u8> = (0..N).map(|i| i as u8).collect();
+    let got: Vec<u8> = xs.iter().map(|&x| one(x)).collect();
+    assert_eq!(got, want, "{name}: one raw value");
+    let mut a = xs.clone();
+    apply(&mut a);
+    assert_eq!(a, want, "{name}: apply");
+    let mut m = xs.clone();
+    map(&xs, &mut m);
+    assert_eq!(m, want, "{name}: map");
+}
+
+/// A computed shorthand of `act` (`computed::gelu_f16`) is the per-format function
+/// (`computed::f16`) at `act`.
+fn shorthand<T: Value>(act: Activation, short: fn(T) -> T, general: fn(Activation, T) -> T) {
+    for x in [0x0000, 0x8001, 0x3C00, 0xC2A5, 0x4000, 0x7C01] {
+        let x = T::from_bits(x);
+        assert_eq!(short(x).to_bits(), general(act, x).to_bits(), "{act:?} {x:?}");
+    }
+}
+
+/// A computed `f32` shorthand of `act` (`computed::gelu_f32`) is `computed::f32` at `act`.
+fn shorthand_f32(act: Activation, short: fn(f32) -> f32) {
+    for x in [0.0f32, -1.5, 3.25, -1e-30] {
+        assert_eq!(short(x).to_bits(), computed::f32(act, x).to_bits(), "{act:?} {x}");
+    }
+}
+"#;

@@ -1,0 +1,89 @@
+//! The spellings that actlut's build script (the tables, their statics) and its API
+//! generator (`cargo run -p actlut-codegen --example regenerate-api`, the committed
+//! `src/generated/`) must share: the name and type of a table's `static`, and the gate of
+//! a feature-dependent item. Each is written here once.
+
+use crate::{table_name, Format, Function};
+
+/// The name of the `static` that holds the table of `function` over `format`, in
+/// `actlut::tables` (and `actlut::tables::compact`): `GELU_F16`, `GELU_TANH_BF16`.
+///
+/// ```
+/// use actlut_codegen::{emit, Format, Function};
+/// assert_eq!(emit::static_name(Function::GeluTanh, Format::Fp8E4M3), "GELU_TANH_FP8_E4M3");
+/// ```
+pub fn static_name(function: Function, format: Format) -> String {
+    static_name_of(&table_name(function, format))
+}
+
+/// The name of the `static` of the table named `table_name` ([`crate::table_name`]):
+/// its upper case, `GELU_F16` for `gelu_f16`.
+pub fn static_name_of(table_name: &str) -> String {
+    table_name.to_uppercase()
+}
+
+/// Whether `format`'s values are 16 bits wide (a table entry and a raw value are a
+/// `u16`, and the table has a compact form); the other formats are coded in one byte.
+/// The one test of it: [`Format::entry_bytes`] is 2.
+///
+/// ```
+/// use actlut_codegen::{emit, Format};
+/// assert!(emit::is_16_bit(Format::Bf16));
+/// assert!(!emit::is_16_bit(Format::Fp4E2M1));
+/// ```
+pub fn is_16_bit(format: Format) -> bool {
+    format.entry_bytes() == 2
+}
+
+/// The Rust type of one entry of a table over `format` and of one raw value: `u16` for
+/// the 16-bit formats ([`is_16_bit`]), `u8` for the others.
+pub fn entry_type(format: Format) -> &'static str {
+    if is_16_bit(format) {
+        "u16"
+    } else {
+        "u8"
+    }
+}
+
+/// The two attribute lines that gate an item on cargo `features` (all of them) and mark it
+/// for docs.rs: `#[cfg(…)]` and `#[cfg_attr(docsrs, doc(cfg(…)))]`, each ending in a
+/// newline, prefixed by `indent`.
+///
+/// ```
+/// use actlut_codegen::emit;
+/// assert_eq!(
+///     emit::cfg_attrs("", &["gelu", "f16"]),
+///     "#[cfg(all(feature = \"gelu\", feature = \"f16\"))]\n\
+///      #[cfg_attr(docsrs, doc(cfg(all(feature = \"gelu\", feature = \"f16\"))))]\n",
+/// );
+/// assert_eq!(
+///     emit::cfg_attrs("    ", &["compact"]),
+///     "    #[cfg(feature = \"compact\")]\n    #[cfg_attr(docsrs, doc(cfg(feature = \"compact\")))]\n",
+/// );
+/// ```
+///
+/// # Panics
+///
+/// If `features` is empty (an item with no gate needs no attribute).
+pub fn cfg_attrs(indent: &str, features: &[&str]) -> String {
+    let pred = cfg_predicate(features);
+    format!("{indent}#[cfg({pred})]\n{indent}#[cfg_attr(docsrs, doc(cfg({pred})))]\n")
+}
+
+/// The `cfg` predicate that holds when every one of `features` is enabled:
+/// `feature = "gelu"`, or `all(feature = "gelu", feature = "f16")`.
+///
+/// # Panics
+///
+/// If `features` is empty.
+pub fn cfg_predicate(features: &[&str]) -> String {
+    let list: Vec<String> = features
+        .iter()
+        .map(|f| format!("feature = \"{f}\""))
+        .collect();
+    match list.as_slice() {
+        [] => panic!("a cfg predicate needs at least one feature"),
+        [one] => one.clone(),
+        _ => format!("all({})", list.join(", ")),
+    }
+}
