@@ -2,19 +2,19 @@
 //! norm, linear layers) on burn's Flex CPU backend in bf16, with fixed-seed weights: its
 //! forward pass with burn's GELU (`burn::tensor::activation::gelu`) against the same model
 //! with actlut's (`exact_gelu`), and the GELU alone on the feed-forward tensor, side by side
-//! in one run. Before timing, it prints GELU's share of the forward pass and how the final
+//! in one run: each pair of variants timed interleaved (a, b, a, b, …), medians of 15 forward
+//! passes and 60 GELU calls. It prints GELU's share of the forward pass and how the final
 //! hidden states of the two models differ.
 //!
 //! ```sh
 //! cargo bench --bench encoder               # BERT-base width: 2 × 128 tokens, 768 wide, 2 layers
-//! cargo bench --bench encoder -- --test     # once, BERT-mini width (CI)
+//! cargo bench --bench encoder -- --test     # once, BERT-mini width, untimed in effect (CI)
 //! ```
 
 use actlut_burn::burn::nn::attention::{MhaInput, MultiHeadAttention, MultiHeadAttentionConfig};
 use actlut_burn::burn::nn::{LayerNorm, LayerNormConfig, Linear, LinearConfig};
 use actlut_burn::burn::tensor::{activation, DType, Device, Distribution, FloatDType, Tensor};
 use actlut_burn::ActivationExt as _;
-use criterion::{criterion_group, BenchmarkId, Criterion};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -125,19 +125,30 @@ fn device() -> Device {
     device
 }
 
-fn seconds(f: impl Fn()) -> f64 {
-    f();
-    let runs = 5;
-    let t = Instant::now();
+/// The median of `runs` timings of each closure, the closures interleaved (a, b, a, b, …)
+/// so that both see the same machine load.
+fn medians(runs: usize, a: impl Fn(), b: impl Fn()) -> (f64, f64) {
+    a();
+    b();
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
     for _ in 0..runs {
-        f();
+        let t = Instant::now();
+        a();
+        ta.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        b();
+        tb.push(t.elapsed().as_secs_f64());
     }
-    t.elapsed().as_secs_f64() / f64::from(runs)
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    (median(&mut ta), median(&mut tb))
 }
 
 /// What the numbers mean: GELU's share of burn's forward pass, and the two models'
 /// final hidden states compared.
-fn report(s: Size, model: &Encoder, x: &Tensor<3>, ffn: &Tensor<3>) {
+fn report(s: Size, runs: usize, model: &Encoder, x: &Tensor<3>, ffn: &Tensor<3>) {
     let burn_out = model.forward(x.clone(), Gelu::Burn);
     let actlut_out = model.forward(x.clone(), Gelu::Actlut);
     assert_eq!(burn_out.dtype(), DType::BF16);
@@ -162,10 +173,16 @@ fn report(s: Size, model: &Encoder, x: &Tensor<3>, ffn: &Tensor<3>) {
     let g_burn = bits(activation::gelu(ffn.clone()));
     let g_actlut = bits(ffn.clone().exact_gelu().unwrap());
     let g_differ = g_burn.iter().zip(&g_actlut).filter(|(x, y)| x != y).count();
-    let forward_burn = seconds(|| drop(black_box(model.forward(x.clone(), Gelu::Burn))));
-    let forward_actlut = seconds(|| drop(black_box(model.forward(x.clone(), Gelu::Actlut))));
-    let gelu_burn = seconds(|| drop(black_box(activation::gelu(ffn.clone()))));
-    let gelu_actlut = seconds(|| drop(black_box(ffn.clone().exact_gelu().unwrap())));
+    let (forward_burn, forward_actlut) = medians(
+        runs,
+        || drop(black_box(model.forward(x.clone(), Gelu::Burn))),
+        || drop(black_box(model.forward(x.clone(), Gelu::Actlut))),
+    );
+    let (gelu_burn, gelu_actlut) = medians(
+        runs * 4,
+        || drop(black_box(activation::gelu(ffn.clone()))),
+        || drop(black_box(ffn.clone().exact_gelu().unwrap())),
+    );
     let l = s.layers as f64;
     eprintln!(
         "encoder {} ({s:?}), bf16 on Flex:\n  \
@@ -201,12 +218,9 @@ fn bits(t: Tensor<3>) -> Vec<u16> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
-    let s = if std::env::args().any(|a| a == "--test") {
-        MINI
-    } else {
-        BASE
-    };
+fn main() {
+    let test = std::env::args().any(|a| a == "--test");
+    let (s, runs) = if test { (MINI, 1) } else { (BASE, 15) };
     let device = device();
     let model = Encoder::new(s, &device);
     let x = Tensor::<3>::random(
@@ -215,37 +229,8 @@ fn bench(c: &mut Criterion) {
         &device,
     );
     // The first layer's feed-forward input to GELU.
-    let ffn = model.layers[0].up.forward(
-        model.layers[0].norm1.forward(
-            x.clone()
-                + model.layers[0]
-                    .attn
-                    .forward(MhaInput::self_attn(x.clone()))
-                    .context,
-        ),
-    );
-    report(s, &model, &x, &ffn);
-
-    let mut g = c.benchmark_group(format!("encoder_forward_{}", s.name));
-    g.sample_size(10);
-    for which in [Gelu::Burn, Gelu::Actlut] {
-        g.bench_function(BenchmarkId::from_parameter(format!("{which:?}")), |b| {
-            b.iter(|| black_box(model.forward(x.clone(), which)))
-        });
-    }
-    g.finish();
-    let mut g = c.benchmark_group(format!("gelu_{}_x_{}_x_{}_bf16", s.batch, s.seq, s.d_ff));
-    for which in [Gelu::Burn, Gelu::Actlut] {
-        g.bench_function(BenchmarkId::from_parameter(format!("{which:?}")), |b| {
-            b.iter(|| black_box(gelu(which, ffn.clone())))
-        });
-    }
-    g.finish();
-}
-
-criterion_group!(benches, bench);
-
-fn main() {
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    let l0 = &model.layers[0];
+    let a = l0.attn.forward(MhaInput::self_attn(x.clone())).context;
+    let ffn = l0.up.forward(l0.norm1.forward(x.clone() + a));
+    report(s, runs, &model, &x, &ffn);
 }

@@ -236,6 +236,7 @@ fn a_dtype_without_a_path_is_an_error_naming_it() {
 }
 
 #[test]
+#[cfg(feature = "other-backend-tests")]
 #[allow(deprecated)] // burn 0.22 deprecates NdArray (for Flex): here it is the other backend
 fn a_tensor_of_another_backend_is_an_error_naming_the_device() {
     // burn's NdArray backend (enabled for this test): a CPU backend without 16-bit floats.
