@@ -2,7 +2,7 @@
 # burn needs Rust 1.95, and its dependencies stay out of actlut's lock and of
 # 10-lint's `cargo clippy --workspace`). Lints and docs; the tests in release
 # (every f16 and bf16 pattern of every function through contiguous tensors and
-# views, autodiff gradients, errors); the encoder bench once (--test: BERT-mini
+# views, autodiff gradients, errors; the compiled-out error without `all`); the encoder bench once (--test: BERT-mini
 # width, one interleaved run); and the README's example, extracted unchanged,
 # run as the main of a new crate that depends on actlut-burn by path (sharing
 # the release build). Cost: burn's release build dominates (measured under a
@@ -20,8 +20,9 @@ if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1)" != "$need" ]; 
 fi
 cargo fmt --check
 cargo clippy --locked --release --all-targets -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --release --no-deps  # shares the check pass of clippy --release
 cargo test --locked --release
+cargo test --locked --release --no-default-features --features actlut/gelu,actlut/f16 --test compiled_out
 cargo bench --locked --bench encoder -- --test
 
 echo "--- the README's example in a crate that depends on actlut-burn by path"
