@@ -17,8 +17,9 @@
 //!   the full table (`full/avx512-one-gather`).
 //!
 //! First a round-robin table (the best of 200 rounds of one call each), then
-//! the criterion groups `compact/<table>/<inputs>`; docs/compact.md ("Speed")
-//! has the numbers.
+//! the criterion groups `compact/<table>/<inputs>`, then `expand/<table>`: one
+//! decode of the whole table (`CompactRef::expand_into`) per layout;
+//! docs/compact.md ("Speed") has the numbers.
 //!
 //! ```text
 //! cargo bench --bench compact                # -- nomatch: the table only
@@ -328,5 +329,22 @@ fn interleaved(_: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, interleaved, compact_vs_full);
+/// One decode of the whole table (`CompactRef::expand_into`, what
+/// `compact::expand_table` runs once per table): both layouts of both tables.
+fn expand(c: &mut Criterion) {
+    for format in [Format::F16, Format::Bf16] {
+        let s = setup(format);
+        let mut g = configure(c, &format!("expand/{}", s.name), N);
+        let mut out = Box::new([0u16; 65_536]);
+        for (layout, bytes) in [("bytes", &s.bytes), ("words", &s.words)] {
+            let view = CompactRef::from_bytes(bytes).unwrap();
+            view.expand_into(&mut out);
+            assert_eq!(out, s.full, "{} {layout}", s.name);
+            g.bench_function(layout, |b| b.iter(|| view.expand_into(black_box(&mut out))));
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, interleaved, compact_vs_full, expand);
 criterion_main!(benches);

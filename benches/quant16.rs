@@ -8,7 +8,7 @@
 //!
 //! - `full table`: `DequantTable16<i16, i16>::map` (128 KiB, the 16-bit kernel);
 //! - `compact table`: the same entries in the compact stored form (16,161 bytes) through
-//!   `actlut::compact::map_u16`;
+//!   `actlut::compact::map_compact_u16`;
 //! - `spline table`: the same entries in the spline stored form (3,240 bytes) through
 //!   `actlut::quant16::map_spline`;
 //! - `computed`: the unfused pipeline per element (dequantize in f32, `computed::f32`,
@@ -78,7 +78,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     let mut out_bits = vec![0u16; N];
     // All three give the same outputs.
     full.map(&codes, &mut out);
-    actlut::compact::map_u16(&view, &code_bits, &mut out_bits);
+    actlut::compact::map_compact_u16(&view, &code_bits, &mut out_bits);
     map_spline(&spline, &codes, &mut out_spline);
     assert_eq!(out_spline, out);
     for (i, &q) in codes.iter().enumerate() {
@@ -94,7 +94,9 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
         b.iter(|| full.map(black_box(&codes), black_box(&mut out)))
     });
     g.bench_function("compact table", |b| {
-        b.iter(|| actlut::compact::map_u16(&view, black_box(&code_bits), black_box(&mut out_bits)))
+        b.iter(|| {
+            actlut::compact::map_compact_u16(&view, black_box(&code_bits), black_box(&mut out_bits))
+        })
     });
     g.bench_function("spline table", |b| {
         b.iter(|| map_spline(&spline, black_box(&codes), black_box(&mut out_spline)))

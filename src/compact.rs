@@ -22,13 +22,21 @@
 //! binary links only the forms it references; docs/compact.md says how to
 //! keep one hot table in full and the others compact.
 //!
-//! The slice entry points run [`apply_u16`] and [`map_u16`]: the compact
-//! kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
-//! with [`Kernel::best`](crate::kernels::Kernel::best), which is the portable
-//! loop: the decode without bounds checks and a branch on the page's width,
-//! 0.29–0.36× the full table's best kernel on a Zen 5 (docs/compact.md,
-//! "Speed", has the gathers, the lane loads and what limits them). Every kernel
-//! is bit-identical to [`CompactRef::get`].
+//! The slice entry points run [`apply_compact_u16`] and [`map_compact_u16`]: the
+//! compact kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
+//! with [`Kernel::best`](crate::kernels::Kernel::best), picked per CPU class
+//! by measurement (the 16-lane AVX-512 gathers on Intel, the portable loop on
+//! a Zen 5; docs/compact.md, "Speed"). Every kernel is bit-identical to
+//! [`CompactRef::get`].
+//!
+//! **Expand on load.** Where the memory is there but the download or the
+//! flash is small (wasm), [`expand_all`] (with `std`) decodes every compact
+//! table once, about 10–30 µs and 128 KiB of heap per table, and from then on
+//! the slice entry points (`gelu::map_bf16`, `apply_bf16`, the `Activation`
+//! slice methods) read the expanded copy at the full table's speed;
+//! [`expand_table`] does it for one table. [`CompactRef::expand_into`] (no_std,
+//! no allocation) and [`CompactRef::expand`] (`alloc`) decode into a table of
+//! your own.
 //!
 //! ```
 //! # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
@@ -38,7 +46,7 @@
 //! assert_eq!(table.get(0x3F80), 0x3F57); // gelu(1.0) = 0.8413… in bf16
 //! assert!(table.stored_len() < 16 * 1024);
 //! let mut xs = [0x3F80, 0x0000, 0x7F80];
-//! actlut::compact::apply_u16(table, &mut xs);
+//! actlut::compact::apply_compact_u16(table, &mut xs);
 //! assert_eq!(xs, [0x3F57, 0x0000, 0x7F80]);
 //! # }
 //! ```
@@ -73,120 +81,221 @@ pub const STORED_ALIGN: usize = 64;
 )]
 pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 
-/// `xs[i] = table.get(xs[i])` for every element: the slice kernel of a compact
-/// table, [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`,
-/// which is the portable loop of [`crate::kernels`] (the decode without bounds
-/// checks, relying on the validation of [`CompactRef::from_bytes`]): on the
-/// CPU measured (Zen 5, natively and in wasm) it is within 6% of the gather
-/// kernels and faster than the lane-load ones, and it needs no CPU detection;
-/// the others run by name ([`Kernel::map`](crate::kernels::Kernel::map)). Every kernel gives the bits
-/// of [`CompactRef::get`] (tests/compact_kernels.rs).
+/// `xs[i] = table.get(xs[i])` for every element of a slice, over a compact
+/// table ([`CompactRef`]; for a full `[u16; 65536]` table the function is
+/// [`kernels::apply_u16`](crate::kernels::apply_u16)), with
+/// [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`,
+/// chosen once per process by CPU class (see
+/// [`Kernel::preference`](crate::kernels::Kernel::preference)). Every kernel
+/// gives the bits of [`CompactRef::get`] (tests/compact_kernels.rs). It reads
+/// the compact form even after [`expand_table`]: the function modules are what
+/// switch to the expanded copy.
 #[inline]
-pub fn apply_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
+pub fn apply_compact_u16(table: &CompactRef<'_>, xs: &mut [u16]) {
     crate::kernels::apply_best(table, xs);
 }
 
-/// `ys[i] = table.get(xs[i])` for every element, with the kernel of
-/// [`apply_u16`].
+/// `ys[i] = table.get(xs[i])` for every element, over a compact table, with
+/// the kernel of [`apply_compact_u16`] (for a full table:
+/// [`kernels::map_u16`](crate::kernels::map_u16)).
 ///
 /// # Panics
 ///
 /// If `xs.len() != ys.len()`; the message names both lengths.
 #[inline]
 #[track_caller]
-pub fn map_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
+pub fn map_compact_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
     crate::kernels::map_best(table, xs, ys);
 }
 
-/// The type of the 16-bit tables the function modules and `Activation` read
-/// (`crate::tables::read`): the full table, or with `compact` the compact form.
-#[cfg(not(feature = "compact"))]
-pub(crate) type ReadTable = [u16; 65_536];
-
-/// The type of the 16-bit tables the function modules and `Activation` read
-/// (`crate::tables::read`): the full table, or with `compact` the compact form.
-#[cfg(feature = "compact")]
-pub(crate) type ReadTable = CompactRef<'static>;
-
-/// A 16-bit table in either representation, as the generated entry points use
-/// it: their text is the same whether the `compact` feature is on or off, and
-/// the type of the `static` picks the lookup.
-// Unused in a build without a 16-bit table.
-#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
-pub(crate) trait Lookup16 {
-    /// The entry for input bits `x`.
-    fn at(&self, x: u16) -> u16;
-    /// `xs[i] = t[xs[i]]`.
-    fn apply(&self, xs: &mut [u16]);
-    /// `ys[i] = t[xs[i]]`, panicking with both lengths if they differ.
-    fn map(&self, xs: &[u16], ys: &mut [u16]);
-    /// The table as a [`TableRef`].
-    fn table_ref(&'static self) -> TableRef;
-}
-
-impl Lookup16 for [u16; 65_536] {
+impl crate::kernels::read::Lookup16 for CompactRef<'static> {
     #[inline]
     fn at(&self, x: u16) -> u16 {
-        self[usize::from(x)]
-    }
-    #[inline]
-    fn apply(&self, xs: &mut [u16]) {
-        crate::kernels::apply_u16(self, xs);
-    }
-    #[inline]
-    #[track_caller]
-    fn map(&self, xs: &[u16], ys: &mut [u16]) {
-        crate::kernels::map_u16(self, xs, ys);
-    }
-    fn table_ref(&'static self) -> TableRef {
-        TableRef::U16(self)
-    }
-}
-
-impl Lookup16 for CompactRef<'static> {
-    #[inline]
-    fn at(&self, x: u16) -> u16 {
+        // One element: the compact decode (a look-up of the expanded copy
+        // would cost more than the decode).
         self.get(x)
     }
     #[inline]
     fn apply(&self, xs: &mut [u16]) {
-        apply_u16(self, xs);
+        match expanded(self) {
+            Some(full) => crate::kernels::apply_u16(full, xs),
+            None => apply_compact_u16(self, xs),
+        }
     }
     #[inline]
     #[track_caller]
     fn map(&self, xs: &[u16], ys: &mut [u16]) {
-        map_u16(self, xs, ys);
+        match expanded(self) {
+            Some(full) => crate::kernels::map_u16(full, xs, ys),
+            None => map_compact_u16(self, xs, ys),
+        }
     }
     fn table_ref(&'static self) -> TableRef {
         TableRef::Compact(self)
     }
 }
 
-/// The generated entry points' calls, as free functions (generic over the
-/// representation).
+/// The expanded copy of `table`, if [`expand_table`] or [`expand_all`] made
+/// one. Before the first expansion: one relaxed load and a branch.
 #[inline]
-#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
-pub(crate) fn at<T: Lookup16 + ?Sized>(table: &T, x: u16) -> u16 {
-    table.at(x)
+#[cfg_attr(not(feature = "std"), allow(unused_variables))]
+fn expanded(table: &CompactRef<'static>) -> Option<&'static [u16; 65_536]> {
+    #[cfg(feature = "std")]
+    return registry::find(table);
+    #[cfg(not(feature = "std"))]
+    None
 }
 
-/// See [`Lookup16::apply`].
-#[inline]
-#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
-pub(crate) fn apply<T: Lookup16 + ?Sized>(table: &T, xs: &mut [u16]) {
-    table.apply(xs);
+/// Decodes `table` once into a leaked 128 KiB heap table (`std`) and
+/// registers it, so that the slice entry points of the function modules
+/// (`gelu::map_bf16`, `apply_bf16`, the `Activation` slice methods) that read
+/// `table` read the expanded copy from then on: full-table speed, the same
+/// bits. Returns the expanded table. A second call for the same table returns
+/// the first copy. One-element lookups (`gelu::bf16`) keep the compact
+/// decode; [`apply_compact_u16`] and [`Kernel::map`](crate::kernels::Kernel::map)
+/// always read the compact form.
+///
+/// Memory: 131,072 bytes per distinct table, never freed (the entry points
+/// may hold it for the rest of the process). Up to 64 tables are registered
+/// (the crate has 36 16-bit tables); past that the copy is returned but not
+/// registered.
+///
+/// ```
+/// # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
+/// let full = actlut::compact::expand_table(&actlut::tables::compact::GELU_BF16);
+/// assert_eq!(full[0x3F80], 0x3F57);
+/// let mut xs = [0x3F80u16, 0x0000];
+/// actlut::gelu::apply_bf16_bits(&mut xs); // reads `full` now
+/// assert_eq!(xs, [0x3F57, 0x0000]);
+/// # }
+/// ```
+#[cfg(feature = "std")]
+pub fn expand_table(table: &'static CompactRef<'static>) -> &'static [u16; 65_536] {
+    registry::insert(table)
 }
 
-/// See [`Lookup16::map`].
-#[inline]
-#[track_caller]
-#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
-pub(crate) fn map<T: Lookup16 + ?Sized>(table: &T, xs: &[u16], ys: &mut [u16]) {
-    table.map(xs, ys);
+/// [`expand_table`] for every compact table compiled in (the `compact`
+/// feature's f16 and bf16 tables of every enabled function); returns how many
+/// distinct tables are now expanded. Costs 128 KiB of heap per table (4.5 MiB
+/// with every function and both formats) and one decode each
+/// (`cargo bench --bench compact -- expand` times one).
+#[cfg(feature = "std")]
+pub fn expand_all() -> usize {
+    #[cfg(feature = "compact")]
+    for a in crate::Activation::ALL {
+        #[cfg(feature = "f16")]
+        if let Ok(t) = a.compact_table_f16() {
+            registry::insert(t);
+        }
+        #[cfg(feature = "bf16")]
+        if let Ok(t) = a.compact_table_bf16() {
+            registry::insert(t);
+        }
+    }
+    registry::count()
 }
 
-/// See [`Lookup16::table_ref`].
-#[cfg_attr(not(any(feature = "f16", feature = "bf16")), allow(dead_code))]
-pub(crate) fn table_ref<T: Lookup16 + ?Sized>(table: &'static T) -> TableRef {
-    table.table_ref()
+/// The expanded tables: open addressing on the stored form's address, written
+/// under a lock, read without one.
+#[cfg(feature = "std")]
+mod registry {
+    use super::CompactRef;
+    use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Mutex, OnceLock};
+
+    const SLOTS: usize = 64;
+
+    struct Slot {
+        /// The address of the table's directory, 0 while free. Stored after
+        /// `table` is set (release), so a reader that sees the key sees it.
+        key: AtomicUsize,
+        table: OnceLock<&'static [u16; 65_536]>,
+    }
+
+    static TABLE: [Slot; SLOTS] = [const {
+        Slot {
+            key: AtomicUsize::new(0),
+            table: OnceLock::new(),
+        }
+    }; SLOTS];
+    static ANY: AtomicBool = AtomicBool::new(false);
+    static WRITER: Mutex<()> = Mutex::new(());
+
+    fn key(table: &CompactRef<'static>) -> usize {
+        table.dir_bytes().as_ptr() as usize
+    }
+
+    fn lookup(k: usize) -> Result<&'static [u16; 65_536], Option<usize>> {
+        let start = (k >> 6) % SLOTS;
+        for j in 0..SLOTS {
+            let at = (start + j) % SLOTS;
+            match TABLE[at].key.load(Ordering::Acquire) {
+                0 => return Err(Some(at)),
+                sk if sk == k => return TABLE[at].table.get().copied().ok_or(None),
+                _ => {}
+            }
+        }
+        Err(None)
+    }
+
+    #[inline]
+    pub(super) fn find(table: &CompactRef<'static>) -> Option<&'static [u16; 65_536]> {
+        if !ANY.load(Ordering::Relaxed) {
+            return None;
+        }
+        lookup(key(table)).ok()
+    }
+
+    pub(super) fn insert(table: &'static CompactRef<'static>) -> &'static [u16; 65_536] {
+        let k = key(table);
+        let _writer = WRITER.lock().unwrap_or_else(|e| e.into_inner());
+        match lookup(k) {
+            Ok(full) => full,
+            Err(free) => {
+                let mut full: std::boxed::Box<[u16; 65_536]> = std::vec![0u16; 65_536]
+                    .into_boxed_slice()
+                    .try_into()
+                    .expect("65,536 entries");
+                table.expand_into(&mut full);
+                let full: &'static [u16; 65_536] = std::boxed::Box::leak(full);
+                if let Some(at) = free {
+                    // Only the writer (under the lock) sets a free slot.
+                    let _ = TABLE[at].table.set(full);
+                    TABLE[at].key.store(k, Ordering::Release);
+                    ANY.store(true, Ordering::Release);
+                }
+                full
+            }
+        }
+    }
+
+    pub(super) fn count() -> usize {
+        TABLE
+            .iter()
+            .filter(|s| s.key.load(Ordering::Acquire) != 0)
+            .count()
+    }
+}
+
+#[cfg(all(
+    test,
+    feature = "std",
+    feature = "compact",
+    feature = "gelu",
+    feature = "bf16"
+))]
+mod tests {
+    /// The lookups the slice entry points make: nothing before the expansion
+    /// (no other unit test expands a table), the registered copy after it.
+    #[test]
+    fn the_entry_points_find_the_expanded_copy_after_expand_table() {
+        let table = &crate::tables::compact::GELU_BF16;
+        assert!(super::expanded(table).is_none());
+        let copy = super::expand_table(table);
+        assert!(core::ptr::eq(super::expanded(table).unwrap(), copy));
+        assert_eq!(&copy[..], &crate::tables::GELU_BF16[..]);
+        let mut xs = [0x3F80u16, 0x0000, 0x7F80];
+        crate::gelu::apply_bf16_bits(&mut xs);
+        assert_eq!(xs, [0x3F57, 0x0000, 0x7F80]);
+    }
 }

@@ -201,11 +201,14 @@ mod embedded {
             map(act, format, &xs, &mut m);
             assert_eq!(m, want, "{name}: map over every input");
             let mut a = xs.clone();
-            actlut::compact::apply_u16(view, &mut a);
-            assert_eq!(a, want, "{name}: compact::apply_u16 over every input");
+            actlut::compact::apply_compact_u16(view, &mut a);
+            assert_eq!(
+                a, want,
+                "{name}: compact::apply_compact_u16 over every input"
+            );
             let mut m = vec![0; xs.len()];
-            actlut::compact::map_u16(view, &xs, &mut m);
-            assert_eq!(m, want, "{name}: compact::map_u16 over every input");
+            actlut::compact::map_compact_u16(view, &xs, &mut m);
+            assert_eq!(m, want, "{name}: compact::map_compact_u16 over every input");
         }
     }
 
@@ -245,11 +248,11 @@ mod embedded {
                     check(&buf, "map");
                     buf.fill(GUARD);
                     buf[off..off + len].copy_from_slice(xs);
-                    actlut::compact::apply_u16(view, &mut buf[off..off + len]);
-                    check(&buf, "compact::apply_u16");
+                    actlut::compact::apply_compact_u16(view, &mut buf[off..off + len]);
+                    check(&buf, "compact::apply_compact_u16");
                     buf.fill(GUARD);
-                    actlut::compact::map_u16(view, xs, &mut buf[off..off + len]);
-                    check(&buf, "compact::map_u16");
+                    actlut::compact::map_compact_u16(view, xs, &mut buf[off..off + len]);
+                    check(&buf, "compact::map_compact_u16");
                 }
             }
         }
@@ -261,7 +264,7 @@ mod embedded {
         expected = "source slice length (3) does not match destination slice length (2)"
     )]
     fn compact_map_with_different_lengths_panics_with_both() {
-        actlut::compact::map_u16(&actlut::tables::compact::GELU_BF16, &[0; 3], &mut [0; 2]);
+        actlut::compact::map_compact_u16(&actlut::tables::compact::GELU_BF16, &[0; 3], &mut [0; 2]);
     }
 }
 

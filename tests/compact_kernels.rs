@@ -21,8 +21,8 @@
 mod kernel_harness;
 use kernel_harness::{available, check_apply, check_map, Rng, MAX_LEN, OFFSET_BYTES};
 
-use actlut::compact::{apply_u16, map_u16, CompactRef, Layout};
-use actlut::kernels::{Kernel, KernelUnavailable, TableShape};
+use actlut::compact::{apply_compact_u16, map_compact_u16, CompactRef, Layout};
+use actlut::kernels::{CpuClass, Kernel, KernelUnavailable, TableShape};
 use actlut_codegen::compact::{HEADER_BYTES, MAGIC};
 
 /// A random valid stored form: pages of `2^k` entries, each page wide or
@@ -191,11 +191,11 @@ fn assert_every_kernel_equals_the_full_table(name: &str, view: &CompactRef<'_>, 
         assert!(inplace == want, "{kernel:?} apply on {name}");
     }
     let mut ys = vec![0; xs.len()];
-    map_u16(view, &xs, &mut ys);
-    assert!(ys == want, "compact::map_u16 on {name}");
+    map_compact_u16(view, &xs, &mut ys);
+    assert!(ys == want, "compact::map_compact_u16 on {name}");
     let mut inplace = xs;
-    apply_u16(view, &mut inplace);
-    assert!(inplace == want, "compact::apply_u16 on {name}");
+    apply_compact_u16(view, &mut inplace);
+    assert!(inplace == want, "compact::apply_compact_u16 on {name}");
 }
 
 #[cfg(not(miri))]
@@ -334,18 +334,21 @@ fn best_is_available_and_the_entry_points_use_it() {
     let best = Kernel::best(TableShape::Compact16);
     assert!(best.is_available_for(TableShape::Compact16));
     println!("best kernel for Compact16 tables: {best:?}");
-    // The portable loop is the fastest compact kernel measured (docs/compact.md).
-    assert_eq!(best, Kernel::Scalar);
+    // The documented choice for this CPU (tests/kernel_choice.rs holds the table).
+    assert_eq!(
+        best,
+        Kernel::best_on(TableShape::Compact16, CpuClass::detect())
+    );
     let forms = random_stored_forms();
     let view = CompactRef::from_bytes(&forms[0].1).unwrap();
     let n = if cfg!(miri) { 203 } else { 100_003 };
     let xs: Vec<u16> = (0..n).map(|i: u32| i.wrapping_mul(40_503) as u16).collect();
     let want: Vec<u16> = xs.iter().map(|&x| view.get(x)).collect();
     let mut ys = vec![0; n as usize];
-    map_u16(&view, &xs, &mut ys);
+    map_compact_u16(&view, &xs, &mut ys);
     assert!(ys == want);
     let mut inplace = xs;
-    apply_u16(&view, &mut inplace);
+    apply_compact_u16(&view, &mut inplace);
     assert!(inplace == want);
 }
 

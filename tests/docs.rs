@@ -727,3 +727,27 @@ fn every_file_docs_architecture_names_exists() {
         missing.join("\n  ")
     );
 }
+
+/// docs/testing.md's per-step table, which `scripts/test.sh` reads for its estimate of
+/// what is left, has exactly one row with a figure per step of `.ci/steps/`.
+#[test]
+fn every_ci_step_has_its_expected_time_in_docs_testing() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut steps: Vec<String> = std::fs::read_dir(format!("{root}/.ci/steps"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|n| n.strip_suffix(".sh").map(String::from))
+        .collect();
+    steps.sort();
+    let mut rows: Vec<String> = read("docs/testing.md")
+        .lines()
+        .filter_map(|l| {
+            let c = cells(l);
+            let name = c.first()?.strip_prefix('`')?.strip_suffix('`')?;
+            let secs: u32 = c.get(1)?.parse().ok()?;
+            (secs > 0 && name.as_bytes().first()?.is_ascii_digit()).then(|| name.to_string())
+        })
+        .collect();
+    rows.sort();
+    assert_eq!(rows, steps);
+}

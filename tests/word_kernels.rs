@@ -68,8 +68,11 @@ fn every_available_kernel_maps_every_16_bit_pattern() {
 }
 
 #[test]
-fn best_is_the_lane_load_kernel_where_there_is_one() {
-    let want = if cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
+fn best_is_the_gather_kernel_on_intel_and_the_lane_load_kernel_elsewhere() {
+    let intel = actlut::kernels::CpuClass::detect() == actlut::kernels::CpuClass::Intel;
+    let want = if intel && Kernel::Avx512Vbmi.is_available_for(TableShape::U16) {
+        Kernel::Avx512Vbmi
+    } else if cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
         Kernel::Sse2
     } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
         Kernel::Simd128

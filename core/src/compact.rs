@@ -386,6 +386,115 @@ impl<'a> CompactRef<'a> {
         }
     }
 
+    /// Writes all 65,536 entries into `out`: `out[x] == self.get(x)` for every
+    /// `x`. `no_std`, no allocation, safe code: page by page, a narrow page
+    /// is its run of pool bytes widened and added to the page's addend, a
+    /// wide page (and every page of the words layout) its run of
+    /// little-endian `u16`s plus the addend: one loop per page that the
+    /// compiler vectorizes, no per-entry directory read. It cannot fail: a
+    /// `CompactRef` exists only for a stored form that decodes
+    /// ([`CompactRef::from_bytes`] is where a damaged header or pool is
+    /// refused; [`CompactRef::expand_bytes_into`] validates and expands in
+    /// one call).
+    ///
+    /// ```
+    /// use actlut_core::compact::{CompactRef, HEADER_BYTES, MAGIC};
+    /// // One page of 256 narrow entries at pool offset 0, addend 0x3C00, shared
+    /// // by all 256 pages; pool bytes 0, 1, ..., 255 (plus the 4-byte read margin).
+    /// let mut b = MAGIC.to_vec();
+    /// b.extend_from_slice(&[8, 0, 0, 0]);
+    /// b.extend_from_slice(&(256u32 + 3).to_le_bytes());
+    /// for _ in 0..256 {
+    ///     b.extend_from_slice(&(0x3C00u32 << 16).to_le_bytes());
+    /// }
+    /// b.extend((0..=255u8).chain([0; 3]));
+    /// let view = CompactRef::from_bytes(&b).unwrap();
+    /// let mut out = [0u16; 65_536];
+    /// view.expand_into(&mut out);
+    /// assert_eq!((out[0], out[255], out[256 + 7]), (0x3C00, 0x3CFF, 0x3C07));
+    /// assert!((0..=u16::MAX).all(|x| out[usize::from(x)] == view.get(x)));
+    /// ```
+    pub fn expand_into(&self, out: &mut [u16; ENTRIES]) {
+        // The page size as a constant, so that each page's loop has a fixed
+        // trip count the compiler unrolls and vectorizes.
+        match self.page_shift {
+            4 => self.expand_pages::<16>(out),
+            5 => self.expand_pages::<32>(out),
+            6 => self.expand_pages::<64>(out),
+            7 => self.expand_pages::<128>(out),
+            _ => self.expand_pages::<256>(out),
+        }
+    }
+
+    /// [`CompactRef::expand_into`] for pages of `P` entries (`P` is
+    /// `1 << page_shift`).
+    fn expand_pages<const P: usize>(&self, out: &mut [u16; ENTRIES]) {
+        debug_assert_eq!(P, 1 << self.page_shift);
+        let words = |chunk: &mut [u16], src: &[u8], addend: u16| {
+            for (o, w) in chunk.iter_mut().zip(src.chunks_exact(2)) {
+                *o = u16::from_le_bytes([w[0], w[1]]).wrapping_add(addend);
+            }
+        };
+        for (p, chunk) in out.chunks_exact_mut(P).enumerate() {
+            let d = u32_at(self.dir, 4 * p);
+            let addend = (d >> 16) as u16;
+            // `from_bytes` checked that every entry of every page (and 4 bytes
+            // at its last one) is inside the pool: these slices are in bounds.
+            match self.layout {
+                Layout::Bytes => {
+                    let start = ((d & 0x7FFF) as usize) << self.offset_scale;
+                    if d & WIDE_BIT == 0 {
+                        let src = &self.pool[start..start + P];
+                        for (o, &b) in chunk.iter_mut().zip(src) {
+                            *o = u16::from(b).wrapping_add(addend);
+                        }
+                    } else {
+                        words(chunk, &self.pool[start..start + 2 * P], addend);
+                    }
+                }
+                Layout::Words => {
+                    let start = 2 * (d & 0xFFFF) as usize;
+                    words(chunk, &self.pool[start..start + 2 * P], addend);
+                }
+            }
+        }
+    }
+
+    /// Validates `bytes` as a stored form ([`CompactRef::from_bytes`]) and
+    /// expands it into `out` ([`CompactRef::expand_into`]). On a form that
+    /// does not decode (a damaged header, a pool of the wrong length, a page
+    /// that reads past the pool) it returns that [`StoredFormError`] and has
+    /// not written to `out`: the validation comes before the first write, so
+    /// no partly written table is ever returned as a table.
+    ///
+    /// ```
+    /// use actlut_core::compact::{CompactRef, StoredFormError};
+    /// let mut out = [7u16; 65_536];
+    /// let err = CompactRef::expand_bytes_into(b"ACTLUTC2 not a stored form", &mut out);
+    /// assert_eq!(err, Err(StoredFormError::BadMagic));
+    /// assert!(out.iter().all(|&v| v == 7));
+    /// ```
+    pub fn expand_bytes_into(
+        bytes: &'a [u8],
+        out: &mut [u16; ENTRIES],
+    ) -> Result<CompactRef<'a>, StoredFormError> {
+        let view = CompactRef::from_bytes(bytes)?;
+        view.expand_into(out);
+        Ok(view)
+    }
+
+    /// The full table on the heap (the `alloc` feature): 128 KiB, filled by
+    /// [`CompactRef::expand_into`].
+    #[cfg(feature = "alloc")]
+    pub fn expand(&self) -> alloc::boxed::Box<[u16; ENTRIES]> {
+        let mut out: alloc::boxed::Box<[u16; ENTRIES]> = alloc::vec![0u16; ENTRIES]
+            .into_boxed_slice()
+            .try_into()
+            .expect("a Vec of ENTRIES elements");
+        self.expand_into(&mut out);
+        out
+    }
+
     /// The layout of the pool and the directory entries.
     pub const fn layout(&self) -> Layout {
         self.layout

@@ -13,6 +13,9 @@
 //! | [`lazy_table`] | a 65,536-entry table built on first use from the naive formula (ggml's way) |
 //! | [`actlut_computed`] | actlut's exact computed path, per element (no table) |
 //!
+//! [`forms`] lists f16 GELU in actlut's full, compact and expanded forms beside
+//! tract-linalg and candle (`benches/compact.rs`).
+//!
 //! actlut's own lookup is `actlut::gelu::map_f16` and friends; [`Peer::all`]
 //! lists every peer with its name for one function and format, and
 //! [`accuracy`] compares a peer with actlut's correctly rounded table over every
@@ -28,6 +31,7 @@ pub mod accuracy;
 pub mod actlut_computed;
 pub mod approx_simd;
 pub mod candle;
+pub mod forms;
 pub mod lazy_table;
 pub mod naive;
 pub mod report;
@@ -100,21 +104,35 @@ pub enum Kernel {
 }
 
 impl Kernel {
-    /// actlut's table lookup of `function` over `format`: `actlut::gelu::map_f16`
-    /// and friends.
+    /// actlut's table lookup of `function` over `format`: the full table through
+    /// `actlut::kernels::map_u16` (what `actlut::gelu::map_f16` and friends run
+    /// without the `compact` feature, which this project enables for
+    /// [`forms`]).
     ///
     /// # Panics
     ///
     /// For a function other than GELU, sigmoid and SiLU.
     pub fn actlut(function: Activation, format: Format) -> Kernel {
-        use actlut::{gelu, sigmoid, silu};
+        use actlut::tables as t;
+        use half::slice::HalfFloatSliceExt;
+        macro_rules! full {
+            ($kind:ident, $table:expr) => {
+                Kernel::$kind(|xs, ys| {
+                    actlut::kernels::map_u16(
+                        &$table,
+                        xs.reinterpret_cast(),
+                        ys.reinterpret_cast_mut(),
+                    )
+                })
+            };
+        }
         match (function, format) {
-            (Activation::Gelu, Format::F16) => Kernel::F16(gelu::map_f16),
-            (Activation::Gelu, Format::Bf16) => Kernel::Bf16(gelu::map_bf16),
-            (Activation::Sigmoid, Format::F16) => Kernel::F16(sigmoid::map_f16),
-            (Activation::Sigmoid, Format::Bf16) => Kernel::Bf16(sigmoid::map_bf16),
-            (Activation::Silu, Format::F16) => Kernel::F16(silu::map_f16),
-            (Activation::Silu, Format::Bf16) => Kernel::Bf16(silu::map_bf16),
+            (Activation::Gelu, Format::F16) => full!(F16, t::GELU_F16),
+            (Activation::Gelu, Format::Bf16) => full!(Bf16, t::GELU_BF16),
+            (Activation::Sigmoid, Format::F16) => full!(F16, t::SIGMOID_F16),
+            (Activation::Sigmoid, Format::Bf16) => full!(Bf16, t::SIGMOID_BF16),
+            (Activation::Silu, Format::F16) => full!(F16, t::SILU_F16),
+            (Activation::Silu, Format::Bf16) => full!(Bf16, t::SILU_BF16),
             _ => panic!("no actlut kernel for {}", function.name()),
         }
     }

@@ -275,7 +275,7 @@ impl Activation {
     }
 
     /// The `f16` table the lookups read: full, or compact with `compact`.
-    pub(crate) fn read_table_f16(self) -> Result<&'static crate::compact::ReadTable, MissingTable> {
+    pub(crate) fn read_table_f16(self) -> Result<&'static crate::kernels::read::ReadTable, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "f16"))]
             Activation::Gelu => Ok(&crate::tables::read::GELU_F16),
@@ -410,7 +410,7 @@ impl Activation {
     }
 
     /// The `bf16` table the lookups read: full, or compact with `compact`.
-    pub(crate) fn read_table_bf16(self) -> Result<&'static crate::compact::ReadTable, MissingTable> {
+    pub(crate) fn read_table_bf16(self) -> Result<&'static crate::kernels::read::ReadTable, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "bf16"))]
             Activation::Gelu => Ok(&crate::tables::read::GELU_BF16),
@@ -776,77 +776,77 @@ impl Activation {
     pub fn table(self, format: Format) -> Result<TableRef, MissingTable> {
         match (self, format) {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            (Activation::Gelu, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::GELU_F16)),
+            (Activation::Gelu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_F16)),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            (Activation::GeluTanh, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::GELU_TANH_F16)),
+            (Activation::GeluTanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_TANH_F16)),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            (Activation::Sigmoid, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::SIGMOID_F16)),
+            (Activation::Sigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SIGMOID_F16)),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            (Activation::Tanh, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::TANH_F16)),
+            (Activation::Tanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::TANH_F16)),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            (Activation::Silu, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::SILU_F16)),
+            (Activation::Silu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SILU_F16)),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            (Activation::Mish, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::MISH_F16)),
+            (Activation::Mish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::MISH_F16)),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            (Activation::Softplus, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::SOFTPLUS_F16)),
+            (Activation::Softplus, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTPLUS_F16)),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            (Activation::Softsign, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::SOFTSIGN_F16)),
+            (Activation::Softsign, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTSIGN_F16)),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            (Activation::Elu, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::ELU_F16)),
+            (Activation::Elu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ELU_F16)),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            (Activation::Selu, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::SELU_F16)),
+            (Activation::Selu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SELU_F16)),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            (Activation::Hardsigmoid, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::HARDSIGMOID_F16)),
+            (Activation::Hardsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSIGMOID_F16)),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            (Activation::Hardswish, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::HARDSWISH_F16)),
+            (Activation::Hardswish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSWISH_F16)),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            (Activation::Erf, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::ERF_F16)),
+            (Activation::Erf, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ERF_F16)),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            (Activation::Exp, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::EXP_F16)),
+            (Activation::Exp, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::EXP_F16)),
             #[cfg(all(feature = "log", feature = "f16"))]
-            (Activation::Log, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::LOG_F16)),
+            (Activation::Log, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOG_F16)),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            (Activation::Rsqrt, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::RSQRT_F16)),
+            (Activation::Rsqrt, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::RSQRT_F16)),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            (Activation::GeluQuick, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::GELU_QUICK_F16)),
+            (Activation::GeluQuick, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_QUICK_F16)),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            (Activation::Logsigmoid, Format::F16) => Ok(crate::compact::table_ref(&crate::tables::read::LOGSIGMOID_F16)),
+            (Activation::Logsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOGSIGMOID_F16)),
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            (Activation::Gelu, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::GELU_BF16)),
+            (Activation::Gelu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_BF16)),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            (Activation::GeluTanh, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::GELU_TANH_BF16)),
+            (Activation::GeluTanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_TANH_BF16)),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            (Activation::Sigmoid, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::SIGMOID_BF16)),
+            (Activation::Sigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SIGMOID_BF16)),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            (Activation::Tanh, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::TANH_BF16)),
+            (Activation::Tanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::TANH_BF16)),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            (Activation::Silu, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::SILU_BF16)),
+            (Activation::Silu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SILU_BF16)),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            (Activation::Mish, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::MISH_BF16)),
+            (Activation::Mish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::MISH_BF16)),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            (Activation::Softplus, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::SOFTPLUS_BF16)),
+            (Activation::Softplus, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTPLUS_BF16)),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            (Activation::Softsign, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::SOFTSIGN_BF16)),
+            (Activation::Softsign, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTSIGN_BF16)),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            (Activation::Elu, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::ELU_BF16)),
+            (Activation::Elu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ELU_BF16)),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            (Activation::Selu, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::SELU_BF16)),
+            (Activation::Selu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SELU_BF16)),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            (Activation::Hardsigmoid, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::HARDSIGMOID_BF16)),
+            (Activation::Hardsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSIGMOID_BF16)),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            (Activation::Hardswish, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::HARDSWISH_BF16)),
+            (Activation::Hardswish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSWISH_BF16)),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            (Activation::Erf, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::ERF_BF16)),
+            (Activation::Erf, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ERF_BF16)),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            (Activation::Exp, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::EXP_BF16)),
+            (Activation::Exp, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::EXP_BF16)),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            (Activation::Log, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::LOG_BF16)),
+            (Activation::Log, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOG_BF16)),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            (Activation::Rsqrt, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::RSQRT_BF16)),
+            (Activation::Rsqrt, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::RSQRT_BF16)),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            (Activation::GeluQuick, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::GELU_QUICK_BF16)),
+            (Activation::GeluQuick, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_QUICK_BF16)),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            (Activation::Logsigmoid, Format::Bf16) => Ok(crate::compact::table_ref(&crate::tables::read::LOGSIGMOID_BF16)),
+            (Activation::Logsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOGSIGMOID_BF16)),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
             (Activation::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&crate::tables::GELU_FP8_E4M3)),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
@@ -1097,7 +1097,7 @@ impl Activation {
     ///
     /// [`MissingTable`] when the table is not compiled in.
     pub fn f16(self, x: half::f16) -> Result<half::f16, MissingTable> {
-        Ok(half::f16::from_bits(crate::compact::at(self.read_table_f16()?, x.to_bits())))
+        Ok(half::f16::from_bits(crate::kernels::read::at(self.read_table_f16()?, x.to_bits())))
     }
 
     /// Applies `self` in place to every `f16` of `xs`.
@@ -1107,7 +1107,7 @@ impl Activation {
     /// [`MissingTable`] when the table is not compiled in (`xs` is unchanged).
     pub fn apply_f16(self, xs: &mut [half::f16]) -> Result<(), MissingTable> {
         use half::slice::HalfFloatSliceExt;
-        crate::compact::apply(self.read_table_f16()?, xs.reinterpret_cast_mut());
+        crate::kernels::read::apply(self.read_table_f16()?, xs.reinterpret_cast_mut());
         Ok(())
     }
 
@@ -1123,7 +1123,7 @@ impl Activation {
         use half::slice::HalfFloatSliceExt;
         let t = self.read_table_f16()?;
         crate::LengthMismatch::check(xs.len(), ys.len())?;
-        crate::compact::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+        crate::kernels::read::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }
 
@@ -1133,7 +1133,7 @@ impl Activation {
     ///
     /// [`MissingTable`] when the table is not compiled in.
     pub fn bf16(self, x: half::bf16) -> Result<half::bf16, MissingTable> {
-        Ok(half::bf16::from_bits(crate::compact::at(self.read_table_bf16()?, x.to_bits())))
+        Ok(half::bf16::from_bits(crate::kernels::read::at(self.read_table_bf16()?, x.to_bits())))
     }
 
     /// Applies `self` in place to every `bf16` of `xs`.
@@ -1143,7 +1143,7 @@ impl Activation {
     /// [`MissingTable`] when the table is not compiled in (`xs` is unchanged).
     pub fn apply_bf16(self, xs: &mut [half::bf16]) -> Result<(), MissingTable> {
         use half::slice::HalfFloatSliceExt;
-        crate::compact::apply(self.read_table_bf16()?, xs.reinterpret_cast_mut());
+        crate::kernels::read::apply(self.read_table_bf16()?, xs.reinterpret_cast_mut());
         Ok(())
     }
 
@@ -1159,7 +1159,7 @@ impl Activation {
         use half::slice::HalfFloatSliceExt;
         let t = self.read_table_bf16()?;
         crate::LengthMismatch::check(xs.len(), ys.len())?;
-        crate::compact::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+        crate::kernels::read::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }
 }

@@ -25,7 +25,7 @@ pub mod gelu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::GELU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_F16, x.to_bits()))
 }
 
 /// `gelu` of one `f16` given and returned as raw bits.
@@ -35,7 +35,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::GELU_F16, x)
+    crate::kernels::read::at(&crate::tables::read::GELU_F16, x)
 }
 
 /// Applies `gelu` in place to every `f16` of `xs`.
@@ -46,7 +46,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::GELU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::GELU_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu` of every `f16` of `xs` to `ys`.
@@ -63,7 +63,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::GELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::GELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu` in place to raw `f16` bit patterns.
@@ -73,7 +73,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::GELU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::GELU_F16, xs);
 }
 
 /// Writes `gelu` of raw `f16` bit patterns `xs` to `ys`.
@@ -89,7 +89,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::GELU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::GELU_F16, xs, ys);
 }
 
 /// `gelu` of one `bf16` value: one table load.
@@ -104,7 +104,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::GELU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_BF16, x.to_bits()))
 }
 
 /// `gelu` of one `bf16` given and returned as raw bits.
@@ -114,7 +114,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::GELU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::GELU_BF16, x)
 }
 
 /// Applies `gelu` in place to every `bf16` of `xs`.
@@ -125,7 +125,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::GELU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::GELU_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu` of every `bf16` of `xs` to `ys`.
@@ -142,7 +142,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::GELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::GELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu` in place to raw `bf16` bit patterns.
@@ -152,7 +152,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::GELU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::GELU_BF16, xs);
 }
 
 /// Writes `gelu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -168,7 +168,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::GELU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::GELU_BF16, xs, ys);
 }
 
 /// `gelu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -511,7 +511,7 @@ pub mod gelu_tanh {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::GELU_TANH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_TANH_F16, x.to_bits()))
 }
 
 /// `gelu_tanh` of one `f16` given and returned as raw bits.
@@ -521,7 +521,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::GELU_TANH_F16, x)
+    crate::kernels::read::at(&crate::tables::read::GELU_TANH_F16, x)
 }
 
 /// Applies `gelu_tanh` in place to every `f16` of `xs`.
@@ -532,7 +532,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::GELU_TANH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_tanh` of every `f16` of `xs` to `ys`.
@@ -549,7 +549,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::GELU_TANH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::GELU_TANH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_tanh` in place to raw `f16` bit patterns.
@@ -559,7 +559,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::GELU_TANH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_F16, xs);
 }
 
 /// Writes `gelu_tanh` of raw `f16` bit patterns `xs` to `ys`.
@@ -575,7 +575,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::GELU_TANH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::GELU_TANH_F16, xs, ys);
 }
 
 /// `gelu_tanh` of one `bf16` value: one table load.
@@ -590,7 +590,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::GELU_TANH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_TANH_BF16, x.to_bits()))
 }
 
 /// `gelu_tanh` of one `bf16` given and returned as raw bits.
@@ -600,7 +600,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::GELU_TANH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::GELU_TANH_BF16, x)
 }
 
 /// Applies `gelu_tanh` in place to every `bf16` of `xs`.
@@ -611,7 +611,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::GELU_TANH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_tanh` of every `bf16` of `xs` to `ys`.
@@ -628,7 +628,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::GELU_TANH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::GELU_TANH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_tanh` in place to raw `bf16` bit patterns.
@@ -638,7 +638,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::GELU_TANH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_BF16, xs);
 }
 
 /// Writes `gelu_tanh` of raw `bf16` bit patterns `xs` to `ys`.
@@ -654,7 +654,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::GELU_TANH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::GELU_TANH_BF16, xs, ys);
 }
 
 /// `gelu_tanh` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -997,7 +997,7 @@ pub mod sigmoid {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::SIGMOID_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SIGMOID_F16, x.to_bits()))
 }
 
 /// `sigmoid` of one `f16` given and returned as raw bits.
@@ -1007,7 +1007,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SIGMOID_F16, x)
+    crate::kernels::read::at(&crate::tables::read::SIGMOID_F16, x)
 }
 
 /// Applies `sigmoid` in place to every `f16` of `xs`.
@@ -1018,7 +1018,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SIGMOID_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SIGMOID_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `sigmoid` of every `f16` of `xs` to `ys`.
@@ -1035,7 +1035,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `sigmoid` in place to raw `f16` bit patterns.
@@ -1045,7 +1045,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SIGMOID_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SIGMOID_F16, xs);
 }
 
 /// Writes `sigmoid` of raw `f16` bit patterns `xs` to `ys`.
@@ -1061,7 +1061,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SIGMOID_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SIGMOID_F16, xs, ys);
 }
 
 /// `sigmoid` of one `bf16` value: one table load.
@@ -1076,7 +1076,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::SIGMOID_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SIGMOID_BF16, x.to_bits()))
 }
 
 /// `sigmoid` of one `bf16` given and returned as raw bits.
@@ -1086,7 +1086,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SIGMOID_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::SIGMOID_BF16, x)
 }
 
 /// Applies `sigmoid` in place to every `bf16` of `xs`.
@@ -1097,7 +1097,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SIGMOID_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SIGMOID_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `sigmoid` of every `bf16` of `xs` to `ys`.
@@ -1114,7 +1114,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `sigmoid` in place to raw `bf16` bit patterns.
@@ -1124,7 +1124,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SIGMOID_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SIGMOID_BF16, xs);
 }
 
 /// Writes `sigmoid` of raw `bf16` bit patterns `xs` to `ys`.
@@ -1140,7 +1140,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SIGMOID_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SIGMOID_BF16, xs, ys);
 }
 
 /// `sigmoid` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -1483,7 +1483,7 @@ pub mod tanh {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::TANH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::TANH_F16, x.to_bits()))
 }
 
 /// `tanh` of one `f16` given and returned as raw bits.
@@ -1493,7 +1493,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::TANH_F16, x)
+    crate::kernels::read::at(&crate::tables::read::TANH_F16, x)
 }
 
 /// Applies `tanh` in place to every `f16` of `xs`.
@@ -1504,7 +1504,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::TANH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::TANH_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `tanh` of every `f16` of `xs` to `ys`.
@@ -1521,7 +1521,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::TANH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::TANH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `tanh` in place to raw `f16` bit patterns.
@@ -1531,7 +1531,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::TANH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::TANH_F16, xs);
 }
 
 /// Writes `tanh` of raw `f16` bit patterns `xs` to `ys`.
@@ -1547,7 +1547,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::TANH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::TANH_F16, xs, ys);
 }
 
 /// `tanh` of one `bf16` value: one table load.
@@ -1562,7 +1562,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::TANH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::TANH_BF16, x.to_bits()))
 }
 
 /// `tanh` of one `bf16` given and returned as raw bits.
@@ -1572,7 +1572,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::TANH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::TANH_BF16, x)
 }
 
 /// Applies `tanh` in place to every `bf16` of `xs`.
@@ -1583,7 +1583,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::TANH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::TANH_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `tanh` of every `bf16` of `xs` to `ys`.
@@ -1600,7 +1600,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::TANH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::TANH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `tanh` in place to raw `bf16` bit patterns.
@@ -1610,7 +1610,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::TANH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::TANH_BF16, xs);
 }
 
 /// Writes `tanh` of raw `bf16` bit patterns `xs` to `ys`.
@@ -1626,7 +1626,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::TANH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::TANH_BF16, xs, ys);
 }
 
 /// `tanh` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -1969,7 +1969,7 @@ pub mod silu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::SILU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SILU_F16, x.to_bits()))
 }
 
 /// `silu` of one `f16` given and returned as raw bits.
@@ -1979,7 +1979,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SILU_F16, x)
+    crate::kernels::read::at(&crate::tables::read::SILU_F16, x)
 }
 
 /// Applies `silu` in place to every `f16` of `xs`.
@@ -1990,7 +1990,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SILU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SILU_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `silu` of every `f16` of `xs` to `ys`.
@@ -2007,7 +2007,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SILU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SILU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `silu` in place to raw `f16` bit patterns.
@@ -2017,7 +2017,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SILU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SILU_F16, xs);
 }
 
 /// Writes `silu` of raw `f16` bit patterns `xs` to `ys`.
@@ -2033,7 +2033,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SILU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SILU_F16, xs, ys);
 }
 
 /// `silu` of one `bf16` value: one table load.
@@ -2048,7 +2048,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::SILU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SILU_BF16, x.to_bits()))
 }
 
 /// `silu` of one `bf16` given and returned as raw bits.
@@ -2058,7 +2058,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SILU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::SILU_BF16, x)
 }
 
 /// Applies `silu` in place to every `bf16` of `xs`.
@@ -2069,7 +2069,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SILU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SILU_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `silu` of every `bf16` of `xs` to `ys`.
@@ -2086,7 +2086,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SILU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SILU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `silu` in place to raw `bf16` bit patterns.
@@ -2096,7 +2096,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SILU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SILU_BF16, xs);
 }
 
 /// Writes `silu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -2112,7 +2112,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SILU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SILU_BF16, xs, ys);
 }
 
 /// `silu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -2455,7 +2455,7 @@ pub mod mish {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::MISH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::MISH_F16, x.to_bits()))
 }
 
 /// `mish` of one `f16` given and returned as raw bits.
@@ -2465,7 +2465,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::MISH_F16, x)
+    crate::kernels::read::at(&crate::tables::read::MISH_F16, x)
 }
 
 /// Applies `mish` in place to every `f16` of `xs`.
@@ -2476,7 +2476,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::MISH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::MISH_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `mish` of every `f16` of `xs` to `ys`.
@@ -2493,7 +2493,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::MISH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::MISH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `mish` in place to raw `f16` bit patterns.
@@ -2503,7 +2503,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::MISH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::MISH_F16, xs);
 }
 
 /// Writes `mish` of raw `f16` bit patterns `xs` to `ys`.
@@ -2519,7 +2519,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::MISH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::MISH_F16, xs, ys);
 }
 
 /// `mish` of one `bf16` value: one table load.
@@ -2534,7 +2534,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::MISH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::MISH_BF16, x.to_bits()))
 }
 
 /// `mish` of one `bf16` given and returned as raw bits.
@@ -2544,7 +2544,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::MISH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::MISH_BF16, x)
 }
 
 /// Applies `mish` in place to every `bf16` of `xs`.
@@ -2555,7 +2555,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::MISH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::MISH_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `mish` of every `bf16` of `xs` to `ys`.
@@ -2572,7 +2572,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::MISH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::MISH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `mish` in place to raw `bf16` bit patterns.
@@ -2582,7 +2582,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::MISH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::MISH_BF16, xs);
 }
 
 /// Writes `mish` of raw `bf16` bit patterns `xs` to `ys`.
@@ -2598,7 +2598,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::MISH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::MISH_BF16, xs, ys);
 }
 
 /// `mish` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -2941,7 +2941,7 @@ pub mod softplus {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::SOFTPLUS_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTPLUS_F16, x.to_bits()))
 }
 
 /// `softplus` of one `f16` given and returned as raw bits.
@@ -2951,7 +2951,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SOFTPLUS_F16, x)
+    crate::kernels::read::at(&crate::tables::read::SOFTPLUS_F16, x)
 }
 
 /// Applies `softplus` in place to every `f16` of `xs`.
@@ -2962,7 +2962,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SOFTPLUS_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `softplus` of every `f16` of `xs` to `ys`.
@@ -2979,7 +2979,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SOFTPLUS_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softplus` in place to raw `f16` bit patterns.
@@ -2989,7 +2989,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SOFTPLUS_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_F16, xs);
 }
 
 /// Writes `softplus` of raw `f16` bit patterns `xs` to `ys`.
@@ -3005,7 +3005,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SOFTPLUS_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_F16, xs, ys);
 }
 
 /// `softplus` of one `bf16` value: one table load.
@@ -3020,7 +3020,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::SOFTPLUS_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTPLUS_BF16, x.to_bits()))
 }
 
 /// `softplus` of one `bf16` given and returned as raw bits.
@@ -3030,7 +3030,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SOFTPLUS_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::SOFTPLUS_BF16, x)
 }
 
 /// Applies `softplus` in place to every `bf16` of `xs`.
@@ -3041,7 +3041,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SOFTPLUS_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `softplus` of every `bf16` of `xs` to `ys`.
@@ -3058,7 +3058,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SOFTPLUS_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softplus` in place to raw `bf16` bit patterns.
@@ -3068,7 +3068,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SOFTPLUS_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_BF16, xs);
 }
 
 /// Writes `softplus` of raw `bf16` bit patterns `xs` to `ys`.
@@ -3084,7 +3084,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SOFTPLUS_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_BF16, xs, ys);
 }
 
 /// `softplus` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -3427,7 +3427,7 @@ pub mod softsign {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::SOFTSIGN_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTSIGN_F16, x.to_bits()))
 }
 
 /// `softsign` of one `f16` given and returned as raw bits.
@@ -3437,7 +3437,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SOFTSIGN_F16, x)
+    crate::kernels::read::at(&crate::tables::read::SOFTSIGN_F16, x)
 }
 
 /// Applies `softsign` in place to every `f16` of `xs`.
@@ -3448,7 +3448,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SOFTSIGN_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `softsign` of every `f16` of `xs` to `ys`.
@@ -3465,7 +3465,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SOFTSIGN_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softsign` in place to raw `f16` bit patterns.
@@ -3475,7 +3475,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SOFTSIGN_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_F16, xs);
 }
 
 /// Writes `softsign` of raw `f16` bit patterns `xs` to `ys`.
@@ -3491,7 +3491,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SOFTSIGN_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_F16, xs, ys);
 }
 
 /// `softsign` of one `bf16` value: one table load.
@@ -3506,7 +3506,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::SOFTSIGN_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTSIGN_BF16, x.to_bits()))
 }
 
 /// `softsign` of one `bf16` given and returned as raw bits.
@@ -3516,7 +3516,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SOFTSIGN_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::SOFTSIGN_BF16, x)
 }
 
 /// Applies `softsign` in place to every `bf16` of `xs`.
@@ -3527,7 +3527,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SOFTSIGN_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `softsign` of every `bf16` of `xs` to `ys`.
@@ -3544,7 +3544,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SOFTSIGN_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softsign` in place to raw `bf16` bit patterns.
@@ -3554,7 +3554,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SOFTSIGN_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_BF16, xs);
 }
 
 /// Writes `softsign` of raw `bf16` bit patterns `xs` to `ys`.
@@ -3570,7 +3570,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SOFTSIGN_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_BF16, xs, ys);
 }
 
 /// `softsign` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -3913,7 +3913,7 @@ pub mod elu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::ELU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::ELU_F16, x.to_bits()))
 }
 
 /// `elu` of one `f16` given and returned as raw bits.
@@ -3923,7 +3923,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::ELU_F16, x)
+    crate::kernels::read::at(&crate::tables::read::ELU_F16, x)
 }
 
 /// Applies `elu` in place to every `f16` of `xs`.
@@ -3934,7 +3934,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::ELU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::ELU_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `elu` of every `f16` of `xs` to `ys`.
@@ -3951,7 +3951,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::ELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::ELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `elu` in place to raw `f16` bit patterns.
@@ -3961,7 +3961,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::ELU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::ELU_F16, xs);
 }
 
 /// Writes `elu` of raw `f16` bit patterns `xs` to `ys`.
@@ -3977,7 +3977,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::ELU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::ELU_F16, xs, ys);
 }
 
 /// `elu` of one `bf16` value: one table load.
@@ -3992,7 +3992,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::ELU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::ELU_BF16, x.to_bits()))
 }
 
 /// `elu` of one `bf16` given and returned as raw bits.
@@ -4002,7 +4002,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::ELU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::ELU_BF16, x)
 }
 
 /// Applies `elu` in place to every `bf16` of `xs`.
@@ -4013,7 +4013,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::ELU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::ELU_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `elu` of every `bf16` of `xs` to `ys`.
@@ -4030,7 +4030,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::ELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::ELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `elu` in place to raw `bf16` bit patterns.
@@ -4040,7 +4040,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::ELU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::ELU_BF16, xs);
 }
 
 /// Writes `elu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -4056,7 +4056,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::ELU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::ELU_BF16, xs, ys);
 }
 
 /// `elu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -4399,7 +4399,7 @@ pub mod selu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::SELU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SELU_F16, x.to_bits()))
 }
 
 /// `selu` of one `f16` given and returned as raw bits.
@@ -4409,7 +4409,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SELU_F16, x)
+    crate::kernels::read::at(&crate::tables::read::SELU_F16, x)
 }
 
 /// Applies `selu` in place to every `f16` of `xs`.
@@ -4420,7 +4420,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SELU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SELU_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `selu` of every `f16` of `xs` to `ys`.
@@ -4437,7 +4437,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `selu` in place to raw `f16` bit patterns.
@@ -4447,7 +4447,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SELU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SELU_F16, xs);
 }
 
 /// Writes `selu` of raw `f16` bit patterns `xs` to `ys`.
@@ -4463,7 +4463,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SELU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SELU_F16, xs, ys);
 }
 
 /// `selu` of one `bf16` value: one table load.
@@ -4478,7 +4478,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::SELU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SELU_BF16, x.to_bits()))
 }
 
 /// `selu` of one `bf16` given and returned as raw bits.
@@ -4488,7 +4488,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::SELU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::SELU_BF16, x)
 }
 
 /// Applies `selu` in place to every `bf16` of `xs`.
@@ -4499,7 +4499,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::SELU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::SELU_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `selu` of every `bf16` of `xs` to `ys`.
@@ -4516,7 +4516,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::SELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::SELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `selu` in place to raw `bf16` bit patterns.
@@ -4526,7 +4526,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::SELU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::SELU_BF16, xs);
 }
 
 /// Writes `selu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -4542,7 +4542,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::SELU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::SELU_BF16, xs, ys);
 }
 
 /// `selu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -4885,7 +4885,7 @@ pub mod hardsigmoid {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::HARDSIGMOID_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_F16, x.to_bits()))
 }
 
 /// `hardsigmoid` of one `f16` given and returned as raw bits.
@@ -4895,7 +4895,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::HARDSIGMOID_F16, x)
+    crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_F16, x)
 }
 
 /// Applies `hardsigmoid` in place to every `f16` of `xs`.
@@ -4906,7 +4906,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::HARDSIGMOID_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardsigmoid` of every `f16` of `xs` to `ys`.
@@ -4923,7 +4923,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::HARDSIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardsigmoid` in place to raw `f16` bit patterns.
@@ -4933,7 +4933,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::HARDSIGMOID_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_F16, xs);
 }
 
 /// Writes `hardsigmoid` of raw `f16` bit patterns `xs` to `ys`.
@@ -4949,7 +4949,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::HARDSIGMOID_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_F16, xs, ys);
 }
 
 /// `hardsigmoid` of one `bf16` value: one table load.
@@ -4964,7 +4964,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::HARDSIGMOID_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_BF16, x.to_bits()))
 }
 
 /// `hardsigmoid` of one `bf16` given and returned as raw bits.
@@ -4974,7 +4974,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::HARDSIGMOID_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_BF16, x)
 }
 
 /// Applies `hardsigmoid` in place to every `bf16` of `xs`.
@@ -4985,7 +4985,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::HARDSIGMOID_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardsigmoid` of every `bf16` of `xs` to `ys`.
@@ -5002,7 +5002,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::HARDSIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardsigmoid` in place to raw `bf16` bit patterns.
@@ -5012,7 +5012,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::HARDSIGMOID_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_BF16, xs);
 }
 
 /// Writes `hardsigmoid` of raw `bf16` bit patterns `xs` to `ys`.
@@ -5028,7 +5028,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::HARDSIGMOID_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_BF16, xs, ys);
 }
 
 /// `hardsigmoid` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -5371,7 +5371,7 @@ pub mod hardswish {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::HARDSWISH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSWISH_F16, x.to_bits()))
 }
 
 /// `hardswish` of one `f16` given and returned as raw bits.
@@ -5381,7 +5381,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::HARDSWISH_F16, x)
+    crate::kernels::read::at(&crate::tables::read::HARDSWISH_F16, x)
 }
 
 /// Applies `hardswish` in place to every `f16` of `xs`.
@@ -5392,7 +5392,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::HARDSWISH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardswish` of every `f16` of `xs` to `ys`.
@@ -5409,7 +5409,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::HARDSWISH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::HARDSWISH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardswish` in place to raw `f16` bit patterns.
@@ -5419,7 +5419,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::HARDSWISH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_F16, xs);
 }
 
 /// Writes `hardswish` of raw `f16` bit patterns `xs` to `ys`.
@@ -5435,7 +5435,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::HARDSWISH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::HARDSWISH_F16, xs, ys);
 }
 
 /// `hardswish` of one `bf16` value: one table load.
@@ -5450,7 +5450,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::HARDSWISH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSWISH_BF16, x.to_bits()))
 }
 
 /// `hardswish` of one `bf16` given and returned as raw bits.
@@ -5460,7 +5460,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::HARDSWISH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::HARDSWISH_BF16, x)
 }
 
 /// Applies `hardswish` in place to every `bf16` of `xs`.
@@ -5471,7 +5471,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::HARDSWISH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardswish` of every `bf16` of `xs` to `ys`.
@@ -5488,7 +5488,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::HARDSWISH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::HARDSWISH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardswish` in place to raw `bf16` bit patterns.
@@ -5498,7 +5498,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::HARDSWISH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_BF16, xs);
 }
 
 /// Writes `hardswish` of raw `bf16` bit patterns `xs` to `ys`.
@@ -5514,7 +5514,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::HARDSWISH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::HARDSWISH_BF16, xs, ys);
 }
 
 /// `hardswish` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -5857,7 +5857,7 @@ pub mod erf {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::ERF_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::ERF_F16, x.to_bits()))
 }
 
 /// `erf` of one `f16` given and returned as raw bits.
@@ -5867,7 +5867,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::ERF_F16, x)
+    crate::kernels::read::at(&crate::tables::read::ERF_F16, x)
 }
 
 /// Applies `erf` in place to every `f16` of `xs`.
@@ -5878,7 +5878,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::ERF_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::ERF_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `erf` of every `f16` of `xs` to `ys`.
@@ -5895,7 +5895,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::ERF_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::ERF_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `erf` in place to raw `f16` bit patterns.
@@ -5905,7 +5905,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::ERF_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::ERF_F16, xs);
 }
 
 /// Writes `erf` of raw `f16` bit patterns `xs` to `ys`.
@@ -5921,7 +5921,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::ERF_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::ERF_F16, xs, ys);
 }
 
 /// `erf` of one `bf16` value: one table load.
@@ -5936,7 +5936,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::ERF_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::ERF_BF16, x.to_bits()))
 }
 
 /// `erf` of one `bf16` given and returned as raw bits.
@@ -5946,7 +5946,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::ERF_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::ERF_BF16, x)
 }
 
 /// Applies `erf` in place to every `bf16` of `xs`.
@@ -5957,7 +5957,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::ERF_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::ERF_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `erf` of every `bf16` of `xs` to `ys`.
@@ -5974,7 +5974,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::ERF_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::ERF_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `erf` in place to raw `bf16` bit patterns.
@@ -5984,7 +5984,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::ERF_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::ERF_BF16, xs);
 }
 
 /// Writes `erf` of raw `bf16` bit patterns `xs` to `ys`.
@@ -6000,7 +6000,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::ERF_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::ERF_BF16, xs, ys);
 }
 
 /// `erf` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -6343,7 +6343,7 @@ pub mod exp {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::EXP_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::EXP_F16, x.to_bits()))
 }
 
 /// `exp` of one `f16` given and returned as raw bits.
@@ -6353,7 +6353,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::EXP_F16, x)
+    crate::kernels::read::at(&crate::tables::read::EXP_F16, x)
 }
 
 /// Applies `exp` in place to every `f16` of `xs`.
@@ -6364,7 +6364,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::EXP_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::EXP_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `exp` of every `f16` of `xs` to `ys`.
@@ -6381,7 +6381,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::EXP_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::EXP_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `exp` in place to raw `f16` bit patterns.
@@ -6391,7 +6391,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::EXP_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::EXP_F16, xs);
 }
 
 /// Writes `exp` of raw `f16` bit patterns `xs` to `ys`.
@@ -6407,7 +6407,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::EXP_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::EXP_F16, xs, ys);
 }
 
 /// `exp` of one `bf16` value: one table load.
@@ -6422,7 +6422,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::EXP_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::EXP_BF16, x.to_bits()))
 }
 
 /// `exp` of one `bf16` given and returned as raw bits.
@@ -6432,7 +6432,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::EXP_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::EXP_BF16, x)
 }
 
 /// Applies `exp` in place to every `bf16` of `xs`.
@@ -6443,7 +6443,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::EXP_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::EXP_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `exp` of every `bf16` of `xs` to `ys`.
@@ -6460,7 +6460,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::EXP_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::EXP_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `exp` in place to raw `bf16` bit patterns.
@@ -6470,7 +6470,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::EXP_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::EXP_BF16, xs);
 }
 
 /// Writes `exp` of raw `bf16` bit patterns `xs` to `ys`.
@@ -6486,7 +6486,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::EXP_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::EXP_BF16, xs, ys);
 }
 
 /// `exp` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -6829,7 +6829,7 @@ pub mod log {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::LOG_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::LOG_F16, x.to_bits()))
 }
 
 /// `log` of one `f16` given and returned as raw bits.
@@ -6839,7 +6839,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::LOG_F16, x)
+    crate::kernels::read::at(&crate::tables::read::LOG_F16, x)
 }
 
 /// Applies `log` in place to every `f16` of `xs`.
@@ -6850,7 +6850,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::LOG_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::LOG_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `log` of every `f16` of `xs` to `ys`.
@@ -6867,7 +6867,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::LOG_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::LOG_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `log` in place to raw `f16` bit patterns.
@@ -6877,7 +6877,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::LOG_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::LOG_F16, xs);
 }
 
 /// Writes `log` of raw `f16` bit patterns `xs` to `ys`.
@@ -6893,7 +6893,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::LOG_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::LOG_F16, xs, ys);
 }
 
 /// `log` of one `bf16` value: one table load.
@@ -6908,7 +6908,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::LOG_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::LOG_BF16, x.to_bits()))
 }
 
 /// `log` of one `bf16` given and returned as raw bits.
@@ -6918,7 +6918,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::LOG_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::LOG_BF16, x)
 }
 
 /// Applies `log` in place to every `bf16` of `xs`.
@@ -6929,7 +6929,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::LOG_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::LOG_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `log` of every `bf16` of `xs` to `ys`.
@@ -6946,7 +6946,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::LOG_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::LOG_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `log` in place to raw `bf16` bit patterns.
@@ -6956,7 +6956,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::LOG_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::LOG_BF16, xs);
 }
 
 /// Writes `log` of raw `bf16` bit patterns `xs` to `ys`.
@@ -6972,7 +6972,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::LOG_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::LOG_BF16, xs, ys);
 }
 
 /// `log` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -7165,7 +7165,7 @@ pub mod rsqrt {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::RSQRT_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::RSQRT_F16, x.to_bits()))
 }
 
 /// `rsqrt` of one `f16` given and returned as raw bits.
@@ -7175,7 +7175,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::RSQRT_F16, x)
+    crate::kernels::read::at(&crate::tables::read::RSQRT_F16, x)
 }
 
 /// Applies `rsqrt` in place to every `f16` of `xs`.
@@ -7186,7 +7186,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::RSQRT_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::RSQRT_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `rsqrt` of every `f16` of `xs` to `ys`.
@@ -7203,7 +7203,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::RSQRT_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::RSQRT_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `rsqrt` in place to raw `f16` bit patterns.
@@ -7213,7 +7213,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::RSQRT_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::RSQRT_F16, xs);
 }
 
 /// Writes `rsqrt` of raw `f16` bit patterns `xs` to `ys`.
@@ -7229,7 +7229,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::RSQRT_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::RSQRT_F16, xs, ys);
 }
 
 /// `rsqrt` of one `bf16` value: one table load.
@@ -7244,7 +7244,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::RSQRT_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::RSQRT_BF16, x.to_bits()))
 }
 
 /// `rsqrt` of one `bf16` given and returned as raw bits.
@@ -7254,7 +7254,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::RSQRT_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::RSQRT_BF16, x)
 }
 
 /// Applies `rsqrt` in place to every `bf16` of `xs`.
@@ -7265,7 +7265,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::RSQRT_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::RSQRT_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `rsqrt` of every `bf16` of `xs` to `ys`.
@@ -7282,7 +7282,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::RSQRT_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::RSQRT_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `rsqrt` in place to raw `bf16` bit patterns.
@@ -7292,7 +7292,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::RSQRT_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::RSQRT_BF16, xs);
 }
 
 /// Writes `rsqrt` of raw `bf16` bit patterns `xs` to `ys`.
@@ -7308,7 +7308,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::RSQRT_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::RSQRT_BF16, xs, ys);
 }
 
 /// `rsqrt` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -7501,7 +7501,7 @@ pub mod gelu_quick {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::GELU_QUICK_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_QUICK_F16, x.to_bits()))
 }
 
 /// `gelu_quick` of one `f16` given and returned as raw bits.
@@ -7511,7 +7511,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::GELU_QUICK_F16, x)
+    crate::kernels::read::at(&crate::tables::read::GELU_QUICK_F16, x)
 }
 
 /// Applies `gelu_quick` in place to every `f16` of `xs`.
@@ -7522,7 +7522,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::GELU_QUICK_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_quick` of every `f16` of `xs` to `ys`.
@@ -7539,7 +7539,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::GELU_QUICK_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_quick` in place to raw `f16` bit patterns.
@@ -7549,7 +7549,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::GELU_QUICK_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_F16, xs);
 }
 
 /// Writes `gelu_quick` of raw `f16` bit patterns `xs` to `ys`.
@@ -7565,7 +7565,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::GELU_QUICK_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_F16, xs, ys);
 }
 
 /// `gelu_quick` of one `bf16` value: one table load.
@@ -7580,7 +7580,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::GELU_QUICK_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_QUICK_BF16, x.to_bits()))
 }
 
 /// `gelu_quick` of one `bf16` given and returned as raw bits.
@@ -7590,7 +7590,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::GELU_QUICK_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::GELU_QUICK_BF16, x)
 }
 
 /// Applies `gelu_quick` in place to every `bf16` of `xs`.
@@ -7601,7 +7601,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::GELU_QUICK_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_quick` of every `bf16` of `xs` to `ys`.
@@ -7618,7 +7618,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::GELU_QUICK_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_quick` in place to raw `bf16` bit patterns.
@@ -7628,7 +7628,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::GELU_QUICK_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_BF16, xs);
 }
 
 /// Writes `gelu_quick` of raw `bf16` bit patterns `xs` to `ys`.
@@ -7644,7 +7644,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::GELU_QUICK_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_BF16, xs, ys);
 }
 
 /// `gelu_quick` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -7987,7 +7987,7 @@ pub mod logsigmoid {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::compact::at(&crate::tables::read::LOGSIGMOID_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_F16, x.to_bits()))
 }
 
 /// `logsigmoid` of one `f16` given and returned as raw bits.
@@ -7997,7 +7997,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::LOGSIGMOID_F16, x)
+    crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_F16, x)
 }
 
 /// Applies `logsigmoid` in place to every `f16` of `xs`.
@@ -8008,7 +8008,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::LOGSIGMOID_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_F16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `logsigmoid` of every `f16` of `xs` to `ys`.
@@ -8025,7 +8025,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::LOGSIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `logsigmoid` in place to raw `f16` bit patterns.
@@ -8035,7 +8035,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::LOGSIGMOID_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_F16, xs);
 }
 
 /// Writes `logsigmoid` of raw `f16` bit patterns `xs` to `ys`.
@@ -8051,7 +8051,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::LOGSIGMOID_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_F16, xs, ys);
 }
 
 /// `logsigmoid` of one `bf16` value: one table load.
@@ -8066,7 +8066,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::compact::at(&crate::tables::read::LOGSIGMOID_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_BF16, x.to_bits()))
 }
 
 /// `logsigmoid` of one `bf16` given and returned as raw bits.
@@ -8076,7 +8076,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::compact::at(&crate::tables::read::LOGSIGMOID_BF16, x)
+    crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_BF16, x)
 }
 
 /// Applies `logsigmoid` in place to every `bf16` of `xs`.
@@ -8087,7 +8087,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::apply(&crate::tables::read::LOGSIGMOID_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_BF16, xs.reinterpret_cast_mut());
 }
 
 /// Writes `logsigmoid` of every `bf16` of `xs` to `ys`.
@@ -8104,7 +8104,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::compact::map(&crate::tables::read::LOGSIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `logsigmoid` in place to raw `bf16` bit patterns.
@@ -8114,7 +8114,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::compact::apply(&crate::tables::read::LOGSIGMOID_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_BF16, xs);
 }
 
 /// Writes `logsigmoid` of raw `bf16` bit patterns `xs` to `ys`.
@@ -8130,7 +8130,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::compact::map(&crate::tables::read::LOGSIGMOID_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_BF16, xs, ys);
 }
 
 /// `logsigmoid` of one `fp8_e4m3` value given and returned as its raw bits.

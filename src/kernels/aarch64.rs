@@ -1,14 +1,10 @@
 //! NEON byte lookup: `tbl` over the first 64 entries, then `tbx` over each
 //! further 64 with the index lowered by 64 (out-of-range lanes keep their
 //! value). The module is compiled only where NEON is a target feature, so not
-//! on soft-float targets such as `aarch64-unknown-none-softfloat`. Compact
-//! 16-bit tables: the scalar decode per lane, inserted into a vector.
+//! on soft-float targets such as `aarch64-unknown-none-softfloat`.
 
 use core::arch::aarch64::*;
 
-use actlut_core::compact::CompactRef;
-
-use super::compact::Parts;
 use super::driver::{kernel_fn, Block};
 
 /// NEON byte lookup, 16 bytes per block.
@@ -46,43 +42,6 @@ impl Block<[u8; 256]> for Neon {
 }
 
 kernel_fn!(#[inline] u8_neon: [u8; 256] => Neon);
-
-/// Compact 16-bit tables with NEON (no gathers): the eight indices in one
-/// `ld1`, each lane decoded with scalar loads ([`Parts::decode`]) and inserted
-/// with `ins` (`vsetq_lane_u16`), one 128-bit store.
-pub(super) struct NeonLanes<const F: u8>;
-
-impl<const F: u8> Block<CompactRef<'_>> for NeonLanes<F> {
-    const LANES: usize = 8;
-    type State = Parts;
-
-    #[inline(always)]
-    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
-        Parts::of(table)
-    }
-
-    #[inline(always)]
-    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
-        // SAFETY: NEON is a target feature of this build; the caller vouches for
-        // 8 readable u16 at `src` and 8 writable at `dst` (vld1q/vst1q need no
-        // alignment beyond the element's); `p` is the parts of the table the
-        // driver holds borrowed; the indices are read before the store.
-        unsafe {
-            let idx: [u16; 8] = core::array::from_fn(|k| src.add(k).read());
-            let v = vdupq_n_u16(p.decode::<F>(idx[0]));
-            let v = vsetq_lane_u16::<1>(p.decode::<F>(idx[1]), v);
-            let v = vsetq_lane_u16::<2>(p.decode::<F>(idx[2]), v);
-            let v = vsetq_lane_u16::<3>(p.decode::<F>(idx[3]), v);
-            let v = vsetq_lane_u16::<4>(p.decode::<F>(idx[4]), v);
-            let v = vsetq_lane_u16::<5>(p.decode::<F>(idx[5]), v);
-            let v = vsetq_lane_u16::<6>(p.decode::<F>(idx[6]), v);
-            let v = vsetq_lane_u16::<7>(p.decode::<F>(idx[7]), v);
-            vst1q_u16(dst, v);
-        }
-    }
-}
-
-kernel_fn!(#[inline] compact_neon: compact => NeonLanes);
 
 /// FP4 shared-scale rows (`kernels/fp4.rs`) with NEON: 8 packed bytes
 /// unpacked into 16 codes, each output byte plane looked up with `tbl`, the

@@ -37,8 +37,8 @@
 //! available kernel on every length 0..=300 and every alignment offset).
 //!
 //! The slice functions ([`map_u8`], [`apply_u8`], [`map_u16`], [`apply_u16`],
-//! [`map_u8_u32`], [`map_u8_u16`], and [`crate::compact::apply_u16`] and
-//! [`crate::compact::map_u16`]) use [`Kernel::best`] for their table shape,
+//! [`map_u8_u32`], [`map_u8_u16`], and [`crate::compact::apply_compact_u16`] and
+//! [`crate::compact::map_compact_u16`]) use [`Kernel::best`] for their table shape,
 //! chosen once: with the `std` feature on x86_64 the byte kernel is a function
 //! pointer set on first use from CPU detection; everywhere else the choice is
 //! fixed at compile time by the target features (`-C target-feature=+avx2`).
@@ -72,6 +72,7 @@ mod compact;
 mod driver;
 #[allow(unsafe_code)]
 mod fp4;
+pub(crate) mod read;
 #[allow(unsafe_code)]
 mod scalar;
 #[allow(unsafe_code)]
@@ -192,6 +193,54 @@ use actlut_core::spline::SplineRef;
 pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
 
+/// `best_implementation` for a table type: with `std` on x86_64, a function
+/// pointer first set to a routine that detects the CPU, stores the kernel
+/// [`Kernel::best`] picks in its place and runs it (so the choice is made once
+/// and costs one load and an indirect call per slice afterwards); without
+/// `std`, or off x86_64, fixed at compile time by the target features.
+macro_rules! chosen_once {
+    ($table:ty, $shape:expr, $fallback:expr) => {
+        #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
+        #[inline]
+        #[allow(unsafe_code)]
+        fn best_implementation() -> RawKernel<Self> {
+            use core::sync::atomic::{AtomicPtr, Ordering};
+
+            static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
+
+            /// # Safety
+            ///
+            /// The contract of [`RawKernel`] (the chosen kernel's).
+            unsafe fn detect(
+                table: &$table,
+                src: *const <$table as LookupTable>::Index,
+                dst: *mut <$table as LookupTable>::Entry,
+                len: usize,
+            ) {
+                let chosen = <$table>::implementation(Kernel::best($shape)).unwrap_or($fallback);
+                CHOSEN.store(chosen as *mut (), Ordering::Relaxed);
+                // SAFETY: `implementation` returns only kernels that run here;
+                // the slice contract is the caller's.
+                unsafe { chosen(table, src, dst, len) }
+            }
+
+            let chosen = CHOSEN.load(Ordering::Relaxed);
+            // SAFETY: CHOSEN only ever holds `detect` or a kernel returned by
+            // `implementation` (so one that runs on this CPU), both of type
+            // `RawKernel<$table>`; a function pointer round-trips through
+            // `*mut ()`.
+            unsafe { core::mem::transmute::<*mut (), RawKernel<Self>>(chosen) }
+        }
+
+        /// Without `std`, or off x86_64: fixed at compile time.
+        #[cfg(not(all(feature = "std", target_arch = "x86_64", target_feature = "sse2")))]
+        #[inline]
+        fn best_implementation() -> RawKernel<Self> {
+            Self::implementation(Kernel::best($shape)).unwrap_or($fallback)
+        }
+    };
+}
+
 impl LookupTable for SplineRef<'_> {
     type Index = u16;
     type Entry = u16;
@@ -249,41 +298,7 @@ impl sealed::Dispatch for [u8; 256] {
         }
     }
 
-    /// With `std` on x86_64: a function pointer, first set to a routine that
-    /// detects the CPU, stores the chosen kernel in its place and runs it.
-    #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
-    #[inline]
-    #[allow(unsafe_code)]
-    fn best_implementation() -> RawKernel<Self> {
-        use core::sync::atomic::{AtomicPtr, Ordering};
-
-        static CHOSEN: AtomicPtr<()> = AtomicPtr::new(detect as *mut ());
-
-        /// # Safety
-        ///
-        /// The contract of [`RawKernel`] (the chosen kernel's).
-        unsafe fn detect(table: &[u8; 256], src: *const u8, dst: *mut u8, len: usize) {
-            let kernel = Kernel::best(TableShape::U8);
-            let chosen = <[u8; 256]>::implementation(kernel).unwrap_or(scalar::u8_scalar);
-            CHOSEN.store(chosen as *mut (), Ordering::Relaxed);
-            // SAFETY: `implementation` returns only kernels that run here; the
-            // slice contract is the caller's.
-            unsafe { chosen(table, src, dst, len) }
-        }
-
-        let chosen = CHOSEN.load(Ordering::Relaxed);
-        // SAFETY: CHOSEN only ever holds `detect` or a kernel returned by
-        // `implementation` (so one that runs on this CPU), both of type
-        // `RawKernel<[u8; 256]>`; a function pointer round-trips through `*mut ()`.
-        unsafe { core::mem::transmute::<*mut (), RawKernel<Self>>(chosen) }
-    }
-
-    /// Without `std`, or off x86_64: fixed at compile time.
-    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_feature = "sse2")))]
-    #[inline]
-    fn best_implementation() -> RawKernel<Self> {
-        Self::implementation(Kernel::best(TableShape::U8)).unwrap_or(scalar::u8_scalar)
-    }
+    chosen_once!([u8; 256], TableShape::U8, scalar::u8_scalar);
 }
 
 impl LookupTable for [u16; 65_536] {
@@ -303,22 +318,19 @@ impl sealed::Dispatch for [u16; 65_536] {
             Kernel::Scalar => Some(scalar::u16_scalar),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Sse2 => Some(x86_64::u16_sse2),
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "sse2",
+                feature = "avx512vbmi"
+            ))]
+            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::u16_avx512),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => Some(wasm32::u16_simd128),
             _ => None,
         }
     }
 
-    /// Fixed at compile time (the lane-load kernels need baseline features only).
-    #[inline]
-    fn best_implementation() -> RawKernel<Self> {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        return x86_64::u16_sse2;
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return wasm32::u16_simd128;
-        #[allow(unreachable_code)]
-        scalar::u16_scalar
-    }
+    chosen_once!([u16; 65_536], TableShape::U16, scalar::u16_scalar);
 }
 
 impl LookupTable for CompactRef<'_> {
@@ -338,8 +350,6 @@ impl sealed::Dispatch for CompactRef<'_> {
         match kernel {
             Kernel::Scalar => Some(compact::compact_scalar),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::Sse2 => Some(x86_64::compact_sse2),
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 if kernel.is_available() => Some(x86_64::compact_avx2),
             #[cfg(all(
                 target_arch = "x86_64",
@@ -347,19 +357,17 @@ impl sealed::Dispatch for CompactRef<'_> {
                 feature = "avx512vbmi"
             ))]
             Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::compact_avx512),
-            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-            Kernel::Neon => Some(aarch64::compact_neon),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => Some(wasm32::compact_simd128),
             _ => None,
         }
     }
 
-    /// The portable loop everywhere (see [`Kernel::best`]).
-    #[inline]
-    fn best_implementation() -> RawKernel<Self> {
+    chosen_once!(
+        CompactRef<'_>,
+        TableShape::Compact16,
         compact::compact_scalar
-    }
+    );
 }
 
 impl LookupTable for [u32; 256] {
@@ -421,6 +429,55 @@ impl sealed::Dispatch for [u16; 256] {
         return x86_64::u8_u16_sse2;
         #[allow(unreachable_code)]
         scalar::u8_u16_scalar
+    }
+}
+
+/// The CPU classes [`Kernel::best`] tells apart: where the benchmarks
+/// (`cargo bench --bench compact`, BENCHMARKS.md) showed a different kernel
+/// fastest. [`CpuClass::detect`] reads it with `cpuid` on x86_64 (with the
+/// `std` feature; without it, and elsewhere, [`CpuClass::Other`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CpuClass {
+    /// An Intel x86_64 CPU (vendor `GenuineIntel`). Measured: a Sapphire
+    /// Rapids class Xeon (family 6, AVX-512 F/BW/VBMI/FP16, in a virtual machine), where the
+    /// 16-lane gathers beat scalar loads.
+    Intel,
+    /// AMD family 25 without AVX-512: Zen 3. Measured: gathers slower than
+    /// scalar loads.
+    AmdZen3,
+    /// AMD family 25 with AVX-512: Zen 4. Measured (by the issue that asked
+    /// for the compact speed): the AVX2 compact kernel at 0.87–0.91 ns per
+    /// element against 0.85–1.50 for the portable loop.
+    AmdZen4,
+    /// AMD family 26: Zen 5. Measured: the portable compact loop ahead of every
+    /// gather kernel, SSE2 ahead of the AVX-512 full-table gather.
+    AmdZen5,
+    /// Any other CPU, another architecture, or no detection (no `std`, Miri).
+    Other,
+}
+
+impl CpuClass {
+    /// The class of the CPU this runs on (see the type's documentation),
+    /// read once.
+    pub fn detect() -> CpuClass {
+        #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
+        return x86_64::cpu_class();
+        #[allow(unreachable_code)]
+        CpuClass::Other
+    }
+
+    /// The class of an x86_64 CPU from its `cpuid` vendor string (leaf 0: EBX,
+    /// EDX, ECX), its family (leaf 1: base family, plus the extended family
+    /// when the base is 15) and whether it has AVX-512 F.
+    pub fn from_cpuid(vendor: &[u8; 12], family: u32, avx512f: bool) -> CpuClass {
+        match (vendor, family) {
+            (b"GenuineIntel", _) => CpuClass::Intel,
+            (b"AuthenticAMD", 25) if avx512f => CpuClass::AmdZen4,
+            (b"AuthenticAMD", 25) => CpuClass::AmdZen3,
+            (b"AuthenticAMD", 26) => CpuClass::AmdZen5,
+            _ => CpuClass::Other,
+        }
     }
 }
 
@@ -538,30 +595,68 @@ impl Kernel {
         }
     }
 
-    /// The fastest kernel available for tables of `shape`: the one the slice
-    /// functions ([`map_u8`], [`map_u16`], …) use. For byte tables, AVX-512
-    /// VBMI, then AVX2, then NEON (never [`Kernel::Simd128`], see the module
-    /// documentation); for 16-bit tables SSE2 or `simd128`; for byte → wide
-    /// tables SSE2; for compact tables [`Kernel::Scalar`] everywhere (it beats
-    /// the gathers and the lane loads, see the module documentation); for FP4
-    /// rows SSSE3, NEON or `simd128`; otherwise [`Kernel::Scalar`].
+    /// The fastest kernel available for tables of `shape` on this CPU: the one
+    /// the slice functions ([`map_u8`], [`map_u16`], …) use.
+    /// [`Kernel::best_on`]`(shape, `[`CpuClass::detect`]`())`.
     pub fn best(shape: TableShape) -> Kernel {
-        let order: &[Kernel] = match shape {
-            TableShape::U8 => &[Kernel::Avx512Vbmi, Kernel::Avx2, Kernel::Neon],
-            TableShape::U16 => &[Kernel::Sse2, Kernel::Simd128],
-            TableShape::U8ToU32 | TableShape::U8ToU16 => &[Kernel::Sse2],
-            // Measured (docs/compact.md, "Speed"): the portable loop beats the
-            // gathers and the lane loads.
-            TableShape::Compact16 => &[],
-            TableShape::Fp4 => &[Kernel::Ssse3, Kernel::Neon, Kernel::Simd128],
-            // Only the portable block so far.
-            TableShape::Spline16 => &[],
-        };
-        order
+        Kernel::best_on(shape, CpuClass::detect())
+    }
+
+    /// The first kernel of [`Kernel::preference`]`(shape, class)` that is
+    /// available here for `shape`, or [`Kernel::Scalar`].
+    pub fn best_on(shape: TableShape, class: CpuClass) -> Kernel {
+        Kernel::preference(shape, class)
             .iter()
             .copied()
             .find(|k| k.is_available_for(shape))
             .unwrap_or(Kernel::Scalar)
+    }
+
+    /// The kernels for tables of `shape` on CPUs of `class`, fastest first as
+    /// measured (BENCHMARKS.md, docs/compact.md "Speed"); [`Kernel::Scalar`]
+    /// follows them all. The table (a test holds it):
+    ///
+    /// | shape | `Intel` | `AmdZen3` | `AmdZen4` | `AmdZen5` | `Other` |
+    /// |---|---|---|---|---|---|
+    /// | `U8` | VBMI, AVX2 | AVX2 | VBMI, AVX2 | VBMI, AVX2 | VBMI, AVX2, NEON |
+    /// | `U16` | AVX-512, SSE2 | SSE2 | SSE2 | SSE2 | SSE2, `simd128` |
+    /// | `U8ToU32`, `U8ToU16` | SSE2 | SSE2 | SSE2 | SSE2 | SSE2 |
+    /// | `Compact16` | AVX-512, AVX2 | (scalar) | AVX2 | (scalar) | (scalar) |
+    /// | `Fp4` | SSSE3 | SSSE3 | SSSE3 | SSSE3 | SSSE3, NEON, `simd128` |
+    /// | `Spline16` | (scalar) | (scalar) | (scalar) | (scalar) | (scalar) |
+    ///
+    /// Never [`Kernel::Simd128`] for byte tables (under node on an x86-64
+    /// host it runs at 0.64–0.66× the scalar loop: `i8x16.swizzle` costs a
+    /// fix-up per lookup there) nor for compact tables (slower than the
+    /// portable loop on the bytes layout, the one the `compact` feature
+    /// embeds); both remain available by name.
+    pub fn preference(shape: TableShape, class: CpuClass) -> &'static [Kernel] {
+        use CpuClass::*;
+        use Kernel::*;
+        match (shape, class) {
+            (TableShape::U8, AmdZen3) => &[Avx2],
+            (TableShape::U8, Other) => &[Avx512Vbmi, Avx2, Neon],
+            (TableShape::U8, _) => &[Avx512Vbmi, Avx2],
+            // Intel: the 16-lane gather, 0.14–0.16 ns per element against
+            // 0.17–0.20 for SSE2 on a Sapphire Rapids core; on a Zen 5 the
+            // gather alone (0.26 ns) is slower than SSE2 (0.20).
+            (TableShape::U16, Intel) => &[Avx512Vbmi, Sse2],
+            (TableShape::U16, Other) => &[Sse2, Simd128],
+            (TableShape::U16, _) => &[Sse2],
+            (TableShape::U8ToU32 | TableShape::U8ToU16, _) => &[Sse2],
+            // Intel: AVX-512 0.34–0.37, AVX2 0.40–0.44, scalar 0.73–0.86.
+            (TableShape::Compact16, Intel) => &[Avx512Vbmi, Avx2],
+            (TableShape::Compact16, AmdZen4) => &[Avx2],
+            // Zen 5: scalar 0.63–0.69 ahead of AVX-512 0.66–0.67 and AVX2
+            // 0.69–0.70 (before the 16-lane gathers); Zen 3 gathers are
+            // slower than scalar loads; elsewhere (wasm, NEON) the lane
+            // kernels lose to the portable loop on the bytes layout.
+            (TableShape::Compact16, _) => &[],
+            (TableShape::Fp4, Other) => &[Ssse3, Neon, Simd128],
+            (TableShape::Fp4, _) => &[Ssse3],
+            // Only the portable block so far.
+            (TableShape::Spline16, _) => &[],
+        }
     }
 
     /// `dst[i] = table[src[i]]` with this kernel.

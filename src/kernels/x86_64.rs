@@ -10,14 +10,20 @@
 //!   loads folded into `pinsrw`, one 128-bit store per eight elements.
 //! - Byte → 32-bit and byte → 16-bit lookups with SSE2: indices from one 64-bit
 //!   load, entries loaded straight into vector lanes.
-//! - Compact 16-bit lookups (`kernels/compact.rs`): SSE2 lane loads (the
-//!   scalar decode per lane, `pinsrw`), and a directory gather and a pool
-//!   gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, each gather
-//!   as two 8-lane `vpgatherdd`).
+//! - 65,536-entry 16-bit lookup with AVX-512: one 16-lane `vpgatherdd` per
+//!   sixteen elements.
+//! - Compact 16-bit lookups (`kernels/compact.rs`): a directory gather and a
+//!   pool gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, the
+//!   page's width in a mask register).
+//! - The CPU's vendor and family ([`cpu_class`]), which [`Kernel::best`](super::Kernel::best)
+//!   decides by.
 
 use core::arch::x86_64::*;
 
 use actlut_core::compact::CompactRef;
+
+#[cfg(feature = "avx512vbmi")]
+use actlut_core::compact::WIDE_BIT;
 
 use super::compact::{Parts, WORDS};
 use super::driver::{kernel_fn, Block};
@@ -258,43 +264,6 @@ kernel_fn!(#[inline] u16_sse2: [u16; 65_536] => Sse2);
 kernel_fn!(#[inline] u8_u32_sse2: [u32; 256] => Sse2);
 kernel_fn!(#[inline] u8_u16_sse2: [u16; 256] => Sse2);
 
-/// Compact 16-bit tables of form `F` with SSE2 (no gathers): the eight
-/// indices come from two 64-bit loads, each lane is decoded with scalar loads
-/// ([`Parts::decode`]) and inserted by `pinsrw`, one 128-bit store.
-pub(super) struct Sse2Lanes<const F: u8>;
-
-impl<const F: u8> Block<CompactRef<'_>> for Sse2Lanes<F> {
-    const LANES: usize = 8;
-    type State = Parts;
-
-    #[inline(always)]
-    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
-        Parts::of(table)
-    }
-
-    #[inline(always)]
-    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
-        // SAFETY: the caller vouches for 8 readable u16 = 16 bytes at `src`;
-        // read_unaligned has no alignment requirement. x86_64 is little-endian,
-        // so bits 16k..16k+16 of each word are element k of its half.
-        let (a, b) = unsafe {
-            let q = src.cast::<u64>();
-            (q.read_unaligned(), q.add(1).read_unaligned())
-        };
-        let v = lanes16(|k| {
-            let w = if k < 4 { a } else { b };
-            // SAFETY: `p` is the parts of the table the driver holds borrowed,
-            // of form `F`.
-            unsafe { p.decode::<F>((w >> (16 * (k % 4))) as u16) }
-        });
-        // SAFETY: the caller vouches for 8 writable u16 = 16 bytes at `dst`;
-        // storeu has no alignment requirement; the indices were read above.
-        unsafe { _mm_storeu_si128(dst.cast(), v) };
-    }
-}
-
-kernel_fn!(#[inline] compact_sse2: compact => Sse2Lanes);
-
 /// The constants of the branch-free decode of `kernels/compact.rs` for form
 /// `F`:
 /// `(offset_mask, scale, force)`.
@@ -386,33 +355,121 @@ impl<const F: u8> Block<CompactRef<'_>> for Avx2Gather<F> {
 
 kernel_fn!(#[target_feature(enable = "avx2")] compact_avx2: compact => Avx2Gather);
 
-/// Compact 16-bit tables of form `F` with AVX-512 (`avx512vbmi` feature, on a
-/// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
-/// per gather ([`gather16`]), the decode in `zmm` registers, `vpmovdw` to
-/// sixteen `u16`; two independent chains of sixteen lanes per block.
-#[cfg(feature = "avx512vbmi")]
-pub(super) struct Avx512Gather<const F: u8>;
-
-/// Sixteen 32-bit loads at `base + SCALE · index` as two 8-lane `vpgatherdd`:
-/// on Zen 5 two `ymm` gathers cost what one `zmm` gather does (docs/compact.md,
-/// "Speed"), and Miri interprets the `ymm` form (it has no 512-bit gather), so
-/// CI checks this kernel under Miri.
+/// Sixteen 32-bit loads at `base + SCALE · index`, lanes whose bit of `mask`
+/// is clear taking the lane of `src` instead (and loading nothing): one 16-lane
+/// `vpgatherdd`. Under Miri, which has no 512-bit gather, the same loads as
+/// two masked 8-lane `vpgatherdd`: the one instruction Miri cannot interpret is
+/// replaced by its two halves, everything around it runs as compiled.
 ///
 /// # Safety
 ///
-/// AVX-512 F; the 4 bytes at `base + SCALE · index` are readable for each lane.
+/// AVX-512 F; the 4 bytes at `base + SCALE · index` are readable for each lane
+/// whose bit of `mask` is set.
 #[cfg(feature = "avx512vbmi")]
 #[inline(always)]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
-unsafe fn gather16<const SCALE: i32>(base: *const u8, index: __m512i) -> __m512i {
-    // SAFETY: AVX-512 F implies AVX2; the loads are the caller's.
+unsafe fn gather16<const SCALE: i32>(
+    src: __m512i,
+    mask: __mmask16,
+    base: *const u8,
+    index: __m512i,
+) -> __m512i {
+    #[cfg(not(miri))]
+    // SAFETY: AVX-512 F and the loads are the caller's.
     unsafe {
-        let lo = _mm256_i32gather_epi32::<SCALE>(base.cast(), _mm512_castsi512_si256(index));
-        let hi =
-            _mm256_i32gather_epi32::<SCALE>(base.cast(), _mm512_extracti64x4_epi64::<1>(index));
+        _mm512_mask_i32gather_epi32::<SCALE>(src, mask, index, base.cast())
+    }
+    #[cfg(miri)]
+    // SAFETY: AVX-512 F implies AVX2; the loads are the caller's (a lane of
+    // the 8-lane mask is all ones exactly where its bit of `mask` is set).
+    unsafe {
+        // All ones in the lanes of `mask` (AVX-512 F; `vpmovm2d` needs DQ).
+        let lanes = _mm512_maskz_mov_epi32(mask, _mm512_set1_epi32(-1));
+        let half = |src, index, lanes| {
+            _mm256_mask_i32gather_epi32::<SCALE>(src, base.cast(), index, lanes)
+        };
+        let lo = half(
+            _mm512_castsi512_si256(src),
+            _mm512_castsi512_si256(index),
+            _mm512_castsi512_si256(lanes),
+        );
+        let hi = half(
+            _mm512_extracti64x4_epi64::<1>(src),
+            _mm512_extracti64x4_epi64::<1>(index),
+            _mm512_extracti64x4_epi64::<1>(lanes),
+        );
         _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
     }
 }
+
+/// 65,536-entry 16-bit tables with AVX-512 (`avx512vbmi` feature, on a CPU
+/// with AVX-512 F, BW and VBMI): per sixteen elements one 256-bit load of the
+/// indices, `vpmovzxwd`, one 16-lane `vpgatherdd` of the 4 bytes at each
+/// entry (the lane of index 65,535, whose 4 bytes would end past the table,
+/// is masked off and takes that entry from a register), `vpmovdw` and one
+/// 256-bit store: 3 instructions and a gather where the SSE2 kernel has 11
+/// memory operations per 8 elements. Two independent gathers per block.
+#[cfg(feature = "avx512vbmi")]
+pub(super) struct Avx512Full;
+
+#[cfg(feature = "avx512vbmi")]
+#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+impl Block<[u16; 65_536]> for Avx512Full {
+    const LANES: usize = 32;
+    /// `table[65_535]` in every lane, and the index it belongs to.
+    type State = (__m512i, __m512i);
+
+    #[inline(always)]
+    unsafe fn prepare(table: &[u16; 65_536]) -> (__m512i, __m512i) {
+        (
+            _mm512_set1_epi32(i32::from(table[65_535])),
+            _mm512_set1_epi32(65_535),
+        )
+    }
+
+    #[inline(always)]
+    unsafe fn block(
+        &(last, top): &(__m512i, __m512i),
+        table: &[u16; 65_536],
+        src: *const u16,
+        dst: *mut u16,
+    ) {
+        let base = table.as_ptr().cast::<u8>();
+        // SAFETY: AVX-512 F (the caller); 32 readable u16 at `src` and 32
+        // writable at `dst` (the caller), loadu/storeu need no alignment; both
+        // loads precede the stores (in place). Every gathered lane has an
+        // index x <= 65,534, so its 4 bytes at 2x end inside the 131,072-byte
+        // table; the lane of 65,535 is masked off and loads nothing.
+        unsafe {
+            let look = |v: __m256i| {
+                let x = _mm512_cvtepu16_epi32(v);
+                let inside = _mm512_cmpneq_epi32_mask(x, top);
+                // vpmovdw keeps the low 16 bits: the entry at 2x.
+                _mm512_cvtepi32_epi16(gather16::<2>(last, inside, base, x))
+            };
+            let lo = look(_mm256_loadu_si256(src.cast()));
+            let hi = look(_mm256_loadu_si256(src.add(16).cast()));
+            _mm256_storeu_si256(dst.cast(), lo);
+            _mm256_storeu_si256(dst.add(16).cast(), hi);
+        }
+    }
+}
+
+#[cfg(feature = "avx512vbmi")]
+kernel_fn!(
+    #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    u16_avx512: [u16; 65_536] => Avx512Full
+);
+
+/// Compact 16-bit tables of form `F` with AVX-512 (`avx512vbmi` feature, on a
+/// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
+/// per 16-lane gather ([`gather16`]), the page's width as a mask register (so
+/// the bytes layout's decode is two masked operations instead of the
+/// branch-free arithmetic), `vpmovdw` to sixteen `u16`; two independent chains
+/// of sixteen lanes per block.
+#[cfg(feature = "avx512vbmi")]
+pub(super) struct Avx512Gather<const F: u8>;
 
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
@@ -424,9 +481,11 @@ impl<const F: u8> Avx512Gather<F> {
     /// AVX-512 F; `p` is the parts of a borrowed, validated view of form `F`.
     #[inline(always)]
     unsafe fn lookup16(p: &Parts, idx: __m256i) -> __m256i {
-        let (offset_mask, scale, force) = constants::<F>();
         // SAFETY: AVX-512 F (the caller); every gathered index is in bounds as
-        // in `Avx2Gather::lookup8`.
+        // in `Avx2Gather::lookup8`: the directory index is below 65,536 >> k,
+        // and the pool index is entry `i` of its page (at `s + i` narrow,
+        // `s + 2i` wide, `2 (offset + i)` words), where a 4-byte read is inside
+        // the pool.
         unsafe {
             // Page and entry while the indices are 16 bits wide (the shift by
             // a register count has no 512-bit form Miri interprets).
@@ -434,27 +493,29 @@ impl<const F: u8> Avx512Gather<F> {
             let page = _mm512_cvtepu16_epi32(page);
             let i = _mm256_and_si256(idx, _mm256_set1_epi16(p.in_page as i16));
             let i = _mm512_cvtepu16_epi32(i);
-            let d = gather16::<4>(p.dir, page);
-            let wide = if force == 0 {
-                _mm512_srai_epi32::<31>(_mm512_slli_epi32::<16>(d))
+            let zero = _mm512_setzero_si512();
+            let d = gather16::<4>(zero, !0, p.dir, page);
+            let addend = _mm512_srli_epi32::<16>(d);
+            let raw = if F == WORDS {
+                let at = _mm512_add_epi32(_mm512_and_si512(d, _mm512_set1_epi32(0xFFFF)), i);
+                gather16::<2>(zero, !0, p.pool, at)
             } else {
-                _mm512_set1_epi32(-1)
-            };
-            let start = _mm512_and_si512(d, _mm512_set1_epi32(offset_mask as i32));
-            let start = match scale {
-                0 => start,
-                1 => _mm512_slli_epi32::<1>(start),
-                _ => _mm512_slli_epi32::<2>(start),
-            };
-            let at = _mm512_add_epi32(_mm512_add_epi32(start, i), _mm512_and_si512(i, wide));
-            let raw = gather16::<1>(p.pool, at);
-            let raw = if force == 0 {
-                _mm512_and_si512(raw, _mm512_or_si512(wide, _mm512_set1_epi32(0xFF)))
-            } else {
-                raw
+                let wide = _mm512_test_epi32_mask(d, _mm512_set1_epi32(WIDE_BIT as i32));
+                let start = _mm512_and_si512(d, _mm512_set1_epi32(0x7FFF));
+                let start = match F {
+                    0 => start,
+                    1 => _mm512_slli_epi32::<1>(start),
+                    _ => _mm512_slli_epi32::<2>(start),
+                };
+                let at = _mm512_add_epi32(start, i);
+                // A wide page's entry `i` is at `s + 2i`.
+                let at = _mm512_mask_add_epi32(at, wide, at, i);
+                let raw = gather16::<1>(zero, !0, p.pool, at);
+                // A narrow page's entry is one byte.
+                _mm512_mask_and_epi32(raw, !wide, raw, _mm512_set1_epi32(0xFF))
             };
             // vpmovdw truncates each lane to its low 16 bits.
-            _mm512_cvtepi32_epi16(_mm512_add_epi32(raw, _mm512_srli_epi32::<16>(d)))
+            _mm512_cvtepi32_epi16(_mm512_add_epi32(raw, addend))
         }
     }
 }
@@ -462,7 +523,7 @@ impl<const F: u8> Avx512Gather<F> {
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
 impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
-    const LANES: usize = 32;
+    const LANES: usize = 64;
     type State = Parts;
 
     #[inline(always)]
@@ -476,10 +537,14 @@ impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
         // writable at `dst` (the caller), loadu/storeu need no alignment; both
         // loads precede the stores (in place); `p` is of form `F`.
         unsafe {
-            let lo = Self::lookup16(p, _mm256_loadu_si256(src.cast()));
-            let hi = Self::lookup16(p, _mm256_loadu_si256(src.add(16).cast()));
-            _mm256_storeu_si256(dst.cast(), lo);
-            _mm256_storeu_si256(dst.add(16).cast(), hi);
+            let r0 = Self::lookup16(p, _mm256_loadu_si256(src.cast()));
+            let r1 = Self::lookup16(p, _mm256_loadu_si256(src.add(16).cast()));
+            let r2 = Self::lookup16(p, _mm256_loadu_si256(src.add(32).cast()));
+            let r3 = Self::lookup16(p, _mm256_loadu_si256(src.add(48).cast()));
+            _mm256_storeu_si256(dst.cast(), r0);
+            _mm256_storeu_si256(dst.add(16).cast(), r1);
+            _mm256_storeu_si256(dst.add(32).cast(), r2);
+            _mm256_storeu_si256(dst.add(48).cast(), r3);
         }
     }
 }
@@ -574,4 +639,54 @@ pub(super) unsafe fn fp4_blocks_ssse3<O: crate::element::FloatOutput>(
 ) {
     // SAFETY: this function's contract is `run_blocks`'s.
     unsafe { super::fp4::run_blocks::<O, Ssse3Fp4>(rows, packed, scales, pairs, block_bytes) }
+}
+
+/// The CPU's class from `cpuid`: the vendor string (leaf 0), the family
+/// (leaf 1, base family plus extended family) and AVX-512 F (leaf 7, which
+/// tells a Zen 4 from a Zen 3 in AMD family 25), read once and cached.
+/// Under Miri, which has no `cpuid`, [`CpuClass::Other`](super::CpuClass).
+#[cfg(feature = "std")]
+pub(super) fn cpu_class() -> super::CpuClass {
+    use super::CpuClass;
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    /// 0: not read yet; otherwise 1 + the index in `CLASSES`.
+    static CACHED: AtomicU8 = AtomicU8::new(0);
+    const CLASSES: [CpuClass; 5] = [
+        CpuClass::Intel,
+        CpuClass::AmdZen3,
+        CpuClass::AmdZen4,
+        CpuClass::AmdZen5,
+        CpuClass::Other,
+    ];
+    let cached = CACHED.load(Ordering::Relaxed);
+    if cached != 0 {
+        return CLASSES[usize::from(cached - 1)];
+    }
+    #[cfg(miri)]
+    let class = CpuClass::Other;
+    #[cfg(not(miri))]
+    let class = {
+        // SAFETY: `cpuid` exists on every x86_64 CPU (leaves 0 and 1 always do)
+        // and has no other requirement.
+        #[allow(unused_unsafe)]
+        let (l0, l1) = unsafe { (__cpuid(0), __cpuid(1)) };
+        // SAFETY: as above; leaf 7 is read only where leaf 0 says it exists.
+        #[allow(unused_unsafe)]
+        let avx512f = l0.eax >= 7 && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 16) != 0;
+        let mut vendor = [0u8; 12];
+        vendor[..4].copy_from_slice(&l0.ebx.to_le_bytes());
+        vendor[4..8].copy_from_slice(&l0.edx.to_le_bytes());
+        vendor[8..].copy_from_slice(&l0.ecx.to_le_bytes());
+        let base = (l1.eax >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((l1.eax >> 20) & 0xFF)
+        } else {
+            base
+        };
+        CpuClass::from_cpuid(&vendor, family, avx512f)
+    };
+    let index = CLASSES.iter().position(|&c| c == class).unwrap_or(4);
+    CACHED.store(index as u8 + 1, Ordering::Relaxed);
+    class
 }

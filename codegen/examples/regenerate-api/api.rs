@@ -64,7 +64,7 @@ impl Repr {
     /// or compact).
     fn table_ref(&self) -> &'static str {
         if emit::is_16_bit(self.format) {
-            "crate::compact::table_ref"
+            "crate::kernels::read::table_ref"
         } else {
             "TableRef::U8"
         }
@@ -77,10 +77,10 @@ impl Repr {
     }
 
     /// The type of the table the lookups read: for 16-bit formats the form
-    /// the `compact` feature selects (`crate::compact::ReadTable`).
+    /// the `compact` feature selects (`crate::kernels::read::ReadTable`).
     fn read_ty(&self) -> String {
         if emit::is_16_bit(self.format) {
-            "crate::compact::ReadTable".into()
+            "crate::kernels::read::ReadTable".into()
         } else {
             self.table_ty()
         }
@@ -89,8 +89,8 @@ impl Repr {
     /// The slice functions (in place, out of place) over raw bits.
     fn kernels(&self) -> (&'static str, &'static str) {
         match (self.bits_ty, self.entries) {
-            // Full or compact, by the type of the table (`crate::compact::Lookup16`).
-            ("u16", _) => ("crate::compact::apply", "crate::compact::map"),
+            // Full or compact, by the type of the table (`crate::kernels::read::Lookup16`).
+            ("u16", _) => ("crate::kernels::read::apply", "crate::kernels::read::map"),
             (_, 256) => ("crate::kernels::apply_u8", "crate::kernels::map_u8"),
             // Codes in the low bits of a byte: a plain loop that checks each code.
             _ => (
@@ -251,13 +251,13 @@ fn module_items(s: &mut String, f: &Func, r: &Repr) {
 /// subnormals included; bit-identical to the computed path.
 {attrs}#[inline]
 pub fn {fmt}(x: {ty}) -> {ty} {{
-    {ty}::from_bits(crate::compact::at(&{table}, x.to_bits()))
+    {ty}::from_bits(crate::kernels::read::at(&{table}, x.to_bits()))
 }}
 
 /// `{fname}` of one `{fmt}` given and returned as raw bits.
 {attrs}#[inline]
 pub fn {fmt}_bits(x: {bits}) -> {bits} {{
-    crate::compact::at(&{table}, x)
+    crate::kernels::read::at(&{table}, x)
 }}
 
 /// Applies `{fname}` in place to every `{fmt}` of `xs`.
@@ -564,7 +564,7 @@ pub enum Activation {
     ///
     /// [`MissingTable`] when the table is not compiled in.
     pub fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable> {{
-        Ok({ty}::from_bits(crate::compact::at(self.read_table_{fmt}()?, x.to_bits())))
+        Ok({ty}::from_bits(crate::kernels::read::at(self.read_table_{fmt}()?, x.to_bits())))
     }}
 
     /// Applies `self` in place to every `{fmt}` of `xs`.
