@@ -196,12 +196,7 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             }
         }
         if report.too_many {
-            let _ = writeln!(
-                text,
-                "  STOPPED: too many table candidates (over {} found, or over {} entries compared per byte)",
-                audit::MAX_FOUND,
-                audit::BUDGET_PER_BYTE
-            );
+            let _ = writeln!(text, "  STOPPED: {}", report.stopped());
         }
         let close = if found.is_empty() { "" } else { "\n    " };
         let listed_json: Vec<String> = report.listed.iter().map(json_listed).collect();
@@ -243,6 +238,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
 
 pub(crate) fn text_line(f: &Found, status: &LockStatus) -> String {
     let what = match (f.verdict, status) {
+        (Verdict::Intact, _) if f.foreign_order => {
+            "FOREIGN BYTE ORDER: intact, but not in the order the file declares".to_string()
+        }
         (Verdict::Intact, LockStatus::InLock) => "intact, in the lock".to_string(),
         (Verdict::Intact, LockStatus::Differs { expected }) => format!(
             "NOT IN THE LOCK: the lock has {}",
@@ -292,7 +290,7 @@ pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
          \"names\": {}, \"format\": {}, \"form\": {}, \"byte_order\": {}, \"sha256\": {sha}, \
          \"verdict\": {}, \"differing_entries\": {}, \"matching_entries\": {}, \"evidence\": {}, \
          \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}, \"compact\": {}, \
-         \"description\": {}}}",
+         \"foreign_order\": {}, \"description\": {}}}",
         f.offset,
         f.len,
         f.form_offset,
@@ -308,6 +306,7 @@ pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
         firsts.join(", "),
         status.is_in_lock(),
         f.compact.as_ref().map_or("null".to_string(), json_compact),
+        f.foreign_order,
         json_str(&f.describe()),
     )
 }
