@@ -136,7 +136,7 @@
 //! | `all-formats` | every format feature above |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI; off: AVX2 |
-//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp); [`ulp`], the grader of `actlut ulp` and the Python package |
+//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp); `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
