@@ -161,7 +161,7 @@ fn expanded(table: &CompactRef<'static>) -> Option<&'static [u16; 65_536]> {
 /// registered.
 ///
 /// ```
-/// # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))] {
+/// # #[cfg(all(feature = "compact", feature = "gelu", feature = "bf16", feature = "std"))] {
 /// let full = actlut::compact::expand_table(&actlut::tables::compact::GELU_BF16);
 /// assert_eq!(full[0x3F80], 0x3F57);
 /// let mut xs = [0x3F80u16, 0x0000];

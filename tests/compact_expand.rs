@@ -8,7 +8,7 @@
 //! compact tests must keep reading the compact forms.
 //!
 //! `cargo test -p actlut --features compact --test compact_expand` (without
-//! `compact`, only the error-path tests on packed tables run).
+//! `compact` and `std`, only the tests on packed tables run).
 
 use actlut_codegen::compact::{compact, CompactRef, Layout, StoredFormError, HEADER_BYTES};
 use actlut_codegen::{table, Format, Function};
@@ -118,7 +118,8 @@ fn a_damaged_pool_is_refused_with_its_error_and_nothing_is_written() {
     }
 }
 
-#[cfg(feature = "compact")]
+// `expand_all` and `expand_table` need `std`.
+#[cfg(all(feature = "compact", feature = "std"))]
 mod embedded {
     use actlut::half::slice::HalfBitsSliceExt;
     use actlut::{Activation, Format, TableRef};

@@ -16,12 +16,15 @@ use actlut::compact::CompactRef;
 use actlut::kernels::{Kernel, TableShape};
 use half::slice::HalfBitsSliceExt;
 
+/// A slice function over raw `f16` bits: `ys = gelu(xs)`.
+pub type Run = Box<dyn Fn(&[u16], &mut [u16])>;
+
 /// One variant: its name and its slice function over raw `f16` bits.
 pub struct Variant {
     /// The row name in the bench's table.
     pub name: String,
     /// `ys = gelu(xs)` (both slices the same length).
-    pub run: Box<dyn Fn(&[u16], &mut [u16])>,
+    pub run: Run,
 }
 
 fn variant(name: impl Into<String>, run: impl Fn(&[u16], &mut [u16]) + 'static) -> Variant {
