@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use actlut_codegen::{lock, Format, Function};
+use actlut_codegen::{lock, record, Format, Function};
 
 #[path = "build/api.rs"]
 mod api;
@@ -202,6 +202,14 @@ fn main() {
                 )),
             }
             compact_hashes.push((entry.name.clone(), got.sha256));
+            let declaration = record::Declaration::new(
+                &entry.name,
+                record::Representation::Compact,
+                1,
+                record::StoredOrder::Little,
+                u32::try_from(stored.len()).expect("a stored form is under 4 GiB"),
+                got.sha256,
+            );
             let file: PathBuf = out_dir.join(format!("{}.compact", entry.name));
             std::fs::write(&file, &stored)
                 .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", file.display())));
@@ -214,6 +222,7 @@ fn main() {
                 &got,
                 stored.len(),
                 &aliases,
+                &declaration.to_bytes(),
             );
         }
         // 16-bit entries in the target's byte order; values of up to 8 bits
@@ -237,7 +246,22 @@ fn main() {
         let file: PathBuf = out_dir.join(format!("{}.bin", entry.name));
         std::fs::write(&file, &bytes)
             .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", file.display())));
-        emit(&mut code, function, format, &entry, &aliases);
+        // The declaration that opens the table's static: what the bytes after
+        // it are, for the audit (`actlut_codegen::record::Declaration`).
+        let width = if api::Repr::of(format).bits_ty == "u16" { 2 } else { 1 };
+        let declaration = record::Declaration::new(
+            &entry.name,
+            record::Representation::Full,
+            width,
+            if width == 2 && big_endian {
+                record::StoredOrder::Big
+            } else {
+                record::StoredOrder::Little
+            },
+            u32::try_from(bytes.len()).expect("a table is under 4 GiB"),
+            entry.sha256,
+        );
+        emit(&mut code, function, format, &entry, &aliases, &declaration.to_bytes());
     }
     manifest.push_str("]\n");
     let _ = write!(
@@ -284,6 +308,7 @@ fn emit(
     format: Format,
     entry: &lock::Entry,
     aliases: &[String],
+    declaration: &[u8],
 ) {
     let name = entry.name.to_uppercase();
     let hex = actlut_codegen::hex(&entry.sha256);
@@ -315,7 +340,12 @@ fn emit(
 /// SHA-256 of its little-endian bytes: `{hex}`.
 ///
 /// Requires the features {features}.
-{alias_doc}{doc_cfg}pub static {name}: [{ty}; {n}] = {init};
+{alias_doc}{doc_cfg}pub static {name}: &[{ty}; {n}] = &{name}_DECLARED.table;
+
+/// [`{name}`] with its declaration before it: one static, so the two are
+/// kept or dropped together (`crate::manifest::Declared`).
+{doc_cfg}static {name}_DECLARED: crate::manifest::Declared<[{ty}; {n}]> =
+    crate::manifest::Declared {{ record: {declaration:?}, table: {init} }};
 
 /// SHA-256 of the little-endian bytes of [`{name}`]: `{hex}`.
 {doc_cfg}pub const {name}_SHA256: [u8; 32] = {sha:?};
@@ -343,6 +373,7 @@ fn emit_compact(
     stored: &lock::Entry,
     stored_len: usize,
     aliases: &[String],
+    declaration: &[u8],
 ) {
     let name = entry.name.to_uppercase();
     let hex = actlut_codegen::hex(&entry.sha256);
@@ -365,9 +396,13 @@ fn emit_compact(
     let _ = write!(
         compact_code,
         r#"
-/// The stored form of [`{name}`], aligned for the lookups.
-{gate}static {name}_STORED: crate::compact::Aligned<[u8; {stored_len}]> =
-    crate::compact::Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.compact")));
+/// The stored form of [`{name}`], aligned for the lookups, with its
+/// declaration before it (`crate::manifest::Declared`).
+{gate}static {name}_STORED: crate::compact::Aligned<crate::manifest::Declared<[u8; {stored_len}]>> =
+    crate::compact::Aligned(crate::manifest::Declared {{
+        record: {declaration:?},
+        table: *include_bytes!(concat!(env!("OUT_DIR"), "/{file}.compact")),
+    }});
 
 /// The `{fname}` table over `{fmt}`, stored compact: entry `i` (`get(i)`) is
 /// `{def}` at the `{fmt}` value with bit pattern `i`, correctly rounded to
@@ -379,7 +414,7 @@ fn emit_compact(
 ///
 /// Requires the features {features}.
 {alias_doc}{gate}pub static {name}: crate::compact::CompactRef<'static> =
-    match crate::compact::CompactRef::from_bytes(&{name}_STORED.0) {{
+    match crate::compact::CompactRef::from_bytes(&{name}_STORED.0.table) {{
         Ok(table) => table,
         Err(_) => panic!("{file}.compact is not a valid compact stored form"),
     }};
@@ -419,7 +454,7 @@ fn emit_gated_out(
         code,
         r#"
 /// The `{fname}` table over `{fmt}` (compiled out in this build).
-{gate}pub static {name}: [{ty}; {n}] = ::zerocopy::transmute!(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.bin")));
+{gate}pub static {name}: &[{ty}; {n}] = &::zerocopy::transmute!(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.bin")));
 
 /// SHA-256 of the little-endian bytes of [`{name}`].
 {gate}pub const {name}_SHA256: [u8; 32] = {sha256:?};

@@ -59,6 +59,29 @@ pub struct Table {
     pub sha256: [u8; 32],
 }
 
+/// A table `static` as it is embedded: its declaration, then its stored
+/// bytes, in one `#[repr(C)]` value.
+///
+/// The declaration (`actlut_codegen::record::Declaration`, 128 bytes: marker
+/// `ACTLUTDT`, version, representation, entry width, stored byte order,
+/// length, name, SHA-256) says what the bytes after it are, so `actlut audit`
+/// verifies the table byte for byte where it lies, with no relocation or
+/// symbol to resolve. Being one value, the two are kept or dropped together:
+/// a binary carries the declarations of exactly the tables it keeps, and
+/// listing the manifest keeps no table alive. The lookups read the table
+/// through a reference to [`table`](Self::table) and index it at run time,
+/// which keeps link-time optimisation from splitting the value (LLVM splits
+/// a global only when every access is at a constant offset).
+#[repr(C)]
+// Unused in a build without tables.
+#[allow(dead_code)]
+pub(crate) struct Declared<T> {
+    /// The declaration's bytes.
+    pub(crate) record: [u8; actlut_codegen::record::DECLARATION_BYTES],
+    /// The table's stored bytes.
+    pub(crate) table: T,
+}
+
 /// Every table compiled into this build, in the order of `tables/actlut.lock`
 /// (formats, then functions). Empty without features.
 pub static TABLES: &[Table] = include!(concat!(env!("OUT_DIR"), "/manifest.rs"));
@@ -179,6 +202,7 @@ mod sealed {
     impl Sealed for [u16] {}
     impl Sealed for [u8] {}
     impl Sealed for crate::compact::CompactRef<'_> {}
+    impl<T: Sealed + ?Sized> Sealed for &T {}
 }
 
 /// Table data that [`Table::check`] can hash: `[u16]` and `[u8]` arrays and
@@ -230,6 +254,16 @@ impl TableData for crate::compact::CompactRef<'_> {
             hasher.update(buf);
         }
         hasher.finalize().into()
+    }
+}
+
+/// A reference to table data hashes what it refers to: `tables::<NAME>` is a
+/// `&'static [u16; 65536]`, so `check(&tables::GELU_F16)` and
+/// `check(tables::GELU_F16)` both hash the table.
+#[cfg(feature = "self-check")]
+impl<T: TableData + ?Sized> TableData for &T {
+    fn sha256_le(&self) -> [u8; 32] {
+        (**self).sha256_le()
     }
 }
 

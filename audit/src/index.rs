@@ -396,6 +396,9 @@ pub struct Index {
     /// header magic: what an 8-byte value may start.
     pub(crate) eight: Filter,
     pub(crate) needles: Vec<Needle>,
+    /// What declaration records of the known tables look like
+    /// ([`crate::declared`]).
+    pub(crate) declared: crate::declared::Known,
     pub(crate) max_len: usize,
     /// Every 16-bit reference's entries, to name what a compact stored form
     /// found by its header decodes to.
@@ -443,6 +446,7 @@ impl Index {
     /// [`Index::new`], and also the hashes of `lock` as names an artifact may
     /// list (a lock of another version may have other hashes).
     pub fn with_lock(refs: Vec<Reference>, lock: &[Entry]) -> Index {
+        let declared = crate::declared::Known::new(&refs, lock);
         let mut images = Vec::new();
         for (r, reference) in refs.iter().enumerate() {
             let unit = reference.format.entry_bytes();
@@ -736,6 +740,7 @@ impl Index {
             eight_keys.extend_from_slice(g.keys());
         }
         Index {
+            declared,
             eight: Filter::new(&eight_keys),
             refs,
             large,

@@ -414,6 +414,9 @@ pub struct Report {
     /// Every manifest record found by its structure ([`crate::manifest`]),
     /// by offset: each must hold the lock's hash for its name.
     pub records: Vec<crate::manifest::Record>,
+    /// Every declaration record found ([`crate::declared`]), by offset: each
+    /// must parse, hold the lock's hash and have its table intact after it.
+    pub declared: Vec<crate::declared::Declared>,
     /// The most matching surprises of a 16-bit table candidate that was
     /// compared in full and not reported: the margin of
     /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
@@ -446,6 +449,7 @@ impl Report {
         let mut out: Vec<String> = self.found.iter().filter_map(|f| f.problem(lock)).collect();
         out.extend(self.listed.iter().filter_map(Listed::problem));
         out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
+        out.extend(self.declared.iter().filter_map(|d| d.problem()));
         if self.too_many {
             out.push(format!(
                 "too many table candidates (over {MAX_FOUND} found, or over {BUDGET_PER_BYTE} entries compared per byte): the scan stopped verifying them"

@@ -50,6 +50,10 @@ pub struct Scanner<'a> {
     pub(crate) record_at: Vec<(u64, bool)>,
     /// Manifest records found.
     pub(crate) records: Vec<Record>,
+    /// Offsets of declaration records not yet judged ([`crate::declared`]).
+    pub(crate) declared_at: Vec<u64>,
+    /// Declaration records judged.
+    pub(crate) declared: Vec<crate::declared::Declared>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
     /// See [`Report::compact_rejected_chunks`].
@@ -100,6 +104,8 @@ impl<'a> Scanner<'a> {
             headers: Vec::new(),
             record_at: Vec::new(),
             records: Vec::new(),
+            declared_at: Vec::new(),
+            declared: Vec::new(),
             by_header: Vec::new(),
             compact_rejected_chunks: 0,
             compact_rejected_share: 0,
@@ -131,9 +137,12 @@ impl<'a> Scanner<'a> {
         self.verify_ready(false);
         self.verify_headers(false);
         self.read_records();
+        self.read_declared(false);
         // Keep two table lengths behind the scan position: every candidate
-        // still to come starts after one, and every pending one after two.
+        // still to come starts after one, and every pending one after two;
+        // and every declaration record not yet judged.
         let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
+        let keep = self.declared_at.iter().fold(keep, |k, &p| k.min(p));
         if keep > self.base {
             let drop = (keep - self.base) as usize;
             self.buf.drain(..drop);
@@ -162,6 +171,7 @@ impl<'a> Scanner<'a> {
             exact,
             headers,
             record_at,
+            declared_at,
             ..
         } = self;
         let from = (*next - *base) as usize;
@@ -225,11 +235,17 @@ impl<'a> Scanner<'a> {
                 if x == compact::MAGIC_U64 {
                     headers.push(*base + i as u64);
                 }
+                index.declared.probe(x, *base + i as u64, declared_at);
                 if x == MARK_U64 {
                     record_at.push((*base + i as u64, false));
                 } else if index.name_fields.maybe(x) && !index.name_fields.get(x).is_empty() {
                     if let Some(at) = (*base + i as u64).checked_sub(MARK.len() as u64) {
                         record_at.push((at, true));
+                    }
+                    if let Some(at) = (*base + i as u64)
+                        .checked_sub(crate::declared::DECLARATION_NAME_AT as u64)
+                    {
+                        declared_at.push(at);
                     }
                 }
                 if index.exact.maybe(x) {
@@ -1076,6 +1092,7 @@ impl<'a> Scanner<'a> {
         self.verify_headers(true);
         self.read_records();
         self.record_at.clear();
+        self.read_declared(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
         let mut order: Vec<usize> = (0..found.len()).collect();
@@ -1196,6 +1213,11 @@ impl<'a> Scanner<'a> {
             rejected_features: self.rejected_small.get().0,
             rejected_matching: self.rejected_small.get().1,
             rejected_distinctive_per_mille: self.rejected_distinctive.get(),
+            declared: {
+                let mut declared = core::mem::take(&mut self.declared);
+                declared.sort_by_key(|d| d.offset);
+                declared
+            },
             records: {
                 let mut records = core::mem::take(&mut self.records);
                 records.sort_by_key(|r| r.offset);

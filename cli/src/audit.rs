@@ -186,6 +186,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                 l.names.join(" = "),
             );
         }
+        for d in &report.declared {
+            let _ = writeln!(text, "{}", declared_line(d));
+        }
         for r in &report.records {
             if let Some(p) = r.problem(&lock_entries) {
                 let _ = writeln!(
@@ -239,6 +242,20 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// One line for a declaration record: where it is, what it declares, and
+/// whether its table is intact at its location.
+pub(crate) fn declared_line(d: &audit::declared::Declared) -> String {
+    let name = d.name().unwrap_or("?");
+    let what = match d.problem() {
+        None => format!(
+            "declared, its table at {:#010x} intact, in the lock",
+            d.table_offset()
+        ),
+        Some(p) => format!("BAD DECLARATION: {p}"),
+    };
+    format!("  {:#010x}  {name:<22} decl  {what}", d.offset)
 }
 
 pub(crate) fn text_line(f: &Found, status: &LockStatus) -> String {

@@ -264,7 +264,7 @@ fn tables_in_a_raw_big_endian_image_are_found_and_hash_to_the_lock() {
     image.extend_from_slice(&be);
     image.extend_from_slice(&[0; 7]);
     let e4m3_at = image.len();
-    image.extend_from_slice(&actlut::tables::TANH_FP8_E4M3);
+    image.extend_from_slice(actlut::tables::TANH_FP8_E4M3);
     image.extend_from_slice(&[0xFF; 33]);
     let dir = tmp("raw-be");
     let path = dir.join("firmware.bin");
