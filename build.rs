@@ -71,6 +71,8 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("{}: {e}", compact_lock_path.display())))
     };
     let mut compact_mismatches = Vec::new();
+    // `tables::declarations()`, for the crate's tests: one push per static.
+    let mut declared_list = String::new();
     // The stored-form hash of each compacted canonical table, by name.
     let mut compact_hashes: Vec<(String, [u8; 32])> = Vec::new();
 
@@ -127,12 +129,10 @@ fn main() {
         }
         let _ = writeln!(
             manifest,
-            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, mark: {:?}, name_field: {:?}, sha256: {:?} }},",
+            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, sha256: {:?} }},",
             entry.name,
             function,
             format,
-            actlut_codegen::record::MARK,
-            actlut_codegen::record::name_field(&entry.name).expect("a table name fits a record"),
             entry.sha256
         );
         if let Some((_, first)) = canonical.iter().find(|(h, _)| *h == entry.sha256) {
@@ -224,6 +224,13 @@ fn main() {
                 &aliases,
                 &declaration.to_bytes(),
             );
+            let _ = writeln!(
+                declared_list,
+                "    {gate}v.push((&compact::{n}_STORED.0.record[..], compact::{n}_STORED.0.table.as_ptr(), {len}, true));",
+                gate = doc_cfg_compact(function, format).lines().next().expect("a cfg line"),
+                n = entry.name.to_uppercase(),
+                len = stored.len()
+            );
         }
         // 16-bit entries in the target's byte order; values of up to 8 bits
         // are one byte each, in either order (the representation of
@@ -248,7 +255,11 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", file.display())));
         // The declaration that opens the table's static: what the bytes after
         // it are, for the audit (`actlut_codegen::record::Declaration`).
-        let width = if api::Repr::of(format).bits_ty == "u16" { 2 } else { 1 };
+        let width = if api::Repr::of(format).bits_ty == "u16" {
+            2
+        } else {
+            1
+        };
         let declaration = record::Declaration::new(
             &entry.name,
             record::Representation::Full,
@@ -261,9 +272,31 @@ fn main() {
             u32::try_from(bytes.len()).expect("a table is under 4 GiB"),
             entry.sha256,
         );
-        emit(&mut code, function, format, &entry, &aliases, &declaration.to_bytes());
+        emit(
+            &mut code,
+            function,
+            format,
+            &entry,
+            &aliases,
+            &declaration.to_bytes(),
+        );
+        let _ = writeln!(
+            declared_list,
+            "    {gate}v.push((&{n}_DECLARED.record[..], {n}_DECLARED.table.as_ptr().cast(), {len}, false));",
+            gate = doc_cfg(function, format).lines().next().expect("a cfg line"),
+            n = entry.name.to_uppercase(),
+            len = bytes.len()
+        );
     }
     manifest.push_str("]\n");
+    let _ = write!(
+        code,
+        "\n/// Every declared static of this build: its record, where its table \
+         starts, its length, and whether it is a compact stored form.\n\
+         #[cfg(test)]\n\
+         pub(crate) fn declarations() -> std::vec::Vec<(&'static [u8], *const u8, usize, bool)> {{\n    \
+         #[allow(unused_mut)]\n    let mut v = std::vec::Vec::new();\n{declared_list}    v\n}}\n"
+    );
     let _ = write!(
         code,
         "\n/// Every 16-bit table in its compact stored form (the `compact` feature).\n\
@@ -398,7 +431,7 @@ fn emit_compact(
         r#"
 /// The stored form of [`{name}`], aligned for the lookups, with its
 /// declaration before it (`crate::manifest::Declared`).
-{gate}static {name}_STORED: crate::compact::Aligned<crate::manifest::Declared<[u8; {stored_len}]>> =
+{gate}pub(crate) static {name}_STORED: crate::compact::Aligned<crate::manifest::Declared<[u8; {stored_len}]>> =
     crate::compact::Aligned(crate::manifest::Declared {{
         record: {declaration:?},
         table: *include_bytes!(concat!(env!("OUT_DIR"), "/{file}.compact")),

@@ -30,11 +30,11 @@ use std::format;
 use std::string::String;
 use std::vec::Vec;
 
+use actlut_codegen::lock::Entry;
 pub use actlut_codegen::record::{
     Declaration, DeclarationError, Representation, StoredOrder, DECLARATION_BYTES,
     DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, NAME_BYTES,
 };
-use actlut_codegen::lock::Entry;
 
 use crate::index::Filter;
 use crate::{ByteOrder, Reference};
@@ -62,6 +62,9 @@ pub struct Declared {
     /// The record, or why it does not parse (for a record found by its
     /// fields, all but the marker are parsed).
     pub declaration: Result<Declaration, DeclarationError>,
+    /// The record's name field as text ([`crate::manifest::shown_name`]):
+    /// what a record that does not parse is named by.
+    pub shown_name: String,
     /// The hash the lock has for the declared name (the compact lock's for a
     /// compact form), if the audit knows the table.
     pub expected: Option<[u8; 32]>,
@@ -94,14 +97,15 @@ impl Declared {
         let at = self.offset;
         let d = match &self.declaration {
             Err(e) => {
+                let name = &self.shown_name;
                 return Some(match self.found_by {
                     FoundBy::Marker => {
-                        format!("declaration at {at:#x} does not parse: {e}")
+                        format!("declaration of \"{name}\" at {at:#x} does not parse: {e}")
                     }
                     FoundBy::Fields(_) => format!(
-                        "declaration at {at:#x}: its marker was changed, and it does not parse: {e}"
+                        "declaration of \"{name}\" at {at:#x}: its marker was changed, and it does not parse: {e}"
                     ),
-                })
+                });
             }
             Ok(d) => d,
         };
@@ -345,7 +349,11 @@ impl Known {
         } else {
             Declaration::parse_fields(bytes)
         };
+        let field = bytes
+            .get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES)
+            .unwrap_or(&[]);
         let mut out = Declared {
+            shown_name: crate::manifest::shown_name(field),
             offset,
             found_by,
             declaration,
@@ -366,7 +374,9 @@ impl Known {
         if table.len() >= len {
             let stored = &table[..len];
             let le: Vec<u8> = match (d.width, d.order) {
-                (2, StoredOrder::Big) => stored.chunks_exact(2).flat_map(|w| [w[1], w[0]]).collect(),
+                (2, StoredOrder::Big) => {
+                    stored.chunks_exact(2).flat_map(|w| [w[1], w[0]]).collect()
+                }
                 _ => stored.to_vec(),
             };
             out.actual = Some(actlut_codegen::sha256(&le));
@@ -399,10 +409,12 @@ impl Known {
         let by_hash: Vec<&KnownTable> = self.tables.iter().filter(|t| t.sha256 == sha).collect();
         let after = &b[DECLARATION_BYTES..];
         let table_ok = by_name.iter().chain(&by_hash).any(|t| {
-            [StoredOrder::Little, StoredOrder::Big].into_iter().any(|o| {
-                let stored = t.stored(o);
-                after.get(..stored.len()) == Some(&stored[..])
-            })
+            [StoredOrder::Little, StoredOrder::Big]
+                .into_iter()
+                .any(|o| {
+                    let stored = t.stored(o);
+                    after.get(..stored.len()) == Some(&stored[..])
+                })
         });
         u8::from(header_ok)
             + u8::from(!by_name.is_empty())
@@ -502,7 +514,10 @@ mod tests {
         // Marker, header and name changed: hash and table start remain.
         f[8..16].fill(0xEE);
         f[DECLARATION_NAME_AT] = b'x';
-        assert_eq!(k.judge(0, &f, None).map(|j| j.found_by), Some(FoundBy::Fields(2)));
+        assert_eq!(
+            k.judge(0, &f, None).map(|j| j.found_by),
+            Some(FoundBy::Fields(2))
+        );
         // And the hash too: no longer recognisable.
         f[DECLARATION_SHA_AT + 3] ^= 1;
         assert_eq!(k.judge(0, &f, None), None);

@@ -112,6 +112,7 @@
 //! ```
 
 pub mod compact;
+pub mod container;
 pub mod declared;
 pub mod guarantee;
 mod index;

@@ -417,6 +417,10 @@ pub struct Report {
     /// Every declaration record found ([`crate::declared`]), by offset: each
     /// must parse, hold the lock's hash and have its table intact after it.
     pub declared: Vec<crate::declared::Declared>,
+    /// Why the file's ELF or wasm headers do not hold
+    /// ([`crate::container::inspect`]; set by the caller that read them): a
+    /// problem.
+    pub malformed: Option<String>,
     /// The most matching surprises of a 16-bit table candidate that was
     /// compared in full and not reported: the margin of
     /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
@@ -450,6 +454,7 @@ impl Report {
         out.extend(self.listed.iter().filter_map(Listed::problem));
         out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
         out.extend(self.declared.iter().filter_map(|d| d.problem()));
+        out.extend(self.malformed.clone());
         if self.too_many {
             out.push(format!(
                 "too many table candidates (over {MAX_FOUND} found, or over {BUDGET_PER_BYTE} entries compared per byte): the scan stopped verifying them"

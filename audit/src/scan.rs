@@ -242,8 +242,8 @@ impl<'a> Scanner<'a> {
                     if let Some(at) = (*base + i as u64).checked_sub(MARK.len() as u64) {
                         record_at.push((at, true));
                     }
-                    if let Some(at) = (*base + i as u64)
-                        .checked_sub(crate::declared::DECLARATION_NAME_AT as u64)
+                    if let Some(at) =
+                        (*base + i as u64).checked_sub(crate::declared::DECLARATION_NAME_AT as u64)
                     {
                         declared_at.push(at);
                     }
@@ -1213,6 +1213,7 @@ impl<'a> Scanner<'a> {
             rejected_features: self.rejected_small.get().0,
             rejected_matching: self.rejected_small.get().1,
             rejected_distinctive_per_mille: self.rejected_distinctive.get(),
+            malformed: None,
             declared: {
                 let mut declared = core::mem::take(&mut self.declared);
                 declared.sort_by_key(|d| d.offset);

@@ -325,7 +325,10 @@ mod tests {
         let b = d.to_bytes();
         assert_eq!(Declaration::parse(&b), Ok(d));
         assert_eq!(d.name(), "gelu_f16");
-        assert_eq!(Declaration::parse(&b[..127]), Err(DeclarationError::Truncated));
+        assert_eq!(
+            Declaration::parse(&b[..127]),
+            Err(DeclarationError::Truncated)
+        );
         let with = |i: usize, v: u8| {
             let mut c = b;
             c[i] = v;
@@ -345,7 +348,14 @@ mod tests {
         // A change of the hash parses: the audit holds it to the lock.
         assert!(with(20, 0).is_ok_and(|e| e.sha256 != d.sha256));
         // 1-byte entries have no byte order; a compact form is bytes.
-        let small = Declaration::new("gelu_fp4_e2m1", Representation::Full, 1, StoredOrder::Little, 16, [0; 32]);
+        let small = Declaration::new(
+            "gelu_fp4_e2m1",
+            Representation::Full,
+            1,
+            StoredOrder::Little,
+            16,
+            [0; 32],
+        );
         let mut c = small.to_bytes();
         c[11] = 1;
         assert_eq!(Declaration::parse(&c), Err(DeclarationError::Order(1)));
@@ -355,6 +365,9 @@ mod tests {
         let mut c = small.to_bytes();
         c[9] = 1;
         c[12..16].copy_from_slice(&(1u32 << 17).to_le_bytes());
-        assert_eq!(Declaration::parse(&c), Err(DeclarationError::Length(1 << 17)));
+        assert_eq!(
+            Declaration::parse(&c),
+            Err(DeclarationError::Length(1 << 17))
+        );
     }
 }
