@@ -294,6 +294,7 @@ fn main() {
         "\n/// Every declared static of this build: its record, where its table \
          starts, its length, and whether it is a compact stored form.\n\
          #[cfg(test)]\n\
+         #[allow(clippy::vec_init_then_push)]\n\
          pub(crate) fn declarations() -> std::vec::Vec<(&'static [u8], *const u8, usize, bool)> {{\n    \
          #[allow(unused_mut)]\n    let mut v = std::vec::Vec::new();\n{declared_list}    v\n}}\n"
     );
