@@ -433,14 +433,13 @@ impl crate::Scanner<'_> {
         let end = self.end();
         self.declared_at.sort_unstable();
         self.declared_at.dedup();
-        let budget = crate::BUDGET_PER_BYTE * end + crate::BUDGET_ALLOWANCE;
         let mut waiting = Vec::new();
         for p in core::mem::take(&mut self.declared_at) {
             if !last && p + REACH > end {
                 waiting.push(p);
                 continue;
             }
-            if p < self.base || self.too_many {
+            if p < self.base {
                 continue;
             }
             if self
@@ -452,12 +451,15 @@ impl crate::Scanner<'_> {
             {
                 continue;
             }
+            // Judging hashes up to a table's length: charged as its entries.
+            if !self.spend(1 << 16, crate::report::Kind::Record, p) {
+                continue;
+            }
             let at = (p - self.base) as usize;
             let to = (at + REACH as usize).min(self.buf.len());
             if let Some(d) = self.index.declared.judge(p, &self.buf[at..to], self.native) {
-                self.compared += d.present as u64 / 2;
                 self.declared.push(d);
-                if self.declared.len() > crate::MAX_FOUND || self.compared > budget {
+                if self.declared.len() > crate::MAX_FOUND {
                     self.too_many = true;
                 }
             }

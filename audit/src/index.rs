@@ -791,6 +791,16 @@ impl Index {
             .collect()
     }
 
+    /// The bytes of the compact stored form of the table `name` and the
+    /// offsets of its key windows ([`compact::key_offsets`] as indexed):
+    /// what an attacker who knows the index must break.
+    pub fn compact_form_keys(&self, name: &str) -> Option<(Vec<u8>, Vec<usize>)> {
+        self.images
+            .iter()
+            .find(|im| im.compact && self.refs[im.reference].names.iter().any(|n| n == name))
+            .map(|im| (im.bytes.clone(), im.key_offsets()))
+    }
+
     /// The evidence a candidate of `image` needs to be reported: matching
     /// surprises, or matching key windows of a compact form.
     pub(crate) fn needed(&self, image: usize) -> usize {

@@ -127,7 +127,7 @@ pub use guarantee::{fewest_to_break, markdown_table, stab, HidingCost, Windows};
 pub(crate) use index::{is_periodic, is_progression};
 pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
-pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Verdict};
+pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Unjudged, Verdict};
 pub use scan::Scanner;
 
 /// Bytes of a gram of a large form: four 16-bit entries.
@@ -234,6 +234,28 @@ pub const BUDGET_PER_BYTE: u64 = 64;
 /// whole 16-bit tables (a modified copy is compared with every table whose
 /// grams it shares, a few hundred; on an intact copy they are skipped).
 pub const BUDGET_ALLOWANCE: u64 = 1024 * 65_536;
+/// Entries of the budget ([`BUDGET_PER_BYTE`]) that every finding costs,
+/// whatever its kind: a copy found by content, a compact form found by its
+/// header (valid, truncated or invalid), a manifest record. Its place in the
+/// report, its line and its merging cost about as much as comparing this
+/// many entries, so a flood of findings stops at the budget like a flood of
+/// candidates.
+pub const FINDING_COST: u64 = 4096;
+/// Entries of the budget that every new candidate start costs when a gram,
+/// key or feature first votes for it (its votes are kept in a hash table and
+/// looked up once more when it is ready): crafted bytes whose every offset
+/// implies another start stop at the budget too.
+pub const VOTE_COST: u64 = 128;
+/// Entries of the budget that every gram or key hit costs (an update of its
+/// start's votes), and every feature hit a quarter of it (an update of a
+/// ring): once the budget is spent, a block is probed for hashes, headers
+/// and records only.
+pub const HIT_COST: u64 = 8;
+/// Entries of the budget that every candidate costs before its comparison
+/// (its votes looked up, its place among the copies found, its order among
+/// the ready ones): a flood of small candidates stops at the budget as a
+/// flood of large ones does.
+pub const CANDIDATE_COST: u64 = 2048;
 /// Entries listed in [`Found::first_differences`].
 pub const FIRST_DIFFERENCES: usize = 8;
 /// The form label of a table's own bytes.

@@ -207,12 +207,7 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             let _ = writeln!(text, "  MALFORMED: {m}");
         }
         if report.too_many {
-            let _ = writeln!(
-                text,
-                "  STOPPED: too many table candidates (over {} found, or over {} entries compared per byte)",
-                audit::MAX_FOUND,
-                audit::BUDGET_PER_BYTE
-            );
+            let _ = writeln!(text, "  STOPPED: {}", report.stopped());
         }
         let close = if found.is_empty() { "" } else { "\n    " };
         let listed_json: Vec<String> = report.listed.iter().map(json_listed).collect();
@@ -268,6 +263,9 @@ pub(crate) fn declared_line(d: &audit::declared::Declared) -> String {
 
 pub(crate) fn text_line(f: &Found, status: &LockStatus) -> String {
     let what = match (f.verdict, status) {
+        (Verdict::Intact, _) if f.foreign_order => {
+            "FOREIGN BYTE ORDER: intact, but not in the order the file declares".to_string()
+        }
         (Verdict::Intact, LockStatus::InLock) => "intact, in the lock".to_string(),
         (Verdict::Intact, LockStatus::Differs { expected }) => format!(
             "NOT IN THE LOCK: the lock has {}",
@@ -317,7 +315,7 @@ pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
          \"names\": {}, \"format\": {}, \"form\": {}, \"byte_order\": {}, \"sha256\": {sha}, \
          \"verdict\": {}, \"differing_entries\": {}, \"matching_entries\": {}, \"evidence\": {}, \
          \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}, \"compact\": {}, \
-         \"description\": {}}}",
+         \"foreign_order\": {}, \"description\": {}}}",
         f.offset,
         f.len,
         f.form_offset,
@@ -333,6 +331,7 @@ pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
         firsts.join(", "),
         status.is_in_lock(),
         f.compact.as_ref().map_or("null".to_string(), json_compact),
+        f.foreign_order,
         json_str(&f.describe()),
     )
 }
