@@ -39,9 +39,6 @@ pub use actlut_codegen::record::{
 use crate::index::Filter;
 use crate::{ByteOrder, Reference};
 
-/// The marker as the scan reads it (8 bytes, little-endian).
-pub(crate) const MARK_U64: u64 = u64::from_le_bytes(DECLARATION_MARK);
-
 /// How a record was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FoundBy {
@@ -247,6 +244,9 @@ pub(crate) struct Known {
     pub(crate) hash_keys: Vec<(u64, usize)>,
     /// The marker, the headers and the hash keys.
     pub(crate) filter: Filter,
+    /// The marker as the scan reads it (8 bytes, little-endian), computed at
+    /// run time (`actlut_codegen::record::declaration_mark`).
+    pub(crate) mark: u64,
 }
 
 impl Known {
@@ -285,10 +285,12 @@ impl Known {
             .map(|(i, t)| (u64::from_le_bytes(t.sha256[..8].try_into().expect("8")), i))
             .collect();
         hash_keys.sort_unstable();
-        let mut keys = vec![MARK_U64];
+        let mark = u64::from_le_bytes(actlut_codegen::record::declaration_mark());
+        let mut keys = vec![mark];
         keys.extend_from_slice(&headers);
         keys.extend(hash_keys.iter().map(|k| k.0));
         Known {
+            mark,
             filter: Filter::new(&keys),
             tables,
             headers,
@@ -309,7 +311,7 @@ impl Known {
         if !self.filter.maybe(x) {
             return;
         }
-        if x == MARK_U64 {
+        if x == self.mark {
             out.push(pos);
         }
         if self.headers.binary_search(&x).is_ok() {
@@ -334,7 +336,7 @@ impl Known {
         bytes: &[u8],
         native: Option<ByteOrder>,
     ) -> Option<Declared> {
-        let marked = bytes.len() >= 8 && bytes[..8] == DECLARATION_MARK;
+        let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
         let found_by = if marked {
             FoundBy::Marker
         } else {

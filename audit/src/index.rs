@@ -399,6 +399,9 @@ pub struct Index {
     /// What declaration records of the known tables look like
     /// ([`crate::declared`]).
     pub(crate) declared: crate::declared::Known,
+    /// The manifest record marker as the scan reads it
+    /// ([`crate::manifest::mark_u64`]).
+    pub(crate) manifest_mark: u64,
     pub(crate) max_len: usize,
     /// Every 16-bit reference's entries, to name what a compact stored form
     /// found by its header decodes to.
@@ -735,11 +738,13 @@ impl Index {
         }
         let exact = Grams::new(exact, None);
         let name_fields = Grams::new(name_fields, None);
-        let mut eight_keys = vec![crate::manifest::MARK_U64, compact::MAGIC_U64];
+        let manifest_mark = crate::manifest::mark_u64();
+        let mut eight_keys = vec![manifest_mark, compact::MAGIC_U64];
         for g in [&large, &exact, &name_fields] {
             eight_keys.extend_from_slice(g.keys());
         }
         Index {
+            manifest_mark,
             declared,
             eight: Filter::new(&eight_keys),
             refs,

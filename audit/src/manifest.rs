@@ -51,7 +51,7 @@ impl Record {
     /// marker.
     pub fn parse(bytes: &[u8], offset: u64, by_name: bool) -> Option<Record> {
         let bytes = bytes.get(..RECORD_BYTES)?;
-        let marked = bytes[..MARK.len()] == MARK;
+        let marked = bytes[..MARK.len()] == actlut_codegen::record::manifest_mark();
         if !marked && !by_name {
             return None;
         }
@@ -113,8 +113,12 @@ impl Record {
     }
 }
 
-/// The marker as the scan reads it (8 bytes, little-endian).
-pub(crate) const MARK_U64: u64 = u64::from_le_bytes(MARK);
+/// The marker as the scan reads it (8 bytes, little-endian), computed at run
+/// time (`actlut_codegen::record::manifest_mark`): the audit's own binary
+/// holds no marker to find.
+pub(crate) fn mark_u64() -> u64 {
+    u64::from_le_bytes(actlut_codegen::record::manifest_mark())
+}
 
 #[cfg(test)]
 mod tests {

@@ -50,6 +50,25 @@ pub fn parse_name(field: &[u8]) -> Option<&str> {
     core::str::from_utf8(name).ok()
 }
 
+/// [`MARK`] computed at run time ([`unhide`]): what a program that looks for
+/// records compares with, so that its own code and data never hold the
+/// marker's 8 bytes (as an immediate or a constant), which an audit of that
+/// program would find and read as a record.
+pub fn manifest_mark() -> [u8; 8] {
+    unhide(*b"BDUMUVN2")
+}
+
+/// [`DECLARATION_MARK`] computed at run time, as [`manifest_mark`].
+pub fn declaration_mark() -> [u8; 8] {
+    unhide(*b"BDUMUVEU")
+}
+
+/// Each byte minus one, behind `black_box`: the compiler cannot fold it into
+/// the constant it makes.
+fn unhide(shifted: [u8; 8]) -> [u8; 8] {
+    core::hint::black_box(shifted).map(|b| b.wrapping_sub(1))
+}
+
 /// The 8 bytes that open a declaration.
 pub const DECLARATION_MARK: [u8; 8] = *b"ACTLUTDT";
 /// The declaration layout this build writes ([`Declaration::version`]).
@@ -190,7 +209,7 @@ impl Declaration {
     /// The record's [`DECLARATION_BYTES`] bytes.
     pub fn to_bytes(&self) -> [u8; DECLARATION_BYTES] {
         let mut b = [0u8; DECLARATION_BYTES];
-        b[..8].copy_from_slice(&DECLARATION_MARK);
+        b[..8].copy_from_slice(&declaration_mark());
         b[8] = self.version;
         b[9] = match self.representation {
             Representation::Full => 0,
@@ -218,7 +237,7 @@ impl Declaration {
         let b = bytes
             .get(..DECLARATION_BYTES)
             .ok_or(DeclarationError::Truncated)?;
-        if b[..8] != DECLARATION_MARK {
+        if b[..8] != declaration_mark() {
             return Err(DeclarationError::Marker);
         }
         Self::parse_fields(b)
@@ -369,5 +388,11 @@ mod tests {
             Declaration::parse(&c),
             Err(DeclarationError::Length(1 << 17))
         );
+    }
+
+    #[test]
+    fn the_marks_computed_at_run_time_are_the_marks() {
+        assert_eq!(manifest_mark(), MARK);
+        assert_eq!(declaration_mark(), DECLARATION_MARK);
     }
 }

@@ -3,7 +3,7 @@
 //! records it meets noted for the later stages.
 
 use crate::index::{feature_key, key_le, NEEDLE};
-use crate::manifest::{MARK, MARK_U64};
+use crate::manifest::MARK;
 use crate::report::Kind;
 use crate::*;
 
@@ -113,7 +113,7 @@ impl Scanner<'_> {
                     headers.push(*base + i as u64);
                 }
                 index.declared.probe(x, *base + i as u64, declared_at);
-                if x == MARK_U64 {
+                if x == index.manifest_mark {
                     record_at.push((*base + i as u64, false));
                 } else if index.name_fields.maybe(x) && !index.name_fields.get(x).is_empty() {
                     if let Some(at) = (*base + i as u64).checked_sub(MARK.len() as u64) {
