@@ -298,6 +298,13 @@ impl Known {
         }
     }
 
+    /// Every 8-byte value [`Known::probe`] looks for.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        core::iter::once(self.mark)
+            .chain(self.headers.iter().copied())
+            .chain(self.hash_keys.iter().map(|k| k.0))
+    }
+
     /// The known table of this name and representation.
     fn table(&self, name: &str, representation: Representation) -> Option<&KnownTable> {
         self.tables

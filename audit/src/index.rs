@@ -743,6 +743,7 @@ impl Index {
         for g in [&large, &exact, &name_fields] {
             eight_keys.extend_from_slice(g.keys());
         }
+        eight_keys.extend(declared.keys());
         Index {
             manifest_mark,
             declared,

@@ -55,12 +55,12 @@ pub fn parse_name(field: &[u8]) -> Option<&str> {
 /// marker's 8 bytes (as an immediate or a constant), which an audit of that
 /// program would find and read as a record.
 pub fn manifest_mark() -> [u8; 8] {
-    unhide(*b"BDUMUVN2")
+    unhide(*b"BDUMVUN2")
 }
 
 /// [`DECLARATION_MARK`] computed at run time, as [`manifest_mark`].
 pub fn declaration_mark() -> [u8; 8] {
-    unhide(*b"BDUMUVEU")
+    unhide(*b"BDUMVUEU")
 }
 
 /// Each byte minus one, behind `black_box`: the compiler cannot fold it into
@@ -169,7 +169,7 @@ impl core::fmt::Display for DeclarationError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             Self::Truncated => write!(f, "cut off: fewer than {DECLARATION_BYTES} bytes"),
-            Self::Marker => write!(f, "no ACTLUTDT marker"),
+            Self::Marker => write!(f, "no declaration marker"),
             Self::Version(v) => write!(f, "unknown version {v}"),
             Self::Representation(r) => write!(f, "unknown representation {r}"),
             Self::Width(w) => write!(f, "impossible entry width {w}"),
