@@ -101,11 +101,15 @@ pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
             );
         }
     }
-    if len < 16 {
-        return Container::malformed(
-            kind,
-            format!("the file ends inside its header ({len} bytes)"),
-        );
+    if wasm {
+        return match object::read::wasm::WasmFile::<R>::parse(data) {
+            Ok(_) => Container {
+                kind,
+                order: Some(ByteOrder::Little),
+                problem: None,
+            },
+            Err(e) => Container::malformed(kind, e.to_string()),
+        };
     }
     match FileKind::parse(data) {
         Ok(FileKind::Elf32 | FileKind::Elf64 | FileKind::Wasm) => {}

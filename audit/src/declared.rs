@@ -432,6 +432,21 @@ impl Known {
     }
 }
 
+impl crate::Index {
+    /// Judges the bytes of one declaration record and its table, `bytes`
+    /// starting at the record (at file offset `offset`), as the scan does:
+    /// `None` when they are no record. `native` is the byte order the file
+    /// declares, if any.
+    pub fn judge_declaration(
+        &self,
+        offset: u64,
+        bytes: &[u8],
+        native: Option<ByteOrder>,
+    ) -> Option<Declared> {
+        self.declared.judge(offset, bytes, native)
+    }
+}
+
 impl crate::Scanner<'_> {
     /// Judges the declaration candidates whose record and table are in the
     /// buffer (all of them at the end, `last`). Each judgement hashes its
