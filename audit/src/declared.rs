@@ -475,13 +475,16 @@ impl crate::Scanner<'_> {
             {
                 continue;
             }
-            // Judging hashes up to a table's length: charged as its entries.
-            if !self.spend(1 << 16, crate::report::Kind::Record, p) {
+            // Looking at a candidate (its fields against the known tables)
+            // costs 64; a record found also pays a finding's cost and the
+            // table it hashes, one unit per two bytes.
+            if !self.spend(64, crate::report::Kind::Record, p) {
                 continue;
             }
             let at = (p - self.base) as usize;
             let to = (at + REACH as usize).min(self.buf.len());
             if let Some(d) = self.index.declared.judge(p, &self.buf[at..to], self.native) {
+                self.compared += crate::FINDING_COST + d.present as u64 / 2;
                 self.declared.push(d);
                 if self.declared.len() > crate::MAX_FOUND {
                     self.too_many = true;
