@@ -199,6 +199,12 @@ mod functions;
 /// is stale): the per-function modules, `Activation` and the computed path's per-format
 /// functions. rustfmt leaves it as the generator writes it.
 #[rustfmt::skip]
+// The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
+// reference into the table's declared static, and the place it names has the
+// table's own type in every context (a `&[u8]` argument included).
+// `&crate::tables::read::NAME` is needed with `compact` (a `CompactRef`) and
+// needless without it (a reference): the text is the same in both builds.
+#[allow(clippy::borrow_deref_ref, clippy::needless_borrow)]
 mod generated {
     pub(crate) mod activation;
     pub(crate) mod computed;

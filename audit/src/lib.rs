@@ -112,6 +112,8 @@
 //! ```
 
 pub mod compact;
+pub mod container;
+pub mod declared;
 pub mod guarantee;
 mod index;
 pub mod manifest;

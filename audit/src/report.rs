@@ -463,6 +463,13 @@ pub struct Report {
     /// Every manifest record found by its structure ([`crate::manifest`]),
     /// by offset: each must hold the lock's hash for its name.
     pub records: Vec<crate::manifest::Record>,
+    /// Every declaration record found ([`crate::declared`]), by offset: each
+    /// must parse, hold the lock's hash and have its table intact after it.
+    pub declared: Vec<crate::declared::Declared>,
+    /// Why the file's ELF or wasm headers do not hold
+    /// ([`crate::container::inspect`]; set by the caller that read them): a
+    /// problem.
+    pub malformed: Option<String>,
     /// The most matching surprises of a 16-bit table candidate that was
     /// compared in full and not reported: the margin of
     /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
@@ -509,6 +516,8 @@ impl Report {
         let mut out: Vec<String> = self.found.iter().filter_map(|f| f.problem(lock)).collect();
         out.extend(self.listed.iter().filter_map(Listed::problem));
         out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
+        out.extend(self.declared.iter().filter_map(|d| d.problem()));
+        out.extend(self.malformed.clone());
         if self.too_many {
             out.push(self.stopped());
         }

@@ -83,7 +83,12 @@ pub(crate) fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Fai
             path.display()
         )));
     }
-    index.scan_reader(file).map_err(cannot)
+    let container = audit::container::inspect(&object::ReadCache::new(&file), meta.len());
+    use std::io::Seek as _;
+    (&file).rewind().map_err(cannot)?;
+    let mut report = index.scan_reader(file).map_err(cannot)?;
+    report.malformed = container.problem;
+    Ok(report)
 }
 
 pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
@@ -186,6 +191,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                 l.names.join(" = "),
             );
         }
+        for d in &report.declared {
+            let _ = writeln!(text, "{}", declared_line(d));
+        }
         for r in &report.records {
             if let Some(p) = r.problem(&lock_entries) {
                 let _ = writeln!(
@@ -194,6 +202,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                     r.offset, r.name
                 );
             }
+        }
+        if let Some(m) = &report.malformed {
+            let _ = writeln!(text, "  MALFORMED: {m}");
         }
         if report.too_many {
             let _ = writeln!(text, "  STOPPED: {}", report.stopped());
@@ -234,6 +245,20 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// One line for a declaration record: where it is, what it declares, and
+/// whether its table is intact at its location.
+pub(crate) fn declared_line(d: &audit::declared::Declared) -> String {
+    let name = d.name().unwrap_or(&d.shown_name);
+    let what = match d.problem() {
+        None => format!(
+            "declared, its table at {:#010x} intact, in the lock",
+            d.table_offset()
+        ),
+        Some(p) => format!("BAD DECLARATION: {p}"),
+    };
+    format!("  {:#010x}  {name:<22} decl  {what}", d.offset)
 }
 
 pub(crate) fn text_line(f: &Found, status: &LockStatus) -> String {

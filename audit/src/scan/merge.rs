@@ -30,6 +30,7 @@ impl Scanner<'_> {
         self.verify_headers(true);
         self.read_records();
         self.record_at.clear();
+        self.read_declared(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
         let native = self.native;
@@ -129,6 +130,12 @@ impl Scanner<'_> {
             rejected_features: self.rejected_small.get().0,
             rejected_matching: self.rejected_small.get().1,
             rejected_distinctive_per_mille: self.rejected_distinctive.get(),
+            malformed: None,
+            declared: {
+                let mut declared = core::mem::take(&mut self.declared);
+                declared.sort_by_key(|d| d.offset);
+                declared
+            },
             records: {
                 let mut records = core::mem::take(&mut self.records);
                 records.sort_by_key(|r| r.offset);

@@ -54,6 +54,10 @@ pub struct Scanner<'a> {
     pub(crate) record_at: Vec<(u64, bool)>,
     /// Manifest records found.
     pub(crate) records: Vec<Record>,
+    /// Offsets of declaration records not yet judged ([`crate::declared`]).
+    pub(crate) declared_at: Vec<u64>,
+    /// Declaration records judged.
+    pub(crate) declared: Vec<crate::declared::Declared>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
     /// See [`Report::compact_rejected_chunks`].
@@ -106,6 +110,8 @@ impl<'a> Scanner<'a> {
             headers: Vec::new(),
             record_at: Vec::new(),
             records: Vec::new(),
+            declared_at: Vec::new(),
+            declared: Vec::new(),
             by_header: Vec::new(),
             compact_rejected_chunks: 0,
             compact_rejected_share: 0,
@@ -156,9 +162,12 @@ impl<'a> Scanner<'a> {
         self.verify_ready(false);
         self.verify_headers(false);
         self.read_records();
+        self.read_declared(false);
         // Keep two table lengths behind the scan position: every candidate
-        // still to come starts after one, and every pending one after two.
+        // still to come starts after one, and every pending one after two;
+        // and every declaration record not yet judged.
         let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
+        let keep = self.declared_at.iter().fold(keep, |k, &p| k.min(p));
         if keep > self.base {
             let drop = (keep - self.base) as usize;
             self.buf.drain(..drop);

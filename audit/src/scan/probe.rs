@@ -3,7 +3,7 @@
 //! records it meets noted for the later stages.
 
 use crate::index::{feature_key, key_le, NEEDLE};
-use crate::manifest::{MARK, MARK_U64};
+use crate::manifest::MARK;
 use crate::report::Kind;
 use crate::*;
 
@@ -35,6 +35,7 @@ impl Scanner<'_> {
             exact,
             headers,
             record_at,
+            declared_at,
             ..
         } = self;
         let from = (*next - *base) as usize;
@@ -111,11 +112,17 @@ impl Scanner<'_> {
                 if x == compact::MAGIC_U64 {
                     headers.push(*base + i as u64);
                 }
-                if x == MARK_U64 {
+                index.declared.probe(x, *base + i as u64, declared_at);
+                if x == index.manifest_mark {
                     record_at.push((*base + i as u64, false));
                 } else if index.name_fields.maybe(x) && !index.name_fields.get(x).is_empty() {
                     if let Some(at) = (*base + i as u64).checked_sub(MARK.len() as u64) {
                         record_at.push((at, true));
+                    }
+                    if let Some(at) =
+                        (*base + i as u64).checked_sub(crate::declared::DECLARATION_NAME_AT as u64)
+                    {
+                        declared_at.push(at);
                     }
                 }
                 if index.exact.maybe(x) {

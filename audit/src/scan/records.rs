@@ -26,9 +26,13 @@ impl Scanner<'_> {
             }
             let at = (p - self.base) as usize;
             if let Some(r) = Record::parse(&self.buf[at..], p, by_name) {
-                if (r.marked || self.index.knows_name(&r.name))
-                    && self.spend(FINDING_COST, Kind::Record, p)
-                {
+                // Without its marker, a name field is a record only when a
+                // known table's hash follows it: a string constant padded
+                // with zeros before other data is not one (firmware holds
+                // such bytes: a table's name, then a declaration).
+                let known = self.index.knows_name(&r.name)
+                    && self.index.needles.iter().any(|n| n.sha256 == r.sha256);
+                if (r.marked || known) && self.spend(FINDING_COST, Kind::Record, p) {
                     self.records.push(r);
                 }
             }
