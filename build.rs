@@ -24,7 +24,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use actlut_codegen::{emit, lock, Format, Function};
+use actlut_codegen::{emit, lock, record, Format, Function};
 
 fn main() {
     let manifest_dir = build_helper::cargo::manifest::dir();
@@ -72,6 +72,8 @@ fn main() {
             .unwrap_or_else(|e| fail(&format!("{}: {e}", compact_lock_path.display())))
     };
     let mut compact_mismatches = Vec::new();
+    // `tables::declarations()`, for the crate's tests: one push per static.
+    let mut declared_list = String::new();
     // The stored-form hash of each compacted canonical table, by name.
     let mut compact_hashes: Vec<(String, [u8; 32])> = Vec::new();
 
@@ -128,12 +130,10 @@ fn main() {
         }
         let _ = writeln!(
             manifest,
-            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, mark: {:?}, name_field: {:?}, sha256: {:?} }},",
+            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, sha256: {:?} }},",
             entry.name,
             function,
             format,
-            actlut_codegen::record::MARK,
-            actlut_codegen::record::name_field(&entry.name).expect("a table name fits a record"),
             entry.sha256
         );
         if let Some((_, first)) = canonical.iter().find(|(h, _)| *h == entry.sha256) {
@@ -203,6 +203,14 @@ fn main() {
                 )),
             }
             compact_hashes.push((entry.name.clone(), got.sha256));
+            let declaration = record::Declaration::new(
+                &entry.name,
+                record::Representation::Compact,
+                1,
+                record::StoredOrder::Little,
+                u32::try_from(stored.len()).expect("a stored form is under 4 GiB"),
+                got.sha256,
+            );
             let file: PathBuf = out_dir.join(format!("{}.compact", entry.name));
             std::fs::write(&file, &stored)
                 .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", file.display())));
@@ -215,6 +223,14 @@ fn main() {
                 &got,
                 stored.len(),
                 &aliases,
+                &declaration.to_bytes(),
+            );
+            let _ = writeln!(
+                declared_list,
+                "    {gate}v.push((&compact::{n}_STORED.0.record[..], compact::{n}_STORED.0.table.as_ptr(), {len}, true));",
+                gate = doc_cfg_compact(function, format).lines().next().expect("a cfg line"),
+                n = entry.name.to_uppercase(),
+                len = stored.len()
             );
         }
         // 16-bit entries in the target's byte order; values of up to 8 bits
@@ -238,9 +254,47 @@ fn main() {
         let file: PathBuf = out_dir.join(format!("{}.bin", entry.name));
         std::fs::write(&file, &bytes)
             .unwrap_or_else(|e| fail(&format!("cannot write {}: {e}", file.display())));
-        emit(&mut code, function, format, &entry, &aliases);
+        // The declaration that opens the table's static: what the bytes after
+        // it are, for the audit (`actlut_codegen::record::Declaration`).
+        let width = if emit::is_16_bit(format) { 2 } else { 1 };
+        let declaration = record::Declaration::new(
+            &entry.name,
+            record::Representation::Full,
+            width,
+            if width == 2 && big_endian {
+                record::StoredOrder::Big
+            } else {
+                record::StoredOrder::Little
+            },
+            u32::try_from(bytes.len()).expect("a table is under 4 GiB"),
+            entry.sha256,
+        );
+        emit(
+            &mut code,
+            function,
+            format,
+            &entry,
+            &aliases,
+            &declaration.to_bytes(),
+        );
+        let _ = writeln!(
+            declared_list,
+            "    {gate}v.push((&{n}_DECLARED.record[..], {n}_DECLARED.table.as_ptr().cast(), {len}, false));",
+            gate = doc_cfg(function, format).lines().next().expect("a cfg line"),
+            n = entry.name.to_uppercase(),
+            len = bytes.len()
+        );
     }
     manifest.push_str("]\n");
+    let _ = write!(
+        code,
+        "\n/// Every declared static of this build: its record, where its table \
+         starts, its length, and whether it is a compact stored form.\n\
+         #[cfg(test)]\n\
+         #[allow(clippy::vec_init_then_push)]\n\
+         pub(crate) fn declarations() -> std::vec::Vec<(&'static [u8], *const u8, usize, bool)> {{\n    \
+         #[allow(unused_mut)]\n    let mut v = std::vec::Vec::new();\n{declared_list}    v\n}}\n"
+    );
     let _ = write!(
         code,
         "\n/// Every 16-bit table in its compact stored form (the `compact` feature).\n\
@@ -281,6 +335,7 @@ fn emit(
     format: Format,
     entry: &lock::Entry,
     aliases: &[String],
+    declaration: &[u8],
 ) {
     let name = emit::static_name(function, format);
     let hex = actlut_codegen::hex(&entry.sha256);
@@ -312,7 +367,12 @@ fn emit(
 /// SHA-256 of its little-endian bytes: `{hex}`.
 ///
 /// Requires the features {features}.
-{alias_doc}{doc_cfg}pub static {name}: [{ty}; {n}] = {init};
+{alias_doc}{doc_cfg}pub static {name}: &[{ty}; {n}] = &{name}_DECLARED.table;
+
+/// [`{name}`] with its declaration before it: one static, so the two are
+/// kept or dropped together (`crate::manifest::Declared`).
+{doc_cfg}static {name}_DECLARED: crate::manifest::Declared<[{ty}; {n}]> =
+    crate::manifest::Declared {{ record: {declaration:?}, table: {init} }};
 
 /// SHA-256 of the little-endian bytes of [`{name}`]: `{hex}`.
 {doc_cfg}pub const {name}_SHA256: [u8; 32] = {sha:?};
@@ -340,6 +400,7 @@ fn emit_compact(
     stored: &lock::Entry,
     stored_len: usize,
     aliases: &[String],
+    declaration: &[u8],
 ) {
     let name = emit::static_name(function, format);
     let hex = actlut_codegen::hex(&entry.sha256);
@@ -362,9 +423,13 @@ fn emit_compact(
     let _ = write!(
         compact_code,
         r#"
-/// The stored form of [`{name}`], aligned for the lookups.
-{gate}static {name}_STORED: crate::compact::Aligned<[u8; {stored_len}]> =
-    crate::compact::Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.compact")));
+/// The stored form of [`{name}`], aligned for the lookups, with its
+/// declaration before it (`crate::manifest::Declared`).
+{gate}pub(crate) static {name}_STORED: crate::compact::Aligned<crate::manifest::Declared<[u8; {stored_len}]>> =
+    crate::compact::Aligned(crate::manifest::Declared {{
+        record: {declaration:?},
+        table: *include_bytes!(concat!(env!("OUT_DIR"), "/{file}.compact")),
+    }});
 
 /// The `{fname}` table over `{fmt}`, stored compact: entry `i` (`get(i)`) is
 /// `{def}` at the `{fmt}` value with bit pattern `i`, correctly rounded to
@@ -376,7 +441,7 @@ fn emit_compact(
 ///
 /// Requires the features {features}.
 {alias_doc}{gate}pub static {name}: crate::compact::CompactRef<'static> =
-    match crate::compact::CompactRef::from_bytes(&{name}_STORED.0) {{
+    match crate::compact::CompactRef::from_bytes(&{name}_STORED.0.table) {{
         Ok(table) => table,
         Err(_) => panic!("{file}.compact is not a valid compact stored form"),
     }};
@@ -416,7 +481,7 @@ fn emit_gated_out(
         code,
         r#"
 /// The `{fname}` table over `{fmt}` (compiled out in this build).
-{gate}pub static {name}: [{ty}; {n}] = ::zerocopy::transmute!(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.bin")));
+{gate}pub static {name}: &[{ty}; {n}] = &::zerocopy::transmute!(*include_bytes!(concat!(env!("OUT_DIR"), "/{file}.bin")));
 
 /// SHA-256 of the little-endian bytes of [`{name}`].
 {gate}pub const {name}_SHA256: [u8; 32] = {sha256:?};

@@ -161,7 +161,12 @@ impl core::fmt::Display for UnknownActivation {
             let sep = if i == 0 { " " } else { ", " };
             write!(f, "{sep}{}", a.name())?;
         }
-        f.write_str(" (or its feature name, such as `gelu-tanh`)")
+        f.write_str(" (or its feature name, such as `gelu-tanh`), or another engine's name:")?;
+        for (i, (name, function)) in actlut_core::names::ENGINE_NAMES.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            write!(f, "{sep}{name} ({})", function.name())?;
+        }
+        Ok(())
     }
 }
 
@@ -179,11 +184,24 @@ impl core::error::Error for UnknownActivation {}
 impl core::str::FromStr for Activation {
     type Err = UnknownActivation;
 
-    /// Parses a table name prefix (`gelu_tanh`) or a feature name (`gelu-tanh`).
+    /// Parses a table name prefix (`gelu_tanh`), a feature name (`gelu-tanh`),
+    /// or another engine's name for the same exact function: candle's
+    /// `gelu_erf`, burn's `gelu_approximate`, PyTorch's
+    /// `GELU(approximate='tanh')` and `SiLU`, ONNX's `Gelu` and `Sigmoid`, …
+    /// (the table `actlut_core::names::ENGINE_NAMES`, which the error lists).
+    ///
+    /// ```
+    /// use actlut::Activation;
+    /// assert_eq!("gelu_erf".parse(), Ok(Activation::Gelu));
+    /// assert_eq!("GELU(approximate='tanh')".parse(), Ok(Activation::GeluTanh));
+    /// assert_eq!("SiLU".parse(), Ok(Activation::Silu));
+    /// assert_eq!("Sigmoid".parse(), Ok(Activation::Sigmoid));
+    /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Activation::ALL
             .into_iter()
             .find(|a| a.name() == s || a.feature() == s)
+            .or_else(|| actlut_core::names::from_engine_name(s).map(Activation::from_function))
             .ok_or_else(|| UnknownActivation::new(s))
     }
 }

@@ -30,12 +30,12 @@
 //! [`CompactRef::get`].
 //!
 //! **Expand on load.** Where the memory is there but the download or the
-//! flash is small (wasm), [`expand_all`] (with `std`) decodes every compact
+//! flash is small (wasm), `expand_all` (with `std`) decodes every compact
 //! table once, about 10–30 µs and 128 KiB of heap per table, and from then on
 //! the slice entry points (`gelu::map_bf16`, `apply_bf16`, the `Activation`
 //! slice methods) read the expanded copy at the full table's speed;
-//! [`expand_table`] does it for one table. [`CompactRef::expand_into`] (no_std,
-//! no allocation) and [`CompactRef::expand`] (`alloc`) decode into a table of
+//! `expand_table` does it for one table. [`CompactRef::expand_into`] (no_std,
+//! no allocation) and `CompactRef::expand` (`alloc`) decode into a table of
 //! your own.
 //!
 //! ```
@@ -88,7 +88,7 @@ pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 /// chosen once per process by CPU class (see
 /// [`Kernel::preference`](crate::kernels::Kernel::preference)). Every kernel
 /// gives the bits of [`CompactRef::get`] (tests/compact_kernels.rs). It reads
-/// the compact form even after [`expand_table`]: the function modules are what
+/// the compact form even after `expand_table`: the function modules are what
 /// switch to the expanded copy.
 #[inline]
 pub fn apply_compact_u16(table: &CompactRef<'_>, xs: &mut [u16]) {

@@ -28,7 +28,7 @@ mod sealed {
 ///
 /// ```
 /// use actlut::Activation;
-/// use actlut::element::{DequantTable, I4};
+/// use actlut::quant::{DequantTable, I4};
 /// let t = DequantTable::<I4, f32>::new(Activation::Exp, 0.5, 0)?;
 /// assert_eq!(t.get(-8)?, (-4.0f32).exp());
 /// # Ok::<(), actlut::quant::QuantError>(())
@@ -39,7 +39,7 @@ pub enum I4 {}
 /// Unsigned 4-bit input (0..=15): unpacked as one `u8` per value, or packed two per byte.
 ///
 /// ```
-/// use actlut::element::{PackedDequantTable, Op, U4};
+/// use actlut::quant::{Op, PackedDequantTable, U4};
 /// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
 /// assert_eq!(t.lookup(0xF1), [1, 15]);
 /// # Ok::<(), actlut::quant::QuantError>(())
@@ -50,7 +50,8 @@ pub enum U4 {}
 /// A quantized input type: `i8`, `u8`, [`I4`], [`U4`].
 ///
 /// ```
-/// use actlut::element::{Input, QuantType, I4};
+/// use actlut::element::{Input, I4};
+/// use actlut::quant::QuantType;
 /// assert_eq!(<I4 as Input>::TYPE, QuantType::I4);
 /// assert_eq!(<u8 as Input>::TYPE.max(), 255);
 /// ```

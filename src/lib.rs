@@ -136,7 +136,7 @@
 //! | `all-formats` | every format feature above |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI; off: AVX2 |
-//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp) |
+//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp); `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
@@ -171,6 +171,7 @@
 //! [docs/quant16-ort.md](https://github.com/actlut/actlut/blob/main/docs/quant16-ort.md) (ONNX Runtime on every 16-bit code);
 //! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
 //! [docs/ulp.md](https://github.com/actlut/actlut/blob/main/docs/ulp.md) (`actlut ulp`: grading a kernel against the tables);
+//! [docs/python.md](https://github.com/actlut/actlut/blob/main/docs/python.md) (the Python package);
 //! [docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md) (the lock and the manifest);
 //! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md) (`actlut audit`);
 //! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md) (Cortex-M and wasm);
@@ -198,6 +199,12 @@ mod functions;
 /// is stale): the per-function modules, `Activation` and the computed path's per-format
 /// functions. rustfmt leaves it as the generator writes it.
 #[rustfmt::skip]
+// The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
+// reference into the table's declared static, and the place it names has the
+// table's own type in every context (a `&[u8]` argument included).
+// `&crate::tables::read::NAME` is needed with `compact` (a `CompactRef`) and
+// needless without it (a reference): the text is the same in both builds.
+#[allow(clippy::borrow_deref_ref, clippy::needless_borrow)]
 mod generated {
     pub(crate) mod activation;
     pub(crate) mod computed;
@@ -210,6 +217,9 @@ pub mod mx;
 pub mod quant;
 pub mod quant16;
 pub mod tables;
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+pub mod ulp;
 
 pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};
 #[cfg(feature = "macros")]

@@ -36,12 +36,10 @@ use crate::{Activation, Format};
 
 /// One table compiled into this build.
 ///
-/// In memory its last fields are one record of bytes that `actlut audit`
-/// finds by its structure in a binary that keeps the manifest: the marker
-/// `ACTLUTM1`, the name padded with NUL bytes to 32 bytes, and
-/// [`sha256`](Self::sha256) (`actlut_core::record`). The audit holds that
-/// hash to the lock, so a binary whose manifest was rewritten to name a
-/// changed table's hash fails its audit.
+/// The manifest is for listing and for the run-time self-check. What
+/// `actlut audit` verifies is each table's own declaration, in its `static`
+/// right before its bytes ([`Declared`]): a binary declares exactly the
+/// tables it keeps, whether it keeps the manifest or not.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Table {
@@ -51,12 +49,31 @@ pub struct Table {
     pub activation: Activation,
     /// Its format (of both input and output).
     pub format: Format,
-    /// `actlut_core::record::MARK`: opens the record.
-    mark: [u8; 8],
-    /// The name, NUL-padded (`actlut_core::record::name_field`).
-    name_field: [u8; actlut_core::record::NAME_BYTES],
     /// SHA-256 of its little-endian bytes (the bytes of its `<name>.bin` dump).
     pub sha256: [u8; 32],
+}
+
+/// A table `static` as it is embedded: its declaration, then its stored
+/// bytes, in one `#[repr(C)]` value.
+///
+/// The declaration (`actlut_core::record::Declaration`, 128 bytes: marker
+/// `ACTLUTDT`, version, representation, entry width, stored byte order,
+/// length, name, SHA-256) says what the bytes after it are, so `actlut audit`
+/// verifies the table byte for byte where it lies, with no relocation or
+/// symbol to resolve. Being one value, the two are kept or dropped together:
+/// a binary carries the declarations of exactly the tables it keeps, and
+/// listing the manifest keeps no table alive. The lookups read the table
+/// through a reference to [`table`](Self::table) and index it at run time,
+/// which keeps link-time optimisation from splitting the value (LLVM splits
+/// a global only when every access is at a constant offset).
+#[repr(C)]
+// Unused in a build without tables.
+#[allow(dead_code)]
+pub(crate) struct Declared<T> {
+    /// The declaration's bytes.
+    pub(crate) record: [u8; actlut_core::record::DECLARATION_BYTES],
+    /// The table's stored bytes.
+    pub(crate) table: T,
 }
 
 /// Every table compiled into this build, in the order of `tables/actlut.lock`
@@ -179,6 +196,7 @@ mod sealed {
     impl Sealed for [u16] {}
     impl Sealed for [u8] {}
     impl Sealed for crate::compact::CompactRef<'_> {}
+    impl<T: Sealed + ?Sized> Sealed for &T {}
 }
 
 /// Table data that [`Table::check`] can hash: `[u16]` and `[u8]` arrays and
@@ -233,6 +251,16 @@ impl TableData for crate::compact::CompactRef<'_> {
     }
 }
 
+/// A reference to table data hashes what it refers to: `tables::<NAME>` is a
+/// `&'static [u16; 65536]`, so `check(&tables::GELU_F16)` and
+/// `check(tables::GELU_F16)` both hash the table.
+#[cfg(feature = "self-check")]
+impl<T: TableData + ?Sized> TableData for &T {
+    fn sha256_le(&self) -> [u8; 32] {
+        (**self).sha256_le()
+    }
+}
+
 #[cfg(feature = "self-check")]
 impl<const N: usize> TableData for [u16; N] {
     fn sha256_le(&self) -> [u8; 32] {
@@ -276,19 +304,43 @@ mod tests {
         assert_eq!(TABLES.len(), enabled);
     }
 
-    /// The record the audit finds: marker, name field and hash, contiguous.
+    /// Every table static opens with its declaration, and the table's bytes
+    /// follow it immediately: what the audit verifies.
     #[test]
-    fn each_entry_holds_its_record_contiguously() {
-        use actlut_core::record::{name_field, MARK, NAME_BYTES};
-        for t in TABLES {
-            let at = |p: *const u8| p as usize;
-            assert_eq!(at(t.mark.as_ptr()) + 8, at(t.name_field.as_ptr()));
+    fn each_table_lies_right_after_its_declaration() {
+        use actlut_core::record::{Declaration, Representation, StoredOrder, DECLARATION_BYTES};
+        let declared = crate::tables::declarations();
+        assert_eq!(
+            declared.len(),
+            TABLES
+                .iter()
+                .filter(|t| t.aliases().all(|a| {
+                    TABLES.iter().position(|x| x.name == a.name)
+                        > TABLES.iter().position(|x| x.name == t.name)
+                }))
+                .count(),
+            "one declaration per static (aliases share one)"
+        );
+        for &(record, table, len, compact) in &declared {
+            let d = Declaration::parse(record).expect("a declaration parses");
             assert_eq!(
-                at(t.name_field.as_ptr()) + NAME_BYTES,
-                at(t.sha256.as_ptr())
+                record.as_ptr() as usize + DECLARATION_BYTES,
+                table as usize,
+                "{}",
+                d.name()
             );
-            assert_eq!(t.mark, MARK);
-            assert_eq!(Some(t.name_field), name_field(t.name));
+            assert_eq!(d.len as usize, len, "{}", d.name());
+            let t = find(d.name()).expect("a declared table is in the manifest");
+            if compact {
+                assert_eq!(d.representation, Representation::Compact);
+            } else {
+                assert_eq!(d.representation, Representation::Full);
+                assert_eq!(d.sha256, t.sha256, "{}", d.name());
+                assert_eq!(len, t.bytes());
+                assert_eq!(usize::from(d.width), t.format.entry_bytes());
+                let big = d.width == 2 && cfg!(target_endian = "big");
+                assert_eq!(d.order == StoredOrder::Big, big, "{}", d.name());
+            }
         }
     }
 

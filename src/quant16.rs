@@ -126,6 +126,102 @@ pub fn map<In: Input16, Out: Output>(table: &[Out; ENTRIES], values: &[In], out:
     }
 }
 
+/// A full 16-bit table read in place from its little-endian bytes: `actlut quant`'s output
+/// (entry `i` for the code whose bits are `i`, each `Out::BYTES` wide), embedded with
+/// `include_bytes!` or held in any `&[u8]`. No copy and no decoding pass: each lookup
+/// assembles its entry from the bytes, so the bytes need no alignment, on any host.
+///
+/// [`from_le_bytes`](Self::from_le_bytes) is a `const fn`: in a `static`, a file of the
+/// wrong length is a compile error. (The slice kernels of [`map`] need an aligned
+/// `&[Out; 65536]`; this view maps element by element.)
+///
+/// ```
+/// use actlut::quant16::LeTable16;
+/// // A file as `actlut quant … --out i16` writes it (here, two entries per code shown).
+/// static BYTES: [u8; 131_072] = {
+///     let mut b = [0u8; 131_072];
+///     b[2] = 0x34; // entry 1 = 0x1234
+///     b[3] = 0x12;
+///     b
+/// };
+/// static TABLE: LeTable16<'static, i16> = LeTable16::from_le_bytes(&BYTES);
+/// assert_eq!(TABLE.lookup(1i16), 0x1234);
+/// let mut out = [0i16; 2];
+/// TABLE.map(&[0i16, 1], &mut out);
+/// assert_eq!(out, [0, 0x1234]);
+/// assert!(LeTable16::<f32>::try_from_le_bytes(&BYTES).is_err()); // f32 files are 256 KiB
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct LeTable16<'a, Out: Output> {
+    bytes: &'a [u8],
+    _out: PhantomData<Out>,
+}
+
+impl<'a, Out: Output> LeTable16<'a, Out> {
+    /// The length of the file: 65,536 entries of `Out::BYTES` bytes.
+    pub const LEN_BYTES: usize = ENTRIES * Out::BYTES;
+
+    /// The view over `bytes`, or [`QuantError::Length`] (parameter `bytes`) when they are
+    /// not [`LEN_BYTES`](Self::LEN_BYTES) long.
+    pub const fn try_from_le_bytes(bytes: &'a [u8]) -> Result<Self, QuantError> {
+        if bytes.len() != Self::LEN_BYTES {
+            return Err(QuantError::Length {
+                parameter: "bytes",
+                len: bytes.len(),
+                expected: Self::LEN_BYTES,
+            });
+        }
+        Ok(LeTable16 {
+            bytes,
+            _out: PhantomData,
+        })
+    }
+
+    /// The view over `bytes`.
+    ///
+    /// # Panics
+    ///
+    /// If `bytes` is not [`LEN_BYTES`](Self::LEN_BYTES) long: at compile time when it
+    /// initializes a `static` or a `const`.
+    #[track_caller]
+    pub const fn from_le_bytes(bytes: &'a [u8]) -> Self {
+        match Self::try_from_le_bytes(bytes) {
+            Ok(t) => t,
+            Err(_) => panic!(
+                "LeTable16::from_le_bytes: the bytes are not 65,536 entries of the output type \
+                 (131,072 bytes for 16-bit outputs, 262,144 for f32, 65,536 for 8-bit)"
+            ),
+        }
+    }
+
+    /// The bytes.
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The entry of the code `value`.
+    #[inline]
+    pub fn lookup<In: Input16>(&self, value: In) -> Out {
+        let at = value.index() * Out::BYTES;
+        let mut le = [0u8; 4];
+        le[..Out::BYTES].copy_from_slice(&self.bytes[at..at + Out::BYTES]);
+        Out::from_entry(u32::from_le_bytes(le))
+    }
+
+    /// `out[i]` = the entry of `values[i]`.
+    ///
+    /// # Panics
+    ///
+    /// If `values.len() != out.len()`; the message names both lengths.
+    #[track_caller]
+    pub fn map<In: Input16>(&self, values: &[In], out: &mut [Out]) {
+        crate::lengths::check_lengths(values.len(), out.len());
+        for (o, &v) in out.iter_mut().zip(values) {
+            *o = self.lookup(v);
+        }
+    }
+}
+
 /// The spline stored form of a 16-bit table: a cubic predictor through knots plus the entries
 /// it misses, exact by construction (`actlut_core::spline`; 3,240 bytes for the TFLite 16x8
 /// sigmoid, docs/quant16.md). Build one with `actlut_codegen::spline::pack_pipeline` in a build

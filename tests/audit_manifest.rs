@@ -82,8 +82,8 @@ fn aliases_are_exactly_the_tables_with_equal_hashes() {
 #[cfg(all(feature = "gelu", feature = "gelu-tanh", feature = "fp8-e4m3"))]
 #[test]
 fn identical_tables_are_one_static_under_two_names() {
-    let a: &'static [u8; 256] = &actlut::tables::GELU_FP8_E4M3;
-    let b: &'static [u8; 256] = &actlut::tables::GELU_TANH_FP8_E4M3;
+    let a: &'static [u8; 256] = actlut::tables::GELU_FP8_E4M3;
+    let b: &'static [u8; 256] = actlut::tables::GELU_TANH_FP8_E4M3;
     assert!(core::ptr::eq(a, b));
     assert_eq!(
         actlut::tables::GELU_FP8_E4M3_SHA256,

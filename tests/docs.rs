@@ -474,6 +474,180 @@ fn every_relative_link_of_the_docs_reaches_a_file_and_heading() {
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
 
+/// The cells of a markdown table row, split at the `|` that are not inside a
+/// code span (`` `|x|` ``) or escaped (`\|`).
+fn row_cells(line: &str) -> Vec<String> {
+    let inner = line.trim();
+    let inner = inner.strip_prefix('|').unwrap_or(inner);
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut out = vec![String::new()];
+    let (mut in_code, mut escaped) = (false, false);
+    for c in inner.chars() {
+        match c {
+            '|' if !in_code && !escaped => out.push(String::new()),
+            _ => {
+                if c == '`' {
+                    in_code = !in_code;
+                }
+                out.last_mut().unwrap().push(c);
+            }
+        }
+        escaped = c == '\\';
+    }
+    out
+}
+
+/// Every row of every markdown table of `markdown` (outside code blocks) whose
+/// cell count differs from its header's: `(line, header cells, row cells)`.
+fn malformed_rows(markdown: &str) -> Vec<(usize, usize, usize)> {
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut bad = Vec::new();
+    let (mut i, mut in_code) = (0, false);
+    while i < lines.len() {
+        if lines[i].trim_start().starts_with("```") {
+            in_code = !in_code;
+        }
+        let is_header = !in_code
+            && i + 1 < lines.len()
+            && lines[i].trim_start().starts_with('|')
+            && lines[i + 1].trim_start().starts_with("|-");
+        if !is_header {
+            i += 1;
+            continue;
+        }
+        let width = row_cells(lines[i]).len();
+        let mut j = i + 1;
+        while j < lines.len() && lines[j].trim_start().starts_with('|') {
+            let n = row_cells(lines[j]).len();
+            if n != width {
+                bad.push((j + 1, width, n));
+            }
+            j += 1;
+        }
+        i = j;
+    }
+    bad
+}
+
+#[test]
+fn a_table_row_with_a_stray_or_missing_cell_is_found() {
+    let table = "| job | use | more |\n|---|---|---|\n| a | b | c |\n| a | b | c | stray |\n| orphan |\n| `|x|` | b \\| c | d |\n";
+    assert_eq!(malformed_rows(table), [(4, 3, 4), (5, 3, 1)]);
+    let fenced = "```text\n| a |\n|---|\n| b | c |\n```\n";
+    assert_eq!(malformed_rows(fenced), []);
+}
+
+#[test]
+fn every_markdown_table_row_has_its_headers_cell_count() {
+    let mut docs = vec![
+        "README.md".to_string(),
+        "BENCHMARKS.md".to_string(),
+        "CHANGELOG.md".to_string(),
+        "adapters/candle/README.md".to_string(),
+        "adapters/burn/README.md".to_string(),
+    ];
+    let dir = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") {
+            docs.push(format!("docs/{name}"));
+        }
+    }
+    for doc in docs {
+        let bad = malformed_rows(&read(&doc));
+        assert!(
+            bad.is_empty(),
+            "{doc}: rows whose cell count differs from their header's (line, header, row): {bad:?}"
+        );
+    }
+    let crate_bad = malformed_rows(&crate_docs());
+    assert!(crate_bad.is_empty(), "src/lib.rs crate docs: {crate_bad:?}");
+}
+
+#[test]
+fn the_readme_documentation_table_lists_every_docs_page() {
+    let readme = read("README.md");
+    let section = readme
+        .split("\n## Documentation\n")
+        .nth(1)
+        .expect("a Documentation section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let dir = format!("{}/docs", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".md") {
+            assert!(
+                section.contains(&format!("| [docs/{name}](docs/{name}) |")),
+                "README.md's Documentation table has no row for docs/{name}"
+            );
+        }
+    }
+}
+
+/// The compact stored forms' size range as prose states it, from
+/// `tables/actlut-compact.lock`: the smallest rounded to the nearest KiB, the
+/// largest rounded up ("3–23 KiB").
+fn compact_range() -> String {
+    let sizes: Vec<u64> = read("tables/actlut-compact.lock")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .find_map(|c| c.strip_prefix("stored="))
+                .expect("a stored= column")
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+    format!("{}–{} KiB", (min + 512) / 1024, max.div_ceil(1024))
+}
+
+#[test]
+fn every_statement_of_the_compact_size_range_is_the_locks() {
+    let want = compact_range();
+    let files = [
+        "README.md",
+        "Cargo.toml",
+        "docs/compact.md",
+        "docs/embedded.md",
+        "src/lib.rs",
+        "src/compact.rs",
+        "src/tables.rs",
+    ];
+    let mut seen = 0;
+    for file in files {
+        for (n, line) in read(file).lines().enumerate() {
+            // "A–B KiB" with whole numbers: the compact range (decimal ranges
+            // are other measurements).
+            for (at, _) in line.match_indices(" KiB") {
+                let head = &line[..at];
+                let start = head
+                    .rfind(|c: char| !(c.is_ascii_digit() || c == '–'))
+                    .map_or(0, |i| i + 1);
+                let range = &head[start..];
+                if let Some((a, b)) = range.split_once('–') {
+                    if !a.is_empty() && !b.is_empty() && !line[..start].ends_with('.') {
+                        seen += 1;
+                        assert_eq!(
+                            format!("{range} KiB"),
+                            want,
+                            "{file}:{}: the compact forms' range from tables/actlut-compact.lock is {want}",
+                            n + 1
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        seen >= 5,
+        "the compact range is stated {seen} times; expected at least 5"
+    );
+}
+
 /// Every file and folder that docs/ARCHITECTURE.md names exists: a backticked path
 /// (`src/kernels/driver.rs`, `tables/`) from the workspace root, and a bare file name
 /// (`driver.rs`) in one of the folders its paragraph or table row names. Patterns
@@ -552,4 +726,28 @@ fn every_file_docs_architecture_names_exists() {
         "docs/ARCHITECTURE.md names files that do not exist:\n  {}",
         missing.join("\n  ")
     );
+}
+
+/// docs/testing.md's per-step table, which `scripts/test.sh` reads for its estimate of
+/// what is left, has exactly one row with a figure per step of `.ci/steps/`.
+#[test]
+fn every_ci_step_has_its_expected_time_in_docs_testing() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut steps: Vec<String> = std::fs::read_dir(format!("{root}/.ci/steps"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter_map(|n| n.strip_suffix(".sh").map(String::from))
+        .collect();
+    steps.sort();
+    let mut rows: Vec<String> = read("docs/testing.md")
+        .lines()
+        .filter_map(|l| {
+            let c = cells(l);
+            let name = c.first()?.strip_prefix('`')?.strip_suffix('`')?;
+            let secs: u32 = c.get(1)?.parse().ok()?;
+            (secs > 0 && name.as_bytes().first()?.is_ascii_digit()).then(|| name.to_string())
+        })
+        .collect();
+    rows.sort();
+    assert_eq!(rows, steps);
 }

@@ -67,7 +67,7 @@ fn every_embedded_table_hashes_to_its_lock_entry() {
 #[test]
 fn hash_constants_match_the_embedded_bytes() {
     assert_eq!(
-        sha256(&le_bytes(&actlut::tables::GELU_F16)),
+        sha256(&le_bytes(actlut::tables::GELU_F16)),
         actlut::tables::GELU_F16_SHA256
     );
 }
@@ -76,7 +76,7 @@ fn hash_constants_match_the_embedded_bytes() {
 #[test]
 fn bf16_hash_constant_matches_the_embedded_bytes() {
     assert_eq!(
-        sha256(&le_bytes(&actlut::tables::GELU_BF16)),
+        sha256(&le_bytes(actlut::tables::GELU_BF16)),
         actlut::tables::GELU_BF16_SHA256
     );
 }

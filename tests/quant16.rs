@@ -446,3 +446,87 @@ fn spline_tables_equal_the_full_tables_on_every_code() {
         kernel_harness::check_apply::<u16, SplineRef<'_>>(&[&spline], &buf);
     }
 }
+
+/// `actlut quant`'s output, committed: the TFLite 16x8 sigmoid (input scale 2^-12, output
+/// scale 2^-15, zero points 0, ties away), full and spline forms. Regenerate with
+/// `actlut quant sigmoid --in i16 --scale 2^-12 --zero-point 0 --out i16 --out-scale 2^-15
+/// --rounding ties-away [--spline] --output tests/data/sigmoid_i16.{bin,spline}`; the CLI's
+/// tests check that it writes these bytes.
+static SIGMOID_FULL: actlut::quant16::LeTable16<'static, i16> =
+    actlut::quant16::LeTable16::from_le_bytes(include_bytes!("data/sigmoid_i16.bin"));
+static SIGMOID_SPLINE: actlut::quant16::SplineRef<'static> =
+    match actlut::quant16::SplineRef::from_bytes(include_bytes!("data/sigmoid_i16.spline")) {
+        Ok(s) => s,
+        Err(_) => panic!("not a spline stored form"),
+    };
+
+#[test]
+fn quant_output_loads_from_include_bytes_into_statics_in_both_forms() {
+    let mut buf = vec![0i16; 65_536];
+    let t = DequantTable16::<i16, i16>::requantized_in(
+        &mut buf,
+        Activation::Sigmoid,
+        1.0 / 4096.0,
+        0,
+        1.0 / 32768.0,
+        0,
+        Rounding::TiesAwayFromZero,
+    )
+    .unwrap();
+    let codes: Vec<i16> = (0..=u16::MAX).map(|b| b as i16).collect();
+    let (mut full, mut spline) = (vec![0i16; 65_536], vec![0i16; 65_536]);
+    SIGMOID_FULL.map(&codes, &mut full);
+    actlut::quant16::map_spline(&SIGMOID_SPLINE, &codes, &mut spline);
+    for (i, &want) in t.entries().iter().enumerate() {
+        assert_eq!(full[i], want, "full form, code bits {i:#06x}");
+        assert_eq!(spline[i], want, "spline form, code bits {i:#06x}");
+        assert_eq!(SIGMOID_FULL.lookup(i as u16 as i16), want);
+    }
+    // The views borrow the embedded bytes: no copy.
+    assert_eq!(
+        SIGMOID_FULL.as_bytes().as_ptr(),
+        include_bytes!("data/sigmoid_i16.bin").as_ptr()
+    );
+}
+
+#[test]
+fn a_quant_file_of_the_wrong_length_or_width_is_refused() {
+    use actlut::quant16::LeTable16;
+    let bytes = include_bytes!("data/sigmoid_i16.bin");
+    // The i16 file read as f32 entries (4 bytes each) or as u8 entries (1 byte each).
+    for (len, expected, got) in [
+        (
+            bytes.len(),
+            262_144,
+            LeTable16::<f32>::try_from_le_bytes(bytes).map(|_| ()),
+        ),
+        (
+            bytes.len(),
+            65_536,
+            LeTable16::<u8>::try_from_le_bytes(bytes).map(|_| ()),
+        ),
+        (
+            131_071,
+            131_072,
+            LeTable16::<i16>::try_from_le_bytes(&bytes[1..]).map(|_| ()),
+        ),
+    ] {
+        assert_eq!(
+            got,
+            Err(QuantError::Length {
+                parameter: "bytes",
+                len,
+                expected
+            })
+        );
+    }
+    let panic = std::panic::catch_unwind(|| LeTable16::<i16>::from_le_bytes(&bytes[..2]));
+    let msg = *panic.unwrap_err().downcast::<String>().unwrap_or_else(|p| {
+        Box::new(
+            p.downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
+        )
+    });
+    assert!(msg.contains("65,536 entries"), "{msg}");
+}

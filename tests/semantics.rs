@@ -283,6 +283,54 @@ fn parsing_accepts_every_name_and_feature_and_round_trips_through_function() {
 }
 
 #[test]
+fn engines_names_parse_to_the_same_exact_function() {
+    // Stated here from each engine's documentation, not read from the table.
+    let cases = [
+        ("gelu_erf", Activation::Gelu),                     // candle
+        ("gelu_approximate", Activation::GeluTanh),         // burn
+        ("log_sigmoid", Activation::Logsigmoid),            // burn
+        ("hard_swish", Activation::Hardswish),              // burn
+        ("GELU", Activation::Gelu),                         // PyTorch
+        ("GELU(approximate='none')", Activation::Gelu),     // PyTorch
+        ("GELU(approximate='tanh')", Activation::GeluTanh), // PyTorch
+        ("SiLU", Activation::Silu),                         // PyTorch
+        ("Hardsigmoid", Activation::Hardsigmoid),           // PyTorch (slope 1/6)
+        ("Gelu", Activation::Gelu),                         // ONNX
+        ("Sigmoid", Activation::Sigmoid),                   // ONNX
+        ("Softplus", Activation::Softplus),                 // ONNX
+        ("gelu_pytorch_tanh", Activation::GeluTanh),        // Hugging Face
+        ("quick_gelu", Activation::GeluQuick),              // Hugging Face
+    ];
+    for (name, want) in cases {
+        assert_eq!(name.parse::<Activation>(), Ok(want), "{name}");
+    }
+    // Same names, other functions: ONNX's and burn's hard sigmoid default to slope 0.2;
+    // matching is exact, so a lowercase PyTorch module name is not guessed.
+    for name in [
+        "HardSigmoid",
+        "hard_sigmoid",
+        "silu_",
+        "gelu(approximate='tanh')",
+        "relu",
+    ] {
+        assert!(name.parse::<Activation>().is_err(), "{name}");
+    }
+}
+
+#[test]
+fn the_unknown_name_error_lists_the_engines_names() {
+    let msg = "GeLU".parse::<Activation>().unwrap_err().to_string();
+    for name in [
+        "gelu_erf",
+        "GELU(approximate='tanh') (gelu_tanh)",
+        "SiLU (silu)",
+        "Sigmoid",
+    ] {
+        assert!(msg.contains(name), "{name} missing from: {msg}");
+    }
+}
+
+#[test]
 fn an_unknown_name_is_repeated_in_the_error() {
     let err = "gelux".parse::<Activation>().unwrap_err();
     assert_eq!(err.name(), "gelux");

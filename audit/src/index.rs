@@ -396,6 +396,12 @@ pub struct Index {
     /// header magic: what an 8-byte value may start.
     pub(crate) eight: Filter,
     pub(crate) needles: Vec<Needle>,
+    /// What declaration records of the known tables look like
+    /// ([`crate::declared`]).
+    pub(crate) declared: crate::declared::Known,
+    /// The manifest record marker as the scan reads it
+    /// ([`crate::manifest::mark_u64`]).
+    pub(crate) manifest_mark: u64,
     pub(crate) max_len: usize,
     /// Every 16-bit reference's entries, to name what a compact stored form
     /// found by its header decodes to.
@@ -443,6 +449,7 @@ impl Index {
     /// [`Index::new`], and also the hashes of `lock` as names an artifact may
     /// list (a lock of another version may have other hashes).
     pub fn with_lock(refs: Vec<Reference>, lock: &[Entry]) -> Index {
+        let declared = crate::declared::Known::new(&refs, lock);
         let mut images = Vec::new();
         for (r, reference) in refs.iter().enumerate() {
             let unit = reference.format.entry_bytes();
@@ -731,11 +738,15 @@ impl Index {
         }
         let exact = Grams::new(exact, None);
         let name_fields = Grams::new(name_fields, None);
-        let mut eight_keys = vec![crate::manifest::MARK_U64, compact::MAGIC_U64];
+        let manifest_mark = crate::manifest::mark_u64();
+        let mut eight_keys = vec![manifest_mark, compact::MAGIC_U64];
         for g in [&large, &exact, &name_fields] {
             eight_keys.extend_from_slice(g.keys());
         }
+        eight_keys.extend(declared.keys());
         Index {
+            manifest_mark,
+            declared,
             eight: Filter::new(&eight_keys),
             refs,
             large,
@@ -784,6 +795,16 @@ impl Index {
                 }
             })
             .collect()
+    }
+
+    /// The bytes of the compact stored form of the table `name` and the
+    /// offsets of its key windows ([`compact::key_offsets`] as indexed):
+    /// what an attacker who knows the index must break.
+    pub fn compact_form_keys(&self, name: &str) -> Option<(Vec<u8>, Vec<usize>)> {
+        self.images
+            .iter()
+            .find(|im| im.compact && self.refs[im.reference].names.iter().any(|n| n == name))
+            .map(|im| (im.bytes.clone(), im.key_offsets()))
     }
 
     /// The evidence a candidate of `image` needs to be reported: matching

@@ -48,20 +48,20 @@
 //!    - [`Verdict::Truncated`]: the table runs past the start or the end of
 //!      the file (how much of it is present, and how much of that differs).
 //!
-//!    Candidates are compared in order of hits, and the comparisons stop at
-//!    [`BUDGET_PER_BYTE`] entries per input byte ([`Report::too_many`], a
-//!    problem), so time stays linear.
-//! 4. **No suppression.** No candidate hides another ([`Scanner::finish`]):
-//!    every intact copy is reported, and every other candidate is reported
-//!    when the evidence it needs lies outside the copies reported before it
-//!    (intact ones first, then by matching entries). An intact copy thus
-//!    explains only its own bytes: a tampered copy that it overlaps, by one
-//!    byte or by all but a few hundred, is reported on the evidence of the
-//!    rest, and so are overlapping tampered copies, each at its offset. What
-//!    an intact copy explains away is a coincidence of its own bytes (a
-//!    similar table at the same place, the same table shifted), which has no
-//!    evidence outside it; such a candidate wholly inside intact copies is not
-//!    even compared.
+//!    Candidates are compared in order of hits, and the work stops at the
+//!    budget ([`Report::too_many`], a problem), so time stays linear.
+//! 4. **One rule.** *A region that holds the evidence a known table needs
+//!    is reported as a problem unless it is an intact copy in the file's
+//!    declared byte order, or every item of that evidence overlaps such
+//!    copies* ([`Scanner::finish`]). The declared order is an ELF's
+//!    `EI_DATA` or a wasm module's (a raw image declares none: either order
+//!    counts). A copy in the other order, a modified copy and a compact
+//!    form's declared extent clear nothing; an intact copy in the other
+//!    order of a file that declares one is itself a problem
+//!    ([`Found::foreign_order`]). One budget ([`BUDGET_PER_BYTE`],
+//!    [`FINDING_COST`], [`VOTE_COST`], [`HIT_COST`], [`CANDIDATE_COST`])
+//!    bounds every kind of work and finding; a spent one is a problem that
+//!    says what it did not judge ([`Report::unjudged`]).
 //!
 //! So a copy is reported as long as any part of it keeps two grams, eight
 //! surprises and 256 bytes in place (an 8-bit table: three features and half
@@ -112,6 +112,8 @@
 //! ```
 
 pub mod compact;
+pub mod container;
+pub mod declared;
 pub mod guarantee;
 mod index;
 pub mod manifest;
@@ -125,7 +127,7 @@ pub use guarantee::{fewest_to_break, markdown_table, stab, HidingCost, Windows};
 pub(crate) use index::{is_periodic, is_progression};
 pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
-pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Verdict};
+pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Unjudged, Verdict};
 pub use scan::Scanner;
 
 /// Bytes of a gram of a large form: four 16-bit entries.
@@ -232,6 +234,28 @@ pub const BUDGET_PER_BYTE: u64 = 64;
 /// whole 16-bit tables (a modified copy is compared with every table whose
 /// grams it shares, a few hundred; on an intact copy they are skipped).
 pub const BUDGET_ALLOWANCE: u64 = 1024 * 65_536;
+/// Entries of the budget ([`BUDGET_PER_BYTE`]) that every finding costs,
+/// whatever its kind: a copy found by content, a compact form found by its
+/// header (valid, truncated or invalid), a manifest record. Its place in the
+/// report, its line and its merging cost about as much as comparing this
+/// many entries, so a flood of findings stops at the budget like a flood of
+/// candidates.
+pub const FINDING_COST: u64 = 4096;
+/// Entries of the budget that every new candidate start costs when a gram,
+/// key or feature first votes for it (its votes are kept in a hash table and
+/// looked up once more when it is ready): crafted bytes whose every offset
+/// implies another start stop at the budget too.
+pub const VOTE_COST: u64 = 16;
+/// Entries of the budget that every gram or key hit costs (an update of its
+/// start's votes), and every feature hit a quarter of it (an update of a
+/// ring): once the budget is spent, a block is probed for hashes, headers
+/// and records only.
+pub const HIT_COST: u64 = 1;
+/// Entries of the budget that every candidate costs before its comparison
+/// (its votes looked up, its place among the copies found, its order among
+/// the ready ones): a flood of small candidates stops at the budget as a
+/// flood of large ones does.
+pub const CANDIDATE_COST: u64 = 2048;
 /// Entries listed in [`Found::first_differences`].
 pub const FIRST_DIFFERENCES: usize = 8;
 /// The form label of a table's own bytes.

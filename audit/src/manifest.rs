@@ -15,7 +15,7 @@
 //! no hash; link-time optimisation leaves such name fields in firmware). The
 //! table it names is still searched for by its content.
 
-use std::string::String;
+use std::string::{String, ToString};
 
 use actlut_codegen::lock::Entry;
 pub use actlut_codegen::record::{MARK, NAME_BYTES, RECORD_BYTES};
@@ -32,6 +32,17 @@ pub struct Record {
     pub sha256: [u8; 32],
     /// Whether its marker is intact ([`MARK`]).
     pub marked: bool,
+    /// Whether its name field is malformed (an upper-case or other byte
+    /// outside a name, a non-NUL byte after the NULs): [`name`](Self::name)
+    /// then shows the field's bytes. A problem.
+    pub malformed: bool,
+}
+
+/// A name field as text, for a message: its bytes up to the last non-NUL
+/// one, other bytes than printable ASCII escaped.
+pub fn shown_name(field: &[u8]) -> String {
+    let end = field.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    field[..end].escape_ascii().to_string()
 }
 
 impl Record {
@@ -40,11 +51,18 @@ impl Record {
     /// marker.
     pub fn parse(bytes: &[u8], offset: u64, by_name: bool) -> Option<Record> {
         let bytes = bytes.get(..RECORD_BYTES)?;
-        let marked = bytes[..MARK.len()] == MARK;
+        let marked = bytes[..MARK.len()] == actlut_codegen::record::manifest_mark();
         if !marked && !by_name {
             return None;
         }
-        let name = actlut_codegen::record::parse_name(&bytes[MARK.len()..MARK.len() + NAME_BYTES])?;
+        let field = &bytes[MARK.len()..MARK.len() + NAME_BYTES];
+        let (name, malformed) = match actlut_codegen::record::parse_name(field) {
+            Some(n) => (String::from(n), false),
+            // With its marker intact, a record is a record: a malformed name
+            // field is a problem, never a reason to skip it.
+            None if marked => (shown_name(field), true),
+            None => return None,
+        };
         let sha256: [u8; 32] = bytes[MARK.len() + NAME_BYTES..]
             .try_into()
             .expect("32 bytes");
@@ -57,9 +75,10 @@ impl Record {
         }
         Some(Record {
             offset,
-            name: name.into(),
+            name,
             sha256,
             marked,
+            malformed,
         })
     }
 
@@ -72,6 +91,13 @@ impl Record {
         } else {
             " (in a record whose marker was changed)"
         };
+        if self.malformed {
+            return Some(std::format!(
+                "manifest record at {:#x}: malformed name field \"{}\" (its marker is intact)",
+                self.offset,
+                self.name
+            ));
+        }
         match lock.iter().find(|e| e.name == self.name) {
             Some(e) if e.sha256 == self.sha256 => None,
             Some(e) => Some(std::format!(
@@ -87,8 +113,12 @@ impl Record {
     }
 }
 
-/// The marker as the scan reads it (8 bytes, little-endian).
-pub(crate) const MARK_U64: u64 = u64::from_le_bytes(MARK);
+/// The marker as the scan reads it (8 bytes, little-endian), computed at run
+/// time (`actlut_codegen::record::manifest_mark`): the audit's own binary
+/// holds no marker to find.
+pub(crate) fn mark_u64() -> u64 {
+    u64::from_le_bytes(actlut_codegen::record::manifest_mark())
+}
 
 #[cfg(test)]
 mod tests {

@@ -93,6 +93,11 @@ pub struct Found {
     /// [`first_differences`]: Self::first_differences
     /// [`evidence`]: Self::evidence
     pub compact: Option<CompactDetail>,
+    /// An intact copy in the other byte order than the one the file
+    /// declares (an ELF's `EI_DATA`; a wasm module is little-endian): actlut
+    /// never writes one, so it is a problem, and it clears nothing that
+    /// overlaps it.
+    pub foreign_order: bool,
 }
 
 impl Found {
@@ -141,6 +146,14 @@ impl Found {
     pub fn problem(&self, lock: &[Entry]) -> Option<String> {
         let at = format!("{} at {:#010x}", self.label(), self.offset);
         match self.verdict {
+            Verdict::Intact if self.foreign_order => Some(format!(
+                "{at}: intact, but {}: the file declares the other byte order, and actlut \
+                 never writes a table in the other order than its target's",
+                match self.order {
+                    ByteOrder::Big => "big-endian",
+                    _ => "little-endian",
+                }
+            )),
             Verdict::Intact => match self.lock_status(lock) {
                 LockStatus::InLock => None,
                 LockStatus::Differs { expected } => Some(format!(
@@ -380,6 +393,40 @@ impl Listed {
     }
 }
 
+/// What a scan whose budget ran out ([`Report::too_many`]) did not judge:
+/// each is unknown, so the scan is a problem.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unjudged {
+    /// File offset of the first thing not judged.
+    pub from: Option<u64>,
+    /// Table candidates (content) not compared, or not given a start.
+    pub candidates: u64,
+    /// `ACTLUTC1` headers not looked at.
+    pub headers: u64,
+    /// Manifest records not read.
+    pub records: u64,
+}
+
+impl Unjudged {
+    /// Counts one more thing of `kind` at `at` not judged.
+    pub(crate) fn add(&mut self, kind: Kind, at: u64) {
+        self.from = Some(self.from.map_or(at, |f| f.min(at)));
+        match kind {
+            Kind::Candidate => self.candidates += 1,
+            Kind::Header => self.headers += 1,
+            Kind::Record => self.records += 1,
+        }
+    }
+}
+
+/// The kinds of finding that share the scan's budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Candidate,
+    Header,
+    Record,
+}
+
 /// What [`Index::scan`](crate::Index::scan) found in one artifact.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -393,6 +440,8 @@ pub struct Report {
     /// would have compared more than [`BUDGET_PER_BYTE`] entries per byte of
     /// input: the scan stopped verifying them (a problem: exit status 1).
     pub too_many: bool,
+    /// What the scan did not judge once its budget ran out.
+    pub unjudged: Unjudged,
     /// Candidate table starts compared with their reference (a measure of
     /// the work the scan did).
     pub candidates: u64,
@@ -414,6 +463,13 @@ pub struct Report {
     /// Every manifest record found by its structure ([`crate::manifest`]),
     /// by offset: each must hold the lock's hash for its name.
     pub records: Vec<crate::manifest::Record>,
+    /// Every declaration record found ([`crate::declared`]), by offset: each
+    /// must parse, hold the lock's hash and have its table intact after it.
+    pub declared: Vec<crate::declared::Declared>,
+    /// Why the file's ELF or wasm headers do not hold
+    /// ([`crate::container::inspect`]; set by the caller that read them): a
+    /// problem.
+    pub malformed: Option<String>,
     /// The most matching surprises of a 16-bit table candidate that was
     /// compared in full and not reported: the margin of
     /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
@@ -442,14 +498,28 @@ impl Report {
     /// Every problem, one line each: a copy that is modified, truncated or not
     /// in `lock`, and a table named by its hash that is not here intact. An
     /// audit passes when this is empty.
+    /// The line that says what a scan that ran out of budget did not judge.
+    pub fn stopped(&self) -> String {
+        let u = &self.unjudged;
+        let from = u
+            .from
+            .map_or(String::new(), |at| format!(" from {at:#010x} on"));
+        format!(
+            "too many table candidates, headers or records (over {MAX_FOUND} found, or over \
+             {BUDGET_PER_BYTE} entries compared per byte): the scan stopped; not judged{from}: \
+             {} table candidates, {} compact headers, {} manifest records",
+            u.candidates, u.headers, u.records
+        )
+    }
+
     pub fn problems(&self, lock: &[Entry]) -> Vec<String> {
         let mut out: Vec<String> = self.found.iter().filter_map(|f| f.problem(lock)).collect();
         out.extend(self.listed.iter().filter_map(Listed::problem));
         out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
+        out.extend(self.declared.iter().filter_map(|d| d.problem()));
+        out.extend(self.malformed.clone());
         if self.too_many {
-            out.push(format!(
-                "too many table candidates (over {MAX_FOUND} found, or over {BUDGET_PER_BYTE} entries compared per byte): the scan stopped verifying them"
-            ));
+            out.push(self.stopped());
         }
         out
     }

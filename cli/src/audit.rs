@@ -83,7 +83,12 @@ pub(crate) fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Fai
             path.display()
         )));
     }
-    index.scan_reader(file).map_err(cannot)
+    let container = audit::container::inspect(&object::ReadCache::new(&file), meta.len());
+    use std::io::Seek as _;
+    (&file).rewind().map_err(cannot)?;
+    let mut report = index.scan_reader(file).map_err(cannot)?;
+    report.malformed = container.problem;
+    Ok(report)
 }
 
 pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
@@ -186,6 +191,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                 l.names.join(" = "),
             );
         }
+        for d in &report.declared {
+            let _ = writeln!(text, "{}", declared_line(d));
+        }
         for r in &report.records {
             if let Some(p) = r.problem(&lock_entries) {
                 let _ = writeln!(
@@ -195,13 +203,11 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                 );
             }
         }
+        if let Some(m) = &report.malformed {
+            let _ = writeln!(text, "  MALFORMED: {m}");
+        }
         if report.too_many {
-            let _ = writeln!(
-                text,
-                "  STOPPED: too many table candidates (over {} found, or over {} entries compared per byte)",
-                audit::MAX_FOUND,
-                audit::BUDGET_PER_BYTE
-            );
+            let _ = writeln!(text, "  STOPPED: {}", report.stopped());
         }
         let close = if found.is_empty() { "" } else { "\n    " };
         let listed_json: Vec<String> = report.listed.iter().map(json_listed).collect();
@@ -241,8 +247,25 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     })
 }
 
+/// One line for a declaration record: where it is, what it declares, and
+/// whether its table is intact at its location.
+pub(crate) fn declared_line(d: &audit::declared::Declared) -> String {
+    let name = d.name().unwrap_or(&d.shown_name);
+    let what = match d.problem() {
+        None => format!(
+            "declared, its table at {:#010x} intact, in the lock",
+            d.table_offset()
+        ),
+        Some(p) => format!("BAD DECLARATION: {p}"),
+    };
+    format!("  {:#010x}  {name:<22} decl  {what}", d.offset)
+}
+
 pub(crate) fn text_line(f: &Found, status: &LockStatus) -> String {
     let what = match (f.verdict, status) {
+        (Verdict::Intact, _) if f.foreign_order => {
+            "FOREIGN BYTE ORDER: intact, but not in the order the file declares".to_string()
+        }
         (Verdict::Intact, LockStatus::InLock) => "intact, in the lock".to_string(),
         (Verdict::Intact, LockStatus::Differs { expected }) => format!(
             "NOT IN THE LOCK: the lock has {}",
@@ -292,7 +315,7 @@ pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
          \"names\": {}, \"format\": {}, \"form\": {}, \"byte_order\": {}, \"sha256\": {sha}, \
          \"verdict\": {}, \"differing_entries\": {}, \"matching_entries\": {}, \"evidence\": {}, \
          \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}, \"compact\": {}, \
-         \"description\": {}}}",
+         \"foreign_order\": {}, \"description\": {}}}",
         f.offset,
         f.len,
         f.form_offset,
@@ -308,6 +331,7 @@ pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
         firsts.join(", "),
         status.is_in_lock(),
         f.compact.as_ref().map_or("null".to_string(), json_compact),
+        f.foreign_order,
         json_str(&f.describe()),
     )
 }

@@ -37,8 +37,9 @@ pub const HELP: &str = "\
              rounded to --out (requantized with --out-scale and --out-zero-point,
              default 0, rounding ties by --rounding, default ties-even) to FILE:
              entry i for the code whose bits are i, little-endian, each as wide as
-             the output type; prints the file's SHA-256. Scales are decimals
-             rounded to the nearest f32. --compact writes the compact stored form
+             the output type; prints the file's SHA-256. Scales are decimals,
+             fractions (1/4096) or powers of two (2^-12), rounded once to the
+             nearest f32. --compact writes the compact stored form
              of a 16-bit table (16-bit input and output), --spline its spline
              stored form (a cubic predictor and the entries it misses)";
 
@@ -139,17 +140,83 @@ fn required<'a>(v: &'a Option<String>, what: &str) -> Result<&'a str, Failure> {
         .ok_or_else(|| usage(format!("`quant` needs {what}")))
 }
 
-/// A decimal scale, rounded once to the nearest `f32` (Rust's `f32` parsing is correctly
-/// rounded).
+/// A scale: a decimal (`0.000244140625`), a fraction of positive integers (`1/4096`) or a
+/// power of two (`2^-12`), rounded once to the nearest `f32`, ties to even. Rust's `f32`
+/// parsing is correctly rounded for decimals; a fraction is divided exactly
+/// ([`ratio_to_f32`]) and a power of two is built from its exponent, so `1/4096`, `2^-12`
+/// and `0.000244140625` are the same `f32`.
 fn parse_scale(option: &str, s: &str) -> Result<f32, Failure> {
+    let bad = |why: &str| Failure(format!("{option} {s}: {why}"));
     let lower = s.to_ascii_lowercase();
     if lower.contains("inf") || lower.contains("nan") {
-        return Err(Failure(format!(
-            "{option} {s}: a scale must be finite and positive"
-        )));
+        return Err(bad("a scale must be finite and positive"));
     }
-    s.parse::<f32>()
-        .map_err(|_| Failure(format!("{option} {s}: not a decimal number")))
+    if let Some(exp) = s.strip_prefix("2^") {
+        let e: i32 = exp.parse().map_err(|_| {
+            bad("not a power of two: expected 2^N with an integer N, such as 2^-12")
+        })?;
+        return pow2_f32(e)
+            .ok_or_else(|| bad("outside f32: a power of two 2^N needs -149 <= N <= 127"));
+    }
+    if let Some((p, q)) = s.split_once('/') {
+        let int = |t: &str| -> Result<u64, Failure> {
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad(
+                    "not a fraction: expected P/Q with positive integers, such as 1/4096",
+                ));
+            }
+            t.parse::<u64>()
+                .map_err(|_| bad("a fraction's integers must be below 2^64"))
+        };
+        let (p, q) = (int(p)?, int(q)?);
+        if q == 0 {
+            return Err(bad("a fraction's denominator must not be 0"));
+        }
+        if p == 0 {
+            return Err(bad("a scale must be finite and positive"));
+        }
+        return Ok(ratio_to_f32(p, q));
+    }
+    s.parse::<f32>().map_err(|_| {
+        bad("not a number: expected a decimal (0.000244140625), a fraction (1/4096) or a power of two (2^-12)")
+    })
+}
+
+/// `2^e` exactly, or `None` outside `f32`'s range (subnormals included).
+fn pow2_f32(e: i32) -> Option<f32> {
+    match e {
+        -126..=127 => Some(f32::from_bits(((e + 127) as u32) << 23)),
+        -149..=-127 => Some(f32::from_bits(1 << (e + 149))),
+        _ => None,
+    }
+}
+
+/// `p/q` rounded once to the nearest `f32`, ties to even, for `p, q` in `1..2^64` (the
+/// quotient lies in `(2^-64, 2^64)`: always a normal `f32`). Integer arithmetic only: the
+/// quotient to 25 bits and the remainder, so no double rounding.
+fn ratio_to_f32(p: u64, q: u64) -> f32 {
+    assert!(p > 0 && q > 0);
+    let (p, q) = (u128::from(p), u128::from(q));
+    // e = floor(log2(p/q)): p/q lies in [2^e, 2^(e+1)).
+    let bits = |v: u128| 128 - v.leading_zeros() as i32;
+    let mut e = bits(p) - bits(q);
+    let shifted = |k: i32| if k >= 0 { (p << k, q) } else { (p, q << -k) };
+    let (a, b) = shifted(-e);
+    if a < b {
+        e -= 1;
+    }
+    // m = floor(p/q · 2^(24-e)), in [2^24, 2^25): 24 significand bits and the rounding bit.
+    let (num, den) = shifted(24 - e);
+    let (m, sticky) = (num / den, num % den != 0);
+    let mut sig = m >> 1;
+    if m & 1 == 1 && (sticky || sig & 1 == 1) {
+        sig += 1;
+    }
+    if sig == 1 << 24 {
+        sig = 1 << 23;
+        e += 1;
+    }
+    f32::from_bits(((e + 127) as u32) << 23 | (sig as u32 & 0x7F_FFFF))
 }
 
 fn parse_int(option: &str, s: &str) -> Result<i32, Failure> {
@@ -283,4 +350,95 @@ fn option_of(message: &str) -> &'static str {
         }
     }
     "quant"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scale(s: &str) -> Result<f32, String> {
+        parse_scale("--scale", s).map_err(|f| f.0)
+    }
+
+    #[test]
+    fn a_fraction_a_power_of_two_and_a_decimal_are_the_same_f32() {
+        for (frac, pow, dec) in [
+            ("1/4096", "2^-12", "0.000244140625"),
+            ("1/32768", "2^-15", "0.000030517578125"),
+            ("1/1", "2^0", "1"),
+            ("8/1", "2^3", "8"),
+            ("3/12", "2^-2", "0.25"),
+        ] {
+            let want: f32 = dec.parse().unwrap();
+            assert_eq!(scale(frac), Ok(want), "{frac}");
+            assert_eq!(scale(pow), Ok(want), "{pow}");
+            assert_eq!(scale(dec), Ok(want), "{dec}");
+        }
+        assert_eq!(scale("2^-149"), Ok(f32::from_bits(1)));
+        assert_eq!(scale("2^-127"), Ok(f32::from_bits(1 << 22)));
+        assert_eq!(scale("2^127"), Ok(f32::from_bits(254 << 23)));
+    }
+
+    #[test]
+    fn a_fraction_is_rounded_once_to_nearest_even() {
+        // Denominators 2^a·5^b: the quotient is a finite decimal, which Rust's
+        // (correctly rounded) decimal parsing rounds independently.
+        for (p, q, dec) in [
+            (1u64, 10u64, "0.1"),
+            (1, 3, "0.3333333432674407958984375"), // the nearest f32, written out exactly
+            (7, 1000, "0.007"),
+            (123_456_789, 1_000_000, "123.456789"),
+            (16_777_217, 1, "16777217"), // 2^24 + 1: a tie, to even (2^24)
+            (16_777_219, 1, "16777219"), // 2^24 + 3: a tie, to even (2^24 + 4)
+            (33_554_433, 2, "16777216.5"), // just above a tie: up
+            (u64::MAX, 1, "18446744073709551615"),
+            (
+                1,
+                u64::MAX,
+                "0.0000000000000000000542101086242752217033113759205528043",
+            ),
+        ] {
+            let want: f32 = dec.parse().unwrap();
+            assert_eq!(ratio_to_f32(p, q), want, "{p}/{q}");
+        }
+        assert_eq!(ratio_to_f32(1, 3).to_bits(), 0x3EAA_AAAB);
+        // A large sample of fractions against f64 division, which is exact or one
+        // rounding away for these small integers: the f64 quotient of integers below
+        // 2^21 is never within one f64 ulp of an f32 midpoint unless it is one.
+        for p in (1..2_000_000u64).step_by(7919) {
+            for q in (1..2_000_000u64).step_by(104_729) {
+                let (x, y) = (ratio_to_f32(p, q), (p as f64 / q as f64) as f32);
+                assert_eq!(x, y, "{p}/{q}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_scales_are_named() {
+        for (s, says) in [
+            ("1/0", "denominator must not be 0"),
+            ("2^", "not a power of two"),
+            ("2^x", "not a power of two"),
+            ("2^1.5", "not a power of two"),
+            ("-1/4", "not a fraction"),
+            ("1/-4", "not a fraction"),
+            ("1/", "not a fraction"),
+            ("/4", "not a fraction"),
+            ("1.5/4", "not a fraction"),
+            ("1/2/3", "not a fraction"),
+            ("0/4", "finite and positive"),
+            ("2^128", "outside f32"),
+            ("2^-150", "outside f32"),
+            ("2^99999999999", "not a power of two"),
+            ("18446744073709551616/1", "below 2^64"),
+            ("inf", "finite and positive"),
+            ("x", "not a number"),
+        ] {
+            let err = scale(s).unwrap_err();
+            assert!(
+                err.contains(says) && err.starts_with(&format!("--scale {s}:")),
+                "{s}: {err}"
+            );
+        }
+    }
 }

@@ -267,7 +267,7 @@ fn bad_input_is_exit_status_2_with_one_line() {
         ),
         (
             "gelu --in i16 --scale x --zero-point 0 --out f32",
-            "not a decimal",
+            "not a number: expected a decimal",
         ),
         (
             "gelu --in i16 --scale 0.1 --zero-point 1.5 --out f32",
@@ -319,4 +319,95 @@ fn bad_input_is_exit_status_2_with_one_line() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--output"));
+}
+
+#[test]
+fn scales_written_as_fractions_or_powers_of_two_write_the_decimal_scales_table() {
+    let table_spline = || {
+        quant(
+            "sig-pow.spline",
+            &[
+                "sigmoid",
+                "--in",
+                "i16",
+                "--scale",
+                "2^-12",
+                "--zero-point",
+                "0",
+                "--out",
+                "i16",
+                "--out-scale",
+                "2^-15",
+                "--rounding",
+                "ties-away",
+                "--spline",
+            ],
+        )
+    };
+    let table = |name: &str, scale: &str, out_scale: &str| {
+        quant(
+            name,
+            &[
+                "sigmoid",
+                "--in",
+                "i16",
+                "--scale",
+                scale,
+                "--zero-point",
+                "0",
+                "--out",
+                "i16",
+                "--out-scale",
+                out_scale,
+                "--rounding",
+                "ties-away",
+            ],
+        )
+    };
+    let decimal = table("sig-dec.bin", "0.000244140625", "0.000030517578125");
+    assert_eq!(table("sig-frac.bin", "1/4096", "1/32768"), decimal);
+    assert_eq!(table("sig-pow.bin", "2^-12", "2^-15"), decimal);
+    // The committed copies that tests/quant16.rs loads with `include_bytes!`.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data");
+    assert_eq!(
+        decimal,
+        std::fs::read(format!("{root}/sigmoid_i16.bin")).unwrap()
+    );
+    let spline = table_spline();
+    assert_eq!(
+        spline,
+        std::fs::read(format!("{root}/sigmoid_i16.spline")).unwrap()
+    );
+    // docs/quant16.md's line for this table.
+    assert_eq!(
+        actlut_codegen::hex(&actlut_codegen::sha256(&decimal)),
+        "959a999a94248f85e3081d12b09474b79142d39253bb36c2aa7628a8005ce7b9"
+    );
+    for (scale, says) in [
+        ("1/0", "denominator"),
+        ("2^", "power of two"),
+        ("-1/4", "fraction"),
+        ("2^128", "outside f32"),
+    ] {
+        let o = actlut(&[
+            "quant",
+            "sigmoid",
+            "--in",
+            "i16",
+            "--scale",
+            scale,
+            "--zero-point",
+            "0",
+            "--out",
+            "f32",
+            "--output",
+            "/dev/null",
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{scale}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{scale}: {err}"
+        );
+    }
 }

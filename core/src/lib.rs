@@ -54,6 +54,7 @@ pub mod compact;
 mod format;
 mod function;
 mod math;
+pub mod names;
 pub mod quant;
 pub mod record;
 mod round;

@@ -1,11 +1,19 @@
-//! The layout of one manifest record as it lies in a binary: what
-//! `actlut::manifest::Table` stores contiguously, and what the audit finds by
-//! its structure.
+//! The layouts of actlut's records as they lie in a binary, and the one
+//! parser of each: what the build writes and what the audit reads.
 //!
-//! A record is [`RECORD_BYTES`] bytes: the marker [`MARK`], the table's name
-//! padded with NUL bytes to [`NAME_BYTES`], and the table's SHA-256. All three
-//! are bytes, so the record is the same on every target and in either byte
-//! order.
+//! - A **manifest record** ([`RECORD_BYTES`]): what `actlut::manifest::Table`
+//!   stores contiguously, the marker [`MARK`], the table's name padded with NUL
+//!   bytes to [`NAME_BYTES`], and the table's SHA-256.
+//! - A **declaration** ([`DECLARATION_BYTES`]): the header of every embedded
+//!   table `static`, immediately followed by the table's stored bytes in the
+//!   same `static`. It says what the bytes after it are (name, full or compact,
+//!   entry width, stored byte order, length, SHA-256), so the audit verifies
+//!   the table at a location that needs no relocation, symbol or segment
+//!   resolution: record offset plus [`DECLARATION_BYTES`]. See
+//!   [`Declaration`] for the layout.
+//!
+//! All fields are bytes or little-endian integers, so a record is the same on
+//! every target and in either byte order.
 
 /// The 8 bytes that open a manifest record.
 pub const MARK: [u8; 8] = *b"ACTLUTM1";
@@ -42,6 +50,265 @@ pub fn parse_name(field: &[u8]) -> Option<&str> {
     core::str::from_utf8(name).ok()
 }
 
+/// [`MARK`] computed at run time ([`unhide`]): what a program that looks for
+/// records compares with, so that its own code and data never hold the
+/// marker's 8 bytes (as an immediate or a constant), which an audit of that
+/// program would find and read as a record.
+pub fn manifest_mark() -> [u8; 8] {
+    unhide(*b"BDUMVUN2")
+}
+
+/// [`DECLARATION_MARK`] computed at run time, as [`manifest_mark`].
+pub fn declaration_mark() -> [u8; 8] {
+    unhide(*b"BDUMVUEU")
+}
+
+/// Each byte minus one, behind `black_box`: the compiler cannot fold it into
+/// the constant it makes.
+fn unhide(shifted: [u8; 8]) -> [u8; 8] {
+    core::hint::black_box(shifted).map(|b| b.wrapping_sub(1))
+}
+
+/// The 8 bytes that open a declaration.
+pub const DECLARATION_MARK: [u8; 8] = *b"ACTLUTDT";
+/// The declaration layout this build writes ([`Declaration::version`]).
+pub const DECLARATION_VERSION: u8 = 1;
+/// Bytes of a declaration: a multiple of the 64-byte alignment of compact
+/// stored forms, so the table after it keeps its alignment.
+pub const DECLARATION_BYTES: usize = 128;
+/// Offset of the SHA-256 in a declaration. It comes before the name, so that
+/// no manifest record (marker, name, hash) reads as a declaration whose
+/// marker was changed.
+pub const DECLARATION_SHA_AT: usize = 16;
+/// Offset of the name field in a declaration.
+pub const DECLARATION_NAME_AT: usize = DECLARATION_SHA_AT + 32;
+/// Offset of the zero padding that ends a declaration.
+pub const DECLARATION_PAD_AT: usize = DECLARATION_NAME_AT + NAME_BYTES;
+
+/// How a declared table is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Representation {
+    /// The full table: one entry per input, `entries × width` bytes.
+    Full,
+    /// A compact stored form (`tables::compact::<NAME>`): bytes, decoded by
+    /// the compact reader.
+    Compact,
+}
+
+/// The byte order of a declared table's stored 16-bit entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StoredOrder {
+    /// Little-endian (and every table of 1-byte entries or bytes).
+    Little,
+    /// Big-endian: a 16-bit table built for a big-endian target.
+    Big,
+}
+
+/// One declaration: the header of an embedded table `static`, which the
+/// table's stored bytes follow immediately.
+///
+/// Layout ([`DECLARATION_BYTES`] = 128 bytes):
+///
+/// | offset | bytes | field |
+/// |---:|---:|---|
+/// | 0 | 8 | marker [`DECLARATION_MARK`], `ACTLUTDT` |
+/// | 8 | 1 | version, [`DECLARATION_VERSION`] (1) |
+/// | 9 | 1 | representation: 0 full, 1 compact stored form |
+/// | 10 | 1 | bytes per entry: 2 (16-bit table), 1 (8-bit, FP6, FP4 table; compact form) |
+/// | 11 | 1 | stored byte order: 0 little-endian, 1 big-endian (only with 2 bytes per entry) |
+/// | 12 | 4 | length in bytes of the table that follows, little-endian `u32` |
+/// | 16 | 32 | SHA-256: of the table's little-endian bytes (full; the lock's hash), or of the stored form (compact; the compact lock's) |
+/// | 48 | 32 | name, lower-case ASCII letters, digits and `_`, then NUL bytes ([`name_field`]) |
+/// | 80 | 48 | zero |
+///
+/// The table's stored bytes start at the record's offset plus
+/// [`DECLARATION_BYTES`]; a 16-bit table on a big-endian target is stored
+/// big-endian and hashed over its little-endian bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declaration {
+    /// The layout version ([`DECLARATION_VERSION`]).
+    pub version: u8,
+    /// Full table or compact stored form.
+    pub representation: Representation,
+    /// Bytes per stored entry: 1 or 2.
+    pub width: u8,
+    /// Byte order of the stored entries.
+    pub order: StoredOrder,
+    /// Bytes of the stored table after the record.
+    pub len: u32,
+    /// The name field ([`name_field`]); [`Declaration::name`] reads it.
+    pub name_field: [u8; NAME_BYTES],
+    /// The declared SHA-256.
+    pub sha256: [u8; 32],
+}
+
+/// Why the bytes after a declaration's marker are not a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeclarationError {
+    /// Fewer than [`DECLARATION_BYTES`] bytes.
+    Truncated,
+    /// The bytes do not open with [`DECLARATION_MARK`].
+    Marker,
+    /// A version this parser does not know.
+    Version(u8),
+    /// A representation byte other than 0 or 1.
+    Representation(u8),
+    /// An entry width other than 1 or 2 (or 2 for a compact form).
+    Width(u8),
+    /// A byte-order byte other than 0 or 1 (or 1 with 1-byte entries).
+    Order(u8),
+    /// A length that no table of this width has.
+    Length(u32),
+    /// A name field that is not a name then NUL bytes ([`parse_name`]).
+    Name,
+    /// A non-zero byte in the padding, at this offset of the record.
+    Padding(usize),
+}
+
+impl core::fmt::Display for DeclarationError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            Self::Truncated => write!(f, "cut off: fewer than {DECLARATION_BYTES} bytes"),
+            Self::Marker => write!(f, "no declaration marker"),
+            Self::Version(v) => write!(f, "unknown version {v}"),
+            Self::Representation(r) => write!(f, "unknown representation {r}"),
+            Self::Width(w) => write!(f, "impossible entry width {w}"),
+            Self::Order(o) => write!(f, "impossible byte-order byte {o}"),
+            Self::Length(l) => write!(f, "impossible length {l}"),
+            Self::Name => write!(f, "malformed name field"),
+            Self::Padding(at) => write!(f, "non-zero padding byte at record offset {at}"),
+        }
+    }
+}
+
+impl Declaration {
+    /// The declaration of a table `name` stored as `len` bytes.
+    ///
+    /// # Panics
+    ///
+    /// If `name` does not fit a name field (the build's table names all do).
+    pub fn new(
+        name: &str,
+        representation: Representation,
+        width: u8,
+        order: StoredOrder,
+        len: u32,
+        sha256: [u8; 32],
+    ) -> Declaration {
+        Declaration {
+            version: DECLARATION_VERSION,
+            representation,
+            width,
+            order,
+            len,
+            name_field: name_field(name).expect("a table name fits a name field"),
+            sha256,
+        }
+    }
+
+    /// The record's [`DECLARATION_BYTES`] bytes.
+    pub fn to_bytes(&self) -> [u8; DECLARATION_BYTES] {
+        let mut b = [0u8; DECLARATION_BYTES];
+        b[..8].copy_from_slice(&declaration_mark());
+        b[8] = self.version;
+        b[9] = match self.representation {
+            Representation::Full => 0,
+            Representation::Compact => 1,
+        };
+        b[10] = self.width;
+        b[11] = match self.order {
+            StoredOrder::Little => 0,
+            StoredOrder::Big => 1,
+        };
+        b[12..16].copy_from_slice(&self.len.to_le_bytes());
+        b[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32].copy_from_slice(&self.sha256);
+        b[DECLARATION_NAME_AT..DECLARATION_PAD_AT].copy_from_slice(&self.name_field);
+        b
+    }
+
+    /// Parses a record (the first [`DECLARATION_BYTES`] of `bytes`), marker
+    /// included. Every field is checked: a record that does not parse is
+    /// never half-read.
+    ///
+    /// # Errors
+    ///
+    /// The first field that is wrong, in the order of the layout.
+    pub fn parse(bytes: &[u8]) -> Result<Declaration, DeclarationError> {
+        let b = bytes
+            .get(..DECLARATION_BYTES)
+            .ok_or(DeclarationError::Truncated)?;
+        if b[..8] != declaration_mark() {
+            return Err(DeclarationError::Marker);
+        }
+        Self::parse_fields(b)
+    }
+
+    /// Parses everything after the marker (the first 8 bytes are not read):
+    /// for a record found by its other fields.
+    ///
+    /// # Errors
+    ///
+    /// As [`Declaration::parse`], but never [`DeclarationError::Marker`].
+    pub fn parse_fields(bytes: &[u8]) -> Result<Declaration, DeclarationError> {
+        let b = bytes
+            .get(..DECLARATION_BYTES)
+            .ok_or(DeclarationError::Truncated)?;
+        if b[8] != DECLARATION_VERSION {
+            return Err(DeclarationError::Version(b[8]));
+        }
+        let representation = match b[9] {
+            0 => Representation::Full,
+            1 => Representation::Compact,
+            r => return Err(DeclarationError::Representation(r)),
+        };
+        let width = b[10];
+        match (representation, width) {
+            (Representation::Full, 1 | 2) | (Representation::Compact, 1) => {}
+            _ => return Err(DeclarationError::Width(width)),
+        }
+        let order = match (b[11], width) {
+            (0, _) => StoredOrder::Little,
+            (1, 2) => StoredOrder::Big,
+            (o, _) => return Err(DeclarationError::Order(o)),
+        };
+        let len = u32::from_le_bytes([b[12], b[13], b[14], b[15]]);
+        let possible = match (representation, width) {
+            (Representation::Full, 2) => len == 1 << 17,
+            (Representation::Full, _) => matches!(len, 16 | 64 | 256),
+            // A compact form is smaller than its full table.
+            (Representation::Compact, _) => len > 0 && len < 1 << 17,
+        };
+        if !possible {
+            return Err(DeclarationError::Length(len));
+        }
+        let name_field: [u8; NAME_BYTES] = b[DECLARATION_NAME_AT..DECLARATION_PAD_AT]
+            .try_into()
+            .expect("32 bytes");
+        if parse_name(&name_field).is_none() {
+            return Err(DeclarationError::Name);
+        }
+        if let Some(at) = b[DECLARATION_PAD_AT..].iter().position(|&x| x != 0) {
+            return Err(DeclarationError::Padding(DECLARATION_PAD_AT + at));
+        }
+        Ok(Declaration {
+            version: b[8],
+            representation,
+            width,
+            order,
+            len,
+            name_field,
+            sha256: b[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32]
+                .try_into()
+                .expect("32 bytes"),
+        })
+    }
+
+    /// The declared table's name.
+    pub fn name(&self) -> &str {
+        parse_name(&self.name_field).expect("a parsed declaration has a well-formed name")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +329,70 @@ mod tests {
         let mut f = name_field("gelu_f16").unwrap();
         f[0] = b'G';
         assert_eq!(parse_name(&f), None, "upper case");
+    }
+
+    #[test]
+    fn a_declaration_parses_back_and_every_field_is_checked() {
+        let d = Declaration::new(
+            "gelu_f16",
+            Representation::Full,
+            2,
+            StoredOrder::Big,
+            1 << 17,
+            [7; 32],
+        );
+        let b = d.to_bytes();
+        assert_eq!(Declaration::parse(&b), Ok(d));
+        assert_eq!(d.name(), "gelu_f16");
+        assert_eq!(
+            Declaration::parse(&b[..127]),
+            Err(DeclarationError::Truncated)
+        );
+        let with = |i: usize, v: u8| {
+            let mut c = b;
+            c[i] = v;
+            Declaration::parse(&c)
+        };
+        assert_eq!(with(0, b'a'), Err(DeclarationError::Marker));
+        assert_eq!(with(8, 2), Err(DeclarationError::Version(2)));
+        assert_eq!(with(9, 2), Err(DeclarationError::Representation(2)));
+        assert_eq!(with(10, 3), Err(DeclarationError::Width(3)));
+        assert_eq!(with(11, 2), Err(DeclarationError::Order(2)));
+        assert_eq!(with(12, 1), Err(DeclarationError::Length((1 << 17) + 1)));
+        assert_eq!(with(48, b'G'), Err(DeclarationError::Name));
+        assert_eq!(with(70, 1), Err(DeclarationError::Name));
+        for i in DECLARATION_PAD_AT..DECLARATION_BYTES {
+            assert_eq!(with(i, 1), Err(DeclarationError::Padding(i)));
+        }
+        // A change of the hash parses: the audit holds it to the lock.
+        assert!(with(20, 0).is_ok_and(|e| e.sha256 != d.sha256));
+        // 1-byte entries have no byte order; a compact form is bytes.
+        let small = Declaration::new(
+            "gelu_fp4_e2m1",
+            Representation::Full,
+            1,
+            StoredOrder::Little,
+            16,
+            [0; 32],
+        );
+        let mut c = small.to_bytes();
+        c[11] = 1;
+        assert_eq!(Declaration::parse(&c), Err(DeclarationError::Order(1)));
+        let mut c = small.to_bytes();
+        c[12] = 17;
+        assert_eq!(Declaration::parse(&c), Err(DeclarationError::Length(17)));
+        let mut c = small.to_bytes();
+        c[9] = 1;
+        c[12..16].copy_from_slice(&(1u32 << 17).to_le_bytes());
+        assert_eq!(
+            Declaration::parse(&c),
+            Err(DeclarationError::Length(1 << 17))
+        );
+    }
+
+    #[test]
+    fn the_marks_computed_at_run_time_are_the_marks() {
+        assert_eq!(manifest_mark(), MARK);
+        assert_eq!(declaration_mark(), DECLARATION_MARK);
     }
 }

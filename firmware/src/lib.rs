@@ -85,6 +85,16 @@ impl Table16 for [u16; 65536] {
     }
 }
 
+/// `actlut::tables::<NAME>` is a `&'static [u16; 65536]`.
+impl<T: Table16 + ?Sized> Table16 for &T {
+    fn entry(&self, x: u16) -> u16 {
+        (**self).entry(x)
+    }
+    fn stored(&self) -> Option<&CompactRef<'_>> {
+        (**self).stored()
+    }
+}
+
 impl Table16 for CompactRef<'_> {
     fn entry(&self, x: u16) -> u16 {
         self.get(x)

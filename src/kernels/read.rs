@@ -53,6 +53,27 @@ impl Lookup16 for [u16; 65_536] {
     }
 }
 
+/// A full table as `tables::<NAME>` holds it: a reference into its declared
+/// static (`crate::manifest::Declared`).
+impl Lookup16 for &'static [u16; 65_536] {
+    #[inline]
+    fn at(&self, x: u16) -> u16 {
+        <[u16; 65_536] as Lookup16>::at(self, x)
+    }
+    #[inline]
+    fn apply(&self, xs: &mut [u16]) {
+        <[u16; 65_536] as Lookup16>::apply(self, xs);
+    }
+    #[inline]
+    #[track_caller]
+    fn map(&self, xs: &[u16], ys: &mut [u16]) {
+        <[u16; 65_536] as Lookup16>::map(self, xs, ys);
+    }
+    fn table_ref(&'static self) -> TableRef {
+        TableRef::U16(self)
+    }
+}
+
 /// The generated entry points' calls, as free functions (generic over the
 /// representation).
 #[inline]

@@ -1,9 +1,8 @@
 //! actlut's exact activation functions as [candle](https://docs.rs/candle-core) ops.
 //!
 //! ```
-//! use actlut::Activation;
 //! use actlut_candle::candle_core::{DType, Device, Tensor};
-//! use actlut_candle::ActivationExt as _;
+//! use actlut_candle::{Activation, ActivationExt as _};
 //!
 //! # fn main() -> actlut_candle::candle_core::Result<()> {
 //! let x = Tensor::new(&[-1.0f32, 0.0, 1.0, 2.0], &Device::Cpu)?.to_dtype(DType::BF16)?;
@@ -67,7 +66,8 @@
 //! # Versions
 //!
 //! candle-core 0.11 (`>=0.11.0, <0.12`), re-exported as [`candle_core`] so
-//! that the types match. No actlut crate depends on candle; this crate is not
+//! that the types match, and actlut's [`Activation`] is re-exported too:
+//! `actlut-candle` is the one dependency a user needs. No actlut crate depends on candle; this crate is not
 //! part of actlut's `no_std` builds.
 //!
 //! # Features
@@ -78,8 +78,11 @@
 
 pub use candle_core;
 
+/// The function to apply: actlut's [`Activation`],
+/// re-exported so that `actlut-candle` is the one dependency a user needs.
+pub use actlut::Activation;
+
 use actlut::half::{bf16, f16};
-use actlut::Activation;
 use candle_core::backend::BackendStorage as _;
 use candle_core::{
     CpuStorage, CudaStorage, CustomOp1, DType, Error, InplaceOp1, Layout, MetalStorage, Result,

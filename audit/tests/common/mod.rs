@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod crafted;
+
 use std::sync::OnceLock;
 
 use actlut_audit::{merge_aliases, Index, Reference};

@@ -145,10 +145,11 @@ impl Func {
         r.format.can_represent(self.function)
     }
 
-    /// The static of its full table over `r`: `crate::tables::GELU_TANH_F16`.
+    /// The full table over `r`, as a place: `(*crate::tables::GELU_TANH_F16)`
+    /// (the static is a reference into the table's declared static).
     fn table(&self, r: &Repr) -> String {
         format!(
-            "crate::tables::{}",
+            "(*crate::tables::{})",
             emit::static_name(self.function, r.format)
         )
     }

@@ -1,0 +1,49 @@
+# The burn adapter (adapters/burn, a cargo project of its own with its own lock:
+# burn needs Rust 1.95, and its dependencies stay out of actlut's lock and of
+# 10-lint's `cargo clippy --workspace`). Lints and docs; the tests in release
+# (every f16 and bf16 pattern of every function through contiguous tensors and
+# views, autodiff gradients, errors; the compiled-out error without `all`); the encoder bench once (--test: BERT-mini
+# width, one interleaved run); and the README's example, extracted unchanged,
+# run as the main of a new crate that depends on actlut-burn by path (sharing
+# the release build). Cost: burn's release build dominates (measured under a
+# load of 8-15 on the shared 2-core machine: about 50 minutes, burn-flex alone
+# about 25; expected well under half that on a quiet machine), plus a check
+# pass of burn for clippy and rustdoc; the rest of the step (tests 2 s, bench
+# 5 s, the downstream crate) takes about a minute.
+set -euo pipefail
+root=$(pwd)
+cd adapters/burn
+need=1.95
+have=$(rustc --version | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
+if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1)" != "$need" ]; then
+  rustup toolchain install stable --profile minimal >/dev/null
+fi
+cargo fmt --check
+cargo clippy --locked --release --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --release --no-deps  # shares the check pass of clippy --release
+cargo test --locked --release
+cargo test --locked --release --no-default-features --features actlut/gelu,actlut/f16 --test compiled_out
+cargo bench --locked --bench encoder -- --test
+
+echo "--- the README's example in a crate that depends on actlut-burn by path"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/src"
+awk '/^```rust$/ && !done { inblock = 1; next } inblock && /^```$/ { inblock = 0; done = 1; next } inblock' \
+  README.md > "$work/src/main.rs"
+grep -q 'fn main' "$work/src/main.rs" || { echo "README.md: no Rust example with a main"; exit 1; }
+cat > "$work/Cargo.toml" <<TOML
+[package]
+name = "burn-user"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+actlut-burn = { path = "$root/adapters/burn" }
+
+[workspace]
+TOML
+# The adapter's lock: the same versions, so the same artifacts.
+cp Cargo.lock "$work/Cargo.lock"
+(cd "$work" && CARGO_TARGET_DIR="$root/adapters/burn/target" cargo run --release)

@@ -1,0 +1,213 @@
+//! The backward pass under `Autodiff<Flex>`: the gradient of `exact_gelu` against a central
+//! finite difference of the forward op itself at a few hundred points, and against burn's own
+//! `gelu` backward; every function's derivative against a finite difference of an
+//! independent `f64` evaluation of the function; gradients in bf16 and f16; an untracked
+//! input records nothing.
+#![cfg(feature = "all")]
+
+use actlut_burn::burn::tensor::{activation, DType, Device, Tensor, TensorData};
+use actlut_burn::{apply, derivative, Activation, ActivationExt as _};
+
+fn f32s(t: Tensor<1>) -> Vec<f32> {
+    t.cast(DType::F32).into_data().try_to_vec::<f32>().unwrap()
+}
+
+/// 400 points in [−6, 6), multiples of 2^-8 (exact in f32, so `x ± h` is exact too).
+fn points() -> Vec<f32> {
+    (0..400)
+        .map(|i| (i as f32 * 7.0 - 1536.0) / 256.0 * 0.75)
+        .collect()
+}
+
+fn tensor(xs: &[f32], device: &Device) -> Tensor<1> {
+    Tensor::<1>::from_data(
+        TensorData::new(xs.to_vec(), [xs.len()]),
+        (device, DType::F32),
+    )
+}
+
+/// The gradient of `sum(f(x))` at `xs`, through actlut-burn's op.
+fn grad_of(xs: &[f32], f: impl Fn(Tensor<1>) -> Tensor<1>) -> Vec<f32> {
+    let device = Device::flex().autodiff();
+    let x = tensor(xs, &device).require_grad();
+    let y = f(x.clone()).sum();
+    let grads = y.backward();
+    f32s(x.grad(&grads).expect("x is tracked"))
+}
+
+#[test]
+fn the_gradient_of_exact_gelu_matches_a_finite_difference_of_exact_gelu() {
+    let xs = points();
+    let g = grad_of(&xs, |x| x.exact_gelu().unwrap());
+    // (gelu(x + h) − gelu(x − h)) / 2h through the forward op on F32 (the exact computed
+    // path): error about h²·|gelu'''|/6 + 2^-24·|gelu(x)|/h, below 2e-4 here.
+    let h = 1.0 / 64.0;
+    let device = Device::flex();
+    let plus: Vec<f32> = xs.iter().map(|x| x + h).collect();
+    let minus: Vec<f32> = xs.iter().map(|x| x - h).collect();
+    let fp = f32s(tensor(&plus, &device).exact_gelu().unwrap());
+    let fm = f32s(tensor(&minus, &device).exact_gelu().unwrap());
+    for i in 0..xs.len() {
+        let fd = (f64::from(fp[i]) - f64::from(fm[i])) / (2.0 * f64::from(h));
+        assert!(
+            (f64::from(g[i]) - fd).abs() < 2e-4,
+            "x = {}: gradient {}, finite difference {fd}",
+            xs[i],
+            g[i]
+        );
+    }
+}
+
+#[test]
+fn the_gradient_of_exact_gelu_matches_burns_gelu_backward() {
+    let xs = points();
+    let ours = grad_of(&xs, |x| x.exact_gelu().unwrap());
+    let burns = grad_of(&xs, activation::gelu);
+    for i in 0..xs.len() {
+        assert!(
+            (ours[i] - burns[i]).abs() <= 1e-5 * burns[i].abs().max(1.0),
+            "x = {}: actlut-burn {}, burn {}",
+            xs[i],
+            ours[i],
+            burns[i]
+        );
+    }
+}
+
+/// An `f64` evaluation of each function from its definition (docs/SEMANTICS.md of actlut),
+/// written independently of the derivatives' formulas.
+fn f64_value(a: Activation, x: f64) -> f64 {
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let softplus = |x: f64| x.max(0.0) + (-x.abs()).exp().ln_1p();
+    let (lambda, alpha) = (1.050_700_987_355_480_5, 1.673_263_242_354_377_3);
+    match a {
+        Activation::Gelu => 0.5 * x * (1.0 + libm::erf(x / 2f64.sqrt())),
+        Activation::GeluTanh => {
+            0.5 * x
+                * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x.powi(3))).tanh())
+        }
+        Activation::Sigmoid => sigmoid(x),
+        Activation::Tanh => x.tanh(),
+        Activation::Silu => x * sigmoid(x),
+        Activation::Mish => x * softplus(x).tanh(),
+        Activation::Softplus => softplus(x),
+        Activation::Softsign => x / (1.0 + x.abs()),
+        Activation::Elu => {
+            if x > 0.0 {
+                x
+            } else {
+                x.exp_m1()
+            }
+        }
+        Activation::Selu => lambda * if x > 0.0 { x } else { alpha * x.exp_m1() },
+        Activation::Hardsigmoid => (x / 6.0 + 0.5).clamp(0.0, 1.0),
+        Activation::Hardswish => x * (x / 6.0 + 0.5).clamp(0.0, 1.0),
+        Activation::Erf => libm::erf(x),
+        Activation::Exp => x.exp(),
+        Activation::Log => x.ln(),
+        Activation::Rsqrt => 1.0 / x.sqrt(),
+        Activation::GeluQuick => x * sigmoid(1.702 * x),
+        Activation::Logsigmoid => -softplus(-x),
+        other => panic!("no f64 form for {}", other.name()),
+    }
+}
+
+#[test]
+fn every_functions_derivative_matches_a_finite_difference_in_f64() {
+    // Points away from the kinks (±3, 0) and inside log's and rsqrt's domain.
+    let xs: Vec<f32> = (0..300).map(|i| -7.4 + i as f32 * 0.0493).collect();
+    let h = 1e-5;
+    for a in Activation::ALL {
+        for &x in &xs {
+            let x = if matches!(a, Activation::Log | Activation::Rsqrt) {
+                x.abs() + 0.1
+            } else {
+                x
+            };
+            let xd = f64::from(x);
+            if [-3.0, 0.0, 3.0].iter().any(|k| (xd - k).abs() < 1e-3) {
+                continue;
+            }
+            let fd = (f64_value(a, xd + h) - f64_value(a, xd - h)) / (2.0 * h);
+            let d = f64::from(derivative(a, x));
+            // f32 rounding (2^-24 relative) plus the finite difference's own error.
+            let tol = 1e-6 * fd.abs().max(1e-3);
+            assert!(
+                (d - fd).abs() <= tol,
+                "{} at {x}: {d}, finite difference {fd}",
+                a.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_function_has_a_derivative_with_the_documented_one_sided_values() {
+    for a in Activation::ALL {
+        let _ = derivative(a, 1.0); // no panic for any function of actlut
+        assert!(derivative(a, f32::NAN).is_nan(), "{}", a.name());
+    }
+    assert_eq!(derivative(Activation::Hardsigmoid, 3.0), 0.0);
+    assert_eq!(derivative(Activation::Hardsigmoid, 2.999), 1.0 / 6.0);
+    assert_eq!(derivative(Activation::Hardswish, -3.0), -0.5);
+    assert_eq!(derivative(Activation::Hardswish, 3.0), 1.5);
+    assert_eq!(derivative(Activation::Hardswish, 3.001), 1.0);
+    assert_eq!(derivative(Activation::Elu, 0.0), 1.0);
+    assert!(derivative(Activation::Log, -1.0).is_nan());
+    assert_eq!(derivative(Activation::Rsqrt, 0.0), f32::NEG_INFINITY);
+}
+
+#[test]
+fn bf16_and_f16_gradients_are_grad_times_the_derivative_rounded_once() {
+    let xs = points();
+    for dtype in [DType::BF16, DType::F16] {
+        let device = Device::flex().autodiff();
+        let x = tensor(&xs, &device).cast(dtype).require_grad();
+        let xr = f32s(x.clone()); // the inputs as rounded to the dtype
+        let y = apply(x.clone(), Activation::Silu).unwrap();
+        assert_eq!(y.dtype(), dtype);
+        let grads = (y * 3.0).sum().backward();
+        let g = x.grad(&grads).unwrap();
+        assert_eq!(g.dtype(), dtype);
+        let g = f32s(g);
+        for i in 0..xs.len() {
+            let exact = 3.0 * derivative(Activation::Silu, xr[i]);
+            let want = match dtype {
+                DType::BF16 => actlut::half::bf16::from_f32(exact).to_f32(),
+                _ => actlut::half::f16::from_f32(exact).to_f32(),
+            };
+            assert_eq!(g[i], want, "{dtype:?} at {}", xr[i]);
+        }
+    }
+}
+
+#[test]
+fn a_permuted_input_gets_its_gradient_in_its_own_layout() {
+    let device = Device::flex().autodiff();
+    let v: Vec<f32> = (0..12).map(|i| i as f32 / 4.0 - 1.5).collect();
+    let x = Tensor::<2>::from_data(TensorData::new(v.clone(), [3, 4]), (&device, DType::F32))
+        .require_grad();
+    let y = apply(x.clone().transpose(), Activation::Tanh).unwrap();
+    let grads = y.sum().backward();
+    let g = x
+        .grad(&grads)
+        .unwrap()
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap();
+    for (i, &xv) in v.iter().enumerate() {
+        assert_eq!(g[i], derivative(Activation::Tanh, xv), "element {i}");
+    }
+}
+
+#[test]
+fn an_untracked_autodiff_tensor_gets_the_forward_values_only() {
+    let device = Device::flex().autodiff();
+    let xs = points();
+    let y = tensor(&xs, &device).exact_gelu().unwrap();
+    let want: Vec<f32> = xs
+        .iter()
+        .map(|&x| actlut::computed::f32(Activation::Gelu, x))
+        .collect();
+    assert_eq!(f32s(y), want);
+}

@@ -1,0 +1,554 @@
+//! Declared tables, verified exactly.
+//!
+//! An actlut build embeds every table `static` as one value: a
+//! [`Declaration`] record of [`DECLARATION_BYTES`], then the table's stored
+//! bytes (`actlut::manifest`; the layout is [`Declaration`]'s). The scan
+//! finds records and judges each:
+//!
+//! - A record whose marker ([`DECLARATION_MARK`]) is present is parsed
+//!   strictly ([`Declaration::parse`]): one that does not parse (a bad name
+//!   byte, non-zero padding, an unknown version, an impossible length) is a
+//!   problem, never skipped.
+//! - A record whose marker was changed is still found, when two of its other
+//!   fields are intact: its header bytes (8 to 16: version, representation,
+//!   width, byte order, length, as some known table's declaration has them),
+//!   its hash (a known table's, full or stored form), its name field (a known
+//!   table's) and the table after it (intact: the stored bytes of a table its
+//!   name or hash names). Such a record is a problem.
+//! - A parsed record's hash must be the lock's for its name (the compact
+//!   lock's, for a compact stored form), and the bytes at its location
+//!   (record offset + [`DECLARATION_BYTES`], [`Declaration::len`] bytes) must
+//!   hash to it: a table changed, cut off or missing there is a problem, and
+//!   so is a 16-bit table stored in the byte order the file does not declare.
+//!
+//! So a change to any byte of a declared table, or of its record, is
+//! reported, unless the record is rewritten until it is no longer
+//! recognisable: its marker and three of those four fields changed. Its
+//! table is then undeclared content, judged by its content like any other.
+
+use std::format;
+use std::string::String;
+use std::vec::Vec;
+
+use actlut_codegen::lock::Entry;
+pub use actlut_codegen::record::{
+    Declaration, DeclarationError, Representation, StoredOrder, DECLARATION_BYTES,
+    DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, NAME_BYTES,
+};
+
+use crate::index::Filter;
+use crate::{ByteOrder, Reference};
+
+/// How a record was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoundBy {
+    /// By its intact marker.
+    Marker,
+    /// By the fields after its changed marker; how many of the four
+    /// (header, hash, name, the named table intact after it) were intact.
+    Fields(u8),
+}
+
+/// A declaration record found in an artifact, and what lies at its location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// File offset of the record.
+    pub offset: u64,
+    /// How it was found.
+    pub found_by: FoundBy,
+    /// The record, or why it does not parse (for a record found by its
+    /// fields, all but the marker are parsed).
+    pub declaration: Result<Declaration, DeclarationError>,
+    /// The record's name field as text ([`crate::manifest::shown_name`]):
+    /// what a record that does not parse is named by.
+    pub shown_name: String,
+    /// The hash the lock has for the declared name (the compact lock's for a
+    /// compact form), if the audit knows the table.
+    pub expected: Option<[u8; 32]>,
+    /// Bytes of the declared table present in the file at its location.
+    pub present: usize,
+    /// SHA-256 of the little-endian bytes at the location (of the stored
+    /// bytes for a compact form), when all are present.
+    pub actual: Option<[u8; 32]>,
+    /// Entries (bytes, for a compact form) at the location that differ from
+    /// the audit's reference, when it has one and all are present.
+    pub differing: Option<usize>,
+    /// The 16-bit byte order the file declares (ELF, wasm), if any.
+    pub native: Option<ByteOrder>,
+}
+
+impl Declared {
+    /// File offset of the declared table (just after the record).
+    pub fn table_offset(&self) -> u64 {
+        self.offset + DECLARATION_BYTES as u64
+    }
+
+    /// The declared name, when the record parsed.
+    pub fn name(&self) -> Option<&str> {
+        self.declaration.as_ref().ok().map(Declaration::name)
+    }
+
+    /// `None` when the record is intact, its hash the lock's and the table at
+    /// its location intact; else one line that says what is wrong.
+    pub fn problem(&self) -> Option<String> {
+        let at = self.offset;
+        let d = match &self.declaration {
+            Err(e) => {
+                let name = &self.shown_name;
+                return Some(match self.found_by {
+                    FoundBy::Marker => {
+                        format!("declaration of \"{name}\" at {at:#x} does not parse: {e}")
+                    }
+                    FoundBy::Fields(_) => format!(
+                        "declaration of \"{name}\" at {at:#x}: its marker was changed, and it does not parse: {e}"
+                    ),
+                });
+            }
+            Ok(d) => d,
+        };
+        let name = d.name();
+        let form = match d.representation {
+            Representation::Full => "",
+            Representation::Compact => " (compact stored form)",
+        };
+        let mut wrong = Vec::new();
+        if let FoundBy::Fields(_) = self.found_by {
+            wrong.push("its marker was changed".to_string());
+        }
+        match self.expected {
+            None => wrong.push(format!("the lock has no such table{form}")),
+            Some(e) if e != d.sha256 => wrong.push(format!(
+                "it declares sha256 {}, the lock has {}",
+                actlut_codegen::hex(&d.sha256),
+                actlut_codegen::hex(&e)
+            )),
+            Some(_) => {}
+        }
+        let want = match (d.width, d.order) {
+            (2, StoredOrder::Big) => Some(ByteOrder::Big),
+            (2, StoredOrder::Little) => Some(ByteOrder::Little),
+            _ => None,
+        };
+        if let (Some(w), Some(n)) = (want, self.native) {
+            if w != n {
+                wrong.push(format!(
+                    "it declares {} entries in a {} file",
+                    order_name(w),
+                    order_name(n)
+                ));
+            }
+        }
+        let len = d.len as usize;
+        if self.present < len {
+            wrong.push(format!(
+                "its table at {:#x} is cut off: {} of {len} bytes in the file",
+                self.table_offset(),
+                self.present
+            ));
+        } else if let Some(actual) = self.actual {
+            if actual != d.sha256 {
+                let how = match self.differing {
+                    Some(n) => format!(
+                        "{n} {} differ",
+                        if d.representation == Representation::Full {
+                            "entries"
+                        } else {
+                            "bytes"
+                        }
+                    ),
+                    None => "it is not the declared table".to_string(),
+                };
+                wrong.push(format!(
+                    "the bytes at {:#x} hash to {}: {how}",
+                    self.table_offset(),
+                    actlut_codegen::hex(&actual)
+                ));
+            }
+        }
+        if wrong.is_empty() {
+            None
+        } else {
+            Some(format!(
+                "declaration of {name}{form} at {at:#x}: {}",
+                wrong.join("; ")
+            ))
+        }
+    }
+}
+
+fn order_name(o: ByteOrder) -> &'static str {
+    match o {
+        ByteOrder::Little => "little-endian",
+        ByteOrder::Big => "big-endian",
+        ByteOrder::Bytes => "single-byte",
+    }
+}
+
+/// One table the audit can recognise a declaration of.
+pub(crate) struct KnownTable {
+    pub(crate) name: String,
+    pub(crate) representation: Representation,
+    /// The lock's hash (full), or the stored form's (compact).
+    pub(crate) sha256: [u8; 32],
+    /// Its bytes, little-endian.
+    pub(crate) bytes_le: Vec<u8>,
+    /// Bytes per entry (1 or 2).
+    pub(crate) width: u8,
+}
+
+impl KnownTable {
+    /// The stored bytes in `order`.
+    fn stored(&self, order: StoredOrder) -> Vec<u8> {
+        match (self.width, order) {
+            (2, StoredOrder::Big) => self
+                .bytes_le
+                .chunks_exact(2)
+                .flat_map(|w| [w[1], w[0]])
+                .collect(),
+            _ => self.bytes_le.clone(),
+        }
+    }
+
+    /// The 8 header bytes (8 to 16) of its declarations, in each order it
+    /// may be stored in.
+    fn headers(&self) -> Vec<u64> {
+        let orders: &[StoredOrder] = if self.width == 2 {
+            &[StoredOrder::Little, StoredOrder::Big]
+        } else {
+            &[StoredOrder::Little]
+        };
+        orders
+            .iter()
+            .map(|&o| {
+                let b = Declaration::new(
+                    &self.name,
+                    self.representation,
+                    self.width,
+                    o,
+                    self.bytes_le.len() as u32,
+                    self.sha256,
+                )
+                .to_bytes();
+                u64::from_le_bytes(b[8..16].try_into().expect("8 bytes"))
+            })
+            .collect()
+    }
+}
+
+/// What the scan needs to recognise and verify declarations.
+pub(crate) struct Known {
+    pub(crate) tables: Vec<KnownTable>,
+    /// Every declaration header (bytes 8 to 16) of a known table.
+    pub(crate) headers: Vec<u64>,
+    /// The first 8 bytes of every known hash, with the table.
+    pub(crate) hash_keys: Vec<(u64, usize)>,
+    /// The marker, the headers and the hash keys.
+    pub(crate) filter: Filter,
+    /// The marker as the scan reads it (8 bytes, little-endian), computed at
+    /// run time (`actlut_codegen::record::declaration_mark`).
+    pub(crate) mark: u64,
+}
+
+impl Known {
+    /// From the index's references (a table's names, bytes and compact
+    /// forms) and the lock (a name's hash).
+    pub(crate) fn new(refs: &[Reference], lock: &[Entry]) -> Known {
+        let mut tables = Vec::new();
+        for r in refs {
+            let width = r.format.entry_bytes() as u8;
+            for name in &r.names {
+                let locked = lock.iter().find(|e| &e.name == name).map(|e| e.sha256);
+                tables.push(KnownTable {
+                    name: name.clone(),
+                    representation: Representation::Full,
+                    sha256: locked.unwrap_or(r.sha256),
+                    bytes_le: r.bytes_le.clone(),
+                    width,
+                });
+                for f in r.extra.iter().filter(|f| f.compact) {
+                    tables.push(KnownTable {
+                        name: name.clone(),
+                        representation: Representation::Compact,
+                        sha256: f.sha256,
+                        bytes_le: f.bytes_le.clone(),
+                        width: 1,
+                    });
+                }
+            }
+        }
+        let mut headers: Vec<u64> = tables.iter().flat_map(KnownTable::headers).collect();
+        headers.sort_unstable();
+        headers.dedup();
+        let mut hash_keys: Vec<(u64, usize)> = tables
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (u64::from_le_bytes(t.sha256[..8].try_into().expect("8")), i))
+            .collect();
+        hash_keys.sort_unstable();
+        let mark = u64::from_le_bytes(actlut_codegen::record::declaration_mark());
+        let mut keys = vec![mark];
+        keys.extend_from_slice(&headers);
+        keys.extend(hash_keys.iter().map(|k| k.0));
+        Known {
+            mark,
+            filter: Filter::new(&keys),
+            tables,
+            headers,
+            hash_keys,
+        }
+    }
+
+    /// Every 8-byte value [`Known::probe`] looks for.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        core::iter::once(self.mark)
+            .chain(self.headers.iter().copied())
+            .chain(self.hash_keys.iter().map(|k| k.0))
+    }
+
+    /// The known table of this name and representation.
+    fn table(&self, name: &str, representation: Representation) -> Option<&KnownTable> {
+        self.tables
+            .iter()
+            .find(|t| t.name == name && t.representation == representation)
+    }
+
+    /// Record offsets that the 8-byte value `x` at `pos` may belong to.
+    #[inline]
+    pub(crate) fn probe(&self, x: u64, pos: u64, out: &mut Vec<u64>) {
+        if !self.filter.maybe(x) {
+            return;
+        }
+        if x == self.mark {
+            out.push(pos);
+        }
+        if self.headers.binary_search(&x).is_ok() {
+            if let Some(p) = pos.checked_sub(8) {
+                out.push(p);
+            }
+        }
+        let i = self.hash_keys.partition_point(|k| k.0 < x);
+        if self.hash_keys.get(i).is_some_and(|k| k.0 == x) {
+            if let Some(p) = pos.checked_sub(DECLARATION_SHA_AT as u64) {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Judges the record candidate at `offset`: `bytes` are the bytes from
+    /// there to the end of the longest declared table or of the file,
+    /// whichever comes first. `None` when it is no record.
+    pub(crate) fn judge(
+        &self,
+        offset: u64,
+        bytes: &[u8],
+        native: Option<ByteOrder>,
+    ) -> Option<Declared> {
+        let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
+        let found_by = if marked {
+            FoundBy::Marker
+        } else {
+            let n = self.intact_fields(bytes);
+            if n < 2 {
+                return None;
+            }
+            FoundBy::Fields(n)
+        };
+        let declaration = if marked {
+            Declaration::parse(bytes)
+        } else {
+            Declaration::parse_fields(bytes)
+        };
+        let field = bytes
+            .get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES)
+            .unwrap_or(&[]);
+        let mut out = Declared {
+            shown_name: crate::manifest::shown_name(field),
+            offset,
+            found_by,
+            declaration,
+            expected: None,
+            present: 0,
+            actual: None,
+            differing: None,
+            native,
+        };
+        let Ok(d) = out.declaration else {
+            return Some(out);
+        };
+        let known = self.table(d.name(), d.representation);
+        out.expected = known.map(|t| t.sha256);
+        let table = bytes.get(DECLARATION_BYTES..).unwrap_or(&[]);
+        let len = d.len as usize;
+        out.present = table.len().min(len);
+        if table.len() >= len {
+            let stored = &table[..len];
+            let le: Vec<u8> = match (d.width, d.order) {
+                (2, StoredOrder::Big) => {
+                    stored.chunks_exact(2).flat_map(|w| [w[1], w[0]]).collect()
+                }
+                _ => stored.to_vec(),
+            };
+            out.actual = Some(actlut_codegen::sha256(&le));
+            if let Some(t) = known.filter(|t| t.bytes_le.len() == len) {
+                let w = usize::from(t.width);
+                out.differing = Some(
+                    le.chunks(w)
+                        .zip(t.bytes_le.chunks(w))
+                        .filter(|(a, b)| a != b)
+                        .count(),
+                );
+            }
+        }
+        Some(out)
+    }
+
+    /// How many of a marker-less record's four other fields are those of a
+    /// known table's declaration: header, hash, name, and the table after it.
+    fn intact_fields(&self, b: &[u8]) -> u8 {
+        let Some(r) = b.get(..DECLARATION_BYTES) else {
+            return 0;
+        };
+        let header = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
+        let header_ok = self.headers.binary_search(&header).is_ok();
+        let field = &r[DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES];
+        let by_name: Vec<&KnownTable> = actlut_codegen::record::parse_name(field)
+            .map(|n| self.tables.iter().filter(|t| t.name == n).collect())
+            .unwrap_or_default();
+        let sha = &r[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32];
+        let by_hash: Vec<&KnownTable> = self.tables.iter().filter(|t| t.sha256 == sha).collect();
+        let after = &b[DECLARATION_BYTES..];
+        let table_ok = by_name.iter().chain(&by_hash).any(|t| {
+            [StoredOrder::Little, StoredOrder::Big]
+                .into_iter()
+                .any(|o| {
+                    let stored = t.stored(o);
+                    after.get(..stored.len()) == Some(&stored[..])
+                })
+        });
+        u8::from(header_ok)
+            + u8::from(!by_name.is_empty())
+            + u8::from(!by_hash.is_empty())
+            + u8::from(table_ok)
+    }
+}
+
+impl crate::Index {
+    /// Judges the bytes of one declaration record and its table, `bytes`
+    /// starting at the record (at file offset `offset`), as the scan does:
+    /// `None` when they are no record. `native` is the byte order the file
+    /// declares, if any.
+    pub fn judge_declaration(
+        &self,
+        offset: u64,
+        bytes: &[u8],
+        native: Option<ByteOrder>,
+    ) -> Option<Declared> {
+        self.declared.judge(offset, bytes, native)
+    }
+}
+
+impl crate::Scanner<'_> {
+    /// Judges the declaration candidates whose record and table are in the
+    /// buffer (all of them at the end, `last`). Each judgement hashes its
+    /// table: it is charged to the verification budget, and a flood of
+    /// records stops the scan ([`crate::Report::too_many`]).
+    pub(crate) fn read_declared(&mut self, last: bool) {
+        const REACH: u64 = (DECLARATION_BYTES + (1 << 17)) as u64;
+        let end = self.end();
+        self.declared_at.sort_unstable();
+        self.declared_at.dedup();
+        let mut waiting = Vec::new();
+        for p in core::mem::take(&mut self.declared_at) {
+            if !last && p + REACH > end {
+                waiting.push(p);
+                continue;
+            }
+            if p < self.base {
+                continue;
+            }
+            if self
+                .declared
+                .iter()
+                .rev()
+                .take_while(|d| d.offset + REACH >= p)
+                .any(|d| d.offset == p)
+            {
+                continue;
+            }
+            // Looking at a candidate (its fields against the known tables)
+            // costs 64; a record found also pays a finding's cost and the
+            // table it hashes, one unit per two bytes.
+            if !self.spend(64, crate::report::Kind::Record, p) {
+                continue;
+            }
+            let at = (p - self.base) as usize;
+            let to = (at + REACH as usize).min(self.buf.len());
+            if let Some(d) = self.index.declared.judge(p, &self.buf[at..to], self.native) {
+                self.compared += crate::FINDING_COST + d.present as u64 / 2;
+                self.declared.push(d);
+                if self.declared.len() > crate::MAX_FOUND {
+                    self.too_many = true;
+                }
+            }
+        }
+        self.declared_at = waiting;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actlut_codegen::{Format, Function};
+
+    fn known() -> (Known, Declaration, Vec<u8>) {
+        let r = Reference::generate(Function::Tanh, Format::Fp8E4M3);
+        let bytes = r.bytes_le.clone();
+        let d = Declaration::new(
+            "tanh_fp8_e4m3",
+            Representation::Full,
+            1,
+            StoredOrder::Little,
+            256,
+            r.sha256,
+        );
+        let mut file = d.to_bytes().to_vec();
+        file.extend_from_slice(&bytes);
+        (Known::new(&[r], &[]), d, file)
+    }
+
+    #[test]
+    fn an_intact_declaration_passes_and_every_changed_byte_of_it_or_its_table_is_a_problem() {
+        let (k, _, file) = known();
+        let ok = k.judge(0, &file, None).expect("a record");
+        assert_eq!(ok.problem(), None);
+        for i in 0..file.len() {
+            let mut f = file.clone();
+            f[i] ^= 0x01;
+            let j = k.judge(0, &f, None);
+            assert!(
+                j.as_ref().and_then(Declared::problem).is_some(),
+                "byte {i} changed: {j:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_record_whose_marker_was_changed_is_found_while_two_other_fields_hold() {
+        let (k, _, file) = known();
+        let mut f = file.clone();
+        f[..8].copy_from_slice(b"XXXXXXXX");
+        let j = k.judge(0, &f, None).expect("found by its fields");
+        assert_eq!(j.found_by, FoundBy::Fields(4));
+        assert!(j.problem().unwrap().contains("marker was changed"));
+        // Marker, header and name changed: hash and table start remain.
+        f[8..16].fill(0xEE);
+        f[DECLARATION_NAME_AT] = b'x';
+        assert_eq!(
+            k.judge(0, &f, None).map(|j| j.found_by),
+            Some(FoundBy::Fields(2))
+        );
+        // And the hash too: no longer recognisable.
+        f[DECLARATION_SHA_AT + 3] ^= 1;
+        assert_eq!(k.judge(0, &f, None), None);
+    }
+}

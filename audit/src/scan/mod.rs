@@ -1,0 +1,205 @@
+//! The scan of one artifact, by stage: [`probe`] looks up every offset, [`verify`] compares
+//! the candidates with their references, [`headers`] judges compact stored forms and their
+//! headers, [`records`] reads manifest records, and [`merge`] makes the report.
+
+use std::collections::HashMap;
+use std::vec::Vec;
+
+use crate::manifest::Record;
+use crate::*;
+
+mod headers;
+mod merge;
+mod probe;
+mod records;
+mod verify;
+
+use verify::Evidence;
+
+/// An artifact read piece by piece: [`feed`](Self::feed) it bytes in order,
+/// then [`finish`](Self::finish). It keeps two table lengths of bytes behind
+/// the scan position, so a table that straddles two pieces is found.
+pub struct Scanner<'a> {
+    pub(crate) index: &'a Index,
+    pub(crate) buf: Vec<u8>,
+    /// Absolute offset of `buf[0]`.
+    pub(crate) base: u64,
+    /// Next absolute position to probe.
+    pub(crate) next: u64,
+    /// Gram hits (votes) of every candidate still within reach.
+    pub(crate) seen: HashMap<(u32, i64), Votes>,
+    /// Feature hits of the starts of 8-bit tables still within reach: for
+    /// each such table a ring of [`FEATURE_RING`] `(start, hits)`, at
+    /// `start mod FEATURE_RING` (a start gets its hits from the
+    /// `256 + FEATURE_REACH` bytes after it, so two starts in reach never
+    /// share a place).
+    pub(crate) feature_votes: Vec<(i64, u32)>,
+    /// Starts of 8-bit tables with [`MIN_FEATURES`] hits whose matching
+    /// bytes are not counted yet (once all their bytes are read): only
+    /// those with enough join [`pending`](Self::pending), so that what waits
+    /// there stays bounded by the tables, not by the input.
+    pub(crate) unchecked: Vec<(u32, i64)>,
+    pub(crate) pending: Vec<(u32, i64)>,
+    pub(crate) found: Vec<Found>,
+    /// Where the evidence of each of [`found`](Self::found) lies.
+    pub(crate) evidence_at: Vec<Evidence>,
+    pub(crate) listed: Vec<(usize, u64)>,
+    /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
+    /// for byte.
+    pub(crate) exact: HashMap<u32, u64>,
+    /// Offsets of `ACTLUTC1` not yet looked at.
+    pub(crate) headers: Vec<u64>,
+    /// Offsets of manifest records not yet read, and whether each was found
+    /// by its name field (not its marker).
+    pub(crate) record_at: Vec<(u64, bool)>,
+    /// Manifest records found.
+    pub(crate) records: Vec<Record>,
+    /// Offsets of declaration records not yet judged ([`crate::declared`]).
+    pub(crate) declared_at: Vec<u64>,
+    /// Declaration records judged.
+    pub(crate) declared: Vec<crate::declared::Declared>,
+    /// Compact stored forms found by their header.
+    pub(crate) by_header: Vec<Found>,
+    /// See [`Report::compact_rejected_chunks`].
+    pub(crate) compact_rejected_chunks: usize,
+    /// See [`Report::compact_rejected_share`].
+    pub(crate) compact_rejected_share: u32,
+    /// See [`Report::compact_rejected_cut_share`].
+    pub(crate) compact_rejected_cut_share: u32,
+    pub(crate) too_many: bool,
+    /// What the scan did not judge once the budget ran out.
+    pub(crate) unjudged: Unjudged,
+    /// The byte order the file declares (an ELF header's, or a wasm
+    /// module's), once its first bytes are read.
+    pub(crate) native: Option<ByteOrder>,
+    /// See [`Report::rejected_surprises`] and [`Report::rejected_pairs`].
+    pub(crate) rejected: core::cell::Cell<(usize, usize)>,
+    /// See [`Report::rejected_features`] and [`Report::rejected_matching`].
+    pub(crate) rejected_small: core::cell::Cell<(usize, usize)>,
+    /// See [`Report::rejected_distinctive_per_mille`].
+    pub(crate) rejected_distinctive: core::cell::Cell<u32>,
+    pub(crate) candidates: u64,
+    pub(crate) compared: u64,
+}
+
+/// Bytes past a probe position that must be present before it is probed in
+/// the middle of a file (a hash is 32 bytes; a table below
+/// [`MIN_CONTENT_ENTRIES`] at most 64).
+pub(crate) const LOOKAHEAD: usize = 64;
+
+/// Starts of one 8-bit table whose feature hits are kept at once (a power of
+/// two above 256 + [`FEATURE_REACH`]).
+pub(crate) const FEATURE_RING: usize = 512;
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of an artifact.
+    pub fn new(index: &'a Index) -> Scanner<'a> {
+        Scanner {
+            index,
+            buf: Vec::new(),
+            base: 0,
+            next: 0,
+            seen: HashMap::new(),
+            feature_votes: vec![(i64::MIN, 0); index.slots * FEATURE_RING],
+            unchecked: Vec::new(),
+            pending: Vec::new(),
+            found: Vec::new(),
+            evidence_at: Vec::new(),
+            listed: Vec::new(),
+            exact: HashMap::new(),
+            headers: Vec::new(),
+            record_at: Vec::new(),
+            records: Vec::new(),
+            declared_at: Vec::new(),
+            declared: Vec::new(),
+            by_header: Vec::new(),
+            compact_rejected_chunks: 0,
+            compact_rejected_share: 0,
+            compact_rejected_cut_share: 0,
+            too_many: false,
+            unjudged: Unjudged::default(),
+            native: None,
+            rejected: core::cell::Cell::new((0, 0)),
+            rejected_small: core::cell::Cell::new((0, 0)),
+            rejected_distinctive: core::cell::Cell::new(0),
+            candidates: 0,
+            compared: 0,
+        }
+    }
+
+    pub(crate) fn end(&self) -> u64 {
+        self.base + self.buf.len() as u64
+    }
+
+    /// The budget so far: [`BUDGET_PER_BYTE`] entries per byte read, plus
+    /// [`BUDGET_ALLOWANCE`].
+    pub(crate) fn budget(&self) -> u64 {
+        BUDGET_PER_BYTE * self.end() + BUDGET_ALLOWANCE
+    }
+
+    /// Spends `cost` on judging a thing of `kind` at `at`, or, when the
+    /// budget is spent, records that it was not judged and returns false.
+    pub(crate) fn spend(&mut self, cost: u64, kind: crate::report::Kind, at: u64) -> bool {
+        if self.compared > self.budget() {
+            self.too_many = true;
+            self.unjudged.add(kind, at);
+            return false;
+        }
+        self.compared += cost;
+        true
+    }
+
+    /// The next bytes of the artifact.
+    pub fn feed(&mut self, data: &[u8]) {
+        self.buf.extend_from_slice(data);
+        if self.base == 0 && self.native.is_none() {
+            self.native = declared_order(&self.buf);
+        }
+        let end = self.end();
+        if end >= self.next + LOOKAHEAD as u64 {
+            self.probe(end - LOOKAHEAD as u64 + 1);
+        }
+        self.verify_ready(false);
+        self.verify_headers(false);
+        self.read_records();
+        self.read_declared(false);
+        // Keep two table lengths behind the scan position: every candidate
+        // still to come starts after one, and every pending one after two;
+        // and every declaration record not yet judged.
+        let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
+        let keep = self.declared_at.iter().fold(keep, |k, &p| k.min(p));
+        if keep > self.base {
+            let drop = (keep - self.base) as usize;
+            self.buf.drain(..drop);
+            self.base = keep;
+            let horizon = keep as i64;
+            self.seen.retain(|&(_, s), _| s >= horizon);
+            if self.seen.len() > 1 << 22 {
+                // Forgetting votes could hide a copy whose grams lie on
+                // either side of the flood: the scan says it stopped.
+                self.too_many = true;
+                self.seen.clear();
+            }
+        }
+    }
+}
+
+/// The byte order a file's header declares: an ELF's `EI_DATA`, or a wasm
+/// module (little-endian). `None` for anything else (a raw image).
+fn declared_order(head: &[u8]) -> Option<ByteOrder> {
+    match head {
+        [0x7F, b'E', b'L', b'F', _, 1, ..] => Some(ByteOrder::Little),
+        [0x7F, b'E', b'L', b'F', _, 2, ..] => Some(ByteOrder::Big),
+        [0, b'a', b's', b'm', ..] => Some(ByteOrder::Little),
+        _ => None,
+    }
+}
+
+/// The gram hits of one candidate start: how many, and the first and last
+/// of their offsets in the form.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Votes {
+    pub(crate) hits: u32,
+    pub(crate) first: u32,
+    pub(crate) last: u32,
+}

@@ -1,0 +1,41 @@
+//! Manifest records: the `ACTLUTM1` records (and name fields) the probe met, read once
+//! their bytes are in the buffer.
+
+use crate::manifest::{Record, RECORD_BYTES};
+use crate::report::Kind;
+use crate::FINDING_COST;
+
+use super::Scanner;
+
+impl Scanner<'_> {
+    /// Reads the manifest records whose bytes are all in the buffer (see
+    /// [`crate::manifest`]); a record found by its name field must name a
+    /// known table.
+    pub(super) fn read_records(&mut self) {
+        let end = self.end();
+        let mut i = 0;
+        while i < self.record_at.len() {
+            let (p, by_name) = self.record_at[i];
+            if p + RECORD_BYTES as u64 > end {
+                i += 1;
+                continue;
+            }
+            self.record_at.swap_remove(i);
+            if p < self.base {
+                continue;
+            }
+            let at = (p - self.base) as usize;
+            if let Some(r) = Record::parse(&self.buf[at..], p, by_name) {
+                // Without its marker, a name field is a record only when a
+                // known table's hash follows it: a string constant padded
+                // with zeros before other data is not one (firmware holds
+                // such bytes: a table's name, then a declaration).
+                let known = self.index.knows_name(&r.name)
+                    && self.index.needles.iter().any(|n| n.sha256 == r.sha256);
+                if (r.marked || known) && self.spend(FINDING_COST, Kind::Record, p) {
+                    self.records.push(r);
+                }
+            }
+        }
+    }
+}

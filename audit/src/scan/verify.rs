@@ -1,0 +1,595 @@
+//! Candidate verification: each candidate start that has the votes compared with its
+//! reference entry by entry, and where its evidence lies.
+
+use std::string::ToString;
+use std::vec::Vec;
+
+use crate::index::swap16;
+use crate::report::Kind;
+use crate::*;
+
+use super::merge::Claimed;
+use super::Scanner;
+
+impl Scanner<'_> {
+    /// Verifies the pending candidates whose every byte has been probed (so
+    /// that all their votes are counted), or all of them at the end of the
+    /// file. A candidate of a large form needs [`MIN_VOTES_LARGE`] gram hits:
+    /// a lone coincidental hit is not worth comparing 65,536 entries.
+    pub(crate) fn verify_ready(&mut self, eof: bool) {
+        let end = self.end();
+        // Three features at one start of an 8-bit table are common in smooth
+        // data (16-bit tables, ramps): count its matching bytes, eight at a
+        // time, as soon as they are read; only a start with enough waits to
+        // be compared.
+        let mut k = 0;
+        while k < self.unchecked.len() {
+            let (image, start) = self.unchecked[k];
+            let im = &self.index.images[image as usize];
+            if !eof && start + im.bytes.len() as i64 > end as i64 {
+                k += 1;
+                continue;
+            }
+            self.unchecked.swap_remove(k);
+            if !self.spend(0, Kind::Candidate, start.max(0) as u64) {
+                continue;
+            }
+            let (here, there) = self.present(image as usize, start);
+            let mut compared = self.compared;
+            let enough = enough_matching(here, there, &mut compared, &self.rejected_small);
+            self.compared = compared;
+            if enough {
+                self.pending.push((image, start));
+            }
+        }
+        let probed = self.next as i64;
+        let mut ready = Vec::new();
+        let mut i = 0;
+        while i < self.pending.len() {
+            let (image, start) = self.pending[i];
+            let im = &self.index.images[image as usize];
+            // Ready once every candidate that could overlap it is probed too,
+            // so that they are compared in order of votes.
+            if eof || start + (im.bytes.len() + self.index.max_len) as i64 <= probed {
+                self.pending.swap_remove(i);
+                let votes = self.seen.get(&(image, start)).copied();
+                let hits = votes.map_or(u32::MAX, |v| v.hits);
+                let spread = votes.map_or(u32::MAX, |v| v.last - v.first);
+                let enough = if im.compact {
+                    hits >= MIN_VOTES_LARGE
+                } else {
+                    hits >= MIN_VOTES_LARGE + self.index.extra_evidence as u32
+                        && spread as usize >= VOTE_SPREAD
+                };
+                if im.small || enough {
+                    ready.push((hits, image, start));
+                }
+            } else {
+                i += 1;
+            }
+        }
+        // Most votes first: the copy itself before the shifted and
+        // cross-table coincidences that its bytes also imply.
+        ready.sort_unstable_by(|a, b| b.cmp(a));
+        for (_, image, start) in ready {
+            let im = &self.index.images[image as usize];
+            let (lo, hi) = (start, start + im.bytes.len() as i64);
+            // A candidate none of whose evidence lies outside the intact
+            // copies in the file's byte order found so far is cleared by
+            // them (see `finish`): every byte it could match is theirs.
+            // Skip it; but a candidate with any evidence of its own is
+            // compared in full and judged on it.
+            let open = uncovered(&self.found, self.native, lo.max(0) as u64, hi.max(0) as u64);
+            if open.is_empty() {
+                continue;
+            }
+            if !im.compact && open != [(lo.max(0) as u64, hi.max(0) as u64)] {
+                let (own, looked) = self.evidence_outside(image as usize, start, &open);
+                self.compared += looked;
+                if own == 0 {
+                    continue;
+                }
+            }
+            if self.found.len() >= MAX_FOUND {
+                self.too_many = true;
+                self.unjudged.add(Kind::Candidate, lo.max(0) as u64);
+                continue;
+            }
+            // A comparison costs its entries, and an 8-bit table's its
+            // features too (a compact form counts its own bytes).
+            // A compact form counts its own bytes, sampled first.
+            let cost = if im.compact {
+                0
+            } else {
+                (im.entries() + im.features.len()) as u64 + CANDIDATE_COST
+            };
+            // An 8-bit candidate's share of distinctive entries first, in one
+            // pass over its bytes: most starts with three features in smooth
+            // data (code tables) lack it.
+            if im.by_features() {
+                if !self.spend(im.entries() as u64, Kind::Candidate, lo.max(0) as u64) {
+                    continue;
+                }
+                if !self.distinctive_enough(image as usize, start) {
+                    continue;
+                }
+            }
+            // Its evidence first, entry by entry over its surprises and
+            // pairs only: most coincidences lack it, and cost that much, not
+            // the whole table.
+            if !im.compact && !im.by_features() {
+                let (proved, looked) = self.proves(image as usize, start);
+                if !self.spend(looked, Kind::Candidate, lo.max(0) as u64) {
+                    continue;
+                }
+                if !proved {
+                    continue;
+                }
+            }
+            if !self.spend(cost, Kind::Candidate, lo.max(0) as u64) {
+                continue;
+            }
+            self.candidates += 1;
+            let found = if im.compact {
+                let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
+                if found.is_none() {
+                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(keys);
+                    if keys >= 1 && complete {
+                        self.compact_rejected_share = self.compact_rejected_share.max(share);
+                    } else if keys >= 1 {
+                        self.compact_rejected_cut_share =
+                            self.compact_rejected_cut_share.max(share);
+                    }
+                }
+                found
+            } else {
+                self.verify(image as usize, start)
+            };
+            if let Some((f, at)) = found {
+                self.compared += FINDING_COST;
+                self.found.push(f);
+                self.evidence_at.push(at);
+            }
+        }
+    }
+
+    /// The part of `image` at `start` that is in the buffer, and the same
+    /// part of its reference.
+    pub(crate) fn present(&self, image: usize, start: i64) -> (&[u8], &[u8]) {
+        let im = &self.index.images[image];
+        let lo = start.max(self.base as i64);
+        let hi = (start + im.bytes.len() as i64)
+            .min(self.end() as i64)
+            .max(lo);
+        let here = &self.buf[(lo - self.base as i64) as usize..(hi - self.base as i64) as usize];
+        let there = &im.bytes[(lo - start) as usize..(hi - start) as usize];
+        (here, there)
+    }
+
+    /// How many items of evidence of the candidate `image` at `start`
+    /// (matching surprises, pair grams and features, as
+    /// [`verify`](Self::verify) counts them) lie wholly in `open` (file
+    /// ranges, sorted: the parts of the candidate outside the intact copies
+    /// that could clear it), and the entries looked at.
+    pub(crate) fn evidence_outside(
+        &self,
+        image: usize,
+        start: i64,
+        open: &[(u64, u64)],
+    ) -> (usize, u64) {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let n = im.entries() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n * u).min(self.end() as i64);
+        let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
+        let eq = |j: i64| {
+            let at = (start + j * u - self.base as i64) as usize;
+            let ju = j as usize * im.unit;
+            self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
+        };
+        let in_open = |p: i64| {
+            let p = p as u64;
+            let k = open.partition_point(|&(_, b)| b <= p);
+            k < open.len() && open[k].0 <= p
+        };
+        // An item spans entries `a..=b`; it is the candidate's own when no
+        // byte of it is in a clearing copy (its first and its last are
+        // outside them: the copies are longer than an item).
+        let outside = |a: i64, b: i64| in_open(start + a * u) && in_open(start + b * u + u - 1);
+        let (mut own, mut looked) = (0usize, 0u64);
+        if im.by_features() {
+            for &(a, b) in &im.features {
+                let (a, b) = (i64::from(a), i64::from(b));
+                if a >= e0 && b < e1 && outside(a, b) {
+                    looked += 2;
+                    own += usize::from(eq(a) && eq(b));
+                }
+            }
+            return (own, looked);
+        }
+        let before: i64 = if im.small { 2 } else { 3 };
+        for &j in &im.surprise_list {
+            let j = i64::from(j);
+            if j - before >= e0 && j < e1 && outside(j - before, j) {
+                looked += before as u64 + 1;
+                if (j - before..=j).all(eq) {
+                    own += 1;
+                }
+            }
+        }
+        for &j in &im.pair_list {
+            let j = i64::from(j);
+            if j >= e0 && j + 1 < e1 && outside(j, j + 1) {
+                looked += 2;
+                own += usize::from(eq(j) && eq(j + 1));
+            }
+        }
+        (own, looked)
+    }
+
+    /// Whether the candidate `image` at `start` (a table of 16-bit words or
+    /// a large form) has the evidence [`verify`](Self::verify) needs (its
+    /// surprises or its pairs), and the entries looked at; one that has not
+    /// counts in [`Report::rejected_surprises`] and
+    /// [`Report::rejected_pairs`].
+    pub(crate) fn proves(&self, image: usize, start: i64) -> (bool, u64) {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let n = im.entries() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n * u).min(self.end() as i64);
+        let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
+        let eq = |j: i64| {
+            let at = (start + j * u - self.base as i64) as usize;
+            let ju = j as usize * im.unit;
+            self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
+        };
+        let extra = self.index.extra_evidence;
+        let needed = if im.unit == 2 && !im.small {
+            MIN_EVIDENCE_WORDS
+        } else if im.small {
+            MIN_EVIDENCE_SMALL
+        } else {
+            MIN_EVIDENCE_LARGE
+        } + extra;
+        let before: i64 = if im.small { 2 } else { 3 };
+        let (mut surprises, mut pairs, mut looked) = (0usize, 0usize, 0u64);
+        for &j in &im.surprise_list {
+            let j = i64::from(j);
+            if j - before >= e0 && j < e1 {
+                looked += 1;
+                if (j - before..=j).all(eq) {
+                    surprises += 1;
+                    if surprises >= needed {
+                        return (true, looked);
+                    }
+                }
+            }
+        }
+        for &j in &im.pair_list {
+            let j = i64::from(j);
+            if j >= e0 && j + 1 < e1 {
+                looked += 1;
+                if eq(j) && eq(j + 1) {
+                    pairs += 1;
+                    if pairs >= MIN_EVIDENCE_PAIRS + extra {
+                        return (true, looked);
+                    }
+                }
+            }
+        }
+        if im.unit == 2 && !im.small {
+            let (s, p) = self.rejected.get();
+            self.rejected.set((s.max(surprises), p.max(pairs)));
+        }
+        (false, looked)
+    }
+
+    /// Whether the 8-bit candidate `image` at `start` has the matching,
+    /// informative and distinctive entries [`verify`](Self::verify) needs
+    /// (its features aside); one that has not counts in
+    /// [`Report::rejected_matching`] and
+    /// [`Report::rejected_distinctive_per_mille`].
+    pub(crate) fn distinctive_enough(&self, image: usize, start: i64) -> bool {
+        let im = &self.index.images[image];
+        let (here, there) = self.present(image, start);
+        let skip = (start.max(self.base as i64) - start) as usize;
+        let (mut matching, mut informative, mut distinctive) = (0usize, 0usize, 0usize);
+        for (k, (a, b)) in here.iter().zip(there).enumerate() {
+            if a == b {
+                let j = k + skip;
+                matching += 1;
+                informative += usize::from(u16::from(*b) != im.modal);
+                distinctive += (im.distinctive[j / 64] >> (j % 64) & 1) as usize;
+            }
+        }
+        let share = distinctive * 1000 / im.distinctive_count.max(1);
+        let enough = matching >= MIN_MATCHING_SMALL
+            && informative >= MIN_INFORMATIVE_SMALL
+            && share >= MIN_DISTINCTIVE_PER_MILLE;
+        if !enough {
+            let (f, m) = self.rejected_small.get();
+            self.rejected_small.set((f, m.max(matching)));
+            let d = self.rejected_distinctive.get();
+            self.rejected_distinctive.set(d.max(share as u32));
+        }
+        enough
+    }
+
+    pub(crate) fn verify(&self, image: usize, start: i64) -> Option<(Found, Evidence)> {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let n = im.entries() as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + n * u).min(self.end() as i64);
+        // Whole entries inside [lo, hi).
+        let e0 = (lo - start + u - 1) / u;
+        let e1 = (hi - start) / u;
+        if e1 - e0 < 3 {
+            return None;
+        }
+        let (mut differing, mut matching, mut evidence) = (0usize, 0usize, 0usize);
+        // Matching entries other than the most common value (small forms).
+        let mut informative = 0usize;
+        let mut first = Vec::new();
+        let (mut m1, mut m2, mut m3) = (false, false, false);
+        let mut evidence_at = Vec::new();
+        let mut pairs_at = Vec::new();
+        // Of an 8-bit table: which entries match, for its features.
+        let mut matches = if im.by_features() {
+            vec![false; im.entries()]
+        } else {
+            Vec::new()
+        };
+        let from = (start + e0 * u - self.base as i64) as usize;
+        let here = &self.buf[from..from + ((e1 - e0) * u) as usize];
+        let there = &im.bytes[(e0 * u) as usize..(e1 * u) as usize];
+        for j in e0..e1 {
+            let k = ((j - e0) * u) as usize;
+            // One or two bytes, compared without a call.
+            let eq = here[k] == there[k] && (im.unit == 1 || here[k + 1] == there[k + 1]);
+            if let Some(m) = matches.get_mut(j as usize) {
+                *m = eq;
+            }
+            if eq {
+                matching += 1;
+                if im.entry(j as usize) != im.modal {
+                    informative += 1;
+                }
+                if m1
+                    && m2
+                    && (m3 || im.small)
+                    && !im.by_features()
+                    && im.is_change_point(j as usize)
+                {
+                    evidence += 1;
+                    let back = if im.small { 2 } else { 3 };
+                    let p = (start + (j - back) * u) as u64;
+                    evidence_at.push((p, (start + j * u + u - 1) as u64));
+                }
+                if m1 && j > 0 && im.is_pair_point(j as usize - 1) {
+                    let p = (start + (j - 1) * u) as u64;
+                    pairs_at.push((p, p + 2 * u as u64 - 1));
+                }
+            } else {
+                differing += 1;
+                if first.len() < FIRST_DIFFERENCES {
+                    first.push(j as usize);
+                }
+            }
+            m3 = m2;
+            m2 = m1;
+            m1 = eq;
+        }
+        let mut distinctive_share = 1000;
+        if im.by_features() {
+            let distinctive = (0..im.entries())
+                .filter(|&j| matches[j] && im.distinctive[j / 64] >> (j % 64) & 1 == 1)
+                .count();
+            distinctive_share = distinctive * 1000 / im.distinctive_count.max(1);
+            for &(a, b) in &im.features {
+                if matches[a as usize] && matches[b as usize] {
+                    evidence += 1;
+                    evidence_at
+                        .push(((start + i64::from(a)) as u64, (start + i64::from(b)) as u64));
+                }
+            }
+        }
+        let (needed, least, informed) = if im.by_features() {
+            (MIN_FEATURES, MIN_MATCHING_SMALL, MIN_INFORMATIVE_SMALL)
+        } else if im.small {
+            (
+                MIN_EVIDENCE_SMALL,
+                MIN_MATCHING_SMALL,
+                MIN_INFORMATIVE_SMALL,
+            )
+        } else {
+            let needed = if im.unit == 2 {
+                MIN_EVIDENCE_WORDS
+            } else {
+                MIN_EVIDENCE_LARGE
+            };
+            (needed, MIN_MATCHING_LARGE, 0)
+        };
+        let needed = needed + self.index.extra_evidence;
+        let proved =
+            evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS + self.index.extra_evidence;
+        if !proved
+            || matching < least
+            || informative < informed
+            || distinctive_share < MIN_DISTINCTIVE_PER_MILLE
+        {
+            if im.unit == 2 && !im.small {
+                let (s, p) = self.rejected.get();
+                self.rejected.set((s.max(evidence), p.max(pairs_at.len())));
+            } else if im.by_features() {
+                let (f, m) = self.rejected_small.get();
+                let m = if proved { m.max(matching) } else { m };
+                self.rejected_small.set((f.max(evidence), m));
+                if proved {
+                    let d = self.rejected_distinctive.get();
+                    self.rejected_distinctive
+                        .set(d.max(distinctive_share as u32));
+                }
+            }
+            return None;
+        }
+        let reference = &self.index.refs[im.reference];
+        let complete = e0 == 0 && e1 == n;
+        let verdict = if !complete {
+            Verdict::Truncated
+        } else if differing == 0 {
+            Verdict::Intact
+        } else {
+            Verdict::Modified
+        };
+        let offset = (start + e0 * u) as u64;
+        let len = ((e1 - e0) * u) as usize;
+        let sha256 = match verdict {
+            Verdict::Intact if im.form == 0 => Some(reference.sha256),
+            Verdict::Intact => Some(reference.extra[im.form - 1].sha256),
+            Verdict::Modified => {
+                let at = (offset - self.base) as usize;
+                let bytes = &self.buf[at..at + len];
+                Some(if im.order == ByteOrder::Big {
+                    actlut_codegen::sha256(&swap16(bytes))
+                } else {
+                    actlut_codegen::sha256(bytes)
+                })
+            }
+            Verdict::Truncated | Verdict::Unknown | Verdict::Invalid => None,
+        };
+        let found = Found {
+            offset,
+            len,
+            form_offset: (e0 * u) as usize,
+            form_len: im.bytes.len(),
+            order: im.order,
+            names: reference.names.clone(),
+            format: reference.format,
+            form: if im.form == 0 {
+                TABLE_FORM.to_string()
+            } else {
+                reference.extra[im.form - 1].label.clone()
+            },
+            verdict,
+            differing,
+            matching,
+            evidence,
+            first_differences: first,
+            sha256,
+            compact: None,
+            foreign_order: false,
+        };
+        Some((
+            found,
+            Evidence {
+                at: {
+                    evidence_at.extend(pairs_at);
+                    evidence_at
+                },
+            },
+        ))
+    }
+}
+
+/// The parts of `[lo, hi)` outside the copies that clear what lies inside
+/// them ([`clears`]) among the last `found` (the recent ones: candidates
+/// are verified near where they lie), in order.
+fn uncovered(found: &[Found], native: Option<ByteOrder>, lo: u64, hi: u64) -> Vec<(u64, u64)> {
+    let mut spans: Vec<(u64, u64)> = found
+        .iter()
+        .rev()
+        .take(256)
+        .filter(|f| clears(f, native))
+        .map(|f| (f.offset, f.offset + f.len as u64))
+        .filter(|&(a, b)| a < hi && lo < b)
+        .collect();
+    spans.sort_unstable();
+    let mut open = Vec::new();
+    let mut reach = lo;
+    for (a, b) in spans {
+        if a > reach {
+            open.push((reach, a));
+        }
+        reach = reach.max(b);
+    }
+    if reach < hi {
+        open.push((reach, hi));
+    }
+    open
+}
+
+/// Whether an 8-bit candidate's bytes `here` match its reference's `there`
+/// on [`MIN_MATCHING_SMALL`] bytes, counted eight at a time (a cost of one
+/// entry per eight in `compared`); the most a rejected one matched is kept in
+/// `rejected` (see [`Report::rejected_matching`]).
+pub(super) fn enough_matching(
+    here: &[u8],
+    there: &[u8],
+    compared: &mut u64,
+    rejected: &core::cell::Cell<(usize, usize)>,
+) -> bool {
+    let matching = matching_bytes(here, there);
+    *compared += (there.len() / 8) as u64;
+    if matching < MIN_MATCHING_SMALL {
+        let (f, m) = rejected.get();
+        rejected.set((f, m.max(matching)));
+        return false;
+    }
+    true
+}
+
+/// The bytes of `here` equal to those of `there` at the same place, eight at
+/// a time.
+fn matching_bytes(here: &[u8], there: &[u8]) -> usize {
+    let mut a = here.chunks_exact(8);
+    let mut b = there.chunks_exact(8);
+    let mut n = 0;
+    for (x, y) in a.by_ref().zip(b.by_ref()) {
+        let d = u64::from_le_bytes(x.try_into().expect("8 bytes"))
+            ^ u64::from_le_bytes(y.try_into().expect("8 bytes"));
+        // The high bit of each byte of `z` is set where `d`'s byte is 0.
+        const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        let z = !(((d & LOW7) + LOW7) | d | LOW7);
+        n += z.count_ones() as usize;
+    }
+    n + a
+        .remainder()
+        .iter()
+        .zip(b.remainder())
+        .filter(|(x, y)| x == y)
+        .count()
+}
+
+/// Whether `f` clears the candidates whose evidence lies wholly inside it:
+/// an intact copy found by its content, in the byte order the file declares
+/// (`native`; of single bytes; in either order when the file declares
+/// none). A copy in the other order of a file that declares one clears
+/// nothing: actlut never writes one.
+pub(super) fn clears(f: &Found, native: Option<ByteOrder>) -> bool {
+    f.verdict == Verdict::Intact
+        && f.compact
+            .as_ref()
+            .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content)
+        && (f.order == ByteOrder::Bytes || native.is_none_or(|n| n == f.order))
+}
+
+/// Where a verified candidate's evidence lies.
+pub(crate) struct Evidence {
+    /// Each matching item of its evidence (a surprise with the entries
+    /// before it, a pair gram, a feature's two entries, a compact key
+    /// window), as the file offsets of its first and last byte.
+    pub(crate) at: Vec<(u64, u64)>,
+}
+
+impl Evidence {
+    /// Whether some item of it has no byte in `cover`: then the candidate
+    /// has evidence of its own. An item that overlaps a clearing copy is
+    /// that copy's bytes but for at most the three entries of it beyond the
+    /// copy's end: the same bytes read a byte or an entry off.
+    pub(super) fn any_outside(&self, cover: &Claimed) -> bool {
+        self.at.iter().any(|&(a, b)| !cover.overlaps(a, b))
+    }
+}

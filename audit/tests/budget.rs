@@ -1,0 +1,107 @@
+//! One budget bounds every kind of work and finding (`BUDGET_PER_BYTE`
+//! entries per byte read, plus `BUDGET_ALLOWANCE`): each crafted class of
+//! `common::crafted` stays within it, and a spent budget is a problem that
+//! says what was not judged. Time per megabyte is printed by
+//! `cargo run --release -p actlut-audit --example crafted-timing`.
+
+mod common;
+
+use actlut_audit::{Report, BUDGET_ALLOWANCE, BUDGET_PER_BYTE, FINDING_COST};
+use actlut_codegen::compact::ENTRIES;
+use common::crafted::{crafted, CLASSES};
+use common::index;
+
+/// The most one step may spend past the budget before the next check: one
+/// comparison of a whole 16-bit table or stored form with its finding, or
+/// one block's probe.
+const SLACK: u64 = 2 * ENTRIES as u64 + 40_000 + 2 * FINDING_COST + (1 << 20) * 8;
+
+fn scan(class: &str, len: usize) -> Report {
+    index().scan(&crafted(index(), class, len))
+}
+
+fn assert_within_budget(r: &Report, len: usize, what: &str) {
+    let budget = BUDGET_PER_BYTE * len as u64 + BUDGET_ALLOWANCE;
+    assert!(
+        r.compared <= budget + SLACK,
+        "{what}: {} entries for a budget of {budget}",
+        r.compared
+    );
+}
+
+/// The flood: 2 MB of `ACTLUTC1` headers every 16 bytes, each
+/// declaring 2 bytes more than any stored form. Each is an invalid form, a
+/// finding that costs the budget; the scan stops and says how many headers
+/// it did not judge.
+#[test]
+fn a_header_flood_stops_at_the_budget_and_says_what_it_did_not_judge() {
+    let len = 2 << 20;
+    let r = scan("header-flood", len);
+    assert_within_budget(&r, len, "header flood");
+    assert!(r.too_many);
+    let headers = (len / 16) as u64;
+    let judged = r.found.len() as u64;
+    assert!(judged > 1000, "{judged}");
+    assert_eq!(judged + r.unjudged.headers, headers);
+    let line = r.stopped();
+    assert!(
+        line.contains(&format!("{} compact headers", r.unjudged.headers)),
+        "{line}"
+    );
+    assert!(r.problems(&[]).contains(&line));
+}
+
+#[test]
+fn a_flood_of_plausible_headers_and_of_records_stops_at_the_budget() {
+    let len = 2 << 20;
+    for (class, kind) in [
+        ("plausible-header-flood", "compact headers"),
+        ("record-flood", "manifest records"),
+    ] {
+        let r = scan(class, len);
+        assert_within_budget(&r, len, class);
+        assert!(r.too_many, "{class}");
+        let unjudged = if class == "record-flood" {
+            r.unjudged.records
+        } else {
+            r.unjudged.headers
+        };
+        assert!(unjudged > 0, "{class}");
+        assert!(
+            r.stopped().contains(&format!("{unjudged} {kind}")),
+            "{class}"
+        );
+    }
+}
+
+/// Near-copies (every 8-bit table over and over, one entry changed in
+/// each), fragments of 8-bit tables and a 16-bit table's chunks reversed:
+/// within the budget, and where it is spent, a problem.
+#[test]
+fn near_copies_fragments_and_reversed_chunks_stay_within_the_budget() {
+    let len = 2 << 20;
+    for class in ["near-copies", "fragments", "reversed-chunks"] {
+        let r = scan(class, len);
+        assert_within_budget(&r, len, class);
+        let stopped = r.problems(&[]).contains(&r.stopped());
+        assert_eq!(r.too_many, stopped, "{class}");
+        if r.too_many {
+            assert!(r.unjudged.from.is_some(), "{class}");
+        }
+        // The near-copies are real findings: the first ones are judged.
+        if class == "near-copies" {
+            assert!(!r.found.is_empty());
+        }
+    }
+}
+
+/// Random bytes spend almost nothing, and every class is defined.
+#[test]
+fn random_bytes_use_a_small_fraction_of_the_budget() {
+    assert!(CLASSES.contains(&"random"));
+    let len = 2 << 20;
+    let r = scan("random", len);
+    assert!(!r.too_many);
+    assert!(r.compared < len as u64, "{}", r.compared);
+    assert!(r.found.is_empty());
+}

@@ -1,0 +1,593 @@
+//! Compact stored forms in the audit: found by content and by header, judged, and what
+//! hiding one costs (`actlut_audit::compact`).
+
+use actlut_audit::compact::*;
+use actlut_audit::{merge_aliases, Found, Index, Reference, Report, Verdict};
+use actlut_codegen::compact::{compact, Layout};
+use actlut_codegen::compact::{ENTRIES, HEADER_BYTES, MAGIC};
+use actlut_codegen::lock::Entry;
+use actlut_codegen::{Format, Function};
+use std::sync::OnceLock;
+
+type Indexed = (Index, Vec<(String, Vec<u8>)>, Vec<Entry>);
+
+/// Every 16-bit table with its compact stored form, indexed once, and
+/// their lock.
+fn indexed() -> &'static Indexed {
+    static INDEX: OnceLock<Indexed> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut refs = Vec::new();
+        let mut forms = Vec::new();
+        let mut lock = Vec::new();
+        for (function, format) in actlut_codegen::table_pairs() {
+            if format.entries() != ENTRIES {
+                continue;
+            }
+            let stored = actlut_codegen::compact_lock::stored_form(function, format).unwrap();
+            forms.push((actlut_codegen::table_name(function, format), stored.clone()));
+            let r = Reference::generate(function, format);
+            lock.push(Entry {
+                name: r.names[0].clone(),
+                function,
+                format,
+                entries: ENTRIES,
+                bytes: 2 * ENTRIES,
+                sha256: r.sha256,
+                reference: "r".to_string(),
+            });
+            refs.push(r.with_compact(stored).unwrap());
+        }
+        (Index::new(merge_aliases(refs)), forms, lock)
+    })
+}
+
+fn index() -> (&'static Index, &'static [(String, Vec<u8>)]) {
+    let (index, forms, _) = indexed();
+    (index, forms)
+}
+
+/// The problems of `r` against the lock of the 16-bit tables.
+fn problems(r: &Report) -> Vec<String> {
+    r.problems(&indexed().2)
+}
+
+fn form(name: &str) -> Vec<u8> {
+    let (_, forms) = index();
+    forms.iter().find(|(n, _)| n == name).unwrap().1.clone()
+}
+
+/// `before` bytes of noise, `form`, `after` bytes of noise.
+fn embed(form: &[u8], before: usize, after: usize) -> Vec<u8> {
+    let mut data = noise(before, before as u64 + 7);
+    data.extend_from_slice(form);
+    data.extend(noise(after, after as u64 + 9));
+    data
+}
+
+fn scan(data: &[u8]) -> Report {
+    index().0.scan(data)
+}
+
+fn only(r: &Report) -> &Found {
+    // The form with the most matching bytes; every other finding is one of
+    // the similar tables' forms that share its bytes, each judged on its
+    // own (a damaged copy clears nothing): a problem, over the same bytes.
+    let best = r
+        .found
+        .iter()
+        .max_by_key(|f| (f.matching, f.len))
+        .unwrap_or_else(|| panic!("nothing found"));
+    for f in &r.found {
+        let overlaps =
+            f.offset < best.offset + best.len as u64 && best.offset < f.offset + f.len as u64;
+        assert!(
+            std::ptr::eq(f, best) || (f.verdict != Verdict::Intact && overlaps),
+            "{:#?}",
+            r.found
+        );
+    }
+    best
+}
+
+fn detail(f: &Found) -> &CompactDetail {
+    f.compact.as_ref().expect("a compact form")
+}
+
+#[test]
+fn every_shipped_stored_form_is_found_intact_alone_in_noise() {
+    let (index, forms) = index();
+    assert_eq!(forms.len(), 36);
+    for (i, (name, stored)) in forms.iter().enumerate() {
+        let r = index.scan(&embed(stored, 1000 + 7 * i, 500));
+        let f = only(&r);
+        assert!(f.names.contains(name), "{name}: {:?}", f.names);
+        assert_eq!(
+            (f.offset, f.verdict),
+            (1000 + 7 * i as u64, Verdict::Intact)
+        );
+        assert_eq!(f.label(), format!("{} (compact)", f.names.join(" = ")));
+        assert_eq!(detail(f).found_by, FoundBy::Content);
+        assert!(problems(&r).is_empty(), "{name}: {:?}", problems(&r));
+    }
+    // Each takes a changed byte in about one in five of the bytes that
+    // lie in its key windows (`ACTLUT_PRINT_KEYS=1` prints them all).
+    let keys = index.compact_keys();
+    if std::env::var_os("ACTLUT_PRINT_KEYS").is_some() {
+        for k in &keys {
+            std::eprintln!("{k:?}");
+        }
+    }
+    for k in keys {
+        assert!(k.hiding_cost >= 60, "{k:?}");
+        assert!(6 * k.hiding_cost >= k.covered, "{k:?}");
+    }
+}
+
+#[test]
+fn an_intact_form_is_found_at_any_offset_and_at_either_end() {
+    let gelu = form("gelu_bf16");
+    for before in [0, 1, 2, 3, 5, 8, 13, 4093, 65_537] {
+        for after in [0, 1, 7, 300] {
+            let f = only(&scan(&embed(&gelu, before, after))).clone();
+            assert_eq!(
+                (f.offset, f.len, f.verdict),
+                (before as u64, gelu.len(), Verdict::Intact),
+                "{before} {after}"
+            );
+        }
+    }
+}
+
+#[test]
+fn changed_pool_bytes_are_a_modified_form_with_their_count_and_entries() {
+    let gelu = form("gelu_bf16");
+    let pool_at = gelu.len() - 2000;
+    for k in [1usize, 2, 5, 40, 300] {
+        let mut bad = gelu.clone();
+        for j in 0..k {
+            bad[pool_at - 3 * j] ^= 0x01;
+        }
+        let r = scan(&embed(&bad, 777, 333));
+        let f = only(&r);
+        assert_eq!((f.verdict, f.differing), (Verdict::Modified, k), "{k}");
+        let d = detail(f);
+        assert_eq!((d.header, d.directory, d.pool), (0, 0, k));
+        assert!(
+            matches!(d.decoded, Decoded::Differs { entries, .. } if entries >= 1),
+            "{k}: {:?}",
+            d.decoded
+        );
+        // Its own line, and one for each similar table's form that shares
+        // its bytes (`only`).
+        assert_eq!(problems(&r).len(), r.found.len());
+        assert!(problems(&r)
+            .iter()
+            .any(|p| p.starts_with("gelu_bf16 (compact)")
+                && p.contains(&format!("modified: {k} of"))));
+    }
+}
+
+#[test]
+fn a_changed_directory_entry_names_the_changed_inputs() {
+    let gelu = form("gelu_bf16");
+    let k = usize::from(gelu[8]);
+    let page = 100;
+    let mut bad = gelu.clone();
+    // The addend of page 100: every entry of the page moves by one.
+    bad[HEADER_BYTES + 4 * page + 2] ^= 0x01;
+    let f = only(&scan(&embed(&bad, 64, 64))).clone();
+    assert_eq!(f.verdict, Verdict::Modified);
+    let d = detail(&f);
+    assert_eq!((d.header, d.directory, d.pool), (0, 1, 0));
+    let Decoded::Differs { entries, first } = &d.decoded else {
+        panic!("{:?}", d.decoded);
+    };
+    assert_eq!(*entries, 1 << k);
+    assert_eq!(first[0], page << k);
+}
+
+#[test]
+fn a_changed_or_zeroed_header_does_not_hide_a_form() {
+    let gelu = form("gelu_bf16");
+    // Magic changed, magic zeroed, whole header zeroed: with and without
+    // a pool byte flipped too.
+    for (header, flip_pool) in [
+        (1usize, false),
+        (8, false),
+        (16, false),
+        (8, true),
+        (16, true),
+    ] {
+        let mut bad = gelu.clone();
+        for b in &mut bad[..header] {
+            *b = if header == 1 { b'X' } else { 0 };
+        }
+        if flip_pool {
+            let n = bad.len();
+            bad[n - 100] ^= 0x10;
+        }
+        let r = scan(&embed(&bad, 5000, 5000));
+        let f = only(&r);
+        let d = detail(f);
+        assert_eq!(f.verdict, Verdict::Modified, "{header} {flip_pool}");
+        assert_eq!(d.found_by, FoundBy::Content);
+        let changed = (0..header).filter(|&j| bad[j] != gelu[j]).count();
+        assert_eq!(d.header, changed);
+        assert!(changed >= header.min(8));
+        assert_eq!(d.pool, usize::from(flip_pool));
+        // The header alone changed: the directory and pool still decode
+        // to the table (as the compiled-in header reads them), yet the
+        // bytes are not the locked ones.
+        assert_eq!(d.decoded == Decoded::Same, !flip_pool, "{:?}", d.decoded);
+        assert!(!problems(&r).is_empty());
+    }
+}
+
+#[test]
+fn a_stripped_header_is_a_modified_or_truncated_form() {
+    let gelu = form("gelu_bf16");
+    let body = &gelu[HEADER_BYTES..];
+    let r = scan(&embed(body, 4000, 100));
+    let f = only(&r);
+    assert_eq!((f.verdict, f.offset), (Verdict::Modified, 4000 - 16));
+    assert!(detail(f).header > 0 && detail(f).directory == 0 && detail(f).pool == 0);
+    assert!(!problems(&r).is_empty());
+    // At the very start of the file, the missing header is cut off.
+    let r = scan(&embed(body, 0, 100));
+    let f = only(&r);
+    assert_eq!(
+        (f.verdict, f.form_offset, f.offset),
+        (Verdict::Truncated, 16, 0)
+    );
+    assert!(!problems(&r).is_empty());
+}
+
+#[test]
+fn a_form_cut_off_by_either_end_of_the_file_is_truncated() {
+    let gelu = form("gelu_bf16");
+    for keep in [gelu.len() / 2, gelu.len() - 1, 1500] {
+        let r = scan(&embed(&gelu[..keep], 3000, 0));
+        let f = only(&r);
+        assert_eq!(
+            (f.verdict, f.len, f.form_offset),
+            (Verdict::Truncated, keep, 0)
+        );
+        assert!(
+            f.describe().contains("the end of the file cuts it"),
+            "{}",
+            f.describe()
+        );
+        let r = scan(&embed(&gelu[gelu.len() - keep..], 0, 3000));
+        let f = only(&r);
+        assert_eq!(f.verdict, Verdict::Truncated, "{keep}");
+        assert_eq!((f.offset, f.form_offset), (0, gelu.len() - keep));
+        assert!(!problems(&r).is_empty());
+    }
+}
+
+#[test]
+fn one_table_s_form_under_another_s_header_is_a_problem() {
+    let gelu = form("gelu_bf16");
+    let tanh = form("tanh_bf16");
+    let mut mixed = tanh[..HEADER_BYTES].to_vec();
+    mixed.extend_from_slice(&gelu[HEADER_BYTES..]);
+    let r = scan(&embed(&mixed, 900, 900));
+    assert!(!r.found.is_empty());
+    assert!(
+        r.found.iter().all(|f| f.verdict != Verdict::Intact),
+        "{:#?}",
+        r.found
+    );
+    assert!(!problems(&r).is_empty());
+    let f = r.found.iter().find(|f| f.names == ["gelu_bf16"]).unwrap();
+    assert_eq!(f.verdict, Verdict::Modified);
+    assert!(detail(f).header > 0);
+}
+
+/// A random table, compacted: valid, with actlut's header, of no known
+/// table. Found only by its header, and a problem.
+#[test]
+fn a_valid_form_of_an_unknown_table_is_a_problem() {
+    let entries: Vec<u16> = noise(2 * ENTRIES, 3)
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x00FF)
+        .collect();
+    let stored = compact("random", &entries, Layout::Bytes)
+        .unwrap()
+        .to_bytes();
+    let r = scan(&embed(&stored, 123, 456));
+    let f = only(&r);
+    assert_eq!((f.verdict, f.offset), (Verdict::Unknown, 123));
+    assert_eq!(detail(f).found_by, FoundBy::Header);
+    assert_eq!(f.label(), "unknown (compact)");
+    assert_eq!(problems(&r).len(), 1);
+    // A known table with over half of its entries changed: modified.
+    let mut gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    for (j, e) in gelu.iter_mut().enumerate().step_by(3) {
+        *e ^= (j as u16) | 1;
+    }
+    let stored = compact("gelu-changed", &gelu, Layout::Bytes)
+        .unwrap()
+        .to_bytes();
+    let r = scan(&embed(&stored, 50, 50));
+    let f = r
+        .found
+        .iter()
+        .find(|f| detail(f).found_by == FoundBy::Header)
+        .unwrap();
+    assert_eq!(f.verdict, Verdict::Modified);
+    assert_eq!(f.names, ["gelu_bf16"]);
+    assert_eq!(f.differing, ENTRIES.div_ceil(3));
+    assert!(!problems(&r).is_empty());
+}
+
+#[test]
+fn another_packing_of_a_known_table_is_intact_and_says_so() {
+    let gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    let words = compact("gelu_bf16", &gelu, Layout::Words)
+        .unwrap()
+        .to_bytes();
+    let r = scan(&embed(&words, 300, 300));
+    let f = r
+        .found
+        .iter()
+        .find(|f| detail(f).found_by == FoundBy::Header)
+        .expect("found by its header");
+    assert_eq!((f.verdict, f.offset), (Verdict::Intact, 300));
+    assert!(detail(f).other_packing);
+    assert!(f.describe().contains("another packing"));
+    // A build with this lock writes only the lock's packing: the form
+    // shares the lock's stored form's evidence without being an intact
+    // copy of it, so it is a problem, and its header clears nothing.
+    assert!(
+        problems(&r)
+            .iter()
+            .any(|p| p.contains("(compact) at 0x0000012c: modified")),
+        "{:?}",
+        problems(&r)
+    );
+}
+
+#[test]
+fn a_header_whose_form_does_not_validate_is_invalid() {
+    let gelu = form("gelu_bf16");
+    // A directory entry pointing past the pool: only the header finds
+    // what is wrong with the length; the content still matches.
+    let mut bad = gelu.clone();
+    bad[12..16].copy_from_slice(&(u32::MAX / 2).to_le_bytes());
+    let r = scan(&embed(&bad[..HEADER_BYTES], 10, 10));
+    assert_eq!(only(&r).verdict, Verdict::Invalid);
+    assert_eq!(problems(&r).len(), 1);
+    // The magic constant of code that checks stored forms, followed by
+    // instruction bytes: not a header, no report.
+    let mut code = noise(200, 1);
+    code[50..58].copy_from_slice(&MAGIC);
+    code[58] = 0x48;
+    assert!(scan(&code).found.is_empty());
+    // A plausible header on a body that does not validate.
+    let mut body = gelu[..HEADER_BYTES].to_vec();
+    body.extend(vec![0xFFu8; gelu.len() - HEADER_BYTES]);
+    let r = scan(&embed(&body, 10, 10));
+    let f = only(&r);
+    assert_eq!(f.verdict, Verdict::Invalid);
+    assert!(
+        f.describe().contains("reads past the end of the pool"),
+        "{}",
+        f.describe()
+    );
+}
+
+#[test]
+fn many_forms_concatenated_are_each_found_intact() {
+    let (_, forms) = index();
+    let mut data = Vec::new();
+    let mut starts = Vec::new();
+    for (name, stored) in forms.iter().take(12) {
+        starts.push((data.len() as u64, name.clone()));
+        data.extend_from_slice(stored);
+    }
+    let r = scan(&data);
+    let got: Vec<(u64, Verdict)> = r.found.iter().map(|f| (f.offset, f.verdict)).collect();
+    let want: Vec<(u64, Verdict)> = starts.iter().map(|(o, _)| (*o, Verdict::Intact)).collect();
+    assert_eq!(got, want);
+    for (f, (_, name)) in r.found.iter().zip(&starts) {
+        assert!(f.names.contains(name));
+    }
+    assert!(problems(&r).is_empty());
+}
+
+/// Valid stored forms one after another, each to be validated, hashed
+/// and decoded (65,536 entries for 1,300 bytes): the work stops at the
+/// budget, and the report says so.
+#[test]
+fn headers_crafted_back_to_back_stop_at_the_budget() {
+    let constant = vec![0x1234u16; ENTRIES];
+    let form = compact("constant", &constant, Layout::Bytes)
+        .unwrap()
+        .to_bytes();
+    assert!(form.len() < 1400, "{}", form.len());
+    let data: Vec<u8> = form
+        .iter()
+        .copied()
+        .cycle()
+        .take(form.len() * 1500)
+        .collect();
+    let r = scan(&data);
+    assert!(r.too_many);
+    let budget = actlut_audit::BUDGET_PER_BYTE * data.len() as u64 + actlut_audit::BUDGET_ALLOWANCE;
+    assert!(
+        r.compared <= budget + 2 * ENTRIES as u64 + form.len() as u64,
+        "{}",
+        r.compared
+    );
+    assert!(r.found.iter().all(|f| f.verdict == Verdict::Unknown));
+    assert!(
+        r.found.len() > 100 && r.found.len() < 1500,
+        "{}",
+        r.found.len()
+    );
+    assert!(problems(&r)
+        .iter()
+        .any(|p| p.starts_with("too many table candidates")));
+}
+
+#[test]
+fn noise_runs_and_counts_hold_no_compact_form() {
+    for data in [
+        noise(1 << 21, 5),
+        vec![0u8; 1 << 18],
+        (0..1 << 18).map(|v| v as u8).collect(),
+        (0..=u16::MAX).flat_map(|v| v.to_le_bytes()).collect(),
+    ] {
+        let r = scan(&data);
+        assert!(
+            r.found.is_empty(),
+            "{:?}",
+            r.found
+                .iter()
+                .map(|f| (f.offset, f.label(), f.verdict, f.matching, f.evidence))
+                .collect::<Vec<_>>()
+        );
+        assert!(r.compact_rejected_share < MIN_MATCHING_PER_MILLE as u32 / 4);
+    }
+}
+
+/// The bytes that hide a form from the search by content: the greedy
+/// choice of [`hiding_cost`] over every key window but the first, and the
+/// form with them changed and its magic zeroed (so that its header does
+/// not find it either).
+fn hidden(image_bytes: &[u8], keys: &[usize]) -> (Vec<usize>, Vec<u8>) {
+    // Its hits are the last bytes of windows that start after the first
+    // key: none lies in the first key's window.
+    let hits = greedy_hits(&keys[1..]);
+    let mut bad = image_bytes.to_vec();
+    bad[..8].fill(0);
+    for &h in &hits {
+        bad[h] ^= 0x40;
+    }
+    (hits, bad)
+}
+
+/// Key windows of `bytes` that `bad` leaves as they were.
+fn intact_keys(bytes: &[u8], bad: &[u8], keys: &[usize]) -> usize {
+    keys.iter()
+        .filter(|&&k| bad[k..k + KEY_BYTES] == bytes[k..k + KEY_BYTES])
+        .count()
+}
+
+fn key_image(name: &str) -> (Vec<u8>, Vec<usize>) {
+    index().0.compact_form_keys(name).unwrap()
+}
+
+/// An attacker who knows the keys zeroes the magic and changes one byte
+/// in every key window but one: [`hiding_cost`] bytes or one more, and
+/// then nothing is reported. Any one of those changes undone leaves two
+/// keys, and the form is found, modified, by its keys and its bytes.
+#[test]
+fn hiding_a_form_takes_a_changed_byte_in_every_key_window_but_one() {
+    for name in ["tanh_bf16", "exp_f16", "log_bf16", "erf_bf16"] {
+        let (bytes, keys) = key_image(name);
+        let (hits, bad) = hidden(&bytes, &keys);
+        let cost = hiding_cost(&keys);
+        assert!(hits.len() == cost || hits.len() == cost + 1, "{name}");
+        assert!(intact_keys(&bytes, &bad, &keys) <= 1);
+        let r = scan(&embed(&bad, 2000, 2000));
+        assert_eq!(r.found, [], "{name}: hidden with {} bytes", hits.len());
+        for undo in [0, hits.len() / 2, hits.len() - 1] {
+            let mut less = bad.clone();
+            less[hits[undo]] = bytes[hits[undo]];
+            assert!(intact_keys(&bytes, &less, &keys) >= MIN_KEYS);
+            let r = scan(&embed(&less, 2000, 2000));
+            let f = only(&r);
+            assert_eq!((f.verdict, f.offset), (Verdict::Modified, 2000), "{name}");
+            assert!(f.evidence >= MIN_KEYS, "{name}");
+            let changed = less.iter().zip(&bytes).filter(|(a, b)| a != b).count();
+            assert_eq!(f.differing, changed);
+            assert!(!problems(&r).is_empty());
+        }
+    }
+}
+
+/// Changing fewer bytes than [`hiding_cost`] anywhere but the header
+/// always leaves two key windows, so the form is always found: a byte in
+/// every other key window, in every fourth, or in a random choice of
+/// windows.
+#[test]
+fn fewer_changes_than_the_hiding_cost_always_leave_the_form_found() {
+    let mut seed = 17u64;
+    for name in ["tanh_bf16", "elu_bf16", "gelu_bf16"] {
+        let (bytes, keys) = key_image(name);
+        let budget = hiding_cost(&keys) - 1;
+        for pattern in 0..6 {
+            let mut bad = bytes.clone();
+            bad[..8].fill(0);
+            let mut left = budget;
+            for (n, &k) in keys.iter().enumerate() {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let pick = match pattern {
+                    0 => n.is_multiple_of(2),
+                    1 => n.is_multiple_of(4),
+                    _ => !(seed >> 33).is_multiple_of(3),
+                };
+                if pick && left > 0 && bad[k] == bytes[k] {
+                    bad[k + (seed >> 40) as usize % KEY_BYTES] ^= 0x01;
+                    left -= 1;
+                }
+            }
+            let r = scan(&embed(&bad, 3000, 1000));
+            let f = only(&r);
+            assert_eq!(
+                (f.verdict, f.offset),
+                (Verdict::Modified, 3000),
+                "{name} {pattern}"
+            );
+            assert!(!problems(&r).is_empty());
+        }
+    }
+}
+
+/// Intel's media driver (`iHD_drv_video.so`) holds three runs of `u32`s
+/// that grow by `0x0020_0000`, byte for byte the directory entries
+/// 32..64 of `softsign_f16`'s stored form (offset 0, addends
+/// `0x0380, 0x03A0, …`): 16 chunks of 8 bytes, each with four different
+/// byte values. Such a run is a progression of `u32`s, no evidence.
+#[test]
+fn a_run_of_directory_entries_in_progression_is_not_a_form() {
+    let softsign = form("softsign_f16");
+    let run = &softsign[128..256];
+    assert_eq!(&run[..8], &[0, 0, 0x80, 3, 0, 0, 0xA0, 3]);
+    let mut data = noise(3000, 1);
+    data[1000..1128].copy_from_slice(run);
+    assert_eq!(scan(&data).found, []);
+}
+
+#[test]
+fn keys_exclude_runs_counts_and_progressions_of_u32s() {
+    assert!(!is_distinctive(&[0; 4]));
+    assert!(!is_distinctive(&[0, 1, 2, 3]));
+    assert!(!is_distinctive(&[0, 2, 5, 7])); // period 2
+    assert!(!is_distinctive(&[9, 9, 1, 1]));
+    assert!(!is_distinctive(&[3, 0, 3, 0]));
+    assert!(is_distinctive(&[0x34, 0x12, 0x80, 0x3F]));
+    // Directory entries whose addend grows by 0x20: no key at any phase.
+    let mut run = vec![0xA5u8; 16];
+    for k in 0..8u32 {
+        run.extend_from_slice(&(0x0380_0000 + (k << 21)).to_le_bytes());
+    }
+    assert_eq!(key_offsets(&run), []);
+}
+
+/// `len` pseudo-random bytes (xorshift), the same for the same seed.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}

@@ -1,0 +1,65 @@
+//! What the search by content does not see, as docs/audit.md states it: a
+//! table re-encoded, stored with a stride, compressed or XOR-ed is not found.
+//! Each test fails the day such a table is found, so that the page is
+//! changed with it.
+
+mod common;
+
+use actlut_codegen::{Format, Function};
+use common::{index, noise, table_le};
+
+fn in_noise(bytes: &[u8]) -> Vec<u8> {
+    let mut data = noise(5000, 1);
+    data.extend_from_slice(bytes);
+    data.extend(noise(5000, 2));
+    data
+}
+
+fn nothing_found(bytes: &[u8], what: &str) {
+    let r = index().scan(&in_noise(bytes));
+    assert!(r.found.is_empty(), "{what}: {:?}", r.found);
+}
+
+#[test]
+fn a_table_re_encoded_as_f32_is_not_found() {
+    let t = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    let f32s: Vec<u8> = t
+        .iter()
+        .flat_map(|&b| f32::from_bits(u32::from(b) << 16).to_le_bytes())
+        .collect();
+    nothing_found(&f32s, "f32");
+}
+
+#[test]
+fn a_table_stored_with_a_stride_is_not_found() {
+    let t = table_le(Function::Gelu, Format::Bf16);
+    let strided: Vec<u8> = t.chunks_exact(2).flat_map(|c| [c[0], c[1], 0, 0]).collect();
+    nothing_found(&strided, "stride 4");
+}
+
+#[test]
+fn a_table_xored_with_a_constant_is_not_found() {
+    let t = table_le(Function::Gelu, Format::F16);
+    let x: Vec<u8> = t.iter().map(|b| b ^ 0x5A).collect();
+    nothing_found(&x, "xor");
+}
+
+#[test]
+fn a_table_compressed_as_deltas_is_not_found() {
+    // A delta coding, the first step of most compressors of smooth data.
+    let t = table_le(Function::Tanh, Format::F16);
+    let words: Vec<u16> = t
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let mut prev = 0u16;
+    let deltas: Vec<u8> = words
+        .iter()
+        .flat_map(|&w| {
+            let d = w.wrapping_sub(prev);
+            prev = w;
+            d.to_le_bytes()
+        })
+        .collect();
+    nothing_found(&deltas, "deltas");
+}

@@ -1,0 +1,545 @@
+"""actlut: exact activation functions on small number formats, and a grader.
+
+Every entry of actlut's tables is the exact value of the function at the exact
+input, rounded once to the format (to nearest, ties to even). This package
+gives them to Python:
+
+- :func:`table` -- a function's whole table as a numpy array of the format's dtype;
+- :func:`apply` -- the function on an array of any shape and strides, through
+  the crate's SIMD kernels, with the GIL released;
+- :func:`quant_table` -- fused dequantize -> function (-> requantize) tables for
+  8-, 16- and 4-bit integer codes, as ``actlut quant`` writes them;
+- :func:`grade` -- how far an implementation is from the exact table, on every
+  input of the format, as ``actlut ulp`` reports it;
+- :mod:`actlut.testing` -- assertions for test suites;
+- ``python -m actlut ulp FUNCTION FORMAT FILE [--json]`` -- the command.
+
+The formats and their dtypes (numpy has only float16; ml_dtypes, a dependency,
+provides the others):
+
+============== ===============================
+format         dtype
+============== ===============================
+f16            numpy.float16
+bf16           ml_dtypes.bfloat16
+fp8_e4m3       ml_dtypes.float8_e4m3fn
+fp8_e5m2       ml_dtypes.float8_e5m2
+fp8_e4m3fnuz   ml_dtypes.float8_e4m3fnuz
+fp8_e5m2fnuz   ml_dtypes.float8_e5m2fnuz
+fp6_e2m3       ml_dtypes.float6_e2m3fn
+fp6_e3m2       ml_dtypes.float6_e3m2fn
+fp4_e2m1       ml_dtypes.float4_e2m1fn
+============== ===============================
+
+Everything is computed by the Rust crate (the extension ``actlut._actlut``):
+this layer checks arguments and converts dtypes, and re-implements no table,
+rounding or distance.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import numbers as _numbers
+import operator as _operator
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
+
+import ml_dtypes as _ml
+import numpy as _np
+
+from . import _actlut
+
+__all__ = [
+    "Grade",
+    "Mismatch",
+    "apply",
+    "dtype",
+    "formats",
+    "functions",
+    "grade",
+    "quant_table",
+    "table",
+    "testing",
+]
+
+__version__ = "0.1.0"
+
+#: The dtype of each format.
+_DTYPES: Dict[str, _np.dtype] = {
+    "f16": _np.dtype(_np.float16),
+    "bf16": _np.dtype(_ml.bfloat16),
+    "fp8_e4m3": _np.dtype(_ml.float8_e4m3fn),
+    "fp8_e5m2": _np.dtype(_ml.float8_e5m2),
+    "fp8_e4m3fnuz": _np.dtype(_ml.float8_e4m3fnuz),
+    "fp8_e5m2fnuz": _np.dtype(_ml.float8_e5m2fnuz),
+    "fp6_e2m3": _np.dtype(_ml.float6_e2m3fn),
+    "fp6_e3m2": _np.dtype(_ml.float6_e3m2fn),
+    "fp4_e2m1": _np.dtype(_ml.float4_e2m1fn),
+}
+
+#: The format of each dtype.
+_FORMATS: Dict[_np.dtype, str] = {d: f for f, d in _DTYPES.items()}
+
+
+def functions() -> List[str]:
+    """The names of actlut's functions, in the crate's order.
+
+    ``["gelu", "gelu_tanh", "sigmoid", "tanh", "silu", ...]``. Every function
+    argument of this package takes these names, or the cargo feature names
+    (``"gelu-tanh"``).
+    """
+    return list(_actlut.functions())
+
+
+def formats() -> List[str]:
+    """The names of actlut's formats, in the crate's order.
+
+    ``["f16", "bf16", "fp8_e4m3", ..., "fp4_e2m1"]``. Every format argument of
+    this package takes these names, or the cargo feature names (``"fp8-e4m3"``).
+    """
+    return list(_actlut.formats())
+
+
+def _format_name(format: str) -> str:
+    """The canonical name of ``format``, or a ValueError naming it."""
+    if not isinstance(format, str):
+        raise TypeError(f"format must be a str such as 'f16', not {type(format).__name__}")
+    name = format.replace("-", "_")
+    if name not in _DTYPES:
+        raise ValueError(
+            f"unknown format `{format}`: expected one of {', '.join(_DTYPES)}"
+        )
+    return name
+
+
+def _function_name(function: str) -> str:
+    """``function`` checked to be a str (the Rust side checks the name)."""
+    if not isinstance(function, str):
+        raise TypeError(
+            f"function must be a str such as 'gelu', not {type(function).__name__}"
+        )
+    return function
+
+
+def dtype(format: str) -> _np.dtype:
+    """The numpy dtype of ``format``: ``numpy.float16`` or an ml_dtypes type.
+
+    >>> actlut.dtype("bf16")
+    dtype(bfloat16)
+    """
+    return _DTYPES[_format_name(format)]
+
+
+def _bits_dtype(format: str) -> _np.dtype:
+    return _np.dtype(_np.uint16) if _actlut.format_shape(format)[1] == 2 else _np.dtype(_np.uint8)
+
+
+def table(function: str, format: str) -> _np.ndarray:
+    """The exact table of ``function`` over ``format``, as a numpy array.
+
+    Entry ``i`` is the correctly rounded output for the input whose bit pattern
+    is ``i``: 65,536 entries for f16 and bf16, 256 for fp8, 64 for FP6, 16 for
+    FP4. The dtype is the format's (:func:`dtype`); ``.view(numpy.uint16)``
+    (16-bit formats) or ``.view(numpy.uint8)`` gives the bits. The array is a
+    fresh copy of the crate's table.
+
+    Raises ValueError for an unknown function or format, and for a pair with
+    no table (log and rsqrt over FP6 and FP4, which have no NaN).
+
+    >>> t = actlut.table("gelu", "f16")
+    >>> t[0x3C00]  # gelu(1.0)
+    np.float16(0.8413)
+    """
+    fmt = _format_name(format)
+    bits = _actlut.table_bits(_function_name(function), fmt)
+    return bits.view(_DTYPES[fmt])
+
+
+def apply(function: str, x: Any, out: Optional[_np.ndarray] = None) -> _np.ndarray:
+    """``function`` of every element of ``x``: the exact table's entries.
+
+    ``x`` is a numpy array (or anything :func:`numpy.asarray` makes one of) of
+    any shape and any strides, of one of the formats' dtypes; the result has
+    its shape and dtype. Contiguous arrays (and each contiguous innermost row
+    of a strided one) go through the crate's SIMD kernels; the GIL is released
+    while they run.
+
+    ``out``, if given, must be a writeable array of the same shape and dtype;
+    it is filled and returned. It may be ``x`` itself (in place) or overlap it.
+
+    ``float32`` goes through the crate's computed path (no table:
+    ``actlut::computed::map_f32``), which rounds once to float32 wherever its
+    evaluation settles the rounding -- every input checked against MPFR so far --
+    and is within 0.5 ulp + 2^-40 everywhere. ``float64`` is refused: actlut has
+    no exact float64 path, and a result rounded to float32 would look exact.
+
+    Raises TypeError for another dtype, ValueError for an unknown function, a
+    function without a table over the format (log over FP4), an ``out`` of
+    another shape, or an FP6/FP4 byte that is not a code of the format.
+    """
+    fn = _function_name(function)
+    x = _np.asarray(x)
+    dt = x.dtype
+    if out is not None:
+        if not isinstance(out, _np.ndarray):
+            raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+        if out.dtype != dt:
+            raise TypeError(f"out has dtype {out.dtype}; it must have the dtype of x, {dt}")
+        if out.shape != x.shape:
+            raise ValueError(f"out has shape {out.shape}; it must have the shape of x, {x.shape}")
+        if not out.flags.writeable:
+            raise ValueError("out is read-only")
+    if dt == _np.float32:
+        return _run(x, out, lambda a, b: _actlut.map_f32(fn, a, b), lambda a: _actlut.apply_f32(fn, a), None)
+    if dt == _np.float64:
+        raise TypeError(
+            "float64 has no exact path in actlut (its computed path rounds to float32): "
+            "convert with x.astype(numpy.float32), or to a table dtype such as numpy.float16"
+        )
+    fmt = _FORMATS.get(dt)
+    if fmt is None:
+        raise TypeError(
+            f"actlut has no {fn} for dtype {dt}: use numpy.float16, one of ml_dtypes' "
+            "bfloat16, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, "
+            "float6_e2m3fn, float6_e3m2fn, float4_e2m1fn, or numpy.float32 (computed path)"
+        )
+    bits = _bits_dtype(fmt)
+    if bits == _np.uint16:
+        return _run(x, out, lambda a, b: _actlut.map_u16(fn, fmt, a, b), lambda a: _actlut.apply_u16(fn, fmt, a), bits)
+    return _run(x, out, lambda a, b: _actlut.map_u8(fn, fmt, a, b), lambda a: _actlut.apply_u8(fn, fmt, a), bits)
+
+
+def _same_view(a: _np.ndarray, b: _np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` are the same elements in the same order."""
+    return (
+        a.shape == b.shape
+        and a.strides == b.strides
+        and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+    )
+
+
+def _run(x, out, mapper, in_place, bits) -> _np.ndarray:
+    view = (lambda a: a) if bits is None else (lambda a: a.view(bits))
+    if out is None:
+        out = _np.empty_like(x)
+    elif _same_view(x, out):
+        in_place(view(out))
+        return out
+    elif _np.may_share_memory(x, out):
+        x = x.copy()
+    mapper(view(x), view(out))
+    return out
+
+
+class Mismatch(NamedTuple):
+    """One input whose output is not correctly rounded (:attr:`Grade.worst`).
+
+    ``input``, ``got`` and ``expected`` are bit patterns; the ``*_value``
+    fields are their values as Python floats (None for a byte that is no code
+    of the format); ``exact`` is the reference value before rounding, as text
+    (17 significant digits); ``ulps`` is the distance, None when it is
+    unbounded; ``kind`` is ``"ulps"``, ``"nan_for_number"``, ``"number_for_nan"``
+    or ``"invalid_code"``.
+    """
+
+    input: int
+    got: int
+    expected: int
+    ulps: Optional[int]
+    kind: str
+    input_value: Optional[float]
+    got_value: Optional[float]
+    expected_value: Optional[float]
+    exact: str
+
+
+def _value(s: str) -> Optional[float]:
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+class Grade:
+    """The grade of an implementation on every input of a format (:func:`grade`).
+
+    The counts and distances are those of ``actlut ulp`` (docs/ulp.md), from
+    the same Rust code. The distance between two values is how many steps
+    apart they are in the ordered list of the format's values (``-0`` and
+    ``+0`` one step apart, infinity one step past the largest finite value).
+
+    Attributes:
+        function, format, table: the names (``table`` is ``"gelu_f16"``).
+        entries: the number of inputs graded.
+        mismatches: the number of outputs that are not correctly rounded.
+        max_ulp: the largest distance; None when a NaN stands for a number,
+            a number for a NaN, or an output is no code of the format.
+        max_numeric_ulp: the largest distance between two numbers (0 if none).
+        histogram: ``{ulps: count}`` of the numeric mismatches.
+        nan_for_number, number_for_nan, invalid_codes: the unbounded ones.
+        nan_payloads_differ: NaN where NaN is due, with other bits (correct).
+        worst: the worst inputs, a list of :class:`Mismatch`, unbounded first.
+
+    ``str(grade)`` is ``actlut ulp``'s text report; :meth:`to_dict` its JSON.
+    """
+
+    def __init__(self, report_json: str, report_text: str) -> None:
+        self._json = report_json
+        self._text = report_text
+        d = _json.loads(report_json)
+        self.table: str = d["table"]
+        self.function: str = d["function"]
+        self.format: str = d["format"]
+        self.entries: int = d["entries"]
+        self.mismatches: int = d["mismatches"]
+        self.max_ulp: Optional[int] = d["max_ulp"]
+        self.max_numeric_ulp: int = d["max_numeric_ulp"]
+        self.histogram: Dict[int, int] = {h["ulps"]: h["count"] for h in d["histogram"]}
+        self.nan_for_number: int = d["nan_for_number"]
+        self.number_for_nan: int = d["number_for_nan"]
+        self.invalid_codes: int = d["invalid_codes"]
+        self.nan_payloads_differ: int = d["nan_payloads_differ"]
+        self.worst: List[Mismatch] = [
+            Mismatch(
+                input=int(w["input"], 16),
+                got=int(w["got"], 16),
+                expected=int(w["correct"], 16),
+                ulps=w["ulps"],
+                kind=w["kind"],
+                input_value=_value(w["input_value"]),
+                got_value=_value(w["got_value"]),
+                expected_value=_value(w["correct_value"]),
+                exact=w["exact"],
+            )
+            for w in d["worst"]
+        ]
+
+    @property
+    def correctly_rounded(self) -> bool:
+        """Whether every output is correctly rounded (no mismatch)."""
+        return self.mismatches == 0
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as ``actlut ulp --json`` prints it, parsed: the same keys
+        (``table``, ``function``, ``format``, ``entries``, ``mismatches``,
+        ``max_ulp``, ``max_numeric_ulp``, ``histogram`` as a list of
+        ``{"ulps", "count"}``, ``nan_for_number``, ``number_for_nan``,
+        ``invalid_codes``, ``nan_payloads_differ``, ``worst``)."""
+        return _json.loads(self._json)
+
+    def to_json(self) -> str:
+        """The report exactly as ``actlut ulp --json`` prints it."""
+        return self._json
+
+    def __str__(self) -> str:
+        """``actlut ulp``'s text report: counts, histogram, the worst inputs."""
+        return self._text
+
+    def __repr__(self) -> str:
+        """One line: the table, the counts and the worst input."""
+        if self.max_ulp is not None:
+            worst = f"max_ulp={self.max_ulp}"
+        else:
+            worst = (
+                f"max_ulp=None, max_numeric_ulp={self.max_numeric_ulp}, "
+                f"nan_for_number={self.nan_for_number}, number_for_nan={self.number_for_nan}"
+            )
+            if self.invalid_codes:
+                worst += f", invalid_codes={self.invalid_codes}"
+        head = f"<Grade {self.table}: {self.mismatches} of {self.entries} wrong, {worst}"
+        if not self.worst:
+            return head + ">"
+        w = self.worst[0]
+        return head + (
+            f"; worst input {_hex(self.format, w.input)} ({w.input_value!r}): "
+            f"got {w.got_value!r}, expected {w.expected_value!r}>"
+        )
+
+
+def _hex(format: str, bits: int) -> str:
+    width = 4 if _actlut.format_shape(format)[1] == 2 else 2
+    return f"0x{bits:0{width}x}"
+
+
+def _inputs(fmt: str) -> _np.ndarray:
+    entries, width = _actlut.format_shape(fmt)
+    bits = _np.arange(entries, dtype=_np.uint16 if width == 2 else _np.uint8)
+    return bits.view(_DTYPES[fmt])
+
+
+def grade(
+    function: str,
+    format: str,
+    impl: Union[_np.ndarray, Callable[[_np.ndarray], Any]],
+    *,
+    worst: int = 10,
+) -> Grade:
+    """Grades an implementation of ``function`` over ``format`` on every input.
+
+    ``impl`` is either
+
+    - the implementation's outputs for every input, in input bit-pattern order
+      (the output for the input whose bits are ``i`` at index ``i``): a 1-D
+      array of the format's dtype, or of its bits (``uint16`` for f16 and bf16,
+      ``uint8`` for the byte formats, FP6 and FP4 codes in the low bits); or
+    - a callable that gets the array of every input (the format's dtype, in
+      bit-pattern order) and returns such an array.
+
+    Returns a :class:`Grade` listing the ``worst`` worst inputs. The
+    comparison is ``actlut ulp``'s (the same Rust code): a NaN where NaN is due
+    is correct whatever its payload.
+
+    Raises ValueError for an unknown function or format, a pair without a
+    table, or outputs of the wrong length or shape; TypeError for outputs of
+    another dtype (round them to the format first: ``.astype(numpy.float16)``).
+
+    >>> import numpy as np
+    >>> g = actlut.grade("exp", "f16", np.exp)
+    >>> g.mismatches, g.max_ulp
+    """
+    fn = _function_name(function)
+    fmt = _format_name(format)
+    worst = _operator.index(worst)
+    if worst < 0:
+        raise ValueError(f"worst must be 0 or more, not {worst}")
+    if not _actlut.has_table(fn, fmt):
+        # The Rust side's message: unknown function, or no table for the pair.
+        _actlut.table_bits(fn, fmt)
+    entries, width = _actlut.format_shape(fmt)
+    dt = _DTYPES[fmt]
+    bits_dt = _np.dtype(_np.uint16) if width == 2 else _np.dtype(_np.uint8)
+    if callable(impl):
+        y = _np.asarray(impl(_inputs(fmt)))
+        if y.shape != (entries,):
+            raise ValueError(
+                f"the callable returned an array of shape {y.shape}; it must return one "
+                f"output per input, in input order: shape ({entries},)"
+            )
+        source = "the callable returned"
+    else:
+        y = _np.asarray(impl)
+        if y.ndim != 1 or y.shape[0] != entries:
+            raise ValueError(
+                f"impl has shape {y.shape}; {fmt} has {entries} inputs, and grading needs "
+                f"one output for each, in input bit-pattern order: shape ({entries},)"
+            )
+        source = "impl has"
+    if y.dtype == dt:
+        got = y.view(bits_dt)
+    elif y.dtype == bits_dt:
+        got = y
+    else:
+        raise TypeError(
+            f"{source} dtype {y.dtype}; grading {fmt} needs {dt} (or its bits, {bits_dt}): "
+            f"round the outputs to the format first, e.g. .astype({_dtype_expr(fmt)})"
+        )
+    got = _np.ascontiguousarray(got, dtype=_np.uint16)
+    report_json, report_text = _actlut.grade_bits(fn, fmt, got, worst)
+    return Grade(report_json, report_text)
+
+
+def _dtype_expr(fmt: str) -> str:
+    return "numpy.float16" if fmt == "f16" else f"ml_dtypes.{_DTYPES[fmt].name}"
+
+
+#: quant_table's integer types: the CLI's name of each.
+_QUANT_IN = {
+    "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8", "int4": "i4", "uint4": "u4",
+}
+_QUANT_OUT = {
+    "float32": "f32", "float16": "f16", "bfloat16": "bf16",
+    "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8",
+}
+#: The array dtype and bits dtype of each output.
+_OUT_DTYPES = {
+    "f32": (_np.dtype(_np.float32), _np.uint32),
+    "f16": (_np.dtype(_np.float16), _np.uint16),
+    "bf16": (_np.dtype(_ml.bfloat16), _np.uint16),
+    "i16": (_np.dtype(_np.int16), _np.uint16),
+    "u16": (_np.dtype(_np.uint16), _np.uint16),
+    "i8": (_np.dtype(_np.int8), _np.uint8),
+    "u8": (_np.dtype(_np.uint8), _np.uint8),
+}
+
+
+def _quant_type(value: Any, names: Dict[str, str], what: str) -> str:
+    """The CLI's name (``i16``) of a dtype-like or name."""
+    if isinstance(value, str) and value in names.values():
+        return value
+    try:
+        name = _np.dtype(value).name
+    except TypeError:
+        name = None
+    if name not in names:
+        raise ValueError(f"{what} {value!r}: expected one of {', '.join(names)}")
+    return names[name]
+
+
+def _int_arg(value: Any, what: str) -> int:
+    try:
+        v = _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+    return v
+
+
+def _scale_arg(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, _numbers.Real):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__}")
+    return float(value)
+
+
+def quant_table(
+    function: str,
+    in_dtype: Any,
+    scale: float,
+    zero_point: int,
+    out_dtype: Any,
+    out_scale: Optional[float] = None,
+    out_zero_point: Optional[int] = None,
+    rounding: str = "ties-even",
+) -> _np.ndarray:
+    """The fused dequantize -> ``function`` (-> requantize) table of ``actlut quant``.
+
+    Entry ``i`` is the output for the input code whose bits are ``i`` (for
+    ``int8``: codes 0..127, then -128..-1), as ``actlut quant`` writes them:
+    the code dequantized as ``(q - zero_point) * scale`` in float32, the exact
+    function of that value rounded once to ``out_dtype``, or, for integer
+    outputs, requantized with ``out_scale`` and ``out_zero_point`` (default 0),
+    ties rounded by ``rounding`` (``"ties-even"``, ONNX's, or ``"ties-away"``,
+    TFLite's and CMSIS-NN's).
+
+    ``in_dtype``: int16, uint16, int8, uint8 (numpy dtypes or their names),
+    ml_dtypes.int4 or uint4 (or "i16", ..., "u4"); 65,536, 256 or 16 entries.
+    ``out_dtype``: float32, float16, ml_dtypes.bfloat16, int16, uint16, int8 or
+    uint8. ``function`` is one of :func:`functions` or ``"identity"``.
+
+    A scale is the Python float rounded once to the nearest float32, as runtimes
+    store it (``1/4096`` is exact); an ``numpy.float32`` passes unchanged.
+    (``actlut quant`` rounds its decimal argument to float32 directly, so give
+    it the float32's exact decimal to compare.)
+
+    Raises ValueError for an unknown function or type, a scale that is not
+    finite and positive (also after rounding to float32), a 16-bit input
+    scale so small that no code dequantizes to a normal float32, a zero point
+    outside its type, or ``out_scale`` with a float output; TypeError for a
+    non-numeric scale or a non-integer zero point.
+    """
+    fn = _function_name(function)
+    in_t = _quant_type(in_dtype, _QUANT_IN, "in_dtype")
+    out_t = _quant_type(out_dtype, _QUANT_OUT, "out_dtype")
+    if not isinstance(rounding, str):
+        raise TypeError(f"rounding must be a str, not {type(rounding).__name__}")
+    entries = _actlut.quant_table_bits(
+        fn,
+        in_t,
+        _scale_arg(scale, "scale"),
+        _int_arg(zero_point, "zero_point"),
+        out_t,
+        None if out_scale is None else _scale_arg(out_scale, "out_scale"),
+        None if out_zero_point is None else _int_arg(out_zero_point, "out_zero_point"),
+        rounding,
+    )
+    dt, bits = _OUT_DTYPES[out_t]
+    return entries.astype(bits).view(dt)
+
+from . import testing  # noqa: E402  (actlut.testing needs the names above)

@@ -1,0 +1,80 @@
+"""Type stubs of the package ``actlut`` (docs/python.md)."""
+
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import testing as testing
+
+__version__: str
+
+Impl = Union[npt.ArrayLike, Callable[[np.ndarray], Any]]
+
+def functions() -> List[str]:
+    """The names of actlut's functions, in the crate's order."""
+
+def formats() -> List[str]:
+    """The names of actlut's formats, in the crate's order."""
+
+def dtype(format: str) -> np.dtype:
+    """The numpy dtype of ``format``: ``numpy.float16`` or an ml_dtypes type."""
+
+def table(function: str, format: str) -> np.ndarray:
+    """The exact table of ``function`` over ``format``, entry ``i`` for the input bits ``i``."""
+
+def apply(function: str, x: npt.ArrayLike, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """``function`` of every element of ``x`` (any shape and strides): the exact table's entries."""
+
+def quant_table(
+    function: str,
+    in_dtype: Any,
+    scale: float,
+    zero_point: int,
+    out_dtype: Any,
+    out_scale: Optional[float] = None,
+    out_zero_point: Optional[int] = None,
+    rounding: str = "ties-even",
+) -> np.ndarray:
+    """The fused dequantize -> function (-> requantize) table of ``actlut quant``."""
+
+class Mismatch(NamedTuple):
+    """One input whose output is not correctly rounded."""
+
+    input: int
+    got: int
+    expected: int
+    ulps: Optional[int]
+    kind: str
+    input_value: Optional[float]
+    got_value: Optional[float]
+    expected_value: Optional[float]
+    exact: str
+
+class Grade:
+    """The grade of an implementation on every input of a format."""
+
+    table: str
+    function: str
+    format: str
+    entries: int
+    mismatches: int
+    max_ulp: Optional[int]
+    max_numeric_ulp: int
+    histogram: Dict[int, int]
+    nan_for_number: int
+    number_for_nan: int
+    invalid_codes: int
+    nan_payloads_differ: int
+    worst: List[Mismatch]
+    def __init__(self, report_json: str, report_text: str) -> None: ...
+    @property
+    def correctly_rounded(self) -> bool:
+        """Whether every output is correctly rounded."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The report of ``actlut ulp --json``, parsed."""
+    def to_json(self) -> str:
+        """The report exactly as ``actlut ulp --json`` prints it."""
+
+def grade(function: str, format: str, impl: Impl, *, worst: int = 10) -> Grade:
+    """Grades an implementation of ``function`` over ``format`` on every input."""

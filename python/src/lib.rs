@@ -1,0 +1,625 @@
+//! `actlut._actlut`: the extension module under the Python package `actlut`.
+//!
+//! Every function here works on raw bit patterns (`uint16` for f16 and bf16,
+//! `uint8` for the byte formats); the Python layer (`actlut/__init__.py`)
+//! checks the dtypes, views the arrays as bits and back, and is the public API.
+//! The tables, the SIMD kernels, the computed `f32` path, the quantized
+//! pipeline and the grader are the crate's: nothing is computed here that the
+//! crate does not compute.
+//!
+//! Errors: a bad name or parameter is a `ValueError` whose message names it; a
+//! Rust panic is caught at the boundary and becomes a `RuntimeError` (pyo3's
+//! own `PanicException` derives from `BaseException`, which `except
+//! Exception` does not catch).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use actlut::ulp::{ordinals, Grade};
+use actlut::{Activation, Format, TableRef};
+use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+use numpy::ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
+use numpy::{
+    IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArrayDyn, PyReadwriteArray1,
+    PyReadwriteArrayDyn,
+};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// Runs `f`, turning a Rust panic into a Python `RuntimeError`.
+fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".to_string());
+            Err(PyRuntimeError::new_err(format!(
+                "actlut: internal error (a Rust panic): {msg}"
+            )))
+        }
+    }
+}
+
+/// The function named `name` (`gelu_tanh` or its feature name `gelu-tanh`).
+fn activation(name: &str) -> PyResult<Activation> {
+    name.parse::<Activation>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The format named `name` (`fp8_e4m3` or its feature name `fp8-e4m3`).
+fn format(name: &str) -> PyResult<Format> {
+    Format::ALL
+        .into_iter()
+        .find(|f| f.name() == name || f.feature() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            PyValueError::new_err(format!(
+                "unknown format `{name}`: expected one of {}",
+                names.join(", ")
+            ))
+        })
+}
+
+/// The table of `act` over `fmt`, or a `ValueError` saying why there is none.
+fn table(act: Activation, fmt: Format) -> PyResult<TableRef> {
+    act.table(fmt)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The 65,536-entry table of `act` over a 16-bit format, as the 16-bit kernels take it.
+fn word_table(act: Activation, fmt: Format) -> PyResult<&'static [u16; 65536]> {
+    let t = match fmt {
+        Format::F16 => act.table_f16(),
+        Format::Bf16 => act.table_bf16(),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "{} is not a 16-bit format",
+                fmt.name()
+            )))
+        }
+    };
+    t.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The table of `act` over a byte format (fp8, FP6, FP4): 256, 64 or 16 entries.
+fn byte_entries(act: Activation, fmt: Format) -> PyResult<&'static [u8]> {
+    let t: Result<&'static [u8], _> = match fmt {
+        Format::Fp8E4M3 => act.table_fp8_e4m3().map(|t| &t[..]),
+        Format::Fp8E5M2 => act.table_fp8_e5m2().map(|t| &t[..]),
+        Format::Fp8E4M3Fnuz => act.table_fp8_e4m3fnuz().map(|t| &t[..]),
+        Format::Fp8E5M2Fnuz => act.table_fp8_e5m2fnuz().map(|t| &t[..]),
+        Format::Fp6E2M3 => act.table_fp6_e2m3().map(|t| &t[..]),
+        Format::Fp6E3M2 => act.table_fp6_e3m2().map(|t| &t[..]),
+        Format::Fp4E2M1 => act.table_fp4_e2m1().map(|t| &t[..]),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "{} is not a byte format",
+                fmt.name()
+            )))
+        }
+    };
+    t.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The names of the functions, in the crate's order (`Function::ALL`).
+#[pyfunction]
+fn functions() -> Vec<&'static str> {
+    Activation::ALL.iter().map(|a| a.name()).collect()
+}
+
+/// The names of the formats, in the crate's order (`Format::ALL`).
+#[pyfunction]
+fn formats() -> Vec<&'static str> {
+    Format::ALL.iter().map(|f| f.name()).collect()
+}
+
+/// The name actlut gives the function called `name` (`gelu_tanh` for
+/// `gelu-tanh`, or for any other spelling `Activation`'s parser accepts).
+#[pyfunction]
+fn function_name(name: &str) -> PyResult<&'static str> {
+    Ok(activation(name)?.name())
+}
+
+/// The name actlut gives the format called `name` (`fp8_e4m3` for `fp8-e4m3`).
+#[pyfunction]
+fn format_name(name: &str) -> PyResult<&'static str> {
+    Ok(format(name)?.name())
+}
+
+/// `(entries, entry_bytes)` of the format: 65,536 and 2 for f16 and bf16,
+/// 256 and 1 for the fp8 formats, 64 and 1 for FP6, 16 and 1 for FP4.
+#[pyfunction]
+fn format_shape(format_name: &str) -> PyResult<(usize, usize)> {
+    let f = format(format_name)?;
+    Ok((f.entries(), f.entry_bytes()))
+}
+
+/// Whether `function` has a table over `format` (log and rsqrt have none over
+/// FP6 and FP4, which have no NaN).
+#[pyfunction]
+fn has_table(function: &str, format_name: &str) -> PyResult<bool> {
+    Ok(activation(function)?.table(format(format_name)?).is_ok())
+}
+
+/// The table's entries as bits: `uint16` for 16-bit formats, `uint8` else.
+#[pyfunction]
+fn table_bits<'py>(
+    py: Python<'py>,
+    function: &str,
+    format_name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    guard(|| {
+        let t = table(activation(function)?, format(format_name)?)?;
+        Ok(if t.entry_bytes() == 1 {
+            t.iter()
+                .map(|v| v as u8)
+                .collect::<Vec<u8>>()
+                .into_pyarray(py)
+                .into_any()
+        } else {
+            t.iter().collect::<Vec<u16>>().into_pyarray(py).into_any()
+        })
+    })
+}
+
+/// `ys[i] = table[xs[i]]` over any shapes and strides (the same shape): one
+/// slice when both are contiguous in memory with the same layout, otherwise
+/// one innermost lane at a time, a contiguous lane through the slice kernel
+/// `map` and any other element by element through `one`.
+fn map_lanes<T: Copy + Send + Sync>(
+    x: ArrayViewD<'_, T>,
+    mut y: ArrayViewMutD<'_, T>,
+    map: impl Fn(&[T], &mut [T]) + Sync,
+    one: impl Fn(T) -> T + Sync,
+) {
+    // The same layout, contiguous in memory in any order (C, Fortran, a
+    // transpose, reversed axes): one slice, since the map is elementwise.
+    if x.strides() == y.strides() {
+        if let (Some(xs), Some(ys)) = (x.as_slice_memory_order(), y.as_slice_memory_order_mut()) {
+            return map(xs, ys);
+        }
+    }
+    let last = Axis(x.ndim() - 1);
+    Zip::from(y.lanes_mut(last))
+        .and(x.lanes(last))
+        .for_each(|mut yl, xl| match (xl.as_slice(), yl.as_slice_mut()) {
+            (Some(xs), Some(ys)) => map(xs, ys),
+            _ => yl.iter_mut().zip(xl.iter()).for_each(|(o, &i)| *o = one(i)),
+        });
+}
+
+/// In place: `xs[i] = table[xs[i]]` over any strides.
+fn apply_lanes<T: Copy + Send + Sync>(
+    mut x: ArrayViewMutD<'_, T>,
+    apply: impl Fn(&mut [T]) + Sync,
+    one: impl Fn(T) -> T + Sync,
+) {
+    if let Some(xs) = x.as_slice_memory_order_mut() {
+        return apply(xs);
+    }
+    let last = Axis(x.ndim() - 1);
+    for mut lane in x.lanes_mut(last) {
+        match lane.as_slice_mut() {
+            Some(xs) => apply(xs),
+            None => lane.iter_mut().for_each(|v| *v = one(*v)),
+        }
+    }
+}
+
+/// A byte table as the 256 entries the byte kernel takes. FP6 and FP4 tables
+/// are shorter; their padding is never read, since every input is checked
+/// to be a code first ([`check_codes`]).
+fn byte_table(t: &[u8]) -> [u8; 256] {
+    let mut full = [0u8; 256];
+    full[..t.len()].copy_from_slice(t);
+    full
+}
+
+/// A `ValueError` naming the first byte of `x` that is not a code of `fmt`.
+fn check_codes(fmt: Format, x: &ArrayViewD<'_, u8>) -> PyResult<()> {
+    let n = fmt.entries();
+    if n >= 256 {
+        return Ok(());
+    }
+    if let Some(&bad) = x.iter().find(|&&b| usize::from(b) >= n) {
+        return Err(PyValueError::new_err(format!(
+            "0x{bad:02x} is not a {} code: its codes are the {n} values 0x00..=0x{:02x} \
+             (the low {} bits of a byte)",
+            fmt.name(),
+            n - 1,
+            fmt.bits()
+        )));
+    }
+    Ok(())
+}
+
+/// `out = function(x)` over a 16-bit format, in bits, with the GIL released.
+#[pyfunction]
+fn map_u16(
+    py: Python<'_>,
+    function: &str,
+    format_name: &str,
+    x: PyReadonlyArrayDyn<'_, u16>,
+    mut out: PyReadwriteArrayDyn<'_, u16>,
+) -> PyResult<()> {
+    let t = word_table(activation(function)?, format(format_name)?)?;
+    let (x, y) = (x.as_array(), out.as_array_mut());
+    same_shape(x.shape(), y.shape())?;
+    py.detach(|| {
+        guard(|| {
+            map_lanes(
+                x,
+                y,
+                |a, b| actlut::kernels::map_u16(t, a, b),
+                |v| t[usize::from(v)],
+            );
+            Ok(())
+        })
+    })
+}
+
+/// `x = function(x)` in place over a 16-bit format, in bits, with the GIL released.
+#[pyfunction]
+fn apply_u16(
+    py: Python<'_>,
+    function: &str,
+    format_name: &str,
+    mut x: PyReadwriteArrayDyn<'_, u16>,
+) -> PyResult<()> {
+    let t = word_table(activation(function)?, format(format_name)?)?;
+    let x = x.as_array_mut();
+    py.detach(|| {
+        guard(|| {
+            apply_lanes(
+                x,
+                |a| actlut::kernels::apply_u16(t, a),
+                |v| t[usize::from(v)],
+            );
+            Ok(())
+        })
+    })
+}
+
+/// `out = function(x)` over a byte format (fp8, FP6, FP4), in bits, with the
+/// GIL released.
+#[pyfunction]
+fn map_u8(
+    py: Python<'_>,
+    function: &str,
+    format_name: &str,
+    x: PyReadonlyArrayDyn<'_, u8>,
+    mut out: PyReadwriteArrayDyn<'_, u8>,
+) -> PyResult<()> {
+    let fmt = format(format_name)?;
+    let t = byte_entries(activation(function)?, fmt)?;
+    let (x, y) = (x.as_array(), out.as_array_mut());
+    same_shape(x.shape(), y.shape())?;
+    check_codes(fmt, &x)?;
+    let t = byte_table(t);
+    py.detach(|| {
+        guard(|| {
+            map_lanes(
+                x,
+                y,
+                |a, b| actlut::kernels::map_u8(&t, a, b),
+                |v| t[usize::from(v)],
+            );
+            Ok(())
+        })
+    })
+}
+
+/// `x = function(x)` in place over a byte format, in bits, with the GIL released.
+#[pyfunction]
+fn apply_u8(
+    py: Python<'_>,
+    function: &str,
+    format_name: &str,
+    mut x: PyReadwriteArrayDyn<'_, u8>,
+) -> PyResult<()> {
+    let fmt = format(format_name)?;
+    let t = byte_entries(activation(function)?, fmt)?;
+    let x = x.as_array_mut();
+    check_codes(fmt, &x.view())?;
+    let t = byte_table(t);
+    py.detach(|| {
+        guard(|| {
+            apply_lanes(
+                x,
+                |a| actlut::kernels::apply_u8(&t, a),
+                |v| t[usize::from(v)],
+            );
+            Ok(())
+        })
+    })
+}
+
+/// `out = function(x)` on `float32` through the crate's computed path
+/// (`actlut::computed::map_f32`), with the GIL released.
+#[pyfunction]
+fn map_f32(
+    py: Python<'_>,
+    function: &str,
+    x: PyReadonlyArrayDyn<'_, f32>,
+    mut out: PyReadwriteArrayDyn<'_, f32>,
+) -> PyResult<()> {
+    let act = activation(function)?;
+    let (x, y) = (x.as_array(), out.as_array_mut());
+    same_shape(x.shape(), y.shape())?;
+    py.detach(|| {
+        guard(|| {
+            map_lanes(
+                x,
+                y,
+                |a, b| actlut::computed::map_f32(act, a, b),
+                |v| actlut::computed::f32(act, v),
+            );
+            Ok(())
+        })
+    })
+}
+
+/// `x = function(x)` in place on `float32` through the computed path.
+#[pyfunction]
+fn apply_f32(py: Python<'_>, function: &str, mut x: PyReadwriteArrayDyn<'_, f32>) -> PyResult<()> {
+    let act = activation(function)?;
+    let x = x.as_array_mut();
+    py.detach(|| {
+        guard(|| {
+            apply_lanes(
+                x,
+                |a| {
+                    a.iter_mut()
+                        .for_each(|v| *v = actlut::computed::f32(act, *v))
+                },
+                |v| actlut::computed::f32(act, v),
+            );
+            Ok(())
+        })
+    })
+}
+
+fn same_shape(x: &[usize], y: &[usize]) -> PyResult<()> {
+    if x == y {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "out has shape {y:?}; it must have the shape of x, {x:?}"
+        )))
+    }
+}
+
+/// The ordinals of each format, ranked once per process.
+fn cached_ordinals(fmt: Format) -> &'static [Option<i64>] {
+    static CACHE: [OnceLock<Vec<Option<i64>>>; Format::ALL.len()] =
+        [const { OnceLock::new() }; Format::ALL.len()];
+    let i = Format::ALL
+        .iter()
+        .position(|&f| f == fmt)
+        .expect("a format of Format::ALL");
+    CACHE[i].get_or_init(|| ordinals(fmt))
+}
+
+/// Grades `got` (the implementation's output bits for every input, in
+/// bit-pattern order; byte formats in the low byte) against the table:
+/// `(json, text)`, the two reports of `actlut ulp`, each listing the `worst`
+/// worst inputs. The GIL is released while grading.
+#[pyfunction]
+fn grade_bits(
+    py: Python<'_>,
+    function: &str,
+    format_name: &str,
+    got: PyReadonlyArray1<'_, u16>,
+    worst: usize,
+) -> PyResult<(String, String)> {
+    let act = activation(function)?;
+    let fmt = format(format_name)?;
+    let t = table(act, fmt)?;
+    let got = got.as_array();
+    if got.len() != fmt.entries() {
+        return Err(PyValueError::new_err(format!(
+            "{} outputs given; {} has {} inputs, and grading needs one output for each, \
+             in input bit-pattern order",
+            got.len(),
+            fmt.name(),
+            fmt.entries()
+        )));
+    }
+    py.detach(|| {
+        guard(|| {
+            let owned;
+            let got = match got.as_slice() {
+                Some(s) => s,
+                None => {
+                    owned = got.to_vec();
+                    &owned
+                }
+            };
+            let g = Grade::against(act, fmt, t, cached_ordinals(fmt), got);
+            Ok((g.json(worst), g.text(worst)))
+        })
+    })
+}
+
+/// The fused quantized table of `actlut quant`: entry `i` for the code whose
+/// bits are `i`, each the output's bits widened to `uint32`.
+#[pyfunction]
+#[pyo3(signature = (function, in_type, scale, zero_point, out_type, out_scale, out_zero_point, rounding))]
+#[allow(clippy::too_many_arguments)]
+fn quant_table_bits<'py>(
+    py: Python<'py>,
+    function: &str,
+    in_type: &str,
+    scale: f64,
+    zero_point: &Bound<'py, PyAny>,
+    out_type: &str,
+    out_scale: Option<f64>,
+    out_zero_point: Option<Bound<'py, PyAny>>,
+    rounding: &str,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let op = Op::from_name(function).ok_or_else(|| {
+        let names: Vec<&str> = Activation::ALL.iter().map(|a| a.name()).collect();
+        PyValueError::new_err(format!(
+            "unknown function `{function}`: expected identity or one of {}",
+            names.join(", ")
+        ))
+    })?;
+    let input = QuantType::from_name(in_type).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "in_dtype {in_type}: expected int16, uint16, int8, uint8, int4 or uint4"
+        ))
+    })?;
+    let scale = to_f32_scale("scale", scale)?;
+    let zero_point = to_i32_zero_point("zero_point", zero_point, input)?;
+    let float = match out_type {
+        "f32" => Some(Output::F32),
+        "f16" => Some(Output::F16),
+        "bf16" => Some(Output::Bf16),
+        "i16" | "u16" | "i8" | "u8" => None,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "out_dtype {out_type}: expected float32, float16, bfloat16, int16, uint16, int8 or uint8"
+            )))
+        }
+    };
+    let rounding = Rounding::from_name(rounding).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "rounding {rounding:?}: expected \"ties-even\" or \"ties-away\""
+        ))
+    })?;
+    let output = match float {
+        Some(o) => {
+            if out_scale.is_some() || out_zero_point.is_some() {
+                return Err(PyValueError::new_err(format!(
+                    "out_scale and out_zero_point apply only to requantized outputs \
+                     (int16, uint16, int8, uint8), not {out_type}"
+                )));
+            }
+            o
+        }
+        None => {
+            let ty = QuantType::from_name(out_type).expect("an integer output type");
+            let s = out_scale.ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "out_dtype {out_type} needs out_scale (a requantized output)"
+                ))
+            })?;
+            let s = to_f32_scale("out_scale", s)?;
+            let z = match &out_zero_point {
+                Some(z) => to_i32_zero_point("out_zero_point", z, ty)?,
+                None => 0,
+            };
+            Output::requantized(ty, s, z).expect("an 8- or 16-bit type")
+        }
+    };
+    let pipeline = Pipeline::new(op, input, scale, zero_point, output)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .with_rounding(rounding);
+    let entries = py.detach(|| {
+        guard(|| {
+            let mut entries = vec![0u32; input.codes()];
+            pipeline.fill(&mut entries);
+            Ok(entries)
+        })
+    })?;
+    Ok(entries.into_pyarray(py))
+}
+
+/// A scale as the runtimes store it: the Python float rounded once to the
+/// nearest `f32`, which must be finite and positive.
+fn to_f32_scale(parameter: &str, v: f64) -> PyResult<f32> {
+    if !v.is_finite() || v <= 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "{parameter} = {v:?}: a scale must be finite and positive"
+        )));
+    }
+    let s = v as f32;
+    if !s.is_finite() || s <= 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "{parameter} = {v:?} rounds to {s:?} in float32: a scale must be finite and positive \
+             as a float32"
+        )));
+    }
+    Ok(s)
+}
+
+/// A zero point (a Python int of any size), which must be a value of its type.
+fn to_i32_zero_point(parameter: &str, v: &Bound<'_, PyAny>, ty: QuantType) -> PyResult<i32> {
+    let shown = v.str()?.to_string();
+    match v.extract::<i64>().ok().and_then(|z| i32::try_from(z).ok()) {
+        Some(z) if ty.contains(z) => Ok(z),
+        _ => Err(PyValueError::new_err(format!(
+            "{parameter} = {shown} is outside {} ({}..={})",
+            ty.name(),
+            ty.min(),
+            ty.max()
+        ))),
+    }
+}
+
+/// Times the crate's `Activation::map_bf16` (the slice kernel `apply` uses
+/// for a contiguous bf16 array) on the buffers of `x` and `out` themselves, in this process: the
+/// seconds of each of `reps` calls. For the benchmark (bench/bench.py), which
+/// times `actlut.apply` on the same arrays beside it.
+#[pyfunction]
+fn time_map_bf16(
+    py: Python<'_>,
+    function: &str,
+    x: PyReadonlyArray1<'_, u16>,
+    mut out: PyReadwriteArray1<'_, u16>,
+    reps: usize,
+) -> PyResult<Vec<f64>> {
+    use actlut::half::bf16;
+    use actlut::half::slice::HalfBitsSliceExt;
+    let act = activation(function)?;
+    let xs: &[bf16] = x.as_slice()?.reinterpret_cast();
+    let ys: &mut [bf16] = out.as_slice_mut()?.reinterpret_cast_mut();
+    py.detach(|| {
+        guard(|| {
+            let mut times = Vec::with_capacity(reps);
+            for _ in 0..reps {
+                let t0 = Instant::now();
+                act.map_bf16(std::hint::black_box(xs), ys)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                times.push(t0.elapsed().as_secs_f64());
+                std::hint::black_box(&*ys);
+            }
+            Ok(times)
+        })
+    })
+}
+
+/// Panics inside the boundary's guard, for the test that a Rust panic becomes
+/// a Python `RuntimeError`.
+#[pyfunction]
+fn panic_for_test() -> PyResult<()> {
+    guard(|| panic!("a deliberate panic"))
+}
+
+/// The extension module.
+#[pymodule]
+fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(functions, m)?)?;
+    m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(function_name, m)?)?;
+    m.add_function(wrap_pyfunction!(format_name, m)?)?;
+    m.add_function(wrap_pyfunction!(format_shape, m)?)?;
+    m.add_function(wrap_pyfunction!(has_table, m)?)?;
+    m.add_function(wrap_pyfunction!(table_bits, m)?)?;
+    m.add_function(wrap_pyfunction!(map_u16, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_u16, m)?)?;
+    m.add_function(wrap_pyfunction!(map_u8, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_u8, m)?)?;
+    m.add_function(wrap_pyfunction!(map_f32, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_f32, m)?)?;
+    m.add_function(wrap_pyfunction!(grade_bits, m)?)?;
+    m.add_function(wrap_pyfunction!(quant_table_bits, m)?)?;
+    m.add_function(wrap_pyfunction!(time_map_bf16, m)?)?;
+    m.add_function(wrap_pyfunction!(panic_for_test, m)?)?;
+    m.add("REFERENCE_VERSION", actlut::manifest::REFERENCE_VERSION)?;
+    Ok(())
+}
