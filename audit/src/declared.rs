@@ -197,15 +197,19 @@ pub(crate) struct KnownTable {
 }
 
 impl KnownTable {
-    /// The stored bytes in `order`.
-    fn stored(&self, order: StoredOrder) -> Vec<u8> {
-        match (self.width, order) {
-            (2, StoredOrder::Big) => self
-                .bytes_le
-                .chunks_exact(2)
-                .flat_map(|w| [w[1], w[0]])
-                .collect(),
-            _ => self.bytes_le.clone(),
+    /// Whether `bytes` open with its stored bytes in `order`, compared in
+    /// place up to the first difference, and how many bytes that compared.
+    fn stored_prefix(&self, order: StoredOrder, bytes: &[u8]) -> (bool, usize) {
+        let len = self.bytes_le.len();
+        let Some(bytes) = bytes.get(..len) else {
+            return (false, 0);
+        };
+        // The stored byte at `i`: in big-endian order, the other byte of
+        // its 16-bit entry.
+        let swap = usize::from(self.width == 2 && order == StoredOrder::Big);
+        match (0..len).find(|&i| bytes[i] != self.bytes_le[i ^ swap]) {
+            Some(i) => (false, i + 1),
+            None => (true, len),
         }
     }
 
@@ -276,6 +280,7 @@ impl Known {
                 }
             }
         }
+        tables.sort_by(|a: &KnownTable, b: &KnownTable| a.name.cmp(&b.name));
         let mut headers: Vec<u64> = tables.iter().flat_map(KnownTable::headers).collect();
         headers.sort_unstable();
         headers.dedup();
@@ -343,11 +348,35 @@ impl Known {
         bytes: &[u8],
         native: Option<ByteOrder>,
     ) -> Option<Declared> {
+        self.judge_costed(offset, bytes, native).0
+    }
+
+    /// [`judge`](Self::judge), and the bytes it compared with known tables
+    /// to recognise a record whose marker was changed.
+    pub(crate) fn judge_costed(
+        &self,
+        offset: u64,
+        bytes: &[u8],
+        native: Option<ByteOrder>,
+    ) -> (Option<Declared>, u64) {
+        let mut cost = 0;
+        let out = self.judge_inner(offset, bytes, native, &mut cost);
+        (out, cost)
+    }
+
+    fn judge_inner(
+        &self,
+        offset: u64,
+        bytes: &[u8],
+        native: Option<ByteOrder>,
+        cost: &mut u64,
+    ) -> Option<Declared> {
         let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
         let found_by = if marked {
             FoundBy::Marker
         } else {
-            let n = self.intact_fields(bytes);
+            let (n, compared) = self.intact_fields(bytes);
+            *cost = compared;
             if n < 2 {
                 return None;
             }
@@ -403,32 +432,55 @@ impl Known {
     }
 
     /// How many of a marker-less record's four other fields are those of a
-    /// known table's declaration: header, hash, name, and the table after it.
-    fn intact_fields(&self, b: &[u8]) -> u8 {
+    /// known table's declaration: header, hash, name, and the table after it;
+    /// and how many bytes that compared (the cost of judging it). Nothing is
+    /// allocated: each known table is compared in place with the bytes after
+    /// the record, in both byte orders, up to the first difference.
+    fn intact_fields(&self, b: &[u8]) -> (u8, u64) {
         let Some(r) = b.get(..DECLARATION_BYTES) else {
-            return 0;
+            return (0, 0);
         };
         let header = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
         let header_ok = self.headers.binary_search(&header).is_ok();
         let field = &r[DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES];
-        let by_name: Vec<&KnownTable> = actlut_codegen::record::parse_name(field)
-            .map(|n| self.tables.iter().filter(|t| t.name == n).collect())
-            .unwrap_or_default();
+        let name = actlut_codegen::record::parse_name(field);
         let sha = &r[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32];
-        let by_hash: Vec<&KnownTable> = self.tables.iter().filter(|t| t.sha256 == sha).collect();
-        let after = &b[DECLARATION_BYTES..];
-        let table_ok = by_name.iter().chain(&by_hash).any(|t| {
-            [StoredOrder::Little, StoredOrder::Big]
-                .into_iter()
-                .any(|o| {
-                    let stored = t.stored(o);
-                    after.get(..stored.len()) == Some(&stored[..])
-                })
+        // The tables are sorted by name, the hash keys by value: both are
+        // looked up, not searched.
+        let by_name = name.map_or(0..0, |n| {
+            let lo = self.tables.partition_point(|t| t.name.as_str() < n);
+            let hi = lo + self.tables[lo..].partition_point(|t| t.name == n);
+            lo..hi
         });
-        u8::from(header_ok)
-            + u8::from(!by_name.is_empty())
-            + u8::from(!by_hash.is_empty())
-            + u8::from(table_ok)
+        let key = u64::from_le_bytes(sha[..8].try_into().expect("8 bytes"));
+        let lo = self.hash_keys.partition_point(|k| k.0 < key);
+        let by_hash = self.hash_keys[lo..]
+            .iter()
+            .take_while(|k| k.0 == key)
+            .map(|k| k.1)
+            .filter(|&i| self.tables[i].sha256 == sha);
+        let name_ok = !by_name.is_empty();
+        let hash_ok = by_hash.clone().next().is_some();
+        let after = &b[DECLARATION_BYTES..];
+        let mut compared = 0u64;
+        let mut table_ok = false;
+        for t in by_name.chain(by_hash).map(|i| &self.tables[i]) {
+            let orders: &[StoredOrder] = if t.width == 2 {
+                &[StoredOrder::Little, StoredOrder::Big]
+            } else {
+                &[StoredOrder::Little]
+            };
+            for &order in orders {
+                let (same, n) = t.stored_prefix(order, after);
+                compared += n as u64;
+                table_ok |= same;
+            }
+            if table_ok {
+                break;
+            }
+        }
+        let n = u8::from(header_ok) + u8::from(name_ok) + u8::from(hash_ok) + u8::from(table_ok);
+        (n, compared)
     }
 }
 
@@ -475,15 +527,21 @@ impl crate::Scanner<'_> {
             {
                 continue;
             }
-            // Looking at a candidate (its fields against the known tables)
-            // costs 64; a record found also pays a finding's cost and the
-            // table it hashes, one unit per two bytes.
+            // Looking at a candidate (its fields looked up among the known
+            // tables) costs 64, and every byte it compares with a known
+            // table after it one unit more; a record found also pays a
+            // finding's cost and the table it hashes, one unit per two bytes.
             if !self.spend(64, crate::report::Kind::Record, p) {
                 continue;
             }
             let at = (p - self.base) as usize;
             let to = (at + REACH as usize).min(self.buf.len());
-            if let Some(d) = self.index.declared.judge(p, &self.buf[at..to], self.native) {
+            let (d, compared) = self
+                .index
+                .declared
+                .judge_costed(p, &self.buf[at..to], self.native);
+            self.compared += compared;
+            if let Some(d) = d {
                 self.compared += crate::FINDING_COST + d.present as u64 / 2;
                 self.declared.push(d);
                 if self.declared.len() > crate::MAX_FOUND {

@@ -36,6 +36,10 @@ pub struct Record {
     /// outside a name, a non-NUL byte after the NULs): [`name`](Self::name)
     /// then shows the field's bytes. A problem.
     pub malformed: bool,
+    /// Bytes of the record in the file when the end of the file cuts it
+    /// off after its intact marker ([`Record::cut_off`]; the name shows
+    /// the part of the field present, the hash is zeros). A problem.
+    pub present: Option<usize>,
 }
 
 /// A name field as text, for a message: its bytes up to the last non-NUL
@@ -79,7 +83,23 @@ impl Record {
             sha256,
             marked,
             malformed,
+            present: None,
         })
+    }
+
+    /// A record whose marker is intact and whose bytes `bytes` (fewer than
+    /// [`RECORD_BYTES`]) the end of the file cuts off: a problem, as a
+    /// table cut off is.
+    pub fn cut_off(bytes: &[u8], offset: u64) -> Record {
+        let field = bytes.get(MARK.len()..).unwrap_or(&[]);
+        Record {
+            offset,
+            name: shown_name(&field[..field.len().min(NAME_BYTES)]),
+            sha256: [0; 32],
+            marked: true,
+            malformed: false,
+            present: Some(bytes.len()),
+        }
     }
 
     /// `None` when the lock has this name with this hash, else one line:
@@ -91,6 +111,12 @@ impl Record {
         } else {
             " (in a record whose marker was changed)"
         };
+        if let Some(n) = self.present {
+            return Some(std::format!(
+                "manifest record at {:#x} is cut off by the end of the file: {n} of {RECORD_BYTES} bytes (its marker is intact)",
+                self.offset
+            ));
+        }
         if self.malformed {
             return Some(std::format!(
                 "manifest record at {:#x}: malformed name field \"{}\" (its marker is intact)",

@@ -29,7 +29,18 @@ impl Scanner<'_> {
         self.verify_ready(true);
         self.verify_headers(true);
         self.read_records();
-        self.record_at.clear();
+        // What is left the end of the file cuts off: a record with its
+        // marker intact is a problem, like a table cut off.
+        for (p, by_name) in core::mem::take(&mut self.record_at) {
+            if by_name || p < self.base {
+                continue;
+            }
+            let at = (p - self.base) as usize;
+            if self.spend(FINDING_COST, crate::report::Kind::Record, p) {
+                self.records
+                    .push(crate::manifest::Record::cut_off(&self.buf[at..], p));
+            }
+        }
         self.read_declared(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
