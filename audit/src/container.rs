@@ -7,8 +7,9 @@
 //! differently in the order it declares, a header cut off, sections or
 //! segments past the end of the file) is a problem: the audit cannot tell
 //! the byte order the file declares, and a loader may still run it
-//! (`docs/audit.md`, "Bad input"). Every other file, including one of no
-//! known format, is scanned as bytes, with no problem of its own.
+//! (`docs/audit.md`, "Bad input"). An ar archive (a static library, an
+//! rlib) declares its ELF members' byte order. Every other file, including
+//! one of no known format, is scanned as bytes, with no problem of its own.
 
 use std::format;
 use std::string::{String, ToString};
@@ -20,9 +21,11 @@ use crate::ByteOrder;
 /// What an artifact's headers say.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Container {
-    /// `ELF`, `wasm`, or `bytes` (no format the audit reads headers of).
+    /// `ELF`, `wasm`, `ar archive`, or `bytes` (no format the audit reads
+    /// headers of).
     pub kind: &'static str,
-    /// The byte order the headers declare (ELF), or wasm's (little-endian).
+    /// The byte order the headers declare (ELF; an ar archive's ELF
+    /// members), or wasm's (little-endian).
     pub order: Option<ByteOrder>,
     /// Why the headers do not hold, for a file that opens with the ELF or
     /// wasm magic: one line.
@@ -40,9 +43,54 @@ impl Container {
     }
 }
 
+/// An ar archive (a static library, an rlib): its byte order is its ELF
+/// members' `EI_DATA`. Members in both orders, or an archive that does not
+/// parse, are a problem; an archive without ELF members declares none.
+fn archive<'d, R: ReadRef<'d>>(data: R) -> Container {
+    const KIND: &str = "ar archive";
+    let file = match object::read::archive::ArchiveFile::parse(data) {
+        Ok(f) => f,
+        Err(e) => return Container::malformed(KIND, e.to_string()),
+    };
+    let mut order = None;
+    for member in file.members() {
+        let member = match member {
+            Ok(m) => m,
+            Err(e) => return Container::malformed(KIND, e.to_string()),
+        };
+        let bytes = match member.data(data) {
+            Ok(b) => b,
+            Err(e) => return Container::malformed(KIND, e.to_string()),
+        };
+        let this = match bytes {
+            [0x7F, b'E', b'L', b'F', _, 1, ..] => ByteOrder::Little,
+            [0x7F, b'E', b'L', b'F', _, 2, ..] => ByteOrder::Big,
+            _ => continue,
+        };
+        if order.is_some_and(|o| o != this) {
+            return Container::malformed(
+                KIND,
+                format!(
+                    "member {} is an ELF file of the other byte order than the members before it",
+                    String::from_utf8_lossy(member.name())
+                ),
+            );
+        }
+        order = Some(this);
+    }
+    Container {
+        kind: KIND,
+        order,
+        problem: None,
+    }
+}
+
 /// Reads the headers of the `len`-byte artifact `data`.
 pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
     let head = data.read_bytes_at(0, len.min(64)).unwrap_or(&[]);
+    if head.starts_with(b"!<arch>\n") {
+        return archive(data);
+    }
     let elf = head.starts_with(b"\x7fELF");
     let wasm = head.starts_with(b"\0asm");
     if !elf && !wasm {

@@ -75,6 +75,11 @@ pub struct Declared {
     pub differing: Option<usize>,
     /// The 16-bit byte order the file declares (ELF, wasm), if any.
     pub native: Option<ByteOrder>,
+    /// The offset of a declaration of a 16-bit table in the other byte
+    /// order, in the same file, if any: a build stores every table in its
+    /// target's order, so one of the two is not as built (a problem for
+    /// both, whether or not the file declares an order).
+    pub other_order_at: Option<u64>,
 }
 
 impl Declared {
@@ -137,6 +142,17 @@ impl Declared {
                     order_name(n)
                 ));
             }
+        }
+        if let (Some(w), Some(o)) = (want, self.other_order_at) {
+            let other = match w {
+                ByteOrder::Little => ByteOrder::Big,
+                _ => ByteOrder::Little,
+            };
+            wrong.push(format!(
+                "it declares {} entries, the declaration at {o:#x} {}: a build stores all in one order",
+                order_name(w),
+                order_name(other)
+            ));
         }
         let len = d.len as usize;
         if self.present < len {
@@ -400,6 +416,7 @@ impl Known {
             actual: None,
             differing: None,
             native,
+            other_order_at: None,
         };
         let Ok(d) = out.declaration else {
             return Some(out);
@@ -481,6 +498,36 @@ impl Known {
         }
         let n = u8::from(header_ok) + u8::from(name_ok) + u8::from(hash_ok) + u8::from(table_ok);
         (n, compared)
+    }
+}
+
+/// The byte order of a parsed declaration of a 16-bit table.
+fn order_of(d: &Declared) -> Option<StoredOrder> {
+    d.declaration
+        .as_ref()
+        .ok()
+        .filter(|d| d.width == 2)
+        .map(|d| d.order)
+}
+
+/// Marks every declaration of a 16-bit table whose byte order differs from
+/// another's with the offset of the first of those ([`Declared::other_order_at`]).
+pub(crate) fn mark_mixed_orders(declared: &mut [Declared]) {
+    let first = |o: StoredOrder| {
+        declared
+            .iter()
+            .find(|d| order_of(d) == Some(o))
+            .map(|d| d.offset)
+    };
+    let (little, big) = (first(StoredOrder::Little), first(StoredOrder::Big));
+    if let (Some(l), Some(b)) = (little, big) {
+        for d in declared.iter_mut() {
+            d.other_order_at = match order_of(d) {
+                Some(StoredOrder::Little) => Some(b),
+                Some(StoredOrder::Big) => Some(l),
+                None => None,
+            };
+        }
     }
 }
 

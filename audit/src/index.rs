@@ -870,8 +870,23 @@ impl Index {
     /// # Errors
     ///
     /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
-    pub fn scan_reader<R: Read>(&self, mut reader: R) -> std::io::Result<Report> {
-        let mut s = Scanner::new(self);
+    pub fn scan_reader<R: Read>(&self, reader: R) -> std::io::Result<Report> {
+        self.scan_reader_in(reader, None)
+    }
+
+    /// [`scan_reader`](Self::scan_reader) of a file whose container declares
+    /// the byte order `order` ([`crate::container::Container::order`]): an
+    /// ar archive's ELF members' order, which its first bytes do not say.
+    ///
+    /// # Errors
+    ///
+    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
+    pub fn scan_reader_in<R: Read>(
+        &self,
+        mut reader: R,
+        order: Option<ByteOrder>,
+    ) -> std::io::Result<Report> {
+        let mut s = Scanner::with_order(self, order);
         let mut block = vec![0u8; BLOCK_BYTES];
         loop {
             match reader.read(&mut block) {

@@ -86,7 +86,9 @@ pub(crate) fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Fai
     let container = audit::container::inspect(&object::ReadCache::new(&file), meta.len());
     use std::io::Seek as _;
     (&file).rewind().map_err(cannot)?;
-    let mut report = index.scan_reader(file).map_err(cannot)?;
+    let mut report = index
+        .scan_reader_in(file, container.order)
+        .map_err(cannot)?;
     report.malformed = container.problem;
     Ok(report)
 }

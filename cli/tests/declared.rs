@@ -322,3 +322,98 @@ fn malformed_headers_and_cut_off_files_exit_1_with_one_line() {
     let (code, text) = audit_bytes(&dir, b"\0asm\x01\0\0\0");
     assert!(!text.contains("MALFORMED"), "{code:?}: {text}");
 }
+
+/// An ar archive (a static library, an rlib) of `members`, GNU style.
+fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = b"!<arch>\n".to_vec();
+    for (name, data) in members {
+        let header = format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            format!("{name}/"),
+            0,
+            0,
+            0,
+            644,
+            data.len()
+        );
+        assert_eq!(header.len(), 60);
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// The attack on a file that declares no byte order: the declaration of the
+/// first 16-bit table says big-endian (byte 11) and its entries are
+/// byte-swapped, so its hash still holds.
+fn swap_first_16_bit_table(bytes: &mut [u8], located: &[Located]) -> String {
+    let l = located
+        .iter()
+        .find(|l| l.width == 2 && bytes[l.at + 9] == 0)
+        .expect("a 16-bit table");
+    assert_eq!(bytes[l.at + 11], 0, "stored little-endian");
+    bytes[l.at + 11] = 1;
+    for w in bytes[l.at + RECORD..l.at + RECORD + l.len].chunks_exact_mut(2) {
+        w.swap(0, 1);
+    }
+    l.name.clone()
+}
+
+#[test]
+fn an_ar_archive_declares_its_elf_members_byte_order_and_a_byte_swapped_declared_table_in_it_is_a_problem(
+) {
+    let (bytes, located) = real_build();
+    let dir = tmp("declared-archive");
+    let (code, text) = audit_bytes(&dir, &ar(&[("actlut.o", &bytes)]));
+    assert_eq!(code, Some(0), "{text}");
+    let mut swapped = bytes.clone();
+    let name = swap_first_16_bit_table(&mut swapped, &located);
+    let (code, text) = audit_bytes(&dir, &ar(&[("lib.rmeta", b"meta"), ("actlut.o", &swapped)]));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.lines().any(|l| l.contains(&name)
+            && l.contains("BAD DECLARATION")
+            && l.contains("it declares big-endian entries in a little-endian file")),
+        "{text}"
+    );
+    // Members in both byte orders: a malformed archive.
+    let mut big = bytes[..64].to_vec();
+    big[5] = 2;
+    let (code, text) = audit_bytes(&dir, &ar(&[("a.o", &bytes), ("b.o", &big)]));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("MALFORMED: malformed ar archive file")),
+        "{text}"
+    );
+}
+
+#[test]
+fn declarations_of_16_bit_tables_in_both_byte_orders_are_a_problem_in_a_file_that_declares_none() {
+    let (bytes, located) = real_build();
+    let dir = tmp("declared-raw-mixed");
+    // A raw image: the same bytes without the ELF magic.
+    let mut raw = bytes.clone();
+    raw[..4].copy_from_slice(b"RAW\0");
+    let (code, text) = audit_bytes(&dir, &raw);
+    assert_eq!(code, Some(0), "{text}");
+    let name = swap_first_16_bit_table(&mut raw, &located);
+    let (code, text) = audit_bytes(&dir, &raw);
+    assert_eq!(code, Some(1), "{text}");
+    let mixed: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("BAD DECLARATION") && l.contains("a build stores all in one order"))
+        .collect();
+    // The swapped one, and every little-endian 16-bit one.
+    let sixteen = located.iter().filter(|l| l.width == 2).count();
+    assert_eq!(mixed.len(), sixteen, "{text}");
+    assert!(
+        mixed
+            .iter()
+            .any(|l| l.contains(&name) && l.contains("it declares big-endian entries")),
+        "{text}"
+    );
+}

@@ -145,6 +145,7 @@ impl Scanner<'_> {
             declared: {
                 let mut declared = core::mem::take(&mut self.declared);
                 declared.sort_by_key(|d| d.offset);
+                crate::declared::mark_mixed_orders(&mut declared);
                 declared
             },
             records: {

@@ -127,6 +127,15 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// A scanner at the start of an artifact whose container declares the
+    /// byte order `order` ([`crate::container::inspect`]: an ar archive's
+    /// ELF members'), when its first bytes declare none.
+    pub fn with_order(index: &'a Index, order: Option<ByteOrder>) -> Scanner<'a> {
+        let mut s = Scanner::new(index);
+        s.native = order;
+        s
+    }
+
     pub(crate) fn end(&self) -> u64 {
         self.base + self.buf.len() as u64
     }
