@@ -63,3 +63,40 @@ fn a_table_compressed_as_deltas_is_not_found() {
         .collect();
     nothing_found(&deltas, "deltas");
 }
+
+/// A declared table rewritten into another known table of its format, intact,
+/// with its record rewritten to declare that table, is a valid declaration
+/// of a table in the lock: the audit reports what the file declares, as
+/// docs/audit.md's second exception for declared tables says. For
+/// `gelu_fp8_e4m3fnuz` that takes one table byte (and the record's name and
+/// hash). The test fails the day the audit tells the two apart.
+#[test]
+fn a_declared_substitution_is_reported_as_the_table_it_declares() {
+    use actlut_codegen::record::{Declaration, Representation, StoredOrder};
+    let format = Format::Fp8E4M3Fnuz;
+    let was = table_le(Function::Gelu, format);
+    let now = table_le(Function::GeluTanh, format);
+    let differing = was.iter().zip(&now).filter(|(a, b)| a != b).count();
+    assert_eq!(differing, 1, "gelu and gelu_tanh on {format:?}");
+    let name = format!("{}_{}", Function::GeluTanh.name(), format.name());
+    let len = u32::try_from(now.len()).unwrap();
+    let record = Declaration::new(
+        &name,
+        Representation::Full,
+        1,
+        StoredOrder::Little,
+        len,
+        actlut_codegen::sha256(&now),
+    );
+    let mut declared = record.to_bytes().to_vec();
+    declared.extend_from_slice(&now);
+    let r = index().scan(&in_noise(&declared));
+    let lock = actlut_codegen::lock::parse(include_str!("../../tables/actlut.lock")).unwrap();
+    assert!(r.problems(&lock).is_empty(), "{:?}", r.problems(&lock));
+    let names: Vec<&str> = r
+        .declared
+        .iter()
+        .map(|d| d.declaration.as_ref().expect("it parses").name())
+        .collect();
+    assert_eq!(names, [name.as_str()]);
+}
