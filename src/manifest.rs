@@ -38,8 +38,9 @@ use crate::{Activation, Format};
 ///
 /// The manifest is for listing and for the run-time self-check. What
 /// `actlut audit` verifies is each table's own declaration, in its `static`
-/// right before its bytes ([`Declared`]): a binary declares exactly the
-/// tables it keeps, whether it keeps the manifest or not.
+/// right before its bytes (one `#[repr(C)]` value: the declaration, then the
+/// table): a binary declares exactly the tables it keeps, whether it keeps the
+/// manifest or not.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Table {

@@ -41,10 +41,10 @@ pub fn gelu_f16() -> Vec<Variant> {
     let compact: &'static CompactRef<'static> = &actlut::tables::compact::GELU_F16;
     let mut out: Vec<Variant> = vec![
         variant("full", |xs, ys| {
-            actlut::kernels::map_u16(&actlut::tables::GELU_F16, xs, ys)
+            actlut::kernels::map_u16(actlut::tables::GELU_F16, xs, ys)
         }),
         variant("plain_loop", |xs, ys| {
-            let t = &actlut::tables::GELU_F16;
+            let t: &[u16; 65536] = actlut::tables::GELU_F16;
             for (y, &x) in ys.iter_mut().zip(xs) {
                 *y = t[usize::from(x)];
             }
@@ -57,7 +57,7 @@ pub fn gelu_f16() -> Vec<Variant> {
         out.push(variant(
             format!("full/{}", format!("{k:?}").to_lowercase()),
             move |xs, ys| {
-                k.map(&actlut::tables::GELU_F16, xs, ys)
+                k.map(actlut::tables::GELU_F16, xs, ys)
                     .expect("an available kernel")
             },
         ));
