@@ -50,7 +50,7 @@ pub fn parse_name(field: &[u8]) -> Option<&str> {
     core::str::from_utf8(name).ok()
 }
 
-/// [`MARK`] computed at run time ([`unhide`]): what a program that looks for
+/// [`MARK`] computed at run time (each byte stored plus one): what a program that looks for
 /// records compares with, so that its own code and data never hold the
 /// marker's 8 bytes (as an immediate or a constant), which an audit of that
 /// program would find and read as a record.
