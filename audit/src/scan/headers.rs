@@ -43,11 +43,15 @@ impl Scanner<'_> {
         // A sampled comparison first: a start that some coincidental key
         // hits imply (the stored forms share many windows) costs
         // `SAMPLES` bytes, not the whole form.
-        let mut x = mix(self.index.seed ^ (image as u64) << 48 ^ start as u64);
+        // Each draw is splitmix64's output for its own counter, so the draws
+        // do not wait on one another, and a multiply (not a division) maps it
+        // to a place among the evidence bytes.
+        let x = mix(self.index.seed ^ (image as u64) << 48 ^ start as u64);
+        let places = covered.len() as u128;
         let mut sampled = 0;
-        for _ in 0..compact::SAMPLES {
-            x = mix(x.wrapping_add(0x9E37_79B9_7F4A_7C15));
-            let j = covered[(x % covered.len() as u64) as usize] as usize;
+        for s in 1..=compact::SAMPLES as u64 {
+            let r = mix(x.wrapping_add(s.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+            let j = covered[((u128::from(r) * places) >> 64) as usize] as usize;
             sampled += usize::from(self.buf[at(j as i64)] == im.bytes[j]);
         }
         self.compared += compact::SAMPLES as u64;

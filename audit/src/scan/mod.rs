@@ -26,7 +26,7 @@ pub struct Scanner<'a> {
     pub(crate) base: u64,
     /// Next absolute position to probe.
     pub(crate) next: u64,
-    /// Gram hits (votes) of every candidate still within reach.
+    /// Gram hits (votes) of every candidate not yet compared.
     pub(crate) seen: HashMap<(u32, i64), Votes>,
     /// Feature hits of the starts of 8-bit tables still within reach: for
     /// each such table a ring of [`FEATURE_RING`] `(start, hits)`, at
@@ -39,8 +39,14 @@ pub struct Scanner<'a> {
     /// those with enough join [`pending`](Self::pending), so that what waits
     /// there stays bounded by the tables, not by the input.
     pub(crate) unchecked: Vec<(u32, i64)>,
+    /// Candidates to compare that have no votes in [`seen`](Self::seen):
+    /// the starts of 8-bit tables with enough matching bytes (those with
+    /// votes wait there).
     pub(crate) pending: Vec<(u32, i64)>,
     pub(crate) found: Vec<Found>,
+    /// Of [`found`](Self::found), the intact copies found by their content,
+    /// in order: those that may clear the candidates inside them.
+    pub(crate) intact: Vec<verify::Intact>,
     /// Where the evidence of each of [`found`](Self::found) lies.
     pub(crate) evidence_at: Vec<Evidence>,
     pub(crate) listed: Vec<(usize, u64)>,
@@ -104,6 +110,7 @@ impl<'a> Scanner<'a> {
             unchecked: Vec::new(),
             pending: Vec::new(),
             found: Vec::new(),
+            intact: Vec::new(),
             evidence_at: Vec::new(),
             listed: Vec::new(),
             exact: HashMap::new(),
@@ -181,12 +188,14 @@ impl<'a> Scanner<'a> {
             let drop = (keep - self.base) as usize;
             self.buf.drain(..drop);
             self.base = keep;
-            let horizon = keep as i64;
-            self.seen.retain(|&(_, s), _| s >= horizon);
+            // The votes left are those of the candidates not yet ready
+            // (`verify_ready` takes the others), all after `keep`.
             if self.seen.len() > 1 << 22 {
                 // Forgetting votes could hide a copy whose grams lie on
-                // either side of the flood: the scan says it stopped.
+                // either side of the flood: the scan says it stopped. Its
+                // candidates are still compared, as if they had every vote.
                 self.too_many = true;
+                self.pending.extend(self.seen.keys());
                 self.seen.clear();
             }
         }

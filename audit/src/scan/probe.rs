@@ -54,7 +54,6 @@ impl Scanner<'_> {
                 last: offset,
             });
             if votes.hits == 0 {
-                pending.push((image, start));
                 new_starts.set(new_starts.get() + 1);
             }
             votes.hits += 1;

@@ -9,7 +9,7 @@ use crate::report::Kind;
 use crate::*;
 
 use super::merge::Claimed;
-use super::Scanner;
+use super::{Scanner, Votes};
 
 impl Scanner<'_> {
     /// Verifies the pending candidates whose every byte has been probed (so
@@ -43,31 +43,60 @@ impl Scanner<'_> {
             }
         }
         let probed = self.next as i64;
+        let index = self.index;
+        // Ready once every candidate that could overlap it is probed too,
+        // so that they are compared in order of votes.
+        let is_ready = |image: u32, start: i64| {
+            let im = &index.images[image as usize];
+            eof || start + (im.bytes.len() + index.max_len) as i64 <= probed
+        };
+        // A candidate without votes (an 8-bit table's, found by its
+        // features; or one whose votes a flood made the scan forget) has
+        // as many as can be.
+        let worth = |image: u32, votes: Option<Votes>| {
+            let im = &index.images[image as usize];
+            let hits = votes.map_or(u32::MAX, |v| v.hits);
+            let spread = votes.map_or(u32::MAX, |v| v.last - v.first);
+            let enough = if im.compact {
+                hits >= MIN_VOTES_LARGE
+            } else {
+                hits >= MIN_VOTES_LARGE + index.extra_evidence as u32
+                    && spread as usize >= VOTE_SPREAD
+            };
+            (im.small || enough).then_some(hits)
+        };
         let mut ready = Vec::new();
         let mut i = 0;
         while i < self.pending.len() {
             let (image, start) = self.pending[i];
-            let im = &self.index.images[image as usize];
-            // Ready once every candidate that could overlap it is probed too,
-            // so that they are compared in order of votes.
-            if eof || start + (im.bytes.len() + self.index.max_len) as i64 <= probed {
+            if is_ready(image, start) {
                 self.pending.swap_remove(i);
-                let votes = self.seen.get(&(image, start)).copied();
-                let hits = votes.map_or(u32::MAX, |v| v.hits);
-                let spread = votes.map_or(u32::MAX, |v| v.last - v.first);
-                let enough = if im.compact {
-                    hits >= MIN_VOTES_LARGE
+                // An 8-bit table's starts get feature hits, never gram
+                // votes: it has none to look up.
+                let votes = if index.images[image as usize].by_features() {
+                    None
                 } else {
-                    hits >= MIN_VOTES_LARGE + self.index.extra_evidence as u32
-                        && spread as usize >= VOTE_SPREAD
+                    self.seen.get(&(image, start)).copied()
                 };
-                if im.small || enough {
+                if let Some(hits) = worth(image, votes) {
                     ready.push((hits, image, start));
                 }
             } else {
                 i += 1;
             }
         }
+        // The candidates with votes, in one pass over them (not a lookup
+        // of each, which misses the cache when they are many): a ready one
+        // gets no more votes (its bytes are all probed), so it leaves.
+        self.seen.retain(|&(image, start), votes| {
+            if !is_ready(image, start) {
+                return true;
+            }
+            if let Some(hits) = worth(image, Some(*votes)) {
+                ready.push((hits, image, start));
+            }
+            false
+        });
         // Most votes first: the copy itself before the shifted and
         // cross-table coincidences that its bytes also imply.
         ready.sort_unstable_by(|a, b| b.cmp(a));
@@ -79,7 +108,13 @@ impl Scanner<'_> {
             // them (see `finish`): every byte it could match is theirs.
             // Skip it; but a candidate with any evidence of its own is
             // compared in full and judged on it.
-            let open = uncovered(&self.found, self.native, lo.max(0) as u64, hi.max(0) as u64);
+            let open = uncovered(
+                &self.intact,
+                self.found.len(),
+                self.native,
+                lo.max(0) as u64,
+                hi.max(0) as u64,
+            );
             if open.is_empty() {
                 continue;
             }
@@ -147,6 +182,7 @@ impl Scanner<'_> {
             };
             if let Some((f, at)) = found {
                 self.compared += FINDING_COST;
+                self.intact.extend(Intact::of(&f, self.found.len()));
                 self.found.push(f);
                 self.evidence_at.push(at);
             }
@@ -185,8 +221,7 @@ impl Scanner<'_> {
         let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
         let eq = |j: i64| {
             let at = (start + j * u - self.base as i64) as usize;
-            let ju = j as usize * im.unit;
-            self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
+            entry_eq(&self.buf, at, &im.bytes, j as usize * im.unit, im.unit)
         };
         let in_open = |p: i64| {
             let p = p as u64;
@@ -240,11 +275,6 @@ impl Scanner<'_> {
         let lo = start.max(0).max(self.base as i64);
         let hi = (start + n * u).min(self.end() as i64);
         let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
-        let eq = |j: i64| {
-            let at = (start + j * u - self.base as i64) as usize;
-            let ju = j as usize * im.unit;
-            self.buf[at..at + im.unit] == im.bytes[ju..ju + im.unit]
-        };
         let extra = self.index.extra_evidence;
         let needed = if im.unit == 2 && !im.small {
             MIN_EVIDENCE_WORDS
@@ -255,27 +285,30 @@ impl Scanner<'_> {
         } + extra;
         let before: i64 = if im.small { 2 } else { 3 };
         let (mut surprises, mut pairs, mut looked) = (0usize, 0usize, 0u64);
-        for &j in &im.surprise_list {
+        // Each item's entries are compared at once, as one word of up to
+        // eight bytes; only the items wholly present are looked at (the
+        // lists are in order).
+        let at = |j: i64| (start + j * u - self.base as i64) as usize;
+        let span = |j: i64, entries: i64| {
+            let len = (entries * u) as usize;
+            span_eq(&self.buf, at(j), &im.bytes, j as usize * im.unit, len)
+        };
+        for &j in within(&im.surprise_list, e0 + before, e1) {
             let j = i64::from(j);
-            if j - before >= e0 && j < e1 {
-                looked += 1;
-                if (j - before..=j).all(eq) {
-                    surprises += 1;
-                    if surprises >= needed {
-                        return (true, looked);
-                    }
+            looked += 1;
+            if span(j - before, before + 1) {
+                surprises += 1;
+                if surprises >= needed {
+                    return (true, looked);
                 }
             }
         }
-        for &j in &im.pair_list {
-            let j = i64::from(j);
-            if j >= e0 && j + 1 < e1 {
-                looked += 1;
-                if eq(j) && eq(j + 1) {
-                    pairs += 1;
-                    if pairs >= MIN_EVIDENCE_PAIRS + extra {
-                        return (true, looked);
-                    }
+        for &j in within(&im.pair_list, e0, e1 - 1) {
+            looked += 1;
+            if span(i64::from(j), 2) {
+                pairs += 1;
+                if pairs >= MIN_EVIDENCE_PAIRS + extra {
+                    return (true, looked);
                 }
             }
         }
@@ -495,15 +528,24 @@ impl Scanner<'_> {
 }
 
 /// The parts of `[lo, hi)` outside the copies that clear what lies inside
-/// them ([`clears`]) among the last `found` (the recent ones: candidates
-/// are verified near where they lie), in order.
-fn uncovered(found: &[Found], native: Option<ByteOrder>, lo: u64, hi: u64) -> Vec<(u64, u64)> {
-    let mut spans: Vec<(u64, u64)> = found
+/// them ([`clears`]) among the last 256 of the `found` so far (the recent
+/// ones: candidates are verified near where they lie), in order. `intact`
+/// lists the found copies that may clear ([`Intact`]), so that the found
+/// ones that cannot (modified, truncated) are not looked at.
+fn uncovered(
+    intact: &[Intact],
+    found: usize,
+    native: Option<ByteOrder>,
+    lo: u64,
+    hi: u64,
+) -> Vec<(u64, u64)> {
+    let recent = found.saturating_sub(256);
+    let mut spans: Vec<(u64, u64)> = intact
         .iter()
         .rev()
-        .take(256)
-        .filter(|f| clears(f, native))
-        .map(|f| (f.offset, f.offset + f.len as u64))
+        .take_while(|c| c.found >= recent)
+        .filter(|c| c.order == ByteOrder::Bytes || native.is_none_or(|n| n == c.order))
+        .map(|c| (c.lo, c.hi))
         .filter(|&(a, b)| a < hi && lo < b)
         .collect();
     spans.sort_unstable();
@@ -519,6 +561,33 @@ fn uncovered(found: &[Found], native: Option<ByteOrder>, lo: u64, hi: u64) -> Ve
         open.push((reach, hi));
     }
     open
+}
+
+/// A found copy that clears what lies inside it when the file's byte order
+/// is its own ([`clears`]): intact, found by its content. Its place among
+/// the found ones, its extent and its order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Intact {
+    found: usize,
+    lo: u64,
+    hi: u64,
+    order: ByteOrder,
+}
+
+impl Intact {
+    /// `f`, the `found`th copy found, if it may clear.
+    pub(super) fn of(f: &Found, found: usize) -> Option<Intact> {
+        let clears_somewhere = f.verdict == Verdict::Intact
+            && f.compact
+                .as_ref()
+                .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content);
+        clears_somewhere.then(|| Intact {
+            found,
+            lo: f.offset,
+            hi: f.offset + f.len as u64,
+            order: f.order,
+        })
+    }
 }
 
 /// Whether an 8-bit candidate's bytes `here` match its reference's `there`
@@ -539,6 +608,45 @@ pub(super) fn enough_matching(
         return false;
     }
     true
+}
+
+/// Whether the entry of `unit` bytes at `here[at..]` equals the one at
+/// `there[ju..]`: one or two bytes compared in place, not by a call to
+/// `memcmp` (the surprises and pairs of a candidate are compared so, a few
+/// entries at a time).
+#[inline(always)]
+fn entry_eq(here: &[u8], at: usize, there: &[u8], ju: usize, unit: usize) -> bool {
+    match unit {
+        1 => here[at] == there[ju],
+        2 => here[at] == there[ju] && here[at + 1] == there[ju + 1],
+        _ => here[at..at + unit] == there[ju..ju + unit],
+    }
+}
+
+/// The entries of `list` (ascending) in `[from, to)`.
+fn within(list: &[u32], from: i64, to: i64) -> &[u32] {
+    let a = list.partition_point(|&j| i64::from(j) < from);
+    let b = list.partition_point(|&j| i64::from(j) < to);
+    &list[a..b.max(a)]
+}
+
+/// Whether the `len` bytes at `here[at..]` equal those at `there[ja..]`:
+/// as one word when `len` is 8 or 4 (four or two 16-bit entries), without a
+/// call to `memcmp`.
+#[inline(always)]
+fn span_eq(here: &[u8], at: usize, there: &[u8], ja: usize, len: usize) -> bool {
+    let (x, y) = (&here[at..at + len], &there[ja..ja + len]);
+    match len {
+        8 => {
+            u64::from_ne_bytes(x.try_into().expect("8 bytes"))
+                == u64::from_ne_bytes(y.try_into().expect("8 bytes"))
+        }
+        4 => {
+            u32::from_ne_bytes(x.try_into().expect("4 bytes"))
+                == u32::from_ne_bytes(y.try_into().expect("4 bytes"))
+        }
+        _ => x.iter().zip(y).all(|(a, b)| a == b),
+    }
 }
 
 /// The bytes of `here` equal to those of `there` at the same place, eight at
