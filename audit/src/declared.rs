@@ -73,7 +73,7 @@ pub struct Declared {
     /// Entries (bytes, for a compact form) at the location that differ from
     /// the audit's reference, when it has one and all are present.
     pub differing: Option<usize>,
-    /// The 16-bit byte order the file declares (ELF, wasm), if any.
+    /// The 16-bit byte order the file declares ([`crate::container`]), if any.
     pub native: Option<ByteOrder>,
     /// The offset of a declaration of a 16-bit table in the other byte
     /// order, in the same file, if any: a build stores every table in its

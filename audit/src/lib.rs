@@ -53,9 +53,9 @@
 //! 4. **One rule.** *A region that holds the evidence a known table needs
 //!    is reported as a problem unless it is an intact copy in the file's
 //!    declared byte order, or every item of that evidence overlaps such
-//!    copies* ([`Scanner::finish`]). The declared order is an ELF's
-//!    `EI_DATA` or a wasm module's (a raw image declares none: either order
-//!    counts). A copy in the other order, a modified copy and a compact
+//!    copies* ([`Scanner::finish`]). The declared order is the one the
+//!    file's format states ([`container`]: ELF, wasm, Mach-O, PE, COFF, and
+//!    archives of them; a raw image declares none: either order counts). A copy in the other order, a modified copy and a compact
 //!    form's declared extent clear nothing; an intact copy in the other
 //!    order of a file that declares one is itself a problem
 //!    ([`Found::foreign_order`]). One budget ([`BUDGET_PER_BYTE`],

@@ -94,7 +94,8 @@ pub struct Found {
     /// [`evidence`]: Self::evidence
     pub compact: Option<CompactDetail>,
     /// An intact copy in the other byte order than the one the file
-    /// declares (an ELF's `EI_DATA`; a wasm module is little-endian): actlut
+    /// declares ([`crate::container`]: an ELF's `EI_DATA`, a Mach-O file's
+    /// magic; wasm, PE and COFF are little-endian): actlut
     /// never writes one, so it is a problem, and it clears nothing that
     /// overlaps it.
     pub foreign_order: bool,
@@ -466,7 +467,7 @@ pub struct Report {
     /// Every declaration record found ([`crate::declared`]), by offset: each
     /// must parse, hold the lock's hash and have its table intact after it.
     pub declared: Vec<crate::declared::Declared>,
-    /// Why the file's ELF or wasm headers do not hold
+    /// Why the file's headers (ELF, wasm, Mach-O, PE, ar archive) do not hold
     /// ([`crate::container::inspect`]; set by the caller that read them): a
     /// problem.
     pub malformed: Option<String>,

@@ -69,8 +69,9 @@ pub struct Scanner<'a> {
     pub(crate) too_many: bool,
     /// What the scan did not judge once the budget ran out.
     pub(crate) unjudged: Unjudged,
-    /// The byte order the file declares (an ELF header's, or a wasm
-    /// module's), once its first bytes are read.
+    /// The byte order the file declares: its container's
+    /// ([`crate::container::inspect`]), or else an ELF header's or a wasm
+    /// module's, once its first bytes are read.
     pub(crate) native: Option<ByteOrder>,
     /// See [`Report::rejected_surprises`] and [`Report::rejected_pairs`].
     pub(crate) rejected: core::cell::Cell<(usize, usize)>,
@@ -128,8 +129,9 @@ impl<'a> Scanner<'a> {
     }
 
     /// A scanner at the start of an artifact whose container declares the
-    /// byte order `order` ([`crate::container::inspect`]: an ar archive's
-    /// ELF members'), when its first bytes declare none.
+    /// byte order `order` ([`crate::container::inspect`]: a Mach-O, PE or
+    /// COFF file's, an ar archive's members'), when its first bytes declare
+    /// none.
     pub fn with_order(index: &'a Index, order: Option<ByteOrder>) -> Scanner<'a> {
         let mut s = Scanner::new(index);
         s.native = order;
