@@ -10,7 +10,8 @@
 //! nested in it included, up to [`MAX_NESTING`] deep). A container whose
 //! parts declare both orders is bad input, as is an archive nested deeper.
 //!
-//! A file that opens with the ELF, wasm, Mach-O or PE magic but whose
+//! A file that opens with the ELF, wasm, Mach-O or PE magic (for PE, the
+//! MS-DOS magic and a PE signature where its `e_lfanew` points) but whose
 //! headers do not parse (for ELF, also a byte-order byte `EI_DATA` other
 //! than 1 or 2, a header that reads differently in the order it declares,
 //! a header cut off, sections or segments past the end of the file) is a
@@ -237,13 +238,26 @@ fn parsed<'d, R: ReadRef<'d>>(data: R, kind: &'static str, strict: bool) -> Cont
     }
 }
 
+/// Whether `data` opens with the MS-DOS magic and its `e_lfanew` points
+/// at the PE signature: a PE image, whether or not `object` parses it.
+fn is_pe<'d, R: ReadRef<'d>>(data: R) -> bool {
+    let Ok(dos) = data.read_bytes_at(0, 64) else {
+        return false;
+    };
+    let at = u32::from_le_bytes([dos[0x3C], dos[0x3D], dos[0x3E], dos[0x3F]]);
+    dos.starts_with(b"MZ") && data.read_bytes_at(at.into(), 4).ok() == Some(b"PE\0\0")
+}
+
 /// The formats other than ELF and wasm whose headers state a byte order.
 fn other<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
+    if is_pe(data) {
+        return parsed(data, "PE", true);
+    }
     match FileKind::parse(data) {
         Ok(FileKind::MachO32 | FileKind::MachO64) => parsed(data, "Mach-O", true),
         Ok(FileKind::MachOFat32) => universal::<R, object::macho::FatArch32>(data, depth),
         Ok(FileKind::MachOFat64) => universal::<R, object::macho::FatArch64>(data, depth),
-        Ok(FileKind::Pe32 | FileKind::Pe64) => parsed(data, "PE", true),
+        // Without the PE signature, an MS-DOS program is bytes.
         Ok(FileKind::Coff | FileKind::CoffBig) => parsed(data, "COFF", false),
         // A short import object of a Windows import library: little-endian.
         Ok(FileKind::CoffImport) => match object::read::coff::ImportFile::parse(data) {

@@ -324,6 +324,11 @@ fn containers_whose_parts_declare_both_orders_or_nest_too_deep_are_bad_input() {
     ]);
     let mixed_members = ar(&[("a.o", &macho(false, &payload)), ("b.o", &macho(true, &[]))]);
     let mixed_kinds = ar(&[("a.o", &elf(&payload)), ("b.o", &macho(true, &[]))]);
+    // A PE signature without an optional header: no loader runs it.
+    let mut bare_pe = pe(&[]);
+    bare_pe.truncate(64 + 24);
+    bare_pe[64 + 20..64 + 22].copy_from_slice(&0u16.to_le_bytes());
+    bare_pe.extend_from_slice(&declared(ByteOrder::Little, true));
     let mut deep = elf(&payload);
     for _ in 0..=MAX_NESTING + 1 {
         deep = ar(&[("inner.a", &deep)]);
@@ -345,6 +350,11 @@ fn containers_whose_parts_declare_both_orders_or_nest_too_deep_are_bad_input() {
             "malformed ar archive file: member b.o is a big-endian Mach-O file",
         ),
         ("archives nested too deep", deep, "nested more than"),
+        (
+            "PE without an optional header",
+            bare_pe,
+            "malformed PE file",
+        ),
     ] {
         let (c, r) = audit(&index, &bytes);
         let p = c.problem.unwrap_or_else(|| panic!("{what}: no problem"));
