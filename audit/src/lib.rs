@@ -222,8 +222,12 @@ const MAX_SITES: usize = 64;
 /// share: a window found at more places than this (a run every table of a
 /// format has) is dropped, so that the candidates it implies stay few.
 const MAX_SHARED_SITES: usize = 4;
-/// Reported candidates per file beyond which the scan stops verifying
-/// ([`Report::too_many`]).
+/// Findings of every kind kept per file (copies found by content, compact
+/// forms found by their header, manifest records and declarations
+/// together): once this many are kept, the scan judges nothing more, counts
+/// what it did not judge ([`Report::unjudged`]) and says so
+/// ([`Report::too_many`], a problem). It bounds the memory the findings
+/// take, whatever the input.
 pub const MAX_FOUND: usize = 1 << 16;
 /// Entries the verification may compare per byte of input (plus a
 /// [`BUDGET_ALLOWANCE`]): the bound that keeps time linear even for an input

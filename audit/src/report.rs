@@ -406,6 +406,9 @@ pub struct Unjudged {
     pub headers: u64,
     /// Manifest records not read.
     pub records: u64,
+    /// Declaration candidates (a marker, or a known header, hash or name
+    /// field) not judged.
+    pub declarations: u64,
 }
 
 impl Unjudged {
@@ -416,6 +419,7 @@ impl Unjudged {
             Kind::Candidate => self.candidates += 1,
             Kind::Header => self.headers += 1,
             Kind::Record => self.records += 1,
+            Kind::Declaration => self.declarations += 1,
         }
     }
 }
@@ -426,6 +430,7 @@ pub(crate) enum Kind {
     Candidate,
     Header,
     Record,
+    Declaration,
 }
 
 /// What [`Index::scan`](crate::Index::scan) found in one artifact.
@@ -437,9 +442,12 @@ pub struct Report {
     pub found: Vec<Found>,
     /// Every known table hash found stored raw, with whether its table is here.
     pub listed: Vec<Listed>,
-    /// More than [`MAX_FOUND`] candidates were reported, or verifying them
-    /// would have compared more than [`BUDGET_PER_BYTE`] entries per byte of
-    /// input: the scan stopped verifying them (a problem: exit status 1).
+    /// More than [`MAX_FOUND`] findings (copies, compact forms found by
+    /// their header, manifest records and declarations together) were
+    /// kept, or judging them would have compared more than
+    /// [`BUDGET_PER_BYTE`] entries per byte of input: the scan stopped
+    /// judging them (a problem: exit status 1), and
+    /// [`unjudged`](Self::unjudged) counts what it did not judge.
     pub too_many: bool,
     /// What the scan did not judge once its budget ran out.
     pub unjudged: Unjudged,
@@ -508,8 +516,8 @@ impl Report {
         format!(
             "too many table candidates, headers or records (over {MAX_FOUND} found, or over \
              {BUDGET_PER_BYTE} entries compared per byte): the scan stopped; not judged{from}: \
-             {} table candidates, {} compact headers, {} manifest records",
-            u.candidates, u.headers, u.records
+             {} table candidates, {} compact headers, {} manifest records, {} declarations",
+            u.candidates, u.headers, u.records, u.declarations
         )
     }
 

@@ -58,6 +58,9 @@ pub struct Scanner<'a> {
     pub(crate) declared_at: Vec<u64>,
     /// Declaration records judged.
     pub(crate) declared: Vec<crate::declared::Declared>,
+    /// The last declaration candidate judged: candidates come in order of
+    /// offset, so one at or before it was judged already.
+    pub(crate) declared_to: Option<u64>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
     /// See [`Report::compact_rejected_chunks`].
@@ -113,6 +116,7 @@ impl<'a> Scanner<'a> {
             records: Vec::new(),
             declared_at: Vec::new(),
             declared: Vec::new(),
+            declared_to: None,
             by_header: Vec::new(),
             compact_rejected_chunks: 0,
             compact_rejected_share: 0,
@@ -158,6 +162,23 @@ impl<'a> Scanner<'a> {
         }
         self.compared += cost;
         true
+    }
+
+    /// Findings kept so far, of every kind.
+    pub(crate) fn kept(&self) -> usize {
+        self.found.len() + self.by_header.len() + self.records.len() + self.declared.len()
+    }
+
+    /// Whether one more finding of `kind` at `at` may be kept: once
+    /// [`MAX_FOUND`] are, it records that it was not judged and returns
+    /// false.
+    pub(crate) fn keep(&mut self, kind: crate::report::Kind, at: u64) -> bool {
+        if self.kept() < MAX_FOUND {
+            return true;
+        }
+        self.too_many = true;
+        self.unjudged.add(kind, at);
+        false
     }
 
     /// The next bytes of the artifact.
