@@ -1,19 +1,33 @@
 //! The object format of an artifact, read with the `object` crate: what kind
 //! of file it is, the byte order it declares, and whether its headers hold.
 //!
-//! The scan reads any bytes; this says what the file claims to be. A file
-//! that opens with the ELF or wasm magic but whose headers do not parse (a
-//! byte-order byte `EI_DATA` other than 1 or 2, a header that reads
-//! differently in the order it declares, a header cut off, sections or
-//! segments past the end of the file) is a problem: the audit cannot tell
-//! the byte order the file declares, and a loader may still run it
-//! (`docs/audit.md`, "Bad input"). An ar archive (a static library, an
-//! rlib) declares its ELF members' byte order. Every other file, including
-//! one of no known format, is scanned as bytes, with no problem of its own.
+//! The scan reads any bytes; this says what the file claims to be. Every
+//! format whose headers state a byte order declares it: an ELF file (its
+//! `EI_DATA`), a wasm module (little-endian), a Mach-O file (its magic), a
+//! universal (fat) Mach-O file (its slices'), a PE or COFF file
+//! (little-endian, as `object` reads the machine), and an ar archive (a
+//! static library, an rlib: its members', each read the same way, archives
+//! nested in it included, up to [`MAX_NESTING`] deep). A container whose
+//! parts declare both orders is bad input, as is an archive nested deeper.
+//!
+//! A file that opens with the ELF, wasm, Mach-O or PE magic (for PE, the
+//! MS-DOS magic and a PE signature where its `e_lfanew` points) but whose
+//! headers do not parse (for ELF, also a byte-order byte `EI_DATA` other
+//! than 1 or 2, a header that reads differently in the order it declares,
+//! a header cut off, sections or segments past the end of the file) is a
+//! problem: the audit cannot tell the byte order the file declares, and a
+//! loader may still run it (`docs/audit.md`, "Bad input"). A file with the
+//! universal magic none of whose slices is a Mach-O file or an archive (a
+//! Java class file has the same magic), and one that only the two machine
+//! bytes of a COFF header open but that does not parse as COFF, are bytes.
+//! Every other file, including one of no known format, is scanned as
+//! bytes, with no problem of its own.
 
 use std::format;
 use std::string::{String, ToString};
+use std::vec::Vec;
 
+use object::read::macho::{FatArch, MachOFatFile};
 use object::{FileKind, Object, ObjectSection, ObjectSegment, ReadRef};
 
 use crate::ByteOrder;
@@ -21,14 +35,15 @@ use crate::ByteOrder;
 /// What an artifact's headers say.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Container {
-    /// `ELF`, `wasm`, `ar archive`, or `bytes` (no format the audit reads
-    /// headers of).
+    /// `ELF`, `wasm`, `Mach-O`, `universal Mach-O`, `PE`, `COFF`, `ar
+    /// archive`, or `bytes` (no format the audit reads headers of).
     pub kind: &'static str,
-    /// The byte order the headers declare (ELF; an ar archive's ELF
-    /// members), or wasm's (little-endian).
+    /// The byte order the headers declare (ELF, Mach-O; a universal Mach-O
+    /// file's slices, an ar archive's members), or wasm's, PE's and COFF's
+    /// (little-endian).
     pub order: Option<ByteOrder>,
-    /// Why the headers do not hold, for a file that opens with the ELF or
-    /// wasm magic: one line.
+    /// Why the headers do not hold, for a file that opens with the magic of
+    /// a format the audit reads: one line.
     pub problem: Option<String>,
 }
 
@@ -43,16 +58,111 @@ impl Container {
     }
 }
 
-/// An ar archive (a static library, an rlib): its byte order is its ELF
-/// members' `EI_DATA`. Members in both orders, or an archive that does not
-/// parse, are a problem; an archive without ELF members declares none.
-fn archive<'d, R: ReadRef<'d>>(data: R) -> Container {
+/// Archives nested in an ar archive (or in a universal Mach-O file) deeper
+/// than this are bad input: the audit does not read their members' byte
+/// order.
+pub const MAX_NESTING: usize = 4;
+
+impl Container {
+    fn bytes() -> Container {
+        Container {
+            kind: "bytes",
+            order: None,
+            problem: None,
+        }
+    }
+
+    fn ordered(kind: &'static str, little: bool) -> Container {
+        Container {
+            kind,
+            order: Some(if little {
+                ByteOrder::Little
+            } else {
+                ByteOrder::Big
+            }),
+            problem: None,
+        }
+    }
+}
+
+fn order_name(o: ByteOrder) -> &'static str {
+    match o {
+        ByteOrder::Big => "big-endian",
+        _ => "little-endian",
+    }
+}
+
+/// The byte order of a container's parts (an ar archive's members, a
+/// universal Mach-O file's slices), each read as a file of its own at
+/// nesting `depth`: parts in both orders, or a part whose headers do not
+/// hold, are a problem; parts of no format the audit reads declare none.
+struct Parts {
+    kind: &'static str,
+    what: &'static str,
+    depth: usize,
+    order: Option<ByteOrder>,
+}
+
+impl Parts {
+    fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), Container> {
+        let part = inspect_at(bytes, bytes.len() as u64, self.depth + 1);
+        if let Some(p) = part.problem {
+            return Err(Container::malformed(
+                self.kind,
+                format!("{} {name}: {p}", self.what),
+            ));
+        }
+        let Some(this) = part.order else {
+            return Ok(());
+        };
+        if self.order.is_some_and(|o| o != this) {
+            return Err(Container::malformed(
+                self.kind,
+                format!(
+                    "{} {name} is a {} {} file, and the {}s before it are {}",
+                    self.what,
+                    order_name(this),
+                    part.kind,
+                    self.what,
+                    order_name(self.order.unwrap_or(this)),
+                ),
+            ));
+        }
+        self.order = Some(this);
+        Ok(())
+    }
+
+    fn done(self) -> Container {
+        Container {
+            kind: self.kind,
+            order: self.order,
+            problem: None,
+        }
+    }
+}
+
+/// An ar archive (a static library, an rlib): its byte order is its
+/// members' (ELF, Mach-O, COFF, wasm, an archive nested in it). Members in
+/// both orders, a member whose headers do not hold, or an archive that does
+/// not parse, are a problem; an archive without such members declares none.
+fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
     const KIND: &str = "ar archive";
+    if depth > MAX_NESTING {
+        return Container::malformed(
+            KIND,
+            format!("it is nested more than {MAX_NESTING} deep in other archives"),
+        );
+    }
     let file = match object::read::archive::ArchiveFile::parse(data) {
         Ok(f) => f,
         Err(e) => return Container::malformed(KIND, e.to_string()),
     };
-    let mut order = None;
+    let mut parts = Parts {
+        kind: KIND,
+        what: "member",
+        depth,
+        order: None,
+    };
     for member in file.members() {
         let member = match member {
             Ok(m) => m,
@@ -62,43 +172,117 @@ fn archive<'d, R: ReadRef<'d>>(data: R) -> Container {
             Ok(b) => b,
             Err(e) => return Container::malformed(KIND, e.to_string()),
         };
-        let this = match bytes {
-            [0x7F, b'E', b'L', b'F', _, 1, ..] => ByteOrder::Little,
-            [0x7F, b'E', b'L', b'F', _, 2, ..] => ByteOrder::Big,
-            _ => continue,
+        if let Err(c) = parts.add(&String::from_utf8_lossy(member.name()), bytes) {
+            return c;
+        }
+    }
+    parts.done()
+}
+
+/// A universal (fat) Mach-O file: its byte order is its slices'. One none
+/// of whose slices is a Mach-O file or an archive is bytes (a Java class
+/// file opens with the same magic).
+fn universal<'d, R: ReadRef<'d>, Fat: FatArch>(data: R, depth: usize) -> Container {
+    const KIND: &str = "universal Mach-O";
+    let Ok(file) = MachOFatFile::<Fat>::parse(data) else {
+        return Container::bytes();
+    };
+    let slices: Vec<Option<&[u8]>> = file.arches().iter().map(|a| a.data(data).ok()).collect();
+    let is_object = |b: &&[u8]| {
+        b.starts_with(b"!<arch>\n")
+            || matches!(
+                FileKind::parse(*b),
+                Ok(FileKind::MachO32 | FileKind::MachO64)
+            )
+    };
+    if !slices.iter().flatten().any(is_object) {
+        return Container::bytes();
+    }
+    if depth > MAX_NESTING {
+        return Container::malformed(
+            KIND,
+            format!("it is nested more than {MAX_NESTING} deep in other containers"),
+        );
+    }
+    let mut parts = Parts {
+        kind: KIND,
+        what: "slice",
+        depth,
+        order: None,
+    };
+    for (i, slice) in slices.into_iter().enumerate() {
+        let Some(bytes) = slice else {
+            return Container::malformed(KIND, format!("slice {i} runs past the end of the file"));
         };
-        if order.is_some_and(|o| o != this) {
+        if !is_object(&bytes) {
             return Container::malformed(
                 KIND,
-                format!(
-                    "member {} is an ELF file of the other byte order than the members before it",
-                    String::from_utf8_lossy(member.name())
-                ),
+                format!("slice {i} is neither a Mach-O file nor an archive"),
             );
         }
-        order = Some(this);
+        if let Err(c) = parts.add(&format!("{i}"), bytes) {
+            return c;
+        }
     }
-    Container {
-        kind: KIND,
-        order,
-        problem: None,
+    parts.done()
+}
+
+/// A Mach-O, PE or COFF file, read by `object`: its byte order, or, when
+/// its headers do not parse, a problem (`strict`: its magic is a format's)
+/// or bytes (only the two machine bytes of a COFF header).
+fn parsed<'d, R: ReadRef<'d>>(data: R, kind: &'static str, strict: bool) -> Container {
+    match object::File::parse(data) {
+        Ok(f) => Container::ordered(kind, f.is_little_endian()),
+        Err(e) if strict => Container::malformed(kind, e.to_string()),
+        Err(_) => Container::bytes(),
+    }
+}
+
+/// Whether `data` opens with the MS-DOS magic and its `e_lfanew` points
+/// at the PE signature: a PE image, whether or not `object` parses it.
+fn is_pe<'d, R: ReadRef<'d>>(data: R) -> bool {
+    let Ok(dos) = data.read_bytes_at(0, 64) else {
+        return false;
+    };
+    let at = u32::from_le_bytes([dos[0x3C], dos[0x3D], dos[0x3E], dos[0x3F]]);
+    dos.starts_with(b"MZ") && data.read_bytes_at(at.into(), 4).ok() == Some(b"PE\0\0")
+}
+
+/// The formats other than ELF and wasm whose headers state a byte order.
+fn other<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
+    if is_pe(data) {
+        return parsed(data, "PE", true);
+    }
+    match FileKind::parse(data) {
+        Ok(FileKind::MachO32 | FileKind::MachO64) => parsed(data, "Mach-O", true),
+        Ok(FileKind::MachOFat32) => universal::<R, object::macho::FatArch32>(data, depth),
+        Ok(FileKind::MachOFat64) => universal::<R, object::macho::FatArch64>(data, depth),
+        // Without the PE signature, an MS-DOS program is bytes.
+        Ok(FileKind::Coff | FileKind::CoffBig) => parsed(data, "COFF", false),
+        // A short import object of a Windows import library: little-endian.
+        Ok(FileKind::CoffImport) => match object::read::coff::ImportFile::parse(data) {
+            Ok(_) => Container::ordered("COFF", true),
+            Err(_) => Container::bytes(),
+        },
+        _ => Container::bytes(),
     }
 }
 
 /// Reads the headers of the `len`-byte artifact `data`.
 pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
+    inspect_at(data, len, 0)
+}
+
+/// [`inspect`] of a file nested `depth` deep in containers.
+fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container {
     let head = data.read_bytes_at(0, len.min(64)).unwrap_or(&[]);
     if head.starts_with(b"!<arch>\n") {
-        return archive(data);
+        return archive(data, depth);
     }
     let elf = head.starts_with(b"\x7fELF");
     let wasm = head.starts_with(b"\0asm");
     if !elf && !wasm {
-        return Container {
-            kind: "bytes",
-            order: None,
-            problem: None,
-        };
+        return other(data, depth);
     }
     let kind = if elf { "ELF" } else { "wasm" };
     if elf {

@@ -73,7 +73,7 @@ pub struct Declared {
     /// Entries (bytes, for a compact form) at the location that differ from
     /// the audit's reference, when it has one and all are present.
     pub differing: Option<usize>,
-    /// The 16-bit byte order the file declares (ELF, wasm), if any.
+    /// The 16-bit byte order the file declares ([`crate::container`]), if any.
     pub native: Option<ByteOrder>,
     /// The offset of a declaration of a 16-bit table in the other byte
     /// order, in the same file, if any: a build stores every table in its
@@ -550,7 +550,8 @@ impl crate::Scanner<'_> {
     /// Judges the declaration candidates whose record and table are in the
     /// buffer (all of them at the end, `last`). Each judgement hashes its
     /// table: it is charged to the verification budget, and a flood of
-    /// records stops the scan ([`crate::Report::too_many`]).
+    /// records stops the scan at the budget or at [`crate::MAX_FOUND`]
+    /// findings kept ([`crate::Report::too_many`]).
     pub(crate) fn read_declared(&mut self, last: bool) {
         const REACH: u64 = (DECLARATION_BYTES + (1 << 17)) as u64;
         let end = self.end();
@@ -565,22 +566,23 @@ impl crate::Scanner<'_> {
             if p < self.base {
                 continue;
             }
-            if self
-                .declared
-                .iter()
-                .rev()
-                .take_while(|d| d.offset + REACH >= p)
-                .any(|d| d.offset == p)
-            {
-                continue;
-            }
             // Looking at a candidate (its fields looked up among the known
-            // tables) costs 64, and every byte it compares with a known
-            // table after it one unit more; a record found also pays a
-            // finding's cost and the table it hashes, one unit per two bytes.
-            if !self.spend(64, crate::report::Kind::Record, p) {
+            // tables) costs 64, charged before anything else is done with
+            // it, and every byte it compares with a known table after it one
+            // unit more; a record found also pays a finding's cost and the
+            // table it hashes, one unit per two bytes. Once the budget is
+            // spent or [`crate::MAX_FOUND`] findings are kept, it is not
+            // judged.
+            let kind = crate::report::Kind::Declaration;
+            if !self.spend(64, kind, p) || !self.keep(kind, p) {
                 continue;
             }
+            // Candidates come in order of offset: one at or before the last
+            // judged was judged already.
+            if self.declared_to.is_some_and(|q| p <= q) {
+                continue;
+            }
+            self.declared_to = Some(p);
             let at = (p - self.base) as usize;
             let to = (at + REACH as usize).min(self.buf.len());
             let (d, compared) = self
@@ -591,9 +593,6 @@ impl crate::Scanner<'_> {
             if let Some(d) = d {
                 self.compared += crate::FINDING_COST + d.present as u64 / 2;
                 self.declared.push(d);
-                if self.declared.len() > crate::MAX_FOUND {
-                    self.too_many = true;
-                }
             }
         }
         self.declared_at = waiting;

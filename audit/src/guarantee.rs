@@ -57,7 +57,7 @@
 //! table (of the same entry size and byte order, placed up to three bytes
 //! away for a 16-bit table, eight for an 8-bit one) when it is cheaper than
 //! breaking the three conditions. That holds in a file that declares its
-//! byte order (ELF, wasm), where a copy in the other order never hides one in
+//! byte order (ELF, wasm, Mach-O, PE, COFF, archives of them), where a copy in the other order never hides one in
 //! the file's order. In a raw image, a smooth 16-bit table read one byte off
 //! in the other byte order is itself on all but a few entries (those where
 //! the high byte changes), so a copy can become its own intact twin in the

@@ -875,8 +875,9 @@ impl Index {
     }
 
     /// [`scan_reader`](Self::scan_reader) of a file whose container declares
-    /// the byte order `order` ([`crate::container::Container::order`]): an
-    /// ar archive's ELF members' order, which its first bytes do not say.
+    /// the byte order `order` ([`crate::container::Container::order`]): a
+    /// Mach-O, PE or COFF file's, or an ar archive's members' order, which
+    /// the scan does not read from its first bytes.
     ///
     /// # Errors
     ///

@@ -53,9 +53,9 @@
 //! 4. **One rule.** *A region that holds the evidence a known table needs
 //!    is reported as a problem unless it is an intact copy in the file's
 //!    declared byte order, or every item of that evidence overlaps such
-//!    copies* ([`Scanner::finish`]). The declared order is an ELF's
-//!    `EI_DATA` or a wasm module's (a raw image declares none: either order
-//!    counts). A copy in the other order, a modified copy and a compact
+//!    copies* ([`Scanner::finish`]). The declared order is the one the
+//!    file's format states ([`container`]: ELF, wasm, Mach-O, PE, COFF, and
+//!    archives of them; a raw image declares none: either order counts). A copy in the other order, a modified copy and a compact
 //!    form's declared extent clear nothing; an intact copy in the other
 //!    order of a file that declares one is itself a problem
 //!    ([`Found::foreign_order`]). One budget ([`BUDGET_PER_BYTE`],
@@ -222,8 +222,12 @@ const MAX_SITES: usize = 64;
 /// share: a window found at more places than this (a run every table of a
 /// format has) is dropped, so that the candidates it implies stay few.
 const MAX_SHARED_SITES: usize = 4;
-/// Reported candidates per file beyond which the scan stops verifying
-/// ([`Report::too_many`]).
+/// Findings of every kind kept per file (copies found by content, compact
+/// forms found by their header, manifest records and declarations
+/// together): once this many are kept, the scan judges nothing more, counts
+/// what it did not judge ([`Report::unjudged`]) and says so
+/// ([`Report::too_many`], a problem). It bounds the memory the findings
+/// take, whatever the input.
 pub const MAX_FOUND: usize = 1 << 16;
 /// Entries the verification may compare per byte of input (plus a
 /// [`BUDGET_ALLOWANCE`]): the bound that keeps time linear even for an input

@@ -94,7 +94,8 @@ pub struct Found {
     /// [`evidence`]: Self::evidence
     pub compact: Option<CompactDetail>,
     /// An intact copy in the other byte order than the one the file
-    /// declares (an ELF's `EI_DATA`; a wasm module is little-endian): actlut
+    /// declares ([`crate::container`]: an ELF's `EI_DATA`, a Mach-O file's
+    /// magic; wasm, PE and COFF are little-endian): actlut
     /// never writes one, so it is a problem, and it clears nothing that
     /// overlaps it.
     pub foreign_order: bool,
@@ -405,6 +406,9 @@ pub struct Unjudged {
     pub headers: u64,
     /// Manifest records not read.
     pub records: u64,
+    /// Declaration candidates (a marker, or a known header, hash or name
+    /// field) not judged.
+    pub declarations: u64,
 }
 
 impl Unjudged {
@@ -415,6 +419,7 @@ impl Unjudged {
             Kind::Candidate => self.candidates += 1,
             Kind::Header => self.headers += 1,
             Kind::Record => self.records += 1,
+            Kind::Declaration => self.declarations += 1,
         }
     }
 }
@@ -425,6 +430,7 @@ pub(crate) enum Kind {
     Candidate,
     Header,
     Record,
+    Declaration,
 }
 
 /// What [`Index::scan`](crate::Index::scan) found in one artifact.
@@ -436,9 +442,12 @@ pub struct Report {
     pub found: Vec<Found>,
     /// Every known table hash found stored raw, with whether its table is here.
     pub listed: Vec<Listed>,
-    /// More than [`MAX_FOUND`] candidates were reported, or verifying them
-    /// would have compared more than [`BUDGET_PER_BYTE`] entries per byte of
-    /// input: the scan stopped verifying them (a problem: exit status 1).
+    /// More than [`MAX_FOUND`] findings (copies, compact forms found by
+    /// their header, manifest records and declarations together) were
+    /// kept, or judging them would have compared more than
+    /// [`BUDGET_PER_BYTE`] entries per byte of input: the scan stopped
+    /// judging them (a problem: exit status 1), and
+    /// [`unjudged`](Self::unjudged) counts what it did not judge.
     pub too_many: bool,
     /// What the scan did not judge once its budget ran out.
     pub unjudged: Unjudged,
@@ -466,7 +475,7 @@ pub struct Report {
     /// Every declaration record found ([`crate::declared`]), by offset: each
     /// must parse, hold the lock's hash and have its table intact after it.
     pub declared: Vec<crate::declared::Declared>,
-    /// Why the file's ELF or wasm headers do not hold
+    /// Why the file's headers (ELF, wasm, Mach-O, PE, ar archive) do not hold
     /// ([`crate::container::inspect`]; set by the caller that read them): a
     /// problem.
     pub malformed: Option<String>,
@@ -507,8 +516,8 @@ impl Report {
         format!(
             "too many table candidates, headers or records (over {MAX_FOUND} found, or over \
              {BUDGET_PER_BYTE} entries compared per byte): the scan stopped; not judged{from}: \
-             {} table candidates, {} compact headers, {} manifest records",
-            u.candidates, u.headers, u.records
+             {} table candidates, {} compact headers, {} manifest records, {} declarations",
+            u.candidates, u.headers, u.records, u.declarations
         )
     }
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use actlut_audit::{Report, BUDGET_ALLOWANCE, BUDGET_PER_BYTE, FINDING_COST};
+use actlut_audit::{Report, BUDGET_ALLOWANCE, BUDGET_PER_BYTE, FINDING_COST, MAX_FOUND};
 use actlut_codegen::compact::ENTRIES;
 use common::crafted::{crafted, CLASSES};
 use common::index;
@@ -51,20 +51,30 @@ fn a_header_flood_stops_at_the_budget_and_says_what_it_did_not_judge() {
     assert!(r.problems(&[]).contains(&line));
 }
 
+/// Plausible headers and declaration markers stop at the budget; records
+/// are judged within it or stop on it.
 #[test]
 fn a_flood_of_plausible_headers_and_of_records_stops_at_the_budget() {
     let len = 2 << 20;
     for (class, kind) in [
         ("plausible-header-flood", "compact headers"),
         ("record-flood", "manifest records"),
+        ("declaration-flood", "declarations"),
     ] {
         let r = scan(class, len);
         assert_within_budget(&r, len, class);
+        if class == "record-flood" && !r.too_many {
+            // Each record is kept once and costs one finding: 2 MB of them
+            // fit the budget, and every one is judged (the 40 MiB flood
+            // below stops).
+            assert_eq!(r.records.len(), len.div_ceil(72), "{class}");
+            continue;
+        }
         assert!(r.too_many, "{class}");
-        let unjudged = if class == "record-flood" {
-            r.unjudged.records
-        } else {
-            r.unjudged.headers
+        let unjudged = match class {
+            "record-flood" => r.unjudged.records,
+            "declaration-flood" => r.unjudged.declarations,
+            _ => r.unjudged.headers,
         };
         assert!(unjudged > 0, "{class}");
         assert!(
@@ -72,6 +82,47 @@ fn a_flood_of_plausible_headers_and_of_records_stops_at_the_budget() {
             "{class}"
         );
     }
+}
+
+/// Findings of every kind kept together: at most `MAX_FOUND`.
+fn kept(r: &Report) -> usize {
+    r.found.len() + r.records.len() + r.declared.len()
+}
+
+/// 40 MiB floods of declarations (a marker every 8 bytes) and of manifest
+/// records: the findings kept stay at most `MAX_FOUND`, so memory does not
+/// grow with the flood; the scan stops (a problem) and counts every
+/// declaration candidate it did not judge.
+#[test]
+fn forty_megabyte_floods_of_declarations_and_records_keep_at_most_max_found_findings() {
+    let len = 40 << 20;
+    let r = scan("declaration-flood", len);
+    assert_within_budget(&r, len, "declaration flood");
+    assert!(kept(&r) <= MAX_FOUND, "{}", kept(&r));
+    assert!(r.too_many);
+    // Every candidate is judged (a declaration that does not parse) or
+    // counted as not judged.
+    assert_eq!(
+        r.declared.len() as u64 + r.unjudged.declarations,
+        (len / 8) as u64
+    );
+    let line = r.stopped();
+    assert!(
+        line.contains(&format!("{} declarations", r.unjudged.declarations)),
+        "{line}"
+    );
+    assert!(r.problems(&[]).contains(&line));
+    drop(r);
+    let r = scan("record-flood", len);
+    assert_within_budget(&r, len, "record flood");
+    assert!(kept(&r) <= MAX_FOUND, "{}", kept(&r));
+    assert!(r.too_many && r.unjudged.records > 0);
+    let line = r.stopped();
+    assert!(
+        line.contains(&format!("{} manifest records", r.unjudged.records)),
+        "{line}"
+    );
+    assert!(r.problems(&[]).contains(&line));
 }
 
 /// Near-copies (every 8-bit table over and over, one entry changed in

@@ -417,3 +417,55 @@ fn declarations_of_16_bit_tables_in_both_byte_orders_are_a_problem_in_a_file_tha
         "{text}"
     );
 }
+
+/// The real build declares an alias group's table under one name
+/// (gelu_fp8_e4m3, the first of `gelu_fp8_e4m3 = gelu_tanh_fp8_e4m3` its
+/// features enable). Renamed to the other alias (13 bytes of the record's
+/// name field; hash and table untouched), the record declares a table of
+/// the lock, intact: a substitution that changes 0 entries, reported as the
+/// table it declares (docs/audit.md, exception 2). Renamed to a table that
+/// is not an alias (gelu_quick_fp8_e4m3), it is a problem.
+#[test]
+fn a_declaration_renamed_to_an_alias_is_reported_as_that_alias_and_to_another_table_is_a_problem() {
+    let (bytes, located) = real_build();
+    let dir = tmp("declared-alias");
+    let l = located
+        .iter()
+        .find(|l| l.name == "gelu_fp8_e4m3")
+        .expect("gelu_fp8_e4m3 is declared");
+    assert!(
+        !located.iter().any(|l| l.name == "gelu_tanh_fp8_e4m3"),
+        "one static for the alias group"
+    );
+    let rename = |to: &str| {
+        let mut b = bytes.clone();
+        let mut field = to.as_bytes().to_vec();
+        field.resize(32, 0);
+        b[l.at + 48..l.at + 80].copy_from_slice(&field);
+        b
+    };
+    let renamed = rename("gelu_tanh_fp8_e4m3");
+    let changed = bytes.iter().zip(&renamed).filter(|(a, b)| a != b).count();
+    assert_eq!(changed, 13);
+    let (code, text) = audit_bytes(&dir, &renamed);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.lines().any(|t| t.contains("gelu_tanh_fp8_e4m3")
+            && t.contains("decl")
+            && t.contains("intact")),
+        "{text}"
+    );
+    assert!(
+        !text
+            .lines()
+            .any(|t| t.contains(" gelu_fp8_e4m3 ") && t.contains("decl")),
+        "{text}"
+    );
+    let (code, text) = audit_bytes(&dir, &rename("gelu_quick_fp8_e4m3"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.lines()
+            .any(|t| t.contains("BAD DECLARATION") && t.contains("gelu_quick_fp8_e4m3")),
+        "{text}"
+    );
+}

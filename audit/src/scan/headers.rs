@@ -213,7 +213,7 @@ impl Scanner<'_> {
                 continue;
             }
             self.headers.swap_remove(i);
-            if cost == 0 || !self.spend(cost, Kind::Header, p) {
+            if cost == 0 || !self.keep(Kind::Header, p) || !self.spend(cost, Kind::Header, p) {
                 continue;
             }
             let found = match declared {

@@ -36,7 +36,9 @@ impl Scanner<'_> {
                 continue;
             }
             let at = (p - self.base) as usize;
-            if self.spend(FINDING_COST, crate::report::Kind::Record, p) {
+            if self.keep(crate::report::Kind::Record, p)
+                && self.spend(FINDING_COST, crate::report::Kind::Record, p)
+            {
                 self.records
                     .push(crate::manifest::Record::cut_off(&self.buf[at..], p));
             }

@@ -64,6 +64,9 @@ pub struct Scanner<'a> {
     pub(crate) declared_at: Vec<u64>,
     /// Declaration records judged.
     pub(crate) declared: Vec<crate::declared::Declared>,
+    /// The last declaration candidate judged: candidates come in order of
+    /// offset, so one at or before it was judged already.
+    pub(crate) declared_to: Option<u64>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
     /// See [`Report::compact_rejected_chunks`].
@@ -75,8 +78,9 @@ pub struct Scanner<'a> {
     pub(crate) too_many: bool,
     /// What the scan did not judge once the budget ran out.
     pub(crate) unjudged: Unjudged,
-    /// The byte order the file declares (an ELF header's, or a wasm
-    /// module's), once its first bytes are read.
+    /// The byte order the file declares: its container's
+    /// ([`crate::container::inspect`]), or else an ELF header's or a wasm
+    /// module's, once its first bytes are read.
     pub(crate) native: Option<ByteOrder>,
     /// See [`Report::rejected_surprises`] and [`Report::rejected_pairs`].
     pub(crate) rejected: core::cell::Cell<(usize, usize)>,
@@ -119,6 +123,7 @@ impl<'a> Scanner<'a> {
             records: Vec::new(),
             declared_at: Vec::new(),
             declared: Vec::new(),
+            declared_to: None,
             by_header: Vec::new(),
             compact_rejected_chunks: 0,
             compact_rejected_share: 0,
@@ -135,8 +140,9 @@ impl<'a> Scanner<'a> {
     }
 
     /// A scanner at the start of an artifact whose container declares the
-    /// byte order `order` ([`crate::container::inspect`]: an ar archive's
-    /// ELF members'), when its first bytes declare none.
+    /// byte order `order` ([`crate::container::inspect`]: a Mach-O, PE or
+    /// COFF file's, an ar archive's members'), when its first bytes declare
+    /// none.
     pub fn with_order(index: &'a Index, order: Option<ByteOrder>) -> Scanner<'a> {
         let mut s = Scanner::new(index);
         s.native = order;
@@ -163,6 +169,23 @@ impl<'a> Scanner<'a> {
         }
         self.compared += cost;
         true
+    }
+
+    /// Findings kept so far, of every kind.
+    pub(crate) fn kept(&self) -> usize {
+        self.found.len() + self.by_header.len() + self.records.len() + self.declared.len()
+    }
+
+    /// Whether one more finding of `kind` at `at` may be kept: once
+    /// [`MAX_FOUND`] are, it records that it was not judged and returns
+    /// false.
+    pub(crate) fn keep(&mut self, kind: crate::report::Kind, at: u64) -> bool {
+        if self.kept() < MAX_FOUND {
+            return true;
+        }
+        self.too_many = true;
+        self.unjudged.add(kind, at);
+        false
     }
 
     /// The next bytes of the artifact.

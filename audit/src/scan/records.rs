@@ -13,6 +13,10 @@ impl Scanner<'_> {
     /// known table.
     pub(super) fn read_records(&mut self) {
         let end = self.end();
+        // A record with its marker intact is met twice, by its marker and
+        // by its name field: it is read (and kept) once.
+        self.record_at.sort_unstable();
+        self.record_at.dedup_by_key(|r| r.0);
         let mut i = 0;
         while i < self.record_at.len() {
             let (p, by_name) = self.record_at[i];
@@ -32,7 +36,10 @@ impl Scanner<'_> {
                 // such bytes: a table's name, then a declaration).
                 let known = self.index.knows_name(&r.name)
                     && self.index.needles.iter().any(|n| n.sha256 == r.sha256);
-                if (r.marked || known) && self.spend(FINDING_COST, Kind::Record, p) {
+                if (r.marked || known)
+                    && self.keep(Kind::Record, p)
+                    && self.spend(FINDING_COST, Kind::Record, p)
+                {
                     self.records.push(r);
                 }
             }

@@ -125,9 +125,7 @@ impl Scanner<'_> {
                     continue;
                 }
             }
-            if self.found.len() >= MAX_FOUND {
-                self.too_many = true;
-                self.unjudged.add(Kind::Candidate, lo.max(0) as u64);
+            if !self.keep(Kind::Candidate, lo.max(0) as u64) {
                 continue;
             }
             // A comparison costs its entries, and an 8-bit table's its

@@ -7,7 +7,7 @@ use actlut_audit::Index;
 use actlut_codegen::compact::{ENTRIES, HEADER_BYTES, MAGIC};
 
 /// The crafted classes, by name, and random bytes to compare them with.
-pub const CLASSES: [&str; 7] = [
+pub const CLASSES: [&str; 8] = [
     "random",
     "header-flood",
     "plausible-header-flood",
@@ -15,6 +15,7 @@ pub const CLASSES: [&str; 7] = [
     "near-copies",
     "fragments",
     "reversed-chunks",
+    "declaration-flood",
 ];
 
 /// xorshift64 bytes.
@@ -44,6 +45,8 @@ fn rng(seed: u64) -> impl FnMut() -> u64 {
 ///   order, so that three features meet at one start almost everywhere.
 /// - `reversed-chunks`: a 16-bit table's 32-byte chunks in reverse order,
 ///   so that every 32 bytes imply another candidate.
+/// - `declaration-flood`: the declaration marker `ACTLUTDT` every 8 bytes:
+///   each a declaration candidate, none of which parses.
 pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
     let mut next = rng(len as u64 ^ 0xC0FFEE);
     let refs = index.references();
@@ -126,6 +129,12 @@ pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
                 .bytes_le;
             while data.len() < len {
                 data.extend(table.chunks_exact(32).rev().flatten());
+            }
+        }
+        "declaration-flood" => {
+            let mark = actlut_codegen::record::declaration_mark();
+            while data.len() < len {
+                data.extend_from_slice(&mark);
             }
         }
         _ => panic!("no crafted class {class}"),

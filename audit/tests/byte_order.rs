@@ -1,0 +1,397 @@
+//! Every file whose format states its byte order declares it, and in each
+//! the byte-order twin of a declared 16-bit table (its declaration's byte 11
+//! flipped and its table byte-swapped, so its hash still holds) is a
+//! problem: `BAD DECLARATION` (it declares entries in the other order than
+//! the file) and `FOREIGN BYTE ORDER` (its table is an intact copy in the
+//! other order). Every file is built here, with minimal headers that
+//! `object` parses: Mach-O of both magics, universal Mach-O, PE, COFF, and
+//! ar archives of Mach-O, COFF and wasm members and of a nested archive of
+//! an ELF member. The untouched file of each passes.
+
+use actlut_audit::container::{inspect, Container, MAX_NESTING};
+use actlut_audit::declared::{Declaration, Representation, StoredOrder};
+use actlut_audit::{ByteOrder, Index, Reference, Report};
+use actlut_codegen::{Format, Function};
+
+/// The lock of gelu_bf16.
+fn lock() -> Vec<actlut_codegen::lock::Entry> {
+    let table = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    vec![actlut_codegen::lock::entry_for(
+        Function::Gelu,
+        Format::Bf16,
+        &table,
+    )]
+}
+
+fn index() -> Index {
+    Index::new(vec![Reference::generate(Function::Gelu, Format::Bf16)])
+}
+
+/// The declared gelu_bf16 as a build for a target of `order` stores it (a
+/// declaration, then its table), or its twin: the declaration's byte 11
+/// saying the other order and the table byte-swapped.
+fn declared(order: ByteOrder, twin: bool) -> Vec<u8> {
+    let r = Reference::generate(Function::Gelu, Format::Bf16);
+    let big = (order == ByteOrder::Big) != twin;
+    let d = Declaration::new(
+        "gelu_bf16",
+        Representation::Full,
+        2,
+        if big {
+            StoredOrder::Big
+        } else {
+            StoredOrder::Little
+        },
+        r.bytes_le.len() as u32,
+        r.sha256,
+    );
+    let mut out = d.to_bytes().to_vec();
+    if big {
+        out.extend(r.bytes_le.chunks_exact(2).flat_map(|c| [c[1], c[0]]));
+    } else {
+        out.extend_from_slice(&r.bytes_le);
+    }
+    // Only byte 11 of the record tells the two apart.
+    let other = Declaration::new(
+        "gelu_bf16",
+        Representation::Full,
+        2,
+        if big {
+            StoredOrder::Little
+        } else {
+            StoredOrder::Big
+        },
+        r.bytes_le.len() as u32,
+        r.sha256,
+    )
+    .to_bytes();
+    let changed: Vec<usize> = (0..128).filter(|&i| out[i] != other[i]).collect();
+    assert_eq!(changed, [11]);
+    out
+}
+
+/// What `actlut audit` does with a file: its container's byte order and
+/// problem, then the scan.
+fn audit(index: &Index, bytes: &[u8]) -> (Container, Report) {
+    let c = inspect(bytes, bytes.len() as u64);
+    let mut r = index.scan_reader_in(bytes, c.order).unwrap();
+    r.malformed = c.problem.clone();
+    (c, r)
+}
+
+fn u32s(v: u32, big: bool) -> [u8; 4] {
+    if big {
+        v.to_be_bytes()
+    } else {
+        v.to_le_bytes()
+    }
+}
+
+/// A Mach-O object file without load commands (x86_64, 64-bit; or
+/// PowerPC, 32-bit, big-endian), then `payload`.
+fn macho(big: bool, payload: &[u8]) -> Vec<u8> {
+    let mut m = Vec::new();
+    let (magic, cpu) = if big {
+        (0xFEED_FACEu32, 18u32) // MH_MAGIC, CPU_TYPE_POWERPC
+    } else {
+        (0xFEED_FACF, 0x0100_0007) // MH_MAGIC_64, CPU_TYPE_X86_64
+    };
+    for v in [magic, cpu, 3, 1, 0, 0, 0] {
+        m.extend(u32s(v, big));
+    }
+    if !big {
+        m.extend([0; 4]);
+    }
+    m.extend_from_slice(payload);
+    m
+}
+
+/// An arm64 Mach-O object file without load commands.
+fn macho_arm64() -> Vec<u8> {
+    let mut m = Vec::new();
+    for v in [0xFEED_FACFu32, 0x0100_000C, 0, 1, 0, 0, 0, 0] {
+        m.extend(v.to_le_bytes());
+    }
+    m
+}
+
+/// A universal Mach-O file of `slices` (each given its CPU type), at
+/// 4096-byte boundaries.
+fn universal(slices: &[(u32, &[u8])]) -> Vec<u8> {
+    let mut f = Vec::new();
+    f.extend(0xCAFE_BABEu32.to_be_bytes());
+    f.extend((slices.len() as u32).to_be_bytes());
+    let mut at = 4096;
+    let mut placed = Vec::new();
+    for (cpu, s) in slices {
+        for v in [*cpu, 0, at as u32, s.len() as u32, 12] {
+            f.extend(v.to_be_bytes());
+        }
+        placed.push(at);
+        at = (at + s.len()).div_ceil(4096) * 4096;
+    }
+    for ((_, s), at) in slices.iter().zip(placed) {
+        f.resize(at, 0);
+        f.extend_from_slice(s);
+    }
+    f
+}
+
+/// A PE32+ image (x86_64) without sections, then `payload`.
+fn pe(payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![0u8; 64];
+    f[..2].copy_from_slice(b"MZ");
+    f[0x3C..0x40].copy_from_slice(&64u32.to_le_bytes());
+    f.extend(b"PE\0\0");
+    f.extend(0x8664u16.to_le_bytes()); // IMAGE_FILE_MACHINE_AMD64
+    f.extend(0u16.to_le_bytes()); // sections
+    f.extend([0; 12]);
+    f.extend(240u16.to_le_bytes()); // the optional header's size
+    f.extend(0x22u16.to_le_bytes()); // executable, large-address aware
+    let mut opt = vec![0u8; 240];
+    opt[..2].copy_from_slice(&0x20Bu16.to_le_bytes()); // PE32+
+    opt[32..36].copy_from_slice(&0x1000u32.to_le_bytes()); // section alignment
+    opt[36..40].copy_from_slice(&0x200u32.to_le_bytes()); // file alignment
+    opt[56..60].copy_from_slice(&0x1000u32.to_le_bytes()); // image size
+    opt[60..64].copy_from_slice(&0x200u32.to_le_bytes()); // headers' size
+    opt[108..112].copy_from_slice(&16u32.to_le_bytes()); // data directories
+    f.extend(opt);
+    f.extend_from_slice(payload);
+    f
+}
+
+/// A COFF object file (x86_64) without sections or symbols, then `payload`.
+fn coff(payload: &[u8]) -> Vec<u8> {
+    let mut f = Vec::new();
+    f.extend(0x8664u16.to_le_bytes());
+    f.extend([0; 18]);
+    f.extend_from_slice(payload);
+    f
+}
+
+fn leb(mut v: usize, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// A wasm module whose one custom section holds `payload`.
+fn wasm(payload: &[u8]) -> Vec<u8> {
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    let mut section = vec![1, b'x'];
+    section.extend_from_slice(payload);
+    m.push(0);
+    leb(section.len(), &mut m);
+    m.extend(section);
+    m
+}
+
+/// A little-endian ELF64 relocatable file without sections, then `payload`.
+fn elf(payload: &[u8]) -> Vec<u8> {
+    let mut f = vec![0u8; 64];
+    f[..16].copy_from_slice(b"\x7FELF\x02\x01\x01\0\0\0\0\0\0\0\0\0");
+    f[16..18].copy_from_slice(&1u16.to_le_bytes()); // ET_REL
+    f[18..20].copy_from_slice(&62u16.to_le_bytes()); // EM_X86_64
+    f[20..24].copy_from_slice(&1u32.to_le_bytes());
+    f[52..54].copy_from_slice(&64u16.to_le_bytes()); // e_ehsize
+    f.extend_from_slice(payload);
+    f
+}
+
+/// An ar archive of `members`, GNU style.
+fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = b"!<arch>\n".to_vec();
+    for (name, data) in members {
+        let header = format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            format!("{name}/"),
+            0,
+            0,
+            0,
+            644,
+            data.len()
+        );
+        assert_eq!(header.len(), 60);
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// Every container: its name, the order it declares, and the file of it
+/// that holds `payload` (built for that order).
+#[allow(clippy::type_complexity)]
+fn containers() -> Vec<(&'static str, ByteOrder, Box<dyn Fn(&[u8]) -> Vec<u8>>)> {
+    use ByteOrder::{Big, Little};
+    vec![
+        (
+            "Mach-O, 64-bit, little-endian",
+            Little,
+            Box::new(|p| macho(false, p)),
+        ),
+        (
+            "Mach-O, 32-bit, big-endian",
+            Big,
+            Box::new(|p| macho(true, p)),
+        ),
+        (
+            "universal Mach-O (x86_64, arm64)",
+            Little,
+            Box::new(|p| {
+                universal(&[
+                    (0x0100_0007, &macho(false, p)),
+                    (0x0100_000C, &macho_arm64()),
+                ])
+            }),
+        ),
+        ("PE32+", Little, Box::new(pe)),
+        ("COFF", Little, Box::new(coff)),
+        (
+            "ar archive of Mach-O (a macOS static library)",
+            Little,
+            Box::new(|p| ar(&[("lib.rmeta", b"meta"), ("a.o", &macho(false, p))])),
+        ),
+        (
+            "ar archive of big-endian Mach-O",
+            Big,
+            Box::new(|p| ar(&[("a.o", &macho(true, p))])),
+        ),
+        (
+            "ar archive of COFF (a Windows .lib)",
+            Little,
+            Box::new(|p| ar(&[("a.obj", &coff(p))])),
+        ),
+        (
+            "ar archive of wasm (a wasm32 rlib)",
+            Little,
+            Box::new(|p| ar(&[("lib.rmeta", b"meta"), ("a.o", &wasm(p))])),
+        ),
+        (
+            "ar archive of an ar archive of ELF",
+            Little,
+            Box::new(|p| ar(&[("inner.a", &ar(&[("a.o", &elf(p))]))])),
+        ),
+    ]
+}
+
+#[test]
+fn every_file_whose_format_states_its_byte_order_declares_it_and_the_twin_in_it_is_a_problem() {
+    let index = index();
+    for (what, order, build) in containers() {
+        let (c, r) = audit(&index, &build(&declared(order, false)));
+        assert_eq!(c.order, Some(order), "{what}: {c:?}");
+        assert_eq!(r.problems(&lock()), Vec::<String>::new(), "{what}");
+        assert_eq!(r.declared.len(), 1, "{what}");
+        let (c, r) = audit(&index, &build(&declared(order, true)));
+        assert_eq!(c.order, Some(order), "{what}: {c:?}");
+        let (other, own) = match order {
+            ByteOrder::Big => ("little-endian", "big-endian"),
+            _ => ("big-endian", "little-endian"),
+        };
+        let bad = format!("it declares {other} entries in a {own} file");
+        let problems = r.problems(&lock());
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.starts_with("declaration of gelu_bf16") && p.contains(&bad)),
+            "{what}: {problems:#?}"
+        );
+        assert!(
+            r.found
+                .iter()
+                .any(|f| f.foreign_order && f.problem(&lock()).is_some()),
+            "{what}: no FOREIGN BYTE ORDER: {problems:#?}"
+        );
+    }
+}
+
+#[test]
+fn containers_whose_parts_declare_both_orders_or_nest_too_deep_are_bad_input() {
+    let index = index();
+    let payload = declared(ByteOrder::Little, false);
+    let mixed_slices = universal(&[
+        (0x0100_0007, &macho(false, &payload)),
+        (18, &macho(true, &[])),
+    ]);
+    let mixed_members = ar(&[("a.o", &macho(false, &payload)), ("b.o", &macho(true, &[]))]);
+    let mixed_kinds = ar(&[("a.o", &elf(&payload)), ("b.o", &macho(true, &[]))]);
+    // A PE signature without an optional header: no loader runs it.
+    let mut bare_pe = pe(&[]);
+    bare_pe.truncate(64 + 24);
+    bare_pe[64 + 20..64 + 22].copy_from_slice(&0u16.to_le_bytes());
+    bare_pe.extend_from_slice(&declared(ByteOrder::Little, true));
+    let mut deep = elf(&payload);
+    for _ in 0..=MAX_NESTING + 1 {
+        deep = ar(&[("inner.a", &deep)]);
+    }
+    for (what, bytes, want) in [
+        (
+            "universal, both orders",
+            mixed_slices,
+            "malformed universal Mach-O file: slice 1 is a big-endian Mach-O file",
+        ),
+        (
+            "ar of Mach-O, both orders",
+            mixed_members,
+            "malformed ar archive file: member b.o is a big-endian Mach-O file",
+        ),
+        (
+            "ar of ELF and Mach-O, both orders",
+            mixed_kinds,
+            "malformed ar archive file: member b.o is a big-endian Mach-O file",
+        ),
+        ("archives nested too deep", deep, "nested more than"),
+        (
+            "PE without an optional header",
+            bare_pe,
+            "malformed PE file",
+        ),
+    ] {
+        let (c, r) = audit(&index, &bytes);
+        let p = c.problem.unwrap_or_else(|| panic!("{what}: no problem"));
+        assert!(p.starts_with(want) || p.contains(want), "{what}: {p}");
+        assert!(!r.problems(&lock()).is_empty(), "{what}");
+    }
+    // Nested exactly as deep as allowed: the ELF member's order.
+    let mut nested = elf(&payload);
+    for _ in 0..MAX_NESTING {
+        nested = ar(&[("inner.a", &nested)]);
+    }
+    let (c, r) = audit(&index, &nested);
+    assert_eq!((c.order, c.problem), (Some(ByteOrder::Little), None));
+    assert!(r.problems(&lock()).is_empty());
+}
+
+#[test]
+fn a_raw_image_and_a_java_class_file_declare_no_order() {
+    let index = index();
+    let payload = declared(ByteOrder::Little, true);
+    let mut raw = b"RAW\0".to_vec();
+    raw.extend_from_slice(&payload);
+    // A Java class file opens with the universal magic.
+    let mut class = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52];
+    class.extend_from_slice(&payload);
+    for (what, bytes) in [("raw image", raw), ("Java class file", class)] {
+        let (c, r) = audit(&index, &bytes);
+        assert_eq!(
+            (c.kind, c.order, c.problem),
+            ("bytes", None, None),
+            "{what}"
+        );
+        // The twin reads as an intact build for a big-endian target.
+        assert!(
+            r.problems(&lock()).is_empty(),
+            "{what}: {:#?}",
+            r.problems(&lock())
+        );
+    }
+}
