@@ -1,8 +1,9 @@
 # The plain test suite, then the feature matrix: no features at all, one
 # function and one format, each function and each format alone (paired).
 set -euo pipefail
-# The candle adapter runs in 43-candle.sh and the audit in 30-audit.sh, both in release.
-cargo test --workspace --exclude actlut-candle --exclude actlut-audit
+# The candle adapter runs in 43-candle.sh; the audit and the `actlut` command
+# (whose tests run hundreds of whole audits) in 30-audit.sh, both in release.
+cargo test --workspace --exclude actlut-candle --exclude actlut-audit --exclude actlut-cli
 # The README's examples (and every other doctest) with every feature.
 cargo test -p actlut --all-features --doc
 cargo build -p actlut --no-default-features

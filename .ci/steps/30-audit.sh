@@ -112,6 +112,11 @@ echo "--- the audit's guarantee: decoys, the adaptive attack, manifest records, 
 # hiding costs are derived), no_false_reports.rs. About two minutes.
 cargo test -q --release -p actlut-audit
 
+echo "--- the actlut command: audit (declared tables, tampered builds), dump, quant, ulp, help"
+# cli/tests: hundreds of whole audits of real builds, so in release here
+# rather than in 20-unit's debug `cargo test --workspace` (about 8 minutes there).
+cargo test -q --release -p actlut-cli
+
 echo "--- wasm32-unknown-unknown and thumbv7em-none-eabihf (build.rs checks every table against the lock)"
 cargo build -q -p actlut --target wasm32-unknown-unknown
 cargo build -q -p actlut --target thumbv7em-none-eabihf --no-default-features --features all,self-check
