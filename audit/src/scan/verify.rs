@@ -76,7 +76,9 @@ impl Scanner<'_> {
                 let votes = if index.images[image as usize].by_features() {
                     None
                 } else {
-                    self.seen.get(&(image, start)).copied()
+                    self.seen
+                        .get(&self.vote_key.key(image, start))
+                        .map(|&v| Votes::unpack(v))
                 };
                 if let Some(hits) = worth(image, votes) {
                     ready.push((hits, image, start));
@@ -88,11 +90,13 @@ impl Scanner<'_> {
         // The candidates with votes, in one pass over them (not a lookup
         // of each, which misses the cache when they are many): a ready one
         // gets no more votes (its bytes are all probed), so it leaves.
-        self.seen.retain(|&(image, start), votes| {
+        let key = self.vote_key;
+        self.seen.retain(|&k, votes| {
+            let (image, start) = key.split(k);
             if !is_ready(image, start) {
                 return true;
             }
-            if let Some(hits) = worth(image, Some(*votes)) {
+            if let Some(hits) = worth(image, Some(Votes::unpack(*votes))) {
                 ready.push((hits, image, start));
             }
             false
