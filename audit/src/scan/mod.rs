@@ -26,8 +26,13 @@ pub struct Scanner<'a> {
     pub(crate) base: u64,
     /// Next absolute position to probe.
     pub(crate) next: u64,
-    /// Gram hits (votes) of every candidate not yet compared.
-    pub(crate) seen: HashMap<(u32, i64), Votes>,
+    /// Gram hits (votes) of every candidate not yet compared, each packed
+    /// in a word ([`VoteKey`], [`Votes::pack`]): a block's starts make the
+    /// table larger than the cache, and 16 bytes an entry (not 32) halve the
+    /// memory its lookups touch.
+    pub(crate) seen: HashMap<u64, u64>,
+    /// How [`seen`](Self::seen)'s keys pack a candidate.
+    pub(crate) vote_key: VoteKey,
     /// Feature hits of the starts of 8-bit tables still within reach: for
     /// each such table a ring of [`FEATURE_RING`] `(start, hits)`, at
     /// `start mod FEATURE_RING` (a start gets its hits from the
@@ -110,6 +115,7 @@ impl<'a> Scanner<'a> {
             base: 0,
             next: 0,
             seen: HashMap::new(),
+            vote_key: VoteKey::new(index),
             feature_votes: vec![(i64::MIN, 0); index.slots * FEATURE_RING],
             unchecked: Vec::new(),
             pending: Vec::new(),
@@ -218,7 +224,8 @@ impl<'a> Scanner<'a> {
                 // either side of the flood: the scan says it stopped. Its
                 // candidates are still compared, as if they had every vote.
                 self.too_many = true;
-                self.pending.extend(self.seen.keys());
+                let key = self.vote_key;
+                self.pending.extend(self.seen.keys().map(|&k| key.split(k)));
                 self.seen.clear();
             }
         }
@@ -243,4 +250,76 @@ pub(crate) struct Votes {
     pub(crate) hits: u32,
     pub(crate) first: u32,
     pub(crate) last: u32,
+}
+
+impl Votes {
+    /// The first vote for a start, at `offset` in its form.
+    pub(crate) fn new(offset: u32) -> Votes {
+        Votes {
+            hits: 0,
+            first: offset,
+            last: offset,
+        }
+    }
+
+    /// One more vote, at `offset` in the form.
+    pub(crate) fn add(self, offset: u32) -> Votes {
+        Votes {
+            hits: self.hits + 1,
+            first: self.first.min(offset),
+            last: self.last.max(offset),
+        }
+    }
+
+    /// In one word: `hits` in 24 bits, `first` and `last` in 20 each. A form
+    /// is shorter than 2^20 bytes ([`VoteKey::new`] checks it), and a start
+    /// gets at most one hit per byte of its form from each of the three
+    /// tables of sites (compact keys, large grams, small grams), fewer than
+    /// 2^22.
+    pub(crate) fn pack(self) -> u64 {
+        debug_assert!(self.hits < 1 << 24 && self.first < 1 << 20 && self.last < 1 << 20);
+        u64::from(self.hits) << 40 | u64::from(self.first) << 20 | u64::from(self.last)
+    }
+
+    pub(crate) fn unpack(word: u64) -> Votes {
+        Votes {
+            hits: (word >> 40) as u32,
+            first: (word >> 20) as u32 & 0xF_FFFF,
+            last: word as u32 & 0xF_FFFF,
+        }
+    }
+}
+
+/// A candidate `(image, start)` as one word: the image in the low `bits`
+/// bits, the start plus the longest form (a start lies at most that far
+/// before the file) in the others.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct VoteKey {
+    bits: u32,
+    bias: i64,
+}
+
+impl VoteKey {
+    fn new(index: &Index) -> VoteKey {
+        assert!(
+            index.max_len < 1 << 20,
+            "a form's offsets fit the 20 bits `Votes::pack` gives them"
+        );
+        VoteKey {
+            bits: u64::BITS - (index.images.len() as u64).leading_zeros(),
+            bias: index.max_len as i64,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn key(self, image: u32, start: i64) -> u64 {
+        debug_assert!(start + self.bias >= 0 && u64::from(image) >> self.bits == 0);
+        ((start + self.bias) as u64) << self.bits | u64::from(image)
+    }
+
+    #[inline(always)]
+    pub(crate) fn split(self, key: u64) -> (u32, i64) {
+        let image = (key & ((1 << self.bits) - 1)) as u32;
+        (image, (key >> self.bits) as i64 - self.bias)
+    }
 }

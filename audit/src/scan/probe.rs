@@ -30,6 +30,7 @@ impl Scanner<'_> {
             base,
             next,
             seen,
+            vote_key,
             pending,
             listed,
             exact,
@@ -48,17 +49,11 @@ impl Scanner<'_> {
                 return;
             }
             hits.set(hits.get() + 1);
-            let votes = seen.entry((image, start)).or_insert(Votes {
-                hits: 0,
-                first: offset,
-                last: offset,
-            });
-            if votes.hits == 0 {
+            let votes = seen.entry(vote_key.key(image, start)).or_insert_with(|| {
                 new_starts.set(new_starts.get() + 1);
-            }
-            votes.hits += 1;
-            votes.first = votes.first.min(offset);
-            votes.last = votes.last.max(offset);
+                Votes::new(offset).pack()
+            });
+            *votes = Votes::unpack(*votes).add(offset).pack();
         };
         // Compact keys at every offset, 64 offsets at a time: the filter
         // words of all 64 are loaded without a branch between them (their
