@@ -314,7 +314,10 @@ mod tests {
         // With `compact`, every 16-bit table also has a compact stored form,
         // a static with its own declaration.
         let compact_forms = if cfg!(feature = "compact") {
-            TABLES.iter().filter(|t| t.format.entries() == 65_536).count()
+            TABLES
+                .iter()
+                .filter(|t| t.format.entries() == 65_536)
+                .count()
         } else {
             0
         };
