@@ -3,20 +3,24 @@
 //!
 //! The scan reads any bytes; this says what the file claims to be. Every
 //! format whose headers state a byte order declares it: an ELF file (its
-//! `EI_DATA`), a wasm module (little-endian), a Mach-O file (its magic), a
-//! universal (fat) Mach-O file (its slices'), a PE or COFF file
-//! (little-endian, as `object` reads the machine), and an ar archive (a
-//! static library, an rlib: its members', each read the same way, archives
-//! nested in it included, up to [`MAX_NESTING`] deep). A container whose
-//! parts declare both orders is bad input, as is an archive nested deeper.
+//! `EI_DATA`, which its `e_machine` must confirm), a wasm module
+//! (little-endian), a Mach-O file (its magic), a universal (fat) Mach-O file
+//! (its slices'), a PE or COFF file (little-endian, as `object` reads the
+//! machine), and an ar archive (a static library, an rlib: its members',
+//! each read the same way, archives nested in it included, up to
+//! [`MAX_NESTING`] deep). A container whose parts declare both orders is bad input, as is
+//! an archive nested deeper.
 //!
 //! A file that opens with the ELF, wasm, Mach-O or PE magic (for PE, the
 //! MS-DOS magic and a PE signature where its `e_lfanew` points) but whose
 //! headers do not parse (for ELF, also a byte-order byte `EI_DATA` other
-//! than 1 or 2, a header that reads differently in the order it declares,
-//! a header cut off, sections or segments past the end of the file) is a
-//! problem: the audit cannot tell the byte order the file declares, and a
-//! loader may still run it (`docs/audit.md`, "Bad input"). A file with the
+//! than 1 or 2, a header that reads differently in the order it declares:
+//! an `e_ehsize` other than the header's size, an `e_machine` that names no
+//! machine in that order or a machine of the other order only, or
+//! `EM_NONE`; a header cut off, sections or segments past the end of the
+//! file) is a problem: the audit cannot tell
+//! the byte order the file declares, and a loader may still run it
+//! (`docs/audit.md`, "Bad input"). A file with the
 //! universal magic none of whose slices is a Mach-O file or an archive (a
 //! Java class file has the same magic), and one that only the two machine
 //! bytes of a COFF header open but that does not parse as COFF, are bytes.
@@ -268,6 +272,61 @@ fn other<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
     }
 }
 
+/// The machine numbers above 255 that the `object` crate's `elf` module
+/// defines. With every number from 1 to 255 they are the machines an ELF
+/// file may name: a number from 1 to 255 stored in one byte order reads as
+/// a multiple of 256 in the other, and none of these reads as one of them
+/// (the set holds no number together with its byte swap).
+const MACHINES_ABOVE_255: [u16; 3] = [
+    object::elf::EM_LOONGARCH.0,
+    object::elf::EM_SBF.0,
+    object::elf::EM_ALPHA.0,
+];
+
+/// Machines that exist in one byte order only, with the name a problem
+/// gives them and whether that order is little-endian.
+const ONE_ORDER_MACHINES: [(u16, &str, bool); 6] = [
+    (object::elf::EM_386.0, "x86", true),
+    (object::elf::EM_X86_64.0, "x86-64", true),
+    (object::elf::EM_LOONGARCH.0, "LoongArch", true),
+    (object::elf::EM_S390.0, "s390", false),
+    (object::elf::EM_68K.0, "m68k", false),
+    (object::elf::EM_PARISC.0, "PA-RISC", false),
+];
+
+/// Whether an ELF header's `e_machine`, whose two bytes read `stored` as a
+/// little-endian number, names a machine when read in the byte order
+/// `order` that `EI_DATA` declares, one that exists in that order. The
+/// loader checks `e_machine` in the order of the machine it runs on, so a
+/// byte-order byte that lies makes it read as no machine (x86-64's `3e 00`
+/// read big-endian is `0x3e00`). `EM_NONE` (0 in both orders) names no
+/// machine: no loader runs such a file.
+fn machine(stored: u16, order: ByteOrder) -> Result<(), String> {
+    let value = match order {
+        ByteOrder::Big => stored.swap_bytes(),
+        _ => stored,
+    };
+    if value == 0 {
+        return Err("its machine (e_machine) is 0 (EM_NONE), which no loader runs".into());
+    }
+    if value > 255 && !MACHINES_ABOVE_255.contains(&value) {
+        return Err(format!(
+            "its machine (e_machine) reads {value:#x} in the byte order EI_DATA declares ({}), which is no machine",
+            order_name(order)
+        ));
+    }
+    if let Some((_, name, little)) = ONE_ORDER_MACHINES.iter().find(|m| m.0 == value) {
+        if *little != (order == ByteOrder::Little) {
+            return Err(format!(
+                "its machine (e_machine) is {name} ({value}), which is {} only, and EI_DATA declares {}",
+                if *little { "little-endian" } else { "big-endian" },
+                order_name(order)
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads the headers of the `len`-byte artifact `data`.
 pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
     inspect_at(data, len, 0)
@@ -332,6 +391,9 @@ fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container 
                 ),
             );
         }
+        if let Err(why) = machine(u16::from_le_bytes([head[18], head[19]]), order) {
+            return Container::malformed(kind, why);
+        }
     }
     if wasm {
         return match object::read::wasm::WasmFile::<R>::parse(data) {
@@ -386,5 +448,55 @@ fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container 
             ByteOrder::Big
         }),
         problem: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No two bytes of `e_machine` name a machine in both byte orders: a
+    /// file whose `EI_DATA` lies reads as no machine.
+    #[test]
+    fn no_machine_is_accepted_in_both_byte_orders() {
+        let mut accepted = 0;
+        for stored in 0..=u16::MAX {
+            let little = machine(stored, ByteOrder::Little).is_ok();
+            let big = machine(stored, ByteOrder::Big).is_ok();
+            assert!(!(little && big), "{stored:#06x}");
+            accepted += usize::from(little) + usize::from(big);
+        }
+        // 1..=255 and the three above, in each order, but the one-order
+        // machines in the other order.
+        assert_eq!(
+            accepted,
+            2 * (255 + MACHINES_ABOVE_255.len()) - ONE_ORDER_MACHINES.len()
+        );
+        for v in MACHINES_ABOVE_255 {
+            assert!(v > 255 && v.swap_bytes() > 255, "{v:#x}");
+        }
+        // A one-order machine stored in its order passes, in the other
+        // order (EI_DATA and the stored bytes agreeing) it is a problem.
+        for (v, name, little) in ONE_ORDER_MACHINES {
+            let (own, other) = if little {
+                (ByteOrder::Little, ByteOrder::Big)
+            } else {
+                (ByteOrder::Big, ByteOrder::Little)
+            };
+            let stored_in = |o| {
+                if o == ByteOrder::Big {
+                    v.swap_bytes()
+                } else {
+                    v
+                }
+            };
+            assert!(machine(stored_in(own), own).is_ok(), "{name}");
+            let why = machine(stored_in(other), other).unwrap_err();
+            assert!(why.contains(&format!("is {name} ({v})")), "{why}");
+        }
+        assert!(machine(0, ByteOrder::Little).is_err());
+        assert!(machine(0, ByteOrder::Big).is_err());
+        // s390x: 22, stored big-endian.
+        assert!(machine(22u16.swap_bytes(), ByteOrder::Big).is_ok());
     }
 }

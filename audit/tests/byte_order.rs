@@ -4,9 +4,10 @@
 //! problem: `BAD DECLARATION` (it declares entries in the other order than
 //! the file) and `FOREIGN BYTE ORDER` (its table is an intact copy in the
 //! other order). Every file is built here, with minimal headers that
-//! `object` parses: Mach-O of both magics, universal Mach-O, PE, COFF, and
-//! ar archives of Mach-O, COFF and wasm members and of a nested archive of
-//! an ELF member. The untouched file of each passes.
+//! `object` parses: ELF of both orders, Mach-O of both magics, universal
+//! Mach-O, PE, COFF, and ar archives of Mach-O, COFF and wasm members and
+//! of a nested archive of an ELF member. The untouched file of each passes.
+//! An ELF file whose `EI_DATA` lies is bad input.
 
 use actlut_audit::container::{inspect, Container, MAX_NESTING};
 use actlut_audit::declared::{Declaration, Representation, StoredOrder};
@@ -192,14 +193,29 @@ fn wasm(payload: &[u8]) -> Vec<u8> {
     m
 }
 
-/// A little-endian ELF64 relocatable file without sections, then `payload`.
+/// A little-endian x86-64 ELF64 relocatable file without sections, then
+/// `payload`.
 fn elf(payload: &[u8]) -> Vec<u8> {
+    elf_of(false, 62, payload) // EM_X86_64
+}
+
+/// An ELF64 relocatable file without sections for the machine `machine`,
+/// big-endian or little-endian, then `payload`.
+fn elf_of(big: bool, machine: u16, payload: &[u8]) -> Vec<u8> {
+    let u16s = |v: u16| {
+        if big {
+            v.to_be_bytes()
+        } else {
+            v.to_le_bytes()
+        }
+    };
     let mut f = vec![0u8; 64];
     f[..16].copy_from_slice(b"\x7FELF\x02\x01\x01\0\0\0\0\0\0\0\0\0");
-    f[16..18].copy_from_slice(&1u16.to_le_bytes()); // ET_REL
-    f[18..20].copy_from_slice(&62u16.to_le_bytes()); // EM_X86_64
-    f[20..24].copy_from_slice(&1u32.to_le_bytes());
-    f[52..54].copy_from_slice(&64u16.to_le_bytes()); // e_ehsize
+    f[5] = if big { 2 } else { 1 };
+    f[16..18].copy_from_slice(&u16s(1)); // ET_REL
+    f[18..20].copy_from_slice(&u16s(machine));
+    f[20..24].copy_from_slice(&u32s(1, big));
+    f[52..54].copy_from_slice(&u16s(64)); // e_ehsize
     f.extend_from_slice(payload);
     f
 }
@@ -279,6 +295,12 @@ fn containers() -> Vec<(&'static str, ByteOrder, Box<dyn Fn(&[u8]) -> Vec<u8>>)>
             "ar archive of an ar archive of ELF",
             Little,
             Box::new(|p| ar(&[("inner.a", &ar(&[("a.o", &elf(p))]))])),
+        ),
+        ("ELF, x86-64", Little, Box::new(elf)),
+        (
+            "ELF, s390x, big-endian",
+            Big,
+            Box::new(|p| elf_of(true, 22, p)), // EM_S390
         ),
     ]
 }
@@ -394,4 +416,86 @@ fn a_raw_image_and_a_java_class_file_declare_no_order() {
             r.problems(&lock())
         );
     }
+}
+
+/// The attack on an ELF file's byte order: `EI_DATA` turned to the other
+/// order, `e_ehsize` written so that it reads 64 in that order (the loader
+/// never reads it), every 16-bit declaration's byte 11 flipped and its
+/// table byte-swapped. The file's `e_machine`, which the loader checks in
+/// its own order, then reads as no machine.
+#[test]
+fn an_elf_file_whose_ei_data_lies_is_bad_input() {
+    let index = index();
+    let lie = |mut f: Vec<u8>| {
+        f[5] = 3 - f[5];
+        f.swap(52, 53);
+        f
+    };
+    // x86-64 (62, stored `3e 00`) declared big-endian; s390x (22, `00 16`)
+    // declared little-endian; LoongArch (258, `02 01`) declared big-endian.
+    for (what, honest, attack, want) in [
+        (
+            "x86-64",
+            elf(&declared(ByteOrder::Little, false)),
+            lie(elf(&declared(ByteOrder::Little, true))),
+            "malformed ELF file: its machine (e_machine) reads 0x3e00 in the byte order EI_DATA declares (big-endian), which is no machine",
+        ),
+        (
+            "s390x",
+            elf_of(true, 22, &declared(ByteOrder::Big, false)),
+            lie(elf_of(true, 22, &declared(ByteOrder::Big, true))),
+            "malformed ELF file: its machine (e_machine) reads 0x1600 in the byte order EI_DATA declares (little-endian), which is no machine",
+        ),
+        (
+            "LoongArch",
+            elf_of(false, 258, &declared(ByteOrder::Little, false)),
+            lie(elf_of(false, 258, &declared(ByteOrder::Little, true))),
+            "malformed ELF file: its machine (e_machine) reads 0x201 in the byte order EI_DATA declares (big-endian), which is no machine",
+        ),
+    ] {
+        let (c, r) = audit(&index, &honest);
+        assert_eq!(c.problem, None, "{what}");
+        assert!(r.problems(&lock()).is_empty(), "{what}");
+        let (c, r) = audit(&index, &attack);
+        assert_eq!(c.problem.as_deref(), Some(want), "{what}");
+        assert!(!r.problems(&lock()).is_empty(), "{what}");
+    }
+    // A machine of one byte order only, stored and declared in the other,
+    // and EM_NONE.
+    for (what, bytes, want) in [
+        (
+            "x86-64, big-endian",
+            elf_of(true, 62, &declared(ByteOrder::Big, false)),
+            "malformed ELF file: its machine (e_machine) is x86-64 (62), which is little-endian only, and EI_DATA declares big-endian",
+        ),
+        (
+            "s390, little-endian",
+            elf_of(false, 22, &declared(ByteOrder::Little, false)),
+            "malformed ELF file: its machine (e_machine) is s390 (22), which is big-endian only, and EI_DATA declares little-endian",
+        ),
+        (
+            "EM_NONE",
+            elf_of(false, 0, &declared(ByteOrder::Little, false)),
+            "malformed ELF file: its machine (e_machine) is 0 (EM_NONE), which no loader runs",
+        ),
+    ] {
+        let (c, r) = audit(&index, &bytes);
+        assert_eq!(c.problem.as_deref(), Some(want), "{what}");
+        assert!(!r.problems(&lock()).is_empty(), "{what}");
+    }
+    // No two bytes of e_machine pass in both orders: EI_DATA cannot be
+    // turned on any file without its header reading as no machine.
+    let mut both = Vec::new();
+    for stored in 0..=u16::MAX {
+        let mut passes = [false; 2];
+        for (i, big) in [false, true].into_iter().enumerate() {
+            let mut f = elf_of(big, 0, &[]);
+            f[18..20].copy_from_slice(&stored.to_le_bytes());
+            passes[i] = inspect(&f[..], 64).problem.is_none();
+        }
+        if passes == [true, true] {
+            both.push(stored);
+        }
+    }
+    assert_eq!(both, Vec::<u16>::new());
 }
