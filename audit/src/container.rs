@@ -8,7 +8,8 @@
 //! (its slices'), a PE or COFF file (little-endian, as `object` reads the
 //! machine), and an ar archive (a static library, an rlib: its members',
 //! each read the same way, archives nested in it included, up to
-//! [`MAX_NESTING`] deep). A container whose parts declare both orders is bad input, as is
+//! [`MAX_NESTING`] deep; every member its symbol table names must be one of
+//! them). A container whose parts declare both orders is bad input, as is
 //! an archive nested deeper.
 //!
 //! A file that opens with the ELF, wasm, Mach-O or PE magic (for PE, the
@@ -18,7 +19,8 @@
 //! an `e_ehsize` other than the header's size, an `e_machine` that names no
 //! machine in that order or a machine of the other order only, or
 //! `EM_NONE`; a header cut off, sections or segments past the end of the
-//! file) is a problem: the audit cannot tell
+//! file; for an ar archive, a symbol table that does not parse or names a
+//! member the archive does not yield) is a problem: the audit cannot tell
 //! the byte order the file declares, and a loader may still run it
 //! (`docs/audit.md`, "Bad input"). A file with the
 //! universal magic none of whose slices is a Mach-O file or an archive (a
@@ -27,6 +29,7 @@
 //! Every other file, including one of no known format, is scanned as
 //! bytes, with no problem of its own.
 
+use std::collections::BTreeSet;
 use std::format;
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -147,8 +150,9 @@ impl Parts {
 
 /// An ar archive (a static library, an rlib): its byte order is its
 /// members' (ELF, Mach-O, COFF, wasm, an archive nested in it). Members in
-/// both orders, a member whose headers do not hold, or an archive that does
-/// not parse, are a problem; an archive without such members declares none.
+/// both orders, a member whose headers do not hold, an archive that does
+/// not parse, or a symbol table that names anything but its members, are a
+/// problem; an archive without such members declares none.
 fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
     const KIND: &str = "ar archive";
     if depth > MAX_NESTING {
@@ -167,6 +171,8 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
         depth,
         order: None,
     };
+    // The data (offset, size) of each member `members()` yields.
+    let mut read = BTreeSet::new();
     for member in file.members() {
         let member = match member {
             Ok(m) => m,
@@ -179,8 +185,46 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
         if let Err(c) = parts.add(&String::from_utf8_lossy(member.name()), bytes) {
             return c;
         }
+        read.insert(member.file_range());
+    }
+    if let Err(why) = symbol_table(&file, &read) {
+        return Container::malformed(KIND, why);
     }
     parts.done()
+}
+
+/// Whether every member the symbol table of the ar archive `file` names
+/// (GNU `/` and `/SYM64/`, BSD `__.SYMDEF`, the second linker member of a
+/// Windows `.lib`, as `object` reads them) is one of the members whose data
+/// ranges are `read`. A linker finds the member that defines a symbol by
+/// the offset the table gives, and does not check that it is a member; a
+/// member header hidden in the symbol table's data or in another member's
+/// would be linked without being read.
+fn symbol_table<'d, R: ReadRef<'d>>(
+    file: &object::read::archive::ArchiveFile<'d, R>,
+    read: &BTreeSet<(u64, u64)>,
+) -> Result<(), String> {
+    let symbols = match file.symbols() {
+        Ok(Some(s)) => s,
+        Ok(None) => return Ok(()),
+        Err(e) => return Err(format!("its symbol table does not parse: {e}")),
+    };
+    let mut offsets = BTreeSet::new();
+    for symbol in symbols {
+        match symbol {
+            Ok(s) => offsets.insert(s.offset().0),
+            Err(e) => return Err(format!("its symbol table does not parse: {e}")),
+        };
+    }
+    for at in offsets {
+        let named = file.member(object::read::archive::ArchiveOffset(at));
+        if !named.is_ok_and(|m| read.contains(&m.file_range())) {
+            return Err(format!(
+                "its symbol table names a member at offset {at:#x}, which is not one of its members"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A universal (fat) Mach-O file: its byte order is its slices'. One none

@@ -5,9 +5,11 @@
 //! the file) and `FOREIGN BYTE ORDER` (its table is an intact copy in the
 //! other order). Every file is built here, with minimal headers that
 //! `object` parses: ELF of both orders, Mach-O of both magics, universal
-//! Mach-O, PE, COFF, and ar archives of Mach-O, COFF and wasm members and
-//! of a nested archive of an ELF member. The untouched file of each passes.
-//! An ELF file whose `EI_DATA` lies is bad input.
+//! Mach-O, PE, COFF, and ar archives of Mach-O, COFF and wasm members, of a
+//! nested archive of an ELF member, and with GNU, GNU 64-bit and BSD symbol
+//! tables. The untouched file of each passes. An ELF file whose `EI_DATA`
+//! lies, and an archive whose symbol table names a member it does not
+//! yield, are bad input.
 
 use actlut_audit::container::{inspect, Container, MAX_NESTING};
 use actlut_audit::declared::{Declaration, Representation, StoredOrder};
@@ -220,6 +222,98 @@ fn elf_of(big: bool, machine: u16, payload: &[u8]) -> Vec<u8> {
     f
 }
 
+/// The symbol table of an ar archive: GNU (`/`, 32-bit offsets), GNU
+/// 64-bit (`/SYM64/`) or BSD (`__.SYMDEF`).
+#[derive(Clone, Copy, Debug)]
+enum Armap {
+    Gnu,
+    Gnu64,
+    Bsd,
+}
+
+fn ar_header(name: &str, size: usize) -> Vec<u8> {
+    let h = format!("{name:<16}{:<12}{:<6}{:<6}{:<8}{size:<10}`\n", 0, 0, 0, 644);
+    assert_eq!(h.len(), 60);
+    h.into_bytes()
+}
+
+/// An ar archive with a symbol table of `kind` and then `members` (GNU
+/// names end in `/`, BSD names do not). The table's data ends with
+/// `hidden`; `names` gives the member header offsets its symbols name, from
+/// the offsets of the members' headers and of `hidden` in the file.
+fn ar_indexed(
+    kind: Armap,
+    members: &[(&str, &[u8])],
+    hidden: &[u8],
+    mut names: impl FnMut(&[u64], u64) -> Vec<u64>,
+) -> Vec<u8> {
+    let count = names(&vec![0; members.len()], 0).len();
+    let strings: Vec<u8> = (0..count)
+        .flat_map(|i| format!("sym{i}\0").into_bytes())
+        .collect();
+    let table = |offsets: &[u64]| -> Vec<u8> {
+        let mut t = Vec::new();
+        match kind {
+            Armap::Gnu => {
+                t.extend((count as u32).to_be_bytes());
+                offsets
+                    .iter()
+                    .for_each(|&o| t.extend((o as u32).to_be_bytes()));
+                t.extend(&strings);
+            }
+            Armap::Gnu64 => {
+                t.extend((count as u64).to_be_bytes());
+                offsets.iter().for_each(|&o| t.extend(o.to_be_bytes()));
+                t.extend(&strings);
+            }
+            Armap::Bsd => {
+                t.extend((count as u32 * 8).to_le_bytes());
+                for (i, &o) in offsets.iter().enumerate() {
+                    t.extend((i as u32 * 5).to_le_bytes()); // "symN\0", N < 10
+                    t.extend((o as u32).to_le_bytes());
+                }
+                t.extend((strings.len() as u32).to_le_bytes());
+                t.extend(&strings);
+            }
+        }
+        while t.len() % 8 != 0 {
+            t.push(0);
+        }
+        t
+    };
+    let name = match kind {
+        Armap::Gnu => "/",
+        Armap::Gnu64 => "/SYM64/",
+        Armap::Bsd => "__.SYMDEF",
+    };
+    let own = table(&vec![0; count]).len();
+    let hidden_at = (8 + 60 + own) as u64;
+    let mut at = 8 + 60 + own + hidden.len();
+    at += at % 2;
+    let mut headers = Vec::new();
+    for (_, data) in members {
+        headers.push(at as u64);
+        at += 60 + data.len() + data.len() % 2;
+    }
+    let mut data = table(&names(&headers, hidden_at));
+    assert_eq!(data.len(), own);
+    data.extend_from_slice(hidden);
+    let mut out = b"!<arch>\n".to_vec();
+    out.extend(ar_header(name, data.len()));
+    out.extend(&data);
+    if data.len() % 2 == 1 {
+        out.push(b'\n');
+    }
+    for (name, data) in members {
+        out.extend(ar_header(name, data.len()));
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
 /// An ar archive of `members`, GNU style.
 fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
     let mut out = b"!<arch>\n".to_vec();
@@ -301,6 +395,42 @@ fn containers() -> Vec<(&'static str, ByteOrder, Box<dyn Fn(&[u8]) -> Vec<u8>>)>
             "ELF, s390x, big-endian",
             Big,
             Box::new(|p| elf_of(true, 22, p)), // EM_S390
+        ),
+        (
+            "ar archive of ELF with a GNU symbol table",
+            Little,
+            Box::new(|p| {
+                ar_indexed(
+                    Armap::Gnu,
+                    &[("lib.rmeta/", b"meta"), ("a.o/", &elf(p))],
+                    &[],
+                    |h, _| vec![h[1], h[1]],
+                )
+            }),
+        ),
+        (
+            "ar archive of s390x ELF with a GNU 64-bit symbol table",
+            Big,
+            Box::new(|p| {
+                ar_indexed(
+                    Armap::Gnu64,
+                    &[("a.o/", &elf_of(true, 22, p))],
+                    &[],
+                    |h, _| h.to_vec(),
+                )
+            }),
+        ),
+        (
+            "ar archive of Mach-O with a BSD symbol table",
+            Little,
+            Box::new(|p| {
+                ar_indexed(
+                    Armap::Bsd,
+                    &[("a.o", &macho(false, p)), ("b.o", &macho_arm64())],
+                    &[],
+                    |h, _| h.to_vec(),
+                )
+            }),
         ),
     ]
 }
@@ -394,7 +524,7 @@ fn containers_whose_parts_declare_both_orders_or_nest_too_deep_are_bad_input() {
 }
 
 #[test]
-fn a_raw_image_and_a_java_class_file_declare_no_order() {
+fn a_raw_image_a_java_class_file_and_a_thin_archive_declare_no_order() {
     let index = index();
     let payload = declared(ByteOrder::Little, true);
     let mut raw = b"RAW\0".to_vec();
@@ -402,7 +532,16 @@ fn a_raw_image_and_a_java_class_file_declare_no_order() {
     // A Java class file opens with the universal magic.
     let mut class = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52];
     class.extend_from_slice(&payload);
-    for (what, bytes) in [("raw image", raw), ("Java class file", class)] {
+    // A thin archive's members are other files: its own bytes are scanned
+    // as a raw image's.
+    let mut thin = b"!<thin>\n".to_vec();
+    thin.extend(ar_header("a.o/", payload.len()));
+    thin.extend_from_slice(&payload);
+    for (what, bytes) in [
+        ("raw image", raw),
+        ("Java class file", class),
+        ("thin archive", thin),
+    ] {
         let (c, r) = audit(&index, &bytes);
         assert_eq!(
             (c.kind, c.order, c.problem),
@@ -498,4 +637,81 @@ fn an_elf_file_whose_ei_data_lies_is_bad_input() {
         }
     }
     assert_eq!(both, Vec::<u16>::new());
+}
+
+/// The attack on an archive: a member header hidden where `members()` does
+/// not look (in the symbol table's own data, or in another member's), and
+/// the symbol table naming it, so that a linker links what the audit never
+/// read. Every offset the symbol table names must be a member's.
+#[test]
+fn an_archive_whose_symbol_table_names_a_member_it_does_not_hold_is_bad_input() {
+    let index = index();
+    let named = |off: u64| {
+        format!("malformed ar archive file: its symbol table names a member at offset {off:#x}, which is not one of its members")
+    };
+    // The control: the object named, an ordinary member.
+    let visible = ar_indexed(
+        Armap::Gnu,
+        &[("t.o/", &elf(&declared(ByteOrder::Little, false)))],
+        &[],
+        |h, _| vec![h[0]],
+    );
+    let (c, r) = audit(&index, &visible);
+    assert_eq!((c.order, c.problem), (Some(ByteOrder::Little), None));
+    assert!(r.problems(&lock()).is_empty());
+    // The attack: the little-endian object with the twin hidden in the
+    // symbol table, a big-endian ELF header the one ordinary member.
+    let twin = elf(&declared(ByteOrder::Little, true));
+    let mut hidden = ar_header("t.o/", twin.len());
+    hidden.extend(&twin);
+    let be = elf_of(true, 21, &[]); // EM_PPC64
+    let mut at = 0;
+    let attack = ar_indexed(Armap::Gnu, &[("be.o/", &be)], &hidden, |_, h| {
+        at = h;
+        vec![h]
+    });
+    // `ar_indexed` calls `names` last with the real offsets.
+    assert_eq!(&attack[at as usize..at as usize + 4], b"t.o/");
+    let (c, r) = audit(&index, &attack);
+    assert_eq!(c.problem, Some(named(at)));
+    assert!(!r.problems(&lock()).is_empty());
+    // In every kind of symbol table: a member header hidden in another
+    // member's data, and an offset past the end of the file.
+    let payload = declared(ByteOrder::Little, false);
+    let cover = |object: &[u8]| {
+        let mut c = b"data".to_vec();
+        c.extend(ar_header("t.o/", object.len()));
+        c.extend_from_slice(object);
+        c
+    };
+    let (honest_cover, cover) = (cover(&elf(&payload)), cover(&twin));
+    for kind in [Armap::Gnu, Armap::Gnu64, Armap::Bsd] {
+        let names: [&str; 2] = match kind {
+            Armap::Bsd => ["cover.bin", "a.o"],
+            _ => ["cover.bin/", "a.o/"],
+        };
+        let a_o = elf(&payload);
+        let honest = [(names[0], &honest_cover[..]), (names[1], &a_o[..])];
+        let honest = ar_indexed(kind, &honest, &[], |h, _| vec![h[1], h[0]]);
+        let (c, r) = audit(&index, &honest);
+        assert_eq!(
+            (c.order, c.problem),
+            (Some(ByteOrder::Little), None),
+            "{kind:?}"
+        );
+        assert!(r.problems(&lock()).is_empty(), "{kind:?}");
+        let members = [(names[0], &cover[..]), (names[1], &a_o[..])];
+        let mut inside = 0;
+        let attack = ar_indexed(kind, &members, &[], |h, _| {
+            inside = h[0] + 60 + 4;
+            vec![h[1], inside]
+        });
+        assert_eq!(&attack[inside as usize..inside as usize + 4], b"t.o/");
+        let (c, r) = audit(&index, &attack);
+        assert_eq!(c.problem, Some(named(inside)), "{kind:?}");
+        assert!(!r.problems(&lock()).is_empty(), "{kind:?}");
+        let past = ar_indexed(kind, &members, &[], |h, _| vec![h[1], 1 << 24]);
+        let (c, _) = audit(&index, &past);
+        assert_eq!(c.problem, Some(named(1 << 24)), "{kind:?}");
+    }
 }
