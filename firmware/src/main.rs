@@ -47,8 +47,8 @@ fn main() -> ! {
     hash_16("tanh_f16", &actlut_firmware::tables16::TANH_F16);
     hash_16("sigmoid_bf16", &actlut_firmware::tables16::SIGMOID_BF16);
     hash_16("gelu_bf16", &actlut_firmware::tables16::GELU_BF16);
-    hash_8("gelu_fp8_e4m3", &actlut::tables::GELU_FP8_E4M3);
-    hash_8("sigmoid_fp8_e5m2", &actlut::tables::SIGMOID_FP8_E5M2);
+    hash_8("gelu_fp8_e4m3", actlut::tables::GELU_FP8_E4M3);
+    hash_8("sigmoid_fp8_e5m2", actlut::tables::SIGMOID_FP8_E5M2);
 
     finish()
 }
