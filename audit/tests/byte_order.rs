@@ -715,3 +715,51 @@ fn an_archive_whose_symbol_table_names_a_member_it_does_not_hold_is_bad_input() 
         assert_eq!(c.problem, Some(named(1 << 24)), "{kind:?}");
     }
 }
+
+/// Out of scope (docs/audit.md, "What the program's loader does to the
+/// bytes"): a later active data segment of a wasm module that overlaps the
+/// segment holding a declared table is written over the table when the
+/// module is instantiated, and the audit, which judges the file's bytes,
+/// passes the module. This test fails the day the audit judges where data
+/// segments write, so that the page changes with it.
+#[test]
+fn a_wasm_data_segment_written_over_a_declared_table_is_not_judged() {
+    let index = index();
+    let payload = declared(ByteOrder::Little, false);
+    // Segment 0 at address 0: the declaration and gelu_bf16. Segment 1: 8
+    // zero bytes at the entries of 0x3f80..0x3f84 (gelu(1.0) and neighbours).
+    let over = 128 + 2 * 0x3f80;
+    let mut m = b"\0asm\x01\x00\x00\x00".to_vec();
+    let mut memory = vec![1, 0];
+    leb(payload.len().div_ceil(65_536), &mut memory);
+    m.push(5);
+    leb(memory.len(), &mut m);
+    m.extend(memory);
+    let mut data = vec![2];
+    data.extend([0, 0x41, 0, 0x0B]);
+    leb(payload.len(), &mut data);
+    data.extend_from_slice(&payload);
+    data.extend([0, 0x41]);
+    // i32.const `over` (signed LEB128; positive and below 2^20).
+    let mut v = over;
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 && b & 0x40 == 0 {
+            data.push(b);
+            break;
+        }
+        data.push(b | 0x80);
+    }
+    data.push(0x0B);
+    leb(8, &mut data);
+    data.extend([0u8; 8]);
+    m.push(11);
+    leb(data.len(), &mut m);
+    m.extend(data);
+    let (c, r) = audit(&index, &m);
+    assert_eq!(c.order, Some(ByteOrder::Little), "{c:?}");
+    assert!(c.problem.is_none(), "{c:?}");
+    assert_eq!(r.problems(&lock()), Vec::<String>::new());
+    assert!(!r.found.is_empty(), "the declared table is found");
+}
