@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 
 use actlut::Activation;
 use actlut_codegen::compact::CompactRef;
+use actlut_codegen::record::DECLARATION_BYTES;
 use actlut_codegen::{lock, Format, Function};
 
 mod binary_scan;
@@ -523,7 +524,13 @@ fn read_elf(path: &Path) -> Elf {
                 let end = strtab[name_at..].iter().position(|&c| c == 0).unwrap_or(0);
                 let name = String::from_utf8_lossy(&strtab[name_at..name_at + end]);
                 if let Some(table) = table_symbol(&name) {
-                    table_symbols.push((table, u32_at(sym, 8)));
+                    let size = u32_at(sym, 8);
+                    // A full table's static `<NAME>_DECLARED` is its
+                    // declaration, then the table: count the table.
+                    table_symbols.push(match table.strip_suffix("_declared") {
+                        Some(t) => (t.to_owned(), size - DECLARATION_BYTES),
+                        None => (table, size),
+                    });
                 }
             }
         }
@@ -687,8 +694,8 @@ fn check_flash_compact(test: &str, bin: &str, used: &[&str]) -> usize {
         }
     }
 
-    // The symbols: `<NAME>_STORED` for each 16-bit table used, of the stored
-    // form's length padded to its 64-byte alignment; the views and the 8-bit
+    // The symbols: `<NAME>_STORED` for each 16-bit table used, of its
+    // declaration and the stored form padded to their 64-byte alignment; the views and the 8-bit
     // tables of the tables used, nothing else.
     for (symbol, size) in &elf.table_symbols {
         let (name, stored) = match symbol.strip_suffix("_stored") {
@@ -699,7 +706,7 @@ fn check_flash_compact(test: &str, bin: &str, used: &[&str]) -> usize {
             && if stored {
                 forms.iter().any(|(_, b)| {
                     stored_form_name(&compact_lock, b) == name
-                        && b.len().next_multiple_of(64) == *size
+                        && (DECLARATION_BYTES + b.len()).next_multiple_of(64) == *size
                 })
             } else {
                 is_16bit(name) || *size == 256
