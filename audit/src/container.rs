@@ -307,6 +307,8 @@ fn other<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
         Ok(FileKind::MachOFat64) => universal::<R, object::macho::FatArch64>(data, depth),
         // Without the PE signature, an MS-DOS program is bytes.
         Ok(FileKind::Coff | FileKind::CoffBig) => parsed(data, "COFF", false),
+        // AIX: big-endian, as `object` reads it.
+        Ok(FileKind::Xcoff32 | FileKind::Xcoff64) => parsed(data, "XCOFF", true),
         // A short import object of a Windows import library: little-endian.
         Ok(FileKind::CoffImport) => match object::read::coff::ImportFile::parse(data) {
             Ok(_) => Container::ordered("COFF", true),
@@ -379,7 +381,8 @@ pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
 /// [`inspect`] of a file nested `depth` deep in containers.
 fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container {
     let head = data.read_bytes_at(0, len.min(64)).unwrap_or(&[]);
-    if head.starts_with(b"!<arch>\n") {
+    // A System V or GNU archive, or an AIX big archive.
+    if head.starts_with(b"!<arch>\n") || head.starts_with(b"<bigaf>\n") {
         return archive(data, depth);
     }
     let elf = head.starts_with(b"\x7fELF");

@@ -116,6 +116,7 @@ pub mod container;
 pub mod declared;
 pub mod guarantee;
 mod index;
+pub mod loader;
 pub mod manifest;
 mod reference;
 mod report;

@@ -87,9 +87,12 @@ pub(crate) fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Fai
     use std::io::Seek as _;
     (&file).rewind().map_err(cannot)?;
     let mut report = index
-        .scan_reader_in(file, container.order)
+        .scan_reader_in(&file, container.order)
         .map_err(cannot)?;
     report.malformed = container.problem;
+    // Where the loader puts what was found: read with a fresh cache, after
+    // the scan, and only where something was found.
+    audit::loader::judge_report(&mut report, &object::ReadCache::new(&file), meta.len());
     Ok(report)
 }
 
