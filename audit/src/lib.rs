@@ -77,6 +77,13 @@
 //! store it: an artifact that names a table by its hash must carry that table
 //! intact ([`Report::problems`]).
 //!
+//! **Where the program reads them.** After the scan, [`loader`] reads the
+//! file's load map (ELF segments and relocations, wasm data segments and
+//! relocation sections, the relocations of other object files, each archive
+//! member): a declared table, record or intact copy that the loader or
+//! linker would not leave as the file holds it is a problem
+//! ([`Report::loaded`]).
+//!
 //! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
 //! embeds as its stored form ([`Reference::with_compact`]) is found by its
 //! 4-byte key windows and its bytes whatever its header holds, and by its `ACTLUTC1`

@@ -1,0 +1,274 @@
+//! Where the program reads its tables, in the real build: each
+//! transformation below leaves every byte of every declared table and
+//! record intact in the `actlut` binary, and makes the loader put other
+//! bytes where the program reads one (docs/audit.md, "Where the program
+//! reads the tables"). Each must be reported, naming the table.
+//!
+//! The binary's program headers, section headers and relocations are read
+//! here by the ELF64 layout, independently of the audit.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tmp(name: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&p);
+    std::fs::create_dir_all(&p).unwrap();
+    p
+}
+
+fn audit(dir: &Path, bytes: &[u8]) -> (Option<i32>, String) {
+    let file = dir.join("artifact");
+    std::fs::write(&file, bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .args(["audit", "--json", file.to_str().unwrap()])
+        .output()
+        .expect("run actlut");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes(b[at..at + 2].try_into().unwrap())
+}
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+fn put32(b: &mut [u8], at: usize, v: u32) {
+    b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+fn put64(b: &mut [u8], at: usize, v: u64) {
+    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+/// A program header: its offset in the file, and its fields.
+#[derive(Clone, Copy, Debug)]
+struct Phdr {
+    at: usize,
+    kind: u32,
+    offset: u64,
+    vaddr: u64,
+    filesz: u64,
+}
+
+fn phdrs(b: &[u8]) -> Vec<Phdr> {
+    let (off, size, n) = (
+        u64_at(b, 0x20) as usize,
+        u16_at(b, 0x36) as usize,
+        u16_at(b, 0x38) as usize,
+    );
+    (0..n)
+        .map(|i| {
+            let at = off + i * size;
+            Phdr {
+                at,
+                kind: u32_at(b, at),
+                offset: u64_at(b, at + 8),
+                vaddr: u64_at(b, at + 16),
+                filesz: u64_at(b, at + 32),
+            }
+        })
+        .collect()
+}
+
+/// Rewrites the program header at `at` into a `PT_LOAD` (read-only).
+fn make_load(
+    b: &mut [u8],
+    at: usize,
+    offset: u64,
+    vaddr: u64,
+    paddr: u64,
+    filesz: u64,
+    memsz: u64,
+) {
+    put32(b, at, 1);
+    put32(b, at + 4, 4);
+    put64(b, at + 8, offset);
+    put64(b, at + 16, vaddr);
+    put64(b, at + 24, paddr);
+    put64(b, at + 32, filesz);
+    put64(b, at + 40, memsz);
+    put64(b, at + 48, 4096);
+}
+
+/// The section header named `name`: (file offset of its header, sh_offset,
+/// sh_size).
+fn section(b: &[u8], name: &str) -> (usize, u64, u64) {
+    let (off, size, n, names) = (
+        u64_at(b, 0x28) as usize,
+        u16_at(b, 0x3A) as usize,
+        u16_at(b, 0x3C) as usize,
+        u16_at(b, 0x3E) as usize,
+    );
+    let strtab = u64_at(b, off + names * size + 24) as usize;
+    (0..n)
+        .map(|i| off + i * size)
+        .find(|&h| {
+            let at = strtab + u32_at(b, h) as usize;
+            let end = at + b[at..].iter().position(|&c| c == 0).unwrap();
+            &b[at..end] == name.as_bytes()
+        })
+        .map(|h| (h, u64_at(b, h + 24), u64_at(b, h + 32)))
+        .unwrap_or_else(|| panic!("no section {name}"))
+}
+
+/// The real build, the file offset of gelu_bf16's declaration, and the
+/// virtual address of its table.
+fn victim() -> (Vec<u8>, usize, u64) {
+    let b = std::fs::read(env!("CARGO_BIN_EXE_actlut")).unwrap();
+    assert_eq!(
+        (&b[..4], b[4], b[5]),
+        (&b"\x7FELF"[..], 2, 1),
+        "an ELF64 LE"
+    );
+    let mut name = [0u8; 32];
+    name[..9].copy_from_slice(b"gelu_bf16");
+    let at = (0..b.len() - 128)
+        .find(|&i| &b[i..i + 8] == b"ACTLUTDT" && b[i + 48..i + 80] == name)
+        .expect("gelu_bf16 is declared");
+    let load = phdrs(&b)
+        .into_iter()
+        .find(|p| p.kind == 1 && p.offset <= at as u64 && (at as u64) < p.offset + p.filesz)
+        .expect("a PT_LOAD maps it");
+    let vaddr = load.vaddr + (at as u64 + 128 - load.offset);
+    (b, at, vaddr)
+}
+
+fn reported(dir: &Path, bytes: &[u8], needle: &str) -> String {
+    let (code, json) = audit(dir, bytes);
+    assert_eq!(code, Some(1), "{needle}: exit code");
+    let line = json
+        .split('"')
+        .find(|l| l.contains("gelu_bf16") && l.contains(needle))
+        .unwrap_or_else(|| panic!("no problem naming gelu_bf16 and {needle:?}"));
+    line.to_string()
+}
+
+#[test]
+fn the_real_build_passes_as_it_is() {
+    let dir = tmp("loader-intact");
+    let (b, _, _) = victim();
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(
+        code,
+        Some(0),
+        "{}",
+        &json[json.len().saturating_sub(2000)..]
+    );
+}
+
+/// The attack of the last round: 15 bytes of one program header.
+#[test]
+fn a_pt_note_turned_into_a_pt_load_over_a_table_is_reported() {
+    let dir = tmp("loader-note");
+    let (mut b, _, vaddr) = victim();
+    let note = phdrs(&b)
+        .into_iter()
+        .find(|p| p.kind == 4)
+        .expect("PT_NOTE");
+    // The file's first page, mapped at the page of the table's entry 0x3f80.
+    let page = (vaddr + 2 * 0x3f80) & !0xfff;
+    make_load(&mut b, note.at, 0, page, page, 4096, 4096);
+    let line = reported(&dir, &b, "maps other bytes over it");
+    assert!(line.contains("PT_LOAD"), "{line}");
+}
+
+/// A segment of the same offset-to-address delta maps the same bytes, but
+/// zero-fills its memory past its file part: over the table.
+#[test]
+fn a_segments_zero_fill_over_a_table_is_reported() {
+    let dir = tmp("loader-zero");
+    let (mut b, at, vaddr) = victim();
+    let note = phdrs(&b).into_iter().find(|p| p.kind == 4).unwrap();
+    let off = (at as u64) & !0xfff;
+    let va = vaddr - (at as u64 + 128) + off;
+    make_load(&mut b, note.at, off, va, va, 16, 0x2_0000);
+    reported(&dir, &b, "maps other bytes over it");
+}
+
+/// What a flasher writes: another segment's bytes at the table's physical
+/// addresses, its virtual ones far away.
+#[test]
+fn a_segment_over_a_tables_physical_addresses_is_reported() {
+    let dir = tmp("loader-paddr");
+    let (mut b, _, vaddr) = victim();
+    let note = phdrs(&b).into_iter().find(|p| p.kind == 4).unwrap();
+    make_load(&mut b, note.at, 0, 0x7000_0000, vaddr, 4096, 4096);
+    reported(&dir, &b, "physical addresses");
+}
+
+/// The table left out of the file part of the segment that maps it: the
+/// program reads zeros, or nothing, there.
+#[test]
+fn a_table_left_out_of_its_segments_file_part_is_reported() {
+    let dir = tmp("loader-filesz");
+    let (mut b, at, _) = victim();
+    let load = phdrs(&b)
+        .into_iter()
+        .find(|p| p.kind == 1 && p.offset <= at as u64 && (at as u64) < p.offset + p.filesz)
+        .unwrap();
+    put64(&mut b, load.at + 32, at as u64 + 1000 - load.offset);
+    reported(&dir, &b, "not wholly in the file part");
+}
+
+/// One `R_X86_64_RELATIVE` of `.rela.dyn` moved into the table: the dynamic
+/// loader writes an address over four of its entries.
+fn relocation_into_table(b: &mut [u8], vaddr: u64, kind: Option<u32>, target: u64) {
+    let (_, off, size) = section(b, ".rela.dyn");
+    let entry = (off..off + size)
+        .step_by(24)
+        .find(|&e| u32_at(b, e as usize + 8) == 8) // R_X86_64_RELATIVE
+        .expect("a relative relocation") as usize;
+    assert!(vaddr > 0);
+    put64(b, entry, target);
+    if let Some(k) = kind {
+        put32(b, entry + 8, k);
+    }
+}
+
+#[test]
+fn a_dynamic_relocation_into_a_table_is_reported() {
+    let dir = tmp("loader-rela");
+    let (mut b, _, vaddr) = victim();
+    relocation_into_table(&mut b, vaddr, None, vaddr + 2 * 0x3f80);
+    let line = reported(&dir, &b, "writes at");
+    assert!(line.contains("relocation"), "{line}");
+}
+
+/// The same with the section headers gone: the dynamic loader reads
+/// `PT_DYNAMIC` only.
+#[test]
+fn a_dynamic_relocation_into_a_table_is_reported_without_section_headers() {
+    let dir = tmp("loader-rela-noshdr");
+    let (mut b, _, vaddr) = victim();
+    relocation_into_table(&mut b, vaddr, None, vaddr + 2 * 0x3f80);
+    put64(&mut b, 0x28, 0); // e_shoff
+    b[0x3C..0x40].fill(0); // e_shnum, e_shstrndx
+    reported(&dir, &b, "PT_DYNAMIC");
+}
+
+/// A copy relocation 64 bytes before the table: it copies a symbol of
+/// another file's size, over the table.
+#[test]
+fn a_copy_relocation_before_a_table_is_reported() {
+    let dir = tmp("loader-copy");
+    let (mut b, _, vaddr) = victim();
+    relocation_into_table(&mut b, vaddr, Some(5), vaddr - 64); // R_X86_64_COPY
+    reported(&dir, &b, "(type 5)");
+}
+
+/// A relocation into a table's declaration, not its entries: the
+/// declaration is part of what is judged.
+#[test]
+fn a_dynamic_relocation_into_a_declaration_is_reported() {
+    let dir = tmp("loader-declaration");
+    let (mut b, _, vaddr) = victim();
+    // The declaration's hash field: 128 - 16 bytes before the table.
+    relocation_into_table(&mut b, vaddr, None, vaddr - 112);
+    reported(&dir, &b, "writes at");
+}
