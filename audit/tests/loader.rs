@@ -2,7 +2,8 @@
 //! reads the tables"), on crafted files: wasm modules whose data segments
 //! or relocations write over a declared table; ELF, COFF and Mach-O object
 //! files, written with `object`, with a relocation into one; a mergeable
-//! section; an archive member; XCOFF's byte order. In each, every byte of
+//! section; an archive member; a PE image's base relocation; XCOFF's byte
+//! order. In each, every byte of
 //! the declared table is intact in the file; the untouched file passes.
 
 use actlut_audit::container::inspect;
@@ -464,4 +465,62 @@ fn an_xcoff_file_declares_big_endian_and_a_little_endian_declaration_in_it_is_a_
         !p.is_empty(),
         "a little-endian declaration in an XCOFF file passes"
     );
+}
+
+/// A PE32+ image with gelu_bf16 declared in `.rdata`, and, when `reloc`, a
+/// base relocation (`IMAGE_REL_BASED_DIR64`) at the entry of gelu(1.0):
+/// the loader adds the rebase delta there when it maps the image elsewhere.
+fn pe_image(reloc: bool) -> Vec<u8> {
+    use object::pe;
+    use object::write::pe::{NtHeaders, Writer};
+    let table = declared(false);
+    let mut buf = Vec::new();
+    let mut w = Writer::new(true, 0x1000, 0x200, &mut buf);
+    w.reserve_dos_header_and_stub();
+    w.reserve_nt_headers(16);
+    w.reserve_section_headers(if reloc { 2 } else { 1 });
+    let rdata = w.reserve_rdata_section(table.len() as u32);
+    if reloc {
+        w.add_reloc(
+            rdata.virtual_address + 128 + 2 * 0x3f80,
+            pe::IMAGE_REL_BASED_DIR64,
+        );
+        w.reserve_reloc_section();
+    }
+    w.write_dos_header_and_stub().unwrap();
+    w.write_nt_headers(NtHeaders {
+        machine: pe::IMAGE_FILE_MACHINE_AMD64,
+        time_date_stamp: 0,
+        characteristics: pe::IMAGE_FILE_EXECUTABLE_IMAGE | pe::IMAGE_FILE_LARGE_ADDRESS_AWARE,
+        major_linker_version: 14,
+        minor_linker_version: 0,
+        address_of_entry_point: 0,
+        image_base: 0x1_4000_0000,
+        major_operating_system_version: 6,
+        minor_operating_system_version: 0,
+        major_image_version: 0,
+        minor_image_version: 0,
+        major_subsystem_version: 6,
+        minor_subsystem_version: 0,
+        subsystem: pe::IMAGE_SUBSYSTEM_WINDOWS_CUI,
+        dll_characteristics: pe::IMAGE_DLLCHARACTERISTICS_DYNAMIC_BASE,
+        size_of_stack_reserve: 0x10_0000,
+        size_of_stack_commit: 0x1000,
+        size_of_heap_reserve: 0x10_0000,
+        size_of_heap_commit: 0x1000,
+    });
+    w.write_section_headers();
+    w.write_section(rdata.file_offset, &table);
+    if reloc {
+        w.write_reloc_section();
+    }
+    buf
+}
+
+#[test]
+fn a_base_relocation_into_a_declared_table_of_a_pe_image_is_reported() {
+    let c = inspect(&pe_image(false)[..], pe_image(false).len() as u64);
+    assert_eq!(c.kind, "PE", "{c:?}");
+    assert_passes(&pe_image(false));
+    assert_reported(&pe_image(true), "base relocation (PE)");
 }
