@@ -31,7 +31,9 @@
 //!   entries). A table in a section the linker does not copy (an rlib's
 //!   metadata holds such copies) is not linked at all.
 //! - **wasm modules:** a declared table or record lies wholly in one data
-//!   segment. If that segment is active, no later active segment of the same
+//!   segment (in a module with a memory that is not an object file: an
+//!   object file links only its segments, and a module without memory, an
+//!   rlib's metadata, reads none). If that segment is active, no later active segment of the same
 //!   memory is written over it at instantiation. Segments placed by a global
 //!   (`global.get`) are compared with those placed by the same global; with
 //!   any other, the audit cannot tell, and that is a problem. Relocations of
@@ -49,9 +51,7 @@ use std::format;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use object::read::elf::{
-    Dyn as _, FileHeader, ProgramHeader as _, Rel as _, Rela as _, SectionHeader as _,
-};
+use object::read::elf::{FileHeader, ProgramHeader as _, Rel as _, Rela as _, SectionHeader as _};
 use object::{elf, Endianness, FileKind, Object, ObjectSection, ReadRef};
 
 use crate::container::MAX_NESTING;
@@ -213,16 +213,18 @@ fn judge_at<'d, R: ReadRef<'d>>(
         Ok(FileKind::MachOFat64) => {
             fat::<R, object::macho::FatArch64>(data, base, spans, out, depth)
         }
-        Ok(FileKind::Elf32) => {
-            if let Ok(f) = object::read::elf::ElfFile32::<Endianness, R>::parse(data) {
-                Elf::new(&f, base, spans, out).judge(&here);
-            }
-        }
-        Ok(FileKind::Elf64) => {
-            if let Ok(f) = object::read::elf::ElfFile64::<Endianness, R>::parse(data) {
-                Elf::new(&f, base, spans, out).judge(&here);
-            }
-        }
+        Ok(FileKind::Elf32) => match object::read::elf::ElfFile32::<Endianness, R>::parse(data) {
+            Ok(f) => Elf::new(&f, base, spans, out).judge(&here),
+            Err(e) => out.file(format!(
+                "the audit cannot read the ELF load map at {base:#x}: {e}"
+            )),
+        },
+        Ok(FileKind::Elf64) => match object::read::elf::ElfFile64::<Endianness, R>::parse(data) {
+            Ok(f) => Elf::new(&f, base, spans, out).judge(&here),
+            Err(e) => out.file(format!(
+                "the audit cannot read the ELF load map at {base:#x}: {e}"
+            )),
+        },
         Ok(FileKind::Wasm) => {
             if let Ok(bytes) = data.read_bytes_at(0, len) {
                 wasm(bytes, base, spans, &here, out);
@@ -262,6 +264,102 @@ fn fat<'d, R: ReadRef<'d>, Fat: object::read::macho::FatArch>(
 /// Whether `[a, b)` and `[c, d)` share a byte.
 fn overlaps(a: u64, b: u64, c: u64, d: u64) -> bool {
     a < d && c < b
+}
+
+/// The bytes one relocation is taken to write from its target: two 64-bit
+/// words (a TLS descriptor), whatever the file's word size.
+pub const REACH: u64 = 16;
+
+/// Distinct write ranges kept before a file is a problem for that alone: a
+/// build has none into its tables, so this many is an attack, and the
+/// memory the hits take stays bounded.
+pub const MAX_WRITES: usize = 1 << 16;
+
+/// The ranges something writes into, among `targets` (the spans, in the
+/// coordinates of the writes): disjoint, merged, each with the reason of
+/// the first write into it. Adding a write and finding a span's are each
+/// `O(log n)`.
+struct Hits {
+    targets: Vec<(u64, u64)>,
+    map: std::collections::BTreeMap<u64, (u64, String)>,
+    /// Writes into the targets that were not kept ([`MAX_WRITES`]).
+    dropped: u64,
+}
+
+impl Hits {
+    fn new(ranges: &[(usize, u64, u64)]) -> Hits {
+        let mut r: Vec<(u64, u64)> = ranges.iter().map(|&(_, s, t)| (s, t)).collect();
+        r.sort_unstable();
+        let mut targets: Vec<(u64, u64)> = Vec::new();
+        for (s, t) in r {
+            match targets.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(t),
+                _ => targets.push((s, t)),
+            }
+        }
+        Hits {
+            targets,
+            map: std::collections::BTreeMap::new(),
+            dropped: 0,
+        }
+    }
+
+    /// The last merged range of `map` that starts before `t`, if it ends
+    /// after `s`.
+    fn find(&self, s: u64, t: u64) -> Option<&String> {
+        let (_, (end, why)) = self.map.range(..t).next_back()?;
+        (*end > s).then_some(why)
+    }
+
+    /// A write into `[at, end)`, told by `why` if it is kept.
+    fn add(&mut self, at: u64, end: u64, why: impl FnOnce() -> String) {
+        if at >= end {
+            return;
+        }
+        // Only writes into a target are kept.
+        let n = self.targets.partition_point(|&(s, _)| s < end);
+        if n == 0 || self.targets[n - 1].1 <= at {
+            // The target before `end` ends before `at`; an earlier one ends
+            // before it starts.
+            return;
+        }
+        let (mut a, mut b) = (at, end);
+        let mut reason = None;
+        if let Some((&s, &(e, _))) = self.map.range(..=a).next_back() {
+            if e >= a {
+                let (e, w) = self.map.remove(&s).unwrap_or((e, String::new()));
+                a = s;
+                b = b.max(e);
+                reason = Some(w);
+            }
+        }
+        while let Some((&s, &(e, _))) = self.map.range(a..=b).next() {
+            let (_, w) = self.map.remove(&s).unwrap_or((e, String::new()));
+            b = b.max(e);
+            reason.get_or_insert(w);
+        }
+        if reason.is_none() && self.map.len() >= MAX_WRITES {
+            self.dropped += 1;
+            return;
+        }
+        self.map.insert(a, (b, reason.unwrap_or_else(why)));
+    }
+
+    /// Each of `ranges` that a kept write reaches gets its reason; too many
+    /// writes are a problem of the file.
+    fn report(&self, ranges: &[(usize, u64, u64)], spans: &[Span], out: &mut Problems) {
+        for &(i, s, t) in ranges {
+            if let Some(why) = self.find(s, t) {
+                out.span(i, spans, || why.clone());
+            }
+        }
+        if self.dropped > 0 {
+            out.file(format!(
+                "more than {MAX_WRITES} separate relocations or segments write into the tables ({} more not listed)",
+                self.dropped
+            ));
+        }
+    }
 }
 
 /// A `PT_LOAD` segment, its fields widened.
@@ -308,6 +406,10 @@ struct Elf<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> {
     page: u64,
 }
 
+/// Program headers beyond what Linux reads (64 KiB of them): such a file
+/// does not load there, and the audit does not compare that many segments.
+const MAX_PROGRAM_HEADER_BYTES: usize = 65_536;
+
 impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, R> {
     fn new(
         file: &'a object::read::elf::ElfFile<'d, H, R>,
@@ -330,12 +432,16 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             }
         }
         let machine = file.elf_header().e_machine(e);
+        // Segments mapped from the file must be congruent to the page size
+        // (offset and address), or Linux's mmap refuses them: then the file
+        // is loaded byte for byte (firmware), if at all.
         let page = [65_536, 16_384, 4096]
             .into_iter()
             .filter(|&g| g <= max_page(machine))
             .find(|&g| {
                 loads
                     .iter()
+                    .filter(|l| l.filesz > 0 && l.memsz > 0)
                     .all(|l| l.vaddr.wrapping_sub(l.offset) % g == 0)
             })
             .unwrap_or(1);
@@ -360,6 +466,13 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         if kind == elf::ET_REL {
             self.relocatable(&local);
         } else if kind == elf::ET_EXEC || kind == elf::ET_DYN {
+            let bytes = std::mem::size_of_val(self.file.elf_program_headers());
+            if bytes > MAX_PROGRAM_HEADER_BYTES {
+                self.out.file(format!(
+                    "its program headers take {bytes} bytes, more than the {MAX_PROGRAM_HEADER_BYTES} Linux reads: the audit does not judge where such a file's segments go"
+                ));
+                return;
+            }
             self.executable(&local);
         }
     }
@@ -413,11 +526,12 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                 continue;
             }
             let end = b.vaddr.saturating_add(b.memsz);
-            // Virtual: a segment of another delta maps its own pages over
-            // whatever it covers; one of the same delta maps the same file
-            // bytes, then zero-fills from its file end to the end of its
-            // memory (by pages, to the end of that page).
-            let written = if delta(b) != delta(a) {
+            // Virtual: a segment with no file part maps zero pages; one of
+            // another delta maps its own pages over whatever it covers; one
+            // of the same delta maps the same file bytes, then zero-fills
+            // from its file end to the end of its memory (by pages, to the
+            // end of that page).
+            let written = if b.filesz == 0 || delta(b) != delta(a) {
                 Some((down(b.vaddr, g), up(end, g)))
             } else if b.memsz > b.filesz {
                 Some((b.vaddr.saturating_add(b.filesz), up(end, g)))
@@ -454,71 +568,83 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         let data = self.file.data();
         let machine = self.file.elf_header().e_machine(e);
         let word: u64 = if self.file.is_64() { 8 } else { 4 };
-        let mut ranges = placed.to_vec();
-        ranges.sort_by_key(|r| r.1);
-        let mut hits: Vec<(usize, String)> = Vec::new();
+        let mut hits = Hits::new(placed);
+        // The most bytes one relocation writes, on any machine (a TLS
+        // descriptor: two words; a 64-bit field in a 32-bit file, x32).
+        let field = REACH;
         let mut unread: Vec<String> = Vec::new();
-        let mut check = |at: u64, end: u64, what: &dyn Fn() -> String| {
-            // Ranges starting before `end`, of which any may reach `at`.
-            let n = ranges.partition_point(|r| r.1 < end);
-            for r in ranges[..n].iter().rev() {
-                if overlaps(at, end, r.1, r.2) {
-                    hits.push((r.0, what()));
-                }
+        let copy = |t: u32| is_copy(machine, t);
+        let reach = |off: u64, t: u32| {
+            if copy(t) {
+                u64::MAX
+            } else {
+                off.saturating_add(field)
             }
         };
-        let copy = |t: u32| is_copy(machine, t);
         // Relocation sections.
         let sections = self.file.elf_section_table();
         for (n, sh) in sections.iter().enumerate() {
             let name = sections.section_name(e, sh).unwrap_or(b"?");
-            let name = String::from_utf8_lossy(name).into_owned();
-            let name = &name;
+            let name = &String::from_utf8_lossy(name).into_owned();
             let what = |off: u64, t: u32| {
                 move || {
                     format!("relocation section {name} (section {n}) writes at {off:#x} (type {t})")
                 }
             };
-            if let Ok(Some((rel, _))) = sh.rel(e, data) {
-                for r in rel {
-                    let off: u64 = r.r_offset(e).into();
-                    let t = r.r_type(e).0;
-                    let end = if copy(t) {
-                        u64::MAX
-                    } else {
-                        off.saturating_add(word)
-                    };
-                    check(off, end, &what(off, t));
+            let unparsed = |unread: &mut Vec<String>, e: object::Error| {
+                unread.push(format!(
+                    "relocation section {name} (section {n}) does not parse ({e}): the audit cannot tell where it writes"
+                ))
+            };
+            match sh.rel(e, data) {
+                Ok(Some((rel, _))) => {
+                    for r in rel {
+                        let off: u64 = r.r_offset(e).into();
+                        let t = r.r_type(e).0;
+                        hits.add(off, reach(off, t), what(off, t));
+                    }
                 }
+                Ok(None) => {}
+                Err(err) => unparsed(&mut unread, err),
             }
-            if let Ok(Some((rela, _))) = sh.rela(e, data) {
-                for r in rela {
-                    let off: u64 = r.r_offset(e).into();
-                    let t = r.r_type(e, false).0;
-                    let end = if copy(t) {
-                        u64::MAX
-                    } else {
-                        off.saturating_add(word)
-                    };
-                    check(off, end, &what(off, t));
+            match sh.rela(e, data) {
+                Ok(Some((rela, _))) => {
+                    for r in rela {
+                        let off: u64 = r.r_offset(e).into();
+                        let t = r.r_type(e, false).0;
+                        hits.add(off, reach(off, t), what(off, t));
+                    }
                 }
+                Ok(None) => {}
+                Err(err) => unparsed(&mut unread, err),
             }
-            if let Ok(Some(relr)) = sh.relr(e, data) {
-                for off in relr {
-                    let off: u64 = off.into();
-                    check(off, off.saturating_add(word), &what(off, 0));
+            match sh.relr(e, data) {
+                Ok(Some(relr)) => {
+                    for off in relr {
+                        let off: u64 = off.into();
+                        hits.add(off, off.saturating_add(field), what(off, 0));
+                    }
                 }
+                Ok(None) => {}
+                Err(err) => unparsed(&mut unread, err),
             }
-            if let Ok(Some((crel, _))) = sh.crel(e, data) {
-                for r in crel.flatten() {
-                    let t = r.r_type.0;
-                    let end = if copy(t) {
-                        u64::MAX
-                    } else {
-                        r.r_offset.saturating_add(word)
-                    };
-                    check(r.r_offset, end, &what(r.r_offset, t));
+            match sh.crel(e, data) {
+                Ok(Some((crel, _))) => {
+                    for r in crel {
+                        match r {
+                            Ok(r) => {
+                                let t = r.r_type.0;
+                                hits.add(r.r_offset, reach(r.r_offset, t), what(r.r_offset, t));
+                            }
+                            Err(err) => {
+                                unparsed(&mut unread, err);
+                                break;
+                            }
+                        }
+                    }
                 }
+                Ok(None) => {}
+                Err(err) => unparsed(&mut unread, err),
             }
             let t = sh.sh_type(e);
             if t == elf::SHT_ANDROID_REL || t == elf::SHT_ANDROID_RELA || t == elf::SHT_ANDROID_RELR
@@ -528,104 +654,140 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                 ));
             }
         }
-        // PT_DYNAMIC: what the dynamic loader reads, section headers or not.
+        // PT_DYNAMIC: what the dynamic loader reads, section headers or not,
+        // from memory (its address, not its file offset), every tag where it
+        // occurs (a loader keeps the last).
+        let dyn_size = std::mem::size_of::<H::Dyn>() as u64;
         for p in self.file.elf_program_headers() {
-            let Ok(Some(dynamic)) = p.dynamic(e, data) else {
+            if p.p_type(e) != elf::PT_DYNAMIC {
                 continue;
-            };
-            let tag = |want: i64| {
-                dynamic
-                    .iter()
-                    .find(|d| d.d_tag(e).0 == want)
-                    .map(|d| -> u64 { d.d_val(e).into() })
-            };
-            for (at, size, ent, rela) in [
-                (elf::DT_RELA.0, elf::DT_RELASZ.0, 3 * word, true),
-                (elf::DT_REL.0, elf::DT_RELSZ.0, 2 * word, false),
-                (elf::DT_JMPREL.0, elf::DT_PLTRELSZ.0, 0, false),
-            ] {
-                let (Some(addr), Some(size)) = (tag(at), tag(size)) else {
-                    continue;
-                };
-                // DT_JMPREL's entries are DT_PLTREL's kind.
-                let rela = if ent == 0 {
-                    tag(elf::DT_PLTREL.0) == Some(u64::from(elf::DT_RELA.0 as u32))
-                } else {
-                    rela
-                };
-                let ent = if rela { 3 * word } else { 2 * word };
-                let Some(bytes) = self.at_address(addr, size) else {
-                    unread.push(format!(
-                        "the dynamic table's relocations (tag {at}) at {addr:#x}, {size} bytes, are not in the file's loadable segments: the audit cannot read what they write"
-                    ));
-                    continue;
-                };
-                for entry in bytes.chunks_exact(ent as usize) {
-                    let off = read_word(entry, word, e);
-                    let info = read_word(&entry[word as usize..], word, e);
-                    let t = if word == 8 {
-                        info as u32
-                    } else {
-                        (info & 0xff) as u32
-                    };
-                    let end = if copy(t) {
-                        u64::MAX
-                    } else {
-                        off.saturating_add(word)
-                    };
-                    check(off, end, &|| {
-                        format!("a dynamic relocation (PT_DYNAMIC) writes at {off:#x} (type {t})")
-                    });
-                }
             }
-            if let (Some(addr), Some(size)) = (tag(elf::DT_RELR.0), tag(elf::DT_RELRSZ.0)) {
-                match self.at_address(addr, size) {
-                    Some(bytes) => {
-                        for off in relr(bytes, word, e) {
-                            check(off, off.saturating_add(word), &|| {
-                                format!("a relative relocation (DT_RELR) writes at {off:#x}")
-                            });
+            let (addr, size): (u64, u64) = (p.p_vaddr(e).into(), p.p_filesz(e).into());
+            let tables = self.at_addresses(addr, size - size % dyn_size);
+            if tables.is_empty() {
+                unread.push(format!(
+                    "its dynamic table (PT_DYNAMIC) at {addr:#x} is not in the file part of a loadable segment: the audit cannot read the relocations it names"
+                ));
+            }
+            for bytes in tables {
+                let entries: Vec<(i64, u64)> = bytes
+                    .chunks_exact(dyn_size as usize)
+                    .map(|c| {
+                        let w = dyn_size as usize / 2;
+                        let tag = read_word(c, w as u64, e);
+                        let tag = if w == 4 {
+                            i64::from(tag as u32 as i32)
+                        } else {
+                            tag as i64
+                        };
+                        (tag, read_word(&c[w..], w as u64, e))
+                    })
+                    .collect();
+                let values = |want: i64| -> Vec<u64> {
+                    entries
+                        .iter()
+                        .filter(|(t, _)| *t == want)
+                        .map(|(_, v)| *v)
+                        .collect()
+                };
+                let largest = |want: i64| values(want).into_iter().max();
+                let rela_plt = values(elf::DT_PLTREL.0).contains(&(elf::DT_RELA.0 as u64));
+                for (at, size, rela) in [
+                    (elf::DT_RELA.0, elf::DT_RELASZ.0, true),
+                    (elf::DT_REL.0, elf::DT_RELSZ.0, false),
+                    (elf::DT_JMPREL.0, elf::DT_PLTRELSZ.0, rela_plt),
+                ] {
+                    let Some(size) = largest(size) else { continue };
+                    // DT_JMPREL read both ways when DT_PLTREL says both.
+                    let kinds: &[bool] =
+                        if at == elf::DT_JMPREL.0 && values(elf::DT_PLTREL.0).len() > 1 {
+                            &[true, false]
+                        } else if rela {
+                            &[true]
+                        } else {
+                            &[false]
+                        };
+                    for addr in values(at) {
+                        for &rela in kinds {
+                            let ent = if rela { 3 * word } else { 2 * word };
+                            let tables = self.at_addresses(addr, size);
+                            if tables.is_empty() {
+                                unread.push(format!(
+                                    "the relocations its dynamic table names (tag {at}) at {addr:#x}, {size} bytes, are not in the file part of one loadable segment: the audit cannot read what they write"
+                                ));
+                            }
+                            for bytes in tables {
+                                for entry in bytes.chunks_exact(ent as usize) {
+                                    let off = read_word(entry, word, e);
+                                    let info = read_word(&entry[word as usize..], word, e);
+                                    let t = if word == 8 {
+                                        info as u32
+                                    } else {
+                                        (info & 0xff) as u32
+                                    };
+                                    hits.add(off, reach(off, t), || {
+                                        format!("a dynamic relocation (PT_DYNAMIC) writes at {off:#x} (type {t})")
+                                    });
+                                }
+                            }
                         }
                     }
-                    None => unread.push(format!(
-                        "the dynamic table's relative relocations (DT_RELR) at {addr:#x} are not in the file's loadable segments: the audit cannot read what they write"
-                    )),
                 }
-            }
-            for t in [
-                elf::DT_ANDROID_REL.0,
-                elf::DT_ANDROID_RELA.0,
-                elf::DT_ANDROID_RELR.0,
-            ] {
-                if tag(t).is_some() {
-                    unread.push(format!(
-                        "the dynamic table has Android packed relocations (tag {t:#x}), which the audit does not read: it cannot tell whether they write into the tables"
-                    ));
+                if let Some(size) = largest(elf::DT_RELRSZ.0) {
+                    for addr in values(elf::DT_RELR.0) {
+                        let tables = self.at_addresses(addr, size);
+                        if tables.is_empty() {
+                            unread.push(format!(
+                                "the relative relocations its dynamic table names (DT_RELR) at {addr:#x} are not in the file part of one loadable segment: the audit cannot read what they write"
+                            ));
+                        }
+                        for bytes in tables {
+                            for off in relr(bytes, word, e) {
+                                hits.add(off, off.saturating_add(field), || {
+                                    format!("a relative relocation (DT_RELR) writes at {off:#x}")
+                                });
+                            }
+                        }
+                    }
+                }
+                for t in [
+                    elf::DT_ANDROID_REL.0,
+                    elf::DT_ANDROID_RELA.0,
+                    elf::DT_ANDROID_RELR.0,
+                ] {
+                    if !values(t).is_empty() {
+                        unread.push(format!(
+                            "its dynamic table has Android packed relocations (tag {t:#x}), which the audit does not read: it cannot tell whether they write into the tables"
+                        ));
+                    }
                 }
             }
         }
-        let spans = self.spans;
-        for (i, why) in hits {
-            self.out.span(i, spans, || why);
-        }
+        hits.report(placed, self.spans, self.out);
         for u in unread {
             self.out.file(u);
         }
     }
 
-    /// The file bytes at the virtual addresses `[addr, addr + size)`, when
-    /// one `PT_LOAD` maps them all from the file.
-    fn at_address(&self, addr: u64, size: u64) -> Option<&'d [u8]> {
-        let l = self.loads.iter().find(|l| {
-            l.vaddr <= addr
-                && addr
-                    .checked_add(size)
-                    .is_some_and(|end| end <= l.vaddr + l.filesz.min(l.memsz))
-        })?;
-        self.file
-            .data()
-            .read_bytes_at(l.offset + (addr - l.vaddr), size)
-            .ok()
+    /// The file bytes at the virtual addresses `[addr, addr + size)`, from
+    /// every `PT_LOAD` that maps them all from the file (a later one may map
+    /// other bytes there: each is read).
+    fn at_addresses(&self, addr: u64, size: u64) -> Vec<&'d [u8]> {
+        self.loads
+            .iter()
+            .filter(|l| {
+                l.vaddr <= addr
+                    && addr
+                        .checked_add(size)
+                        .is_some_and(|end| end <= l.vaddr + l.filesz.min(l.memsz))
+            })
+            .filter_map(|l| {
+                self.file
+                    .data()
+                    .read_bytes_at(l.offset + (addr - l.vaddr), size)
+                    .ok()
+            })
+            .collect()
     }
 
     fn relocatable(&mut self, local: &[(usize, u64, u64)]) {
@@ -636,34 +798,47 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         if sections.is_empty() {
             return;
         }
-        // Each span's section.
+        // The allocated sections a declared span overlaps: it must lie
+        // wholly in one that the linker copies byte for byte (SHT_PROGBITS,
+        // not mergeable). A section the linker does not copy (not
+        // allocated: an rlib's metadata holds copies of the tables) is not
+        // linked at all.
         for &(i, s, t) in local {
             if !spans[i].declared {
                 continue;
             }
-            let holder = sections.iter().find(|sh| {
-                sh.file_range(e)
-                    .is_some_and(|(o, n)| o <= s && t <= o.saturating_add(n))
-            });
-            // A section the linker does not copy (not allocated: an rlib's
-            // metadata holds copies of the tables) is not linked at all.
-            let why = match holder {
-                Some(sh)
-                    if sh.sh_flags(e).0 & elf::SHF_ALLOC.0 != 0
-                        && sh.sh_flags(e).0 & elf::SHF_MERGE.0 != 0 =>
-                {
-                    Some(
-                        "its section is mergeable (SHF_MERGE): the linker may merge and reorder its entries"
-                            .to_string(),
-                    )
+            for (n, sh) in sections.iter().enumerate() {
+                let flags = sh.sh_flags(e).0;
+                if flags & elf::SHF_ALLOC.0 == 0 {
+                    continue;
                 }
-                _ => None,
-            };
-            if let Some(why) = why {
-                self.out.span(i, spans, || why);
+                let (o, size): (u64, u64) = (sh.sh_offset(e).into(), sh.sh_size(e).into());
+                if !overlaps(o, o.saturating_add(size), s, t) {
+                    continue;
+                }
+                let why = if sh.sh_type(e) != elf::SHT_PROGBITS {
+                    Some(format!(
+                        "its bytes lie in allocated section {n} of type {}, not SHT_PROGBITS: the linker does not copy them (SHT_NOBITS: it writes zeros)",
+                        sh.sh_type(e).0
+                    ))
+                } else if !(o <= s && t <= o + size) {
+                    Some(format!(
+                        "it is not wholly in section {n}: the linker may place its parts apart"
+                    ))
+                } else if flags & elf::SHF_MERGE.0 != 0 {
+                    Some(format!(
+                        "its section {n} is mergeable (SHF_MERGE): the linker may merge and reorder its entries"
+                    ))
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    self.out.span(i, spans, || why);
+                }
             }
         }
         // Relocations, against the file range of the section they target.
+        let mut hits = Hits::new(local);
         for (n, sh) in sections.iter().enumerate() {
             let target = sh.sh_info(e) as usize;
             let Some((t_off, t_size)) = sections
@@ -676,32 +851,56 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             let name =
                 String::from_utf8_lossy(sections.section_name(e, sh).unwrap_or(b"?")).into_owned();
             let mut offsets: Vec<u64> = Vec::new();
-            if let Ok(Some((rel, _))) = sh.rel(e, data) {
-                offsets.extend(rel.iter().map(|r| -> u64 { r.r_offset(e).into() }));
+            let mut failed = None;
+            match sh.rel(e, data) {
+                Ok(Some((rel, _))) => {
+                    offsets.extend(rel.iter().map(|r| -> u64 { r.r_offset(e).into() }))
+                }
+                Ok(None) => {}
+                Err(err) => failed = Some(err),
             }
-            if let Ok(Some((rela, _))) = sh.rela(e, data) {
-                offsets.extend(rela.iter().map(|r| -> u64 { r.r_offset(e).into() }));
+            match sh.rela(e, data) {
+                Ok(Some((rela, _))) => {
+                    offsets.extend(rela.iter().map(|r| -> u64 { r.r_offset(e).into() }))
+                }
+                Ok(None) => {}
+                Err(err) => failed = Some(err),
             }
-            if let Ok(Some((crel, _))) = sh.crel(e, data) {
-                offsets.extend(crel.flatten().map(|r| r.r_offset));
+            match sh.crel(e, data) {
+                Ok(Some((crel, _))) => {
+                    for r in crel {
+                        match r {
+                            Ok(r) => offsets.push(r.r_offset),
+                            Err(err) => {
+                                failed = Some(err);
+                                break;
+                            }
+                        }
+                    }
+                }
+                Ok(None) => {}
+                Err(err) => failed = Some(err),
+            }
+            if let Some(err) = failed {
+                self.out.file(format!(
+                    "relocation section {name} (section {n}) does not parse ({err}): the audit cannot tell where the linker writes"
+                ));
             }
             for off in offsets {
                 if off >= t_size {
                     continue;
                 }
                 let at = t_off + off;
-                for &(i, s, t) in local {
-                    if overlaps(at, at + 8, s, t) {
-                        self.out.span(i, spans, || {
-                            format!(
-                                "relocation section {name} (section {n}) has the linker write at its file offset {:#x}",
-                                self.base + at
-                            )
-                        });
-                    }
-                }
+                let base = self.base;
+                hits.add(at, at + REACH, || {
+                    format!(
+                        "relocation section {name} (section {n}) has the linker write at its file offset {:#x}",
+                        base + at
+                    )
+                });
             }
         }
+        hits.report(local, spans, self.out);
     }
 }
 
@@ -716,7 +915,8 @@ fn is_copy(machine: elf::Machine, t: u32) -> bool {
         elf::EM_RISCV => &[elf::R_RISCV_COPY],
         elf::EM_PPC | elf::EM_PPC64 => &[elf::R_PPC_COPY],
         elf::EM_S390 => &[elf::R_390_COPY],
-        elf::EM_MIPS => &[elf::R_MIPS_COPY],
+        // MIPS64's r_info is laid out apart: any relocation may be one.
+        elf::EM_MIPS => return true,
         elf::EM_LOONGARCH => &[elf::R_LARCH_COPY],
         elf::EM_SPARC | elf::EM_SPARCV9 => &[elf::R_SPARC_COPY],
         elf::EM_68K => &[elf::R_68K_COPY],
@@ -770,15 +970,18 @@ fn relr(bytes: &[u8], word: u64, e: Endianness) -> Vec<u64> {
 }
 
 /// An offset expression of a wasm data segment: a global's value (or 0)
-/// plus a constant.
-fn wasm_offset(expr: &wasmparser::ConstExpr<'_>) -> Option<(Option<u32>, i64)> {
+/// plus a constant, added with wrapping as the engine adds (`i32.add`
+/// modulo 2^32, `i64.add` modulo 2^64: the caller reduces the sum by its
+/// memory's address size). `None` for an expression the audit does not
+/// read.
+fn wasm_offset(expr: &wasmparser::ConstExpr<'_>) -> Option<(Option<u32>, u64)> {
     use wasmparser::Operator as O;
     let mut global = None;
-    let mut stack: Vec<i64> = Vec::new();
+    let mut stack: Vec<u64> = Vec::new();
     for op in expr.get_operators_reader() {
         match op.ok()? {
-            O::I32Const { value } => stack.push(i64::from(value as u32)),
-            O::I64Const { value } => stack.push(value),
+            O::I32Const { value } => stack.push(u64::from(value as u32)),
+            O::I64Const { value } => stack.push(value as u64),
             O::GlobalGet { global_index } if global.is_none() => {
                 global = Some(global_index);
                 stack.push(0);
@@ -800,26 +1003,74 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
     use wasmparser::Payload;
     struct Segment {
         data: (u64, u64),
-        /// Memory, base global, address; `None` for a passive segment, or
-        /// when the expression is not one the audit reads.
-        place: Option<Option<(u32, Option<u32>, i64)>>,
+        /// Memory, base global, offset from it (wrapping); `None` for a
+        /// passive segment, or when the expression is not one the audit
+        /// reads.
+        place: Option<Option<(u32, Option<u32>, u64)>>,
     }
     let mut segments = Vec::new();
+    // Whether each memory, imported ones first, is 64-bit.
+    let mut memory64: Vec<bool> = Vec::new();
+    // Whether it is an object file (a `linking` section): what lies outside
+    // its data segments is not linked.
+    let mut linking = false;
     // Payload range of each section, in order (what `reloc.*` sections
     // index).
     let mut sections: Vec<(u64, u64)> = Vec::new();
     let mut relocs = Vec::new();
     for payload in wasmparser::Parser::new(0).parse_all(bytes) {
-        let Ok(payload) = payload else {
-            return; // The container's problem.
+        let payload = match payload {
+            Ok(p) => p,
+            Err(e) => {
+                out.file(format!(
+                    "the audit cannot read the wasm module at {base:#x}: {e}"
+                ));
+                return;
+            }
         };
         if let Some((_, range)) = payload.as_section() {
             sections.push((range.start as u64, range.end as u64));
         }
         match &payload {
+            Payload::ImportSection(reader) => {
+                for import in reader.clone().into_imports() {
+                    match import {
+                        Ok(i) => {
+                            if let wasmparser::TypeRef::Memory(m) = i.ty {
+                                memory64.push(m.memory64);
+                            }
+                        }
+                        Err(_) => {
+                            out.file(format!(
+                                "the audit cannot read the wasm module's imports at {base:#x}"
+                            ));
+                            return;
+                        }
+                    }
+                }
+            }
+            Payload::MemorySection(reader) => {
+                for m in reader.clone() {
+                    let Ok(m) = m else {
+                        out.file(format!(
+                            "the audit cannot read the wasm module's memories at {base:#x}"
+                        ));
+                        return;
+                    };
+                    memory64.push(m.memory64);
+                }
+            }
             Payload::DataSection(reader) => {
                 for d in reader.clone() {
-                    let Ok(d) = d else { return };
+                    let d = match d {
+                        Ok(d) => d,
+                        Err(e) => {
+                            out.file(format!(
+                                "the audit cannot read the wasm module's data segments at {base:#x}: {e}"
+                            ));
+                            return;
+                        }
+                    };
                     let start = d.data.as_ptr() as usize - bytes.as_ptr() as usize;
                     let place = match &d.kind {
                         wasmparser::DataKind::Passive => None,
@@ -835,6 +1086,7 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
                 }
             }
             Payload::CustomSection(c) => {
+                linking |= c.name() == "linking";
                 match c.as_known() {
                     wasmparser::KnownCustom::Reloc(r) => relocs.push(r),
                     _ if c.name().starts_with("reloc.") => out.file(format!(
@@ -847,53 +1099,106 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
             _ => {}
         }
     }
-    for &(i, s, t) in here {
-        let (s, t) = (s.saturating_sub(base), t - base);
-        let Some(k) = segments.iter().position(|g| g.data.0 <= s && t <= g.data.1) else {
-            if spans[i].declared {
-                out.span(i, spans, || {
-                    "it is not wholly in one data segment: the program does not read these bytes"
-                        .into()
-                });
+    if segments.len() > MAX_DATA_SEGMENTS {
+        out.file(format!(
+            "it has {} data segments, more than the {MAX_DATA_SEGMENTS} a wasm engine instantiates: the audit does not judge where they write",
+            segments.len()
+        ));
+        return;
+    }
+    // Each span's segment (segments lie in the file in order, apart), and
+    // its addresses there.
+    // Addresses wrap at the memory's address size: an engine computes a
+    // segment's offset modulo it, and the segment must then fit in memory,
+    // so two segments placed by one global overlap exactly when their
+    // ranges overlap on that circle, whatever the global's value.
+    let modulus = |mem: u32| -> u128 {
+        if memory64.get(mem as usize).copied().unwrap_or(true) {
+            1 << 64
+        } else {
+            1 << 32
+        }
+    };
+    // Per segment: its spans, each with its address ranges on the circle.
+    type Placed = Vec<(usize, Vec<(u128, u128)>)>;
+    let mut by_segment: Vec<Placed> = Vec::new();
+    by_segment.resize_with(segments.len(), Vec::new);
+    let local: Vec<(usize, u64, u64)> = here
+        .iter()
+        .map(|&(i, s, t)| (i, s.saturating_sub(base), t - base))
+        .collect();
+    for &(i, s, t) in &local {
+        let n = segments.partition_point(|g| g.data.0 <= s);
+        let k = match n.checked_sub(1) {
+            Some(k) if t <= segments[k].data.1 => k,
+            _ => {
+                // A module with memory reads only its data segments' bytes
+                // there; an object file links only them, and a module with
+                // no memory (an rlib's metadata) reads none.
+                if spans[i].declared && !linking && !memory64.is_empty() {
+                    out.span(i, spans, || {
+                        "it is not wholly in one data segment: the program does not read these bytes"
+                            .into()
+                    });
+                }
+                continue;
             }
-            continue;
         };
         let seg = &segments[k];
-        let Some(place) = seg.place else {
-            continue; // Passive: the code places it (docs/audit.md).
-        };
-        let Some((mem, global, addr)) = place else {
-            out.span(i, spans, || {
+        match seg.place {
+            // Passive: the code places it (docs/audit.md).
+            None => {}
+            Some(None) => out.span(i, spans, || {
                 format!(
                     "data segment {k} is placed by an offset expression the audit does not read"
                 )
-            });
-            continue;
-        };
-        let (a0, a1) = (
-            addr + (s - seg.data.0) as i64,
-            addr + (t - seg.data.0) as i64,
-        );
-        for (j, later) in segments.iter().enumerate().skip(k + 1) {
-            let Some(p) = later.place else { continue };
-            match p {
-                None => out.span(i, spans, || {
-                    format!("data segment {j}, written after its segment {k}, is placed by an offset expression the audit does not read")
-                }),
-                Some((m, g, c)) if m == mem => {
-                    if g != global {
-                        out.span(i, spans, || format!("data segment {j}, written after its segment {k}, is placed by another global: the audit cannot tell whether it is written over it"));
-                    } else {
-                        let len = (later.data.1 - later.data.0) as i64;
-                        if c < a1 && a0 < c + len {
-                            out.span(i, spans, || format!("data segment {j} is written over it at instantiation (memory {m}, addresses {c:#x}..{:#x})", c + len));
-                        }
-                    }
-                }
-                Some(_) => {}
+            }),
+            Some(Some((mem, _, addr))) => {
+                let m = modulus(mem);
+                let a0 = (u128::from(addr) + u128::from(s - seg.data.0)) % m;
+                by_segment[k].push((i, circle(a0, u128::from(t - s), m)));
             }
         }
     }
+    // Instantiation writes the active segments in order: a span is
+    // overwritten by a later one. From the last segment back, the later
+    // segments' address ranges, merged, per memory and base global.
+    let mut later: std::collections::BTreeMap<(u32, Option<u32>), Union> = Default::default();
+    let mut unreadable_later: Option<usize> = None;
+    for k in (0..segments.len()).rev() {
+        let Some(Some((mem, global, _))) = segments[k].place else {
+            if segments[k].place == Some(None) {
+                unreadable_later = Some(k);
+            }
+            continue;
+        };
+        for (i, pieces) in &by_segment[k] {
+            let i = *i;
+            if let Some(j) = unreadable_later {
+                out.span(i, spans, || {
+                    format!("data segment {j}, written after its segment {k}, is placed by an offset expression the audit does not read")
+                });
+            }
+            for (&(m, g), u) in later.range((mem, None)..=(mem, Some(u32::MAX))) {
+                if g != global {
+                    let j = u.first;
+                    out.span(i, spans, || format!("data segment {j}, written after its segment {k}, is placed by another global: the audit cannot tell whether it is written over it"));
+                } else if let Some((c, e, j)) = pieces.iter().find_map(|&(a0, a1)| u.find(a0, a1)) {
+                    out.span(i, spans, || format!("data segment {j} is written over it at instantiation (memory {m}, addresses {c:#x}..{e:#x} from its base)"));
+                }
+            }
+        }
+        let Some(Some((_, _, c))) = segments[k].place else {
+            continue;
+        };
+        let len = u128::from(segments[k].data.1 - segments[k].data.0);
+        let m = modulus(mem);
+        let u = later.entry((mem, global)).or_insert_with(|| Union::new(k));
+        for (a, b) in circle(u128::from(c) % m, len, m) {
+            u.add(a, b, k);
+        }
+    }
+    let mut hits = Hits::new(&local);
     for r in relocs {
         let Some(&(t_off, _)) = sections.get(r.section_index() as usize) else {
             out.file(format!(
@@ -908,15 +1213,79 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
                 break;
             };
             let Ok(range) = entry.relocation_range() else {
-                continue;
+                out.file("a wasm relocation section does not parse".into());
+                break;
             };
             let (ws, wt) = (t_off + range.start as u64, t_off + range.end as u64);
-            for &(i, s, t) in here {
-                if overlaps(ws, wt, s.saturating_sub(base), t - base) {
-                    out.span(i, spans, || format!("a wasm relocation (reloc.* section) has the linker write at its file offset {:#x}", base + ws));
-                }
+            hits.add(ws, wt, || {
+                format!(
+                    "a wasm relocation (reloc.* section) has the linker write at its file offset {:#x}",
+                    base + ws
+                )
+            });
+        }
+    }
+    hits.report(&local, spans, out);
+}
+
+/// The range `[at, at + len)` on a circle of `m` addresses, as one or two
+/// ranges below `m` (all of it, when `len` is `m` or more).
+fn circle(at: u128, len: u128, m: u128) -> Vec<(u128, u128)> {
+    if len >= m {
+        return std::vec![(0, m)];
+    }
+    let end = at + len;
+    if end <= m {
+        std::vec![(at, end)]
+    } else {
+        std::vec![(at, m), (0, end - m)]
+    }
+}
+
+/// Data segments beyond what wasm engines instantiate (V8's and
+/// wasmtime's limit).
+const MAX_DATA_SEGMENTS: usize = 100_000;
+
+/// Address ranges of wasm data segments, merged: each range keeps the
+/// first segment (in the order added) that wrote it.
+struct Union {
+    /// The segment this union was made for.
+    first: usize,
+    map: std::collections::BTreeMap<u128, (u128, usize)>,
+}
+
+impl Union {
+    fn new(first: usize) -> Union {
+        Union {
+            first,
+            map: std::collections::BTreeMap::new(),
+        }
+    }
+
+    fn add(&mut self, a: u128, b: u128, k: usize) {
+        if a >= b {
+            return;
+        }
+        let (mut a, mut b, mut who) = (a, b, k);
+        if let Some((&s, &(e, w))) = self.map.range(..=a).next_back() {
+            if e >= a {
+                self.map.remove(&s);
+                a = s;
+                b = b.max(e);
+                who = w;
             }
         }
+        while let Some((&s, &(e, _))) = self.map.range(a..=b).next() {
+            self.map.remove(&s);
+            b = b.max(e);
+        }
+        self.map.insert(a, (b, who));
+    }
+
+    /// The merged range that overlaps `[s, t)`, if any, with its segment.
+    fn find(&self, s: u128, t: u128) -> Option<(u128, u128, usize)> {
+        let (&a, &(e, w)) = self.map.range(..t).next_back()?;
+        (e > s).then_some((a, e, w))
     }
 }
 
@@ -930,13 +1299,12 @@ fn relocations<'d, R: ReadRef<'d>>(
     here: &[(usize, u64, u64)],
     out: &mut Problems,
 ) {
-    let mut hit = |at: u64, end: u64, why: &dyn Fn() -> String| {
-        for &(i, s, t) in here {
-            if overlaps(at, end, s - base, t - base) {
-                out.span(i, spans, why);
-            }
-        }
-    };
+    let local: Vec<(usize, u64, u64)> = here
+        .iter()
+        .map(|&(i, s, t)| (i, s.saturating_sub(base), t - base))
+        .collect();
+    let mut hits = Hits::new(&local);
+    let mut hit = |at: u64, end: u64, why: &dyn Fn() -> String| hits.add(at, end, why);
     for section in file.sections() {
         let Some((off, size)) = section.file_range() else {
             continue;
@@ -946,7 +1314,7 @@ fn relocations<'d, R: ReadRef<'d>>(
             if r_off >= size {
                 continue;
             }
-            let width = u64::from(r.size()).div_ceil(8).max(8);
+            let width = u64::from(r.size()).div_ceil(8).max(REACH);
             let at = off + r_off;
             hit(at, at + width, &|| {
                 format!(
@@ -962,6 +1330,7 @@ fn relocations<'d, R: ReadRef<'d>>(
     if let object::File::Pe64(pe) = file {
         pe_base(pe.data_directories(), pe.section_table(), data, &mut hit);
     }
+    hits.report(&local, spans, out);
 }
 
 /// What is told of a write into `[at, end)`: the reason, made when it hits.
@@ -981,10 +1350,62 @@ fn pe_base<'d, R: ReadRef<'d>>(
             if let Some((off, _)) = sections.pe_file_range_at(r.virtual_address) {
                 let at = u64::from(off);
                 let va = r.virtual_address;
-                hit(at, at + 8, &|| {
+                hit(at, at + REACH, &|| {
                     format!("a base relocation (PE) writes at address {va:#x} (file offset {at:#x}) when the image is rebased")
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes into the same place merge into one range; writes outside
+    /// the targets are not kept; past [`MAX_WRITES`] separate ranges, the
+    /// rest are counted, and that is a problem of the file.
+    #[test]
+    fn hits_stay_bounded_whatever_the_writes() {
+        let target = [(0usize, 0u64, 1 << 30)];
+        let mut h = Hits::new(&target);
+        for _ in 0..100_000 {
+            h.add(64, 80, || "w".into());
+        }
+        h.add(2 << 30, (2 << 30) + 8, || "outside".into());
+        assert_eq!(h.map.len(), 1);
+        for k in 0..(MAX_WRITES as u64 + 10) {
+            h.add(1000 + 32 * k, 1008 + 32 * k, || "w".into());
+        }
+        assert_eq!(h.map.len(), MAX_WRITES);
+        assert_eq!(h.dropped, 11);
+        let spans = [Span {
+            start: 0,
+            end: 1 << 30,
+            what: "t".into(),
+            declared: true,
+        }];
+        let mut out = Problems::new(1);
+        h.report(&target, &spans, &mut out);
+        let lines = out.lines();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[1].contains("more than 65536 separate"), "{lines:?}");
+        // Adjacent and overlapping writes merge.
+        let mut h = Hits::new(&target);
+        h.add(0, 8, || "a".into());
+        h.add(8, 16, || "b".into());
+        h.add(4, 40, || "c".into());
+        h.add(100, 108, || "d".into());
+        h.add(30, 101, || "e".into());
+        assert_eq!(h.map.len(), 1);
+        assert_eq!(h.find(107, 200).map(String::as_str), Some("a"));
+        assert_eq!(h.find(108, 200), None);
+    }
+
+    #[test]
+    fn a_range_on_the_circle_splits_where_it_wraps() {
+        assert_eq!(circle(10, 5, 16), [(10, 15)]);
+        assert_eq!(circle(14, 5, 16), [(14, 16), (0, 3)]);
+        assert_eq!(circle(3, 16, 16), [(0, 16)]);
     }
 }

@@ -125,6 +125,9 @@ enum Seg<'a> {
     /// Active, in memory 0, at `global.get g`.
     Global(u32, &'a [u8]),
     Passive(&'a [u8]),
+    /// Active, in memory 0, at the offset expression `expr` (its
+    /// instructions, before `end`).
+    Expr(Vec<u8>, &'a [u8]),
 }
 
 /// A wasm module: a memory of 4 pages, an imported global (for segments
@@ -158,6 +161,12 @@ fn module(segments: &[Seg], custom: &[(&str, Vec<u8>)]) -> Vec<u8> {
             }
             Seg::Passive(b) => {
                 data.push(1);
+                b
+            }
+            Seg::Expr(e, b) => {
+                data.push(0);
+                data.extend_from_slice(e);
+                data.push(0x0B);
                 b
             }
         };
@@ -207,6 +216,38 @@ fn a_later_wasm_data_segment_over_a_declared_table_is_reported() {
     assert_reported(
         &module(&[Seg::At(0x100, &t), Seg::At(0xFF, &[0; 2])], &[]),
         "data segment 1 is written over it",
+    );
+}
+
+/// `i32.add` wraps: `-1 + (OVER + 1)` is `OVER`, modulo 2^32 (the
+/// extended-const proposal's instructions).
+#[test]
+fn a_wasm_segment_offset_that_wraps_is_read_as_the_engine_adds() {
+    let t = declared(false);
+    let mut e = vec![0x41];
+    sleb(-1, &mut e);
+    e.push(0x41);
+    sleb(OVER + 1, &mut e);
+    e.push(0x6A); // i32.add
+    assert_reported(
+        &module(&[Seg::At(0x100, &t), Seg::Expr(e, &[0; 8])], &[]),
+        "data segment 1 is written over it",
+    );
+    // Placed by one global, the two ranges overlap on the circle of 2^32
+    // addresses whatever the global's value: -16 from it, 32 bytes long,
+    // reaches the table at +0.
+    let mut e = vec![0x23, 0, 0x41];
+    sleb(-16, &mut e);
+    e.push(0x6A);
+    assert_reported(
+        &module(&[Seg::Global(0, &t), Seg::Expr(e, &[0; 32])], &[]),
+        "data segment 1 is written over it",
+    );
+    // An instruction the audit does not read (i32.mul): a problem.
+    let e = vec![0x41, 2, 0x41, 2, 0x6C];
+    assert_reported(
+        &module(&[Seg::At(0x100, &t), Seg::Expr(e, &[0; 8])], &[]),
+        "offset expression the audit does not read",
     );
 }
 
@@ -368,6 +409,21 @@ fn a_declared_table_in_a_mergeable_section_is_reported() {
         .unwrap();
     f[at + 8] |= 0x10; // SHF_MERGE
     assert_reported(&f, "mergeable");
+    // Another header over the same bytes, not allocated, does not hide it:
+    // every allocated section the table overlaps is judged.
+    let other = (0..n)
+        .map(|i| shoff + 64 * i)
+        .find(|&h| h != at && u32::from_le_bytes(f[h + 4..h + 8].try_into().unwrap()) == 1)
+        .expect("another SHT_PROGBITS section");
+    let (off, size) = (f[at + 24..at + 32].to_vec(), f[at + 32..at + 40].to_vec());
+    f[other + 8..other + 16].fill(0);
+    f[other + 24..other + 32].copy_from_slice(&off);
+    f[other + 32..other + 40].copy_from_slice(&size);
+    assert_reported(&f, "mergeable");
+    // SHT_NOBITS over the table: the linker writes zeros there.
+    f[at + 8] &= !0x10;
+    f[at + 4..at + 8].copy_from_slice(&8u32.to_le_bytes());
+    assert_reported(&f, "not SHT_PROGBITS");
 }
 
 fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {

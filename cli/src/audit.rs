@@ -211,6 +211,9 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         if let Some(m) = &report.malformed {
             let _ = writeln!(text, "  MALFORMED: {m}");
         }
+        for l in &report.loaded {
+            let _ = writeln!(text, "  LOADED OVER: {l}");
+        }
         if report.too_many {
             let _ = writeln!(text, "  STOPPED: {}", report.stopped());
         }

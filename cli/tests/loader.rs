@@ -272,3 +272,118 @@ fn a_dynamic_relocation_into_a_declaration_is_reported() {
     relocation_into_table(&mut b, vaddr, None, vaddr - 112);
     reported(&dir, &b, "writes at");
 }
+
+/// The dynamic table's entries: (file offset of the entry, tag, value).
+fn dynamic_entries(b: &[u8]) -> Vec<(usize, u64, u64)> {
+    let (_, off, size) = section(b, ".dynamic");
+    (off..off + size)
+        .step_by(16)
+        .map(|e| (e as usize, u64_at(b, e as usize), u64_at(b, e as usize + 8)))
+        .collect()
+}
+
+/// The loader reads `PT_DYNAMIC` at its address, not its file offset: the
+/// offset pointed at zeros (an empty table) changes nothing it does.
+#[test]
+fn pt_dynamic_is_read_at_its_address_not_its_file_offset() {
+    let dir = tmp("loader-dynamic-vaddr");
+    let (mut b, _, vaddr) = victim();
+    relocation_into_table(&mut b, vaddr, None, vaddr + 2 * 0x3f80);
+    let dynamic = phdrs(&b)
+        .into_iter()
+        .find(|p| p.kind == 2)
+        .expect("PT_DYNAMIC");
+    // 4 KiB of zeros appended: the offset now names an empty table.
+    let zeros = b.len() as u64;
+    b.extend(std::iter::repeat_n(0u8, 4096));
+    put64(&mut b, dynamic.at + 8, zeros);
+    put64(&mut b, 0x28, 0);
+    b[0x3C..0x40].fill(0);
+    reported(&dir, &b, "PT_DYNAMIC");
+}
+
+/// A loader keeps the last of a repeated tag: a second `DT_RELA` naming
+/// other relocations is read too.
+#[test]
+fn a_second_dt_rela_is_read() {
+    let dir = tmp("loader-dt-rela-twice");
+    let (mut b, _, vaddr) = victim();
+    // One relocation, R_X86_64_RELATIVE into the table, written over the
+    // start of .eh_frame (in a PT_LOAD's file part).
+    let (_, eh, _) = section(&b, ".eh_frame");
+    let eh_vaddr = {
+        let load = phdrs(&b)
+            .into_iter()
+            .find(|p| p.kind == 1 && p.offset <= eh && eh < p.offset + p.filesz)
+            .unwrap();
+        load.vaddr + (eh - load.offset)
+    };
+    put64(&mut b, eh as usize, vaddr + 2 * 0x3f80);
+    put64(&mut b, eh as usize + 8, 8);
+    put64(&mut b, eh as usize + 16, 0);
+    // DT_FINI (13) turned into a second DT_RELA (7) naming it.
+    let (at, _, _) = dynamic_entries(&b)
+        .into_iter()
+        .find(|e| e.1 == 13)
+        .expect("DT_FINI");
+    put64(&mut b, at, 7);
+    put64(&mut b, at + 8, eh_vaddr);
+    put64(&mut b, 0x28, 0);
+    b[0x3C..0x40].fill(0);
+    reported(&dir, &b, "PT_DYNAMIC");
+}
+
+/// A segment with no file part maps zero pages: one on the page of a
+/// table's last bytes, past them, with a file offset that would make a
+/// mapped segment unloadable, zeroes the table's tail.
+#[test]
+fn a_zero_page_segment_on_a_tables_page_is_reported() {
+    let dir = tmp("loader-zero-page");
+    let (mut b, _, vaddr) = victim();
+    let end = vaddr + 131_072;
+    assert!(end % 4096 < 4000, "the table's end is not near a page end");
+    let note = phdrs(&b).into_iter().find(|p| p.kind == 4).unwrap();
+    make_load(&mut b, note.at, 0x123, end + 8, end + 8, 0, 16);
+    // The bytes it covers are the next table's; the page is gelu_bf16's too.
+    reported(&dir, &b, "maps other bytes over it");
+}
+
+/// More program headers than Linux reads: not judged, so a problem.
+#[test]
+fn more_program_headers_than_a_loader_reads_is_a_problem() {
+    let dir = tmp("loader-phnum");
+    let (mut b, _, _) = victim();
+    let at = b.len() as u64;
+    b.extend(std::iter::repeat_n(0u8, 1200 * 56));
+    put64(&mut b, 0x20, at);
+    b[0x38..0x3A].copy_from_slice(&1200u16.to_le_bytes());
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("program headers take 67200 bytes"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}
+
+/// Without `--json`, each problem of the load map is its own line.
+#[test]
+fn the_text_report_prints_each_load_map_problem() {
+    let dir = tmp("loader-text");
+    let (mut b, _, vaddr) = victim();
+    relocation_into_table(&mut b, vaddr, None, vaddr + 2 * 0x3f80);
+    let file = dir.join("artifact");
+    std::fs::write(&file, &b).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .args(["audit", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  LOADED OVER: declared table gelu_bf16")),
+        "{}",
+        &text[text.len().saturating_sub(1500)..]
+    );
+}
