@@ -62,7 +62,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
             QuantType::I16,
             SCALE,
             0,
-            actlut_codegen::quant::Output::I16 {
+            actlut_codegen::quant::OutputType::I16 {
                 scale: OUT_SCALE,
                 zero_point: 0,
             },

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use actlut_codegen::builder::Builder;
-use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{OutputType, Pipeline, QuantType, Rounding};
 use actlut_codegen::Function;
 
 fn main() {
@@ -25,7 +25,7 @@ fn main() {
 /// `std::round`). Stored in the spline form: 3,240 bytes against 16,161 for
 /// the page scheme and 131,072 for the full table (docs/quant16.md).
 fn write_sigmoid_i16(path: &std::path::Path) {
-    let output = Output::I16 {
+    let output = OutputType::I16 {
         scale: 1.0 / 32768.0,
         zero_point: 0,
     };

@@ -8,7 +8,7 @@
 //! gives the lookups its bits ([`Output::bits`], [`Output::bits_mut`]), and the caller picks the
 //! kernel for their width. Sealed: the tables and kernels exist for these types only.
 
-use actlut_core::quant::{Op, Output as Stage, QuantType};
+use actlut_core::quant::{Op, OutputType, QuantType};
 use actlut_core::Format;
 
 mod sealed {
@@ -308,7 +308,7 @@ half_output!(half::bf16);
 pub trait FloatOutput: Output {
     /// The stage of the quantized pipeline that rounds into this type.
     #[doc(hidden)]
-    const STAGE: Stage;
+    const STAGE: OutputType;
     /// The default quiet NaN: the output of a NaN element or of a block with a NaN scale.
     const NAN: Self;
     /// `op` at the exact value `x`, rounded once to this type.
@@ -316,7 +316,7 @@ pub trait FloatOutput: Output {
 }
 
 impl FloatOutput for f32 {
-    const STAGE: Stage = Stage::F32;
+    const STAGE: OutputType = OutputType::F32;
     const NAN: Self = f32::NAN;
     fn from_value(op: Op, x: f64) -> Self {
         match op {
@@ -336,7 +336,7 @@ fn value_16(op: Op, format: Format, x: f64) -> u16 {
 }
 
 impl FloatOutput for half::bf16 {
-    const STAGE: Stage = Stage::Bf16;
+    const STAGE: OutputType = OutputType::Bf16;
     const NAN: Self = half::bf16::from_bits(0x7FC0);
     fn from_value(op: Op, x: f64) -> Self {
         half::bf16::from_bits(value_16(op, Format::Bf16, x))
@@ -344,7 +344,7 @@ impl FloatOutput for half::bf16 {
 }
 
 impl FloatOutput for half::f16 {
-    const STAGE: Stage = Stage::F16;
+    const STAGE: OutputType = OutputType::F16;
     const NAN: Self = half::f16::from_bits(0x7E00);
     fn from_value(op: Op, x: f64) -> Self {
         half::f16::from_bits(value_16(op, Format::F16, x))
@@ -366,8 +366,8 @@ pub trait QuantOutput: Output {
     const TYPE: QuantType;
     /// The stage of the quantized pipeline that requantizes into this type.
     #[doc(hidden)]
-    fn stage(scale: f32, zero_point: i32) -> Stage {
-        Stage::requantized(Self::TYPE, scale, zero_point).expect("an 8- or 16-bit type")
+    fn stage(scale: f32, zero_point: i32) -> OutputType {
+        OutputType::requantized(Self::TYPE, scale, zero_point).expect("an 8- or 16-bit type")
     }
 }
 impl QuantOutput for i8 {

@@ -239,9 +239,9 @@ pub use actlut_core::spline::{SplineError, SplineRef};
 ///
 /// ```
 /// use actlut::quant16::{map_spline, SplineRef};
-/// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+/// use actlut_codegen::quant::{OutputType, Pipeline, QuantType, Rounding};
 /// use actlut_codegen::Function;
-/// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+/// let out = OutputType::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
 /// let p = Pipeline::new(Function::Tanh.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
 ///     .with_rounding(Rounding::TiesAwayFromZero);
 /// let stored = actlut_codegen::spline::pack_pipeline(&p).unwrap();

@@ -609,12 +609,12 @@ fn hand_checked_entries() {
 /// every lookup.
 #[test]
 fn eight_bit_codes_requantized_to_i16_and_u16_equal_the_pipeline_on_every_code() {
-    use actlut_codegen::quant::{Output as Stage, Pipeline, QuantType};
+    use actlut_codegen::quant::{OutputType, Pipeline, QuantType};
     let op = Op::from(actlut::Activation::Tanh);
     let codes: Vec<i8> = (-128..=127).collect();
 
     let t = DequantTable::<i8, i16>::requantized(op, 0.03, 2, 1.0 / 32768.0, 7).unwrap();
-    let stage = Stage::I16 {
+    let stage = OutputType::I16 {
         scale: 1.0 / 32768.0,
         zero_point: 7,
     };
@@ -628,7 +628,7 @@ fn eight_bit_codes_requantized_to_i16_and_u16_equal_the_pipeline_on_every_code()
     }
 
     let t = DequantTable::<i8, u16>::requantized(op, 0.03, 2, 1.0 / 32768.0, 32768).unwrap();
-    let stage = Stage::U16 {
+    let stage = OutputType::U16 {
         scale: 1.0 / 32768.0,
         zero_point: 32768,
     };

@@ -410,9 +410,9 @@ fn boxed_tables_equal_buffer_tables() {
 #[test]
 fn spline_tables_equal_the_full_tables_on_every_code() {
     use actlut::quant16::{map_spline, SplineRef};
-    use actlut_codegen::quant::{Output, Pipeline};
+    use actlut_codegen::quant::{OutputType, Pipeline};
     for f in [Activation::Sigmoid, Activation::Tanh] {
-        let out = Output::I16 {
+        let out = OutputType::I16 {
             scale: 1.0 / 32768.0,
             zero_point: 0,
         };

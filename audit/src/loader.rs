@@ -31,9 +31,8 @@
 //!   entries). A table in a section the linker does not copy (an rlib's
 //!   metadata holds such copies) is not linked at all.
 //! - **wasm modules:** a declared table or record lies wholly in one data
-//!   segment (in a module with a memory that is not an object file: an
-//!   object file links only its segments, and a module without memory, an
-//!   rlib's metadata, reads none). If that segment is active, no later active segment of the same
+//!   segment, in a module with a memory (one without, an rlib's metadata,
+//!   reads none). If that segment is active, no later active segment of the same
 //!   memory is written over it at instantiation. Segments placed by a global
 //!   (`global.get`) are compared with those placed by the same global; with
 //!   any other, the audit cannot tell, and that is a problem. Relocations of
@@ -267,8 +266,24 @@ fn overlaps(a: u64, b: u64, c: u64, d: u64) -> bool {
 }
 
 /// The bytes one relocation is taken to write from its target: two 64-bit
-/// words (a TLS descriptor), whatever the file's word size.
+/// words (a TLS descriptor), in a 64-bit file or for x86-64 (whose x32
+/// files write 64-bit fields too). In a 32-bit file of another machine, two
+/// 32-bit words ([`REACH_32`]). In an object file, no further than the end
+/// of the section it targets.
 pub const REACH: u64 = 16;
+
+/// [`REACH`] in a 32-bit file of a machine other than x86-64: a TLS
+/// descriptor of two words, or a 64-bit field (MIPS n32, SPARC v8+).
+pub const REACH_32: u64 = 8;
+
+/// The reach of a relocation of an ELF file.
+fn elf_reach(machine: elf::Machine, is_64: bool) -> u64 {
+    if is_64 || machine == elf::EM_X86_64 {
+        REACH
+    } else {
+        REACH_32
+    }
+}
 
 /// Distinct write ranges kept before a file is a problem for that alone: a
 /// build has none into its tables, so this many is an attack, and the
@@ -562,190 +577,125 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
 
     /// Every relocation the dynamic loader (or a static program's start-up
     /// code, from its relocation sections) applies, against the virtual
-    /// ranges `placed`.
+    /// ranges `placed`. What the audit reads to know them (the program
+    /// headers, the dynamic tables, the relocation tables) must itself be
+    /// what the loader reads: no segment mapped over it, no relocation
+    /// into it, else the file is a problem.
     fn dynamic_relocations(&mut self, placed: &[(usize, u64, u64)]) {
         let e = self.file.endian();
-        let data = self.file.data();
         let machine = self.file.elf_header().e_machine(e);
         let word: u64 = if self.file.is_64() { 8 } else { 4 };
-        let mut hits = Hits::new(placed);
-        // The most bytes one relocation writes, on any machine (a TLS
-        // descriptor: two words; a 64-bit field in a 32-bit file, x32).
-        let field = REACH;
         let mut unread: Vec<String> = Vec::new();
-        let copy = |t: u32| is_copy(machine, t);
-        let reach = |off: u64, t: u32| {
-            if copy(t) {
-                u64::MAX
-            } else {
-                off.saturating_add(field)
-            }
-        };
-        // Relocation sections.
-        let sections = self.file.elf_section_table();
-        for (n, sh) in sections.iter().enumerate() {
-            let name = sections.section_name(e, sh).unwrap_or(b"?");
-            let name = &String::from_utf8_lossy(name).into_owned();
-            let what = |off: u64, t: u32| {
-                move || {
-                    format!("relocation section {name} (section {n}) writes at {off:#x} (type {t})")
-                }
-            };
-            let unparsed = |unread: &mut Vec<String>, e: object::Error| {
-                unread.push(format!(
-                    "relocation section {name} (section {n}) does not parse ({e}): the audit cannot tell where it writes"
-                ))
-            };
-            match sh.rel(e, data) {
-                Ok(Some((rel, _))) => {
-                    for r in rel {
-                        let off: u64 = r.r_offset(e).into();
-                        let t = r.r_type(e).0;
-                        hits.add(off, reach(off, t), what(off, t));
-                    }
-                }
-                Ok(None) => {}
-                Err(err) => unparsed(&mut unread, err),
-            }
-            match sh.rela(e, data) {
-                Ok(Some((rela, _))) => {
-                    for r in rela {
-                        let off: u64 = r.r_offset(e).into();
-                        let t = r.r_type(e, false).0;
-                        hits.add(off, reach(off, t), what(off, t));
-                    }
-                }
-                Ok(None) => {}
-                Err(err) => unparsed(&mut unread, err),
-            }
-            match sh.relr(e, data) {
-                Ok(Some(relr)) => {
-                    for off in relr {
-                        let off: u64 = off.into();
-                        hits.add(off, off.saturating_add(field), what(off, 0));
-                    }
-                }
-                Ok(None) => {}
-                Err(err) => unparsed(&mut unread, err),
-            }
-            match sh.crel(e, data) {
-                Ok(Some((crel, _))) => {
-                    for r in crel {
-                        match r {
-                            Ok(r) => {
-                                let t = r.r_type.0;
-                                hits.add(r.r_offset, reach(r.r_offset, t), what(r.r_offset, t));
-                            }
-                            Err(err) => {
-                                unparsed(&mut unread, err);
-                                break;
-                            }
-                        }
-                    }
-                }
-                Ok(None) => {}
-                Err(err) => unparsed(&mut unread, err),
-            }
-            let t = sh.sh_type(e);
-            if t == elf::SHT_ANDROID_REL || t == elf::SHT_ANDROID_RELA || t == elf::SHT_ANDROID_RELR
-            {
-                unread.push(format!(
-                    "relocation section {name} (section {n}) holds Android packed relocations, which the audit does not read: it cannot tell whether they write into the tables"
-                ));
-            }
+        // Virtual ranges of what the audit reads, each with its name.
+        let mut meta: Vec<(u64, u64, String)> = Vec::new();
+        // The relocation tables: their entries, their kind, their name.
+        let mut tables: Vec<(&'d [u8], Kind, String)> = Vec::new();
+
+        // The program headers in memory (ld.so reads them there).
+        let header = self.file.elf_header();
+        let phoff: u64 = header.e_phoff(e).into();
+        let phbytes = std::mem::size_of_val(self.file.elf_program_headers()) as u64;
+        for (_, vs, vt) in self.mapped(phoff, phoff + phbytes) {
+            meta.push((vs, vt, "the program headers".into()));
         }
-        // PT_DYNAMIC: what the dynamic loader reads, section headers or not,
-        // from memory (its address, not its file offset), every tag where it
-        // occurs (a loader keeps the last).
+
+        // PT_DYNAMIC: read at its address, as ld.so reads it, to DT_NULL
+        // (whatever its p_filesz), every tag where it occurs.
         let dyn_size = std::mem::size_of::<H::Dyn>() as u64;
-        for p in self.file.elf_program_headers() {
-            if p.p_type(e) != elf::PT_DYNAMIC {
-                continue;
-            }
-            let (addr, size): (u64, u64) = (p.p_vaddr(e).into(), p.p_filesz(e).into());
-            let tables = self.at_addresses(addr, size - size % dyn_size);
-            if tables.is_empty() {
+        let dynamics: Vec<u64> = self
+            .file
+            .elf_program_headers()
+            .iter()
+            .filter(|p| p.p_type(e) == elf::PT_DYNAMIC)
+            .map(|p| p.p_vaddr(e).into())
+            .collect();
+        if dynamics.len() > MAX_REPEATS {
+            self.out.file(format!(
+                "it has {} dynamic tables (PT_DYNAMIC), more than the audit reads ({MAX_REPEATS}): it does not judge where their relocations write",
+                dynamics.len()
+            ));
+            return;
+        }
+        for addr in dynamics {
+            let views = self.from_address(addr);
+            if views.is_empty() {
                 unread.push(format!(
                     "its dynamic table (PT_DYNAMIC) at {addr:#x} is not in the file part of a loadable segment: the audit cannot read the relocations it names"
                 ));
             }
-            for bytes in tables {
-                let entries: Vec<(i64, u64)> = bytes
-                    .chunks_exact(dyn_size as usize)
-                    .map(|c| {
-                        let w = dyn_size as usize / 2;
-                        let tag = read_word(c, w as u64, e);
-                        let tag = if w == 4 {
-                            i64::from(tag as u32 as i32)
-                        } else {
-                            tag as i64
-                        };
-                        (tag, read_word(&c[w..], w as u64, e))
-                    })
-                    .collect();
+            for bytes in views {
+                let w = dyn_size as usize / 2;
+                let mut entries: Vec<(i64, u64)> = Vec::new();
+                for c in bytes.chunks_exact(dyn_size as usize) {
+                    let tag = read_word(c, w as u64, e);
+                    let tag = if w == 4 {
+                        i64::from(tag as u32 as i32)
+                    } else {
+                        tag as i64
+                    };
+                    if tag == elf::DT_NULL.0 {
+                        break;
+                    }
+                    entries.push((tag, read_word(&c[w..], w as u64, e)));
+                }
+                let len = (entries.len() as u64 + 1) * dyn_size;
+                meta.push((addr, addr.saturating_add(len), "the dynamic table".into()));
                 let values = |want: i64| -> Vec<u64> {
-                    entries
+                    let mut v: Vec<u64> = entries
                         .iter()
                         .filter(|(t, _)| *t == want)
                         .map(|(_, v)| *v)
+                        .collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                };
+                let rela_plt = values(elf::DT_PLTREL.0);
+                let jmprel_kinds: Vec<Kind> = if rela_plt.is_empty() {
+                    std::vec![Kind::Rela, Kind::Rel]
+                } else {
+                    rela_plt
+                        .iter()
+                        .map(|&v| {
+                            if v == elf::DT_RELA.0 as u64 {
+                                Kind::Rela
+                            } else {
+                                Kind::Rel
+                            }
+                        })
                         .collect()
                 };
-                let largest = |want: i64| values(want).into_iter().max();
-                let rela_plt = values(elf::DT_PLTREL.0).contains(&(elf::DT_RELA.0 as u64));
-                for (at, size, rela) in [
-                    (elf::DT_RELA.0, elf::DT_RELASZ.0, true),
-                    (elf::DT_REL.0, elf::DT_RELSZ.0, false),
-                    (elf::DT_JMPREL.0, elf::DT_PLTRELSZ.0, rela_plt),
+                for (at, size, kinds) in [
+                    (elf::DT_RELA.0, elf::DT_RELASZ.0, std::vec![Kind::Rela]),
+                    (elf::DT_REL.0, elf::DT_RELSZ.0, std::vec![Kind::Rel]),
+                    (elf::DT_JMPREL.0, elf::DT_PLTRELSZ.0, jmprel_kinds),
+                    (elf::DT_RELR.0, elf::DT_RELRSZ.0, std::vec![Kind::Relr]),
                 ] {
-                    let Some(size) = largest(size) else { continue };
-                    // DT_JMPREL read both ways when DT_PLTREL says both.
-                    let kinds: &[bool] =
-                        if at == elf::DT_JMPREL.0 && values(elf::DT_PLTREL.0).len() > 1 {
-                            &[true, false]
-                        } else if rela {
-                            &[true]
-                        } else {
-                            &[false]
-                        };
-                    for addr in values(at) {
-                        for &rela in kinds {
-                            let ent = if rela { 3 * word } else { 2 * word };
-                            let tables = self.at_addresses(addr, size);
-                            if tables.is_empty() {
-                                unread.push(format!(
-                                    "the relocations its dynamic table names (tag {at}) at {addr:#x}, {size} bytes, are not in the file part of one loadable segment: the audit cannot read what they write"
-                                ));
-                            }
-                            for bytes in tables {
-                                for entry in bytes.chunks_exact(ent as usize) {
-                                    let off = read_word(entry, word, e);
-                                    let info = read_word(&entry[word as usize..], word, e);
-                                    let t = if word == 8 {
-                                        info as u32
-                                    } else {
-                                        (info & 0xff) as u32
-                                    };
-                                    hits.add(off, reach(off, t), || {
-                                        format!("a dynamic relocation (PT_DYNAMIC) writes at {off:#x} (type {t})")
-                                    });
-                                }
-                            }
-                        }
+                    let (addrs, sizes) = (values(at), values(size));
+                    if addrs.len() > MAX_REPEATS || sizes.len() > MAX_REPEATS {
+                        unread.push(format!(
+                            "its dynamic table repeats tag {at} or {size} more than {MAX_REPEATS} times: the audit does not judge where its relocations write"
+                        ));
+                        continue;
                     }
-                }
-                if let Some(size) = largest(elf::DT_RELRSZ.0) {
-                    for addr in values(elf::DT_RELR.0) {
-                        let tables = self.at_addresses(addr, size);
-                        if tables.is_empty() {
+                    let Some(&size) = sizes.iter().max() else {
+                        continue;
+                    };
+                    for addr in addrs {
+                        let views = self.at_addresses(addr, size);
+                        if views.is_empty() {
                             unread.push(format!(
-                                "the relative relocations its dynamic table names (DT_RELR) at {addr:#x} are not in the file part of one loadable segment: the audit cannot read what they write"
+                                "the relocations its dynamic table names (tag {at}) at {addr:#x}, {size} bytes, are not in the file part of one loadable segment: the audit cannot read what they write"
                             ));
                         }
-                        for bytes in tables {
-                            for off in relr(bytes, word, e) {
-                                hits.add(off, off.saturating_add(field), || {
-                                    format!("a relative relocation (DT_RELR) writes at {off:#x}")
-                                });
+                        meta.push((
+                            addr,
+                            addr.saturating_add(size),
+                            format!("the relocations of tag {at}"),
+                        ));
+                        for v in views {
+                            for &k in &kinds {
+                                tables.push((v, k, "a dynamic relocation (PT_DYNAMIC)".into()));
                             }
                         }
                     }
@@ -763,10 +713,178 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                 }
             }
         }
+
+        // Relocation sections (a static program's start-up code applies
+        // its own), each range read once, all of them at most twice the
+        // file's size.
+        let sections = self.file.elf_section_table();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut read = 0u64;
+        let limit = 2 * self.file.data().len().unwrap_or(0) + 65_536;
+        let mut crels = Vec::new();
+        for (n, sh) in sections.iter().enumerate() {
+            let t = sh.sh_type(e);
+            if t == elf::SHT_ANDROID_REL || t == elf::SHT_ANDROID_RELA || t == elf::SHT_ANDROID_RELR
+            {
+                unread.push(format!(
+                    "section {n} holds Android packed relocations, which the audit does not read: it cannot tell whether they write into the tables"
+                ));
+                continue;
+            }
+            let kind = match t {
+                elf::SHT_REL => Kind::Rel,
+                elf::SHT_RELA => Kind::Rela,
+                elf::SHT_RELR => Kind::Relr,
+                elf::SHT_CREL => Kind::Crel,
+                _ => continue,
+            };
+            let (off, size): (u64, u64) = (sh.sh_offset(e).into(), sh.sh_size(e).into());
+            if !seen.insert((off, size, t.0)) {
+                continue;
+            }
+            read = read.saturating_add(size);
+            if read > limit {
+                unread.push(format!(
+                    "its relocation sections overlap: they hold more than twice the file's bytes, more than the audit reads"
+                ));
+                break;
+            }
+            let name =
+                String::from_utf8_lossy(sections.section_name(e, sh).unwrap_or(b"?")).into_owned();
+            if sh.sh_flags(e).0 & elf::SHF_ALLOC.0 != 0 {
+                let a: u64 = sh.sh_addr(e).into();
+                meta.push((
+                    a,
+                    a.saturating_add(size),
+                    format!("relocation section {name}"),
+                ));
+            }
+            let what = format!("relocation section {name} (section {n})");
+            match self.file.data().read_bytes_at(off, size) {
+                Ok(bytes) if kind == Kind::Crel => crels.push((bytes, what)),
+                Ok(bytes) => tables.push((bytes, kind, what)),
+                Err(_) => unread.push(format!(
+                    "{what} runs past the end of the file: the audit cannot tell where it writes"
+                )),
+            }
+        }
+
+        // Every relocation, against the spans and against what the audit
+        // read.
+        let mut hits = Hits::new(placed);
+        let meta_ranges: Vec<(usize, u64, u64)> = meta
+            .iter()
+            .enumerate()
+            .map(|(i, &(s, t, _))| (i, s, t))
+            .collect();
+        let mut over_meta = Hits::new(&meta_ranges);
+        let field = elf_reach(machine, self.file.is_64());
+        let reach = |off: u64, t: u32| {
+            if is_copy(machine, t) {
+                u64::MAX
+            } else {
+                off.saturating_add(field)
+            }
+        };
+        let mut add = |off: u64, end: u64, what: &str, t: u32| {
+            let why = || format!("{what} writes at {off:#x} (type {t})");
+            hits.add(off, end, why);
+            over_meta.add(off, end, why);
+        };
+        for (bytes, kind, what) in &tables {
+            match kind {
+                Kind::Rela | Kind::Rel => {
+                    let ent = if *kind == Kind::Rela {
+                        3 * word
+                    } else {
+                        2 * word
+                    };
+                    for entry in bytes.chunks_exact(ent as usize) {
+                        let off = read_word(entry, word, e);
+                        let info = read_word(&entry[word as usize..], word, e);
+                        let t = if word == 8 {
+                            info as u32
+                        } else {
+                            (info & 0xff) as u32
+                        };
+                        add(off, reach(off, t), what, t);
+                    }
+                }
+                Kind::Relr => relr(bytes, word, e, |off| {
+                    add(off, off.saturating_add(field), what, 0)
+                }),
+                Kind::Crel => {}
+            }
+        }
+        for (bytes, what) in crels {
+            match object::read::elf::CrelIterator::new(bytes) {
+                Ok(it) => {
+                    for r in it {
+                        match r {
+                            Ok(r) => {
+                                add(r.r_offset, reach(r.r_offset, r.r_type.0), &what, r.r_type.0)
+                            }
+                            Err(_) => {
+                                unread.push(format!(
+                                    "{what} does not parse: the audit cannot tell where it writes"
+                                ));
+                                break;
+                            }
+                        }
+                    }
+                }
+                Err(_) => unread.push(format!(
+                    "{what} does not parse: the audit cannot tell where it writes"
+                )),
+            }
+        }
         hits.report(placed, self.spans, self.out);
+        // What the audit read must be what the loader reads.
+        for (i, &(s, t, ref name)) in meta.iter().enumerate() {
+            if let Some(why) = over_meta.find(s, t) {
+                unread.push(format!(
+                    "{name} at {s:#x}, which the audit reads to know where the loader writes, is itself written: {why}"
+                ));
+            }
+            for (a, vs, vt) in self.mapped_at(s, t) {
+                let fs = a.offset + (vs - a.vaddr);
+                if let Some(why) = self.segment_over(&a, fs, fs + (vt - vs), vs, vt) {
+                    unread.push(format!(
+                        "{name} at {s:#x}, which the audit reads to know where the loader writes, is mapped over: {why}"
+                    ));
+                }
+            }
+            let _ = i;
+        }
         for u in unread {
             self.out.file(u);
         }
+    }
+
+    /// The `PT_LOAD`s whose file part maps the virtual addresses `[s, t)`,
+    /// with those addresses.
+    fn mapped_at(&self, s: u64, t: u64) -> Vec<(Load, u64, u64)> {
+        self.loads
+            .iter()
+            .filter(|l| l.vaddr <= s && t <= l.vaddr.saturating_add(l.filesz.min(l.memsz)))
+            .map(|l| (*l, s, t))
+            .collect()
+    }
+
+    /// The file bytes from the virtual address `addr` to the end of the file
+    /// part of each `PT_LOAD` that maps it.
+    fn from_address(&self, addr: u64) -> Vec<&'d [u8]> {
+        self.loads
+            .iter()
+            .filter(|l| l.vaddr <= addr && addr < l.vaddr.saturating_add(l.filesz.min(l.memsz)))
+            .filter_map(|l| {
+                let at = addr - l.vaddr;
+                self.file
+                    .data()
+                    .read_bytes_at(l.offset + at, l.filesz.min(l.memsz) - at)
+                    .ok()
+            })
+            .collect()
     }
 
     /// The file bytes at the virtual addresses `[addr, addr + size)`, from
@@ -892,7 +1010,9 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                 }
                 let at = t_off + off;
                 let base = self.base;
-                hits.add(at, at + REACH, || {
+                // A relocation writes inside the section it targets.
+                let reach = elf_reach(self.file.elf_header().e_machine(e), self.file.is_64());
+                hits.add(at, (at + reach).min(t_off + t_size), || {
                     format!(
                         "relocation section {name} (section {n}) has the linker write at its file offset {:#x}",
                         base + at
@@ -945,29 +1065,40 @@ fn read_word(b: &[u8], word: u64, e: Endianness) -> u64 {
     }
 }
 
-/// The addresses a `DT_RELR` table relocates: an even entry is an address
-/// (and the next word is the base of a bitmap); an odd one a bitmap of the
-/// `8 * word - 1` words after the base.
-fn relr(bytes: &[u8], word: u64, e: Endianness) -> Vec<u64> {
-    let mut out = Vec::new();
+/// The addresses a `DT_RELR` table relocates, each given to `f`: an even
+/// entry is an address (and the next word is the base of a bitmap); an odd
+/// one a bitmap of the `8 * word - 1` words after the base.
+fn relr(bytes: &[u8], word: u64, e: Endianness, mut f: impl FnMut(u64)) {
     let mut next = 0u64;
     for entry in bytes.chunks_exact(word as usize) {
         let v = read_word(entry, word, e);
         if v & 1 == 0 {
-            out.push(v);
+            f(v);
             next = v.wrapping_add(word);
         } else {
             let bits = 8 * word - 1;
             for k in 0..bits {
                 if v >> (k + 1) & 1 == 1 {
-                    out.push(next.wrapping_add(k * word));
+                    f(next.wrapping_add(k * word));
                 }
             }
             next = next.wrapping_add(bits * word);
         }
     }
-    out
 }
+
+/// The kinds of ELF relocation table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Rel,
+    Rela,
+    Relr,
+    Crel,
+}
+
+/// Distinct values of one dynamic tag, or `PT_DYNAMIC` headers, the audit
+/// reads: a build has one.
+pub const MAX_REPEATS: usize = 4;
 
 /// An offset expression of a wasm data segment: a global's value (or 0)
 /// plus a constant, added with wrapping as the engine adds (`i32.add`
@@ -1011,9 +1142,7 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
     let mut segments = Vec::new();
     // Whether each memory, imported ones first, is 64-bit.
     let mut memory64: Vec<bool> = Vec::new();
-    // Whether it is an object file (a `linking` section): what lies outside
-    // its data segments is not linked.
-    let mut linking = false;
+
     // Payload range of each section, in order (what `reloc.*` sections
     // index).
     let mut sections: Vec<(u64, u64)> = Vec::new();
@@ -1086,7 +1215,6 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
                 }
             }
             Payload::CustomSection(c) => {
-                linking |= c.name() == "linking";
                 match c.as_known() {
                     wasmparser::KnownCustom::Reloc(r) => relocs.push(r),
                     _ if c.name().starts_with("reloc.") => out.file(format!(
@@ -1133,9 +1261,9 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
             Some(k) if t <= segments[k].data.1 => k,
             _ => {
                 // A module with memory reads only its data segments' bytes
-                // there; an object file links only them, and a module with
-                // no memory (an rlib's metadata) reads none.
-                if spans[i].declared && !linking && !memory64.is_empty() {
+                // there (an object file links only them); one with no
+                // memory (an rlib's metadata) reads none.
+                if spans[i].declared && !memory64.is_empty() {
                     out.span(i, spans, || {
                         "it is not wholly in one data segment: the program does not read these bytes"
                             .into()
@@ -1316,7 +1444,8 @@ fn relocations<'d, R: ReadRef<'d>>(
             }
             let width = u64::from(r.size()).div_ceil(8).max(REACH);
             let at = off + r_off;
-            hit(at, at + width, &|| {
+            // A relocation writes inside the section it targets.
+            hit(at, (at + width).min(off + size), &|| {
                 format!(
                     "a relocation of section {name} has the linker write at file offset {:#x}",
                     base + at
@@ -1342,15 +1471,34 @@ fn pe_base<'d, R: ReadRef<'d>>(
     data: R,
     hit: &mut Hit<'_>,
 ) {
-    let Ok(Some(blocks)) = dirs.relocation_blocks(data, &sections) else {
-        return;
+    let blocks = match dirs.relocation_blocks(data, &sections) {
+        Ok(Some(b)) => b,
+        Ok(None) => return,
+        Err(e) => {
+            hit(0, u64::MAX, &|| {
+                format!("its base relocations (PE) do not parse ({e}): the audit cannot tell where the loader writes")
+            });
+            return;
+        }
     };
-    for block in blocks.flatten() {
+    for block in blocks {
+        let block = match block {
+            Ok(b) => b,
+            Err(e) => {
+                // A block the audit cannot read: every table may be
+                // written.
+                hit(0, u64::MAX, &|| {
+                    format!("its base relocations (PE) do not parse ({e}): the audit cannot tell where the loader writes")
+                });
+                return;
+            }
+        };
         for r in block {
             if let Some((off, _)) = sections.pe_file_range_at(r.virtual_address) {
                 let at = u64::from(off);
                 let va = r.virtual_address;
-                hit(at, at + REACH, &|| {
+                // DIR64, the widest base relocation.
+                hit(at, at + 8, &|| {
                     format!("a base relocation (PE) writes at address {va:#x} (file offset {at:#x}) when the image is rebased")
                 });
             }

@@ -258,6 +258,15 @@ fn a_wasm_table_outside_data_segments_is_reported() {
         &module(&[], &[("x", t.clone())]),
         "not wholly in one data segment",
     );
+    // A custom section named `linking` (an object file's) changes nothing:
+    // the module still instantiates, and reads only its segments.
+    assert_reported(
+        &module(
+            &[Seg::At(0, &[1; 16])],
+            &[("x", t.clone()), ("linking", vec![2])],
+        ),
+        "not wholly in one data segment",
+    );
 }
 
 #[test]
@@ -579,4 +588,14 @@ fn a_base_relocation_into_a_declared_table_of_a_pe_image_is_reported() {
     assert_eq!(c.kind, "PE", "{c:?}");
     assert_passes(&pe_image(false));
     assert_reported(&pe_image(true), "base relocation (PE)");
+    // A block the audit cannot read (an 8-byte block of no entries, after
+    // which `object` stops): every table is reported.
+    let mut f = pe_image(true);
+    let reloc = f
+        .windows(8)
+        .rposition(|w| w == b".reloc\0\0")
+        .expect("the .reloc section header");
+    let raw = u32::from_le_bytes(f[reloc + 20..reloc + 24].try_into().unwrap()) as usize;
+    f[raw + 4..raw + 8].copy_from_slice(&8u32.to_le_bytes());
+    assert_reported(&f, "do not parse");
 }

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use actlut_codegen::builder::entry_bytes;
 use actlut_codegen::compact::{compact, Layout};
-use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 
 use crate::dump::write_file;
 use crate::{emit, usage, Failure};
@@ -253,9 +253,9 @@ pub fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
     let zero_point = parse_int("--zero-point", required(&a.zero_point, "--zero-point Z")?)?;
     let out_name = required(&a.out, "--out TYPE")?;
     let float = match out_name {
-        "f32" => Some(Output::F32),
-        "f16" => Some(Output::F16),
-        "bf16" => Some(Output::Bf16),
+        "f32" => Some(OutputType::F32),
+        "f16" => Some(OutputType::F16),
+        "bf16" => Some(OutputType::Bf16),
         "i16" | "u16" | "i8" | "u8" => None,
         _ => {
             return Err(Failure(format!(
@@ -290,7 +290,7 @@ pub fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
                 None => 0,
             };
             let ty = QuantType::from_name(out_name).expect("an integer output type");
-            Output::requantized(ty, out_scale, out_zp).expect("an 8- or 16-bit type")
+            OutputType::requantized(ty, out_scale, out_zp).expect("an 8- or 16-bit type")
         }
     };
     let rounding = match &a.rounding {

@@ -387,3 +387,114 @@ fn the_text_report_prints_each_load_map_problem() {
         &text[text.len().saturating_sub(1500)..]
     );
 }
+
+/// The virtual address of the file offset `off`, through the `PT_LOAD`
+/// that maps it.
+fn vaddr_of(b: &[u8], off: u64) -> u64 {
+    let load = phdrs(b)
+        .into_iter()
+        .find(|p| p.kind == 1 && p.offset <= off && off < p.offset + p.filesz)
+        .expect("a PT_LOAD maps it");
+    load.vaddr + (off - load.offset)
+}
+
+fn set_dynamic(b: &mut [u8], tag: u64, value: u64) {
+    let (at, _, _) = dynamic_entries(b)
+        .into_iter()
+        .find(|e| e.1 == tag)
+        .unwrap_or_else(|| panic!("tag {tag}"));
+    put64(b, at + 8, value);
+}
+
+/// A relocation that rewrites a later relocation's target into a table:
+/// as the file holds them, neither names a table; ld.so reads the second
+/// after the first has written it.
+#[test]
+fn a_relocation_into_the_relocations_is_a_problem() {
+    let dir = tmp("loader-self-modifying");
+    let (mut b, _, vaddr) = victim();
+    let (_, x, _) = section(&b, ".eh_frame");
+    let xv = vaddr_of(&b, x);
+    // A: R_X86_64_DTPOFF64 (17) of symbol 0 writes its addend, the table's
+    // address, over B's r_offset. B: harmless as it stands.
+    let entries = [(xv + 24, 17u64, vaddr + 0x100), (xv + 48, 17, 0)];
+    for (k, (off, info, addend)) in entries.into_iter().enumerate() {
+        let at = x as usize + 24 * k;
+        put64(&mut b, at, off);
+        put64(&mut b, at + 8, info);
+        put64(&mut b, at + 16, addend);
+    }
+    set_dynamic(&mut b, 23, xv); // DT_JMPREL
+    set_dynamic(&mut b, 2, 48); // DT_PLTRELSZ
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("which the audit reads to know where the loader writes, is itself written"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}
+
+/// ld.so reads the dynamic table to `DT_NULL`, whatever `p_filesz` says.
+#[test]
+fn the_dynamic_table_is_read_to_dt_null_whatever_its_size() {
+    let dir = tmp("loader-dynamic-filesz");
+    let (mut b, _, vaddr) = victim();
+    relocation_into_table(&mut b, vaddr, None, vaddr + 2 * 0x3f80);
+    let dynamic = phdrs(&b).into_iter().find(|p| p.kind == 2).unwrap();
+    put64(&mut b, dynamic.at + 32, 0); // p_filesz
+    put64(&mut b, 0x28, 0);
+    b[0x3C..0x40].fill(0);
+    reported(&dir, &b, "PT_DYNAMIC");
+}
+
+/// A segment that maps a page over the relocation tables (by pages, as the
+/// kernel maps it): what the audit read is not what ld.so reads.
+#[test]
+fn a_segment_over_the_relocation_tables_is_a_problem() {
+    let dir = tmp("loader-overlay-relocations");
+    let (mut b, _, _) = victim();
+    let copy = (b.len() as u64).next_multiple_of(4096);
+    let page0 = b[..4096].to_vec();
+    b.resize(copy as usize, 0);
+    b.extend_from_slice(&page0);
+    let note = phdrs(&b).into_iter().find(|p| p.kind == 4).unwrap();
+    // 16 bytes of page 0's copy at 0x800: the kernel maps its whole page.
+    make_load(&mut b, note.at, copy + 0x800, 0x800, 0x800, 16, 16);
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("which the audit reads to know where the loader writes, is mapped over"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}
+
+/// A tag repeated with many values: not read, a problem.
+#[test]
+fn a_dynamic_tag_repeated_with_many_values_is_a_problem() {
+    let dir = tmp("loader-repeats");
+    let (mut b, _, _) = victim();
+    let rela = dynamic_entries(&b)
+        .into_iter()
+        .find(|e| e.1 == 7)
+        .unwrap()
+        .2;
+    // DT_INIT, DT_FINI, DT_INIT_ARRAY, DT_FINI_ARRAY, DT_VERSYM: five more
+    // DT_RELA values, 24 bytes apart.
+    for (k, tag) in [12u64, 13, 25, 26, 0x6fff_fff0].into_iter().enumerate() {
+        let (at, _, _) = dynamic_entries(&b)
+            .into_iter()
+            .find(|e| e.1 == tag)
+            .unwrap();
+        put64(&mut b, at, 7);
+        put64(&mut b, at + 8, rela + 24 * (k as u64 + 1));
+    }
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("repeats tag 7"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}

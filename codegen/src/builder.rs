@@ -6,14 +6,14 @@
 //!
 //! ```no_run
 //! use actlut_codegen::builder::Builder;
-//! use actlut_codegen::quant::{Op, Output, QuantType};
+//! use actlut_codegen::quant::{Op, OutputType, QuantType};
 //! use actlut_codegen::Function;
 //!
 //! let mut tables = Builder::new();
-//! tables.table("GELU_Q", Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, Output::F32)?;
-//! tables.packed_table("SILU_I4", Function::Silu.into(), QuantType::I4, 0.5, 0, Output::F16)?;
+//! tables.table("GELU_Q", Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, OutputType::F32)?;
+//! tables.packed_table("SILU_I4", Function::Silu.into(), QuantType::I4, 0.5, 0, OutputType::F16)?;
 //! // Any pure function of the dequantized f32 value.
-//! tables.custom("RELU6_Q", QuantType::U8, 0.1, 128, Output::U8 { scale: 0.025, zero_point: 0 },
+//! tables.custom("RELU6_Q", QuantType::U8, 0.1, 128, OutputType::U8 { scale: 0.025, zero_point: 0 },
 //!     |x| x.clamp(0.0, 6.0))?;
 //! let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("quant_tables.rs");
 //! tables.write_to(&out).unwrap();
@@ -44,11 +44,11 @@
 //!
 //! ```no_run
 //! use actlut_codegen::builder::Builder;
-//! use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+//! use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 //! use actlut_codegen::Function;
 //!
 //! // TFLite 16x8 sigmoid: input scale 2^-12, output scale 2^-15, zero points 0, ties away.
-//! let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+//! let out = OutputType::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
 //! let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
 //!     .with_rounding(Rounding::TiesAwayFromZero);
 //! let mut tables = Builder::new();
@@ -71,15 +71,15 @@ use std::fmt::Write as _;
 use std::string::String;
 use std::vec::Vec;
 
-use crate::quant::{dequantize, output_bits, Op, Output, Pipeline, QuantError, QuantType};
+use crate::quant::{dequantize, output_bits, Op, OutputType, Pipeline, QuantError, QuantType};
 
 /// Collects tables and writes them as one Rust file.
 ///
 /// ```
 /// use actlut_codegen::builder::Builder;
-/// use actlut_codegen::quant::{Op, Output, QuantType};
+/// use actlut_codegen::quant::{Op, OutputType, QuantType};
 /// let mut b = Builder::new();
-/// b.table("ID_U4", Op::Identity, QuantType::U4, 1.0, 0, Output::U8 { scale: 1.0, zero_point: 0 })?;
+/// b.table("ID_U4", Op::Identity, QuantType::U4, 1.0, 0, OutputType::U8 { scale: 1.0, zero_point: 0 })?;
 /// let code = b.build();
 /// assert!(code.contains("pub static ID_U4: [u8; 16] = ["));
 /// assert!(code.contains("    0, 1, 2, 3, 4, 5, 6, 7,"));
@@ -95,7 +95,7 @@ pub struct Builder {
 struct Item {
     name: String,
     doc: String,
-    output: Output,
+    output: OutputType,
     packed: bool,
     /// Entry bits, as [`Pipeline::entry`] gives them, one per code.
     entries: Vec<u32>,
@@ -128,7 +128,7 @@ impl Builder {
         input: QuantType,
         scale: f32,
         zero_point: i32,
-        output: Output,
+        output: OutputType,
     ) -> Result<&mut Builder, QuantError> {
         let p = Pipeline::new(op, input, scale, zero_point, output)?;
         self.push(name, &p, false);
@@ -144,8 +144,8 @@ impl Builder {
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
-    /// use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
-    /// let out = Output::U8 { scale: 2.0, zero_point: 0 };
+    /// use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
+    /// let out = OutputType::U8 { scale: 2.0, zero_point: 0 };
     /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, out)?;
     /// let mut b = Builder::new();
     /// b.pipeline("EVEN", p).pipeline("AWAY", p.with_rounding(Rounding::TiesAwayFromZero));
@@ -177,9 +177,9 @@ impl Builder {
     /// ```
     /// use actlut_codegen::builder::Builder;
     /// use actlut_codegen::compact::CompactRef;
-    /// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+    /// use actlut_codegen::quant::{OutputType, Pipeline, QuantType, Rounding};
     /// use actlut_codegen::Function;
-    /// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+    /// let out = OutputType::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
     /// let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
     ///     .with_rounding(Rounding::TiesAwayFromZero);
     /// let mut b = Builder::new();
@@ -227,10 +227,10 @@ impl Builder {
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
-    /// use actlut_codegen::quant::{Output, Pipeline, QuantType, Rounding};
+    /// use actlut_codegen::quant::{OutputType, Pipeline, QuantType, Rounding};
     /// use actlut_codegen::spline::SplineRef;
     /// use actlut_codegen::Function;
-    /// let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+    /// let out = OutputType::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
     /// let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)?
     ///     .with_rounding(Rounding::TiesAwayFromZero);
     /// let mut b = Builder::new();
@@ -274,9 +274,9 @@ impl Builder {
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
-    /// use actlut_codegen::quant::{Op, Output, QuantType};
+    /// use actlut_codegen::quant::{Op, OutputType, QuantType};
     /// let mut b = Builder::new();
-    /// b.packed_table("P", Op::Identity, QuantType::U4, 1.0, 0, Output::U8 { scale: 1.0, zero_point: 0 })?;
+    /// b.packed_table("P", Op::Identity, QuantType::U4, 1.0, 0, OutputType::U8 { scale: 1.0, zero_point: 0 })?;
     /// assert!(b.build().contains("    [1, 2],")); // byte 0x21
     /// # Ok::<(), actlut_codegen::quant::QuantError>(())
     /// ```
@@ -287,7 +287,7 @@ impl Builder {
         input: QuantType,
         scale: f32,
         zero_point: i32,
-        output: Output,
+        output: OutputType,
     ) -> Result<&mut Builder, QuantError> {
         assert!(
             input.codes() == 16,
@@ -313,9 +313,9 @@ impl Builder {
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
-    /// use actlut_codegen::quant::{Output, QuantType};
+    /// use actlut_codegen::quant::{OutputType, QuantType};
     /// let mut b = Builder::new();
-    /// b.custom("SQUARE", QuantType::I4, 0.5, 0, Output::F32, |x| x * x)?;
+    /// b.custom("SQUARE", QuantType::I4, 0.5, 0, OutputType::F32, |x| x * x)?;
     /// assert!(b.build().contains("pub static SQUARE: [f32; 16] = ["));
     /// # Ok::<(), actlut_codegen::quant::QuantError>(())
     /// ```
@@ -325,7 +325,7 @@ impl Builder {
         input: QuantType,
         scale: f32,
         zero_point: i32,
-        output: Output,
+        output: OutputType,
         f: impl Fn(f32) -> f32,
     ) -> Result<&mut Builder, QuantError> {
         // Validation only: the op is replaced by `f`.
@@ -367,7 +367,7 @@ impl Builder {
         &mut self,
         name: &str,
         doc: String,
-        output: Output,
+        output: OutputType,
         packed: bool,
         entries: Vec<u32>,
     ) {
@@ -486,14 +486,14 @@ impl Builder {
     }
 
     /// The files that [`build`](Self::build)'s source includes: for each table over 16-bit
-    /// codes, `NAME.bin` and its entries, little-endian, each [`Output::bytes`] wide, or for a
+    /// codes, `NAME.bin` and its entries, little-endian, each [`OutputType::bytes`] wide, or for a
     /// [`compact_table`](Self::compact_table) `NAME.compact` and its stored form.
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
-    /// use actlut_codegen::quant::{Op, Output, QuantType};
+    /// use actlut_codegen::quant::{Op, OutputType, QuantType};
     /// let mut b = Builder::new();
-    /// b.table("ID", Op::Identity, QuantType::I16, 1.0, 0, Output::I16 { scale: 1.0, zero_point: 0 })?;
+    /// b.table("ID", Op::Identity, QuantType::I16, 1.0, 0, OutputType::I16 { scale: 1.0, zero_point: 0 })?;
     /// let files = b.binaries();
     /// assert_eq!(files[0].0, "ID.bin");
     /// assert_eq!(files[0].1.len(), 131_072);
@@ -531,11 +531,11 @@ impl Builder {
 ///
 /// ```
 /// use actlut_codegen::builder::entry_bytes;
-/// use actlut_codegen::quant::Output;
-/// assert_eq!(entry_bytes(Output::F16, &[0x3C00]), [0x00, 0x3C]);
-/// assert_eq!(entry_bytes(Output::U8 { scale: 1.0, zero_point: 0 }, &[7, 9]), [7, 9]);
+/// use actlut_codegen::quant::OutputType;
+/// assert_eq!(entry_bytes(OutputType::F16, &[0x3C00]), [0x00, 0x3C]);
+/// assert_eq!(entry_bytes(OutputType::U8 { scale: 1.0, zero_point: 0 }, &[7, 9]), [7, 9]);
 /// ```
-pub fn entry_bytes(output: Output, entries: &[u32]) -> Vec<u8> {
+pub fn entry_bytes(output: OutputType, entries: &[u32]) -> Vec<u8> {
     let w = output.bytes();
     entries
         .iter()
@@ -544,17 +544,21 @@ pub fn entry_bytes(output: Output, entries: &[u32]) -> Vec<u8> {
 }
 
 /// A `static` of 65,536 entries decoded at compile time from `NAME.bin`.
-fn write_embedded(s: &mut String, name: &str, output: Output) {
+fn write_embedded(s: &mut String, name: &str, output: OutputType) {
     let elem = element_type(output);
     let w = output.bytes();
     let decode = match output {
-        Output::F32 => "f32::from_bits(u32::from_le_bytes([B[k], B[k + 1], B[k + 2], B[k + 3]]))",
-        Output::F16 | Output::Bf16 | Output::U16 { .. } => "u16::from_le_bytes([B[k], B[k + 1]])",
-        Output::I16 { .. } => "i16::from_le_bytes([B[k], B[k + 1]])",
-        Output::I8 { .. } => "B[k] as i8",
-        Output::U8 { .. } => "B[k]",
+        OutputType::F32 => {
+            "f32::from_bits(u32::from_le_bytes([B[k], B[k + 1], B[k + 2], B[k + 3]]))"
+        }
+        OutputType::F16 | OutputType::Bf16 | OutputType::U16 { .. } => {
+            "u16::from_le_bytes([B[k], B[k + 1]])"
+        }
+        OutputType::I16 { .. } => "i16::from_le_bytes([B[k], B[k + 1]])",
+        OutputType::I8 { .. } => "B[k] as i8",
+        OutputType::U8 { .. } => "B[k]",
     };
-    let zero = if matches!(output, Output::F32) {
+    let zero = if matches!(output, OutputType::F32) {
         "0.0"
     } else {
         "0"
@@ -575,13 +579,15 @@ fn write_embedded(s: &mut String, name: &str, output: Output) {
     );
 }
 
-fn describe_output(output: Output) -> String {
+fn describe_output(output: OutputType) -> String {
     match output {
-        Output::F32 | Output::F16 | Output::Bf16 => std::format!("{} outputs", output.name()),
-        Output::I8 { scale, zero_point }
-        | Output::U8 { scale, zero_point }
-        | Output::I16 { scale, zero_point }
-        | Output::U16 { scale, zero_point } => std::format!(
+        OutputType::F32 | OutputType::F16 | OutputType::Bf16 => {
+            std::format!("{} outputs", output.name())
+        }
+        OutputType::I8 { scale, zero_point }
+        | OutputType::U8 { scale, zero_point }
+        | OutputType::I16 { scale, zero_point }
+        | OutputType::U16 { scale, zero_point } => std::format!(
             "requantized to {} with scale {scale:?}, zero point {zero_point}",
             output.name()
         ),
@@ -592,18 +598,18 @@ fn describe_output(output: Output) -> String {
 ///
 /// ```
 /// use actlut_codegen::builder::element_type;
-/// use actlut_codegen::quant::Output;
-/// assert_eq!(element_type(Output::F16), "u16");
-/// assert_eq!(element_type(Output::F32), "f32");
+/// use actlut_codegen::quant::OutputType;
+/// assert_eq!(element_type(OutputType::F16), "u16");
+/// assert_eq!(element_type(OutputType::F32), "f32");
 /// ```
-pub fn element_type(output: Output) -> &'static str {
+pub fn element_type(output: OutputType) -> &'static str {
     match output {
-        Output::F32 => "f32",
-        Output::F16 | Output::Bf16 => "u16",
-        Output::I8 { .. } => "i8",
-        Output::U8 { .. } => "u8",
-        Output::I16 { .. } => "i16",
-        Output::U16 { .. } => "u16",
+        OutputType::F32 => "f32",
+        OutputType::F16 | OutputType::Bf16 => "u16",
+        OutputType::I8 { .. } => "i8",
+        OutputType::U8 { .. } => "u8",
+        OutputType::I16 { .. } => "i16",
+        OutputType::U16 { .. } => "u16",
     }
 }
 
@@ -617,16 +623,16 @@ pub fn element_type(output: Output) -> &'static str {
 ///
 /// ```
 /// use actlut_codegen::builder::literal;
-/// use actlut_codegen::quant::Output;
-/// assert_eq!(literal(Output::F32, 0.1f32.to_bits()), "0.1f32");
-/// assert_eq!(literal(Output::F32, (-0.0f32).to_bits()), "-0.0f32");
-/// assert_eq!(literal(Output::F32, f32::NAN.to_bits()), "f32::NAN");
-/// assert_eq!(literal(Output::F16, 0x3C00), "0x3c00");
-/// assert_eq!(literal(Output::I8 { scale: 1.0, zero_point: 0 }, 0xFF), "-1");
+/// use actlut_codegen::quant::OutputType;
+/// assert_eq!(literal(OutputType::F32, 0.1f32.to_bits()), "0.1f32");
+/// assert_eq!(literal(OutputType::F32, (-0.0f32).to_bits()), "-0.0f32");
+/// assert_eq!(literal(OutputType::F32, f32::NAN.to_bits()), "f32::NAN");
+/// assert_eq!(literal(OutputType::F16, 0x3C00), "0x3c00");
+/// assert_eq!(literal(OutputType::I8 { scale: 1.0, zero_point: 0 }, 0xFF), "-1");
 /// ```
-pub fn literal(output: Output, bits: u32) -> String {
+pub fn literal(output: OutputType, bits: u32) -> String {
     match output {
-        Output::F32 => {
+        OutputType::F32 => {
             let v = f32::from_bits(bits);
             if v.is_nan() {
                 if v.is_sign_negative() {
@@ -646,11 +652,11 @@ pub fn literal(output: Output, bits: u32) -> String {
                 std::format!("{v:?}f32")
             }
         }
-        Output::F16 | Output::Bf16 => std::format!("{:#06x}", bits as u16),
-        Output::I8 { .. } => std::format!("{}", bits as u8 as i8),
-        Output::U8 { .. } => std::format!("{}", bits as u8),
-        Output::I16 { .. } => std::format!("{}", bits as u16 as i16),
-        Output::U16 { .. } => std::format!("{}", bits as u16),
+        OutputType::F16 | OutputType::Bf16 => std::format!("{:#06x}", bits as u16),
+        OutputType::I8 { .. } => std::format!("{}", bits as u8 as i8),
+        OutputType::U8 { .. } => std::format!("{}", bits as u8),
+        OutputType::I16 { .. } => std::format!("{}", bits as u16 as i16),
+        OutputType::U16 { .. } => std::format!("{}", bits as u16),
     }
 }
 
@@ -671,7 +677,7 @@ mod tests {
         loop {
             let v = f32::from_bits(b);
             if v.is_finite() {
-                let lit = literal(Output::F32, b);
+                let lit = literal(OutputType::F32, b);
                 let parsed: f32 = lit.trim_end_matches("f32").parse().unwrap();
                 assert_eq!(parsed.to_bits(), b, "{lit}");
             }
@@ -692,9 +698,9 @@ mod tests {
         }
         let r = std::panic::catch_unwind(|| {
             let mut b = Builder::new();
-            b.table("T", Op::Identity, QuantType::U4, 1.0, 0, Output::F32)
+            b.table("T", Op::Identity, QuantType::U4, 1.0, 0, OutputType::F32)
                 .unwrap();
-            b.table("T", Op::Identity, QuantType::U4, 1.0, 0, Output::F32)
+            b.table("T", Op::Identity, QuantType::U4, 1.0, 0, OutputType::F32)
                 .unwrap();
         });
         assert!(r.is_err());

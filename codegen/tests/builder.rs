@@ -3,7 +3,9 @@
 //! and those must be the entries of the pipeline.
 
 use actlut_codegen::builder::Builder;
-use actlut_codegen::quant::{dequantize, requantize, Op, Output, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{
+    dequantize, requantize, Op, OutputType, Pipeline, QuantType, Rounding,
+};
 use actlut_codegen::{Format, Function};
 use std::process::Command;
 
@@ -11,14 +13,14 @@ struct Expected {
     name: String,
     entries: Vec<u32>,
     packed: bool,
-    output: Output,
+    output: OutputType,
 }
 
 /// An expression for the bits of one element `x` of a table with this output.
-fn bits_of(output: Output, x: &str) -> String {
+fn bits_of(output: OutputType, x: &str) -> String {
     match output {
-        Output::F32 => format!("{x}.to_bits()"),
-        Output::I8 { .. } => format!("{x} as u8 as u32"),
+        OutputType::F32 => format!("{x}.to_bits()"),
+        OutputType::I8 { .. } => format!("{x} as u8 as u32"),
         _ => format!("{x} as u32"),
     }
 }
@@ -28,14 +30,14 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
     let mut b = Builder::new();
     let mut expected = Vec::new();
     let outputs = [
-        Output::F32,
-        Output::F16,
-        Output::Bf16,
-        Output::I8 {
+        OutputType::F32,
+        OutputType::F16,
+        OutputType::Bf16,
+        OutputType::I8 {
             scale: 0.02,
             zero_point: -5,
         },
-        Output::U8 {
+        OutputType::U8 {
             scale: 0.01,
             zero_point: 3,
         },
@@ -79,7 +81,7 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
     }
     // Closures of the user's own.
     let relu6 = |x: f32| x.clamp(0.0, 6.0);
-    let out = Output::U8 {
+    let out = OutputType::U8 {
         scale: 0.025,
         zero_point: 0,
     };
@@ -97,7 +99,7 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
         packed: false,
         output: out,
     });
-    b.custom("SQUARE", QuantType::I4, 0.5, 0, Output::F16, |x| x * x)
+    b.custom("SQUARE", QuantType::I4, 0.5, 0, OutputType::F16, |x| x * x)
         .unwrap();
     let entries = (0..16u8)
         .map(|c| {
@@ -109,7 +111,7 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
         name: "SQUARE".into(),
         entries,
         packed: false,
-        output: Output::F16,
+        output: OutputType::F16,
     });
 
     let code = b.build();
@@ -166,7 +168,7 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
 #[test]
 fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
     let away = Rounding::TiesAwayFromZero;
-    let i16_out = Output::I16 {
+    let i16_out = OutputType::I16 {
         scale: 1.0 / 32768.0,
         zero_point: 0,
     };
@@ -190,7 +192,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
                 QuantType::U16,
                 0.001,
                 32768,
-                Output::F32,
+                OutputType::F32,
             )
             .unwrap(),
         ),
@@ -201,7 +203,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
                 QuantType::I16,
                 0.01,
                 -100,
-                Output::Bf16,
+                OutputType::Bf16,
             )
             .unwrap(),
         ),
@@ -212,7 +214,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
                 QuantType::I16,
                 1.0,
                 0,
-                Output::I8 {
+                OutputType::I8 {
                     scale: 256.0,
                     zero_point: 0,
                 },
@@ -227,7 +229,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
                 QuantType::U16,
                 0.0005,
                 30000,
-                Output::U8 {
+                OutputType::U8 {
                     scale: 1.0 / 128.0,
                     zero_point: 128,
                 },
@@ -241,7 +243,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
                 QuantType::I16,
                 0.001,
                 0,
-                Output::U16 {
+                OutputType::U16 {
                     scale: 0.01,
                     zero_point: 7,
                 },
@@ -261,7 +263,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
     let mut main = String::from("mod t { include!(\"tables.rs\"); }\nfn main() {\n");
     for (name, p) in &cases {
         let bits = bits_of(p.output(), "(*x)");
-        let bits = if matches!(p.output(), Output::I16 { .. }) {
+        let bits = if matches!(p.output(), OutputType::I16 { .. }) {
             "(*x) as u16 as u32".to_string()
         } else {
             bits
@@ -304,7 +306,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
 fn compact_tables_decode_to_the_pipeline_entries_on_every_code() {
     use actlut_codegen::compact::CompactRef;
     let away = Rounding::TiesAwayFromZero;
-    let i16_out = Output::I16 {
+    let i16_out = OutputType::I16 {
         scale: 1.0 / 32768.0,
         zero_point: 0,
     };
@@ -332,7 +334,7 @@ fn compact_tables_decode_to_the_pipeline_entries_on_every_code() {
             QuantType::U16,
             0.001,
             32768,
-            Output::F16,
+            OutputType::F16,
         )
         .unwrap(),
     ];

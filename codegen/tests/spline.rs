@@ -3,7 +3,7 @@
 //! random tables, which become all exceptions), at most 8 KiB for the TFLite 16x8 sigmoid and
 //! tanh, and bytes that are not a valid stored form are errors, never out-of-bounds reads.
 
-use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 use actlut_codegen::spline::{pack, pack_pipeline, SplineError, SplineRef};
 use actlut_codegen::Function;
 
@@ -30,7 +30,7 @@ fn check(name: &str, p: &Pipeline) -> (usize, usize) {
 }
 
 fn tflite(f: Function, r: Rounding) -> Pipeline {
-    let out = Output::I16 {
+    let out = OutputType::I16 {
         scale: 1.0 / 32768.0,
         zero_point: 0,
     };
@@ -74,7 +74,7 @@ fn other_tables_are_exact_on_every_entry() {
                 QuantType::U16,
                 0.001,
                 32768,
-                Output::U16 {
+                OutputType::U16 {
                     scale: 0.0005,
                     zero_point: 1234,
                 },
@@ -88,7 +88,7 @@ fn other_tables_are_exact_on_every_entry() {
                 QuantType::I16,
                 0.001,
                 0,
-                Output::U16 {
+                OutputType::U16 {
                     scale: 0.01,
                     zero_point: 7,
                 },
@@ -102,7 +102,7 @@ fn other_tables_are_exact_on_every_entry() {
                 QuantType::I16,
                 0.01,
                 -100,
-                Output::I16 {
+                OutputType::I16 {
                     scale: 1.0 / 4096.0,
                     zero_point: 7,
                 },
@@ -116,7 +116,7 @@ fn other_tables_are_exact_on_every_entry() {
                 QuantType::I16,
                 1.0,
                 0,
-                Output::I16 {
+                OutputType::I16 {
                     scale: 3.0,
                     zero_point: 0,
                 },
@@ -130,7 +130,7 @@ fn other_tables_are_exact_on_every_entry() {
                 QuantType::I16,
                 1.0 / 1024.0,
                 0,
-                Output::I16 {
+                OutputType::I16 {
                     scale: 1.0 / 2048.0,
                     zero_point: 0,
                 },
@@ -140,7 +140,14 @@ fn other_tables_are_exact_on_every_entry() {
         ),
         (
             "gelu i16 -> f16 (knots from the table)",
-            Pipeline::new(Function::Gelu.into(), QuantType::I16, 0.001, 0, Output::F16).unwrap(),
+            Pipeline::new(
+                Function::Gelu.into(),
+                QuantType::I16,
+                0.001,
+                0,
+                OutputType::F16,
+            )
+            .unwrap(),
         ),
     ];
     // The sizes docs/quant16.md gives.

@@ -21,10 +21,10 @@
 //! with it, so they agree by construction.
 //!
 //! ```
-//! use actlut_core::quant::{Op, Output, Pipeline, QuantType};
+//! use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
 //! use actlut_core::Function;
 //!
-//! let p = Pipeline::new(Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, Output::F32)?;
+//! let p = Pipeline::new(Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, OutputType::F32)?;
 //! // q = 17: x = (17 + 3) · 0.05 = 1.0 (rounded in f32), gelu(1.0) = 0.8413447.
 //! assert_eq!(f32::from_bits(p.entry(17)), 0.841_344_75);
 //! # Ok::<(), actlut_core::quant::QuantError>(())
@@ -309,12 +309,12 @@ impl Op {
 /// The output of a fused table.
 ///
 /// ```
-/// use actlut_core::quant::Output;
-/// assert_eq!(Output::Bf16.name(), "bf16");
-/// assert_eq!(Output::U8 { scale: 0.1, zero_point: 0 }.name(), "u8");
+/// use actlut_core::quant::OutputType;
+/// assert_eq!(OutputType::Bf16.name(), "bf16");
+/// assert_eq!(OutputType::U8 { scale: 0.1, zero_point: 0 }.name(), "u8");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Output {
+pub enum OutputType {
     /// `f32`.
     F32,
     /// IEEE binary16 bits.
@@ -351,17 +351,17 @@ pub enum Output {
     },
 }
 
-impl Output {
+impl OutputType {
     /// The output type's name: `f32`, `f16`, `bf16`, `i8`, `u8`, `i16`, `u16`.
     pub const fn name(self) -> &'static str {
         match self {
-            Output::F32 => "f32",
-            Output::F16 => "f16",
-            Output::Bf16 => "bf16",
-            Output::I8 { .. } => "i8",
-            Output::U8 { .. } => "u8",
-            Output::I16 { .. } => "i16",
-            Output::U16 { .. } => "u16",
+            OutputType::F32 => "f32",
+            OutputType::F16 => "f16",
+            OutputType::Bf16 => "bf16",
+            OutputType::I8 { .. } => "i8",
+            OutputType::U8 { .. } => "u8",
+            OutputType::I16 { .. } => "i16",
+            OutputType::U16 { .. } => "u16",
         }
     }
 
@@ -369,19 +369,19 @@ impl Output {
     /// point; `None` for a 4-bit `ty`.
     ///
     /// ```
-    /// use actlut_core::quant::{Output, QuantType};
+    /// use actlut_core::quant::{OutputType, QuantType};
     /// assert_eq!(
-    ///     Output::requantized(QuantType::I16, 0.5, 3),
-    ///     Some(Output::I16 { scale: 0.5, zero_point: 3 })
+    ///     OutputType::requantized(QuantType::I16, 0.5, 3),
+    ///     Some(OutputType::I16 { scale: 0.5, zero_point: 3 })
     /// );
-    /// assert_eq!(Output::requantized(QuantType::U4, 0.5, 3), None);
+    /// assert_eq!(OutputType::requantized(QuantType::U4, 0.5, 3), None);
     /// ```
-    pub const fn requantized(ty: QuantType, scale: f32, zero_point: i32) -> Option<Output> {
+    pub const fn requantized(ty: QuantType, scale: f32, zero_point: i32) -> Option<OutputType> {
         Some(match ty {
-            QuantType::I8 => Output::I8 { scale, zero_point },
-            QuantType::U8 => Output::U8 { scale, zero_point },
-            QuantType::I16 => Output::I16 { scale, zero_point },
-            QuantType::U16 => Output::U16 { scale, zero_point },
+            QuantType::I8 => OutputType::I8 { scale, zero_point },
+            QuantType::U8 => OutputType::U8 { scale, zero_point },
+            QuantType::I16 => OutputType::I16 { scale, zero_point },
+            QuantType::U16 => OutputType::U16 { scale, zero_point },
             QuantType::I4 | QuantType::U4 => return None,
         })
     }
@@ -390,18 +390,18 @@ impl Output {
     /// float output.
     ///
     /// ```
-    /// use actlut_core::quant::{Output, QuantType};
-    /// let o = Output::U16 { scale: 0.25, zero_point: 7 };
+    /// use actlut_core::quant::{OutputType, QuantType};
+    /// let o = OutputType::U16 { scale: 0.25, zero_point: 7 };
     /// assert_eq!(o.requantization(), Some((QuantType::U16, 0.25, 7)));
-    /// assert_eq!(Output::F16.requantization(), None);
+    /// assert_eq!(OutputType::F16.requantization(), None);
     /// ```
     pub const fn requantization(self) -> Option<(QuantType, f32, i32)> {
         match self {
-            Output::F32 | Output::F16 | Output::Bf16 => None,
-            Output::I8 { scale, zero_point } => Some((QuantType::I8, scale, zero_point)),
-            Output::U8 { scale, zero_point } => Some((QuantType::U8, scale, zero_point)),
-            Output::I16 { scale, zero_point } => Some((QuantType::I16, scale, zero_point)),
-            Output::U16 { scale, zero_point } => Some((QuantType::U16, scale, zero_point)),
+            OutputType::F32 | OutputType::F16 | OutputType::Bf16 => None,
+            OutputType::I8 { scale, zero_point } => Some((QuantType::I8, scale, zero_point)),
+            OutputType::U8 { scale, zero_point } => Some((QuantType::U8, scale, zero_point)),
+            OutputType::I16 { scale, zero_point } => Some((QuantType::I16, scale, zero_point)),
+            OutputType::U16 { scale, zero_point } => Some((QuantType::U16, scale, zero_point)),
         }
     }
 
@@ -409,9 +409,12 @@ impl Output {
     /// `i8` and `u8`.
     pub const fn bytes(self) -> usize {
         match self {
-            Output::F32 => 4,
-            Output::F16 | Output::Bf16 | Output::I16 { .. } | Output::U16 { .. } => 2,
-            Output::I8 { .. } | Output::U8 { .. } => 1,
+            OutputType::F32 => 4,
+            OutputType::F16
+            | OutputType::Bf16
+            | OutputType::I16 { .. }
+            | OutputType::U16 { .. } => 2,
+            OutputType::I8 { .. } | OutputType::U8 { .. } => 1,
         }
     }
 }
@@ -850,10 +853,10 @@ fn settle_at_input_midpoint(
 /// output. Computes table entries.
 ///
 /// ```
-/// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
-/// let p = Pipeline::new(Op::Identity, QuantType::U4, 0.5, 8, Output::F16)?;
+/// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
+/// let p = Pipeline::new(Op::Identity, QuantType::U4, 0.5, 8, OutputType::F16)?;
 /// assert_eq!((p.op(), p.input(), p.scale(), p.zero_point()), (Op::Identity, QuantType::U4, 0.5, 8));
-/// assert_eq!(p.output(), Output::F16);
+/// assert_eq!(p.output(), OutputType::F16);
 /// assert_eq!(p.entry(10), 0x3C00); // (10 − 8) · 0.5 = 1
 /// # Ok::<(), actlut_core::quant::QuantError>(())
 /// ```
@@ -863,7 +866,7 @@ pub struct Pipeline {
     input: QuantType,
     scale: f32,
     zero_point: i32,
-    output: Output,
+    output: OutputType,
     rounding: Rounding,
 }
 
@@ -875,13 +878,13 @@ impl Pipeline {
     /// `out_zero_point` of the output type). Requantization rounds ties to even; see [`with_rounding`](Self::with_rounding).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, Output, Pipeline, QuantError, QuantType};
-    /// let bad = Pipeline::new(Op::Identity, QuantType::U8, 0.1, 256, Output::F32);
+    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantError, QuantType};
+    /// let bad = Pipeline::new(Op::Identity, QuantType::U8, 0.1, 256, OutputType::F32);
     /// assert_eq!(
     ///     bad.unwrap_err().to_string(),
     ///     "zero_point = 256 is outside u8 (0..=255)"
     /// );
-    /// let bad = Pipeline::new(Op::Identity, QuantType::I8, 0.1, 0, Output::I8 { scale: -1.0, zero_point: 0 });
+    /// let bad = Pipeline::new(Op::Identity, QuantType::I8, 0.1, 0, OutputType::I8 { scale: -1.0, zero_point: 0 });
     /// assert!(matches!(bad, Err(QuantError::Scale { parameter: "out_scale", .. })));
     /// ```
     pub fn new(
@@ -889,7 +892,7 @@ impl Pipeline {
         input: QuantType,
         scale: f32,
         zero_point: i32,
-        output: Output,
+        output: OutputType,
     ) -> Result<Pipeline, QuantError> {
         check_scale("scale", scale)?;
         input.check_zero_point("zero_point", zero_point)?;
@@ -914,8 +917,8 @@ impl Pipeline {
     /// outputs).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, Output, Pipeline, QuantType, Rounding};
-    /// let out = Output::I8 { scale: 2.0, zero_point: 0 };
+    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
+    /// let out = OutputType::I8 { scale: 2.0, zero_point: 0 };
     /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, out)?;
     /// let away = p.with_rounding(Rounding::TiesAwayFromZero);
     /// assert_eq!((p.entry(1), away.entry(1)), (0, 1)); // 1 / 2 = 0.5
@@ -953,7 +956,7 @@ impl Pipeline {
     }
 
     /// The output.
-    pub const fn output(&self) -> Output {
+    pub const fn output(&self) -> OutputType {
         self.output
     }
 
@@ -962,8 +965,8 @@ impl Pipeline {
     /// and `i16` as their two's complement: `i8` −1 is `0xFF`, `i16` −1 is `0xFFFF`).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
-    /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, Output::I8 { scale: 2.0, zero_point: 0 })?;
+    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
+    /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, OutputType::I8 { scale: 2.0, zero_point: 0 })?;
     /// assert_eq!(p.entry(0xFF), 0); // −1 / 2 = −0.5 ties to 0
     /// assert_eq!(p.entry(0xFD), 0xFE); // −3 / 2 = −1.5 ties to −2
     /// # Ok::<(), actlut_core::quant::QuantError>(())
@@ -971,13 +974,13 @@ impl Pipeline {
     pub fn entry(&self, code: u16) -> u32 {
         let x = dequantize(self.input.value(code), self.scale, self.zero_point);
         match self.output {
-            Output::F32 => self.op.apply_f32(x).to_bits(),
-            Output::F16 => u32::from(self.op.apply_format(Format::F16, x)),
-            Output::Bf16 => u32::from(self.op.apply_format(Format::Bf16, x)),
-            Output::I8 { scale, zero_point }
-            | Output::U8 { scale, zero_point }
-            | Output::I16 { scale, zero_point }
-            | Output::U16 { scale, zero_point } => {
+            OutputType::F32 => self.op.apply_f32(x).to_bits(),
+            OutputType::F16 => u32::from(self.op.apply_format(Format::F16, x)),
+            OutputType::Bf16 => u32::from(self.op.apply_format(Format::Bf16, x)),
+            OutputType::I8 { scale, zero_point }
+            | OutputType::U8 { scale, zero_point }
+            | OutputType::I16 { scale, zero_point }
+            | OutputType::U16 { scale, zero_point } => {
                 let y = self.op.apply_f32(x);
                 requantized_bits(self.output, y, scale, zero_point, self.rounding)
             }
@@ -991,8 +994,8 @@ impl Pipeline {
     /// If `out.len()` is not the input's [`codes`](QuantType::codes).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, Output, Pipeline, QuantType};
-    /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, Output::F32)?;
+    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
+    /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, OutputType::F32)?;
     /// let mut t = [0u32; 16];
     /// p.fill(&mut t);
     /// assert_eq!(f32::from_bits(t[15]), 15.0);
@@ -1013,7 +1016,7 @@ impl Pipeline {
 }
 
 /// The bits of `y` requantized into a requantized `output` (`i8`/`i16` as two's complement).
-fn requantized_bits(output: Output, y: f32, scale: f32, zero_point: i32, r: Rounding) -> u32 {
+fn requantized_bits(output: OutputType, y: f32, scale: f32, zero_point: i32, r: Rounding) -> u32 {
     let Some((ty, _, _)) = output.requantization() else {
         return y.to_bits();
     };
@@ -1030,20 +1033,20 @@ fn requantized_bits(output: Output, y: f32, scale: f32, zero_point: i32, r: Roun
 /// requantized with `rounding`. Build scripts use it for functions of their own.
 ///
 /// ```
-/// use actlut_core::quant::{output_bits, Output, Rounding};
-/// assert_eq!(output_bits(Output::F16, 1.0, Rounding::TiesToEven), 0x3C00);
-/// let o = Output::I16 { scale: 0.5, zero_point: 0 };
+/// use actlut_core::quant::{output_bits, OutputType, Rounding};
+/// assert_eq!(output_bits(OutputType::F16, 1.0, Rounding::TiesToEven), 0x3C00);
+/// let o = OutputType::I16 { scale: 0.5, zero_point: 0 };
 /// assert_eq!(output_bits(o, -0.75, Rounding::TiesAwayFromZero), 0xFFFE); // −1.5 → −2
 /// ```
-pub fn output_bits(output: Output, y: f32, rounding: Rounding) -> u32 {
+pub fn output_bits(output: OutputType, y: f32, rounding: Rounding) -> u32 {
     match output {
-        Output::F32 => y.to_bits(),
-        Output::F16 => u32::from(Format::F16.encode(f64::from(y))),
-        Output::Bf16 => u32::from(Format::Bf16.encode(f64::from(y))),
-        Output::I8 { scale, zero_point }
-        | Output::U8 { scale, zero_point }
-        | Output::I16 { scale, zero_point }
-        | Output::U16 { scale, zero_point } => {
+        OutputType::F32 => y.to_bits(),
+        OutputType::F16 => u32::from(Format::F16.encode(f64::from(y))),
+        OutputType::Bf16 => u32::from(Format::Bf16.encode(f64::from(y))),
+        OutputType::I8 { scale, zero_point }
+        | OutputType::U8 { scale, zero_point }
+        | OutputType::I16 { scale, zero_point }
+        | OutputType::U16 { scale, zero_point } => {
             requantized_bits(output, y, scale, zero_point, rounding)
         }
     }
@@ -1139,7 +1142,7 @@ mod tests {
     fn bad_parameters_name_themselves() {
         let p = |s, z, o| Pipeline::new(Op::Identity, QuantType::I4, s, z, o);
         for s in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-            match p(s, 0, Output::F32) {
+            match p(s, 0, OutputType::F32) {
                 Err(QuantError::Scale {
                     parameter: "scale",
                     value,
@@ -1147,10 +1150,10 @@ mod tests {
                 other => panic!("{s}: {other:?}"),
             }
         }
-        assert!(p(f32::from_bits(1), 0, Output::F32).is_ok());
+        assert!(p(f32::from_bits(1), 0, OutputType::F32).is_ok());
         // 16-bit inputs: the smallest scale whose farthest code (−32768) dequantizes to a
         // normal f32 (2^-126 / 2^15), and the next smaller one.
-        let p16 = |s, z| Pipeline::new(Op::Identity, QuantType::I16, s, z, Output::F32);
+        let p16 = |s, z| Pipeline::new(Op::Identity, QuantType::I16, s, z, OutputType::F32);
         let line = f32::MIN_POSITIVE / 32768.0;
         assert!(p16(line, 0).is_ok());
         assert!(matches!(
@@ -1170,7 +1173,7 @@ mod tests {
         }
         assert!(p16(s, 32767).is_err());
         assert!(p16(f32::from_bits(s.to_bits() + 1), 32767).is_ok());
-        let u16_line = Pipeline::new(Op::Identity, QuantType::U16, s, 0, Output::F32);
+        let u16_line = Pipeline::new(Op::Identity, QuantType::U16, s, 0, OutputType::F32);
         assert!(u16_line.is_err()); // distance 65535 too
         assert!(matches!(
             p16(1.0, 32768),
@@ -1180,21 +1183,21 @@ mod tests {
                 ..
             })
         ));
-        assert!(p(f32::MAX, 0, Output::F32).is_ok());
+        assert!(p(f32::MAX, 0, OutputType::F32).is_ok());
         assert!(matches!(
-            p(1.0, 8, Output::F32),
+            p(1.0, 8, OutputType::F32),
             Err(QuantError::ZeroPoint {
                 parameter: "zero_point",
                 value: 8,
                 ty: QuantType::I4
             })
         ));
-        assert!(p(1.0, -8, Output::F32).is_ok());
+        assert!(p(1.0, -8, OutputType::F32).is_ok());
         assert!(matches!(
             p(
                 1.0,
                 0,
-                Output::U8 {
+                OutputType::U8 {
                     scale: 1.0,
                     zero_point: -1
                 }
@@ -1209,7 +1212,7 @@ mod tests {
             p(
                 1.0,
                 0,
-                Output::I8 {
+                OutputType::I8 {
                     scale: f32::NAN,
                     zero_point: 0
                 }

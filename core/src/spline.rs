@@ -44,11 +44,11 @@
 //!
 //! ```
 //! # #[cfg(feature = "alloc")] {
-//! use actlut_core::quant::{Output, Pipeline, QuantType, Rounding};
+//! use actlut_core::quant::{OutputType, Pipeline, QuantType, Rounding};
 //! use actlut_core::spline::{pack_pipeline, SplineRef};
 //! use actlut_core::Function;
 //!
-//! let out = Output::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
+//! let out = OutputType::I16 { scale: 1.0 / 32768.0, zero_point: 0 };
 //! let p = Pipeline::new(Function::Sigmoid.into(), QuantType::I16, 1.0 / 4096.0, 0, out)
 //!     .unwrap()
 //!     .with_rounding(Rounding::TiesAwayFromZero);

@@ -13,7 +13,7 @@
 //! [`DequantTable`]: https://docs.rs/actlut/latest/actlut/quant/struct.DequantTable.html
 
 use actlut_codegen::builder::literal;
-use actlut_codegen::quant::{Op, Output, Pipeline, QuantError, QuantType, Rounding};
+use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantError, QuantType, Rounding};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::parse::{Parse, ParseStream};
@@ -309,18 +309,18 @@ impl Declaration {
         };
         let why = format!(" for a requantized {out_name} output");
         let output = match out_name.as_str() {
-            "f32" => Output::F32,
-            "f16" => Output::F16,
-            "bf16" => Output::Bf16,
+            "f32" => OutputType::F32,
+            "f16" => OutputType::F16,
+            "bf16" => OutputType::Bf16,
             "i8" | "u8" => {
                 let (k, v) = self.required("out_scale", &self.output, &why)?;
                 let scale = v.to_f32(k)?;
                 let (k, v) = self.required("out_zero_point", &self.output, &why)?;
                 let zero_point = v.to_i32(k)?;
                 if out_name == "i8" {
-                    Output::I8 { scale, zero_point }
+                    OutputType::I8 { scale, zero_point }
                 } else {
-                    Output::U8 { scale, zero_point }
+                    OutputType::U8 { scale, zero_point }
                 }
             }
             _ => {
@@ -367,25 +367,25 @@ impl Declaration {
         };
         let half = quote!(::actlut::quant::__private::half);
         let output_ty = match p.output() {
-            Output::F32 => quote!(f32),
-            Output::F16 => quote!(#half::f16),
-            Output::Bf16 => quote!(#half::bf16),
-            Output::I8 { .. } => quote!(i8),
-            Output::U8 { .. } => quote!(u8),
-            Output::I16 { .. } | Output::U16 { .. } => unreachable!("not parsed"),
+            OutputType::F32 => quote!(f32),
+            OutputType::F16 => quote!(#half::f16),
+            OutputType::Bf16 => quote!(#half::bf16),
+            OutputType::I8 { .. } => quote!(i8),
+            OutputType::U8 { .. } => quote!(u8),
+            OutputType::I16 { .. } | OutputType::U16 { .. } => unreachable!("not parsed"),
         };
         let entry = |bits: u32| -> TokenStream {
             let lit: TokenStream = literal(p.output(), bits).parse().expect("a literal");
             match p.output() {
-                Output::F16 => quote!(#half::f16::from_bits(#lit)),
-                Output::Bf16 => quote!(#half::bf16::from_bits(#lit)),
+                OutputType::F16 => quote!(#half::f16::from_bits(#lit)),
+                OutputType::Bf16 => quote!(#half::bf16::from_bits(#lit)),
                 _ => lit,
             }
         };
         let mut bits = vec![0u32; p.input().codes()];
         p.fill(&mut bits);
         let zero = entry(match p.output() {
-            Output::F32 => 0.0f32.to_bits(),
+            OutputType::F32 => 0.0f32.to_bits(),
             _ => 0,
         });
         let entries = bits
@@ -399,7 +399,7 @@ impl Declaration {
                 quote!(::actlut::quant::Op::Function(::actlut::quant::__private::Function::#variant))
             }
         };
-        let scale: TokenStream = literal(Output::F32, p.scale().to_bits())
+        let scale: TokenStream = literal(OutputType::F32, p.scale().to_bits())
             .parse()
             .expect("a literal");
         let zero_point = p.zero_point();

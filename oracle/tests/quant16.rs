@@ -16,7 +16,7 @@
 //!
 //! Run: `cargo test -p actlut-oracle --release --test quant16 -- --nocapture`.
 
-use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 use actlut_codegen::Function;
 use actlut_oracle::{is_rounding_within, reference_converting, round_rational, Act, Fmt, Path};
 use rug::{Integer, Rational};
@@ -166,7 +166,7 @@ fn qbits(ty: QuantType, q: i32) -> u32 {
     }
 }
 
-fn table(c: &Case, output: Output, r: Rounding) -> Vec<u32> {
+fn table(c: &Case, output: OutputType, r: Rounding) -> Vec<u32> {
     let p = Pipeline::new(c.op, c.input, c.scale, c.zero_point, output)
         .unwrap()
         .with_rounding(r);
@@ -235,7 +235,7 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
             .collect();
         chunks.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
-    let f32_table = table(c, Output::F32, Rounding::TiesToEven);
+    let f32_table = table(c, OutputType::F32, Rounding::TiesToEven);
     let mut faithful = 0;
     for (i, (&got, want)) in f32_table.iter().zip(&refs).enumerate() {
         if got != want[0] {
@@ -262,7 +262,7 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
             }
         }
     }
-    for (k, (out, fmt)) in [(Output::F16, Fmt::F16), (Output::Bf16, Fmt::Bf16)]
+    for (k, (out, fmt)) in [(OutputType::F16, Fmt::F16), (OutputType::Bf16, Fmt::Bf16)]
         .into_iter()
         .enumerate()
     {
@@ -279,7 +279,7 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
     }
     for (ty, s, zp) in c.outs {
         for r in Rounding::ALL {
-            let out = Output::requantized(ty, s, zp).unwrap();
+            let out = OutputType::requantized(ty, s, zp).unwrap();
             let t = table(c, out, r);
             let mut ties = 0;
             for (i, &got) in t.iter().enumerate() {

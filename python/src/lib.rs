@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use actlut::ulp::{ordinals, Grade};
 use actlut::{Activation, Format, TableRef};
-use actlut_codegen::quant::{Op, Output, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 use numpy::ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use numpy::{
     IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArrayDyn, PyReadwriteArray1,
@@ -476,9 +476,9 @@ fn quant_table_bits<'py>(
     let scale = to_f32_scale("scale", scale)?;
     let zero_point = to_i32_zero_point("zero_point", zero_point, input)?;
     let float = match out_type {
-        "f32" => Some(Output::F32),
-        "f16" => Some(Output::F16),
-        "bf16" => Some(Output::Bf16),
+        "f32" => Some(OutputType::F32),
+        "f16" => Some(OutputType::F16),
+        "bf16" => Some(OutputType::Bf16),
         "i16" | "u16" | "i8" | "u8" => None,
         _ => {
             return Err(PyValueError::new_err(format!(
@@ -513,7 +513,7 @@ fn quant_table_bits<'py>(
                 Some(z) => to_i32_zero_point("out_zero_point", z, ty)?,
                 None => 0,
             };
-            Output::requantized(ty, s, z).expect("an 8- or 16-bit type")
+            OutputType::requantized(ty, s, z).expect("an 8- or 16-bit type")
         }
     };
     let pipeline = Pipeline::new(op, input, scale, zero_point, output)

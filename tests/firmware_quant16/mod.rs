@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use actlut::quant::Rounding;
 use actlut::quant16::DequantTable16;
 use actlut::Activation;
-use actlut_codegen::quant::{Output, Pipeline, QuantType};
+use actlut_codegen::quant::{OutputType, Pipeline, QuantType};
 
 use super::{elf_path, firmware_dir, needs_firmware, read_elf, run_on_qemu, Form};
 
@@ -53,7 +53,7 @@ fn host() -> Host {
         Rounding::TiesAwayFromZero,
     )
     .expect("the TFLite 16x8 parameters are valid");
-    let output = Output::I16 {
+    let output = OutputType::I16 {
         scale: OUT_SCALE,
         zero_point: 0,
     };
