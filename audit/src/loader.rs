@@ -617,7 +617,7 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             return;
         }
         for addr in dynamics {
-            let views = self.from_address(addr);
+            let views = self.bytes_from(addr);
             if views.is_empty() {
                 unread.push(format!(
                     "its dynamic table (PT_DYNAMIC) at {addr:#x} is not in the file part of a loadable segment: the audit cannot read the relocations it names"
@@ -744,9 +744,10 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             }
             read = read.saturating_add(size);
             if read > limit {
-                unread.push(format!(
+                unread.push(
                     "its relocation sections overlap: they hold more than twice the file's bytes, more than the audit reads"
-                ));
+                        .to_string(),
+                );
                 break;
             }
             let name =
@@ -873,7 +874,7 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
 
     /// The file bytes from the virtual address `addr` to the end of the file
     /// part of each `PT_LOAD` that maps it.
-    fn from_address(&self, addr: u64) -> Vec<&'d [u8]> {
+    fn bytes_from(&self, addr: u64) -> Vec<&'d [u8]> {
         self.loads
             .iter()
             .filter(|l| l.vaddr <= addr && addr < l.vaddr.saturating_add(l.filesz.min(l.memsz)))
