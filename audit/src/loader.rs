@@ -591,12 +591,34 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         // The relocation tables: their entries, their kind, their name.
         let mut tables: Vec<(&'d [u8], Kind, String)> = Vec::new();
 
-        // The program headers in memory (ld.so reads them there).
+        // The program headers in memory: the kernel tells ld.so where
+        // (AT_PHDR: where the PT_LOAD holding e_phoff maps it), and ld.so
+        // takes the load base from PT_PHDR (AT_PHDR - p_vaddr), then reads
+        // the dynamic table and every relocation target from that base. A
+        // PT_PHDR that names another address moves them all.
         let header = self.file.elf_header();
         let phoff: u64 = header.e_phoff(e).into();
         let phbytes = std::mem::size_of_val(self.file.elf_program_headers()) as u64;
-        for (_, vs, vt) in self.mapped(phoff, phoff + phbytes) {
-            meta.push((vs, vt, "the program headers".into()));
+        let mapped = self.mapped(phoff, phoff + phbytes);
+        if mapped.is_empty() && !self.file.elf_program_headers().is_empty() {
+            unread.push(
+                "its program headers are not in the file part of a loadable segment: the loader reads them from memory, and the audit cannot tell what it finds there"
+                    .to_string(),
+            );
+        }
+        for (_, vs, vt) in &mapped {
+            meta.push((*vs, *vt, "the program headers".into()));
+        }
+        for p in self.file.elf_program_headers() {
+            if p.p_type(e) != elf::PT_PHDR {
+                continue;
+            }
+            let (off, va): (u64, u64) = (p.p_offset(e).into(), p.p_vaddr(e).into());
+            if off != phoff || !mapped.iter().any(|&(_, vs, _)| vs == va) {
+                unread.push(format!(
+                    "its PT_PHDR ({off:#x} at {va:#x}) is not where its program headers are mapped: ld.so would take another load base, and read the dynamic table and write every relocation elsewhere"
+                ));
+            }
         }
 
         // PT_DYNAMIC: read at its address, as ld.so reads it, to DT_NULL
@@ -1143,6 +1165,8 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
     let mut segments = Vec::new();
     // Whether each memory, imported ones first, is 64-bit.
     let mut memory64: Vec<bool> = Vec::new();
+    // Imported memories: two imports may name the same memory.
+    let mut imported_memories = 0usize;
 
     // Payload range of each section, in order (what `reloc.*` sections
     // index).
@@ -1168,6 +1192,7 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
                         Ok(i) => {
                             if let wasmparser::TypeRef::Memory(m) = i.ty {
                                 memory64.push(m.memory64);
+                                imported_memories += 1;
                             }
                         }
                         Err(_) => {
@@ -1293,14 +1318,24 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
     // overwritten by a later one. From the last segment back, the later
     // segments' address ranges, merged, per memory and base global.
     let mut later: std::collections::BTreeMap<(u32, Option<u32>), Union> = Default::default();
+    // Every imported memory may be the same one (a host can pass one
+    // memory for two imports): they share one key.
+    let identity = |mem: u32| -> u32 {
+        if (mem as usize) < imported_memories {
+            u32::MAX
+        } else {
+            mem
+        }
+    };
     let mut unreadable_later: Option<usize> = None;
     for k in (0..segments.len()).rev() {
-        let Some(Some((mem, global, _))) = segments[k].place else {
+        let Some(Some((index, global, _))) = segments[k].place else {
             if segments[k].place == Some(None) {
                 unreadable_later = Some(k);
             }
             continue;
         };
+        let mem = identity(index);
         for (i, pieces) in &by_segment[k] {
             let i = *i;
             if let Some(j) = unreadable_later {
@@ -1313,7 +1348,12 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
                     let j = u.first;
                     out.span(i, spans, || format!("data segment {j}, written after its segment {k}, is placed by another global: the audit cannot tell whether it is written over it"));
                 } else if let Some((c, e, j)) = pieces.iter().find_map(|&(a0, a1)| u.find(a0, a1)) {
-                    out.span(i, spans, || format!("data segment {j} is written over it at instantiation (memory {m}, addresses {c:#x}..{e:#x} from its base)"));
+                    let m = if m == u32::MAX {
+                        "an imported memory".to_string()
+                    } else {
+                        format!("memory {m}")
+                    };
+                    out.span(i, spans, || format!("data segment {j} is written over it at instantiation ({m}, addresses {c:#x}..{e:#x} from its base)"));
                 }
             }
         }
@@ -1321,7 +1361,7 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
             continue;
         };
         let len = u128::from(segments[k].data.1 - segments[k].data.0);
-        let m = modulus(mem);
+        let m = modulus(index);
         let u = later.entry((mem, global)).or_insert_with(|| Union::new(k));
         for (a, b) in circle(u128::from(c) % m, len, m) {
             u.add(a, b, k);

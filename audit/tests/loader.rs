@@ -282,6 +282,38 @@ fn wasm_segments_placed_by_another_global_are_reported() {
     assert_passes(&module(&[Seg::Global(0, &t), Seg::Global(0, &[])], &[]));
 }
 
+/// Two imports of one memory: a host may pass the same memory for both, so
+/// a segment of the second over the table in the first is reported.
+#[test]
+fn segments_of_two_imported_memories_are_compared_as_one() {
+    let t = declared(false);
+    let mut m = b"\0asm\x01\0\0\0".to_vec();
+    let mut import = vec![2];
+    for _ in 0..2 {
+        for s in ["env", "memory"] {
+            leb(s.len() as u64, &mut import);
+            import.extend_from_slice(s.as_bytes());
+        }
+        import.extend([0x02, 0x00, 0x04]); // memory, min 4 pages
+    }
+    section(2, &import, &mut m);
+    let mut data = vec![2];
+    // Memory 0 at 0x100: the table. Memory 1 (flag 2, explicit index) at
+    // OVER: 8 zero bytes.
+    data.extend([0, 0x41]);
+    sleb(0x100, &mut data);
+    data.push(0x0B);
+    leb(t.len() as u64, &mut data);
+    data.extend_from_slice(&t);
+    data.extend([2, 1, 0x41]);
+    sleb(OVER, &mut data);
+    data.push(0x0B);
+    leb(8, &mut data);
+    data.extend([0; 8]);
+    section(11, &data, &mut m);
+    assert_reported(&m, "an imported memory");
+}
+
 #[test]
 fn a_passive_wasm_segment_is_left_to_the_code() {
     // docs/audit.md, out of scope: the code places a passive segment.

@@ -498,3 +498,24 @@ fn a_dynamic_tag_repeated_with_many_values_is_a_problem() {
         &json[json.len().saturating_sub(1500)..]
     );
 }
+
+/// ld.so takes the load base from `PT_PHDR` (the kernel's `AT_PHDR` minus
+/// its `p_vaddr`): one that names another address moves the dynamic table
+/// and every relocation target.
+#[test]
+fn a_pt_phdr_that_is_not_where_the_program_headers_are_is_a_problem() {
+    let dir = tmp("loader-pt-phdr");
+    let (mut b, _, _) = victim();
+    let phdr = phdrs(&b)
+        .into_iter()
+        .find(|p| p.kind == 6)
+        .expect("PT_PHDR");
+    put64(&mut b, phdr.at + 16, phdr.vaddr + 0x1000);
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("its PT_PHDR"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}
