@@ -1512,27 +1512,21 @@ fn pe_base<'d, R: ReadRef<'d>>(
     data: R,
     hit: &mut Hit<'_>,
 ) {
+    // Base relocations the audit cannot read: every table may be written.
+    let unread = |hit: &mut Hit<'_>, e: object::Error| {
+        hit(0, u64::MAX, &|| {
+            format!("its base relocations (PE) do not parse ({e}): the audit cannot tell where the loader writes")
+        });
+    };
     let blocks = match dirs.relocation_blocks(data, &sections) {
         Ok(Some(b)) => b,
         Ok(None) => return,
-        Err(e) => {
-            hit(0, u64::MAX, &|| {
-                format!("its base relocations (PE) do not parse ({e}): the audit cannot tell where the loader writes")
-            });
-            return;
-        }
+        Err(e) => return unread(hit, e),
     };
     for block in blocks {
         let block = match block {
             Ok(b) => b,
-            Err(e) => {
-                // A block the audit cannot read: every table may be
-                // written.
-                hit(0, u64::MAX, &|| {
-                    format!("its base relocations (PE) do not parse ({e}): the audit cannot tell where the loader writes")
-                });
-                return;
-            }
+            Err(e) => return unread(hit, e),
         };
         for r in block {
             if let Some((off, _)) = sections.pe_file_range_at(r.virtual_address) {

@@ -11,6 +11,8 @@
 //! lies, and an archive whose symbol table names a member it does not
 //! yield, are bad input.
 
+mod common;
+
 use actlut_audit::container::{inspect, Container, MAX_NESTING};
 use actlut_audit::declared::{Declaration, Representation, StoredOrder};
 use actlut_audit::{ByteOrder, Index, Reference, Report};
@@ -18,16 +20,11 @@ use actlut_codegen::{Format, Function};
 
 /// The lock of gelu_bf16.
 fn lock() -> Vec<actlut_codegen::lock::Entry> {
-    let table = actlut_codegen::table(Function::Gelu, Format::Bf16);
-    vec![actlut_codegen::lock::entry_for(
-        Function::Gelu,
-        Format::Bf16,
-        &table,
-    )]
+    common::gelu_bf16_lock()
 }
 
 fn index() -> Index {
-    Index::new(vec![Reference::generate(Function::Gelu, Format::Bf16)])
+    common::gelu_bf16_index()
 }
 
 /// The declared gelu_bf16 as a build for a target of `order` stores it (a
@@ -36,24 +33,7 @@ fn index() -> Index {
 fn declared(order: ByteOrder, twin: bool) -> Vec<u8> {
     let r = Reference::generate(Function::Gelu, Format::Bf16);
     let big = (order == ByteOrder::Big) != twin;
-    let d = Declaration::new(
-        "gelu_bf16",
-        Representation::Full,
-        2,
-        if big {
-            StoredOrder::Big
-        } else {
-            StoredOrder::Little
-        },
-        r.bytes_le.len() as u32,
-        r.sha256,
-    );
-    let mut out = d.to_bytes().to_vec();
-    if big {
-        out.extend(r.bytes_le.chunks_exact(2).flat_map(|c| [c[1], c[0]]));
-    } else {
-        out.extend_from_slice(&r.bytes_le);
-    }
+    let out = common::declared_gelu_bf16(big);
     // Only byte 11 of the record tells the two apart.
     let other = Declaration::new(
         "gelu_bf16",
@@ -172,16 +152,8 @@ fn coff(payload: &[u8]) -> Vec<u8> {
     f
 }
 
-fn leb(mut v: usize, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7F) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
+fn leb(v: usize, out: &mut Vec<u8>) {
+    common::leb(v as u64, out)
 }
 
 /// A wasm module whose one custom section holds `payload`.

@@ -6,10 +6,12 @@
 //! order. In each, every byte of
 //! the declared table is intact in the file; the untouched file passes.
 
+mod common;
+
+use common::{leb, sleb};
+
 use actlut_audit::container::inspect;
-use actlut_audit::declared::{Declaration, Representation, StoredOrder};
-use actlut_audit::{Index, Reference, Report};
-use actlut_codegen::{Format, Function};
+use actlut_audit::{Index, Report};
 use object::write::{Object, Relocation, Symbol, SymbolSection};
 use object::{
     Architecture, BinaryFormat, Endianness, RelocationEncoding, RelocationFlags, RelocationKind,
@@ -17,41 +19,15 @@ use object::{
 };
 
 fn lock() -> Vec<actlut_codegen::lock::Entry> {
-    let table = actlut_codegen::table(Function::Gelu, Format::Bf16);
-    vec![actlut_codegen::lock::entry_for(
-        Function::Gelu,
-        Format::Bf16,
-        &table,
-    )]
+    common::gelu_bf16_lock()
 }
 
 fn index() -> Index {
-    Index::new(vec![Reference::generate(Function::Gelu, Format::Bf16)])
+    common::gelu_bf16_index()
 }
 
-/// The declared gelu_bf16 as a build stores it: its declaration, then its
-/// table, in the byte order `big` says.
 fn declared(big: bool) -> Vec<u8> {
-    let r = Reference::generate(Function::Gelu, Format::Bf16);
-    let d = Declaration::new(
-        "gelu_bf16",
-        Representation::Full,
-        2,
-        if big {
-            StoredOrder::Big
-        } else {
-            StoredOrder::Little
-        },
-        r.bytes_le.len() as u32,
-        r.sha256,
-    );
-    let mut out = d.to_bytes().to_vec();
-    if big {
-        out.extend(r.bytes_le.chunks_exact(2).flat_map(|c| [c[1], c[0]]));
-    } else {
-        out.extend_from_slice(&r.bytes_le);
-    }
-    out
+    common::declared_gelu_bf16(big)
 }
 
 /// What `actlut audit` does with a file: its container, the scan, and the
@@ -87,30 +63,6 @@ fn assert_passes(bytes: &[u8]) {
 }
 
 // ---- wasm ----
-
-fn leb(mut v: u64, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7F) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-fn sleb(mut v: i64, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7F) as u8;
-        v >>= 7;
-        if (v == 0 && b & 0x40 == 0) || (v == -1 && b & 0x40 != 0) {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
 
 fn section(id: u8, body: &[u8], out: &mut Vec<u8>) {
     out.push(id);

@@ -113,16 +113,8 @@ fn the_byte_order_twin_of_every_16_bit_table_is_reported_in_an_et_exec_elf() {
 /// A valid wasm module: one memory large enough, and one active data
 /// segment at address 0 holding `bytes`.
 fn wasm_module(bytes: &[u8]) -> (Vec<u8>, usize) {
-    fn leb(mut v: usize, out: &mut Vec<u8>) {
-        loop {
-            let b = (v & 0x7F) as u8;
-            v >>= 7;
-            if v == 0 {
-                out.push(b);
-                return;
-            }
-            out.push(b | 0x80);
-        }
+    fn leb(v: usize, out: &mut Vec<u8>) {
+        common::leb(v as u64, out)
     }
     let mut m = b"\0asm\x01\x00\x00\x00".to_vec();
     let mut memory = vec![1, 0];

@@ -50,3 +50,72 @@ pub fn noise(len: usize, seed: u64) -> Vec<u8> {
         })
         .collect()
 }
+
+/// The declared gelu_bf16 as a build stores it: its declaration, then its
+/// table, in the byte order `big` says (a build for a big-endian target
+/// stores the table byte-swapped and says so in the declaration's byte 11).
+pub fn declared_gelu_bf16(big: bool) -> Vec<u8> {
+    use actlut_audit::declared::{Declaration, Representation, StoredOrder};
+    let r = Reference::generate(Function::Gelu, Format::Bf16);
+    let d = Declaration::new(
+        "gelu_bf16",
+        Representation::Full,
+        2,
+        if big {
+            StoredOrder::Big
+        } else {
+            StoredOrder::Little
+        },
+        r.bytes_le.len() as u32,
+        r.sha256,
+    );
+    let mut out = d.to_bytes().to_vec();
+    if big {
+        out.extend(r.bytes_le.chunks_exact(2).flat_map(|c| [c[1], c[0]]));
+    } else {
+        out.extend_from_slice(&r.bytes_le);
+    }
+    out
+}
+
+/// `v` as unsigned LEB128 (wasm's integers), appended to `out`.
+pub fn leb(mut v: u64, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// `v` as signed LEB128 (wasm's `i32.const` and `i64.const`), appended to
+/// `out`.
+pub fn sleb(mut v: i64, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7F) as u8;
+        v >>= 7;
+        if (v == 0 && b & 0x40 == 0) || (v == -1 && b & 0x40 != 0) {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// The lock of gelu_bf16 alone.
+pub fn gelu_bf16_lock() -> Vec<actlut_codegen::lock::Entry> {
+    let table = actlut_codegen::table(Function::Gelu, Format::Bf16);
+    std::vec![actlut_codegen::lock::entry_for(
+        Function::Gelu,
+        Format::Bf16,
+        &table,
+    )]
+}
+
+/// An index of gelu_bf16 alone.
+pub fn gelu_bf16_index() -> Index {
+    Index::new(std::vec![Reference::generate(Function::Gelu, Format::Bf16)])
+}
