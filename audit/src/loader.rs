@@ -125,9 +125,14 @@ pub fn judge_report<'d, R: ReadRef<'d>>(report: &mut Report, data: R, len: u64) 
 /// holds it (see the module's documentation), and one per load map the
 /// audit cannot read while spans lie in it.
 pub fn judge<'d, R: ReadRef<'d>>(data: R, len: u64, spans: &[Span]) -> Vec<String> {
-    let mut out = Problems::new(spans.len());
-    if !spans.is_empty() {
-        judge_at(data, len, 0, spans, &mut out, 0);
+    // By offset, so that the spans in a part of the file (an archive
+    // member) are found by a binary search.
+    let mut sorted = spans.to_vec();
+    sorted.sort_by_key(|s| (s.start, s.end));
+    let mut out = Problems::new(sorted.len());
+    out.longest = sorted.iter().map(|s| s.end - s.start).max().unwrap_or(0);
+    if !sorted.is_empty() {
+        judge_at(data, len, 0, &sorted, &mut out, 0);
     }
     out.lines()
 }
@@ -137,6 +142,9 @@ pub fn judge<'d, R: ReadRef<'d>>(data: R, len: u64, spans: &[Span]) -> Vec<Strin
 struct Problems {
     per_span: Vec<Option<String>>,
     file: Vec<String>,
+    /// The longest span's length: the spans that reach into a part of the
+    /// file start at most this far before it.
+    longest: u64,
 }
 
 impl Problems {
@@ -144,6 +152,7 @@ impl Problems {
         Problems {
             per_span: std::vec![None; n],
             file: Vec::new(),
+            longest: 0,
         }
     }
 
@@ -168,12 +177,14 @@ impl Problems {
 
 /// The spans that lie, at least in part, in `[base, base + len)`, with
 /// their index.
-fn inside(spans: &[Span], base: u64, len: u64) -> Vec<(usize, u64, u64)> {
-    spans
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.start < base + len && s.end > base)
-        .map(|(i, s)| (i, s.start, s.end))
+fn inside(spans: &[Span], longest: u64, base: u64, len: u64) -> Vec<(usize, u64, u64)> {
+    // `spans` are sorted by start: those that reach `base` start at most
+    // `longest` before it.
+    let from = spans.partition_point(|s| s.start < base.saturating_sub(longest));
+    let to = spans.partition_point(|s| s.start < base + len);
+    (from..to)
+        .filter(|&i| spans[i].end > base)
+        .map(|i| (i, spans[i].start, spans[i].end))
         .collect()
 }
 
@@ -185,7 +196,7 @@ fn judge_at<'d, R: ReadRef<'d>>(
     out: &mut Problems,
     depth: usize,
 ) {
-    let here = inside(spans, base, len);
+    let here = inside(spans, out.longest, base, len);
     if here.is_empty() {
         return;
     }
@@ -494,12 +505,31 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
 
     /// The address ranges (virtual) at which the loader maps the file bytes
     /// `[s, t)`: one per `PT_LOAD` whose file part holds them all.
+    ///
+    /// Segments that map them alike (the same virtual and physical deltas)
+    /// are one; a build maps each byte once.
     fn mapped(&self, s: u64, t: u64) -> Vec<(Load, u64, u64)> {
-        self.loads
+        let mut out: Vec<(Load, u64, u64)> = Vec::new();
+        for l in self
+            .loads
             .iter()
             .filter(|l| l.offset <= s && t <= l.file_end())
-            .map(|l| (*l, l.vaddr + (s - l.offset), l.vaddr + (t - l.offset)))
-            .collect()
+        {
+            let delta = |x: &Load| {
+                (
+                    x.vaddr.wrapping_sub(x.offset),
+                    x.paddr.wrapping_sub(x.offset),
+                )
+            };
+            if out.iter().any(|(m, _, _)| delta(m) == delta(l)) {
+                continue;
+            }
+            out.push((*l, l.vaddr + (s - l.offset), l.vaddr + (t - l.offset)));
+            if out.len() > MAX_REPEATS {
+                break;
+            }
+        }
+        out
     }
 
     fn executable(&mut self, local: &[(usize, u64, u64)]) {
@@ -513,6 +543,12 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                         "it is not wholly in the file part of any loadable segment (PT_LOAD): the program does not read these bytes".into()
                     });
                 }
+                continue;
+            }
+            if maps.len() > MAX_REPEATS {
+                self.out.span(i, spans, || {
+                    format!("more than {MAX_REPEATS} segments map it at different addresses: the audit does not judge where the program reads it")
+                });
                 continue;
             }
             for (a, vs, vt) in maps {
@@ -900,13 +936,14 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         self.loads
             .iter()
             .filter(|l| l.vaddr <= addr && addr < l.vaddr.saturating_add(l.filesz.min(l.memsz)))
-            .filter_map(|l| {
+            .map(|l| {
                 let at = addr - l.vaddr;
-                self.file
-                    .data()
-                    .read_bytes_at(l.offset + at, l.filesz.min(l.memsz) - at)
-                    .ok()
+                (l.offset + at, l.filesz.min(l.memsz) - at)
             })
+            .collect::<std::collections::BTreeSet<(u64, u64)>>()
+            .into_iter()
+            .take(2)
+            .filter_map(|(off, n)| self.file.data().read_bytes_at(off, n).ok())
             .collect()
     }
 
@@ -922,12 +959,13 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                         .checked_add(size)
                         .is_some_and(|end| end <= l.vaddr + l.filesz.min(l.memsz))
             })
-            .filter_map(|l| {
-                self.file
-                    .data()
-                    .read_bytes_at(l.offset + (addr - l.vaddr), size)
-                    .ok()
-            })
+            .map(|l| l.offset + (addr - l.vaddr))
+            .collect::<std::collections::BTreeSet<u64>>()
+            .into_iter()
+            // A second view is a segment mapped over the first: reported as
+            // such (the load map's own spans), and read once more at most.
+            .take(2)
+            .filter_map(|off| self.file.data().read_bytes_at(off, size).ok())
             .collect()
     }
 

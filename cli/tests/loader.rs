@@ -519,3 +519,25 @@ fn a_pt_phdr_that_is_not_where_the_program_headers_are_is_a_problem() {
         &json[json.len().saturating_sub(1500)..]
     );
 }
+
+/// A table mapped at more addresses than the audit compares (a build maps
+/// each byte once): a problem, not a long comparison.
+#[test]
+fn a_table_mapped_at_many_addresses_is_a_problem() {
+    let dir = tmp("loader-many-maps");
+    let (mut b, at, _) = victim();
+    let page = (at as u64) & !0xfff;
+    // Five program headers that are not PT_LOAD, each turned into one that
+    // maps the table's pages at its own address.
+    let slots: Vec<Phdr> = phdrs(&b)
+        .into_iter()
+        .filter(|p| p.kind != 1 && p.kind != 6 && p.kind != 2)
+        .take(5)
+        .collect();
+    assert_eq!(slots.len(), 5);
+    for (k, p) in slots.iter().enumerate() {
+        let va = 0x1000_0000 * (k as u64 + 1) + page;
+        make_load(&mut b, p.at, page, va, va, 0x3_0000, 0x3_0000);
+    }
+    reported(&dir, &b, "segments map it at different addresses");
+}
