@@ -467,7 +467,7 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             .find(|&g| {
                 loads
                     .iter()
-                    .filter(|l| l.filesz > 0 && l.memsz > 0)
+                    .filter(|l| l.filesz > 0)
                     .all(|l| l.vaddr.wrapping_sub(l.offset) % g == 0)
             })
             .unwrap_or(1);
@@ -573,10 +573,12 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         let ps = a.paddr.wrapping_add(s - a.offset);
         let pt = ps.wrapping_add(t - s);
         for b in &self.loads {
-            if b.index == a.index || b.memsz == 0 {
+            if b.index == a.index || (b.memsz == 0 && b.filesz == 0) {
                 continue;
             }
-            let end = b.vaddr.saturating_add(b.memsz);
+            // ld.so maps a segment's file part whatever its p_memsz (the
+            // kernel refuses p_filesz > p_memsz, ld.so does not).
+            let end = b.vaddr.saturating_add(b.memsz.max(b.filesz));
             // Virtual: a segment with no file part maps zero pages; one of
             // another delta maps its own pages over whatever it covers; one
             // of the same delta maps the same file bytes, then zero-fills
@@ -599,7 +601,7 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             }
             // Physical: what a flasher writes, byte for byte.
             if pdelta(b) != pdelta(a) && b.filesz > 0 {
-                let (ws, wt) = (b.paddr, b.paddr.saturating_add(b.filesz.min(b.memsz)));
+                let (ws, wt) = (b.paddr, b.paddr.saturating_add(b.filesz));
                 if overlaps(ws, wt, ps, pt) {
                     return Some(format!(
                         "program header {} (PT_LOAD, file offset {:#x}) writes other bytes over its physical addresses {:#x}..{:#x}",
@@ -626,6 +628,9 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         let mut meta: Vec<(u64, u64, String)> = Vec::new();
         // The relocation tables: their entries, their kind, their name.
         let mut tables: Vec<(&'d [u8], Kind, String)> = Vec::new();
+        // What ld.so writes of its own, at addresses the dynamic table
+        // gives: (from, to, what).
+        let mut implicit: Vec<(u64, u64, String)> = Vec::new();
 
         // The program headers in memory: the kernel tells ld.so where
         // (AT_PHDR: where the PT_LOAD holding e_phoff maps it), and ld.so
@@ -636,11 +641,23 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
         let phoff: u64 = header.e_phoff(e).into();
         let phbytes = std::mem::size_of_val(self.file.elf_program_headers()) as u64;
         let mapped = self.mapped(phoff, phoff + phbytes);
-        if mapped.is_empty() && !self.file.elf_program_headers().is_empty() {
+        // Only a program ld.so loads (or relocates itself: static PIE) reads
+        // them there; firmware need not map them.
+        let dynamic = self.file.elf_program_headers().iter().any(|p| {
+            let t = p.p_type(e);
+            t == elf::PT_DYNAMIC || t == elf::PT_INTERP
+        });
+        if dynamic && mapped.is_empty() {
             unread.push(
                 "its program headers are not in the file part of a loadable segment: the loader reads them from memory, and the audit cannot tell what it finds there"
                     .to_string(),
             );
+        }
+        if dynamic && mapped.len() > 1 {
+            unread.push(format!(
+                "its program headers are mapped at {} addresses: the kernel tells ld.so one of them (AT_PHDR), and ld.so takes its load base from it",
+                mapped.len()
+            ));
         }
         for (_, vs, vt) in &mapped {
             meta.push((*vs, *vt, "the program headers".into()));
@@ -708,6 +725,53 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                     v.dedup();
                     v
                 };
+                // ld.so's own writes: the GOT header at DT_PLTGOT (GOT[1] and
+                // GOT[2] under lazy binding), the lazy TLS descriptor
+                // resolver at DT_TLSDESC_GOT; on MIPS, the debugger's map at
+                // DT_MIPS_RLD_MAP(_REL) and the whole GOT, which it relocates
+                // without relocation entries.
+                let one = |t: i64| values(t).into_iter().max();
+                for g in values(elf::DT_PLTGOT.0) {
+                    let words = if machine == elf::EM_MIPS {
+                        let local = one(elf::DT_MIPS_LOCAL_GOTNO.0).unwrap_or(0);
+                        let symbols = one(elf::DT_MIPS_SYMTABNO.0).unwrap_or(0);
+                        let first = one(elf::DT_MIPS_GOTSYM.0).unwrap_or(0);
+                        local.saturating_add(symbols.saturating_sub(first)).max(3)
+                    } else {
+                        3
+                    };
+                    implicit.push((
+                        g,
+                        g.saturating_add(words.saturating_mul(word)),
+                        "ld.so's GOT header at DT_PLTGOT".into(),
+                    ));
+                }
+                for g in values(elf::DT_TLSDESC_GOT.0) {
+                    implicit.push((
+                        g,
+                        g.saturating_add(word),
+                        "ld.so's TLS descriptor resolver at DT_TLSDESC_GOT".into(),
+                    ));
+                }
+                if machine == elf::EM_MIPS {
+                    for g in values(elf::DT_MIPS_RLD_MAP.0) {
+                        implicit.push((
+                            g,
+                            g.saturating_add(word),
+                            "ld.so's debugger map at DT_MIPS_RLD_MAP".into(),
+                        ));
+                    }
+                    for (k, &(tag, v)) in entries.iter().enumerate() {
+                        if tag == elf::DT_MIPS_RLD_MAP_REL.0 {
+                            let g = addr.wrapping_add(k as u64 * dyn_size).wrapping_add(v);
+                            implicit.push((
+                                g,
+                                g.saturating_add(word),
+                                "ld.so's debugger map at DT_MIPS_RLD_MAP_REL".into(),
+                            ));
+                        }
+                    }
+                }
                 let rela_plt = values(elf::DT_PLTREL.0);
                 let jmprel_kinds: Vec<Kind> = if rela_plt.is_empty() {
                     std::vec![Kind::Rela, Kind::Rel]
@@ -837,14 +901,13 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
             .map(|(i, &(s, t, _))| (i, s, t))
             .collect();
         let mut over_meta = Hits::new(&meta_ranges);
-        let field = elf_reach(machine, self.file.is_64());
-        let reach = |off: u64, t: u32| {
-            if is_copy(machine, t) {
-                u64::MAX
-            } else {
-                off.saturating_add(field)
-            }
-        };
+        let is_64 = self.file.is_64();
+        let reach = |off: u64, t: u32| off.saturating_add(written(machine, is_64, t));
+        for (from, to, what) in &implicit {
+            let why = || format!("{what} ({from:#x}..{to:#x})");
+            hits.add(*from, *to, why);
+            over_meta.add(*from, *to, why);
+        }
         let mut add = |off: u64, end: u64, what: &str, t: u32| {
             let why = || format!("{what} writes at {off:#x} (type {t})");
             hits.add(off, end, why);
@@ -861,16 +924,13 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
                     for entry in bytes.chunks_exact(ent as usize) {
                         let off = read_word(entry, word, e);
                         let info = read_word(&entry[word as usize..], word, e);
-                        let t = if word == 8 {
-                            info as u32
-                        } else {
-                            (info & 0xff) as u32
-                        };
+                        let t = reloc_type(machine, word == 8, e == Endianness::Little, info);
                         add(off, reach(off, t), what, t);
                     }
                 }
+                // A relative relocation writes one word.
                 Kind::Relr => relr(bytes, word, e, |off| {
-                    add(off, off.saturating_add(field), what, 0)
+                    add(off, off.saturating_add(word), what, 0)
                 }),
                 Kind::Crel => {}
             }
@@ -1085,6 +1145,64 @@ impl<'a, 'd, H: FileHeader<Endian = Endianness>, R: ReadRef<'d>> Elf<'a, 'd, H, 
     }
 }
 
+/// The type of an ELF relocation from its `r_info`, as the machine lays it
+/// out: the low byte of a 32-bit file's, the low 32 bits of a 64-bit
+/// file's, but MIPS64's own (the top byte read little-endian, the low byte
+/// big-endian; the bytes between are further types a relocation composes).
+fn reloc_type(machine: elf::Machine, is_64: bool, little: bool, info: u64) -> u32 {
+    if !is_64 {
+        (info & 0xff) as u32
+    } else if machine == elf::EM_MIPS {
+        if little {
+            (info >> 56) as u32
+        } else {
+            (info & 0xff) as u32
+        }
+    } else {
+        info as u32
+    }
+}
+
+/// The bytes a dynamic relocation of type `t` writes from its target: the
+/// end of memory for a copy relocation (its size is a symbol's in another
+/// file) and for any relocation of a machine the audit does not know; two
+/// words for a TLS descriptor; 8 bytes for x32's 64-bit relocations; one
+/// word for the rest.
+fn written(machine: elf::Machine, is_64: bool, t: u32) -> u64 {
+    let word = if is_64 { 8 } else { 4 };
+    if machine == elf::EM_MIPS {
+        return if t == elf::R_MIPS_COPY.0 {
+            u64::MAX
+        } else {
+            word
+        };
+    }
+    if is_copy(machine, t) {
+        return u64::MAX;
+    }
+    let descriptor: &[u32] = match machine {
+        elf::EM_X86_64 if !is_64 => {
+            // x32: the 64-bit relocations write 8 bytes.
+            if [1, 16, 17, 18, 36, 38].contains(&t) {
+                return 8;
+            }
+            &[]
+        }
+        elf::EM_X86_64 => &[36],         // R_X86_64_TLSDESC
+        elf::EM_386 => &[41],            // R_386_TLS_DESC
+        elf::EM_AARCH64 => &[1031, 187], // R_AARCH64_TLSDESC, R_AARCH64_P32_TLSDESC
+        elf::EM_ARM => &[13],            // R_ARM_TLS_DESC
+        elf::EM_RISCV => &[12],          // R_RISCV_TLSDESC
+        // LoongArch, s390, PowerPC, SPARC, m68k: two words for any.
+        _ => return 2 * word,
+    };
+    if descriptor.contains(&t) {
+        2 * word
+    } else {
+        word
+    }
+}
+
 /// Whether the ELF relocation type `t` of the machine `machine` is a copy
 /// relocation (it copies a symbol's bytes, of the symbol's size).
 fn is_copy(machine: elf::Machine, t: u32) -> bool {
@@ -1205,6 +1323,10 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
     let mut memory64: Vec<bool> = Vec::new();
     // Imported memories: two imports may name the same memory.
     let mut imported_memories = 0usize;
+    // Segments an object file's `linking` section marks STRINGS, and
+    // whether it does not parse.
+    let mut merged: std::collections::BTreeSet<usize> = Default::default();
+    let mut unreadable_linking = false;
 
     // Payload range of each section, in order (what `reloc.*` sections
     // index).
@@ -1281,6 +1403,28 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
             Payload::CustomSection(c) => {
                 match c.as_known() {
                     wasmparser::KnownCustom::Reloc(r) => relocs.push(r),
+                    // An object file's segment flags: the linker merges a
+                    // segment marked STRINGS, as ELF's SHF_MERGE.
+                    wasmparser::KnownCustom::Linking(l) => {
+                        for sub in l {
+                            match sub {
+                                Ok(wasmparser::Linking::SegmentInfo(map)) => {
+                                    for (k, seg) in map.into_iter().enumerate() {
+                                        match seg {
+                                            Ok(seg) if seg.flags.contains(wasmparser::SegmentFlags::STRINGS) => {
+                                                merged.insert(k);
+                                            }
+                                            Ok(_) => {}
+                                            Err(_) => unreadable_linking = true,
+                                        }
+                                    }
+                                }
+                                Ok(_) => {}
+                                Err(_) => unreadable_linking = true,
+                            }
+                        }
+                    }
+                    _ if c.name() == "linking" => unreadable_linking = true,
                     _ if c.name().starts_with("reloc.") => out.file(format!(
                         "the wasm relocation section {} does not parse: the audit cannot tell where the linker writes",
                         c.name()
@@ -1290,6 +1434,11 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
             }
             _ => {}
         }
+    }
+    if unreadable_linking {
+        out.file(format!(
+            "the wasm linking section at {base:#x} does not parse: the audit cannot tell how the linker places its segments"
+        ));
     }
     if segments.len() > MAX_DATA_SEGMENTS {
         out.file(format!(
@@ -1337,6 +1486,11 @@ fn wasm(bytes: &[u8], base: u64, spans: &[Span], here: &[(usize, u64, u64)], out
             }
         };
         let seg = &segments[k];
+        if merged.contains(&k) {
+            out.span(i, spans, || {
+                format!("its data segment {k} is marked STRINGS in the linking section: the linker merges it as strings")
+            });
+        }
         match seg.place {
             // Passive: the code places it (docs/audit.md).
             None => {}

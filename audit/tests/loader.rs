@@ -266,6 +266,32 @@ fn segments_of_two_imported_memories_are_compared_as_one() {
     assert_reported(&m, "an imported memory");
 }
 
+/// A wasm object file's `linking` section marks a segment STRINGS: the
+/// linker merges it as strings (as ELF's SHF_MERGE).
+#[test]
+fn a_wasm_segment_marked_strings_is_reported() {
+    let t = declared(false);
+    let linking = |flags: u64| {
+        let mut info = Vec::new();
+        leb(1, &mut info); // one segment
+        leb(1, &mut info);
+        info.push(b'x');
+        leb(0, &mut info); // alignment
+        leb(flags, &mut info);
+        let mut body = Vec::new();
+        leb(2, &mut body); // version
+        body.push(5); // WASM_SEGMENT_INFO
+        leb(info.len() as u64, &mut body);
+        body.extend(info);
+        body
+    };
+    assert_passes(&module(&[Seg::At(0x100, &t)], &[("linking", linking(0))]));
+    assert_reported(
+        &module(&[Seg::At(0x100, &t)], &[("linking", linking(1))]),
+        "marked STRINGS",
+    );
+}
+
 #[test]
 fn a_passive_wasm_segment_is_left_to_the_code() {
     // docs/audit.md, out of scope: the code places a passive segment.

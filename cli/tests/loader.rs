@@ -541,3 +541,69 @@ fn a_table_mapped_at_many_addresses_is_a_problem() {
     }
     reported(&dir, &b, "segments map it at different addresses");
 }
+
+/// ld.so writes the GOT header at `DT_PLTGOT` itself (GOT[1], GOT[2] under
+/// lazy binding), with no relocation entry.
+#[test]
+fn ld_so_s_own_got_header_write_is_judged() {
+    let dir = tmp("loader-pltgot");
+    let (mut b, _, vaddr) = victim();
+    set_dynamic(&mut b, 3, vaddr + 0x100 - 8); // DT_PLTGOT
+    reported(&dir, &b, "DT_PLTGOT");
+}
+
+/// ld.so maps a segment's file part whatever its `p_memsz`.
+#[test]
+fn a_segment_whose_memsz_is_below_its_filesz_is_judged_by_its_file_part() {
+    let dir = tmp("loader-memsz");
+    let (mut b, _, vaddr) = victim();
+    let note = phdrs(&b).into_iter().find(|p| p.kind == 4).unwrap();
+    let page = (vaddr + 0x2000) & !0xfff;
+    make_load(&mut b, note.at, 0x1000, page, page, 0x1000, 0);
+    reported(&dir, &b, "maps other bytes over it");
+}
+
+/// The program headers mapped at a second address: the kernel's AT_PHDR
+/// may name either, and ld.so takes its load base from it.
+#[test]
+fn program_headers_mapped_at_two_addresses_are_a_problem() {
+    let dir = tmp("loader-phdr-twice");
+    let (mut b, _, _) = victim();
+    let note = phdrs(&b).into_iter().find(|p| p.kind == 4).unwrap();
+    make_load(&mut b, note.at, 0, 0x4000_0000, 0x4000_0000, 0x1000, 0x1000);
+    let (code, json) = audit(&dir, &b);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("program headers are mapped at 2 addresses"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}
+
+/// A relocation writes its own width: an R_X86_64_RELATIVE (8 bytes) just
+/// before the dynamic table, as GNU ld places `.fini_array`, is no problem;
+/// a TLS descriptor (16 bytes) there is.
+#[test]
+fn a_relocation_writes_its_types_width() {
+    let dir = tmp("loader-width");
+    let (b, _, vaddr) = victim();
+    let dynamic = phdrs(&b).into_iter().find(|p| p.kind == 2).unwrap();
+    let mut plain = b.clone();
+    relocation_into_table(&mut plain, vaddr, None, dynamic.vaddr - 8);
+    let (code, json) = audit(&dir, &plain);
+    assert_eq!(
+        code,
+        Some(0),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+    let mut wide = b;
+    relocation_into_table(&mut wide, vaddr, Some(36), dynamic.vaddr - 8); // R_X86_64_TLSDESC
+    let (code, json) = audit(&dir, &wide);
+    assert_eq!(code, Some(1));
+    assert!(
+        json.contains("the dynamic table at"),
+        "{}",
+        &json[json.len().saturating_sub(1500)..]
+    );
+}
