@@ -609,3 +609,15 @@ fn a_base_relocation_into_a_declared_table_of_a_pe_image_is_reported() {
     f[raw + 4..raw + 8].copy_from_slice(&8u32.to_le_bytes());
     assert_reported(&f, "do not parse");
 }
+
+/// Out of scope (docs/audit.md, "Where the code reads"): the data segment
+/// holding a declared table moved to another address, the table intact
+/// there. The code reads the old address; the audit, which does not know
+/// it, passes the module. This test fails the day the audit judges it, so
+/// that the page changes with it.
+#[test]
+fn a_wasm_data_segment_moved_elsewhere_is_not_judged() {
+    let t = declared(false);
+    assert_passes(&module(&[Seg::At(0x100, &t)], &[]));
+    assert_passes(&module(&[Seg::At(0x2_0000, &t)], &[]));
+}
