@@ -288,25 +288,7 @@ fn ar_indexed(
 
 /// An ar archive of `members`, GNU style.
 fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut out = b"!<arch>\n".to_vec();
-    for (name, data) in members {
-        let header = format!(
-            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-            format!("{name}/"),
-            0,
-            0,
-            0,
-            644,
-            data.len()
-        );
-        assert_eq!(header.len(), 60);
-        out.extend_from_slice(header.as_bytes());
-        out.extend_from_slice(data);
-        if data.len() % 2 == 1 {
-            out.push(b'\n');
-        }
-    }
-    out
+    common::ar(members)
 }
 
 /// Every container: its name, the order it declares, and the file of it

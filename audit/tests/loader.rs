@@ -446,24 +446,7 @@ fn a_declared_table_in_a_mergeable_section_is_reported() {
 }
 
 fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
-    let mut out = b"!<arch>\n".to_vec();
-    for (name, data) in members {
-        let h = format!(
-            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
-            format!("{name}/"),
-            0,
-            0,
-            0,
-            644,
-            data.len()
-        );
-        out.extend_from_slice(h.as_bytes());
-        out.extend_from_slice(data);
-        if data.len() % 2 == 1 {
-            out.push(b'\n');
-        }
-    }
-    out
+    common::ar(members)
 }
 
 #[test]

@@ -119,3 +119,27 @@ pub fn gelu_bf16_lock() -> Vec<actlut_codegen::lock::Entry> {
 pub fn gelu_bf16_index() -> Index {
     Index::new(std::vec![Reference::generate(Function::Gelu, Format::Bf16)])
 }
+
+/// A System V (GNU) ar archive of `members` (names end in `/`), with no
+/// symbol table.
+pub fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = b"!<arch>\n".to_vec();
+    for (name, data) in members {
+        let header = std::format!(
+            "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+            std::format!("{name}/"),
+            0,
+            0,
+            0,
+            644,
+            data.len()
+        );
+        assert_eq!(header.len(), 60);
+        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(b'\n');
+        }
+    }
+    out
+}
