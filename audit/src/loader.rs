@@ -6,45 +6,47 @@
 //! file) put them, and a format has its own means of putting other bytes
 //! there. So for every declared table (its declaration and its stored
 //! bytes), every manifest record and every intact copy found by content,
-//! the audit reads the file's own load map and requires:
+//! the audit reads the file's own load map and requires (docs/audit.md,
+//! "Where the program reads the tables", has each rule and its tests):
 //!
 //! - **ELF executables and shared objects** (`ET_EXEC`, `ET_DYN`): a
 //!   declared table or record lies wholly in the file part of a `PT_LOAD`
-//!   segment (else the program never reads those bytes). No other `PT_LOAD`
-//!   maps anything over it: not another part of the file, not a zero page,
-//!   not the zero fill of a segment's tail. Where every segment can be mapped
-//!   by pages (its `p_vaddr - p_offset` a multiple of the page size: the
-//!   largest of 64, 16 and 4 KiB that divides them all and that the machine
-//!   can have), segments are compared by whole pages, as the kernel maps
-//!   them; else byte for byte. Physical addresses (`p_paddr`, what a flasher
-//!   writes for firmware) are compared byte for byte, too. No relocation
-//!   writes into it: those of `PT_DYNAMIC` (`DT_RELA`, `DT_REL`, `DT_RELR`,
-//!   `DT_JMPREL`) and those of every relocation section
-//!   (`SHT_REL`, `SHT_RELA`, `SHT_RELR`, `SHT_CREL`); a copy relocation
-//!   writes from its target to the end of memory, as far as the audit can
-//!   tell. Android's packed relocations, which the audit does not read, are
-//!   a problem.
+//!   (mapped at no more than [`MAX_REPEATS`] addresses), and no other
+//!   `PT_LOAD` maps anything over it: other file bytes, zero pages, a zero
+//!   fill; by whole pages where Linux can map every file-backed segment
+//!   (page-congruent), byte for byte otherwise (firmware), and physical
+//!   addresses byte for byte. No relocation writes into it, at its type's
+//!   width: those of `PT_DYNAMIC` (read at its address, to `DT_NULL`, every
+//!   distinct value of each tag), of every relocation section, and ld.so's
+//!   own writes (`DT_PLTGOT`, `DT_TLSDESC_GOT`, MIPS's implicit GOT). What
+//!   the audit reads to know this (program headers in memory, dynamic and
+//!   relocation tables) must itself be neither relocated nor mapped over,
+//!   and `PT_PHDR` must be where the program headers are mapped. What it
+//!   cannot read (packed relocations, parse errors, more than its bounds) is
+//!   a problem of the file.
 //! - **ELF relocatable objects** (`ET_REL`: a `.o`, the members of a static
 //!   library or an rlib): no relocation the linker applies targets a
-//!   declared table or record, and its section, if allocated, is not
-//!   mergeable (`SHF_MERGE`: the linker could merge and reorder its
-//!   entries). A table in a section the linker does not copy (an rlib's
+//!   declared table or record (no further than its section's end), and
+//!   every allocated section over it is one `SHT_PROGBITS` section holding
+//!   it whole, not mergeable. A table in no allocated section (an rlib's
 //!   metadata holds such copies) is not linked at all.
 //! - **wasm modules:** a declared table or record lies wholly in one data
 //!   segment, in a module with a memory (one without, an rlib's metadata,
-//!   reads none). If that segment is active, no later active segment of the same
-//!   memory is written over it at instantiation. Segments placed by a global
-//!   (`global.get`) are compared with those placed by the same global; with
-//!   any other, the audit cannot tell, and that is a problem. Relocations of
-//!   a wasm object file (`reloc.*` sections) must not target it.
+//!   reads none); no later active segment of the same memory (imported
+//!   memories counted as one) is written over it, offsets computed with
+//!   wrapping and compared on the circle of addresses per base global; no
+//!   `reloc.*` relocation targets it, and its segment is not marked
+//!   `STRINGS`.
 //! - **Mach-O, PE, COFF and XCOFF files:** no relocation of a section
 //!   targets it (as `object` reads them), nor, in a PE image, a base
-//!   relocation.
-//! - **ar archives:** each member, as a file of its own.
+//!   relocation; base relocations that do not parse are a problem.
+//! - **ar archives and universal Mach-O files:** each member or slice, as
+//!   a file of its own.
 //!
 //! A table's static is plain data, with no pointer in it, so an honest build
 //! has no relocation into it and no segment over it. What is left out is in
-//! `docs/audit.md` ("What the program's loader does to the bytes").
+//! docs/audit.md ("What is out of scope"): above all, the audit reads data,
+//! not code, and does not know the address the code reads a table at.
 
 use std::format;
 use std::string::{String, ToString};
