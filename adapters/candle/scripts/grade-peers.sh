@@ -151,7 +151,17 @@ PY
 
 doc=docs/accuracy.md
 if [ "$check" = yes ]; then
-  if ! diff -u <(sed -n "\|^$marker\$|,\$p" "$doc") "$section"; then
+  committed=$(mktemp)
+  sed -n "\|^$marker\$|,\$p" "$doc" > "$committed"
+  # tract-linalg picks its kernel by the CPU's features, and the rows name
+  # it: rows of another kernel than the committed one's are not compared.
+  kernels() { grep -o 'kernel `[^`]*`' "$1" | sort -u | tr '\n' ' '; }
+  if [ "$(kernels "$committed")" != "$(kernels "$section")" ]; then
+    echo "tract-linalg ran $(kernels "$section")on this CPU; the committed tract rows are for" \
+      "$(kernels "$committed")(another CPU): they are not compared"
+    sed -i '/^| tract gelu:/d' "$committed" "$section"
+  fi
+  if ! diff -u "$committed" "$section"; then
     echo "the graded section of $doc differs from a fresh run (diff above):" \
       "run adapters/candle/scripts/grade-peers.sh and commit the result" >&2
     exit 1
