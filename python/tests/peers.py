@@ -6,11 +6,14 @@ docs/python.md ("Peers, graded").
 
 tests/test_peers.py runs the peers and fails when docs/python.md differs. The
 counts depend on the versions (named in each row) and, for kernels with
-CPU-specific paths (ONNX Runtime's MLAS, numpy's SIMD loops), on the CPU.
+CPU-specific paths (ONNX Runtime's MLAS, numpy's SIMD loops), on the CPU: the
+section names the CPU it was written on (`cpu()`), and tests/test_peers.py
+compares it entry for entry only on a CPU of that kind.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -78,6 +81,31 @@ def peers():
     ]
 
 
+def cpu() -> str:
+    """The kind of CPU the counts depend on, in numpy's names: the SIMD target
+    that numpy's float16 `exp` and `log` loops and its float32 `exp` run here,
+    and the highest x86 level (or the architecture elsewhere), which also
+    decides ONNX Runtime's MLAS kernels."""
+    import platform
+
+    from numpy._core._multiarray_umath import __cpu_features__ as features
+    from numpy.lib.introspect import opt_func_info
+
+    info = opt_func_info(func_name="^(exp|log)$", signature="^(e|f)")
+    loops = ", ".join(
+        f"{name} {sig} {info[name][sig]['current']}"
+        for name in ("exp", "log")
+        for sig in ("ee", "ff")
+        if sig in info.get(name, {})
+    )
+    levels = [k for k in ("AVX512_SPR", "X86_V4", "X86_V3", "X86_V2") if features.get(k)]
+    level = levels[0] if levels else platform.machine()
+    return f"{level}; numpy loops: {loops}"
+
+
+CPU_LINE = "Counted on a CPU where numpy reports: "
+
+
 def largest(g: actlut.Grade) -> str:
     s = f"{g.max_numeric_ulp} ulp" + ("" if g.max_numeric_ulp == 1 else "s")
     extra = []
@@ -91,6 +119,8 @@ def largest(g: actlut.Grade) -> str:
 def section() -> str:
     lines = [
         BEGIN,
+        "",
+        f"{CPU_LINE}`{cpu()}`.",
         "",
         "| implementation | call | graded as | wrong entries | largest error | of 1 ulp |",
         "|---|---|---|---:|---|---:|",
@@ -112,6 +142,58 @@ def extract(doc: str) -> str:
     start = doc.index(BEGIN)
     end = doc.index(END) + len(END)
     return doc[start:end] + "\n"
+
+
+def documented_cpu(section_text: str) -> str:
+    """The CPU kind a section was counted on (empty when it names none)."""
+    m = re.search(re.escape(CPU_LINE) + r"`([^`]*)`", section_text)
+    return m.group(1) if m else ""
+
+
+def rows(section_text: str) -> list[list[str]]:
+    """The table rows of a section, as lists of cells (the header rows left out)."""
+    out = []
+    for line in section_text.splitlines():
+        if line.startswith("| ") and not line.startswith("| implementation"):
+            out.append([c.strip() for c in line.strip("|").split("|")])
+    return out
+
+
+def count(cell: str) -> int:
+    """The leading count of a cell: `11,077 of 65,536` -> 11077, `255 ulps` -> 255."""
+    m = re.match(r"([0-9][0-9,]*)", cell)
+    if not m:
+        raise ValueError(f"no count in {cell!r}")
+    return int(m.group(1).replace(",", ""))
+
+
+#: How far a count may move on a CPU of another kind: 1% of the documented
+#: count, and at least 8 entries (numpy's float16 `exp` gives 2 wrong entries
+#: on an X86_V3 CPU and 4 on an AVX512_SPR one).
+SLACK_FRACTION = 0.01
+SLACK_MIN = 8
+
+
+def differences(documented: str, fresh: str, same_cpu: bool) -> list[str]:
+    """What differs between a documented section and a fresh one. On the same
+    kind of CPU, any character; on another kind, a missing or renamed row, or
+    a count (wrong entries, entries 1 ulp off) that moved by more than the
+    slack."""
+    if same_cpu:
+        return [] if documented == fresh else ["the section differs from this run's"]
+    old, new = rows(documented), rows(fresh)
+    if len(old) != len(new):
+        return [f"{len(new)} peers where docs/python.md has {len(old)}"]
+    out = []
+    for o, n in zip(old, new):
+        if o[:3] != n[:3]:
+            out.append(f"peer row {o[:3]} is now {n[:3]}")
+            continue
+        for col in (3, 5):
+            a, b = count(o[col]), count(n[col])
+            if abs(a - b) > max(SLACK_MIN, int(a * SLACK_FRACTION)):
+                out.append(f"{o[0]} {o[1]}: {b:,} where docs/python.md has {a:,}")
+    return out
 
 
 def main() -> None:
