@@ -6,6 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+# A suite run builds from scratch more often than it rebuilds: no incremental
+# caches, and line tables instead of full debug info in the debug builds
+# (test failures keep their file and line; the target folder is far smaller).
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
+export CARGO_PROFILE_DEV_DEBUG=${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}
 
 # Debian packages needed by some steps (m4 builds GMP for the MPFR oracle).
 need_pkgs=()
@@ -41,23 +46,106 @@ done
 # Seconds as minutes and seconds: 754 -> 12m34s.
 mmss() { printf '%dm%02ds' $(( $1 / 60 )) $(( $1 % 60 )); }
 
+# Two queues share the machine. The steps named in `beside` work in folders of
+# their own (Miri's target/miri, the peers/, adapters/burn and python/
+# projects) and run one after another in a second queue that starts with the
+# first step; Miri interprets on one thread, and the others' builds fill the
+# cores while the main queue links, runs tests or waits on qemu and node. A
+# second-queue step's output is printed at its place in the order when it is
+# done by then, else after the main queue; the run stops at the first failure
+# in either queue. ACTLUT_TEST_SERIAL=1 runs every step in turn instead.
+beside=" 46-miri 42-peers 44-burn 48-python "
+[ "${ACTLUT_TEST_SERIAL:-0}" = 1 ] && beside=" "
+in_beside() { case "$beside" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
 start_all=$(date +%s)
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+side=$(mktemp -d)
+side_pid=""
+cleanup() {
+  [ -n "$side_pid" ] && { kill -- "-$side_pid" 2>/dev/null || kill "$side_pid" 2>/dev/null || true; }
+  rm -rf "$log" "$side"
+}
+trap cleanup EXIT
+
+# The second queue, in the order of `beside`; it stops at its first failure.
+side_steps=()
+for name in $beside; do
+  for step in "${steps[@]}"; do
+    [ "$(basename "$step" .sh)" = "$name" ] && side_steps+=("$step")
+  done
+done
+if [ ${#side_steps[@]} -gt 0 ]; then
+  echo "=== second queue starts now: $(for s in "${side_steps[@]}"; do basename "$s" .sh; done | tr '\n' ' ')"
+  set -m
+  (
+    for step in "${side_steps[@]}"; do
+      name=$(basename "$step" .sh)
+      t0=$(date +%s)
+      status=0
+      bash "$step" >"$side/$name.log" 2>&1 || status=$?
+      echo "$(( $(date +%s) - t0 )) $status" >"$side/$name.done"
+      [ "$status" = 0 ] || exit "$status"
+    done
+  ) &
+  side_pid=$!
+  set +m
+fi
+
+# Prints a finished second-queue step; exits on its failure.
+report_side() {
+  local name=$1 secs status
+  read -r secs status <"$side/$name.done" || { secs=0; status=1; }
+  echo "=== step $name (ran in the second queue)"
+  tee -a "$log" <"$side/$name.log"
+  if [ "$status" != 0 ]; then
+    echo "=== step $name FAILED (exit status $status) after $(mmss "$secs")"
+    exit "$status"
+  fi
+  echo "=== step $name passed in $(mmss "$secs") in the second queue; total $(mmss $(( $(date +%s) - start_all )))"
+  : >"$side/$name.reported"
+}
+# Stops the run as soon as a second-queue step has failed.
+check_side() {
+  local f name secs status
+  for f in "$side"/*.done; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .done)
+    read -r secs status <"$f" || continue
+    if [ "$status" != 0 ] && [ ! -e "$side/$name.reported" ]; then report_side "$name"; fi
+  done
+}
+
+pending=()
 for i in "${!steps[@]}"; do
   step=${steps[$i]}
   name=$(basename "$step" .sh)
+  if in_beside "$name"; then
+    if [ -e "$side/$name.done" ]; then report_side "$name"; else pending+=("$name"); fi
+    continue
+  fi
   echo "=== step $name (expected $(mmss "${expect[$name]:-0}"))"
   t0=$(date +%s)
   bash "$step" 2>&1 | tee -a "$log"
   now=$(date +%s)
   left=0
   for later in "${steps[@]:$((i + 1))}"; do
-    left=$(( left + ${expect[$(basename "$later" .sh)]:-0} ))
+    later=$(basename "$later" .sh)
+    in_beside "$later" || left=$(( left + ${expect[$later]:-0} ))
   done
   echo "=== step $name passed in $(mmss $(( now - t0 ))); total $(mmss $(( now - start_all ))); \
-expected left $(mmss "$left") ($(( ${#steps[@]} - i - 1 )) steps)"
+expected left $(mmss "$left") ($(( ${#steps[@]} - i - 1 )) steps, the second queue's not counted)"
+  check_side
 done
+if [ ${#pending[@]} -gt 0 ]; then
+  echo "=== waiting for the second queue: ${pending[*]}"
+  wait "$side_pid" || true
+  side_pid=""
+  for name in "${pending[@]}"; do
+    [ -e "$side/$name.done" ] || { echo "=== step $name did not run (the second queue stopped)"; exit 1; }
+    report_side "$name"
+  done
+fi
 echo "=== all steps passed in $(mmss $(( $(date +%s) - start_all )))"
 # One closing line for the whole suite: the sum of every cargo test result.
 awk '/^test result: /{for(i=1;i<=NF;i++){if($i=="passed;")p+=$(i-1);if($i=="failed;")f+=$(i-1)}}

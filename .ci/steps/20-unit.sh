@@ -3,16 +3,22 @@
 set -euo pipefail
 # The candle adapter runs in 43-candle.sh; the audit and the `actlut` command
 # (whose tests run hundreds of whole audits) in 30-audit.sh, both in release.
-cargo test --workspace --exclude actlut-candle --exclude actlut-audit --exclude actlut-cli
+# The oracle (GMP and MPFR) is left to 25-oracle, which builds and runs it in
+# release: its debug build and debug run here cost minutes for nothing new.
+cargo test --workspace --exclude actlut-candle --exclude actlut-audit --exclude actlut-cli \
+  --exclude actlut-oracle
 # The README's examples (and every other doctest) with every feature.
 cargo test -p actlut --all-features --doc
 cargo build -p actlut --no-default-features
-cargo test -p actlut --no-default-features --features gelu,f16
-cargo test -p actlut --no-default-features --features sigmoid,bf16,fp8-e4m3
+# The feature subsets run the unit and integration tests only: the doctests
+# ran with the default features above and with every feature (a subset
+# leaves out the items whose examples it cannot compile).
+cargo test -p actlut --no-default-features --features gelu,f16 --lib --tests
+cargo test -p actlut --no-default-features --features sigmoid,bf16,fp8-e4m3 --lib --tests
 # The compact 16-bit tables: every table and entry point against the full
 # table, and the size of a gelu + bf16 binary's table data (tests/compact_binary.rs).
-cargo test -p actlut --features compact
-cargo test -p actlut --no-default-features --features compact,gelu,bf16
+cargo test -p actlut --features compact --lib --tests
+cargo test -p actlut --no-default-features --features compact,gelu,bf16 --lib --tests
 # The functions and formats, from the umbrella features (tests/features.rs
 # checks that they list exactly actlut-codegen's Function::ALL and Format::ALL).
 umbrella() {
