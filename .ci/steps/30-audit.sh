@@ -55,7 +55,13 @@ audit_expect() {
   fi
 }
 
-echo "--- two checkout folders, debug in one, release in the other"
+# Each phase's start, in seconds since the step began (the log shows where the time goes).
+phase_start=$SECONDS
+phase() {
+  echo "--- ($((SECONDS - phase_start)) s) $*"
+}
+
+phase "two checkout folders, debug in one, release in the other"
 for pair in "checkout-one:debug" "another/checkout-two:release"; do
   dir="$work/${pair%%:*}"
   profile="${pair##*:}"
@@ -78,7 +84,7 @@ done
 diff -r "$work/checkout-one/dump" "$work/another/checkout-two/dump"
 echo "the two dumps are byte-identical"
 
-echo "--- the audit on tampered and cut-off copies of a dumped table (exit status 1)"
+phase "the audit on tampered and cut-off copies of a dumped table (exit status 1)"
 # flip FILE OFFSET...: XOR 1 into the byte at each OFFSET, in place.
 flip() {
   local file=$1 off v
@@ -105,19 +111,19 @@ audit_fails "$work/silu-four.bin" "MODIFIED: 4 of 256 entries differ (entries 32
 head -c 70000 "$work/checkout-one/dump/gelu_f16.bin" > "$work/gelu-cut.bin"
 audit_fails "$work/gelu-cut.bin" "TRUNCATED: 70000 of 131072 bytes present"
 
-echo "--- the audit's guarantee: decoys, the adaptive attack, manifest records, false reports"
+phase "the audit's guarantee: decoys, the adaptive attack, manifest records, false reports"
 # audit/tests: decoys.rs (an intact copy overlapping a tampered one never
 # hides it), adaptive.rs (every 16-bit and 8-bit table stays reported until an
 # adaptive attack has changed its hiding cost), docs.rs (docs/audit.md's
 # hiding costs are derived), no_false_reports.rs. About two minutes.
 cargo test -q --release -p actlut-audit
 
-echo "--- the actlut command: audit (declared tables, tampered builds), dump, quant, ulp, help"
+phase "the actlut command: audit (declared tables, tampered builds), dump, quant, ulp, help"
 # cli/tests: hundreds of whole audits of real builds, so in release here
 # rather than in 20-unit's debug `cargo test --workspace` (about 8 minutes there).
 cargo test -q --release -p actlut-cli
 
-echo "--- wasm32-unknown-unknown and thumbv7em-none-eabihf (build.rs checks every table against the lock)"
+phase "wasm32-unknown-unknown and thumbv7em-none-eabihf (build.rs checks every table against the lock)"
 cargo build -q -p actlut --target wasm32-unknown-unknown
 cargo build -q -p actlut --target thumbv7em-none-eabihf --no-default-features --features all,self-check
 # The static libraries (rlibs) hold every table: $tables names, $distinct distinct
@@ -125,14 +131,14 @@ cargo build -q -p actlut --target thumbv7em-none-eabihf --no-default-features --
 audit_expect target/wasm32-unknown-unknown/debug/libactlut.rlib "$distinct" le
 audit_expect target/thumbv7em-none-eabihf/debug/libactlut.rlib "$distinct" le
 
-echo "--- the reference compiled to wasm32-wasip1, run under node"
+phase "the reference compiled to wasm32-wasip1, run under node"
 cargo build -q --release -p actlut-codegen --example print-lock --target wasm32-wasip1
 node scripts/wasm-runner.mjs target/wasm32-wasip1/release/examples/print-lock.wasm \
   > "$work/wasip1-lock.txt"
 diff -u "$lock" "$work/wasip1-lock.txt"
 echo "wasm32-wasip1 under node $(node --version): lock identical"
 
-echo "--- big-endian s390x under qemu-user"
+phase "big-endian s390x under qemu-user"
 export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_LINKER=s390x-linux-gnu-gcc
 export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-linux-gnu"
 # The reference evaluator itself running big-endian: the same lock.
@@ -156,7 +162,7 @@ file_kind=$(head -c 6 "$s390x_test" | od -An -tx1 | tr -d ' \n')
 # found too (byte for byte).
 audit_expect "$s390x_test" "$distinct" be
 
-echo "--- compact builds: the stored forms found intact, and tampered copies failing"
+phase "compact builds: the stored forms found intact, and tampered copies failing"
 # audit_compact FILE COPIES [TOTAL]: `actlut audit FILE` exits 0 and finds
 # gelu_bf16 in its compact stored form, intact, COPIES times (a static library
 # holds it in its object code and its LLVM bitcode), and TOTAL tables in all
@@ -239,3 +245,4 @@ out=$("$actlut" audit "$fw_target/thumbv7em-none-eabihf/release/actlut-firmware"
 [ "$(grep -c ' (compact) .*  intact, in the lock$' <<<"$out")" -eq 4 ] \
   || { echo "$out"; echo "expected the demo firmware's four 16-bit tables compact and intact"; exit 1; }
 echo "$out" | tail -n 1
+phase "done"
