@@ -20,8 +20,10 @@ fn rows<O: actlut::element::FloatOutput>(
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     // The exponent's top bit cleared: finite values only.
     let finite = |bits: u32| bits & !(1 << (width - 2));
-    // Under Miri (.ci/steps/46-miri.sh), one random row and the code row.
-    let random_rows = if cfg!(miri) { 1 } else { 3 };
+    // Under Miri (.ci/steps/46-miri.sh), which looks for undefined behaviour
+    // rather than wrong values, the code row alone: a lane that takes the
+    // wrong code or plane still shows.
+    let random_rows = if cfg!(miri) { 0 } else { 3 };
     let mut out: Vec<Fp4Row<O>> = (0..random_rows)
         .map(|_| {
             let v: [u32; 16] = core::array::from_fn(|_| finite(rng.next() as u32 >> (32 - width)));

@@ -4,13 +4,16 @@
 # FP4 rows of mx: scalar, SSSE3),
 # the chunk-and-tail driver, the run-time kernel choice and the slice entry
 # points, on the short lengths and offsets the tests use under cfg(miri)
-# (tests/kernel_harness). Miri reports a target feature as detected when it is
-# enabled at compile time, so RUSTFLAGS turns on AVX2 and AVX-512 VBMI; the step
-# fails unless the VBMI kernel actually ran. About 2.5 minutes of CPU once the
-# nightly toolchain and its Miri sysroot are installed (8 minutes wall on a
-# 2-core machine loaded with other builds: the two test files took 182 s and
-# 87 s under Miri; the compact kernels add about a minute); installing them the
-# first time adds about 5 minutes.
+# (tests/kernel_harness: every length to 20 and both sides of each multiple of
+# 8 to 65; byte offsets 0..8). Miri reports a target feature as detected when
+# it is enabled at compile time, so RUSTFLAGS turns on AVX2 and AVX-512 VBMI;
+# the step fails unless the VBMI kernel actually ran. It runs in the second
+# queue of scripts/test.sh. With every length to 70, the test files took 182 s
+# (tests/kernels.rs), 503 s (tests/fp4_kernels.rs), 114, 93 and 96 s under Miri
+# on a 2-core Zen 3 shared with the main queue (2026-12-04); with these lengths
+# tests/kernels.rs took 94 s and tests/fp4_kernels.rs 134 s on the same machine,
+# under a heavier load. Installing nightly and its Miri sysroot the first time
+# adds about 2 minutes.
 # The NEON and simd128 blocks run in 45-kernels (qemu) and 50-embedded (node)
 # instead: Miri cannot interpret them (it has no `llvm.aarch64.neon.tbx4`).
 set -euo pipefail

@@ -4,9 +4,13 @@
 //! must equal the scalar lookup (`LookupTable::entry`) element for element,
 //! without touching anything around the slice.
 //!
-//! Under Miri (CI's Miri step) the ranges shrink so that every kernel still
-//! runs its blocks and its tail: lengths 0..=70 (one 64-byte block and more),
-//! byte offsets 0..8.
+//! Under Miri (CI's Miri step, which looks for undefined behaviour: reads or
+//! writes outside the slices, misaligned accesses) the ranges shrink so that
+//! every kernel still runs its blocks and every kind of tail: the lengths of
+//! [`lengths`] (every length up to 20, and each multiple of 8 up to 64 with its
+//! neighbours, so every block width of 8 to 64 elements meets a tail of one
+//! less, none and one more), byte offsets 0..8. The values themselves are
+//! checked natively on every length 0..=300.
 
 #![allow(dead_code)] // each test file uses part of it
 
@@ -14,8 +18,24 @@ use std::fmt::Debug;
 
 use actlut::kernels::{Kernel, LookupTable, TableShape};
 
-/// Lengths 0..=MAX_LEN are tried.
+/// The longest length tried.
 pub const MAX_LEN: usize = if cfg!(miri) { 70 } else { 300 };
+
+/// The lengths tried: every length 0..=MAX_LEN natively; under Miri every
+/// length 0..=20, then `8k - 1`, `8k` and `8k + 1` for `k` in 3..=8, and 66 and
+/// MAX_LEN (the interpreter is about 1,000 times slower).
+pub fn lengths() -> Vec<usize> {
+    if cfg!(miri) {
+        let mut v: Vec<usize> = (0..=20).collect();
+        for k in 3..=8 {
+            v.extend([8 * k - 1, 8 * k, 8 * k + 1]);
+        }
+        v.extend([66, MAX_LEN]);
+        v
+    } else {
+        (0..=MAX_LEN).collect()
+    }
+}
 /// Source offsets 0..OFFSET_BYTES (in bytes; whole elements) are tried.
 pub const OFFSET_BYTES: usize = if cfg!(miri) { 8 } else { 64 };
 
@@ -63,7 +83,7 @@ where
     for kernel in available(T::SHAPE) {
         for table in tables {
             for offset in 0..offsets {
-                for len in 0..=MAX_LEN {
+                for len in lengths() {
                     let src = &buf[offset..offset + len];
                     let want = reference(*table, src);
                     let mut dst_buf = vec![fill; len + dst_offsets];
@@ -99,7 +119,7 @@ where
     for kernel in available(T::SHAPE) {
         for table in tables {
             for offset in 0..offsets {
-                for len in 0..=MAX_LEN {
+                for len in lengths() {
                     let want = reference(*table, &buf[offset..offset + len]);
                     let mut inplace = buf.to_vec();
                     kernel
