@@ -83,7 +83,7 @@ def peers():
 
 def cpu() -> str:
     """The kind of CPU the counts depend on, in numpy's names: the SIMD target
-    that numpy's float16 `exp` and `log` loops and its float32 `exp` run here,
+    that numpy's float16 and float32 `exp` and `log` loops run here,
     and the highest x86 level (or the architecture elsewhere), which also
     decides ONNX Runtime's MLAS kernels."""
     import platform
@@ -169,7 +169,7 @@ def count(cell: str) -> int:
 
 #: How far a count may move on a CPU of another kind: 1% of the documented
 #: count, and at least 8 entries (numpy's float16 `exp` gives 2 wrong entries
-#: on an X86_V3 CPU and 4 on an AVX512_SPR one).
+#: on the X86_V3 Zen 3 and 4 on the Sapphire Rapids Xeon of docs/python.md).
 SLACK_FRACTION = 0.01
 SLACK_MIN = 8
 
