@@ -46,6 +46,23 @@ done
 # Seconds as minutes and seconds: 754 -> 12m34s.
 mmss() { printf '%dm%02ds' $(( $1 / 60 )) $(( $1 % 60 )); }
 
+# run_step STEP CPUFILE: runs STEP and writes to CPUFILE the CPU time (user +
+# system, whole seconds) of everything it ran, from bash's `times` (the second
+# line: the children's times, e.g. "12m3.456s 0m45.678s").
+run_step() {
+  bash -c 'status=0; bash "$0" || status=$?; times > "$1"; exit "$status"' "$1" "$2"
+}
+# cpu_secs CPUFILE: that CPU time in seconds (empty if the step wrote none).
+cpu_secs() {
+  sed -n 2p "$1" 2>/dev/null | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%d\n", t }'
+}
+# cpu_of CPUFILE: the same as 12m34s ("?" if the step wrote none).
+cpu_of() {
+  local secs
+  secs=$(cpu_secs "$1")
+  if [ -n "$secs" ]; then mmss "$secs"; else echo "?"; fi
+}
+
 # Two queues share the machine. The steps named in `beside` work in folders of
 # their own (Miri's target/miri, the peers/, adapters/burn and python/
 # projects) and run one after another in a second queue that starts with the
@@ -83,7 +100,7 @@ if [ ${#side_steps[@]} -gt 0 ]; then
       name=$(basename "$step" .sh)
       t0=$(date +%s)
       status=0
-      bash "$step" >"$side/$name.log" 2>&1 || status=$?
+      run_step "$step" "$side/$name.cpu" >"$side/$name.log" 2>&1 || status=$?
       echo "$(( $(date +%s) - t0 )) $status" >"$side/$name.done"
       [ "$status" = 0 ] || exit "$status"
     done
@@ -99,10 +116,10 @@ report_side() {
   echo "=== step $name (ran in the second queue)"
   tee -a "$log" <"$side/$name.log"
   if [ "$status" != 0 ]; then
-    echo "=== step $name FAILED (exit status $status) after $(mmss "$secs")"
+    echo "=== step $name FAILED (exit status $status) after $(mmss "$secs") (CPU $(cpu_of "$side/$name.cpu"))"
     exit "$status"
   fi
-  echo "=== step $name passed in $(mmss "$secs") in the second queue; total $(mmss $(( $(date +%s) - start_all )))"
+  echo "=== step $name passed in $(mmss "$secs") (CPU $(cpu_of "$side/$name.cpu")) in the second queue; total $(mmss $(( $(date +%s) - start_all )))"
   : >"$side/$name.reported"
 }
 # Stops the run as soon as a second-queue step has failed.
@@ -126,14 +143,14 @@ for i in "${!steps[@]}"; do
   fi
   echo "=== step $name (expected $(mmss "${expect[$name]:-0}"))"
   t0=$(date +%s)
-  bash "$step" 2>&1 | tee -a "$log"
+  run_step "$step" "$side/$name.cpu" 2>&1 | tee -a "$log"
   now=$(date +%s)
   left=0
   for later in "${steps[@]:$((i + 1))}"; do
     later=$(basename "$later" .sh)
     in_beside "$later" || left=$(( left + ${expect[$later]:-0} ))
   done
-  echo "=== step $name passed in $(mmss $(( now - t0 ))); total $(mmss $(( now - start_all ))); \
+  echo "=== step $name passed in $(mmss $(( now - t0 ))) (CPU $(cpu_of "$side/$name.cpu")); total $(mmss $(( now - start_all ))); \
 expected left $(mmss "$left") ($(( ${#steps[@]} - i - 1 )) steps, the second queue's not counted)"
   check_side
 done
@@ -146,7 +163,11 @@ if [ ${#pending[@]} -gt 0 ]; then
     report_side "$name"
   done
 fi
-echo "=== all steps passed in $(mmss $(( $(date +%s) - start_all )))"
+cpu_total=0
+for f in "$side"/*.cpu; do
+  [ -e "$f" ] && cpu_total=$(( cpu_total + $(cpu_secs "$f") ))
+done
+echo "=== all steps passed in $(mmss $(( $(date +%s) - start_all ))), using $(mmss "$cpu_total") of CPU (user + system)"
 # One closing line for the whole suite: the sum of every cargo test result.
 awk '/^test result: /{for(i=1;i<=NF;i++){if($i=="passed;")p+=$(i-1);if($i=="failed;")f+=$(i-1)}}
      END{printf "actlut: %d passed, %d failed\n", p, f}' "$log"
