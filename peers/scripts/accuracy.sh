@@ -6,6 +6,10 @@
 #   scripts/accuracy.sh           regenerate the committed files
 #   scripts/accuracy.sh --check   regenerate into a temporary directory and fail
 #                                 if the committed files differ
+#
+# It builds with cargo's release profile, or the one ACTLUT_PROFILE names (CI's
+# 42-peers uses `dev`, sharing the step's debug build: the report is the same
+# bits in any profile, and CI times nothing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +20,7 @@ case "${1:-}" in
   *) echo "usage: scripts/accuracy.sh [--check]" >&2; exit 2 ;;
 esac
 
-accuracy() { cargo run --release --quiet --bin accuracy -- "$@"; }
+accuracy() { cargo run --profile "${ACTLUT_PROFILE:-release}" --quiet --bin accuracy -- "$@"; }
 
 # docs/accuracy.md is hand-written around one generated section, between these
 # two lines; the generated report's headings go one level down, under the

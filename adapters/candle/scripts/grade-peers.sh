@@ -10,9 +10,13 @@
 # The dumps come from `cargo run --release -p actlut-candle --example peer_dumps -- DIR`
 # (candle-core's CPU ops, ggml's f16 GELU table formula) and
 # adapters/candle/scripts/ort_dumps.py (ONNX Runtime, installed from pip into
-# target/grade-peers-venv) and adapters/candle/tract-dump (tract-linalg, its own
-# cargo project); each row is
+# target/grade-peers-venv) and peers/'s `tract-dump` (tract-linalg, which the
+# peers project builds anyway); each row is
 # `actlut ulp FUNCTION FORMAT DIR/FILE --json`.
+#
+# The dumps are built with cargo's release profile, or the one ACTLUT_PROFILE
+# names (CI's 43-candle uses `dev`, sharing the step's debug build: the
+# outputs are the same bits in any profile).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
@@ -28,7 +32,11 @@ dumps=$(mktemp -d)
 section=$(mktemp)
 trap 'rm -rf "$dumps" "$section"' EXIT
 
-cargo run --release --quiet -p actlut-candle --example peer_dumps -- "$dumps" > /dev/null
+profile=${ACTLUT_PROFILE:-release}
+# The folder cargo writes that profile's output to.
+profile_dir=$profile
+[ "$profile" = dev ] && profile_dir=debug
+cargo run --profile "$profile" --quiet -p actlut-candle --example peer_dumps -- "$dumps" > /dev/null
 # ONNX Runtime from pip, pinned, in a virtual environment under target/.
 venv=${CARGO_TARGET_DIR:-target}/grade-peers-venv
 if ! "$venv/bin/python" -c "import onnxruntime" 2> /dev/null; then
@@ -36,10 +44,20 @@ if ! "$venv/bin/python" -c "import onnxruntime" 2> /dev/null; then
   "$venv/bin/pip" install --quiet onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6
 fi
 "$venv/bin/python" adapters/candle/scripts/ort_dumps.py "$dumps" > /dev/null 2>&1
-# tract-linalg, a cargo project of its own (tract stays out of the workspace).
-tract_kernel=$(cargo run --release --quiet --manifest-path adapters/candle/tract-dump/Cargo.toml \
-  --target-dir "${CARGO_TARGET_DIR:-target}/tract-dump" -- "$dumps/tract_gelu_f16.bin" 2>&1 >/dev/null \
+# tract-linalg, from the peers project (tract stays out of the workspace). Built
+# as 42-peers's `cargo test` builds it, the same features resolved (a `cargo
+# run --bin` would leave out the dev-dependencies' features and build candle
+# again): whichever of the two steps comes first builds it, and the other finds
+# it built.
+peers_target=${CARGO_TARGET_DIR:-peers/target}
+if [ "$profile" = dev ]; then
+  cargo test --quiet --manifest-path peers/Cargo.toml --no-run
+else
+  cargo test --profile "$profile" --quiet --manifest-path peers/Cargo.toml --no-run
+fi
+tract_kernel=$("$peers_target/$profile_dir/tract-dump" "$dumps/tract_gelu_f16.bin" 2>&1 >/dev/null \
   | sed -n 's/^tract-linalg f16 GELU kernel: //p')
+[ -n "$tract_kernel" ] || { echo "peers/'s tract-dump did not name its kernel" >&2; exit 1; }
 cargo build --quiet -p actlut-cli
 ulp=${CARGO_TARGET_DIR:-target}/debug/actlut
 
@@ -105,10 +123,10 @@ its kernel by the CPU's features (the row names the one it ran: AVX-512 here),
 so its row may differ on another CPU; it comes from
 
 ```sh
-cargo run --release --manifest-path adapters/candle/tract-dump/Cargo.toml -- DIR/tract_gelu_f16.bin
+cargo run --release --manifest-path peers/Cargo.toml --bin tract-dump -- DIR/tract_gelu_f16.bin
 ```
 
-(a cargo project of its own, so tract never enters actlut's dependency tree).
+(in the peers project, so tract never enters actlut's dependency tree).
 PyTorch is not graded: its CPU wheel is too large for CI.
 
 | implementation | graded as | format | wrong | max ulps | NaN↔number | histogram (ulps: entries) | worst input | gives | correct | exact value | command |

@@ -3,9 +3,12 @@
 //! little-endian, the layout `actlut ulp` grades:
 //!
 //! ```text
-//! cargo run --release --manifest-path adapters/candle/tract-dump/Cargo.toml -- FILE
+//! cargo run --release --manifest-path peers/Cargo.toml --bin tract-dump -- FILE
 //! actlut ulp gelu_tanh f16 FILE
 //! ```
+//!
+//! adapters/candle/scripts/grade-peers.sh grades it for docs/accuracy.md. It lives in the
+//! peers project, which builds tract-linalg for `benches/compact.rs` anyway.
 
 use tract_data::internal::f16;
 use tract_linalg::Func;
@@ -13,7 +16,7 @@ use tract_linalg::Func;
 fn main() {
     let path = std::env::args_os()
         .nth(1)
-        .expect("usage: actlut-tract-dump FILE (where to write the 131072 bytes)");
+        .expect("usage: tract-dump FILE (where to write the 131072 bytes)");
     let mut xs: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
     let kernel = Func::Gelu.ew_f16().expect("tract-linalg has an f16 GELU");
     kernel.run(&mut xs).expect("tract-linalg's f16 GELU runs");
