@@ -50,8 +50,10 @@ grep -q "FP4 kernels available here: .*Ssse3" <<<"$out" \
   || { echo "the SSSE3 FP4 kernel did not run under Miri" >&2; exit 1; }
 
 # The FP4 tables of `actlut::mx` over whole blocks (the block loop of
-# kernels/fp4.rs), on short inputs.
-out=$(RUSTFLAGS="$RUSTFLAGS,+ssse3" cargo +nightly miri test -p actlut --target-dir target/miri \
+# kernels/fp4.rs), on short inputs. The same features and flags as above, so
+# only the test file is compiled again, not the crate.
+out=$(cargo +nightly miri test -p actlut --no-default-features --features "$features" \
+  --target-dir target/miri \
   --test mx every_fp4_kernel_equals_the_scalar_loop_on_short_inputs -- --nocapture 2>&1) \
   || { echo "$out"; exit 1; }
 grep -E "available FP4 kernels|test result" <<<"$out" | sort | uniq -c
