@@ -25,8 +25,9 @@
 //! The slice entry points run [`apply_compact_u16`] and [`map_compact_u16`]: the
 //! compact kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
 //! with [`Kernel::best`](crate::kernels::Kernel::best), picked per CPU class
-//! by measurement (the 16-lane AVX-512 gathers on Intel, the portable loop on
-//! a Zen 5; docs/compact.md, "Speed"). Every kernel is bit-identical to
+//! by measurement (the 16-lane AVX-512 gathers on Intel and on a Zen 5, AVX2
+//! on a Zen 3 and a Zen 4, the portable loop elsewhere; docs/compact.md,
+//! "Speed"). Every kernel is bit-identical to
 //! [`CompactRef::get`].
 //!
 //! **Expand on load.** Where the memory is there but the download or the

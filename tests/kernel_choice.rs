@@ -28,7 +28,13 @@ fn documented(shape: TableShape, class: CpuClass) -> Vec<Kernel> {
             &[Sse2, Simd128],
         ],
         TableShape::U8ToU32 | TableShape::U8ToU16 => [&[Sse2]; 5],
-        TableShape::Compact16 => [&[Avx512Vbmi, Avx2], &[Avx2], &[Avx2], &[], &[]],
+        TableShape::Compact16 => [
+            &[Avx512Vbmi, Avx2],
+            &[Avx2],
+            &[Avx2],
+            &[Avx512Vbmi, Avx2],
+            &[],
+        ],
         TableShape::Fp4 => [
             &[Ssse3],
             &[Ssse3],

@@ -24,12 +24,13 @@
 //! A compact table (`kernels/compact.rs`, docs/compact.md) is two dependent
 //! loads and an add per element; every block is compiled once per stored form
 //! (bytes layout at each offset scale, words layout) and the kernel matches the
-//! form once per slice. On an AMD Zen 5 the portable loop is the fastest of
-//! them (a branch on the page's width makes a narrow page one byte load): the
-//! two gathers alone cost more than its whole decode, and inserting computed
-//! values into lanes costs more than storing them one by one. So
-//! [`Kernel::best`] picks [`Kernel::Scalar`] for compact tables; the others run
-//! by name.
+//! form once per slice. The portable loop branches on the page's width, so a
+//! narrow page is one byte load: the fastest decode while the branch is
+//! predicted, and 2–2.5 times slower once it is not (a stream of fresh inputs
+//! of which a few percent land on wide pages). The gather kernels have no
+//! branch. [`Kernel::best`] picks the AVX-512 or AVX2 gathers on x86_64 CPUs
+//! that have them (measured per CPU class: [`Kernel::preference`]) and the
+//! portable loop elsewhere; the others run by name.
 //!
 //! Every kernel is one block (the lookup of 8 to 64 consecutive elements) run
 //! by one chunk-and-tail loop, which finishes the last elements with the scalar
@@ -451,8 +452,10 @@ pub enum CpuClass {
     /// against 0.85–1.46 for the portable loop (equal at 1 Ki, 1.7× faster at
     /// 1 Mi).
     AmdZen4,
-    /// AMD family 26: Zen 5. Measured: the portable compact loop ahead of every
-    /// gather kernel, SSE2 ahead of the AVX-512 full-table gather.
+    /// AMD family 26: Zen 5. Measured: SSE2 ahead of the AVX-512 full-table
+    /// gather; for compact tables the AVX-512 kernel, flat at 0.65–0.67 ns per
+    /// element, against the portable loop's 0.46–1.2 (fast only where the
+    /// branch predictor has learnt which inputs land on wide pages).
     AmdZen5,
     /// Any other CPU, another architecture, or no detection (no `std`, Miri).
     Other,
@@ -622,7 +625,7 @@ impl Kernel {
     /// | `U8` | VBMI, AVX2 | AVX2 | VBMI, AVX2 | VBMI, AVX2 | VBMI, AVX2, NEON |
     /// | `U16` | AVX-512, SSE2 | SSE2 | SSE2 | SSE2 | SSE2, `simd128` |
     /// | `U8ToU32`, `U8ToU16` | SSE2 | SSE2 | SSE2 | SSE2 | SSE2 |
-    /// | `Compact16` | AVX-512, AVX2 | AVX2 | AVX2 | (scalar) | (scalar) |
+    /// | `Compact16` | AVX-512, AVX2 | AVX2 | AVX2 | AVX-512, AVX2 | (scalar) |
     /// | `Fp4` | SSSE3 | SSSE3 | SSSE3 | SSSE3 | SSSE3, NEON, `simd128` |
     /// | `Spline16` | (scalar) | (scalar) | (scalar) | (scalar) | (scalar) |
     ///
@@ -652,9 +655,14 @@ impl Kernel {
             // 1 Mi round at 1.55), within 12% either way at 1 Ki
             // (BENCHMARKS.md); on a Zen 4, 0.81 against 1.43.
             (TableShape::Compact16, AmdZen3 | AmdZen4) => &[Avx2],
-            // Zen 5: scalar 0.63–0.69 ahead of AVX-512 0.66–0.67 and AVX2
-            // 0.69–0.70 (before the 16-lane gathers); elsewhere (wasm, NEON)
-            // the lane kernels lose to the portable loop on the bytes layout.
+            // Zen 5, f16 GELU on N(0, 3²) inputs at 1 Ki / 64 Ki / 1 Mi:
+            // AVX-512 0.65–0.67 ns per element at every size, AVX2 0.67–0.70,
+            // the portable loop 0.45–0.47 where the predictor has learnt the
+            // repeated input (1 Ki, some 64 Ki runs) and 1.1–1.2 where it has
+            // not (1 Mi; 1.14 for the median 64 Ki round) (BENCHMARKS.md).
+            (TableShape::Compact16, AmdZen5) => &[Avx512Vbmi, Avx2],
+            // Elsewhere (wasm, NEON) the lane kernels lose to the portable
+            // loop on the bytes layout.
             (TableShape::Compact16, _) => &[],
             (TableShape::Fp4, Other) => &[Ssse3, Neon, Simd128],
             (TableShape::Fp4, _) => &[Ssse3],
