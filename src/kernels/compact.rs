@@ -148,9 +148,14 @@ impl Parts {
     }
 }
 
-/// The portable compact block for form `F`: eight indices read first, then
-/// eight decodes without bounds checks (the validated view vouches for every
-/// read), each result stored on its own.
+/// The portable compact block for form `F`: eight elements, each index read,
+/// decoded without bounds checks (the validated view vouches for every read)
+/// and its result stored before the next index is read. In place that is
+/// still right (element `k`'s store overwrites only index `k`, already read),
+/// and it keeps the block's registers free: reading all eight indices first
+/// held them in eight registers and spilled the slice pointers, which cost
+/// the words layout a third of its speed on a Zen 5 (0.50 against 0.37 ns
+/// per element).
 pub(super) struct Scalar<const F: u8>;
 
 impl<const F: u8> Block<CompactRef<'_>> for Scalar<F> {
@@ -164,14 +169,17 @@ impl<const F: u8> Block<CompactRef<'_>> for Scalar<F> {
 
     #[inline(always)]
     unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
-        // SAFETY: the caller vouches for 8 readable elements at `src`.
-        let idx: [u16; 8] = core::array::from_fn(|k| unsafe { src.add(k).read() });
-        for (k, &x) in idx.iter().enumerate() {
-            // SAFETY: `p` is the parts of the table the driver holds borrowed,
-            // of form `F` (the kernel function matched it); the caller vouches
-            // for 8 writable elements at `dst`; all indices were read above (in
-            // place).
-            unsafe { dst.add(k).write(p.decode::<F>(x)) };
+        for k in 0..8 {
+            // SAFETY: the caller vouches for 8 readable elements at `src` and 8
+            // writable at `dst`, either apart or at the same address (then the
+            // store to `dst + k` follows the read of `src + k` and precedes
+            // only reads of later indices); `p` is the parts of the table the
+            // driver holds borrowed, of form `F` (the kernel function matched
+            // it).
+            unsafe {
+                let x = src.add(k).read();
+                dst.add(k).write(p.decode::<F>(x));
+            }
         }
     }
 }
