@@ -1,5 +1,6 @@
-//! f16 GELU: actlut's full table, the plain loop, the compact form through
-//! each kernel, the expanded compact form, tract-linalg and candle, at 1 Ki,
+//! f16 GELU: actlut's full table, the plain loop, the compact form (in the
+//! bytes layout the `compact` feature embeds, and in the words layout)
+//! through each kernel, the expanded compact form, tract-linalg and candle, at 1 Ki,
 //! 64 Ki and 1 Mi elements of N(0, 3²) inputs (the distribution of the issue
 //! that set the compact targets), on the running CPU.
 //!
@@ -115,6 +116,17 @@ fn interleaved(_: &mut Criterion) {
         actlut::kernels::Kernel::best(actlut::kernels::TableShape::U16),
         actlut::kernels::Kernel::best(actlut::kernels::TableShape::Compact16),
         actlut::kernels::CpuClass::detect()
+    );
+    let words = actlut_codegen::compact::compact(
+        "gelu_f16",
+        &actlut::tables::GELU_F16[..],
+        actlut::compact::Layout::Words,
+    )
+    .expect("gelu_f16 packs in the words layout");
+    println!(
+        "gelu_f16 stored: {} bytes in the bytes layout (`compact`), {} in the words layout (`words`)",
+        actlut::tables::compact::GELU_F16.stored_len(),
+        words.stored_len()
     );
     println!();
     println!("| variant | 1 Ki | 64 Ki | 1 Mi | × full (1 Ki / 64 Ki / 1 Mi) |");

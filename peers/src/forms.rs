@@ -8,6 +8,7 @@
 //! | `plain_loop` | `ys[i] = GELU_F16[xs[i]]`, the loop a user writes |
 //! | `compact/<kernel>` | the compact stored form (`tables::compact::GELU_F16`, what the `compact` feature embeds) through each compact kernel available here |
 //! | `compact` | the same through `compact::map_compact_u16` (the kernel `Kernel::best` picks here) |
+//! | `words/<kernel>` | the same table's compact form in the words layout (`actlut_codegen::compact(…, Layout::Words)`: a `u16` per entry in the pool, no width branch; the bench prints both layouts' sizes), packed at start-up, through each compact kernel available here |
 //! | `expanded` | `gelu::map_f16` of a `compact` build after `compact::expand_table`: the function module reading its expanded copy |
 //! | `tract` | tract-linalg 0.23's f16 GELU (`Func::Gelu.ew_f16()`, the kernel tract picks for the CPU; tanh form, approximate), on a copy of the input (it works in place) |
 //! | `candle` | candle 0.11's `Tensor::gelu_erf` on a tensor, as in the other benches |
@@ -72,6 +73,27 @@ pub fn gelu_f16() -> Vec<Variant> {
         out.push(variant(
             format!("compact/{}", format!("{k:?}").to_lowercase()),
             move |xs, ys| k.map(compact, xs, ys).expect("an available kernel"),
+        ));
+    }
+    // The words layout: packed (and checked against the table on every input
+    // by the packer) once per process, leaked for the `'static` rows.
+    let words = actlut_codegen::compact::compact(
+        "gelu_f16",
+        &actlut::tables::GELU_F16[..],
+        actlut::compact::Layout::Words,
+    )
+    .expect("gelu_f16 packs in the words layout");
+    let words: &'static [u8] = Vec::leak(words.to_bytes());
+    let words: &'static CompactRef<'static> = Box::leak(Box::new(
+        CompactRef::from_bytes(words).expect("a packed form parses"),
+    ));
+    for k in Kernel::ALL
+        .into_iter()
+        .filter(|k| k.is_available_for(TableShape::Compact16))
+    {
+        out.push(variant(
+            format!("words/{}", format!("{k:?}").to_lowercase()),
+            move |xs, ys| k.map(words, xs, ys).expect("an available kernel"),
         ));
     }
     actlut::compact::expand_table(compact);
