@@ -35,6 +35,22 @@ fn variant(name: impl Into<String>, run: impl Fn(&[u16], &mut [u16]) + 'static) 
     }
 }
 
+/// `<prefix>/<kernel>`: `table` through each compact kernel available here.
+fn each_compact_kernel(
+    prefix: &'static str,
+    table: &'static CompactRef<'static>,
+) -> impl Iterator<Item = Variant> {
+    Kernel::ALL
+        .into_iter()
+        .filter(|k| k.is_available_for(TableShape::Compact16))
+        .map(move |k| {
+            variant(
+                format!("{prefix}/{}", format!("{k:?}").to_lowercase()),
+                move |xs, ys| k.map(table, xs, ys).expect("an available kernel"),
+            )
+        })
+}
+
 /// Every variant, in table order. Expands `tables::compact::GELU_F16` (128 KiB
 /// of heap, once per process) for `expanded`; the `compact` rows keep reading
 /// the compact form.
@@ -66,15 +82,7 @@ pub fn gelu_f16() -> Vec<Variant> {
     out.extend([variant("compact", move |xs, ys| {
         actlut::compact::map_compact_u16(compact, xs, ys)
     })]);
-    for k in Kernel::ALL
-        .into_iter()
-        .filter(|k| k.is_available_for(TableShape::Compact16))
-    {
-        out.push(variant(
-            format!("compact/{}", format!("{k:?}").to_lowercase()),
-            move |xs, ys| k.map(compact, xs, ys).expect("an available kernel"),
-        ));
-    }
+    out.extend(each_compact_kernel("compact", compact));
     // The words layout: packed (and checked against the table on every input
     // by the packer) once per process, leaked for the `'static` rows.
     let words = actlut_codegen::compact::compact(
@@ -87,15 +95,7 @@ pub fn gelu_f16() -> Vec<Variant> {
     let words: &'static CompactRef<'static> = Box::leak(Box::new(
         CompactRef::from_bytes(words).expect("a packed form parses"),
     ));
-    for k in Kernel::ALL
-        .into_iter()
-        .filter(|k| k.is_available_for(TableShape::Compact16))
-    {
-        out.push(variant(
-            format!("words/{}", format!("{k:?}").to_lowercase()),
-            move |xs, ys| k.map(words, xs, ys).expect("an available kernel"),
-        ));
-    }
+    out.extend(each_compact_kernel("words", words));
     actlut::compact::expand_table(compact);
     out.push(variant("expanded", |xs, ys| {
         actlut::gelu::map_f16(xs.reinterpret_cast(), ys.reinterpret_cast_mut())
