@@ -102,8 +102,8 @@ impl Parts {
         // The directory entry as its two halves, each read on its own: the
         // start (with the width bit) and the addend. Two loads instead of a
         // mask and a shift of one: on a Zen 5 the portable loop ran 15% faster
-        // so where its branch is predicted, 3% on fresh inputs (BENCHMARKS.md,
-        // "The same run on an AMD Zen 5").
+        // so where its branch is predicted, 1–3% on fresh inputs (BENCHMARKS.md,
+        // "The same run on an AMD Zen 5 with AVX-512").
         // SAFETY: `x >> k < 65,536 >> k`, the directory's length in entries
         // (validated by `from_bytes`, see the module docs), so the 4 bytes at
         // `4 (x >> k)` are inside it: these read its first 2 and its last 2;
@@ -154,7 +154,7 @@ impl Parts {
 /// still right (element `k`'s store overwrites only index `k`, already read),
 /// and it keeps the block's registers free: reading all eight indices first
 /// held them in eight registers and spilled the slice pointers, which cost
-/// the words layout a third of its speed on a Zen 5 (0.50 against 0.37 ns
+/// the words layout a fifth of its speed on a Zen 5 (0.50 against 0.39 ns
 /// per element).
 pub(super) struct Scalar<const F: u8>;
 

@@ -453,8 +453,8 @@ pub enum CpuClass {
     /// 1 Mi).
     AmdZen4,
     /// AMD family 26: Zen 5. Measured: SSE2 ahead of the AVX-512 full-table
-    /// gather; for compact tables the AVX-512 kernel, flat at 0.65–0.67 ns per
-    /// element, against the portable loop's 0.46–1.2 (fast only where the
+    /// gather; for compact tables the AVX-512 kernel, flat at 0.64–0.68 ns per
+    /// element, against the portable loop's 0.42–1.23 (fast only where the
     /// branch predictor has learnt which inputs land on wide pages).
     AmdZen5,
     /// Any other CPU, another architecture, or no detection (no `std`, Miri).
@@ -656,10 +656,11 @@ impl Kernel {
             // (BENCHMARKS.md); on a Zen 4, 0.81 against 1.43.
             (TableShape::Compact16, AmdZen3 | AmdZen4) => &[Avx2],
             // Zen 5, f16 GELU on N(0, 3²) inputs at 1 Ki / 64 Ki / 1 Mi:
-            // AVX-512 0.65–0.67 ns per element at every size, AVX2 0.67–0.70,
-            // the portable loop 0.45–0.47 where the predictor has learnt the
-            // repeated input (1 Ki, some 64 Ki runs) and 1.1–1.2 where it has
-            // not (1 Mi; 1.14 for the median 64 Ki round) (BENCHMARKS.md).
+            // AVX-512 0.64–0.68 ns per element at every size, AVX2 0.66–0.72,
+            // the portable loop 0.42–0.54 where the predictor has learnt the
+            // repeated input (1 Ki, some 64 Ki rounds) and 1.13–1.23 where it
+            // has not (1 Mi; 0.83–1.14 for the median 64 Ki round), in five
+            // runs (BENCHMARKS.md).
             (TableShape::Compact16, AmdZen5) => &[Avx512Vbmi, Avx2],
             // Elsewhere (wasm, NEON) the lane kernels lose to the portable
             // loop on the bytes layout.
