@@ -4,8 +4,7 @@
 //!
 //! With `d = dir[x >> k]` and `i = x & (P - 1)`, two decodes give the same bits:
 //!
-//! - **per element** ([`Parts::decode`]: the portable block, and the lane
-//!   kernels of SSE2, NEON and `simd128`): words layout
+//! - **per element** ([`Parts::decode`], the portable block): words layout
 //!   `pool16[(d & 0xFFFF) + i] + (d >> 16)`; bytes layout a branch on the
 //!   width bit, `pool[s + i]` for a narrow page (one byte load: as few
 //!   instructions as the words layout) or `u16le(pool[s + 2i..])` for a wide

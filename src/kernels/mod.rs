@@ -9,11 +9,11 @@
 //! | kernel | `[u8; 256]` (fp8, requantized) | `[u16; 65_536]` (f16, bf16) | `[u32; 256]`, `[u16; 256]` (byte → wide) | [`CompactRef`] (compact f16, bf16) | needs |
 //! |---|---|---|---|---|---|
 //! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | ✓ (the decode without bounds checks; the fastest) | nothing |
-//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | the scalar decode per lane, `pinsrw` | x86_64 with the `sse2` target feature |
+//! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | | x86_64 with the `sse2` target feature |
 //! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | two 8-lane `vpgatherdd` | AVX2 (run-time detection with `std`) |
 //! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | 16 lanes: a directory and a pool gather, each as two 8-lane `vpgatherdd`, the decode in `zmm` | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
-//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | the scalar decode per lane, `ins` | aarch64 with the `neon` target feature |
-//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | the scalar decode per lane, `replace_lane` | wasm32 with `simd128` |
+//! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | | aarch64 with the `neon` target feature |
+//! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | | wasm32 with `simd128` |
 //!
 //! The FP4 shared-scale tables of [`crate::mx`] are a sixth shape, [`Fp4Row`]
 //! (`kernels/fp4.rs`): one scale's 16 outputs, indexed by a packed byte of two
@@ -358,8 +358,6 @@ impl sealed::Dispatch for CompactRef<'_> {
                 feature = "avx512vbmi"
             ))]
             Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::compact_avx512),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Kernel::Simd128 => Some(wasm32::compact_simd128),
             _ => None,
         }
     }
@@ -498,8 +496,7 @@ pub enum Kernel {
     /// 16-bit and byte → wide tables: the indices of eight elements come from
     /// 64-bit loads, the table loads go straight into vector lanes (`pinsrw`,
     /// `movd`), and the results leave in 128-bit stores: 11 memory operations
-    /// per 8 elements of a 16-bit table instead of 24. Compact tables: the
-    /// scalar decode per lane, inserted with `pinsrw`.
+    /// per 8 elements of a 16-bit table instead of 24.
     Sse2,
     /// x86_64 SSSE3, for FP4 rows ([`Fp4Row`], the shared-scale tables of
     /// [`crate::mx`]): one `pshufb` per 16 codes and output byte.
@@ -517,14 +514,13 @@ pub enum Kernel {
     /// AVX-512 F, BW and VBMI (the crate's one AVX-512 level).
     Avx512Vbmi,
     /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
-    /// quadruples; for compact tables, the scalar decode per lane, inserted
-    /// with `ins`; for FP4 rows, `tbl` per output byte plane. Only where `neon` is a target feature (not on
-    /// `aarch64-unknown-none-softfloat`).
+    /// quadruples; for FP4 rows, `tbl` per output byte plane. Only where
+    /// `neon` is a target feature (not on `aarch64-unknown-none-softfloat`).
     Neon,
     /// wasm32 `simd128`: `i8x16.swizzle` lookups for byte tables (not chosen by
     /// [`Kernel::best`]: slower than the scalar loop on x86-64 hosts) and
-    /// `i16x8.replace_lane` lane loads for 16-bit and compact tables, and
-    /// `i8x16.swizzle` per output byte plane for FP4 rows.
+    /// `i16x8.replace_lane` lane loads for 16-bit tables, and `i8x16.swizzle`
+    /// per output byte plane for FP4 rows.
     Simd128,
 }
 
@@ -631,9 +627,8 @@ impl Kernel {
     ///
     /// Never [`Kernel::Simd128`] for byte tables (under node on an x86-64
     /// host it runs at 0.64–0.66× the scalar loop: `i8x16.swizzle` costs a
-    /// fix-up per lookup there) nor for compact tables (slower than the
-    /// portable loop on the bytes layout, the one the `compact` feature
-    /// embeds); both remain available by name.
+    /// fix-up per lookup there); it remains available by name. Compact
+    /// tables have no `simd128` kernel.
     pub fn preference(shape: TableShape, class: CpuClass) -> &'static [Kernel] {
         use CpuClass::*;
         use Kernel::*;
@@ -662,8 +657,9 @@ impl Kernel {
             // has not (1 Mi; 0.83–1.14 for the median 64 Ki round), in five
             // runs (BENCHMARKS.md).
             (TableShape::Compact16, AmdZen5) => &[Avx512Vbmi, Avx2],
-            // Elsewhere (wasm, NEON) the lane kernels lose to the portable
-            // loop on the bytes layout.
+            // Elsewhere (wasm, aarch64) the portable loop: the lane kernels
+            // that inserted its decode into vector lanes lost to it and are
+            // gone (docs/compact.md, "Which kernel runs").
             (TableShape::Compact16, _) => &[],
             (TableShape::Fp4, Other) => &[Ssse3, Neon, Simd128],
             (TableShape::Fp4, _) => &[Ssse3],

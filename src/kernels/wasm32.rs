@@ -6,14 +6,13 @@
 //!   lane, exactly the entry of its own slice.
 //! - 16-bit lookup: eight indices from two 64-bit loads, each entry put into its
 //!   lane with `i16x8.replace_lane`, one 128-bit store.
-//! - Compact 16-bit lookup: the same, each lane the scalar decode of
-//!   `kernels/compact.rs`.
+//!
+//! Compact tables have no `simd128` block: the lane kernel (each lane the
+//! scalar decode, put in place with `replace_lane`) ran slower under node than
+//! the portable loop on both layouts (docs/compact.md, "Which kernel runs").
 
 use core::arch::wasm32::*;
 
-use actlut_core::compact::CompactRef;
-
-use super::compact::Parts;
 use super::driver::{kernel_fn, Block};
 
 /// `simd128` blocks: 16 bytes of a byte table, or 8 elements of a 16-bit table.
@@ -85,46 +84,6 @@ impl Block<[u16; 65_536]> for Simd128 {
 
 kernel_fn!(#[inline] u8_simd128: [u8; 256] => Simd128);
 kernel_fn!(#[inline] u16_simd128: [u16; 65_536] => Simd128);
-
-/// Compact 16-bit tables: eight indices from two 64-bit loads, each lane
-/// decoded with scalar loads ([`Parts::decode`]) and put in place with
-/// `i16x8.replace_lane`, one 128-bit store.
-pub(super) struct Simd128Lanes<const F: u8>;
-
-impl<const F: u8> Block<CompactRef<'_>> for Simd128Lanes<F> {
-    const LANES: usize = 8;
-    type State = Parts;
-
-    #[inline(always)]
-    unsafe fn prepare(table: &CompactRef<'_>) -> Parts {
-        Parts::of(table)
-    }
-
-    #[inline(always)]
-    unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
-        // SAFETY: the caller vouches for 8 readable u16 = 16 bytes at `src`;
-        // read_unaligned has no alignment requirement. wasm is little-endian.
-        let (a, b) = unsafe {
-            let q = src.cast::<u64>();
-            (q.read_unaligned(), q.add(1).read_unaligned())
-        };
-        // SAFETY: `p` is the parts of the table the driver holds borrowed.
-        let t = |w: u64, k: u32| unsafe { p.decode::<F>((w >> (16 * k)) as u16) };
-        let v = u16x8_splat(t(a, 0));
-        let v = u16x8_replace_lane::<1>(v, t(a, 1));
-        let v = u16x8_replace_lane::<2>(v, t(a, 2));
-        let v = u16x8_replace_lane::<3>(v, t(a, 3));
-        let v = u16x8_replace_lane::<4>(v, t(b, 0));
-        let v = u16x8_replace_lane::<5>(v, t(b, 1));
-        let v = u16x8_replace_lane::<6>(v, t(b, 2));
-        let v = u16x8_replace_lane::<7>(v, t(b, 3));
-        // SAFETY: the caller vouches for 8 writable u16 = 16 bytes at `dst`;
-        // v128_store has no alignment requirement; the indices were read above.
-        unsafe { v128_store(dst.cast(), v) };
-    }
-}
-
-kernel_fn!(#[inline] compact_simd128: compact => Simd128Lanes);
 
 /// FP4 shared-scale rows (`kernels/fp4.rs`) with `simd128`: 8 packed bytes
 /// unpacked into 16 codes, each output byte plane looked up with
