@@ -117,16 +117,10 @@ fn interleaved(_: &mut Criterion) {
         actlut::kernels::Kernel::best(actlut::kernels::TableShape::Compact16),
         actlut::kernels::CpuClass::detect()
     );
-    let words = actlut_codegen::compact::compact(
-        "gelu_f16",
-        &actlut::tables::GELU_F16[..],
-        actlut::compact::Layout::Words,
-    )
-    .expect("gelu_f16 packs in the words layout");
     println!(
         "gelu_f16 stored: {} bytes in the bytes layout (`compact`), {} in the words layout (`words`)",
         actlut::tables::compact::GELU_F16.stored_len(),
-        words.stored_len()
+        actlut_peers::forms::gelu_f16_words().stored_len()
     );
     println!();
     println!("| variant | 1 Ki | 64 Ki | 1 Mi | × full (1 Ki / 64 Ki / 1 Mi) |");

@@ -35,6 +35,21 @@ fn variant(name: impl Into<String>, run: impl Fn(&[u16], &mut [u16]) + 'static) 
     }
 }
 
+/// The compact form of `tables::GELU_F16` in the words layout, packed (and
+/// checked against the table on every input by the packer) once per process.
+pub fn gelu_f16_words() -> &'static CompactRef<'static> {
+    static WORDS: std::sync::OnceLock<CompactRef<'static>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let packed = actlut_codegen::compact::compact(
+            "gelu_f16",
+            &actlut::tables::GELU_F16[..],
+            actlut::compact::Layout::Words,
+        )
+        .expect("gelu_f16 packs in the words layout");
+        CompactRef::from_bytes(Vec::leak(packed.to_bytes())).expect("a packed form parses")
+    })
+}
+
 /// `<prefix>/<kernel>`: `table` through each compact kernel available here.
 fn each_compact_kernel(
     prefix: &'static str,
@@ -83,19 +98,7 @@ pub fn gelu_f16() -> Vec<Variant> {
         actlut::compact::map_compact_u16(compact, xs, ys)
     })]);
     out.extend(each_compact_kernel("compact", compact));
-    // The words layout: packed (and checked against the table on every input
-    // by the packer) once per process, leaked for the `'static` rows.
-    let words = actlut_codegen::compact::compact(
-        "gelu_f16",
-        &actlut::tables::GELU_F16[..],
-        actlut::compact::Layout::Words,
-    )
-    .expect("gelu_f16 packs in the words layout");
-    let words: &'static [u8] = Vec::leak(words.to_bytes());
-    let words: &'static CompactRef<'static> = Box::leak(Box::new(
-        CompactRef::from_bytes(words).expect("a packed form parses"),
-    ));
-    out.extend(each_compact_kernel("words", words));
+    out.extend(each_compact_kernel("words", gelu_f16_words()));
     actlut::compact::expand_table(compact);
     out.push(variant("expanded", |xs, ys| {
         actlut::gelu::map_f16(xs.reinterpret_cast(), ys.reinterpret_cast_mut())
