@@ -19,7 +19,9 @@
 //! (`actlut_codegen::compact_lock::stored_form_of`, which checks the stored
 //! form on all 65,536 inputs), the stored form's SHA-256 is checked against
 //! `tables/actlut-compact.lock`, and it is embedded with `include_bytes!` as a
-//! `static` `CompactRef` validated at compile time.
+//! `static` `CompactRef` validated at compile time. With `compact-words` the
+//! stored forms are in the words layout and checked against
+//! `tables/actlut-compact-words.lock` instead.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -31,8 +33,6 @@ fn main() {
     let out_dir = build_helper::out_dir();
     let lock_path = manifest_dir.join("tables").join("actlut.lock");
     build_helper::rerun_if_changed(&lock_path);
-    let compact_lock_path = manifest_dir.join("tables").join("actlut-compact.lock");
-    build_helper::rerun_if_changed(&compact_lock_path);
     build_helper::rerun_if_changed(manifest_dir.join("build.rs"));
     // `docsrs` is set by docs.rs (and by hand for `cargo doc`): the generated
     // items carry `#[cfg_attr(docsrs, doc(cfg(...)))]`.
@@ -58,8 +58,18 @@ fn main() {
     };
 
     // With `compact`, every 16-bit table also gets its compact stored form
-    // (`tables::compact::<NAME>`), checked against the compact lock.
+    // (`tables::compact::<NAME>`), checked against the compact lock of its
+    // layout: words with `compact-words`, bytes otherwise.
     let compact = enabled("compact");
+    let layout = if enabled("compact-words") {
+        actlut_codegen::compact::Layout::Words
+    } else {
+        actlut_codegen::compact_lock::DEFAULT_LAYOUT
+    };
+    let compact_lock_path = manifest_dir
+        .join("tables")
+        .join(actlut_codegen::compact_lock::file_name(layout));
+    build_helper::rerun_if_changed(&compact_lock_path);
     // Read in every build, as the lock.
     let compact_entries = {
         let text = std::fs::read_to_string(&compact_lock_path).unwrap_or_else(|e| {
@@ -68,7 +78,7 @@ fn main() {
                 compact_lock_path.display()
             ))
         });
-        actlut_codegen::compact_lock::parse(&text)
+        actlut_codegen::compact_lock::parse(&text, layout)
             .unwrap_or_else(|e| fail(&format!("{}: {e}", compact_lock_path.display())))
     };
     let mut compact_mismatches = Vec::new();
@@ -184,9 +194,10 @@ fn main() {
             .map(|&(fu, fo)| actlut_codegen::table_name(fu, fo))
             .collect();
         if compact && actlut_codegen::compact_lock::is_compacted(format) {
-            let stored = actlut_codegen::compact_lock::stored_form_of(function, format, &table)
-                .unwrap_or_else(|e| fail(&format!("the `compact` feature: {e}")));
-            let got = actlut_codegen::compact_lock::entry_for(function, format, &stored);
+            let stored =
+                actlut_codegen::compact_lock::stored_form_of(function, format, &table, layout)
+                    .unwrap_or_else(|e| fail(&format!("the `compact` feature: {e}")));
+            let got = actlut_codegen::compact_lock::entry_for(function, format, &stored, layout);
             match compact_entries.iter().find(|e| e.name == got.name) {
                 Some(expected) if expected.sha256 == got.sha256 => {}
                 Some(expected) => compact_mismatches.push(format!(

@@ -9,6 +9,15 @@
 //! SHA-256 against `tables/actlut-compact.lock`, and embeds it with
 //! `include_bytes!`; a `static` [`CompactRef`] validates it at compile time.
 //!
+//! **Two layouts.** `compact` stores the bytes layout ([`Layout::Bytes`]:
+//! a byte per entry on most pages, the smallest form). `compact-words`
+//! stores the words layout instead ([`Layout::Words`]: a `u16` per entry,
+//! no width branch in the decode), checked against
+//! `tables/actlut-compact-words.lock`: 30% more bytes in all, and on a Zen 5
+//! about 1.5 times the bytes layout's speed (docs/compact.md, "Which layout").
+//! The items, types and bits are the same; [`CompactRef::layout`] tells which
+//! a table holds.
+//!
 //! The feature only adds: `tables::compact` holds the compact form of every
 //! 16-bit table beside the full ones ([`tables::GELU_BF16`](crate::tables)
 //! stays a `[u16; 65536]`), and `Activation::compact_table_f16` and
@@ -23,11 +32,13 @@
 //! keep one hot table in full and the others compact.
 //!
 //! The slice entry points run [`apply_compact_u16`] and [`map_compact_u16`]: the
-//! compact kernels of [`crate::kernels`] ([`TableShape::Compact16`](crate::kernels::TableShape)),
-//! with [`Kernel::best`](crate::kernels::Kernel::best), picked per CPU class
-//! by measurement (the 16-lane AVX-512 gathers on Intel and on a Zen 5, AVX2
-//! on a Zen 3 and a Zen 4, the portable loop elsewhere; docs/compact.md,
-//! "Speed"). Every kernel is bit-identical to
+//! compact kernels of [`crate::kernels`], with
+//! [`Kernel::best`](crate::kernels::Kernel::best) of the table's layout
+//! ([`TableShape::of_compact`](crate::kernels::TableShape::of_compact)),
+//! picked per CPU class by measurement (for the bytes layout the 16-lane
+//! AVX-512 gathers on Intel and on a Zen 5, AVX2 on a Zen 3 and a Zen 4; for
+//! the words layout the portable loop on a Zen 5; the portable loop
+//! elsewhere; docs/compact.md, "Speed"). Every kernel is bit-identical to
 //! [`CompactRef::get`].
 //!
 //! **Expand on load.** Where the memory is there but the download or the
@@ -85,8 +96,8 @@ pub(crate) struct Aligned<T: ?Sized>(pub(crate) T);
 /// `xs[i] = table.get(xs[i])` for every element of a slice, over a compact
 /// table ([`CompactRef`]; for a full `[u16; 65536]` table the function is
 /// [`kernels::apply_u16`](crate::kernels::apply_u16)), with
-/// [`Kernel::best`](crate::kernels::Kernel::best)`(TableShape::Compact16)`,
-/// chosen once per process by CPU class (see
+/// [`Kernel::best`](crate::kernels::Kernel::best)`(`[`TableShape::of_compact`](crate::kernels::TableShape::of_compact)`(table.layout()))`,
+/// chosen once per process and layout by CPU class (see
 /// [`Kernel::preference`](crate::kernels::Kernel::preference)). Every kernel
 /// gives the bits of [`CompactRef::get`] (tests/compact_kernels.rs). It reads
 /// the compact form even after `expand_table`: the function modules are what

@@ -1,50 +1,82 @@
 //! The `compact` feature: every 16-bit table in its compact stored form gives
 //! the full table's entry at every input, through every entry point, and every
-//! stored form is the one `tables/actlut-compact.lock` pins.
+//! stored form is the one its compact lock pins (`tables/actlut-compact.lock`
+//! for the bytes layout; `tables/actlut-compact-words.lock` for the words
+//! layout, which `compact-words` embeds).
 //!
-//! Run with `cargo test -p actlut --features compact --test compact`. Without
-//! the feature only the lock tests run (they need no embedded table).
+//! Run with `cargo test -p actlut --features compact --test compact` (and
+//! `--features compact-words`). Without the feature only the lock tests run
+//! (they need no embedded table).
 
+use actlut_codegen::compact::Layout;
 use actlut_codegen::{compact_lock, Format};
 
 mod support;
-use support::{compact_lock_entries, compact_lock_text};
+use support::{compact_lock_entries_of, compact_lock_text_of, EMBEDDED_LAYOUT};
 
 #[test]
-fn compact_lock_has_one_line_per_16bit_table_and_is_what_the_generator_renders() {
-    let entries = compact_lock_entries();
-    let pairs: Vec<_> = actlut_codegen::table_pairs()
-        .filter(|&(_, f)| compact_lock::is_compacted(f))
-        .collect();
-    assert_eq!(entries.len(), pairs.len());
-    for (e, &(function, format)) in entries.iter().zip(&pairs) {
-        assert_eq!((e.function, e.format), (function, format), "{}", e.name);
-        assert!(
-            compact_lock::stored_len(e).is_some(),
-            "{}: no stored=",
-            e.name
+fn each_compact_lock_has_one_line_per_16bit_table_and_is_what_the_generator_renders() {
+    for layout in Layout::ALL {
+        let entries = compact_lock_entries_of(layout);
+        let pairs: Vec<_> = actlut_codegen::table_pairs()
+            .filter(|&(_, f)| compact_lock::is_compacted(f))
+            .collect();
+        assert_eq!(entries.len(), pairs.len());
+        for (e, &(function, format)) in entries.iter().zip(&pairs) {
+            assert_eq!((e.function, e.format), (function, format), "{}", e.name);
+            assert!(
+                compact_lock::stored_len(e).is_some(),
+                "{}: no stored=",
+                e.name
+            );
+            assert_eq!(compact_lock::layout_of(e), Some(layout), "{}", e.name);
+        }
+        assert_eq!(
+            compact_lock_text_of(layout),
+            compact_lock::render(&entries, layout)
         );
     }
-    assert_eq!(compact_lock_text(), compact_lock::render(&entries));
 }
 
 #[test]
-fn every_compact_stored_form_hashes_to_its_compact_lock_line() {
-    let entries = compact_lock_entries();
-    for e in &entries {
-        let stored = compact_lock::stored_form(e.function, e.format)
-            .unwrap_or_else(|err| panic!("{}: {err}", e.name));
-        assert_eq!(
-            actlut_codegen::hex(&actlut_codegen::sha256(&stored)),
-            actlut_codegen::hex(&e.sha256),
-            "{}: the stored form differs from tables/actlut-compact.lock",
-            e.name
-        );
-        assert_eq!(
-            compact_lock::stored_len(e),
-            Some(stored.len()),
-            "{}",
-            e.name
+fn every_compact_stored_form_hashes_to_its_compact_lock_line_in_both_layouts() {
+    for layout in Layout::ALL {
+        let entries = compact_lock_entries_of(layout);
+        for e in &entries {
+            let stored = compact_lock::stored_form(e.function, e.format, layout)
+                .unwrap_or_else(|err| panic!("{}: {err}", e.name));
+            assert_eq!(
+                actlut_codegen::hex(&actlut_codegen::sha256(&stored)),
+                actlut_codegen::hex(&e.sha256),
+                "{}: the stored form differs from tables/{}",
+                e.name,
+                compact_lock::file_name(layout)
+            );
+            assert_eq!(
+                compact_lock::stored_len(e),
+                Some(stored.len()),
+                "{}",
+                e.name
+            );
+            let view = actlut_codegen::compact::CompactRef::from_bytes(&stored).unwrap();
+            assert_eq!(view.layout(), layout, "{}", e.name);
+        }
+    }
+}
+
+/// The two layouts of a table are two stored forms of one table: different
+/// bytes, different hashes (so a declaration names its layout by its hash).
+#[test]
+fn no_stored_form_hash_is_in_both_compact_locks() {
+    let (bytes, words) = (
+        compact_lock_entries_of(Layout::Bytes),
+        compact_lock_entries_of(Layout::Words),
+    );
+    for b in &bytes {
+        assert!(
+            words.iter().all(|w| w.sha256 != b.sha256),
+            "{}: a bytes-layout hash in the words lock",
+            b.name
         );
     }
 }
@@ -96,11 +128,12 @@ mod embedded {
 
     #[test]
     fn every_16bit_table_is_compact_and_its_embedded_bytes_are_the_locked_stored_form() {
-        let entries = super::compact_lock_entries();
+        let entries = super::compact_lock_entries_of(super::EMBEDDED_LAYOUT);
         let tables = compact_tables();
         assert!(!tables.is_empty(), "no 16-bit table enabled");
         for (act, format, view) in tables {
             let name = format!("{}_{}", act.name(), format.name());
+            assert_eq!(view.layout(), super::EMBEDDED_LAYOUT, "{name}");
             let e = entries.iter().find(|e| e.name == name).expect(&name);
             let bytes = stored_bytes(view);
             assert_eq!(actlut_codegen::sha256(&bytes), e.sha256, "{name}");
@@ -114,7 +147,7 @@ mod embedded {
     #[cfg(all(feature = "gelu", feature = "bf16"))]
     #[test]
     fn stored_hash_constants_are_the_compact_lock_lines() {
-        let entries = super::compact_lock_entries();
+        let entries = super::compact_lock_entries_of(super::EMBEDDED_LAYOUT);
         let e = entries.iter().find(|e| e.name == "gelu_bf16").unwrap();
         assert_eq!(actlut::tables::GELU_BF16_STORED_SHA256, e.sha256);
         assert_eq!(

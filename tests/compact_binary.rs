@@ -8,10 +8,13 @@
 //! magic (`ACTLUTC1`, validated by `CompactRef::from_bytes`, as an audit
 //! would), and searches it for every full 16-bit table actlut can generate:
 //! there must be exactly one stored form, gelu_bf16's (its SHA-256 is the
-//! `tables/actlut-compact.lock` line), of at most 16 KiB, and no full table.
+//! compact lock's line: `tables/actlut-compact.lock`, or
+//! `tables/actlut-compact-words.lock` with `compact-words`), of at most 16 KiB,
+//! and no full table.
 //!
-//! The CI runs it in the build the size claim is about:
-//! `cargo test -p actlut --no-default-features --features compact,gelu,bf16 --test compact_binary`.
+//! The CI runs it in the builds the size claim is about:
+//! `cargo test -p actlut --no-default-features --features compact,gelu,bf16 --test compact_binary`,
+//! and the same with `compact-words`.
 
 #![cfg(all(feature = "compact", feature = "gelu", feature = "bf16"))]
 // WASI has no current_exe to read.
@@ -20,7 +23,8 @@
 mod binary_scan;
 mod support;
 
-use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
+use binary_scan::{full_tables_in, stored_form_name, stored_forms};
+use support::{compact_lock_entries_of, EMBEDDED_LAYOUT};
 
 /// The budget of issue 12 for a `gelu` + `bf16` firmware: 16 KiB.
 const TABLE_BUDGET: usize = 16 * 1024;
@@ -38,7 +42,7 @@ fn a_gelu_bf16_binary_holds_one_compact_stored_form_of_at_most_16_kib_and_no_ful
     let binary = std::fs::read(&exe).expect("read the test executable");
 
     let forms = stored_forms(&binary);
-    let entries = compact_lock_entries();
+    let entries = compact_lock_entries_of(EMBEDDED_LAYOUT);
     let names: Vec<String> = forms
         .iter()
         .map(|(_, b)| stored_form_name(&entries, b))

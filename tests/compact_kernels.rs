@@ -331,25 +331,42 @@ fn every_compact_kernel_equals_get_on_every_length_and_offset_of_gelu() {
 
 #[test]
 fn best_is_available_and_the_entry_points_use_it() {
-    let best = Kernel::best(TableShape::Compact16);
-    assert!(best.is_available_for(TableShape::Compact16));
-    println!("best kernel for Compact16 tables: {best:?}");
-    // The documented choice for this CPU (tests/kernel_choice.rs holds the table).
-    assert_eq!(
-        best,
-        Kernel::best_on(TableShape::Compact16, CpuClass::detect())
-    );
+    for shape in [TableShape::Compact16, TableShape::CompactWords16] {
+        let best = Kernel::best(shape);
+        assert!(best.is_available_for(shape));
+        println!("best kernel for {shape:?} tables: {best:?}");
+        // The documented choice for this CPU (tests/kernel_choice.rs holds the table).
+        assert_eq!(best, Kernel::best_on(shape, CpuClass::detect()));
+    }
+    // Both layouts, interleaved: each layout's choice is its own, made on its
+    // first slice, and a slice of the other layout does not change it.
     let forms = random_stored_forms();
-    let view = CompactRef::from_bytes(&forms[0].1).unwrap();
+    let words = forms
+        .iter()
+        .position(|(_, f)| CompactRef::from_bytes(f).unwrap().layout() == Layout::Words)
+        .expect("a words form");
     let n = if cfg!(miri) { 203 } else { 100_003 };
     let xs: Vec<u16> = (0..n).map(|i: u32| i.wrapping_mul(40_503) as u16).collect();
-    let want: Vec<u16> = xs.iter().map(|&x| view.get(x)).collect();
-    let mut ys = vec![0; n as usize];
-    map_compact_u16(&view, &xs, &mut ys);
-    assert!(ys == want);
-    let mut inplace = xs;
-    apply_compact_u16(&view, &mut inplace);
-    assert!(inplace == want);
+    for round in 0..2 {
+        for form in [&forms[0].1, &forms[words].1] {
+            let view = CompactRef::from_bytes(form).unwrap();
+            assert_eq!(
+                TableShape::of_compact(view.layout()),
+                if view.layout() == Layout::Words {
+                    TableShape::CompactWords16
+                } else {
+                    TableShape::Compact16
+                }
+            );
+            let want: Vec<u16> = xs.iter().map(|&x| view.get(x)).collect();
+            let mut ys = vec![0; n as usize];
+            map_compact_u16(&view, &xs, &mut ys);
+            assert!(ys == want, "{:?} round {round}: map", view.layout());
+            let mut inplace = xs.clone();
+            apply_compact_u16(&view, &mut inplace);
+            assert!(inplace == want, "{:?} round {round}: apply", view.layout());
+        }
+    }
 }
 
 #[test]

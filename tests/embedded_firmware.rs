@@ -917,8 +917,13 @@ fn a_wrong_or_missing_stored_form_hash_fails_naming_the_table() {
 #[test]
 fn the_flash_scan_names_intact_stored_forms_rejects_broken_ones_and_finds_full_tables() {
     let gelu = actlut_codegen::table(Function::Gelu, Format::Bf16);
-    let stored =
-        actlut_codegen::compact_lock::stored_form_of(Function::Gelu, Format::Bf16, &gelu).unwrap();
+    let stored = actlut_codegen::compact_lock::stored_form_of(
+        Function::Gelu,
+        Format::Bf16,
+        &gelu,
+        actlut_codegen::compact::Layout::Bytes,
+    )
+    .unwrap();
     let tanh = actlut_codegen::table(Function::Tanh, Format::Bf16);
     let mut image = vec![0x5a; 1000];
     image.extend_from_slice(b"ACTLUTC1"); // the magic alone, as code may hold it

@@ -35,6 +35,7 @@ fn documented(shape: TableShape, class: CpuClass) -> Vec<Kernel> {
             &[Avx512Vbmi, Avx2],
             &[],
         ],
+        TableShape::CompactWords16 => [&[Avx512Vbmi, Avx2], &[Avx2], &[Avx2], &[], &[]],
         TableShape::Fp4 => [
             &[Ssse3],
             &[Ssse3],
@@ -78,7 +79,11 @@ fn best_is_the_first_available_kernel_of_the_table_for_the_detected_class() {
 #[test]
 fn never_simd128_for_byte_or_compact_tables_on_any_class() {
     for class in [Intel, AmdZen3, AmdZen4, AmdZen5, Other] {
-        for shape in [TableShape::U8, TableShape::Compact16] {
+        for shape in [
+            TableShape::U8,
+            TableShape::Compact16,
+            TableShape::CompactWords16,
+        ] {
             assert!(!Kernel::preference(shape, class).contains(&Simd128));
         }
     }

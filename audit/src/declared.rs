@@ -326,11 +326,22 @@ impl Known {
             .chain(self.hash_keys.iter().map(|k| k.0))
     }
 
-    /// The known table of this name and representation.
-    fn table(&self, name: &str, representation: Representation) -> Option<&KnownTable> {
-        self.tables
+    /// The known table a declaration names: of its name and representation,
+    /// and (a 16-bit table has a compact form in each layout, with its own
+    /// hash) the one with its hash, else the one of its length, else the
+    /// first. Only the first is the declaration's when the hash matches; the
+    /// others say what it should have held.
+    fn table(&self, d: &Declaration) -> Option<&KnownTable> {
+        let all: Vec<&KnownTable> = self
+            .tables
             .iter()
-            .find(|t| t.name == name && t.representation == representation)
+            .filter(|t| t.name == d.name() && t.representation == d.representation)
+            .collect();
+        all.iter()
+            .find(|t| t.sha256 == d.sha256)
+            .or_else(|| all.iter().find(|t| t.bytes_le.len() == d.len as usize))
+            .or_else(|| all.first())
+            .copied()
     }
 
     /// Record offsets that the 8-byte value `x` at `pos` may belong to.
@@ -421,7 +432,7 @@ impl Known {
         let Ok(d) = out.declaration else {
             return Some(out);
         };
-        let known = self.table(d.name(), d.representation);
+        let known = self.table(&d);
         out.expected = known.map(|t| t.sha256);
         let table = bytes.get(DECLARATION_BYTES..).unwrap_or(&[]);
         let len = d.len as usize;

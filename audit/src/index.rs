@@ -60,6 +60,9 @@ pub(crate) struct Image {
 pub struct CompactKeys {
     /// The table's names.
     pub name: String,
+    /// The form's label: [`crate::COMPACT_FORM`] (bytes layout) or
+    /// [`crate::COMPACT_WORDS_FORM`] (words layout).
+    pub form: String,
     /// Bytes of the stored form.
     pub bytes: usize,
     /// Windows that are keys.
@@ -788,6 +791,7 @@ impl Index {
                 }
                 CompactKeys {
                     name: self.refs[i.reference].names.join(" = "),
+                    form: self.refs[i.reference].extra[i.form - 1].label.clone(),
                     bytes: i.bytes.len(),
                     keys: keys.len(),
                     covered,
@@ -797,13 +801,18 @@ impl Index {
             .collect()
     }
 
-    /// The bytes of the compact stored form of the table `name` and the
-    /// offsets of its key windows ([`compact::key_offsets`] as indexed):
-    /// what an attacker who knows the index must break.
-    pub fn compact_form_keys(&self, name: &str) -> Option<(Vec<u8>, Vec<usize>)> {
+    /// The bytes of the compact stored form labelled `form`
+    /// ([`crate::compact_form_label`]) of the table `name` and the offsets of
+    /// its key windows ([`compact::key_offsets`] as indexed): what an
+    /// attacker who knows the index must break.
+    pub fn compact_form_keys(&self, name: &str, form: &str) -> Option<(Vec<u8>, Vec<usize>)> {
         self.images
             .iter()
-            .find(|im| im.compact && self.refs[im.reference].names.iter().any(|n| n == name))
+            .find(|im| {
+                im.compact
+                    && self.refs[im.reference].extra[im.form - 1].label == form
+                    && self.refs[im.reference].names.iter().any(|n| n == name)
+            })
             .map(|im| (im.bytes.clone(), im.key_offsets()))
     }
 

@@ -272,5 +272,18 @@ pub const CANDIDATE_COST: u64 = 2048;
 pub const FIRST_DIFFERENCES: usize = 8;
 /// The form label of a table's own bytes.
 pub const TABLE_FORM: &str = "table";
-/// The form label of a compact stored form ([`Reference::with_compact`]).
+/// The form label of a compact stored form in the bytes layout
+/// ([`Reference::with_compact`]; what actlut's `compact` feature embeds).
 pub const COMPACT_FORM: &str = "compact";
+/// The form label of a compact stored form in the words layout
+/// ([`Reference::with_compact`]; what actlut's `compact-words` feature embeds).
+pub const COMPACT_WORDS_FORM: &str = "compact-words";
+
+/// The form label of a compact stored form in `layout`: [`COMPACT_FORM`] or
+/// [`COMPACT_WORDS_FORM`].
+pub const fn compact_form_label(layout: actlut_codegen::compact::Layout) -> &'static str {
+    match layout {
+        actlut_codegen::compact::Layout::Bytes => COMPACT_FORM,
+        actlut_codegen::compact::Layout::Words => COMPACT_WORDS_FORM,
+    }
+}

@@ -7,7 +7,7 @@ use std::{format, vec};
 use actlut_codegen::{Format, Function};
 
 use crate::compact;
-use crate::COMPACT_FORM;
+use crate::compact_form_label;
 
 /// The byte order in which a table is stored in an artifact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,16 +128,20 @@ impl Reference {
         self
     }
 
-    /// Adds the compact stored form of this 16-bit table (what actlut's
-    /// `compact` feature embeds instead of the table), labelled
-    /// [`COMPACT_FORM`]: it is found by content and by its header, and
-    /// compared byte for byte (see [`compact`]).
+    /// Adds a compact stored form of this 16-bit table (what actlut's
+    /// `compact` feature embeds instead of the table, in either layout),
+    /// labelled by its layout ([`compact_form_label`]: [`COMPACT_FORM`](crate::COMPACT_FORM) or
+    /// [`COMPACT_WORDS_FORM`](crate::COMPACT_WORDS_FORM)): it is found by
+    /// content and by its header, and compared byte for byte (see
+    /// [`compact`]). A table may have one form of each layout; both are
+    /// searched.
     ///
     /// # Errors
     ///
     /// If the table is not 16-bit, or `stored` is not a valid stored form
     /// ([`CompactRef::from_bytes`](actlut_codegen::compact::CompactRef::from_bytes))
-    /// that decodes to this table's 65,536 entries.
+    /// that decodes to this table's 65,536 entries, or the table already has a
+    /// compact form of its layout.
     pub fn with_compact(mut self, stored: Vec<u8>) -> Result<Reference, String> {
         let name = self.names.join(" = ");
         if self.format.entries() != actlut_codegen::compact::ENTRIES {
@@ -145,6 +149,10 @@ impl Reference {
         }
         let view = actlut_codegen::compact::CompactRef::from_bytes(&stored)
             .map_err(|e| format!("{name}: not a valid compact stored form: {e}"))?;
+        let label = compact_form_label(view.layout());
+        if self.extra.iter().any(|f| f.compact && f.label == label) {
+            return Err(format!("{name}: a second {label} stored form"));
+        }
         let decoded = compact::decode_all(&view);
         let entries: Vec<u16> = self
             .bytes_le
@@ -158,7 +166,7 @@ impl Reference {
             ));
         }
         self.extra.push(Form {
-            label: COMPACT_FORM.to_string(),
+            label: label.to_string(),
             unit: 1,
             sha256: actlut_codegen::sha256(&stored),
             bytes_le: stored,

@@ -394,8 +394,13 @@ fn an_extra_form_is_found_intact_or_modified_under_its_label() {
 #[test]
 fn a_listed_table_stored_compact_is_intact_and_a_changed_form_is_not() {
     let table = actlut_codegen::table(Function::Gelu, Format::Bf16);
-    let stored =
-        actlut_codegen::compact_lock::stored_form_of(Function::Gelu, Format::Bf16, &table).unwrap();
+    let stored = actlut_codegen::compact_lock::stored_form_of(
+        Function::Gelu,
+        Format::Bf16,
+        &table,
+        actlut_codegen::compact::Layout::Bytes,
+    )
+    .unwrap();
     let gelu = Reference::generate(Function::Gelu, Format::Bf16)
         .with_compact(stored.clone())
         .unwrap();

@@ -105,17 +105,17 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     for f in &opts.files {
         check_artifact(Path::new(f))?;
     }
-    // Each table, and each 16-bit table also in its compact stored form (what
-    // a build with actlut's `compact` feature embeds instead), checked against
-    // the compact lock.
+    // Each table, and each 16-bit table also in its compact stored forms of
+    // both layouts (what a build with actlut's `compact` or `compact-words`
+    // feature embeds instead), checked against the compact lock of each.
     let forms = compact_forms()?;
     let mut refs = Vec::new();
     for t in manifest::TABLES {
-        let r = Reference::new(t.name.to_string(), t.format, table_le(t));
-        refs.push(match forms.iter().find(|(name, _)| *name == t.name) {
-            Some((_, stored)) => r.with_compact(stored.clone()).map_err(Failure)?,
-            None => r,
-        });
+        let mut r = Reference::new(t.name.to_string(), t.format, table_le(t));
+        for (_, stored) in forms.iter().filter(|(name, _)| *name == t.name) {
+            r = r.with_compact(stored.clone()).map_err(Failure)?;
+        }
+        refs.push(r);
     }
     let index = Index::with_lock(audit::merge_aliases(refs), &lock_entries);
 

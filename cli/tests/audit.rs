@@ -483,7 +483,11 @@ fn dump_writes_every_table_and_the_lock_s_sha256sums() {
     }
     // DIR/compact: every 16-bit table's stored form, hashing to the compact
     // lock, valid, and decoding to the dumped table on every input.
-    let compact_lock = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
+    let compact_lock = actlut_codegen::compact_lock::parse(
+        &compact_lock_text(),
+        actlut_codegen::compact::Layout::Bytes,
+    )
+    .unwrap();
     let compact_dir = dir.join("compact");
     let sums = std::fs::read_to_string(compact_dir.join("SHA256SUMS")).unwrap();
     assert_eq!(sums.lines().count(), compact_lock.len());
@@ -526,7 +530,11 @@ fn compact_lock_text() -> String {
 #[test]
 fn manifest_lists_every_table_with_hash_size_and_definition() {
     let lock = actlut_codegen::lock::parse(&lock_text()).unwrap();
-    let compact = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
+    let compact = actlut_codegen::compact_lock::parse(
+        &compact_lock_text(),
+        actlut_codegen::compact::Layout::Bytes,
+    )
+    .unwrap();
     assert_eq!(compact.len(), 36);
     let text = stdout(&actlut(&["manifest"]));
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -792,7 +800,11 @@ fn compact_stored_forms_are_found_intact_and_every_attack_fails_the_audit() {
     );
 
     // Every stored form, one after another: each intact, exit 0.
-    let lock = actlut_codegen::compact_lock::parse(&compact_lock_text()).unwrap();
+    let lock = actlut_codegen::compact_lock::parse(
+        &compact_lock_text(),
+        actlut_codegen::compact::Layout::Bytes,
+    )
+    .unwrap();
     let mut all = Vec::new();
     for e in &lock {
         all.extend(dumped_compact(&e.name));

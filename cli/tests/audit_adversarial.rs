@@ -221,7 +221,12 @@ fn compact_index() -> &'static (Index, Vec<Vec<u8>>, Vec<Entry>) {
             if !actlut_codegen::compact_lock::is_compacted(format) {
                 continue;
             }
-            let stored = actlut_codegen::compact_lock::stored_form(function, format).unwrap();
+            let stored = actlut_codegen::compact_lock::stored_form(
+                function,
+                format,
+                actlut_codegen::compact::Layout::Bytes,
+            )
+            .unwrap();
             let r = Reference::generate(function, format);
             lock.push(Entry {
                 name: r.names[0].clone(),

@@ -1,6 +1,7 @@
 //! Regenerates `tables/actlut.lock` and `tables/SHA256SUMS` from the reference
-//! evaluation (every function × every format), and `tables/actlut-compact.lock`,
-//! the hashes of the compact stored forms of the 16-bit tables.
+//! evaluation (every function × every format), and the compact locks,
+//! `tables/actlut-compact.lock` and `tables/actlut-compact-words.lock`: the
+//! hashes of the compact stored forms of the 16-bit tables in each layout.
 //!
 //! ```text
 //! cargo run --release -p actlut-codegen --example regenerate-lock
@@ -26,16 +27,22 @@ fn main() {
         actlut_codegen::lock::render_sha256sums(&entries),
     )
     .expect("write tables/SHA256SUMS");
-    let compact = actlut_codegen::compact_lock::generate_all().unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(
-        root.join("actlut-compact.lock"),
-        actlut_codegen::compact_lock::render(&compact),
-    )
-    .expect("write tables/actlut-compact.lock");
+    let mut compact = 0;
+    for layout in actlut_codegen::compact::Layout::ALL {
+        let lock =
+            actlut_codegen::compact_lock::generate_all(layout).unwrap_or_else(|e| panic!("{e}"));
+        let file = actlut_codegen::compact_lock::file_name(layout);
+        std::fs::write(
+            root.join(file),
+            actlut_codegen::compact_lock::render(&lock, layout),
+        )
+        .unwrap_or_else(|e| panic!("write tables/{file}: {e}"));
+        compact += lock.len();
+    }
     println!(
-        "wrote {} entries and {} compact entries to {}",
+        "wrote {} entries and {} compact entries (both layouts) to {}",
         entries.len(),
-        compact.len(),
+        compact,
         root.display()
     );
 }

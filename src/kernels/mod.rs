@@ -28,9 +28,11 @@
 //! narrow page is one byte load: the fastest decode while the branch is
 //! predicted, and 2–2.5 times slower once it is not (a stream of fresh inputs
 //! of which a few percent land on wide pages). The gather kernels have no
-//! branch. [`Kernel::best`] picks the AVX-512 or AVX2 gathers on x86_64 CPUs
-//! that have them (measured per CPU class: [`Kernel::preference`]) and the
-//! portable loop elsewhere; the others run by name.
+//! branch. For the bytes layout ([`TableShape::Compact16`]) [`Kernel::best`]
+//! picks the AVX-512 or AVX2 gathers on x86_64 CPUs that have them (measured
+//! per CPU class: [`Kernel::preference`]) and the portable loop elsewhere; the
+//! words layout ([`TableShape::CompactWords16`]) has no width branch, and on a
+//! Zen 5 the portable loop is its fastest kernel. The others run by name.
 //!
 //! Every kernel is one block (the lookup of 8 to 64 consecutive elements) run
 //! by one chunk-and-tail loop, which finishes the last elements with the scalar
@@ -104,9 +106,17 @@ pub enum TableShape {
     /// `[u16; 256]`: byte to 16-bit (fused 8-bit → `f16`/`bf16` tables).
     U8ToU16,
     /// [`CompactRef`]: a 65,536-entry 16-bit table in its compact stored form
-    /// (the `compact` feature's f16 and bf16 tables; docs/compact.md), either
-    /// layout.
+    /// (the `compact` feature's f16 and bf16 tables; docs/compact.md) in the
+    /// bytes layout. The type's shape ([`LookupTable::SHAPE`]): its kernels
+    /// serve both layouts.
     Compact16,
+    /// [`CompactRef`] in the words layout (the `compact-words` feature's
+    /// tables): the same type and kernels as [`TableShape::Compact16`], with
+    /// its own [`Kernel::best`], since the layouts' decodes rank the kernels
+    /// differently (on a Zen 5 the portable loop is the fastest for words and
+    /// the slowest for bytes). The slice functions pick by the table's layout
+    /// ([`TableShape::of_compact`]).
+    CompactWords16,
     /// [`Fp4Row`]: one shared scale's row of an FP4 table of [`crate::mx`]
     /// (a packed byte of two FP4 codes to their two outputs).
     Fp4,
@@ -118,15 +128,32 @@ pub enum TableShape {
 
 impl TableShape {
     /// Every shape.
-    pub const ALL: [TableShape; 7] = [
+    pub const ALL: [TableShape; 8] = [
         TableShape::U8,
         TableShape::U16,
         TableShape::U8ToU32,
         TableShape::U8ToU16,
         TableShape::Compact16,
+        TableShape::CompactWords16,
         TableShape::Fp4,
         TableShape::Spline16,
     ];
+
+    /// The shape of a compact table in `layout`: [`TableShape::Compact16`]
+    /// (bytes) or [`TableShape::CompactWords16`] (words), whose
+    /// [`Kernel::best`] the compact slice functions run.
+    ///
+    /// ```
+    /// use actlut::compact::Layout;
+    /// use actlut::kernels::TableShape;
+    /// assert_eq!(TableShape::of_compact(Layout::Words), TableShape::CompactWords16);
+    /// ```
+    pub const fn of_compact(layout: Layout) -> TableShape {
+        match layout {
+            Layout::Bytes => TableShape::Compact16,
+            Layout::Words => TableShape::CompactWords16,
+        }
+    }
 }
 
 impl core::fmt::Display for TableShape {
@@ -137,6 +164,7 @@ impl core::fmt::Display for TableShape {
             TableShape::U8ToU32 => "256-entry byte-to-32-bit",
             TableShape::U8ToU16 => "256-entry byte-to-16-bit",
             TableShape::Compact16 => "compact 16-bit",
+            TableShape::CompactWords16 => "compact 16-bit (words layout)",
             TableShape::Fp4 => "FP4 shared-scale row",
             TableShape::Spline16 => "spline 16-bit",
         })
@@ -189,7 +217,7 @@ use sealed::RawKernel;
 
 use crate::lengths::check_lengths;
 use crate::{LengthMismatch, MapError};
-use actlut_core::compact::CompactRef;
+use actlut_core::compact::{CompactRef, Layout};
 use actlut_core::spline::SplineRef;
 pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
@@ -362,11 +390,56 @@ impl sealed::Dispatch for CompactRef<'_> {
         }
     }
 
-    chosen_once!(
-        CompactRef<'_>,
-        TableShape::Compact16,
-        compact::compact_scalar
-    );
+    /// Chosen per layout: [`compact_best`].
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        compact_best
+    }
+}
+
+/// The compact slice functions' kernel: [`Kernel::best`] of the table's layout
+/// ([`TableShape::of_compact`]), run. With `std` on x86_64 each layout's choice
+/// is made once, on its first slice, and kept in its own function pointer
+/// (one load, a branch and an indirect call per slice afterwards); without
+/// `std`, or off x86_64, it is fixed at compile time by the target features.
+///
+/// # Safety
+///
+/// The contract of [`RawKernel`].
+#[allow(unsafe_code)]
+unsafe fn compact_best(table: &CompactRef<'_>, src: *const u16, dst: *mut u16, len: usize) {
+    use sealed::Dispatch;
+    let shape = TableShape::of_compact(table.layout());
+    #[cfg(all(feature = "std", target_arch = "x86_64", target_feature = "sse2"))]
+    let run: RawKernel<CompactRef<'_>> = {
+        use core::sync::atomic::{AtomicPtr, Ordering};
+        // Null until the layout's first slice.
+        static CHOSEN: [AtomicPtr<()>; 2] = [
+            AtomicPtr::new(core::ptr::null_mut()),
+            AtomicPtr::new(core::ptr::null_mut()),
+        ];
+        let slot = &CHOSEN[usize::from(shape == TableShape::CompactWords16)];
+        let chosen = slot.load(Ordering::Relaxed);
+        if chosen.is_null() {
+            let run = <CompactRef<'_>>::implementation(Kernel::best(shape))
+                .unwrap_or(compact::compact_scalar);
+            slot.store(run as *mut (), Ordering::Relaxed);
+            run
+        } else {
+            // SAFETY: a non-null slot only ever holds a kernel returned by
+            // `implementation` (so one that runs on this CPU), of type
+            // `RawKernel<CompactRef>` for every lifetime (the kernels are
+            // generic over it); a function pointer round-trips through
+            // `*mut ()`.
+            unsafe { core::mem::transmute::<*mut (), RawKernel<CompactRef<'_>>>(chosen) }
+        }
+    };
+    #[cfg(not(all(feature = "std", target_arch = "x86_64", target_feature = "sse2")))]
+    let run =
+        <CompactRef<'_>>::implementation(Kernel::best(shape)).unwrap_or(compact::compact_scalar);
+    // SAFETY: `implementation` returns only kernels that run here; the slice
+    // contract is the caller's.
+    unsafe { run(table, src, dst, len) }
 }
 
 impl LookupTable for [u32; 256] {
@@ -588,7 +661,9 @@ impl Kernel {
             TableShape::U16 => <[u16; 65_536]>::implementation(self).is_some(),
             TableShape::U8ToU32 => <[u32; 256]>::implementation(self).is_some(),
             TableShape::U8ToU16 => <[u16; 256]>::implementation(self).is_some(),
-            TableShape::Compact16 => <CompactRef<'_>>::implementation(self).is_some(),
+            TableShape::Compact16 | TableShape::CompactWords16 => {
+                <CompactRef<'_>>::implementation(self).is_some()
+            }
             // The same kernels serve every output type.
             TableShape::Fp4 => <Fp4Row<f32>>::implementation(self).is_some(),
             TableShape::Spline16 => <SplineRef<'_>>::implementation(self).is_some(),
@@ -622,13 +697,16 @@ impl Kernel {
     /// | `U16` | AVX-512, SSE2 | SSE2 | SSE2 | SSE2 | SSE2, `simd128` |
     /// | `U8ToU32`, `U8ToU16` | SSE2 | SSE2 | SSE2 | SSE2 | SSE2 |
     /// | `Compact16` | AVX-512, AVX2 | AVX2 | AVX2 | AVX-512, AVX2 | (scalar) |
+    /// | `CompactWords16` | AVX-512, AVX2 (not measured) | AVX2 (not measured) | AVX2 (not measured) | (scalar) | (scalar) |
     /// | `Fp4` | SSSE3 | SSSE3 | SSSE3 | SSSE3 | SSSE3, NEON, `simd128` |
     /// | `Spline16` | (scalar) | (scalar) | (scalar) | (scalar) | (scalar) |
     ///
     /// Never [`Kernel::Simd128`] for byte tables (under node on an x86-64
     /// host it runs at 0.64–0.66× the scalar loop: `i8x16.swizzle` costs a
     /// fix-up per lookup there); it remains available by name. Compact
-    /// tables have no `simd128` kernel.
+    /// tables have no `simd128` kernel. Where the words layout is marked not
+    /// measured, it takes the bytes layout's order of the same CPU class until
+    /// a benchmark there says otherwise.
     pub fn preference(shape: TableShape, class: CpuClass) -> &'static [Kernel] {
         use CpuClass::*;
         use Kernel::*;
@@ -657,6 +735,14 @@ impl Kernel {
             // has not (1 Mi; 0.83–1.14 for the median 64 Ki round), in five
             // runs (BENCHMARKS.md).
             (TableShape::Compact16, AmdZen5) => &[Avx512Vbmi, Avx2],
+            // The words layout has no width branch: on a Zen 5 the portable
+            // loop runs it at 0.38–0.49 ns per element at every size, the
+            // gathers at 0.58–0.67 (BENCHMARKS.md, five runs). Not measured on
+            // the other classes: the bytes layout's order there.
+            (TableShape::CompactWords16, AmdZen5) => &[],
+            (TableShape::CompactWords16, Intel) => &[Avx512Vbmi, Avx2],
+            (TableShape::CompactWords16, AmdZen3 | AmdZen4) => &[Avx2],
+            (TableShape::CompactWords16, _) => &[],
             // Elsewhere (wasm, aarch64) the portable loop: the lane kernels
             // that inserted its decode into vector lanes lost to it and are
             // gone (docs/compact.md, "Which kernel runs").

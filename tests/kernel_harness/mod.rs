@@ -57,7 +57,7 @@ pub fn available(shape: TableShape) -> Vec<Kernel> {
         TableShape::U16 => "16-bit",
         TableShape::U8ToU32 => "byte-to-32-bit",
         TableShape::U8ToU16 => "byte-to-16-bit",
-        TableShape::Compact16 => "compact",
+        TableShape::Compact16 | TableShape::CompactWords16 => "compact",
         TableShape::Fp4 => "FP4",
         _ => "other",
     };

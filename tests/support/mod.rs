@@ -34,14 +34,36 @@ pub fn lock_entries() -> Vec<actlut_codegen::lock::Entry> {
     actlut_codegen::lock::parse(&text).expect("parse tables/actlut.lock")
 }
 
-/// The text of the compact lock, `tables/actlut-compact.lock`.
+/// The text of the compact lock of the bytes layout, `tables/actlut-compact.lock`.
 pub fn compact_lock_text() -> String {
-    std::fs::read_to_string(repo_file("tables/actlut-compact.lock"))
-        .expect("read tables/actlut-compact.lock")
+    compact_lock_text_of(actlut_codegen::compact::Layout::Bytes)
 }
 
-/// The lines of the compact lock: the stored-form hash of every 16-bit table.
-pub fn compact_lock_entries() -> Vec<actlut_codegen::lock::Entry> {
-    actlut_codegen::compact_lock::parse(&compact_lock_text())
-        .expect("parse tables/actlut-compact.lock")
+/// The text of the compact lock of `layout` (`tables/actlut-compact.lock` or
+/// `tables/actlut-compact-words.lock`).
+pub fn compact_lock_text_of(layout: actlut_codegen::compact::Layout) -> String {
+    let file = format!("tables/{}", actlut_codegen::compact_lock::file_name(layout));
+    std::fs::read_to_string(repo_file(&file)).unwrap_or_else(|e| panic!("read {file}: {e}"))
 }
+
+/// The lines of the compact lock of the bytes layout: the stored-form hash of
+/// every 16-bit table.
+pub fn compact_lock_entries() -> Vec<actlut_codegen::lock::Entry> {
+    compact_lock_entries_of(actlut_codegen::compact::Layout::Bytes)
+}
+
+/// The lines of the compact lock of `layout`.
+pub fn compact_lock_entries_of(
+    layout: actlut_codegen::compact::Layout,
+) -> Vec<actlut_codegen::lock::Entry> {
+    actlut_codegen::compact_lock::parse(&compact_lock_text_of(layout), layout)
+        .unwrap_or_else(|e| panic!("parse the {} compact lock: {e}", layout.name()))
+}
+
+/// The layout of the compact stored forms this build embeds: words with the
+/// `compact-words` feature, bytes otherwise.
+pub const EMBEDDED_LAYOUT: actlut_codegen::compact::Layout = if cfg!(feature = "compact-words") {
+    actlut_codegen::compact::Layout::Words
+} else {
+    actlut_codegen::compact::Layout::Bytes
+};

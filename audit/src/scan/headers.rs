@@ -309,6 +309,7 @@ impl Scanner<'_> {
         };
         let sha = actlut_codegen::sha256(bytes);
         let mut f = self.header_found(p, len, Verdict::Intact, Decoded::Same);
+        f.form = crate::compact_form_label(view.layout()).to_string();
         f.sha256 = Some(sha);
         let index = self.index;
         let name = |f: &mut Found, r: usize| {
@@ -322,6 +323,7 @@ impl Scanner<'_> {
         let detail = f.compact.as_mut().expect("a compact detail");
         if let Some(im) = known_form {
             detail.logical_sha256 = Some(index.refs[im.reference].sha256);
+            f.form = index.refs[im.reference].extra[im.form - 1].label.clone();
             f.matching = actlut_codegen::compact::ENTRIES;
             name(&mut f, im.reference);
             return f;

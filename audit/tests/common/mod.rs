@@ -1,5 +1,5 @@
 //! What the audit's integration tests share: the index `actlut audit`
-//! builds (every table, every 16-bit one also in its compact stored form),
+//! builds (every table, every 16-bit one also in its compact stored forms),
 //! tables, stored forms and noise.
 
 #![allow(dead_code)]
@@ -11,18 +11,22 @@ use std::sync::OnceLock;
 use actlut_audit::{merge_aliases, Index, Reference};
 use actlut_codegen::{Format, Function};
 
-/// Every table, each 16-bit one with its compact stored form, indexed once.
+/// Every table, each 16-bit one with its compact stored forms in both
+/// layouts, indexed once.
 pub fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| {
         let mut refs = Vec::new();
         for (function, format) in actlut_codegen::table_pairs() {
-            let r = Reference::generate(function, format);
-            refs.push(if format.entries() == 65_536 {
-                r.with_compact(compact_form(function, format)).unwrap()
-            } else {
-                r
-            });
+            let mut r = Reference::generate(function, format);
+            if format.entries() == 65_536 {
+                for layout in actlut_codegen::compact::Layout::ALL {
+                    r = r
+                        .with_compact(compact_form_in(function, format, layout))
+                        .unwrap();
+                }
+            }
+            refs.push(r);
         }
         Index::new(merge_aliases(refs))
     })
@@ -33,9 +37,18 @@ pub fn table_le(function: Function, format: Format) -> Vec<u8> {
     actlut_codegen::table_bytes_le(format, &actlut_codegen::table(function, format))
 }
 
-/// The compact stored form of a 16-bit table.
+/// The compact stored form of a 16-bit table in the bytes layout.
 pub fn compact_form(function: Function, format: Format) -> Vec<u8> {
-    actlut_codegen::compact_lock::stored_form(function, format).unwrap()
+    compact_form_in(function, format, actlut_codegen::compact::Layout::Bytes)
+}
+
+/// The compact stored form of a 16-bit table in `layout`.
+pub fn compact_form_in(
+    function: Function,
+    format: Format,
+    layout: actlut_codegen::compact::Layout,
+) -> Vec<u8> {
+    actlut_codegen::compact_lock::stored_form(function, format, layout).unwrap()
 }
 
 /// `len` pseudo-random bytes (xorshift64).
