@@ -19,6 +19,15 @@ cargo test -p actlut --no-default-features --features sigmoid,bf16,fp8-e4m3 --li
 # table, and the size of a gelu + bf16 binary's table data (tests/compact_binary.rs).
 cargo test -p actlut --features compact --lib --tests
 cargo test -p actlut --no-default-features --features compact,gelu,bf16 --lib --tests
+# The same in the words layout (`compact-words`): the tests that read the
+# compact forms (every table on every input through every entry point, the
+# stored forms against tables/actlut-compact-words.lock, the size of a gelu +
+# bf16 binary's table data, the manifest's declarations).
+words_tests="--lib --test compact --test compact_expand --test compact_kernels --test exhaustive --test lock"
+# shellcheck disable=SC2086
+cargo test -p actlut --features compact-words $words_tests
+cargo test -p actlut --no-default-features --features compact-words,gelu,bf16 --test compact \
+  --test compact_binary --test lock
 # The functions and formats, from the umbrella features (tests/features.rs
 # checks that they list exactly actlut-codegen's Function::ALL and Format::ALL).
 umbrella() {

@@ -81,13 +81,16 @@ for pair in "checkout-one:debug" "another/checkout-two:release"; do
     export CARGO_TARGET_DIR="$dir/target"
     cargo run -q $flag -p actlut-codegen --example print-lock > "$dir/lock.txt"
     cargo run -q $flag -p actlut-codegen --example print-lock -- --compact > "$dir/compact-lock.txt"
+    cargo run -q $flag -p actlut-codegen --example print-lock -- --compact-words \
+      > "$dir/compact-words-lock.txt"
     if [ "$profile" = debug ]; then
       cargo build -q -p actlut
     fi
   )
   diff -u "$lock" "$dir/lock.txt"
   diff -u "$root/tables/actlut-compact.lock" "$dir/compact-lock.txt"
-  echo "$profile build in $dir: lock and compact lock identical"
+  diff -u "$root/tables/actlut-compact-words.lock" "$dir/compact-words-lock.txt"
+  echo "$profile build in $dir: lock and both compact locks identical"
 done
 audit_expect "$work/checkout-one/target/debug/libactlut.rlib" "$distinct"
 "$actlut" dump "$work/main-dump" > /dev/null
@@ -160,7 +163,10 @@ diff -u "$lock" "$work/s390x-lock.txt"
 cargo run -q --release --target s390x-unknown-linux-gnu -p actlut-codegen --example print-lock \
   -- --compact > "$work/s390x-compact-lock.txt"
 diff -u "$root/tables/actlut-compact.lock" "$work/s390x-compact-lock.txt"
-echo "s390x under qemu-user: lock and compact lock identical"
+cargo run -q --release --target s390x-unknown-linux-gnu -p actlut-codegen --example print-lock \
+  -- --compact-words > "$work/s390x-compact-words-lock.txt"
+diff -u "$root/tables/actlut-compact-words.lock" "$work/s390x-compact-words-lock.txt"
+echo "s390x under qemu-user: lock and both compact locks identical"
 cargo test -q --target s390x-unknown-linux-gnu -p actlut --features self-check \
   --test lock --test audit_manifest
 s390x_test=$(cargo test -q --no-run --target s390x-unknown-linux-gnu -p actlut \
@@ -175,18 +181,19 @@ audit_expect "$s390x_test" "$distinct" be
 
 phase "compact builds: the stored forms found intact, and tampered copies failing"
 # audit_compact FILE COPIES [TOTAL]: `actlut audit FILE` exits 0 and finds
-# gelu_bf16 in its compact stored form, intact, COPIES times (a static library
-# holds it in its object code and its LLVM bitcode), and TOTAL tables in all
-# (default COPIES), the others gelu_bf16 in full, intact; sets form_at and
-# form_len to the first copy's offset and length.
+# gelu_bf16 in its compact stored form (the form labelled $form, `compact` by
+# default), intact, COPIES times (a static library holds it in its object code
+# and its LLVM bitcode), and TOTAL tables in all (default COPIES), the others
+# gelu_bf16 in full, intact; sets form_at and form_len to the first copy's
+# offset and length.
 audit_compact() {
-  local out json copies
+  local out json copies label=${form:-compact}
   out=$("$actlut" audit "$1") || { echo "$out"; echo "audit of $1 failed"; exit 1; }
   local total=${3:-$2}
-  copies=$(grep -cE '^  0x[0-9a-f]+  gelu_bf16 \(compact\) +u8  [0-9a-f]{64}  intact, in the lock$' <<<"$out" || true)
+  copies=$(grep -cE "^  0x[0-9a-f]+  gelu_bf16 \\($label\\) +u8  [0-9a-f]{64}  intact, in the lock\$" <<<"$out" || true)
   full=$(grep -cE '^  0x[0-9a-f]+  gelu_bf16 +le  [0-9a-f]{64}  intact, in the lock$' <<<"$out" || true)
   [ "$copies" -eq "$2" ] && [ $((copies + full)) -eq "$total" ] && grep -q "^audit: $total tables\? found" <<<"$out" \
-    || { echo "$out"; echo "expected gelu_bf16 (compact) $2 times and nothing else in $1"; exit 1; }
+    || { echo "$out"; echo "expected gelu_bf16 ($label) $2 times and nothing else in $1"; exit 1; }
   echo "$out" | sed -n 2p
   json=$("$actlut" audit --json "$1")
   read -r form_at form_len < <(grep -o '"offset": [0-9]*, "bytes": [0-9]*' <<<"$json" | head -n 1 \
@@ -236,6 +243,24 @@ for pair in "$compact_bin:$elf_at:$elf_len" "$wasm:$form_at:$form_len"; do
   flip "$work/tampered" $((at + len - 10))
   audit_fails "$work/tampered" "MODIFIED: 9 of $len bytes differ (header 8, pool 1;"
 done
+
+# A test executable of a gelu,bf16,compact-words build: its words-layout form
+# found intact (the words lock's length); one pool byte flipped, and the magic
+# zeroed with a pool byte flipped, each a problem.
+words_bin=$(cargo test -q --no-run -p actlut --no-default-features --features compact-words,gelu,bf16 \
+  --test compact_binary --message-format=json 2>/dev/null \
+  | grep -o '"executable":"[^"]*"' | head -n 1 | cut -d'"' -f4)
+form=compact-words audit_compact "$words_bin" 1
+[ "$form_len" = "$(grep '^gelu_bf16 ' "$root/tables/actlut-compact-words.lock" | grep -o 'stored=[0-9]*' | cut -d= -f2)" ] \
+  || { echo "the stored form in $words_bin is $form_len bytes, not the words lock's"; exit 1; }
+cp "$words_bin" "$work/tampered"
+flip "$work/tampered" $((form_at + form_len - 10))
+audit_fails "$work/tampered" "MODIFIED: 1 of $form_len bytes differ (pool 1;"
+cp "$words_bin" "$work/tampered"
+printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=notrunc status=none
+flip "$work/tampered" $((form_at + form_len - 10))
+audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
+echo "gelu,bf16,compact-words: test executable holds gelu_bf16 (compact-words), intact ($form_len bytes); tampered copies fail"
 
 # The firmware of firmware/ built with `compact`: the gelu + bf16 ELF holds
 # gelu_bf16 (compact) alone and intact, the demo ELF its four 16-bit tables
