@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Flash and .wasm sizes of the one-function builds, with full tables and with
-# the `compact` feature:
+# Flash and .wasm sizes of the one-function builds, with full tables, with the
+# `compact` feature and with `compact-words`:
 #   scripts/sizes.sh
 # For each build (gelu + f16, gelu + bf16, sigmoid + tanh + bf16) and each form:
 # - flash: the firmware binary of that name in firmware/ (thumbv7em-none-eabihf,
@@ -47,9 +47,9 @@ out=$root/firmware/target/sizes/out
 mkdir -p "$out"
 
 for build in "${builds[@]}"; do
-  for form in full compact; do
+  for form in full compact compact-words; do
     features=$build
-    [ "$form" = compact ] && features="$build,compact"
+    [ "$form" = full ] || features="$build,$form"
     echo "--- $build, $form" >&2
     (
       cd firmware
@@ -83,7 +83,7 @@ done
 echo "| build | form | flash, thumbv7em | of which table data | .wasm |"
 echo "|---|---|---:|---:|---:|"
 for build in "${builds[@]}"; do
-  for form in full compact; do
+  for form in full compact compact-words; do
     elf=$out/$build-$form.elf
     flash=$("$size_tool" --format=berkeley "$elf" | awk 'NR == 2 { print $1 + $2 }')
     tables=0

@@ -78,6 +78,15 @@ if [ "$wasm_bytes" -gt 16384 ]; then
   exit 1
 fi
 echo "compact gelu + bf16 .wasm: $wasm_bytes bytes"
+# The same module with `compact-words` (the words layout): every input under
+# node, and its stored form the words lock's length.
+(cd firmware/wasm && cargo build --release --features gelu-bf16,compact-words)
+node scripts/wasm-check.mjs "$wasm" tables/actlut.lock
+words_bytes=$(wc -c <"$wasm")
+words_form=$(grep '^gelu_bf16 ' tables/actlut-compact-words.lock | grep -o 'stored=[0-9]*' | cut -d= -f2)
+[ "$words_bytes" -gt "$words_form" ] && [ "$words_bytes" -le $((words_form + 1024)) ] \
+  || { echo "the compact-words gelu + bf16 .wasm is $words_bytes bytes, its stored form $words_form" >&2; exit 1; }
+echo "compact-words gelu + bf16 .wasm: $words_bytes bytes (stored form $words_form)"
 
 phase "wasm32-wasip1: the runner must report a failing test as a failure"
 # A panic aborts (a trap) and an exit carries its status: both must fail the run.

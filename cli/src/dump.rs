@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use actlut::manifest;
 
-use crate::tables::{compact_forms, table_le};
+use actlut_codegen::compact::Layout;
+
+use crate::tables::{compact_forms_of, table_le};
 use crate::{emit, usage, Failure};
 
 /// Writes every table and the SHA256SUMS files into `dir`.
@@ -42,43 +44,59 @@ pub(crate) fn dump(dir: &OsStr) -> Result<ExitCode, Failure> {
         let _ = writeln!(sums, "{}  {}.bin", t.sha256_hex(), t.name);
     }
     write_file(&dir.join("SHA256SUMS"), sums.as_bytes())?;
-    // The compact stored forms, each checked against the compact lock and
-    // decoded back to the table just written.
-    let forms = compact_forms()?;
-    let compact_dir = dir.join("compact");
-    if let Ok(m) = std::fs::symlink_metadata(&compact_dir) {
-        if m.file_type().is_symlink() {
-            return Err(Failure(format!(
-                "refusing to write into {}: it is a symbolic link, which dump does not follow (remove it first)",
-                compact_dir.display()
-            )));
+    // The compact stored forms of both layouts, each checked against the
+    // compact lock of its layout: DIR/compact (bytes) and DIR/compact-words.
+    let mut written = Vec::new();
+    for layout in Layout::ALL {
+        let forms = compact_forms_of(layout)?;
+        let compact_dir = dir.join(compact_dir_name(layout));
+        if let Ok(m) = std::fs::symlink_metadata(&compact_dir) {
+            if m.file_type().is_symlink() {
+                return Err(Failure(format!(
+                    "refusing to write into {}: it is a symbolic link, which dump does not follow (remove it first)",
+                    compact_dir.display()
+                )));
+            }
         }
-    }
-    std::fs::create_dir_all(&compact_dir).map_err(|e| {
-        Failure(format!(
-            "cannot create directory {}: {e}",
+        std::fs::create_dir_all(&compact_dir).map_err(|e| {
+            Failure(format!(
+                "cannot create directory {}: {e}",
+                compact_dir.display()
+            ))
+        })?;
+        let mut compact_sums = String::new();
+        for (name, stored) in &forms {
+            write_file(&compact_dir.join(format!("{name}.compact")), stored)?;
+            let _ = writeln!(
+                compact_sums,
+                "{}  {name}.compact",
+                actlut_codegen::hex(&actlut_codegen::sha256(stored))
+            );
+        }
+        write_file(&compact_dir.join("SHA256SUMS"), compact_sums.as_bytes())?;
+        written.push(format!(
+            "{} {} stored forms and SHA256SUMS to {}",
+            forms.len(),
+            layout.name(),
             compact_dir.display()
-        ))
-    })?;
-    let mut compact_sums = String::new();
-    for (name, stored) in &forms {
-        write_file(&compact_dir.join(format!("{name}.compact")), stored)?;
-        let _ = writeln!(
-            compact_sums,
-            "{}  {name}.compact",
-            actlut_codegen::hex(&actlut_codegen::sha256(stored))
-        );
+        ));
     }
-    write_file(&compact_dir.join("SHA256SUMS"), compact_sums.as_bytes())?;
     emit(&format!(
-        "wrote {} tables and SHA256SUMS to {}{note}, and {} compact stored forms and SHA256SUMS to {} \
-         (check each with: sha256sum -c SHA256SUMS)\n",
+        "wrote {} tables and SHA256SUMS to {}{note}, {} (check each with: sha256sum -c SHA256SUMS)\n",
         manifest::TABLES.len(),
         dir.display(),
-        forms.len(),
-        compact_dir.display()
+        written.join(", and ")
     ));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The directory under `DIR` that holds the stored forms of `layout`:
+/// `compact` (bytes layout) or `compact-words`.
+pub(crate) fn compact_dir_name(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Bytes => "compact",
+        Layout::Words => "compact-words",
+    }
 }
 
 /// Writes `bytes` to `path` without following a symbolic link there: an

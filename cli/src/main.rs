@@ -4,7 +4,8 @@
 //! actlut manifest [--json]                 every table: name, format, size, SHA-256, definition,
 //!                                          and each 16-bit table's compact stored form
 //! actlut dump DIR                          DIR/<name>.bin for every table, and DIR/SHA256SUMS;
-//!                                          DIR/compact/<name>.compact and its SHA256SUMS
+//!                                          DIR/compact/<name>.compact and its SHA256SUMS,
+//!                                          the same in DIR/compact-words
 //! actlut audit [--json] [--lock LOCK] FILE...
 //!                                          find embedded tables in compiled artifacts
 //! actlut quant FUNCTION --in T --scale S --zero-point Z --out T [...] --output FILE
@@ -57,6 +58,7 @@ const USAGE: &str = "  manifest   list every table: name, format, entries, bytes
   dump       write DIR/<name>.bin (little-endian) for every table and DIR/SHA256SUMS,
              and DIR/compact/<name>.compact (the compact stored form) for every
              16-bit table and DIR/compact/SHA256SUMS (the compact lock's hashes);
+             the same in the words layout in DIR/compact-words;
              `sha256sum -c SHA256SUMS` verifies each directory; never writes
              through a symbolic link
   audit      find actlut tables in compiled artifacts (ELF, wasm, raw firmware

@@ -55,7 +55,7 @@ pub(crate) fn compact_forms() -> Result<Vec<(&'static str, Vec<u8>)>, Failure> {
 }
 
 /// [`compact_forms`] of one layout.
-fn compact_forms_of(layout: Layout) -> Result<Vec<(&'static str, Vec<u8>)>, Failure> {
+pub(crate) fn compact_forms_of(layout: Layout) -> Result<Vec<(&'static str, Vec<u8>)>, Failure> {
     let entries = compact_lock_entries_of(layout);
     let file = compact_lock::file_name(layout);
     let mut out = Vec::new();

@@ -481,45 +481,53 @@ fn dump_writes_every_table_and_the_lock_s_sha256sums() {
     {
         assert!(check.status.success(), "{}", stdout(&check));
     }
-    // DIR/compact: every 16-bit table's stored form, hashing to the compact
-    // lock, valid, and decoding to the dumped table on every input.
-    let compact_lock = actlut_codegen::compact_lock::parse(
-        &compact_lock_text(),
-        actlut_codegen::compact::Layout::Bytes,
-    )
-    .unwrap();
-    let compact_dir = dir.join("compact");
-    let sums = std::fs::read_to_string(compact_dir.join("SHA256SUMS")).unwrap();
-    assert_eq!(sums.lines().count(), compact_lock.len());
-    for (line, e) in sums.lines().zip(&compact_lock) {
-        assert_eq!(
-            line,
-            format!("{}  {}.compact", actlut_codegen::hex(&e.sha256), e.name)
-        );
-        let stored = std::fs::read(compact_dir.join(format!("{}.compact", e.name))).unwrap();
-        assert_eq!(actlut_codegen::sha256(&stored), e.sha256, "{}", e.name);
-        assert_eq!(
-            Some(stored.len()),
-            actlut_codegen::compact_lock::stored_len(e)
-        );
-        let view = actlut_codegen::compact::CompactRef::from_bytes(&stored).unwrap();
-        let table = std::fs::read(dir.join(format!("{}.bin", e.name))).unwrap();
-        for x in 0..=u16::MAX {
-            let at = 2 * usize::from(x);
+    // DIR/compact and DIR/compact-words: every 16-bit table's stored form in
+    // each layout, hashing to the compact lock of that layout, valid, of that
+    // layout, and decoding to the dumped table on every input.
+    for (layout, sub) in [
+        (actlut_codegen::compact::Layout::Bytes, "compact"),
+        (actlut_codegen::compact::Layout::Words, "compact-words"),
+    ] {
+        let lock_text = std::fs::read_to_string(format!(
+            "{ROOT}/tables/{}",
+            actlut_codegen::compact_lock::file_name(layout)
+        ))
+        .unwrap();
+        let compact_lock = actlut_codegen::compact_lock::parse(&lock_text, layout).unwrap();
+        let compact_dir = dir.join(sub);
+        let sums = std::fs::read_to_string(compact_dir.join("SHA256SUMS")).unwrap();
+        assert_eq!(sums.lines().count(), compact_lock.len());
+        for (line, e) in sums.lines().zip(&compact_lock) {
             assert_eq!(
-                view.get(x).to_le_bytes(),
-                table[at..at + 2],
-                "{} at {x}",
-                e.name
+                line,
+                format!("{}  {}.compact", actlut_codegen::hex(&e.sha256), e.name)
             );
+            let stored = std::fs::read(compact_dir.join(format!("{}.compact", e.name))).unwrap();
+            assert_eq!(actlut_codegen::sha256(&stored), e.sha256, "{}", e.name);
+            assert_eq!(
+                Some(stored.len()),
+                actlut_codegen::compact_lock::stored_len(e)
+            );
+            let view = actlut_codegen::compact::CompactRef::from_bytes(&stored).unwrap();
+            assert_eq!(view.layout(), layout, "{}", e.name);
+            let table = std::fs::read(dir.join(format!("{}.bin", e.name))).unwrap();
+            for x in 0..=u16::MAX {
+                let at = 2 * usize::from(x);
+                assert_eq!(
+                    view.get(x).to_le_bytes(),
+                    table[at..at + 2],
+                    "{} at {x}",
+                    e.name
+                );
+            }
         }
-    }
-    if let Ok(check) = Command::new("sha256sum")
-        .args(["-c", "--quiet", "SHA256SUMS"])
-        .current_dir(&compact_dir)
-        .output()
-    {
-        assert!(check.status.success(), "{}", stdout(&check));
+        if let Ok(check) = Command::new("sha256sum")
+            .args(["-c", "--quiet", "SHA256SUMS"])
+            .current_dir(&compact_dir)
+            .output()
+        {
+            assert!(check.status.success(), "{sub}: {}", stdout(&check));
+        }
     }
 }
 

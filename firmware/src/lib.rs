@@ -19,7 +19,8 @@
 //! entries, little-endian: the table's identity in `tables/actlut.lock`,
 //! whatever its form. `stored-sha256`, printed for a 16-bit table built with
 //! the `compact` feature only, is taken over the bytes of its compact stored
-//! form: its line in `tables/actlut-compact.lock`.
+//! form: its line in `tables/actlut-compact.lock` (with `compact-words`, in
+//! `tables/actlut-compact-words.lock`).
 //!
 //! The `quant16` lines are those of a fused 16-bit quantized table a binary
 //! builds itself (not one of `actlut::tables`): a few entries, the SHA-256 of
