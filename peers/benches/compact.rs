@@ -112,13 +112,14 @@ fn interleaved(_: &mut Criterion) {
         println!("clock from a dependent-add chain: {g:.2} GHz");
     }
     println!(
-        "best kernels: U16 {:?}, Compact16 {:?} (CPU class {:?})",
+        "best kernels: U16 {:?}, Compact16 {:?}, CompactWords16 {:?} (CPU class {:?})",
         actlut::kernels::Kernel::best(actlut::kernels::TableShape::U16),
         actlut::kernels::Kernel::best(actlut::kernels::TableShape::Compact16),
+        actlut::kernels::Kernel::best(actlut::kernels::TableShape::CompactWords16),
         actlut::kernels::CpuClass::detect()
     );
     println!(
-        "gelu_f16 stored: {} bytes in the bytes layout (`compact`), {} in the words layout (`words`)",
+        "gelu_f16 stored: {} bytes in the bytes layout (`compact`), {} in the words layout (`words`, `compact-words`)",
         actlut::tables::compact::GELU_F16.stored_len(),
         actlut_peers::forms::gelu_f16_words().stored_len()
     );

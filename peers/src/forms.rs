@@ -8,7 +8,8 @@
 //! | `plain_loop` | `ys[i] = GELU_F16[xs[i]]`, the loop a user writes |
 //! | `compact/<kernel>` | the compact stored form (`tables::compact::GELU_F16`, what the `compact` feature embeds) through each compact kernel available here |
 //! | `compact` | the same through `compact::map_compact_u16` (the kernel `Kernel::best` picks here) |
-//! | `words/<kernel>` | the same table's compact form in the words layout (`actlut_codegen::compact(…, Layout::Words)`: a `u16` per entry in the pool, no width branch; the bench prints both layouts' sizes), packed at start-up, through each compact kernel available here |
+//! | `words` | the same table's compact form in the words layout (what the `compact-words` feature embeds: a `u16` per entry in the pool, no width branch; packed at start-up and checked against `tables/actlut-compact-words.lock`; the bench prints both layouts' sizes) through `compact::map_compact_u16` (the kernel `Kernel::best` picks here for the words layout) |
+//! | `words/<kernel>` | the same through each compact kernel available here |
 //! | `expanded` | `gelu::map_f16` of a `compact` build after `compact::expand_table`: the function module reading its expanded copy |
 //! | `tract` | tract-linalg 0.23's f16 GELU (`Func::Gelu.ew_f16()`, the kernel tract picks for the CPU; tanh form, approximate), on a copy of the input (it works in place) |
 //! | `candle` | candle 0.11's `Tensor::gelu_erf` on a tensor, as in the other benches |
@@ -36,17 +37,32 @@ fn variant(name: impl Into<String>, run: impl Fn(&[u16], &mut [u16]) + 'static) 
 }
 
 /// The compact form of `tables::GELU_F16` in the words layout, packed (and
-/// checked against the table on every input by the packer) once per process.
+/// checked against the table on every input by the packer) once per process:
+/// the stored form the `compact-words` feature embeds, byte for byte (its
+/// SHA-256 is checked against `tables/actlut-compact-words.lock`).
 pub fn gelu_f16_words() -> &'static CompactRef<'static> {
     static WORDS: std::sync::OnceLock<CompactRef<'static>> = std::sync::OnceLock::new();
     WORDS.get_or_init(|| {
-        let packed = actlut_codegen::compact::compact(
-            "gelu_f16",
+        let layout = actlut::compact::Layout::Words;
+        let stored = actlut_codegen::compact_lock::stored_form_of(
+            actlut_codegen::Function::Gelu,
+            actlut_codegen::Format::F16,
             &actlut::tables::GELU_F16[..],
-            actlut::compact::Layout::Words,
+            layout,
         )
         .expect("gelu_f16 packs in the words layout");
-        CompactRef::from_bytes(Vec::leak(packed.to_bytes())).expect("a packed form parses")
+        let lock = actlut_codegen::compact_lock::parse(
+            include_str!("../../tables/actlut-compact-words.lock"),
+            layout,
+        )
+        .expect("the words lock parses");
+        let line = lock.iter().find(|e| e.name == "gelu_f16").expect("gelu_f16 in the words lock");
+        assert_eq!(
+            actlut_codegen::sha256(&stored),
+            line.sha256,
+            "the packed words form of gelu_f16 is not the words lock's"
+        );
+        CompactRef::from_bytes(Vec::leak(stored)).expect("a packed form parses")
     })
 }
 
@@ -98,7 +114,11 @@ pub fn gelu_f16() -> Vec<Variant> {
         actlut::compact::map_compact_u16(compact, xs, ys)
     })]);
     out.extend(each_compact_kernel("compact", compact));
-    out.extend(each_compact_kernel("words", gelu_f16_words()));
+    let words = gelu_f16_words();
+    out.push(variant("words", move |xs, ys| {
+        actlut::compact::map_compact_u16(words, xs, ys)
+    }));
+    out.extend(each_compact_kernel("words", words));
     actlut::compact::expand_table(compact);
     out.push(variant("expanded", |xs, ys| {
         actlut::gelu::map_f16(xs.reinterpret_cast(), ys.reinterpret_cast_mut())
