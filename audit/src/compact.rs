@@ -24,8 +24,14 @@
 //!    header is gone, an attacker who knows the keys must change a byte in
 //!    every key window but one ([`hiding_cost`]: about one in five of its
 //!    evidence bytes, 60 bytes of `tanh_bf16`, 768 of `gelu_bf16`, 2,518 of
-//!    `log_f16`); changes outside the key windows, however many, never hide
-//!    it. Its verdict says how many bytes differ in the
+//!    `log_f16` in the bytes layout), or enough evidence bytes to leave fewer
+//!    than [`MIN_MATCHING_BYTES`] ([`form_hiding_cost`]: the cheaper of the
+//!    two); changes outside the key windows, however many, never hide it. The
+//!    words layout's pools count where their tables do, and a window of a
+//!    `u16` count is no key ([`is_u16_count`]), so some words-layout forms
+//!    hold little evidence: `elu_bf16`'s 143 bytes (hidden by 16),
+//!    `tanh_bf16`'s 90, fewer than the search needs (found by its header or
+//!    its declaration only). Its verdict says how many bytes differ in the
 //!    header, the directory and the pool, and what the found directory and
 //!    pool decode to under the known header (the one a compact build compiles
 //!    in): the same 65,536 entries, or how many differ.
@@ -83,17 +89,58 @@ pub const MIN_MATCHING_BYTES: usize = 128;
 
 /// Whether a candidate with `keys` matching keys and `matching` of its
 /// `evidence` present evidence bytes equal to the known stored form is
-/// reported: [`MIN_KEYS`] keys, [`MIN_MATCHING_PER_MILLE`] of the evidence
-/// bytes ([`MIN_CUT_MATCHING_PER_MILLE`] unless the form is `complete`ly in
-/// the file), and [`MIN_MATCHING_BYTES`] of them. Changing bytes outside the key
-/// windows, however many, never hides a form.
-pub fn is_evidence(keys: usize, matching: usize, evidence: usize, complete: bool) -> bool {
-    let per_mille = if complete {
-        MIN_MATCHING_PER_MILLE
-    } else {
-        MIN_CUT_MATCHING_PER_MILLE
-    };
-    keys >= MIN_KEYS && matching >= MIN_MATCHING_BYTES && matching * 1000 >= per_mille * evidence
+/// reported: [`MIN_KEYS`] keys, [`MIN_MATCHING_BYTES`] matching evidence
+/// bytes, and [`MIN_MATCHING_PER_MILLE`] of the evidence bytes. A candidate
+/// that an end of the file cuts off (`whole` is then `Some`: the evidence
+/// bytes of the whole form in the part a decode reads, [`used_end`]) needs
+/// [`MIN_CUT_MATCHING_PER_MILLE`] of those present, or
+/// [`MIN_MATCHING_PER_MILLE`] of the whole form's, the bytes past the end
+/// counted as changed: cutting a form off is never cheaper than changing
+/// the bytes cut, and a form cut only where no decode reads (its header,
+/// the padding after its last page) is judged as a whole one. Changing
+/// bytes outside the key windows, however many, never hides a form.
+pub fn is_evidence(keys: usize, matching: usize, evidence: usize, whole: Option<usize>) -> bool {
+    let enough = |per_mille: usize, of: usize| matching * 1000 >= per_mille * of;
+    keys >= MIN_KEYS
+        && matching >= MIN_MATCHING_BYTES
+        && match whole {
+            None => enough(MIN_MATCHING_PER_MILLE, evidence),
+            Some(whole) => {
+                enough(MIN_CUT_MATCHING_PER_MILLE, evidence)
+                    || enough(MIN_MATCHING_PER_MILLE, whole)
+            }
+        }
+}
+
+/// The end of the bytes of a valid stored form that some entry's decode
+/// depends on: the end of its last page in the pool. The bytes after it are
+/// padding (a 4-byte read at every entry must lie in the pool, but no entry's
+/// value depends on the last 2 or 3 bytes), and the header before the
+/// directory is compiled into the program: neither is read for a value, so a
+/// form cut off only there has all the bytes its program reads.
+pub fn used_end(view: &CompactRef<'_>) -> usize {
+    let pages = ENTRIES >> view.page_shift();
+    let page = 1usize << view.page_shift();
+    let dir = view.dir_bytes();
+    let end = (0..pages)
+        .map(|p| {
+            let d = u32::from_le_bytes(dir[4 * p..4 * p + 4].try_into().expect("4 bytes"));
+            let low = (d & 0xFFFF) as usize;
+            match view.layout() {
+                actlut_codegen::compact::Layout::Words => 2 * (low + page),
+                actlut_codegen::compact::Layout::Bytes => {
+                    let start = (low & 0x7FFF) << view.offset_scale();
+                    if low & 0x8000 == 0 {
+                        start + page
+                    } else {
+                        start + 2 * page
+                    }
+                }
+            }
+        })
+        .max()
+        .unwrap_or(0);
+    HEADER_BYTES + dir.len() + end
 }
 
 /// Evidence bytes of a candidate compared first, drawn at random (with
@@ -322,7 +369,8 @@ pub(crate) fn nearest(known: &[Known], entries: &[u16]) -> Option<(usize, usize)
 /// lie in an arithmetic progression of three `u32`s 4 bytes apart (a run of
 /// directory entries whose addend grows by a constant, at any phase:
 /// unrelated binaries hold such runs, Intel's media driver byte for byte 128
-/// bytes of `softsign_f16`'s directory).
+/// bytes of `softsign_f16`'s directory), and that is no window of a `u16`
+/// count ([`is_u16_count`]).
 pub fn key_offsets(bytes: &[u8]) -> Vec<usize> {
     let u32_at = |at: usize| {
         bytes
@@ -342,8 +390,42 @@ pub fn key_offsets(bytes: &[u8]) -> Vec<usize> {
     // The header is no evidence of the content: its magic is every form's,
     // and it may be zeroed.
     (HEADER_BYTES..(bytes.len() + 1).saturating_sub(KEY_BYTES))
-        .filter(|&off| is_distinctive(&bytes[off..off + KEY_BYTES]) && !in_progression(off))
+        .filter(|&off| {
+            let w = &bytes[off..off + KEY_BYTES];
+            is_distinctive(w) && !in_progression(off) && !is_u16_count(w)
+        })
         .collect()
+}
+
+/// Steps of the `u16` counts [`is_u16_count`] recognises.
+const COUNT_STEPS: [u16; 2] = [1, 0xFFFF];
+
+/// Whether the 4 bytes `w` are a window of a count of `u16`s (a step of ±1
+/// or ±2, little- or big-endian, at either alignment): what index arrays
+/// and identity tables hold, and what the words layout's pool holds where a
+/// table counts (GELU of large inputs, the small inputs of erf). A window
+/// there is no evidence of the form: before this rule, a `u16` count in
+/// noise matched more than half of `erf_bf16`'s words-layout evidence.
+pub fn is_u16_count(w: &[u8]) -> bool {
+    let (le, be) = (
+        |i: usize| u16::from_le_bytes([w[i], w[i + 1]]),
+        |i: usize| u16::from_be_bytes([w[i], w[i + 1]]),
+    );
+    COUNT_STEPS.iter().any(|&s| {
+        // Two whole entries, a then a + s.
+        le(2).wrapping_sub(le(0)) == s
+            || be(2).wrapping_sub(be(0)) == s
+            // The high byte of a, b = a + s whole, the low byte of b + s
+            // (little-endian; big-endian the other way round).
+            || {
+                let b = le(1);
+                (b.wrapping_sub(s) >> 8) as u8 == w[0] && b.wrapping_add(s) as u8 == w[3]
+            }
+            || {
+                let b = be(1);
+                b.wrapping_sub(s) as u8 == w[0] && (b.wrapping_add(s) >> 8) as u8 == w[3]
+            }
+    })
 }
 
 /// One bit per byte offset.
@@ -361,6 +443,20 @@ pub(crate) fn offset_bits(len: usize) -> Vec<u64> {
 /// this is that count minus one (and hiding takes it or one more).
 pub fn hiding_cost(keys: &[usize]) -> usize {
     greedy_hits(keys).len().saturating_sub(MIN_KEYS - 1)
+}
+
+/// The fewest bytes that hide a whole form from the search by content, by
+/// whichever condition of [`is_evidence`] is cheapest to break: its keys
+/// ([`hiding_cost`]), or its matching evidence bytes, below
+/// [`MIN_MATCHING_BYTES`] or below [`MIN_MATCHING_PER_MILLE`] of its
+/// `covered` evidence bytes. 0 for a form with fewer evidence bytes than
+/// [`MIN_MATCHING_BYTES`]: the search cannot find it (only its header, or its
+/// declaration, can).
+pub fn form_hiding_cost(keys: &[usize], covered: usize) -> usize {
+    let needed = MIN_MATCHING_BYTES.max((covered * MIN_MATCHING_PER_MILLE).div_ceil(1000));
+    // Matching bytes below `needed`: `covered - needed + 1` changed.
+    let by_matching = (covered + 1).saturating_sub(needed);
+    hiding_cost(keys).min(by_matching)
 }
 
 /// The bytes the greedy choice changes to hit every window of `keys`.

@@ -36,6 +36,9 @@ pub(crate) struct Image {
     /// Of a compact form: the offsets of the bytes that lie in a key
     /// window, ascending.
     pub(crate) covered: Vec<u32>,
+    /// Of a compact form: how many of [`Image::covered`] lie before its
+    /// [`compact::used_end`] (the evidence a decode reads).
+    pub(crate) used_covered: usize,
     /// Of a 16-bit table: bit `j`: the pair of entries `j, j + 1` is a pair
     /// gram ([`PAIR_GRAM`]).
     pub(crate) pair_points: Vec<u64>,
@@ -70,7 +73,8 @@ pub struct CompactKeys {
     /// Bytes that lie in a key window (the form's evidence).
     pub covered: usize,
     /// The fewest bytes an attacker who knows the keys changes to hide the
-    /// form from the search by content ([`compact::hiding_cost`]).
+    /// form from the search by content ([`compact::form_hiding_cost`]; 0 for
+    /// a form the search cannot find).
     pub hiding_cost: usize,
 }
 
@@ -482,6 +486,7 @@ impl Index {
                         compact: form > 0 && reference.extra[form - 1].compact,
                         indexed: Vec::new(),
                         covered: Vec::new(),
+                        used_covered: 0,
                         pair_points: Vec::new(),
                         surprise_list: Vec::new(),
                         pair_list: Vec::new(),
@@ -696,6 +701,10 @@ impl Index {
                 let from = covered.last().map_or(k, |&c: &u32| k.max(c as usize + 1));
                 covered.extend((from..k + compact::KEY_BYTES).map(|o| o as u32));
             }
+            let used_end = actlut_codegen::compact::CompactRef::from_bytes(&image.bytes)
+                .map(|v| compact::used_end(&v))
+                .expect("a compact form is validated by Reference::with_compact");
+            image.used_covered = covered.partition_point(|&o| (o as usize) < used_end);
             image.covered = covered;
         }
         let known = refs
@@ -795,7 +804,7 @@ impl Index {
                     bytes: i.bytes.len(),
                     keys: keys.len(),
                     covered,
-                    hiding_cost: compact::hiding_cost(&keys),
+                    hiding_cost: compact::form_hiding_cost(&keys, covered),
                 }
             })
             .collect()

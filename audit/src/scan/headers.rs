@@ -113,7 +113,10 @@ impl Scanner<'_> {
         }
         let share = (covered_matching * 1000 / covered.len()) as u32;
         let complete = j0 == 0 && j1 == n;
-        if !compact::is_evidence(evidence, covered_matching, covered.len(), complete) {
+        // Cut off by an end of the file: also judged against the whole
+        // form's evidence, the bytes past the end counted as changed.
+        let whole = (!complete).then_some(im.used_covered);
+        if !compact::is_evidence(evidence, covered_matching, covered.len(), whole) {
             return (None, (evidence, share, complete));
         }
         let reference = &self.index.refs[im.reference];
