@@ -6,6 +6,12 @@
 //! code references (the linker drops the others). The hashes are those of
 //! `tables/actlut.lock`, which every build checks.
 //!
+//! A binary that keeps the manifest names every enabled table by its hash, and
+//! `actlut audit` holds it to that: each enabled table it does not keep is a
+//! `MISSING` problem (the audit cannot tell a dropped table from one replaced
+//! beyond recognition; docs/audit.md). A binary that keeps the manifest
+//! enables only the features of the tables it keeps.
+//!
 //! ```
 //! # #[cfg(all(feature = "gelu", feature = "f16"))] {
 //! let t = actlut::manifest::find("gelu_f16").unwrap();
