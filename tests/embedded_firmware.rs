@@ -46,7 +46,8 @@ use actlut_codegen::{lock, Format, Function};
 mod binary_scan;
 mod firmware_quant16;
 
-use binary_scan::{compact_lock_entries, full_tables_in, stored_form_name, stored_forms};
+use binary_scan::{full_tables_in, stored_form_name, stored_forms};
+use support::compact_lock_entries;
 
 /// The tables the demo firmware (`firmware/src/main.rs`) uses.
 const DEMO_TABLES: [&str; 6] = [

@@ -31,9 +31,6 @@ pub fn stored_forms(haystack: &[u8]) -> Vec<(usize, &[u8])> {
     found
 }
 
-// The includer declares `mod support;` (tests/support).
-pub use crate::support::compact_lock_entries;
-
 /// The table a stored form is, by its SHA-256 in the compact lock, or
 /// `unknown (<sha256>)`.
 pub fn stored_form_name(entries: &[lock::Entry], bytes: &[u8]) -> String {
