@@ -41,6 +41,10 @@ grep -q "best kernel for U8 tables: Avx512Vbmi" <<<"$out" \
 # AVX2 and AVX-512 gathers on random stored forms.
 grep -q "compact kernels available here: .*Avx2, Avx512Vbmi" <<<"$out" \
   || { echo "the AVX2 and AVX-512 compact kernels did not both run under Miri" >&2; exit 1; }
+# The per-layout choice of the compact slice functions (each layout's function
+# pointer set on its first slice, both layouts interleaved).
+grep -q "best kernel for CompactWords16 tables:" <<<"$out" \
+  || { echo "the compact slice functions' per-layout choice did not run under Miri" >&2; exit 1; }
 grep -q "16-bit kernels available here: .*Avx512Vbmi" <<<"$out" \
   || { echo "the AVX-512 16-bit gather kernel did not run under Miri" >&2; exit 1; }
 
