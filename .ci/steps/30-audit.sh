@@ -261,6 +261,37 @@ printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=not
 flip "$work/tampered" $((form_at + form_len - 10))
 audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
 echo "gelu,bf16,compact-words: test executable holds gelu_bf16 (compact-words), intact ($form_len bytes); tampered copies fail"
+# The substitution of docs/audit.md's exception 2 with another stored form: the
+# declared words form replaced by the same table's bytes form (its record's
+# length and hash rewritten, the rest of the static zeroed). The audit reads a
+# valid declaration of an intact form; the program, whose view was built for
+# the words form, checks the stored header in memory and refuses to decode.
+"$actlut" dump "$work/dump-forms" >/dev/null
+python3 - "$words_bin" "$work/substituted" "$work/dump-forms/compact/gelu_bf16.compact" <<'PY'
+import hashlib, struct, sys
+src, dst, form_path = sys.argv[1:4]
+data = bytearray(open(src, "rb").read())
+form = open(form_path, "rb").read()
+name = b"gelu_bf16".ljust(32, b"\0")
+rec = data.find(b"ACTLUTDT")
+while rec >= 0 and not (data[rec + 48:rec + 80] == name and data[rec + 9] == 1):
+    rec = data.find(b"ACTLUTDT", rec + 1)
+assert rec >= 0, "no compact declaration of gelu_bf16"
+old_len = struct.unpack_from("<I", data, rec + 12)[0]
+assert len(form) < old_len
+struct.pack_into("<I", data, rec + 12, len(form))
+data[rec + 16:rec + 48] = hashlib.sha256(form).digest()
+data[rec + 128:rec + 128 + old_len] = form + bytes(old_len - len(form))
+open(dst, "wb").write(data)
+PY
+chmod +x "$work/substituted"
+"$actlut" audit "$work/substituted" >/dev/null \
+  || { "$actlut" audit "$work/substituted"; echo "the substitution is reported: docs/audit.md's exception 2 can say so"; exit 1; }
+status=0
+out=$("$work/substituted" 2>&1) || status=$?
+[ "$status" -ne 0 ] && grep -q "stored header in memory is not the one its view was built from" <<<"$out" \
+  || { echo "$out" | tail -20; echo "the program decoded a substituted compact form"; exit 1; }
+echo "a substituted compact form (the other layout's) passes the audit, as docs/audit.md says, and the program refuses it"
 
 # The firmware of firmware/ built with `compact`: the gelu + bf16 ELF holds
 # gelu_bf16 (compact) alone and intact, the demo ELF its four 16-bit tables

@@ -1,10 +1,12 @@
 //! Compact stored forms (`ACTLUTC1`, see [`actlut_codegen::compact`]) in artifacts.
 //!
 //! A build with actlut's `compact` feature embeds each 16-bit table as its
-//! stored form: a 16-byte header, a directory of `u32`s and a byte pool. Its
-//! `CompactRef` is built at compile time, so the running program never reads
-//! the header again: an edited firmware can change or zero the header and
-//! still run the edited directory and pool. The audit therefore finds stored
+//! stored form: a 16-byte header, a directory of `u32`s and a pool. Its
+//! `CompactRef` is built at compile time, so the running program decodes
+//! with the parameters compiled in; it checks the header in memory against
+//! them before each lookup (`CompactRef::check_header`), but an edited
+//! firmware can remove that check from its code, change or zero the header,
+//! and still run the edited directory and pool. The audit therefore finds stored
 //! forms in two ways that do not depend on each other:
 //!
 //! 1. **By content**, whatever the header holds. Every window of
@@ -23,15 +25,15 @@
 //!    the file cuts it off) match ([`is_evidence`]). So to hide a form whose
 //!    header is gone, an attacker who knows the keys must change a byte in
 //!    every key window but one ([`hiding_cost`]: about one in five of its
-//!    evidence bytes, 60 bytes of `tanh_bf16`, 768 of `gelu_bf16`, 2,518 of
+//!    evidence bytes, 59 bytes of `tanh_bf16`, 767 of `gelu_bf16`, 2,515 of
 //!    `log_f16` in the bytes layout), or enough evidence bytes to leave fewer
 //!    than [`MIN_MATCHING_BYTES`] ([`form_hiding_cost`]: the cheaper of the
 //!    two); changes outside the key windows, however many, never hide it. The
 //!    words layout's pools count where their tables do, and a window of a
-//!    `u16` count is no key ([`is_u16_count`]), so some words-layout forms
-//!    hold little evidence: `elu_bf16`'s 143 bytes (hidden by 16),
-//!    `tanh_bf16`'s 90, fewer than the search needs (found by its header or
-//!    its declaration only). Its verdict says how many bytes differ in the
+//!    `u16` count is no key ([`is_u16_count`]); its candidates need
+//!    [`MIN_KEYS_WORDS`] keys, so some words-layout forms hold little
+//!    evidence: `elu_bf16`'s 138 bytes (hidden by 11), `tanh_bf16`'s 85, fewer
+//!    than the search needs (found by its header or its declaration only). Its verdict says how many bytes differ in the
 //!    header, the directory and the pool, and what the found directory and
 //!    pool decode to under the known header (the one a compact build compiles
 //!    in): the same 65,536 entries, or how many differ.
@@ -68,6 +70,23 @@ pub const KEY_BYTES: usize = 4;
 /// knows the keys can leave one.
 pub const MIN_KEYS: usize = 2;
 
+/// Matching keys a candidate of a words-layout form needs ([`min_keys`]).
+/// The words layout's pools rise slowly where their tables do (counts with
+/// steps of 1 to 3, residuals of near-linear pages), and so do ordinary
+/// arrays (sorted offsets, jittered counts): such data held 2 to 6 keys of
+/// `erf_bf16`'s words form and half of its evidence bytes, and was reported.
+/// A real copy with fewer changes than the form's hiding cost keeps this many.
+pub const MIN_KEYS_WORDS: usize = 16;
+
+/// The matching keys a candidate of a form in `layout` needs: [`MIN_KEYS`]
+/// (bytes layout) or [`MIN_KEYS_WORDS`].
+pub const fn min_keys(layout: actlut_codegen::compact::Layout) -> usize {
+    match layout {
+        actlut_codegen::compact::Layout::Bytes => MIN_KEYS,
+        actlut_codegen::compact::Layout::Words => MIN_KEYS_WORDS,
+    }
+}
+
 /// Matching bytes, per mille of the present bytes that lie in a key window
 /// (its *evidence bytes*), that a candidate needs. The other bytes (runs,
 /// counts, the zero high bytes of directory entries) are what unrelated
@@ -89,7 +108,7 @@ pub const MIN_MATCHING_BYTES: usize = 128;
 
 /// Whether a candidate with `keys` matching keys and `matching` of its
 /// `evidence` present evidence bytes equal to the known stored form is
-/// reported: [`MIN_KEYS`] keys, [`MIN_MATCHING_BYTES`] matching evidence
+/// reported: `min_keys` keys ([`min_keys`] of its layout), [`MIN_MATCHING_BYTES`] matching evidence
 /// bytes, and [`MIN_MATCHING_PER_MILLE`] of the evidence bytes. A candidate
 /// that an end of the file cuts off (`whole` is then `Some`: the evidence
 /// bytes of the whole form in the part a decode reads, [`used_end`]) needs
@@ -99,9 +118,15 @@ pub const MIN_MATCHING_BYTES: usize = 128;
 /// the bytes cut, and a form cut only where no decode reads (its header,
 /// the padding after its last page) is judged as a whole one. Changing
 /// bytes outside the key windows, however many, never hides a form.
-pub fn is_evidence(keys: usize, matching: usize, evidence: usize, whole: Option<usize>) -> bool {
+pub fn is_evidence(
+    keys: usize,
+    min_keys: usize,
+    matching: usize,
+    evidence: usize,
+    whole: Option<usize>,
+) -> bool {
     let enough = |per_mille: usize, of: usize| matching * 1000 >= per_mille * of;
-    keys >= MIN_KEYS
+    keys >= min_keys
         && matching >= MIN_MATCHING_BYTES
         && match whole {
             None => enough(MIN_MATCHING_PER_MILLE, evidence),
@@ -442,21 +467,27 @@ pub(crate) fn offset_bits(len: usize) -> Vec<u64> {
 /// intervals of one length); sparing one window saves at most one byte, so
 /// this is that count minus one (and hiding takes it or one more).
 pub fn hiding_cost(keys: &[usize]) -> usize {
-    greedy_hits(keys).len().saturating_sub(MIN_KEYS - 1)
+    hiding_cost_for(keys, MIN_KEYS)
+}
+
+/// [`hiding_cost`] for a form whose candidates need `min_keys` keys: every
+/// key window but `min_keys - 1` must hold a changed byte.
+pub fn hiding_cost_for(keys: &[usize], min_keys: usize) -> usize {
+    greedy_hits(keys).len().saturating_sub(min_keys - 1)
 }
 
 /// The fewest bytes that hide a whole form from the search by content, by
 /// whichever condition of [`is_evidence`] is cheapest to break: its keys
-/// ([`hiding_cost`]), or its matching evidence bytes, below
+/// ([`hiding_cost_for`] with `min_keys`), or its matching evidence bytes, below
 /// [`MIN_MATCHING_BYTES`] or below [`MIN_MATCHING_PER_MILLE`] of its
 /// `covered` evidence bytes. 0 for a form with fewer evidence bytes than
 /// [`MIN_MATCHING_BYTES`]: the search cannot find it (only its header, or its
 /// declaration, can).
-pub fn form_hiding_cost(keys: &[usize], covered: usize) -> usize {
+pub fn form_hiding_cost(keys: &[usize], covered: usize, min_keys: usize) -> usize {
     let needed = MIN_MATCHING_BYTES.max((covered * MIN_MATCHING_PER_MILLE).div_ceil(1000));
     // Matching bytes below `needed`: `covered - needed + 1` changed.
     let by_matching = (covered + 1).saturating_sub(needed);
-    hiding_cost(keys).min(by_matching)
+    hiding_cost_for(keys, min_keys).min(by_matching)
 }
 
 /// The bytes the greedy choice changes to hit every window of `keys`.

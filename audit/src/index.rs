@@ -39,6 +39,11 @@ pub(crate) struct Image {
     /// Of a compact form: how many of [`Image::covered`] lie before its
     /// [`compact::used_end`] (the evidence a decode reads).
     pub(crate) used_covered: usize,
+    /// Of a compact form: its [`compact::used_end`].
+    pub(crate) used_end: usize,
+    /// Of a compact form: the matching keys a candidate needs
+    /// ([`compact::min_keys`] of its layout).
+    pub(crate) min_keys: usize,
     /// Of a 16-bit table: bit `j`: the pair of entries `j, j + 1` is a pair
     /// gram ([`PAIR_GRAM`]).
     pub(crate) pair_points: Vec<u64>,
@@ -487,6 +492,8 @@ impl Index {
                         indexed: Vec::new(),
                         covered: Vec::new(),
                         used_covered: 0,
+                        used_end: 0,
+                        min_keys: compact::MIN_KEYS,
                         pair_points: Vec::new(),
                         surprise_list: Vec::new(),
                         pair_list: Vec::new(),
@@ -701,10 +708,12 @@ impl Index {
                 let from = covered.last().map_or(k, |&c: &u32| k.max(c as usize + 1));
                 covered.extend((from..k + compact::KEY_BYTES).map(|o| o as u32));
             }
-            let used_end = actlut_codegen::compact::CompactRef::from_bytes(&image.bytes)
-                .map(|v| compact::used_end(&v))
+            let view = actlut_codegen::compact::CompactRef::from_bytes(&image.bytes)
                 .expect("a compact form is validated by Reference::with_compact");
+            let used_end = compact::used_end(&view);
             image.used_covered = covered.partition_point(|&o| (o as usize) < used_end);
+            image.used_end = used_end;
+            image.min_keys = compact::min_keys(view.layout());
             image.covered = covered;
         }
         let known = refs
@@ -791,7 +800,14 @@ impl Index {
             .iter()
             .filter(|i| i.compact)
             .map(|i| {
-                let keys = i.key_offsets();
+                // A key window that reaches into the padding after the last
+                // page can be cut off for nothing (`compact::is_evidence`):
+                // the cost counts only those a decode reads all of.
+                let keys: Vec<usize> = i
+                    .key_offsets()
+                    .into_iter()
+                    .filter(|&k| k + compact::KEY_BYTES <= i.used_end)
+                    .collect();
                 let mut covered = 0;
                 let mut until = 0;
                 for &k in &keys {
@@ -804,7 +820,7 @@ impl Index {
                     bytes: i.bytes.len(),
                     keys: keys.len(),
                     covered,
-                    hiding_cost: compact::form_hiding_cost(&keys, covered),
+                    hiding_cost: compact::form_hiding_cost(&keys, covered, i.min_keys),
                 }
             })
             .collect()
@@ -830,7 +846,7 @@ impl Index {
     pub(crate) fn needed(&self, image: usize) -> usize {
         let im = &self.images[image];
         if im.compact {
-            compact::MIN_KEYS
+            im.min_keys
         } else if im.by_features() {
             MIN_FEATURES
         } else if im.small {

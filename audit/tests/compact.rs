@@ -150,7 +150,7 @@ fn every_shipped_stored_form_of_both_layouts_is_found_intact_alone_in_noise() {
         }
     }
     for k in keys.iter().filter(|k| k.form == "compact") {
-        assert!(k.hiding_cost >= 60, "{k:?}");
+        assert!(k.hiding_cost >= 59, "{k:?}");
         assert!(6 * k.hiding_cost >= k.covered, "{k:?}");
     }
     // The words layout's pools count where their tables do, and counts are
@@ -165,8 +165,8 @@ fn every_shipped_stored_form_of_both_layouts_is_found_intact_alone_in_noise() {
     assert_eq!(
         low,
         [
-            ("elu_bf16".to_string(), 16),
-            ("softsign_bf16".to_string(), 41),
+            ("elu_bf16".to_string(), 11),
+            ("softsign_bf16".to_string(), 26),
             ("tanh_bf16".to_string(), 0)
         ]
     );
@@ -177,7 +177,7 @@ fn every_shipped_stored_form_of_both_layouts_is_found_intact_alone_in_noise() {
         .min();
     assert_eq!(
         rest,
-        Some(79),
+        Some(64),
         "the next words-layout form, as docs/audit.md says"
     );
     let docs =
@@ -639,14 +639,12 @@ fn key_image_in(name: &str, form: &str) -> (Vec<u8>, Vec<usize>) {
 /// keys, and the form is found, modified, by its keys and its bytes.
 #[test]
 fn hiding_a_form_takes_a_changed_byte_in_every_key_window_but_one() {
-    let cases = ["tanh_bf16", "exp_f16", "log_bf16", "erf_bf16"]
-        .into_iter()
-        .flat_map(|n| [(n, "compact"), (n, "compact-words")]);
+    // The bytes layout (a candidate needs 2 keys; the words layout's 16
+    // make the exact count below differ, and its forms are held to their
+    // cost by the next test).
+    let cases = ["tanh_bf16", "exp_f16", "log_bf16", "erf_bf16"].map(|n| (n, "compact"));
     for (name, form) in cases {
         let (bytes, keys) = key_image_in(name, form);
-        if form_cost(name, form).1 == 0 {
-            continue;
-        }
         let (hits, bad) = hidden(&bytes, &keys);
         let cost = hiding_cost(&keys);
         assert!(hits.len() == cost || hits.len() == cost + 1, "{name}");
@@ -940,4 +938,78 @@ fn u16_counts_hold_no_compact_form_anywhere_in_a_file() {
     assert!(is_u16_count(&[0x05, 0x01, 0x06, 0x01]));
     assert!(is_u16_count(&[0x01, 0x05, 0x01, 0x06]));
     assert!(!is_u16_count(&[0x05, 0x01, 0x09, 0x01]));
+}
+
+/// The second review's attack: a form last in the file without its padding,
+/// its magic changed, and a byte changed in every key window a decode reads
+/// but the `min_keys - 1` a candidate may keep, less one, so that one change
+/// fewer than the stated cost is made. Every form with a cost is found.
+#[test]
+fn breaking_all_but_one_key_window_too_few_after_a_padding_cut_leaves_the_form_found() {
+    for layout in Layout::ALL {
+        let (index, forms) = forms_in(layout);
+        let label = compact_form_label(layout);
+        for (name, form) in &forms {
+            let (covered, cost) = form_cost(name, label);
+            let _ = covered;
+            if cost < 2 {
+                continue;
+            }
+            let view = actlut_codegen::compact::CompactRef::from_bytes(form).unwrap();
+            let end = used_end(&view);
+            let (_, keys) = key_image_in(name, label);
+            let used: Vec<usize> = keys.into_iter().filter(|&k| k + KEY_BYTES <= end).collect();
+            let min_keys = min_keys(layout);
+            let mut hits = greedy_hits(&used[min_keys - 1..]);
+            hits.truncate(cost - 1);
+            let mut bad = form[..end].to_vec();
+            bad[0] ^= 0x20;
+            for &h in &hits {
+                bad[h] ^= 0x01;
+            }
+            let mut data = noise(3001, 11);
+            data.extend_from_slice(&bad);
+            let r = index.scan(&data);
+            assert!(
+                !problems(&r).is_empty(),
+                "{name} {label}: {} changes of cost {cost} hid it",
+                hits.len() + 1
+            );
+        }
+    }
+}
+
+/// Slowly rising `u16` arrays that are no count: a count with a jitter of up
+/// to 3, and sorted random values. The words layout's pools rise so too; they
+/// matched a few keys and half of `erf_bf16`'s words-layout evidence, and
+/// were reported (an array in Rust 1.89's `libLLVM.so` was, too).
+#[test]
+fn slowly_rising_u16_arrays_hold_no_compact_form() {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let jitter: Vec<u8> = (0..65_536u32)
+        .flat_map(|i| ((i as i32 + (rng() % 7) as i32 - 3).clamp(0, 65_535) as u16).to_le_bytes())
+        .collect();
+    let mut sorted: Vec<u16> = (0..65_536).map(|_| rng() as u16).collect();
+    sorted.sort_unstable();
+    let sorted: Vec<u8> = sorted.iter().flat_map(|v| v.to_le_bytes()).collect();
+    for (what, array) in [("jittered count", &jitter), ("sorted random", &sorted)] {
+        let mut data = noise(4096, 21);
+        data.extend_from_slice(array);
+        data.extend(noise(4096, 22));
+        let r = scan(&data);
+        assert!(
+            r.found.is_empty(),
+            "{what}: {:?}",
+            r.found
+                .iter()
+                .map(|f| (f.offset, f.label(), f.verdict))
+                .collect::<Vec<_>>()
+        );
+    }
 }

@@ -307,8 +307,22 @@ pub struct CompactRef<'a> {
     layout: Layout,
     page_shift: u32,
     offset_scale: u32,
+    /// The stored form's header, which every lookup holds to the fields
+    /// above ([`CompactRef::header_is_intact`]).
+    header: &'a [u8],
     dir: &'a [u8],
     pool: &'a [u8],
+}
+
+/// The panic of [`CompactRef::check_header`], out of line (the checks stay
+/// small where they are inlined).
+#[cold]
+#[inline(never)]
+fn header_changed() -> ! {
+    panic!(
+        "actlut: a compact table's stored header in memory is not the one its view was built \
+         from (the binary was modified): refusing to decode it"
+    )
 }
 
 /// Reads the little-endian `u32` at byte `at` of `b` (a `const` helper).
@@ -339,7 +353,7 @@ impl<'a> CompactRef<'a> {
                 actual: bytes.len(),
             });
         }
-        let (_, rest) = bytes.split_at(HEADER_BYTES);
+        let (header_bytes, rest) = bytes.split_at(HEADER_BYTES);
         let (dir, pool) = rest.split_at(4 * pages);
         let last = (1usize << k) - 1;
         let mut p = 0;
@@ -361,9 +375,48 @@ impl<'a> CompactRef<'a> {
             layout,
             page_shift: k,
             offset_scale: scale,
+            header: header_bytes,
             dir,
             pool,
         })
+    }
+
+    /// Whether the stored form's header, read from memory now, is still the
+    /// one this view was made from: its magic, page shift, offset scale,
+    /// layout and pool length. A `static` view is made at compile time, so
+    /// its fields are compiled into the program; its stored bytes are in the
+    /// binary, where an edit can replace them (another stored form of the
+    /// table, in the other layout or of another length, with its declaration
+    /// rewritten to match, is a valid form that `actlut audit` finds intact).
+    /// The lookups ([`get`](Self::get), the slice kernels, the expansions)
+    /// check this first, so a form that is not the one the program was built
+    /// with is a panic, never a wrong decode. The read goes through
+    /// [`core::hint::black_box`], so that the compiler does not fold it into
+    /// the constant it was at compile time.
+    #[inline]
+    pub fn header_is_intact(&self) -> bool {
+        let h = core::hint::black_box(self.header);
+        let pool = (self.pool.len() as u32).to_le_bytes();
+        h.len() == HEADER_BYTES
+            && h[..8] == MAGIC
+            && u32::from(h[8]) == self.page_shift
+            && u32::from(h[9]) == self.offset_scale
+            && h[10] == self.layout.code()
+            && h[11] == 0
+            && h[12..16] == pool
+    }
+
+    /// Panics unless [`header_is_intact`](Self::header_is_intact).
+    ///
+    /// # Panics
+    ///
+    /// When the stored header in memory is not the one the view was made
+    /// from: only an edited binary (or memory) gets there.
+    #[inline]
+    pub fn check_header(&self) {
+        if !self.header_is_intact() {
+            header_changed();
+        }
     }
 
     /// The entry for input bits `x`: the same bits as the full table's `t[x]`.
@@ -371,8 +424,14 @@ impl<'a> CompactRef<'a> {
     /// Every input is valid and never panics: [`from_bytes`](Self::from_bytes)
     /// checked that every read lies inside the stored form (the checks left in
     /// the code are never taken).
+    ///
+    /// # Panics
+    ///
+    /// When the stored header in memory is not the one the view was made
+    /// from ([`check_header`](Self::check_header)): an edited binary.
     #[inline]
     pub fn get(&self, x: u16) -> u16 {
+        self.check_header();
         let x = u32::from(x);
         let p = (x >> self.page_shift) as usize;
         let d = match self.dir.get(4 * p..4 * p + 4) {
@@ -414,7 +473,13 @@ impl<'a> CompactRef<'a> {
     /// assert_eq!((out[0], out[255], out[256 + 7]), (0x3C00, 0x3CFF, 0x3C07));
     /// assert!((0..=u16::MAX).all(|x| out[usize::from(x)] == view.get(x)));
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// As [`get`](Self::get), when the stored header in memory is not the one
+    /// the view was made from.
     pub fn expand_into(&self, out: &mut [u16; ENTRIES]) {
+        self.check_header();
         // The page size as a constant, so that each page's loop has a fixed
         // trip count the compiler unrolls and vectorizes.
         match self.page_shift {

@@ -76,9 +76,12 @@ pub(super) struct Parts {
 }
 
 impl Parts {
-    /// The parts of `table`.
+    /// The parts of `table`, once its stored header in memory is checked
+    /// against the view ([`CompactRef::check_header`]: a panic for an edited
+    /// binary, never a decode with the wrong parameters).
     #[inline(always)]
     pub fn of(table: &CompactRef<'_>) -> Parts {
+        table.check_header();
         let k = table.page_shift();
         Parts {
             dir: table.dir_bytes().as_ptr(),

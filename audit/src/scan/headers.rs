@@ -116,7 +116,13 @@ impl Scanner<'_> {
         // Cut off by an end of the file: also judged against the whole
         // form's evidence, the bytes past the end counted as changed.
         let whole = (!complete).then_some(im.used_covered);
-        if !compact::is_evidence(evidence, covered_matching, covered.len(), whole) {
+        if !compact::is_evidence(
+            evidence,
+            im.min_keys,
+            covered_matching,
+            covered.len(),
+            whole,
+        ) {
             return (None, (evidence, share, complete));
         }
         let reference = &self.index.refs[im.reference];
