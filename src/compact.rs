@@ -14,7 +14,7 @@
 //! stores the words layout instead ([`Layout::Words`]: a `u16` per entry,
 //! no width branch in the decode), checked against
 //! `tables/actlut-compact-words.lock`: 30% more bytes in all, and on a Zen 5
-//! about 1.5 times the bytes layout's speed (docs/compact.md, "Which layout").
+//! 1.3–1.7 times the bytes layout's speed (docs/compact.md, "Which layout").
 //! The items, types and bits are the same; [`CompactRef::layout`] tells which
 //! a table holds.
 //!

@@ -141,7 +141,7 @@
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
 //! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`Activation`] read the compact forms, and a binary links only the forms it references |
-//! | `compact-words` | `compact` with every stored form in the words layout ([`compact::Layout::Words`], checked against `tables/actlut-compact-words.lock`): 30% more bytes, no width branch in the decode; on a Zen 5 2.1–2.53 times the full table's time where the bytes layout takes 3.3–4.3 |
+//! | `compact-words` | `compact` with every stored form in the words layout ([`compact::Layout::Words`], checked against `tables/actlut-compact-words.lock`): 30% more bytes, no width branch in the decode; on a Zen 5 2.1–2.57 times the full table's time where the bytes layout takes 3.3–4.3 |
 //!
 //! # Accuracy
 //!
