@@ -230,11 +230,11 @@ wasm="$root/target/audit-compact/wasm32-unknown-unknown/release/actlut_wasm.wasm
 audit_compact "$wasm" 1
 echo "gelu,bf16,compact: test executable, thumbv7em rlib and $(wc -c < "$wasm")-byte wasm module each hold gelu_bf16 (compact), intact ($form_len bytes)"
 
-# Tampered copies of the ELF and the wasm module: one pool byte flipped; the
-# magic zeroed and a pool byte flipped (a compact build never reads the header
-# at run time, so the form is found by its content).
-for pair in "$compact_bin:$elf_at:$elf_len" "$wasm:$form_at:$form_len"; do
-  IFS=: read -r file at len <<<"$pair"
+# tamper_compact FILE AT LEN: copies of FILE whose stored form of LEN bytes at
+# AT has one pool byte flipped, and its magic zeroed with a pool byte flipped
+# (the search by content does not rely on the header), each a problem.
+tamper_compact() {
+  local file=$1 at=$2 len=$3
   cp "$file" "$work/tampered"
   flip "$work/tampered" $((at + len - 10))
   audit_fails "$work/tampered" "MODIFIED: 1 of $len bytes differ (pool 1;"
@@ -242,7 +242,10 @@ for pair in "$compact_bin:$elf_at:$elf_len" "$wasm:$form_at:$form_len"; do
   printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$at" conv=notrunc status=none
   flip "$work/tampered" $((at + len - 10))
   audit_fails "$work/tampered" "MODIFIED: 9 of $len bytes differ (header 8, pool 1;"
-done
+}
+# Tampered copies of the ELF and the wasm module.
+tamper_compact "$compact_bin" "$elf_at" "$elf_len"
+tamper_compact "$wasm" "$form_at" "$form_len"
 
 # A test executable of a gelu,bf16,compact-words build: its words-layout form
 # found intact (the words lock's length); one pool byte flipped, and the magic
@@ -253,13 +256,7 @@ words_bin=$(cargo test -q --no-run -p actlut --no-default-features --features co
 form=compact-words audit_compact "$words_bin" 1
 [ "$form_len" = "$(grep '^gelu_bf16 ' "$root/tables/actlut-compact-words.lock" | grep -o 'stored=[0-9]*' | cut -d= -f2)" ] \
   || { echo "the stored form in $words_bin is $form_len bytes, not the words lock's"; exit 1; }
-cp "$words_bin" "$work/tampered"
-flip "$work/tampered" $((form_at + form_len - 10))
-audit_fails "$work/tampered" "MODIFIED: 1 of $form_len bytes differ (pool 1;"
-cp "$words_bin" "$work/tampered"
-printf '\0\0\0\0\0\0\0\0' | dd of="$work/tampered" bs=1 seek="$form_at" conv=notrunc status=none
-flip "$work/tampered" $((form_at + form_len - 10))
-audit_fails "$work/tampered" "MODIFIED: 9 of $form_len bytes differ (header 8, pool 1;"
+tamper_compact "$words_bin" "$form_at" "$form_len"
 echo "gelu,bf16,compact-words: test executable holds gelu_bf16 (compact-words), intact ($form_len bytes); tampered copies fail"
 # The substitution of docs/audit.md's exception 2 with another stored form: the
 # declared words form replaced by the same table's bytes form (its record's
