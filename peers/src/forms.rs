@@ -56,7 +56,10 @@ pub fn gelu_f16_words() -> &'static CompactRef<'static> {
             layout,
         )
         .expect("the words lock parses");
-        let line = lock.iter().find(|e| e.name == "gelu_f16").expect("gelu_f16 in the words lock");
+        let line = lock
+            .iter()
+            .find(|e| e.name == "gelu_f16")
+            .expect("gelu_f16 in the words lock");
         assert_eq!(
             actlut_codegen::sha256(&stored),
             line.sha256,
