@@ -765,3 +765,55 @@ fn every_ci_step_has_its_expected_time_in_docs_testing() {
     rows.sort();
     assert_eq!(rows, steps);
 }
+
+/// The words layout's size statements (docs/compact.md, "Which layout";
+/// Cargo.toml's feature comment) are the locks' `stored=` columns.
+#[test]
+fn the_two_layouts_totals_are_the_locks() {
+    let total = |path: &str| -> u64 {
+        read(path)
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                l.split_whitespace()
+                    .find_map(|c| c.strip_prefix("stored="))
+                    .expect("a stored= column")
+                    .parse::<u64>()
+                    .unwrap()
+            })
+            .sum()
+    };
+    let commas = |n: u64| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let (bytes, words) = (
+        total("tables/actlut-compact.lock"),
+        total("tables/actlut-compact-words.lock"),
+    );
+    let compact_md = read("docs/compact.md");
+    for n in [bytes, words] {
+        assert!(
+            compact_md.contains(&format!("{} bytes", commas(n))),
+            "docs/compact.md: {n}"
+        );
+    }
+    let ratio = format!("({:.2}×)", words as f64 / bytes as f64);
+    assert!(compact_md.contains(&ratio), "docs/compact.md: {ratio}");
+    // The feature comment's lines joined.
+    let cargo = read("Cargo.toml").replace("\n## ", " ");
+    let kb = |n: u64| format!("{} KB", (n + 500) / 1000);
+    assert!(
+        cargo.contains(&format!("({} against {}", kb(words), kb(bytes))),
+        "Cargo.toml: {} against {}",
+        kb(words),
+        kb(bytes)
+    );
+}
