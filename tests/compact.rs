@@ -12,7 +12,7 @@ use actlut_codegen::compact::Layout;
 use actlut_codegen::{compact_lock, Format};
 
 mod support;
-use support::{compact_lock_entries_of, compact_lock_text_of, EMBEDDED_LAYOUT};
+use support::{compact_lock_entries_of, compact_lock_text_of};
 
 #[test]
 fn each_compact_lock_has_one_line_per_16bit_table_and_is_what_the_generator_renders() {
@@ -128,12 +128,12 @@ mod embedded {
 
     #[test]
     fn every_16bit_table_is_compact_and_its_embedded_bytes_are_the_locked_stored_form() {
-        let entries = super::compact_lock_entries_of(super::EMBEDDED_LAYOUT);
+        let entries = super::support::compact_lock_entries_of(super::support::EMBEDDED_LAYOUT);
         let tables = compact_tables();
         assert!(!tables.is_empty(), "no 16-bit table enabled");
         for (act, format, view) in tables {
             let name = format!("{}_{}", act.name(), format.name());
-            assert_eq!(view.layout(), super::EMBEDDED_LAYOUT, "{name}");
+            assert_eq!(view.layout(), super::support::EMBEDDED_LAYOUT, "{name}");
             let e = entries.iter().find(|e| e.name == name).expect(&name);
             let bytes = stored_bytes(view);
             assert_eq!(actlut_codegen::sha256(&bytes), e.sha256, "{name}");
@@ -147,7 +147,7 @@ mod embedded {
     #[cfg(all(feature = "gelu", feature = "bf16"))]
     #[test]
     fn stored_hash_constants_are_the_compact_lock_lines() {
-        let entries = super::compact_lock_entries_of(super::EMBEDDED_LAYOUT);
+        let entries = super::support::compact_lock_entries_of(super::support::EMBEDDED_LAYOUT);
         let e = entries.iter().find(|e| e.name == "gelu_bf16").unwrap();
         assert_eq!(actlut::tables::GELU_BF16_STORED_SHA256, e.sha256);
         assert_eq!(
