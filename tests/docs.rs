@@ -596,17 +596,7 @@ fn compact_range() -> String {
 /// [`compact_range`] of the lock at `path` (the words layout's:
 /// `tables/actlut-compact-words.lock`).
 fn compact_range_of(path: &str) -> String {
-    let sizes: Vec<u64> = read(path)
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            l.split_whitespace()
-                .find_map(|c| c.strip_prefix("stored="))
-                .expect("a stored= column")
-                .parse()
-                .unwrap()
-        })
-        .collect();
+    let sizes = stored_sizes(path);
     let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
     format!("{}–{} KiB", (min + 512) / 1024, max.div_ceil(1024))
 }
@@ -766,23 +756,26 @@ fn every_ci_step_has_its_expected_time_in_docs_testing() {
     assert_eq!(rows, steps);
 }
 
+/// The `stored=` column of the compact lock at `path`: each form's length.
+fn stored_sizes(path: &str) -> Vec<u64> {
+    read(path)
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .find_map(|c| c.strip_prefix("stored="))
+                .expect("a stored= column")
+                .parse()
+                .unwrap()
+        })
+        .collect()
+}
+
 /// The words layout's size statements (docs/compact.md, "Which layout";
 /// Cargo.toml's feature comment) are the locks' `stored=` columns.
 #[test]
 fn the_two_layouts_totals_are_the_locks() {
-    let total = |path: &str| -> u64 {
-        read(path)
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(|l| {
-                l.split_whitespace()
-                    .find_map(|c| c.strip_prefix("stored="))
-                    .expect("a stored= column")
-                    .parse::<u64>()
-                    .unwrap()
-            })
-            .sum()
-    };
+    let total = |path: &str| -> u64 { stored_sizes(path).iter().sum() };
     let commas = |n: u64| {
         let s = n.to_string();
         let mut out = String::new();
