@@ -326,11 +326,11 @@ impl Known {
             .chain(self.hash_keys.iter().map(|k| k.0))
     }
 
-    /// The known table a declaration names: of its name and representation,
-    /// and (a 16-bit table has a compact form in each layout, with its own
-    /// hash) the one with its hash, else the one of its length, else the
-    /// first. Only the first is the declaration's when the hash matches; the
-    /// others say what it should have held.
+    /// The known table a declaration names: of its name and representation
+    /// (a 16-bit table has a compact form in each layout, each with its own
+    /// hash), the one with the declared hash; for a declaration whose hash is
+    /// no known one (a problem), the one of its length, else the first, to
+    /// say what it should have held.
     fn table(&self, d: &Declaration) -> Option<&KnownTable> {
         let all: Vec<&KnownTable> = self
             .tables
