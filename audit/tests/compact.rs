@@ -108,6 +108,19 @@ fn only(r: &Report) -> &Found {
     best
 }
 
+/// Scans `data` and asserts that nothing is found (`what` names the case).
+fn assert_nothing_found(data: &[u8], what: &str) {
+    let r = scan(data);
+    assert!(
+        r.found.is_empty(),
+        "{what}: {:?}",
+        r.found
+            .iter()
+            .map(|f| (f.offset, f.label(), f.verdict))
+            .collect::<Vec<_>>()
+    );
+}
+
 fn detail(f: &Found) -> &CompactDetail {
     f.compact.as_ref().expect("a compact form")
 }
@@ -923,15 +936,7 @@ fn u16_counts_hold_no_compact_form_anywhere_in_a_file() {
             let mut data = noise(before, 3);
             data.extend_from_slice(c);
             data.extend(noise(after, 4));
-            let r = scan(&data);
-            assert!(
-                r.found.is_empty(),
-                "{before} {after}: {:?}",
-                r.found
-                    .iter()
-                    .map(|f| (f.offset, f.label(), f.verdict))
-                    .collect::<Vec<_>>()
-            );
+            assert_nothing_found(&data, &format!("{before} {after}"));
         }
     }
     assert!(is_u16_count(&[0x00, 0x01, 0x00, 0x02]));
@@ -1002,14 +1007,6 @@ fn slowly_rising_u16_arrays_hold_no_compact_form() {
         let mut data = noise(4096, 21);
         data.extend_from_slice(array);
         data.extend(noise(4096, 22));
-        let r = scan(&data);
-        assert!(
-            r.found.is_empty(),
-            "{what}: {:?}",
-            r.found
-                .iter()
-                .map(|f| (f.offset, f.label(), f.verdict))
-                .collect::<Vec<_>>()
-        );
+        assert_nothing_found(&data, what);
     }
 }
