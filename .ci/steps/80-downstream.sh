@@ -30,8 +30,18 @@ done
 if grep -E '^(\.ci|scripts|tests|benches|examples|docs|peers|firmware|oracle|nostd-check|cli)/' <<<"$list"; then
   echo "the actlut package holds files a dependent does not need (above)"; exit 1
 fi
-cargo package --allow-dirty -p actlut-core -p actlut-codegen -p actlut-macros -p actlut
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+# cargo verifies each package against the others through a local registry under
+# the target folder, extracted into $CARGO_HOME/registry/src/ and compiled into
+# the target folder. Both are keyed by name and version only: an extraction or a
+# build left by an earlier run of this step (other sources, the same 0.1.0) is
+# reused as it is, and the package would be verified against the old crates.
+# Remove both, so that this checkout's packages are the ones verified.
+for c in actlut actlut-core actlut-codegen actlut-macros; do
+  rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c-$version"
+done
+cargo clean -q -p actlut -p actlut-core -p actlut-codegen -p actlut-macros
+cargo package --allow-dirty -p actlut-core -p actlut-codegen -p actlut-macros -p actlut
 mkdir -p "$work/unpacked"
 for c in actlut-core actlut-codegen actlut-macros actlut; do
   tar -xzf "$CARGO_TARGET_DIR/package/$c-$version.crate" -C "$work/unpacked"
