@@ -88,7 +88,9 @@ mod floors {
         lanes.iter().fold(0u32, |a, &b| a.wrapping_add(b)) as u16
     }
 
-    /// The two gathers of the AVX-512 kernel, 16 lanes each, and nothing else.
+    /// The two gathers of the AVX-512 kernel, 16 lanes each, and nothing else,
+    /// in the kernel's order: the directory gathers of four vectors, then
+    /// their pool gathers.
     pub fn avx512_gathers_only(c: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
         assert!(is_x86_feature_detected!("avx512f"));
         assert_eq!((c.layout(), c.offset_scale()), (Layout::Bytes, 0));
@@ -104,15 +106,20 @@ mod floors {
         let in_page = _mm512_set1_epi32((1 << c.page_shift()) - 1);
         let offset = _mm512_set1_epi32(0x7FFF);
         let mut acc = _mm512_setzero_si512();
-        for x in xs.chunks_exact(16) {
-            // SAFETY: as in `avx2_gathers_only_impl`, `x` being 32 bytes.
+        for x in xs.chunks_exact(64) {
+            // SAFETY: as in `avx2_gathers_only_impl`, `x` being 128 bytes.
             unsafe {
-                let x = _mm512_cvtepu16_epi32(_mm256_loadu_si256(x.as_ptr().cast()));
-                let page = _mm512_srl_epi32(x, k);
-                let i = _mm512_and_si512(x, in_page);
-                let d = _mm512_i32gather_epi32::<4>(page, dir);
-                let at = _mm512_add_epi32(_mm512_and_si512(d, offset), i);
-                acc = _mm512_add_epi32(acc, _mm512_i32gather_epi32::<1>(at, pool));
+                let x: [__m512i; 4] = core::array::from_fn(|j| {
+                    _mm512_cvtepu16_epi32(_mm256_loadu_si256(x[16 * j..].as_ptr().cast()))
+                });
+                let d = x.map(|x| _mm512_i32gather_epi32::<4>(_mm512_srl_epi32(x, k), dir));
+                for j in 0..4 {
+                    let at = _mm512_add_epi32(
+                        _mm512_and_si512(d[j], offset),
+                        _mm512_and_si512(x[j], in_page),
+                    );
+                    acc = _mm512_add_epi32(acc, _mm512_i32gather_epi32::<1>(at, pool));
+                }
             }
         }
         _mm512_reduce_add_epi32(acc) as u16

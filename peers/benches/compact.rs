@@ -12,12 +12,15 @@
 //!
 //! First it checks that every exact variant gives the full table's bits. Then
 //! it reads the core clock from a chain of dependent register adds (one cycle
-//! each), and times every variant round-robin: per round, each variant once
-//! untimed and once timed, in a fresh seeded order each round, the same
-//! rounds for all, so a busy machine disturbs them alike. It prints the
-//! fastest and the median round of each, in ns per element, their ratio to
-//! `full` and, for the 64 Ki `full` row, cycles per element. Then the same
-//! variants run as criterion groups `gelu_f16_compact/<size>`. The variants are
+//! each) and the rate at which the core loads from distinct L1 lines (twelve
+//! independent loads per iteration, 64 bytes apart), which bounds any
+//! full-table kernel from below, and times every variant round-robin: per
+//! round, each variant once untimed and once timed, in a fresh seeded order
+//! each round, the same rounds for all, so a busy machine disturbs them alike.
+//! It prints the fastest and the median round of each, in ns per element,
+//! their ratio to `full` and, for the 64 Ki `full` row, cycles per element
+//! beside that floor. Then the same variants run as criterion groups
+//! `gelu_f16_compact/<size>`. The variants are
 //! those of `actlut_peers::forms`.
 
 use std::hint::black_box;
@@ -74,6 +77,53 @@ fn clock_ghz() -> Option<f64> {
     None
 }
 
+/// Loads per cycle that the core sustains when each load reads another cache
+/// line of L1: twelve independent 16-bit loads per iteration, 64 bytes apart,
+/// the best of 300 runs, divided by the clock. A table lookup whose inputs
+/// spread over the table is one such load per element, so `1 / rate`
+/// cycles per element is a floor for any kernel on the full table. `None`
+/// elsewhere.
+fn distinct_line_loads_per_cycle(ghz: Option<f64>) -> Option<f64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let lines = vec![0u8; 64 * 12];
+        let p = lines.as_ptr();
+        let run = |n: u64| {
+            for _ in 0..n {
+                // SAFETY: twelve 2-byte reads at offsets 0, 64, …, 704 of the
+                // 768-byte buffer `lines`, alive for the whole loop.
+                unsafe {
+                    std::arch::asm!(
+                        "movzx {a:e}, word ptr [{p}]", "movzx {b:e}, word ptr [{p} + 64]",
+                        "movzx {c:e}, word ptr [{p} + 128]", "movzx {a:e}, word ptr [{p} + 192]",
+                        "movzx {b:e}, word ptr [{p} + 256]", "movzx {c:e}, word ptr [{p} + 320]",
+                        "movzx {a:e}, word ptr [{p} + 384]", "movzx {b:e}, word ptr [{p} + 448]",
+                        "movzx {c:e}, word ptr [{p} + 512]", "movzx {a:e}, word ptr [{p} + 576]",
+                        "movzx {b:e}, word ptr [{p} + 640]", "movzx {c:e}, word ptr [{p} + 704]",
+                        p = in(reg) black_box(p), a = out(reg) _, b = out(reg) _, c = out(reg) _,
+                        options(nostack, readonly),
+                    )
+                };
+            }
+        };
+        let n = 1 << 15;
+        let best = (0..300)
+            .map(|_| {
+                let t = Instant::now();
+                run(black_box(n));
+                t.elapsed()
+            })
+            .min()
+            .unwrap();
+        ghz.map(|g| (12 * n) as f64 / (best.as_secs_f64() * g * 1e9))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = ghz;
+        None
+    }
+}
+
 fn check(variants: &[actlut_peers::forms::Variant]) {
     let xs: Vec<u16> = (0..=u16::MAX).collect();
     let mut want = vec![0u16; xs.len()];
@@ -110,6 +160,10 @@ fn interleaved(_: &mut Criterion) {
     );
     if let Some(g) = ghz {
         println!("clock from a dependent-add chain: {g:.2} GHz");
+    }
+    let load_rate = distinct_line_loads_per_cycle(ghz);
+    if let Some(r) = load_rate {
+        println!("loads to distinct L1 lines: {r:.2} per cycle");
     }
     println!(
         "best kernels: U16 {:?}, Compact16 {:?}, CompactWords16 {:?} (CPU class {:?})",
@@ -199,6 +253,15 @@ fn interleaved(_: &mut Criterion) {
         println!(
             "full at 64 Ki: {:.3} cycles per element at {g:.2} GHz",
             cells[0][1].0 * g
+        );
+    }
+    if let Some(r) = load_rate {
+        // One table load per element, each to its own line where the inputs
+        // spread, and the indices' own lines, one per 32 elements: 1 + 1/32
+        // loads to distinct lines per element, at best.
+        println!(
+            "the floor of a full-table lookup here: {:.3} cycles per element (1.03 loads to distinct lines at {r:.2} per cycle)",
+            (1.0 + 1.0 / 32.0) / r
         );
     }
     // One 64 Ki decode of the compact form (expand_into).

@@ -697,7 +697,7 @@ impl Kernel {
     /// | `U16` | AVX-512, SSE2 | SSE2 | SSE2 | SSE2 | SSE2, `simd128` |
     /// | `U8ToU32`, `U8ToU16` | SSE2 | SSE2 | SSE2 | SSE2 | SSE2 |
     /// | `Compact16` | AVX-512, AVX2 | AVX2 | AVX2 | AVX-512, AVX2 | (scalar) |
-    /// | `CompactWords16` | AVX-512, AVX2 (not measured) | AVX2 (not measured) | AVX2 (not measured) | (scalar) | (scalar) |
+    /// | `CompactWords16` | AVX-512, AVX2 | AVX2 (not measured) | AVX2 (not measured) | (scalar) | (scalar) |
     /// | `Fp4` | SSSE3 | SSSE3 | SSSE3 | SSSE3 | SSSE3, NEON, `simd128` |
     /// | `Spline16` | (scalar) | (scalar) | (scalar) | (scalar) | (scalar) |
     ///
@@ -714,14 +714,17 @@ impl Kernel {
             (TableShape::U8, AmdZen3) => &[Avx2],
             (TableShape::U8, Other) => &[Avx512Vbmi, Avx2, Neon],
             (TableShape::U8, _) => &[Avx512Vbmi, Avx2],
-            // Intel: the 16-lane gather, 0.14–0.16 ns per element against
-            // 0.17–0.20 for SSE2 on a Sapphire Rapids core; on a Zen 5 the
-            // gather alone (0.26 ns) is slower than SSE2 (0.20).
+            // Intel: the 16-lane gathers with scalar lookups between them,
+            // 0.157 ns per element at 64 Ki against 0.187 for SSE2 on a
+            // Sapphire Rapids core (2026-12-05; the gathers alone took 0.171);
+            // on a Zen 5 the gather alone (0.26 ns) is slower than SSE2 (0.20).
             (TableShape::U16, Intel) => &[Avx512Vbmi, Sse2],
             (TableShape::U16, Other) => &[Sse2, Simd128],
             (TableShape::U16, _) => &[Sse2],
             (TableShape::U8ToU32 | TableShape::U8ToU16, _) => &[Sse2],
-            // Intel: AVX-512 0.34–0.37, AVX2 0.40–0.44, scalar 0.73–0.86.
+            // Intel (2026-12-05, f16 GELU on N(0, 3²) inputs at 1 Ki / 64 Ki /
+            // 1 Mi): AVX-512 0.30–0.34 ns per element, AVX2 0.46–0.48, the
+            // portable loop 0.70–1.50 (BENCHMARKS.md).
             (TableShape::Compact16, Intel) => &[Avx512Vbmi, Avx2],
             // Zen 3 and Zen 4: on a Zen 3, AVX2 1.06–1.11 ns per element
             // against scalar 1.67–1.87 at 64 Ki and 1 Mi in three runs (one
@@ -738,8 +741,10 @@ impl Kernel {
             // The words layout has no width branch: on a Zen 5 the portable
             // loop runs it at 0.38–0.49 ns per element at every size, the
             // gathers at 0.58–0.67 (BENCHMARKS.md, five runs). Not measured on
-            // the other classes: the bytes layout's order there.
+            // Zen 3 and Zen 4: the bytes layout's order there.
             (TableShape::CompactWords16, AmdZen5) => &[],
+            // Intel (2026-12-05, as above): AVX-512 0.29–0.33, AVX2
+            // 0.42–0.43, the portable loop 0.50–0.54.
             (TableShape::CompactWords16, Intel) => &[Avx512Vbmi, Avx2],
             (TableShape::CompactWords16, AmdZen3 | AmdZen4) => &[Avx2],
             (TableShape::CompactWords16, _) => &[],

@@ -10,8 +10,8 @@
 //!   loads folded into `pinsrw`, one 128-bit store per eight elements.
 //! - Byte → 32-bit and byte → 16-bit lookups with SSE2: indices from one 64-bit
 //!   load, entries loaded straight into vector lanes.
-//! - 65,536-entry 16-bit lookup with AVX-512: one 16-lane `vpgatherdd` per
-//!   sixteen elements.
+//! - 65,536-entry 16-bit lookup with AVX-512: 16-lane `vpgatherdd`s with
+//!   scalar lookups between them, half the elements each.
 //! - Compact 16-bit lookups (`kernels/compact.rs`): a directory gather and a
 //!   pool gather per vector with AVX2 (8 lanes) and AVX-512 (16 lanes, the
 //!   page's width in a mask register).
@@ -403,19 +403,51 @@ unsafe fn gather16<const SCALE: i32>(
 }
 
 /// 65,536-entry 16-bit tables with AVX-512 (`avx512vbmi` feature, on a CPU
-/// with AVX-512 F, BW and VBMI): per sixteen elements one 256-bit load of the
-/// indices, `vpmovzxwd`, one 16-lane `vpgatherdd` of the 4 bytes at each
-/// entry (the lane of index 65,535, whose 4 bytes would end past the table,
-/// is masked off and takes that entry from a register), `vpmovdw` and one
-/// 256-bit store: 3 instructions and a gather where the SSE2 kernel has 11
-/// memory operations per 8 elements. Two independent gathers per block.
+/// with AVX-512 F, BW and VBMI): per 64 elements, two 16-lane `vpgatherdd`
+/// (elements 0..16 and 32..48: a 256-bit load of the indices, `vpmovzxwd`, the
+/// gather of the 4 bytes at each entry, `vpmovdw`, a 256-bit store) and 32
+/// scalar lookups beside them (elements 16..32 and 48..64: the indices from
+/// 64-bit loads, one 16-bit load and one 16-bit store each). The lane of index
+/// 65,535, whose 4 bytes would end past the table, is masked off and takes
+/// that entry from a register.
+///
+/// Why both: every way of looking up a 16-bit table costs at least one load
+/// per element, and the gather alone issues its 16 loads slower than the
+/// core's load ports take them (on a Sapphire Rapids core, 0.57–0.61 cycles
+/// per element against a floor of about 0.53 at the two loads per cycle its
+/// scalar loads reach; BENCHMARKS.md, "What bounds the full table"). Scalar
+/// lookups between the gathers use the ports the gathers leave idle: 0.53
+/// cycles per element at 64 Ki, the floor.
 #[cfg(feature = "avx512vbmi")]
 pub(super) struct Avx512Full;
+
+/// `dst[k] = table[src[k]]` for `k` in `0..4`: the four indices from one
+/// 64-bit load, each entry loaded and stored on its own.
+///
+/// # Safety
+///
+/// `src` is valid for reads and `dst` for writes of 4 `u16`, apart or equal
+/// (the four indices are read before any store).
+#[cfg(feature = "avx512vbmi")]
+#[inline(always)]
+unsafe fn lookup4(table: &[u16; 65_536], src: *const u16, dst: *mut u16) {
+    // SAFETY: 4 readable u16 = 8 bytes at `src` (the caller); read_unaligned
+    // has no alignment requirement. x86_64 is little-endian: bits 16k..16k+16
+    // are element k.
+    let w = unsafe { src.cast::<u64>().read_unaligned() };
+    for k in 0..4 {
+        // A u16 index into a 65,536-entry table needs no bounds check.
+        let y = table[usize::from((w >> (16 * k)) as u16)];
+        // SAFETY: element k < 4 of the 4 writable at `dst` (the caller); its
+        // index was read above.
+        unsafe { dst.add(k).write(y) };
+    }
+}
 
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
 impl Block<[u16; 65_536]> for Avx512Full {
-    const LANES: usize = 32;
+    const LANES: usize = 64;
     /// `table[65_535]` in every lane, and the index it belongs to.
     type State = (__m512i, __m512i);
 
@@ -435,11 +467,15 @@ impl Block<[u16; 65_536]> for Avx512Full {
         dst: *mut u16,
     ) {
         let base = table.as_ptr().cast::<u8>();
-        // SAFETY: AVX-512 F (the caller); 32 readable u16 at `src` and 32
-        // writable at `dst` (the caller), loadu/storeu need no alignment; both
-        // loads precede the stores (in place). Every gathered lane has an
-        // index x <= 65,534, so its 4 bytes at 2x end inside the 131,072-byte
-        // table; the lane of 65,535 is masked off and loads nothing.
+        // SAFETY: AVX-512 F (the caller); 64 readable u16 at `src` and 64
+        // writable at `dst` (the caller), loadu/storeu need no alignment.
+        // In place, every element's index is read before its store: each
+        // gather's 16 indices are loaded before anything is stored, its
+        // results are stored after both gathers, and `lookup4` reads its four
+        // indices before it writes them (and only them). Every gathered lane
+        // has an index x <= 65,534, so its 4 bytes at 2x end inside the
+        // 131,072-byte table; the lane of 65,535 is masked off and loads
+        // nothing.
         unsafe {
             let look = |v: __m256i| {
                 let x = _mm512_cvtepu16_epi32(v);
@@ -447,10 +483,16 @@ impl Block<[u16; 65_536]> for Avx512Full {
                 // vpmovdw keeps the low 16 bits: the entry at 2x.
                 _mm512_cvtepi32_epi16(gather16::<2>(last, inside, base, x))
             };
-            let lo = look(_mm256_loadu_si256(src.cast()));
-            let hi = look(_mm256_loadu_si256(src.add(16).cast()));
-            _mm256_storeu_si256(dst.cast(), lo);
-            _mm256_storeu_si256(dst.add(16).cast(), hi);
+            let a = look(_mm256_loadu_si256(src.cast()));
+            for k in (16..32).step_by(4) {
+                lookup4(table, src.add(k), dst.add(k));
+            }
+            let b = look(_mm256_loadu_si256(src.add(32).cast()));
+            for k in (48..64).step_by(4) {
+                lookup4(table, src.add(k), dst.add(k));
+            }
+            _mm256_storeu_si256(dst.cast(), a);
+            _mm256_storeu_si256(dst.add(32).cast(), b);
         }
     }
 }
@@ -466,35 +508,53 @@ kernel_fn!(
 /// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
 /// per 16-lane gather ([`gather16`]), the page's width as a mask register (so
 /// the bytes layout's decode is two masked operations instead of the
-/// branch-free arithmetic), `vpmovdw` to sixteen `u16`; two independent chains
-/// of sixteen lanes per block.
+/// branch-free arithmetic), `vpmovdw` to sixteen `u16`. A block is four
+/// vectors of sixteen, and it issues their four directory gathers before any
+/// pool gather: written as four directory-then-pool chains, the gathers ran
+/// 20–25% slower on a Sapphire Rapids core (each pool gather waited behind
+/// its own directory gather while the next chain's had not started;
+/// BENCHMARKS.md, "The compact gathers, reordered").
 #[cfg(feature = "avx512vbmi")]
 pub(super) struct Avx512Gather<const F: u8>;
 
 #[cfg(feature = "avx512vbmi")]
 #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
 impl<const F: u8> Avx512Gather<F> {
-    /// Sixteen lookups of the `u16` indices in `idx`, as sixteen `u16`.
+    /// The sixteen directory entries of the `u16` indices in `idx`.
     ///
     /// # Safety
     ///
     /// AVX-512 F; `p` is the parts of a borrowed, validated view of form `F`.
     #[inline(always)]
-    unsafe fn lookup16(p: &Parts, idx: __m256i) -> __m256i {
-        // SAFETY: AVX-512 F (the caller); every gathered index is in bounds as
-        // in `Avx2Gather::lookup8`: the directory index is below 65,536 >> k,
-        // and the pool index is entry `i` of its page (at `s + i` narrow,
-        // `s + 2i` wide, `2 (offset + i)` words), where a 4-byte read is inside
-        // the pool.
+    unsafe fn directory16(p: &Parts, idx: __m256i) -> __m512i {
+        // SAFETY: AVX-512 F (the caller); every directory index `x >> k` is
+        // below 65,536 >> k, the directory's length in entries, so the 4
+        // bytes at 4 (x >> k) are inside it.
         unsafe {
-            // Page and entry while the indices are 16 bits wide (the shift by
-            // a register count has no 512-bit form Miri interprets).
+            // The page while the indices are 16 bits wide (the shift by a
+            // register count has no 512-bit form Miri interprets).
             let page = _mm256_srl_epi16(idx, _mm_cvtsi32_si128(p.k as i32));
-            let page = _mm512_cvtepu16_epi32(page);
+            gather16::<4>(_mm512_setzero_si512(), !0, p.dir, _mm512_cvtepu16_epi32(page))
+        }
+    }
+
+    /// Sixteen lookups of the `u16` indices in `idx`, whose directory entries
+    /// are `d` ([`Self::directory16`]), as sixteen `u16`.
+    ///
+    /// # Safety
+    ///
+    /// AVX-512 F; `p` is the parts of a borrowed, validated view of form `F`;
+    /// `d` holds the directory entries of `idx`.
+    #[inline(always)]
+    unsafe fn pool16(p: &Parts, idx: __m256i, d: __m512i) -> __m256i {
+        // SAFETY: AVX-512 F (the caller); the pool index is entry `i` of the
+        // page of its directory entry (at `s + i` narrow, `s + 2i` wide,
+        // `2 (offset + i)` words), where a 4-byte read is inside the pool
+        // (the module docs of `kernels::compact`).
+        unsafe {
             let i = _mm256_and_si256(idx, _mm256_set1_epi16(p.in_page as i16));
             let i = _mm512_cvtepu16_epi32(i);
             let zero = _mm512_setzero_si512();
-            let d = gather16::<4>(zero, !0, p.dir, page);
             let addend = _mm512_srli_epi32::<16>(d);
             let raw = if F == WORDS {
                 let at = _mm512_add_epi32(_mm512_and_si512(d, _mm512_set1_epi32(0xFFFF)), i);
@@ -533,18 +593,16 @@ impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
 
     #[inline(always)]
     unsafe fn block(p: &Parts, _: &CompactRef<'_>, src: *const u16, dst: *mut u16) {
-        // SAFETY: AVX-512 F (the caller); 32 readable u16 at `src` and 32
-        // writable at `dst` (the caller), loadu/storeu need no alignment; both
-        // loads precede the stores (in place); `p` is of form `F`.
+        // SAFETY: AVX-512 F (the caller); 64 readable u16 at `src` and 64
+        // writable at `dst` (the caller), loadu/storeu need no alignment; all
+        // four index loads precede the stores (in place); `p` is of form `F`.
         unsafe {
-            let r0 = Self::lookup16(p, _mm256_loadu_si256(src.cast()));
-            let r1 = Self::lookup16(p, _mm256_loadu_si256(src.add(16).cast()));
-            let r2 = Self::lookup16(p, _mm256_loadu_si256(src.add(32).cast()));
-            let r3 = Self::lookup16(p, _mm256_loadu_si256(src.add(48).cast()));
-            _mm256_storeu_si256(dst.cast(), r0);
-            _mm256_storeu_si256(dst.add(16).cast(), r1);
-            _mm256_storeu_si256(dst.add(32).cast(), r2);
-            _mm256_storeu_si256(dst.add(48).cast(), r3);
+            let idx: [__m256i; 4] =
+                core::array::from_fn(|j| _mm256_loadu_si256(src.add(16 * j).cast()));
+            let d: [__m512i; 4] = core::array::from_fn(|j| Self::directory16(p, idx[j]));
+            for j in 0..4 {
+                _mm256_storeu_si256(dst.add(16 * j).cast(), Self::pool16(p, idx[j], d[j]));
+            }
         }
     }
 }
