@@ -534,7 +534,12 @@ impl<const F: u8> Avx512Gather<F> {
             // The page while the indices are 16 bits wide (the shift by a
             // register count has no 512-bit form Miri interprets).
             let page = _mm256_srl_epi16(idx, _mm_cvtsi32_si128(p.k as i32));
-            gather16::<4>(_mm512_setzero_si512(), !0, p.dir, _mm512_cvtepu16_epi32(page))
+            gather16::<4>(
+                _mm512_setzero_si512(),
+                !0,
+                p.dir,
+                _mm512_cvtepu16_epi32(page),
+            )
         }
     }
 
