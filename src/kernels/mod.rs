@@ -716,7 +716,8 @@ impl Kernel {
             (TableShape::U8, _) => &[Avx512Vbmi, Avx2],
             // Intel: the 16-lane gathers with scalar lookups between them,
             // 0.157 ns per element at 64 Ki against 0.187 for SSE2 on a
-            // Sapphire Rapids core (2026-12-05; the gathers alone took 0.171);
+            // Sapphire Rapids core (2026-12-05; one gather per 16 elements and no
+            // scalar lookups, the kernel before, took 0.171);
             // on a Zen 5 the gather alone (0.26 ns) is slower than SSE2 (0.20).
             (TableShape::U16, Intel) => &[Avx512Vbmi, Sse2],
             (TableShape::U16, Other) => &[Sse2, Simd128],
