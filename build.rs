@@ -140,7 +140,7 @@ fn main() {
         }
         let _ = writeln!(
             manifest,
-            "    Table {{ name: {:?}, activation: Activation::{:?}, format: Format::{:?}, sha256: {:?} }},",
+            "    Table {{ name: {:?}, function: Function::{:?}, format: Format::{:?}, sha256: {:?} }},",
             entry.name,
             function,
             format,
