@@ -197,9 +197,8 @@ pub mod element;
 pub mod fp8;
 mod functions;
 /// The API generated from `Function::ALL × Format::ALL`, committed in `src/generated/`
-/// (`cargo run -p actlut-codegen --example regenerate-api` writes it; a test fails when it
-/// is stale): the per-function modules, `BuiltinTables` and the computed path's per-format
-/// functions. rustfmt leaves it as the generator writes it.
+/// (`cargo xtask regenerate-api` writes it; a test fails when it is stale): `BuiltinTables`
+/// and the computed path's per-format functions. rustfmt leaves it as the generator writes it.
 #[rustfmt::skip]
 // The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
 // reference into the table's declared static, and the place it names has the
@@ -210,8 +209,11 @@ mod functions;
 mod generated {
     pub(crate) mod builtin;
     pub(crate) mod computed;
-    pub(crate) mod functions;
 }
+// The per-function modules (`gelu`, `sigmoid`, …), generated with the rest into
+// `src/generated/functions.rs` and included here, at the crate root: a path to a module whose
+// feature is off then gets rustc's note that names the feature.
+include!("generated/functions.rs");
 pub mod kernels;
 mod lengths;
 pub mod manifest;
@@ -249,5 +251,3 @@ pub use quant::{DequantTable, PackedDequantTable};
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 pub use actlut_core::{Format, Function};
-#[allow(unused_imports)] // the modules exist only for enabled function features
-pub use generated::functions::*;
