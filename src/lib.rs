@@ -80,7 +80,7 @@
 //! | `i8`/`u8`/4-bit codes with a scale and a zero point | [`quant`] (fused dequantize → function → requantize) |
 //! | `i16`/`u16` codes | [`quant16`] (tables in a buffer you own, or boxed with `alloc`) |
 //! | OCP MX and NVFP4 blocks | [`mx`] |
-//! | `f32` on a quantization grid with proven error bounds, log-sum-exp | [`approx`] |
+//! | `f32` on a quantization grid with proven error bounds, log-sum-exp | the crate `actlut-approx` (approximate, with proven error bounds; not exact) |
 //! | 16-bit tables in 3–23 KiB | [`compact`] (the `compact` feature) |
 //! | `f32` ↔ fp8 with one rounding | [`fp8`] |
 //! | SIMD lookups over your own 256-entry and 16-bit tables | [`kernels`] |
@@ -137,7 +137,7 @@
 //! | `all-formats` | every format feature above |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI; off: AVX2 |
-//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp); `ulp`, the grader of `actlut ulp` and the Python package |
+//! | `alloc` | heap-built tables: `quant16`'s boxed tables and spline stored form; `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Float8Tables::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
@@ -168,7 +168,7 @@
 //! [docs/SEMANTICS.md](https://github.com/actlut/actlut/blob/main/docs/SEMANTICS.md) (what every entry is);
 //! [docs/ARCHITECTURE.md](https://github.com/actlut/actlut/blob/main/docs/ARCHITECTURE.md) (the crates and where new code goes);
 //! [docs/accuracy.md](https://github.com/actlut/actlut/blob/main/docs/accuracy.md) (how exactness is achieved and verified);
-//! [docs/quantized.md](https://github.com/actlut/actlut/blob/main/docs/quantized.md) (quant, mx and approx);
+//! [docs/quantized.md](https://github.com/actlut/actlut/blob/main/docs/quantized.md) (quant and mx);
 //! [docs/quant16.md](https://github.com/actlut/actlut/blob/main/docs/quant16.md) (16-bit quantized tables);
 //! [docs/quant16-ort.md](https://github.com/actlut/actlut/blob/main/docs/quant16-ort.md) (ONNX Runtime on every 16-bit code);
 //! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
@@ -189,7 +189,6 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-pub mod approx;
 mod builtin;
 pub mod compact;
 pub mod computed;

@@ -1,15 +1,15 @@
-//! Deterministic tests of `actlut::approx`: the known derivative bounds, the
+//! Deterministic tests of `actlut_approx`: the known derivative bounds, the
 //! table entries, the grid's coverage of `[lo, hi]` and its half-way points,
 //! the tails, the LNS exp table, and every documented error.
 //!
 //! The randomized property tests are in `approx_prop.rs` (quantized functions)
 //! and `approx_lse.rs` (log-sum-exp), both behind the `alloc` feature.
 
-use actlut::approx::{
+use actlut::Function;
+use actlut_approx::{
     error_bound, lse_error_bound, step_for_tolerance, table_bytes, ApproxError, Builtin, ExpTable,
     QuantizedFunction,
 };
-use actlut::Function;
 
 /// Half an ulp of `|v|` in `f32`.
 fn half_ulp(v: f32) -> f64 {

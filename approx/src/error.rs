@@ -4,8 +4,8 @@
 /// is wrong and why.
 ///
 /// ```
-/// use actlut::approx::{ApproxError, Builtin, QuantizedFunction};
-/// use actlut::Function;
+/// use actlut_approx::{ApproxError, Builtin, QuantizedFunction};
+/// use actlut_approx::Function;
 ///
 /// let tanh = Builtin::new(Function::Tanh).unwrap();
 /// let err = QuantizedFunction::<[f32; 3]>::builtin_array(tanh, f32::NAN, -1.0, 1.0)

@@ -1,6 +1,6 @@
 //! [`Builtin`]: the functions whose `sup|f'|` and tails are known.
 
-use super::ApproxError;
+use crate::ApproxError;
 use crate::Function;
 
 /// A function that [`QuantizedFunction`](super::QuantizedFunction) knows: its
@@ -14,13 +14,13 @@ use crate::Function;
 /// [`ExpTable`](super::ExpTable).)
 ///
 /// ```
-/// use actlut::{approx::Builtin, Function};
+/// use actlut_approx::{Builtin, Function};
 /// let f: Builtin = "gelu-tanh".parse()?;
 /// assert_eq!(f, Builtin::new(Function::GeluTanh).unwrap());
 /// assert_eq!(Builtin::new(Function::Sigmoid).unwrap().sup_abs_derivative(), 0.25);
 /// assert_eq!(Builtin::new(Function::Exp), None); // unbounded derivative
 /// assert_eq!(Builtin::RELU.eval(-2.0), 0.0);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Builtin(Kind);
@@ -54,7 +54,7 @@ impl Builtin {
     /// the order of [`Function::ALL`], then `relu`.
     ///
     /// ```
-    /// use actlut::approx::Builtin;
+    /// use actlut_approx::Builtin;
     /// assert!(Builtin::ALL.iter().all(|f| f.sup_abs_derivative() <= 1.76));
     /// assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
     /// ```
@@ -75,7 +75,7 @@ impl Builtin {
     /// unbounded (`exp`, `log`, `rsqrt`).
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// assert!(Builtin::new(Function::Silu).is_some());
     /// assert!(Builtin::new(Function::Rsqrt).is_none());
     /// ```
@@ -90,7 +90,7 @@ impl Builtin {
     /// The actlut [`Function`] it is, or `None` for `relu`.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// let silu = Builtin::new(Function::Silu).unwrap();
     /// assert_eq!(silu.function(), Some(Function::Silu));
     /// assert_eq!(Builtin::RELU.function(), None);
@@ -105,7 +105,7 @@ impl Builtin {
     /// Its name: the activation's table name (`gelu_tanh`, …) or `relu`.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// assert_eq!(Builtin::new(Function::GeluTanh).unwrap().name(), "gelu_tanh");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -119,7 +119,7 @@ impl Builtin {
     /// (`gelu-tanh`).
     ///
     /// ```
-    /// use actlut::approx::Builtin;
+    /// use actlut_approx::Builtin;
     /// assert_eq!(Builtin::from_name("relu"), Some(Builtin::RELU));
     /// assert_eq!(Builtin::from_name("exp"), None); // unbounded derivative
     /// ```
@@ -136,7 +136,7 @@ impl Builtin {
     /// It is [`Function::sup_abs_derivative`](actlut_core::Function::sup_abs_derivative).
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// let sup = |a| Builtin::new(a).unwrap().sup_abs_derivative();
     /// assert_eq!(sup(Function::Hardswish), 1.5);
     /// assert!(sup(Function::Gelu) > 1.1289);
@@ -155,7 +155,7 @@ impl Builtin {
     /// tails of a [`QuantizedFunction`](super::QuantizedFunction) built from it.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// let slopes = |a| Builtin::new(a).unwrap().asymptotic_slopes();
     /// assert_eq!(slopes(Function::Gelu), (0.0, 1.0));
     /// assert_eq!(slopes(Function::Tanh), (0.0, 0.0));
@@ -171,16 +171,16 @@ impl Builtin {
     }
 
     /// The function at one `f32`, correctly rounded: actlut's computed path
-    /// ([`computed::f32`](crate::computed::f32)), or `max(0, x)` for `relu`
+    /// (`actlut_core::eval_f32`), or `max(0, x)` for `relu`
     /// (NaN kept).
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// assert_eq!(Builtin::new(Function::Sigmoid).unwrap().eval(0.0), 0.5);
     /// ```
     pub fn eval(self, x: f32) -> f32 {
         match self.0 {
-            Kind::Function(a) => crate::computed::f32(a, x),
+            Kind::Function(a) => actlut_core::eval_f32(a, x),
             Kind::Relu if x > 0.0 => x,
             Kind::Relu if x.is_nan() => x,
             Kind::Relu => 0.0,
@@ -194,7 +194,7 @@ impl Builtin {
     /// measures against; NaN for a non-finite `x`.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Function};
+    /// use actlut_approx::{Builtin, Function};
     /// let softplus = Builtin::new(Function::Softplus).unwrap();
     /// assert_eq!(softplus.eval_f64(0.0), core::f64::consts::LN_2);
     /// ```

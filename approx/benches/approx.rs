@@ -21,10 +21,11 @@
 
 use std::hint::black_box;
 
-use actlut::approx::{quantized_exp, quantized_logsumexp, Builtin, LogSumExp, QuantizedFunction};
 use actlut::Function;
+use actlut_approx::{quantized_exp, quantized_logsumexp, Builtin, LogSumExp, QuantizedFunction};
 use criterion::{criterion_group, criterion_main, Criterion};
 
+#[path = "../../benches/common/mod.rs"]
 mod common;
 use common::Rng;
 

@@ -9,8 +9,8 @@
 //! ```
 #![cfg(feature = "alloc")]
 
-use actlut::approx::{error_bound, Builtin, QuantizedFunction};
 use actlut::Function;
+use actlut_approx::{error_bound, Builtin, QuantizedFunction};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
