@@ -1,6 +1,6 @@
 //! [`ApproxError`]: what was wrong with the arguments.
 
-/// The error of an [`approx`](crate::approx) function: names the argument that
+/// The error of an `actlut-approx` function: names the argument that
 /// is wrong and why.
 ///
 /// ```
