@@ -136,7 +136,7 @@
 //! | `all-functions` | every function feature above |
 //! | `all-formats` | every format feature above |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
-//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI; off: AVX2 |
+//! | `avx512` (default) | the AVX-512 kernels, picked at run time on CPUs with AVX-512 F, BW and VBMI: [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, and [`kernels::Kernel::Avx512`], the gathers of 16-bit and compact tables; off: AVX2 and SSE2 |
 //! | `alloc` | heap-built tables: `quant16`'s boxed tables and spline stored form; `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
