@@ -31,10 +31,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one(x: $ty) -> $ty {
-            <$ty>::from_bits(crate::kernels::read::at(
-                &crate::tables::read::$table,
-                x.to_bits(),
-            ))
+            <$ty>::from_bits(crate::read::at(&crate::tables::read::$table, x.to_bits()))
         }
 
         #[doc = concat!("`", $fname, "` of one `", $fmt, "` given and returned as raw bits.")]
@@ -44,7 +41,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one_bits(x: u16) -> u16 {
-            crate::kernels::read::at(&crate::tables::read::$table, x)
+            crate::read::at(&crate::tables::read::$table, x)
         }
 
         #[doc = concat!("Applies `", $fname, "` in place to every `", $fmt, "` of `xs`.")]
@@ -55,7 +52,7 @@ macro_rules! typed16 {
         #[inline]
         pub fn $apply(xs: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::kernels::read::apply(&crate::tables::read::$table, xs.reinterpret_cast_mut());
+            crate::read::apply(&crate::tables::read::$table, xs.reinterpret_cast_mut());
         }
 
         #[doc = concat!("Writes `", $fname, "` of every `", $fmt, "` of `xs` to `ys`.")]
@@ -72,7 +69,7 @@ macro_rules! typed16 {
         #[track_caller]
         pub fn $map(xs: &[$ty], ys: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::kernels::read::map(
+            crate::read::map(
                 &crate::tables::read::$table,
                 xs.reinterpret_cast(),
                 ys.reinterpret_cast_mut(),
@@ -86,7 +83,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $apply_bits(xs: &mut [u16]) {
-            crate::kernels::read::apply(&crate::tables::read::$table, xs);
+            crate::read::apply(&crate::tables::read::$table, xs);
         }
 
         #[doc = concat!("Writes `", $fname, "` of raw `", $fmt, "` bit patterns `xs` to `ys`.")]
@@ -102,7 +99,7 @@ macro_rules! typed16 {
         #[inline]
         #[track_caller]
         pub fn $map_bits(xs: &[u16], ys: &mut [u16]) {
-            crate::kernels::read::map(&crate::tables::read::$table, xs, ys);
+            crate::read::map(&crate::tables::read::$table, xs, ys);
         }
     };
 }
@@ -250,7 +247,7 @@ pub(crate) fn apply_codes(table: &[u8], xs: &mut [u8]) {
 #[allow(dead_code)] // used by the formats whose codes do not fill a byte
 #[track_caller]
 pub(crate) fn map_codes(table: &[u8], xs: &[u8], ys: &mut [u8]) {
-    crate::lengths::check_lengths(xs.len(), ys.len());
+    crate::errors::check_lengths(xs.len(), ys.len());
     for (i, (y, &x)) in ys.iter_mut().zip(xs).enumerate() {
         *y = lookup_code(table, x, i);
     }

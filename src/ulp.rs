@@ -36,7 +36,11 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use crate::{BuiltinTables, Format, Function, LengthMismatch, MapError, TableRef};
+use crate::builtin::BuiltinTables;
+use crate::errors::LengthMismatch;
+use crate::kernels::MapError;
+use crate::table_ref::TableRef;
+use actlut_core::{Format, Function};
 
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
