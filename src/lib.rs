@@ -1,8 +1,8 @@
 //! Exact activation functions on small number formats, as build-time lookup tables.
 //!
 //! A function of a 16-bit float has only 65,536 possible inputs, of an 8-bit float 256. actlut
-//! evaluates 18 functions (GELU, sigmoid, tanh, SiLU, exp, erf, …) at every input of 9 formats
-//! (f16, bf16, four fp8, two FP6, FP4) when the crate is built, and embeds the 156 tables as
+//! evaluates 18 functions (GELU, sigmoid, tanh, SiLU, exp, erf, …) at every input of 14 formats
+//! (f16, bf16, nine fp8, two FP6, FP4) when the crate is built, and embeds the 246 tables as
 //! `static` arrays: evaluating the function is one load per element. Every entry is the exact
 //! mathematical value rounded once to nearest-even (not an approximation "within an ulp"), and the
 //! [`computed`] path, which uses no table, gives the same bits. `no_std`, no `alloc`, no lazy
@@ -108,6 +108,11 @@
 //! | `fp6-e2m3` | OCP MX FP6 E2M3 (code in the low 6 bits, saturating): `[u8; 64]`; no `log`/`rsqrt` |
 //! | `fp6-e3m2` | OCP MX FP6 E3M2: `[u8; 64]`; no `log`/`rsqrt` |
 //! | `fp4-e2m1` | OCP MX FP4 (low 4 bits, saturating): `[u8; 16]`; no `log`/`rsqrt` |
+//! | `fp8-e3m4` | `float8_e3m4` (IEEE-like, bias 3): `[u8; 256]` |
+//! | `fp8-e4m3ieee` | `float8_e4m3`, the IEEE-like E4M3 with infinities (not `fp8-e4m3`): `[u8; 256]` |
+//! | `fp8-e4m3b11fnuz` | `float8_e4m3b11fnuz` (fnuz, bias 11): `[u8; 256]` |
+//! | `fp8-e5m3fnu` | `float8_e5m3fnu` (unsigned; a negative result is NaN): `[u8; 256]` |
+//! | `fp8-e8m0fnu` | `float8_e8m0fnu`, the OCP MX scale E8M0 (powers of two; a zero or negative result is NaN): `[u8; 256]` |
 //!
 //! | function feature | function |
 //! |---|---|

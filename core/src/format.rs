@@ -1,5 +1,9 @@
 //! Number formats: exact decoding of every bit pattern to `f64`, and one
 //! round-to-nearest-even encoding from `f64`.
+//!
+//! Each format is one [`Spec`] (its width, fields, bias, special values and
+//! names, ml_dtypes' among them); every list of formats in actlut derives from
+//! [`Format::ALL`] and these specs.
 
 /// A table format: the number format of a table's inputs and outputs.
 ///
@@ -10,6 +14,10 @@
 /// `u16` (and of a byte in tables); the bits above the format's width are
 /// ignored by [`decode`](Self::decode), [`is_nan`](Self::is_nan) and
 /// [`eval`](crate::eval), as they are for the 8-bit formats.
+///
+/// Each format's name in ml_dtypes (numpy's `float16` for `f16`) is
+/// [`dtype_name`](Self::dtype_name); other libraries' names parse too
+/// ([`str::parse`], [`names::FORMAT_NAMES`](crate::names::FORMAT_NAMES)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Format {
@@ -18,8 +26,9 @@ pub enum Format {
     /// bfloat16: 1 sign, 8 exponent, 7 fraction bits, bias 127, max ≈ 3.39e38.
     /// Subnormals are real values, not flushed.
     Bf16,
-    /// OCP FP8 E4M3 ("fn"): 1 sign, 4 exponent, 3 fraction bits, bias 7, max 448,
-    /// no infinities, NaN is `S.1111.111` only.
+    /// OCP FP8 E4M3 ("fn", ml_dtypes' `float8_e4m3fn`): 1 sign, 4 exponent, 3 fraction
+    /// bits, bias 7, max 448, no infinities, NaN is `S.1111.111` only. Not the IEEE-like
+    /// `float8_e4m3`, which is [`Fp8E4M3Ieee`](Self::Fp8E4M3Ieee).
     Fp8E4M3,
     /// OCP FP8 E5M2: 1 sign, 5 exponent, 2 fraction bits, bias 15, max 57344,
     /// IEEE-like with ±inf and NaN `S.11111.{01,10,11}`.
@@ -40,6 +49,24 @@ pub enum Format {
     /// OCP MX FP4 E2M1: 1 sign, 2 exponent, 1 fraction bit, bias 1; the values
     /// ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}. Every code is finite; an overflow saturates to ±6.
     Fp4E2M1,
+    /// `float8_e3m4` (ml_dtypes): 1 sign, 3 exponent, 4 fraction bits, bias 3, max 15.5;
+    /// IEEE-like: ±inf `S.111.0000`, NaN `S.111.xxxx` otherwise, default NaN `0x78`.
+    Fp8E3M4,
+    /// `float8_e4m3` (ml_dtypes, LLVM's `Float8E4M3`): the IEEE-like E4M3, 1 sign, 4
+    /// exponent, 3 fraction bits, bias 7, max 240; ±inf `S.1111.000`, NaN `S.1111.xxx`
+    /// otherwise, default NaN `0x7C`. actlut's `fp8_e4m3` is the other E4M3 ("fn").
+    Fp8E4M3Ieee,
+    /// `float8_e4m3b11fnuz` (ml_dtypes; Graphcore): 1 sign, 4 exponent, 3 fraction bits,
+    /// bias 11, max 30; the special values of [`Fp8E4M3Fnuz`](Self::Fp8E4M3Fnuz).
+    Fp8E4M3B11Fnuz,
+    /// `float8_e5m3fnu` (ml_dtypes; NVIDIA's UE5M3 scale): no sign, 5 exponent, 3 fraction
+    /// bits, bias 15, max 114688; no infinities, `0xFF` the only NaN. A negative value
+    /// becomes that NaN (docs/SEMANTICS.md).
+    Fp8E5M3Fnu,
+    /// `float8_e8m0fnu` (ml_dtypes, PyTorch; the OCP MX scale E8M0): the powers of two
+    /// 2^(code − 127) for codes 0..=254, and `0xFF` the NaN. No sign, no zero, no
+    /// fraction: zero and negative values become the NaN (docs/SEMANTICS.md).
+    Fp8E8M0Fnu,
 }
 
 /// How a format spends its special bit patterns.
@@ -47,16 +74,24 @@ pub enum Format {
 enum Specials {
     /// IEEE: all-ones exponent is ±inf (zero fraction) or NaN.
     Ieee,
-    /// OCP E4M3FN: no infinities; only all-ones exponent *and* fraction is NaN.
-    E4M3Fn,
+    /// No infinities; only the all-ones magnitude is NaN (OCP E4M3FN; the unsigned
+    /// E5M3FNU and E8M0FNU, whose all-ones code is their NaN).
+    OnesNan,
     /// "fnuz": no infinities, no −0; the negative-zero pattern is the only NaN.
     Fnuz,
     /// OCP MX FP6/FP4: every pattern is a finite number; overflow saturates.
     Finite,
 }
 
+/// One format, as data: every property of [`Format`] is read from its spec.
 #[derive(Clone, Copy, Debug)]
 struct Spec {
+    /// actlut's name (table names): `fp8_e4m3`.
+    name: &'static str,
+    /// The runtime crate's cargo feature: `fp8-e4m3`.
+    feature: &'static str,
+    /// The numpy dtype's name: ml_dtypes' (`float8_e4m3fn`), numpy's `float16` for f16.
+    dtype: &'static str,
     /// Total width in bits.
     width: u32,
     /// Stored fraction bits (significand bits minus the hidden bit).
@@ -68,24 +103,61 @@ struct Spec {
     specials: Specials,
     /// Bit that quiets a NaN (the top fraction bit; 0 where a format's NaN is kept as it is).
     quiet: u16,
+    /// Whether the top bit is a sign (all but E5M3FNU and E8M0FNU).
+    signed: bool,
+    /// Whether the exponent field 0 holds zero and the subnormals (all but E8M0FNU, where
+    /// it is the binade of 2^-127: there is no zero).
+    zero: bool,
 }
 
-/// A format of `width` bits whose NaNs are kept as they are (`quiet` 0).
-const fn plain(width: u32, frac: u32, exp: u32, bias: i32, specials: Specials) -> Spec {
+/// A signed format of `width` bits with zero and subnormals, whose NaNs are kept as they
+/// are (`quiet` 0).
+#[allow(clippy::too_many_arguments)]
+const fn plain(
+    name: &'static str,
+    feature: &'static str,
+    dtype: &'static str,
+    width: u32,
+    frac: u32,
+    exp: u32,
+    bias: i32,
+    specials: Specials,
+) -> Spec {
     Spec {
+        name,
+        feature,
+        dtype,
         width,
         frac,
         exp,
         bias,
         specials,
         quiet: 0,
+        signed: true,
+        zero: true,
+    }
+}
+
+/// An IEEE-like signed format: all-ones exponent ±inf and NaN, the top fraction bit quiets.
+const fn ieee(
+    name: &'static str,
+    feature: &'static str,
+    dtype: &'static str,
+    width: u32,
+    frac: u32,
+    exp: u32,
+    bias: i32,
+) -> Spec {
+    Spec {
+        quiet: 1 << (frac - 1),
+        ..plain(name, feature, dtype, width, frac, exp, bias, Specials::Ieee)
     }
 }
 
 impl Format {
     /// Every format, in a fixed order (the order of the lock file; formats added
     /// later come last, so that existing lock lines stay where they are).
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 14] = [
         Format::F16,
         Format::Bf16,
         Format::Fp8E4M3,
@@ -95,77 +167,114 @@ impl Format {
         Format::Fp6E2M3,
         Format::Fp6E3M2,
         Format::Fp4E2M1,
+        Format::Fp8E3M4,
+        Format::Fp8E4M3Ieee,
+        Format::Fp8E4M3B11Fnuz,
+        Format::Fp8E5M3Fnu,
+        Format::Fp8E8M0Fnu,
     ];
 
+    /// The one description of the format.
     const fn spec(self) -> Spec {
+        use Specials::*;
         match self {
-            Format::F16 => Spec {
-                width: 16,
-                frac: 10,
-                exp: 5,
-                bias: 15,
-                specials: Specials::Ieee,
-                quiet: 0x0200,
+            Format::F16 => ieee("f16", "f16", "float16", 16, 10, 5, 15),
+            Format::Bf16 => ieee("bf16", "bf16", "bfloat16", 16, 7, 8, 127),
+            Format::Fp8E4M3 => plain("fp8_e4m3", "fp8-e4m3", "float8_e4m3fn", 8, 3, 4, 7, OnesNan),
+            Format::Fp8E5M2 => ieee("fp8_e5m2", "fp8-e5m2", "float8_e5m2", 8, 2, 5, 15),
+            Format::Fp8E4M3Fnuz => plain(
+                "fp8_e4m3fnuz",
+                "fp8-e4m3fnuz",
+                "float8_e4m3fnuz",
+                8,
+                3,
+                4,
+                8,
+                Fnuz,
+            ),
+            Format::Fp8E5M2Fnuz => plain(
+                "fp8_e5m2fnuz",
+                "fp8-e5m2fnuz",
+                "float8_e5m2fnuz",
+                8,
+                2,
+                5,
+                16,
+                Fnuz,
+            ),
+            Format::Fp6E2M3 => plain("fp6_e2m3", "fp6-e2m3", "float6_e2m3fn", 6, 3, 2, 1, Finite),
+            Format::Fp6E3M2 => plain("fp6_e3m2", "fp6-e3m2", "float6_e3m2fn", 6, 2, 3, 3, Finite),
+            Format::Fp4E2M1 => plain("fp4_e2m1", "fp4-e2m1", "float4_e2m1fn", 4, 1, 2, 1, Finite),
+            Format::Fp8E3M4 => ieee("fp8_e3m4", "fp8-e3m4", "float8_e3m4", 8, 4, 3, 3),
+            Format::Fp8E4M3Ieee => ieee("fp8_e4m3ieee", "fp8-e4m3ieee", "float8_e4m3", 8, 3, 4, 7),
+            Format::Fp8E4M3B11Fnuz => plain(
+                "fp8_e4m3b11fnuz",
+                "fp8-e4m3b11fnuz",
+                "float8_e4m3b11fnuz",
+                8,
+                3,
+                4,
+                11,
+                Fnuz,
+            ),
+            Format::Fp8E5M3Fnu => Spec {
+                signed: false,
+                ..plain(
+                    "fp8_e5m3fnu",
+                    "fp8-e5m3fnu",
+                    "float8_e5m3fnu",
+                    8,
+                    3,
+                    5,
+                    15,
+                    OnesNan,
+                )
             },
-            Format::Bf16 => Spec {
-                width: 16,
-                frac: 7,
-                exp: 8,
-                bias: 127,
-                specials: Specials::Ieee,
-                quiet: 0x0040,
+            Format::Fp8E8M0Fnu => Spec {
+                signed: false,
+                zero: false,
+                ..plain(
+                    "fp8_e8m0fnu",
+                    "fp8-e8m0fnu",
+                    "float8_e8m0fnu",
+                    8,
+                    0,
+                    8,
+                    127,
+                    OnesNan,
+                )
             },
-            Format::Fp8E4M3 => plain(8, 3, 4, 7, Specials::E4M3Fn),
-            Format::Fp8E5M2 => Spec {
-                width: 8,
-                frac: 2,
-                exp: 5,
-                bias: 15,
-                specials: Specials::Ieee,
-                quiet: 0x02,
-            },
-            Format::Fp8E4M3Fnuz => plain(8, 3, 4, 8, Specials::Fnuz),
-            Format::Fp8E5M2Fnuz => plain(8, 2, 5, 16, Specials::Fnuz),
-            Format::Fp6E2M3 => plain(6, 3, 2, 1, Specials::Finite),
-            Format::Fp6E3M2 => plain(6, 2, 3, 3, Specials::Finite),
-            Format::Fp4E2M1 => plain(4, 1, 2, 1, Specials::Finite),
         }
     }
 
     /// The format's name as used in table names: `f16`, `bf16`, `fp8_e4m3`,
-    /// `fp8_e5m2`, `fp8_e4m3fnuz`, `fp8_e5m2fnuz`, `fp6_e2m3`, `fp6_e3m2`, `fp4_e2m1`.
+    /// `fp8_e5m2`, `fp8_e4m3fnuz`, `fp8_e5m2fnuz`, `fp6_e2m3`, `fp6_e3m2`, `fp4_e2m1`,
+    /// `fp8_e3m4`, `fp8_e4m3ieee`, `fp8_e4m3b11fnuz`, `fp8_e5m3fnu`, `fp8_e8m0fnu`.
     pub const fn name(self) -> &'static str {
-        match self {
-            Format::F16 => "f16",
-            Format::Bf16 => "bf16",
-            Format::Fp8E4M3 => "fp8_e4m3",
-            Format::Fp8E5M2 => "fp8_e5m2",
-            Format::Fp8E4M3Fnuz => "fp8_e4m3fnuz",
-            Format::Fp8E5M2Fnuz => "fp8_e5m2fnuz",
-            Format::Fp6E2M3 => "fp6_e2m3",
-            Format::Fp6E3M2 => "fp6_e3m2",
-            Format::Fp4E2M1 => "fp4_e2m1",
-        }
+        self.spec().name
     }
 
     /// The cargo feature of the runtime crate that enables this format's tables:
-    /// `f16`, `bf16`, `fp8-e4m3`, `fp8-e5m2`, `fp8-e4m3fnuz`, `fp8-e5m2fnuz`,
-    /// `fp6-e2m3`, `fp6-e3m2`, `fp4-e2m1`.
+    /// the [`name`](Self::name) in kebab case (`fp8-e4m3`, `fp6-e2m3`, …).
     pub const fn feature(self) -> &'static str {
-        match self {
-            Format::F16 => "f16",
-            Format::Bf16 => "bf16",
-            Format::Fp8E4M3 => "fp8-e4m3",
-            Format::Fp8E5M2 => "fp8-e5m2",
-            Format::Fp8E4M3Fnuz => "fp8-e4m3fnuz",
-            Format::Fp8E5M2Fnuz => "fp8-e5m2fnuz",
-            Format::Fp6E2M3 => "fp6-e2m3",
-            Format::Fp6E3M2 => "fp6-e3m2",
-            Format::Fp4E2M1 => "fp4-e2m1",
-        }
+        self.spec().feature
     }
 
-    /// Looks a format up by its [`name`](Self::name).
+    /// The name of the format's numpy dtype: ml_dtypes' (`bfloat16`, `float8_e4m3fn`,
+    /// `float8_e4m3`, `float6_e2m3fn`, `float8_e8m0fnu`, …), and numpy's own `float16` for
+    /// `f16`. Every float dtype of ml_dtypes 0.7 is the dtype of one format.
+    ///
+    /// ```
+    /// use actlut_core::Format;
+    /// assert_eq!(Format::Fp8E4M3.dtype_name(), "float8_e4m3fn");
+    /// assert_eq!(Format::Fp8E4M3Ieee.dtype_name(), "float8_e4m3");
+    /// ```
+    pub const fn dtype_name(self) -> &'static str {
+        self.spec().dtype
+    }
+
+    /// Looks a format up by its [`name`](Self::name) only; [`str::parse`] also takes
+    /// feature names and other libraries' names.
     pub fn from_name(name: &str) -> Option<Format> {
         Format::ALL.into_iter().find(|f| f.name() == name)
     }
@@ -176,13 +285,13 @@ impl Format {
     }
 
     /// Stored fraction bits (the significand's bits after the hidden one): 10
-    /// for f16, 7 for bf16, 3 for E4M3, 2 for E5M2, 1 for FP4.
+    /// for f16, 7 for bf16, 3 for E4M3, 2 for E5M2, 1 for FP4, 0 for E8M0.
     pub const fn fraction_bits(self) -> u32 {
         self.spec().frac
     }
 
     /// The exponent bias: 15 for f16, 127 for bf16, 7 for E4M3, 8 for
-    /// E4M3FNUZ, 16 for E5M2FNUZ.
+    /// E4M3FNUZ, 16 for E5M2FNUZ, 11 for E4M3B11FNUZ.
     pub const fn exponent_bias(self) -> i32 {
         self.spec().bias
     }
@@ -209,16 +318,33 @@ impl Format {
         ((1u32 << self.spec().width) - 1) as u16
     }
 
+    /// The sign bit, or 0 for the unsigned formats.
     const fn sign_bit(self) -> u16 {
-        1 << (self.spec().width - 1)
+        if self.spec().signed {
+            1 << (self.spec().width - 1)
+        } else {
+            0
+        }
     }
 
     /// Mask of the magnitude bits (everything but the sign).
     const fn mag_mask(self) -> u16 {
-        self.sign_bit() - 1
+        self.code_mask() & !self.sign_bit()
     }
 
-    /// Whether the format has ±infinity (f16, bf16, E5M2).
+    /// Whether the format has a sign bit: every format but `fp8_e5m3fnu` and
+    /// `fp8_e8m0fnu`, whose values are all positive.
+    pub const fn is_signed(self) -> bool {
+        self.spec().signed
+    }
+
+    /// Whether the format has a zero: every format but `fp8_e8m0fnu`, whose smallest
+    /// value is 2^-127.
+    pub const fn has_zero(self) -> bool {
+        self.spec().zero
+    }
+
+    /// Whether the format has ±infinity (f16, bf16, E5M2, E3M4, the IEEE E4M3).
     pub const fn has_inf(self) -> bool {
         matches!(self.spec().specials, Specials::Ieee)
     }
@@ -228,10 +354,10 @@ impl Format {
         !matches!(self.spec().specials, Specials::Finite)
     }
 
-    /// Whether the format has −0: every format but the fnuz ones, whose
+    /// Whether the format has −0: every signed format but the fnuz ones, whose
     /// negative-zero pattern is their NaN.
     pub const fn has_negative_zero(self) -> bool {
-        !matches!(self.spec().specials, Specials::Fnuz)
+        self.spec().signed && !matches!(self.spec().specials, Specials::Fnuz)
     }
 
     /// Whether a value beyond the largest finite one saturates to ±max (FP6,
@@ -245,8 +371,8 @@ impl Format {
         let s = self.spec();
         match s.specials {
             Specials::Ieee => ((1u16 << s.exp) - 2) << s.frac | ((1u16 << s.frac) - 1),
-            // S.1111.110: the all-ones pattern is NaN.
-            Specials::E4M3Fn => self.mag_mask() - 1,
+            // S.1111.110 (or 0xFE unsigned): the all-ones pattern is NaN.
+            Specials::OnesNan => self.mag_mask() - 1,
             // Every positive pattern is finite.
             Specials::Fnuz | Specials::Finite => self.mag_mask(),
         }
@@ -262,8 +388,9 @@ impl Format {
     }
 
     /// The positive default quiet NaN: the result of a NaN made from a non-NaN
-    /// input (`0x7E00`, `0x7FC0`, `0x7F`, `0x7E`; `0x80` for the fnuz formats,
-    /// whose only NaN it is).
+    /// input (`0x7E00`, `0x7FC0`, `0x7F`, `0x7E`, `0x78` for E3M4, `0x7C` for the IEEE
+    /// E4M3; `0x80` for the fnuz formats and `0xFF` for the unsigned ones, whose only NaN
+    /// it is).
     ///
     /// # Panics
     ///
@@ -272,7 +399,7 @@ impl Format {
         let s = self.spec();
         match s.specials {
             Specials::Ieee => ((1u16 << s.exp) - 1) << s.frac | s.quiet,
-            Specials::E4M3Fn => self.mag_mask(),
+            Specials::OnesNan => self.mag_mask(),
             Specials::Fnuz => self.sign_bit(),
             Specials::Finite => panic!("the OCP MX FP6 and FP4 formats have no NaN"),
         }
@@ -287,21 +414,34 @@ impl Format {
                 let inf = ((1u16 << s.exp) - 1) << s.frac;
                 mag > inf
             }
-            Specials::E4M3Fn => mag == self.mag_mask(),
+            Specials::OnesNan => mag == self.mag_mask(),
             Specials::Fnuz => bits & self.code_mask() == self.sign_bit(),
             Specials::Finite => false,
         }
     }
 
     /// The same NaN, quieted: sign and payload kept, quiet bit set (E4M3 has one
-    /// NaN per sign and the fnuz formats one NaN in all: those are kept).
+    /// NaN per sign, and the fnuz and unsigned formats one NaN in all: those are kept).
     pub const fn quiet_nan(self, bits: u16) -> u16 {
         bits | self.spec().quiet
     }
 
+    /// The unbiased exponent of the binade whose exponent field is `field`: the
+    /// subnormals' (field 0) is that of field 1, except in E8M0, where field 0 is a
+    /// binade of its own.
+    const fn binade(self, field: i32) -> i32 {
+        let s = self.spec();
+        if field == 0 && s.zero {
+            1 - s.bias
+        } else {
+            field - s.bias
+        }
+    }
+
     /// Decodes a bit pattern to its exact value. NaN patterns decode to an `f64`
     /// NaN with the pattern's sign (the fnuz NaN `0x80` to a negative one, as
-    /// ml_dtypes does). Bits above the format's width are ignored.
+    /// ml_dtypes does; the unsigned formats' NaN to a positive one). Bits above the
+    /// format's width are ignored.
     pub fn decode(self, bits: u16) -> f64 {
         let s = self.spec();
         let bits = bits & self.code_mask();
@@ -313,11 +453,14 @@ impl Format {
             f64::NAN
         } else if s.specials == Specials::Ieee && e == emax_field {
             f64::INFINITY
-        } else if e == 0 {
+        } else if e == 0 && s.zero {
             // Subnormal: f · 2^(1 − bias − frac). Exact: a small integer times a power of two.
-            libm::scalbn(f, 1 - s.bias - s.frac as i32)
+            libm::scalbn(f, self.binade(0) - s.frac as i32)
         } else {
-            libm::scalbn(f + f64::from(1u32 << s.frac), e - s.bias - s.frac as i32)
+            libm::scalbn(
+                f + f64::from(1u32 << s.frac),
+                self.binade(e) - s.frac as i32,
+            )
         };
         if neg {
             -mag
@@ -327,10 +470,11 @@ impl Format {
     }
 
     /// What a value beyond the largest finite one becomes, with the sign bits
-    /// `sign`: ±inf, NaN of the sign (E4M3), the NaN `0x80` (fnuz), or ±max (FP6, FP4).
+    /// `sign`: ±inf, NaN of the sign (E4M3; the unsigned formats' NaN), the NaN `0x80`
+    /// (fnuz), or ±max (FP6, FP4).
     const fn overflow_bits(self, sign: u16) -> u16 {
         match self.spec().specials {
-            Specials::Ieee | Specials::E4M3Fn => match self.inf_bits() {
+            Specials::Ieee | Specials::OnesNan => match self.inf_bits() {
                 Some(inf) => sign | inf,
                 None => sign | self.mag_mask(),
             },
@@ -339,9 +483,12 @@ impl Format {
         }
     }
 
-    /// A zero with the sign bits `sign`: +0 where the format has no −0.
+    /// A zero with the sign bits `sign`: +0 where the format has no −0, and the NaN
+    /// in E8M0, which has no zero.
     const fn zero_bits(self, sign: u16) -> u16 {
-        if self.has_negative_zero() {
+        if !self.has_zero() {
+            self.default_nan_bits()
+        } else if self.has_negative_zero() {
             sign
         } else {
             0
@@ -351,10 +498,16 @@ impl Format {
     /// Encodes `v` with a single rounding to nearest, ties to even, following
     /// docs/SEMANTICS.md: subnormals rounded as subnormals; a value whose rounding
     /// (with unbounded exponent) exceeds the largest finite value becomes ±inf
-    /// (f16, bf16, E5M2), NaN with the value's sign (E4M3), the NaN `0x80`
-    /// (fnuz), or saturates to ±max (FP6, FP4); ±inf likewise. A negative value
-    /// that rounds to zero is −0, or +0 in the fnuz formats, which have no −0. A
-    /// NaN `v` becomes the positive default NaN.
+    /// (f16, bf16, E5M2, E3M4, the IEEE E4M3), NaN with the value's sign (E4M3), the
+    /// NaN `0x80` (fnuz), the NaN `0xFF` (the unsigned formats), or saturates to ±max
+    /// (FP6, FP4); ±inf likewise. A negative value that rounds to zero is −0, or +0 in
+    /// the fnuz formats, which have no −0. A NaN `v` becomes the positive default NaN.
+    ///
+    /// The unsigned formats hold no negative value: every negative `v`, however small,
+    /// becomes their NaN (−0 is +0 in E5M3FNU). E8M0 has no zero: ±0 becomes its NaN,
+    /// and a positive value below 2^-127 rounds to 2^-127. With no fraction bit, a tie
+    /// of E8M0 (3·2^(k−1), between 2^(k−1) and 2^k) goes to the even multiple of the
+    /// binade's quantum 2^(k−1), which is 2^k: up. All as ml_dtypes converts.
     ///
     /// # Panics
     ///
@@ -367,11 +520,11 @@ impl Format {
             }
             return self.default_nan_bits();
         }
-        let sign = if v.is_sign_negative() {
-            self.sign_bit()
-        } else {
-            0
-        };
+        let negative = v.is_sign_negative();
+        if negative && !s.signed && v != 0.0 {
+            return self.default_nan_bits();
+        }
+        let sign = if negative { self.sign_bit() } else { 0 };
         let a = v.abs();
         let overflow = self.overflow_bits(sign);
         if a == f64::INFINITY {
@@ -380,7 +533,7 @@ impl Format {
         if a == 0.0 {
             return self.zero_bits(sign);
         }
-        let emin = 1 - s.bias;
+        let emin = self.binade(0);
         // floor(log2 a): frexp gives a = m·2^e with m in [0.5, 1).
         let e = libm::frexp(a).1 - 1;
         // The quantum (value of one unit in the last place) at a's binade, or the
@@ -396,7 +549,12 @@ impl Format {
             q_exp += 1;
         }
         if int == 0 {
-            return self.zero_bits(sign);
+            if !s.zero {
+                // No zero to round to: the smallest value is the nearest.
+                int = hidden;
+            } else {
+                return self.zero_bits(sign);
+            }
         }
         let (field, fraction) = if int >= hidden {
             (q_exp + s.frac as i32 + s.bias, int - hidden)
@@ -414,12 +572,14 @@ impl Format {
 
     /// The exact value halfway between the finite magnitudes `mag` and `mag + 1`
     /// (bit patterns without sign); for the largest finite magnitude, the
-    /// overflow threshold `max + ulp/2` (which is no rounding boundary in a
-    /// [saturating](Self::saturates) format).
+    /// overflow threshold `max + quantum/2`, the quantum of max's binade (which is
+    /// no rounding boundary in a [saturating](Self::saturates) format).
     pub(crate) fn upper_boundary(self, mag: u16) -> f64 {
         let v = self.decode(mag);
         if mag == self.max_finite_bits() {
-            v + (v - self.decode(mag - 1)) / 2.0
+            let s = self.spec();
+            let field = i32::from(mag >> s.frac);
+            v + libm::scalbn(0.5, self.binade(field) - s.frac as i32)
         } else {
             (v + self.decode(mag + 1)) / 2.0
         }
@@ -435,7 +595,7 @@ impl Format {
         bits & self.mag_mask()
     }
 
-    /// Whether the sign bit of `bits` is set.
+    /// Whether the sign bit of `bits` is set (never, in the unsigned formats).
     pub fn is_sign_negative(self, bits: u16) -> bool {
         bits & self.sign_bit() != 0
     }
@@ -456,6 +616,17 @@ fn round_half_even(n: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Format {
+        /// The pattern of the smallest normal value: exponent field 1 (0 in E8M0).
+        fn field_one(self) -> u16 {
+            if self.has_zero() {
+                1 << self.fraction_bits()
+            } else {
+                0
+            }
+        }
+    }
     use half::{bf16, f16};
 
     #[test]
@@ -514,14 +685,23 @@ mod tests {
                 let lo = fmt.decode(mag);
                 let hi = fmt.decode(mag + 1);
                 let mid = (lo + hi) / 2.0;
-                let even = if mag & 1 == 0 { mag } else { mag + 1 };
+                // The even one; without fraction bits (E8M0) the even multiple of the
+                // lower value's quantum, which is the upper value.
+                let even = if mag & 1 == 0 && fmt.fraction_bits() > 0 {
+                    mag
+                } else {
+                    mag + 1
+                };
                 assert_eq!(fmt.encode(mid), even, "{fmt:?} mid above {mag:#x}");
                 let below = f64::from_bits(mid.to_bits() - 1);
                 let above = f64::from_bits(mid.to_bits() + 1);
                 assert_eq!(fmt.encode(below), mag, "{fmt:?} below mid {mag:#x}");
                 assert_eq!(fmt.encode(above), mag + 1, "{fmt:?} above mid {mag:#x}");
-                // Negative side mirrors with the sign bit set (but a fnuz zero is +0).
-                let neg = if mag == 0 && !fmt.has_negative_zero() {
+                // Negative side mirrors with the sign bit set (but a fnuz zero is +0);
+                // an unsigned format has no negative value: its NaN.
+                let neg = if !fmt.is_signed() {
+                    fmt.default_nan_bits()
+                } else if mag == 0 && !fmt.has_negative_zero() {
                     0
                 } else {
                     fmt.sign_bit() | mag
@@ -629,7 +809,7 @@ mod tests {
             for mag in 0..max {
                 assert!(fmt.decode(mag) < fmt.decode(mag + 1), "{fmt:?} {mag:#x}");
             }
-            for mag in 1..=max {
+            for mag in (1..=max).filter(|_| fmt.is_signed()) {
                 let neg = fmt.decode(fmt.sign_bit() | mag);
                 assert_eq!(neg, -fmt.decode(mag), "{fmt:?} -{mag:#x}");
             }
@@ -748,6 +928,115 @@ mod tests {
         assert_eq!(Format::Fp6E2M3.encode(0.1875), 0x02); // tie between 0.125 and 0.25
         assert_eq!(Format::Fp6E3M2.encode(30.0), 0x1F);
         assert_eq!(Format::Fp6E3M2.encode(26.0), 0x1E); // tie between 24 (even) and 28
+    }
+
+    /// The formats named by ml_dtypes (fifth round): their values, special patterns and
+    /// overflow thresholds, from their definitions (ml_dtypes' `finfo` and the OCP MX spec).
+    #[test]
+    fn the_ml_dtypes_formats_have_the_values_of_their_specs() {
+        let p = |e| libm::scalbn(1.0, e);
+        // (format, largest finite value, smallest normal, smallest positive value)
+        let cases = [
+            (Format::Fp8E3M4, 15.5, 0.25, p(-6)),
+            (Format::Fp8E4M3Ieee, 240.0, p(-6), p(-9)),
+            (Format::Fp8E4M3B11Fnuz, 30.0, p(-10), p(-13)),
+            (Format::Fp8E5M3Fnu, 114688.0, p(-14), p(-17)),
+            (Format::Fp8E8M0Fnu, p(127), p(-127), p(-127)),
+        ];
+        for (fmt, max, min_normal, smallest) in cases {
+            assert_eq!(fmt.decode(fmt.max_finite_bits()), max, "{fmt:?}");
+            assert_eq!(fmt.decode(fmt.field_one()), min_normal, "{fmt:?}");
+            let first = (0..fmt.entries() as u16).find(|&b| fmt.decode(b) > 0.0);
+            assert_eq!(first.map(|b| fmt.decode(b)), Some(smallest), "{fmt:?}");
+            assert_eq!(Format::from_name(fmt.name()), Some(fmt));
+            assert_eq!(fmt.feature(), fmt.name().replace('_', "-"));
+        }
+        // IEEE-like: ±inf, NaN is the rest of the top binade, the top fraction bit quiets.
+        for (fmt, inf, nan, quiet) in [
+            (Format::Fp8E3M4, 0x70, 0x78, 0x08),
+            (Format::Fp8E4M3Ieee, 0x78, 0x7C, 0x04),
+        ] {
+            assert_eq!(fmt.inf_bits(), Some(inf));
+            assert_eq!(fmt.default_nan_bits(), nan);
+            assert_eq!(fmt.quiet_nan(inf + 1), inf + 1 + quiet);
+            assert_eq!(fmt.decode(inf), f64::INFINITY);
+            assert_eq!(fmt.decode(0x80 | inf), f64::NEG_INFINITY);
+            let nans = (0..256).filter(|&b| fmt.is_nan(b)).count();
+            assert_eq!(nans, 2 * (inf as usize ^ 0x7F), "{fmt:?}");
+            assert_eq!(fmt.encode(1e9), inf);
+            assert_eq!(fmt.encode(-0.0), 0x80);
+        }
+        // Overflow thresholds: max + quantum/2, a tie that goes to the even max (odd max:
+        // beyond).
+        assert_eq!(Format::Fp8E3M4.encode(15.75), 0x70); // 15.5 = 0x6F is odd: tie up, inf
+        assert_eq!(Format::Fp8E3M4.encode(15.74), 0x6F);
+        assert_eq!(Format::Fp8E4M3Ieee.encode(247.9), 0x77);
+        assert_eq!(Format::Fp8E4M3Ieee.encode(248.0), 0x78);
+        // b11 fnuz: 0x80 the one NaN, overflow above 30 (quantum 2: 31 is a tie, 30 odd).
+        let f = Format::Fp8E4M3B11Fnuz;
+        assert_eq!(
+            (0..256)
+                .filter(|&b| f.is_nan(b))
+                .collect::<std::vec::Vec<u16>>(),
+            [0x80]
+        );
+        assert_eq!(f.encode(30.99), 0x7F);
+        assert_eq!(f.encode(31.0), 0x80);
+        assert_eq!(f.encode(-0.0), 0x00);
+        assert_eq!(f.encode(-31.0), 0x80);
+    }
+
+    /// The unsigned formats: no sign bit, `0xFF` the one NaN, and every negative value,
+    /// however small, is that NaN. E8M0 has no zero and no fraction.
+    #[test]
+    fn the_unsigned_formats_hold_no_negative_value_and_e8m0_no_zero() {
+        for fmt in [Format::Fp8E5M3Fnu, Format::Fp8E8M0Fnu] {
+            assert!(!fmt.is_signed() && !fmt.has_negative_zero() && !fmt.has_inf());
+            assert_eq!((0..256).filter(|&b| fmt.is_nan(b)).count(), 1);
+            assert!(fmt.is_nan(0xFF) && fmt.default_nan_bits() == 0xFF);
+            assert!((0..256).all(|b| !fmt.is_sign_negative(b)));
+            assert!((0..255).all(|b| fmt.decode(b) >= 0.0));
+            for v in [
+                -1.0,
+                -1e-300,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                1e300,
+                f64::NAN,
+            ] {
+                assert_eq!(fmt.encode(v), 0xFF, "{fmt:?} {v}");
+            }
+        }
+        let f = Format::Fp8E5M3Fnu;
+        assert!(f.has_zero());
+        assert_eq!(f.encode(-0.0), 0x00);
+        assert_eq!(f.encode(0.0), 0x00);
+        assert_eq!(f.decode(0x78), 1.0);
+        assert_eq!(f.decode(0x80), 2.0); // the top bit is an exponent bit
+                                         // max 114688 = 0xFE; 118784 = max + quantum/2 ties to the even max; beyond: NaN.
+        assert_eq!(f.encode(118784.0), 0xFE);
+        assert_eq!(f.encode(118785.0), 0xFF);
+        // Half the smallest subnormal 2^-17 ties to zero.
+        assert_eq!(f.encode(libm::scalbn(1.0, -18)), 0x00);
+        assert_eq!(f.encode(libm::scalbn(1.01, -18)), 0x01);
+        let f = Format::Fp8E8M0Fnu;
+        assert!(!f.has_zero() && f.fraction_bits() == 0);
+        for code in 0..255u16 {
+            assert_eq!(f.decode(code), libm::scalbn(1.0, i32::from(code) - 127));
+        }
+        assert_eq!(f.encode(0.0), 0xFF);
+        assert_eq!(f.encode(-0.0), 0xFF);
+        // Below 2^-127, the nearest value is 2^-127.
+        assert_eq!(f.encode(libm::scalbn(1.0, -200)), 0x00);
+        assert_eq!(f.encode(f64::from_bits(1)), 0x00);
+        // Ties 3·2^(k−1) go up; just below stays.
+        assert_eq!(f.encode(1.5), 0x80);
+        assert_eq!(f.encode(3.0), 0x81);
+        assert_eq!(f.encode(0.75), 0x7F);
+        assert_eq!(f.encode(2.99), 0x80);
+        // max 2^127; 1.5·2^127 (the tie above it) and beyond: NaN.
+        assert_eq!(f.encode(1.49 * libm::scalbn(1.0, 127)), 0xFE);
+        assert_eq!(f.encode(1.5 * libm::scalbn(1.0, 127)), 0xFF);
     }
 
     /// Bits above a code's width are ignored by decode and is_nan.

@@ -1,5 +1,6 @@
 //! Other engines' names for the functions: what candle, burn, PyTorch, ONNX and Hugging Face
-//! configs call them, as one table ([`ENGINE_NAMES`]) and its lookup ([`from_engine_name`]).
+//! configs call them, as one table ([`ENGINE_NAMES`]) and its lookup ([`from_engine_name`]);
+//! and other libraries' names for the formats ([`FORMAT_NAMES`], below).
 //!
 //! A name is listed only where the engine's function *is* the exact function of actlut's
 //! [`Function`] (docs/SEMANTICS.md of actlut), with the engine's default parameters:
@@ -26,7 +27,7 @@
 //! assert_eq!(names::from_engine_name("HardSigmoid"), None); // ONNX's: slope 0.2
 //! ```
 
-use crate::Function;
+use crate::{Format, Function};
 
 /// `(engine's name, function)`: the names other engines give the functions, beyond actlut's
 /// own table and feature names. Each name appears once.
@@ -78,9 +79,51 @@ pub fn from_engine_name(name: &str) -> Option<Function> {
         .map(|&(_, f)| f)
 }
 
-/// The longest rejected name [`UnknownFunction`] keeps (in bytes); a longer one is cut at a
-/// character boundary and shown with `…`.
+/// The longest rejected name [`UnknownFunction`] and [`UnknownFormat`] keep (in bytes); a
+/// longer one is cut at a character boundary and shown with `…`.
 const KEPT_NAME: usize = 40;
+
+/// A rejected name's first bytes, kept without a heap.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Kept {
+    /// The rejected name's first bytes.
+    name: [u8; KEPT_NAME],
+    /// How many bytes of `name` are used.
+    len: u8,
+    /// Whether the rejected name was longer than what is kept.
+    truncated: bool,
+}
+
+impl Kept {
+    fn new(s: &str) -> Kept {
+        let mut len = s.len().min(KEPT_NAME);
+        while !s.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut name = [0; KEPT_NAME];
+        name[..len].copy_from_slice(&s.as_bytes()[..len]);
+        Kept {
+            name,
+            len: len as u8,
+            truncated: len < s.len(),
+        }
+    }
+
+    fn name(&self) -> &str {
+        let bytes = &self.name[..usize::from(self.len)];
+        // Cut at a character boundary of a `&str` in `new`: always valid.
+        core::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// `…` when the name was cut.
+    fn more(&self) -> &'static str {
+        if self.truncated {
+            "…"
+        } else {
+            ""
+        }
+    }
+}
 
 /// The error of parsing an unknown function name: it repeats the name, lists actlut's names
 /// and says where the other engines' names are listed (no heap: `no_std` without `alloc`).
@@ -93,51 +136,34 @@ const KEPT_NAME: usize = 40;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct UnknownFunction {
-    /// The rejected name's first bytes.
-    name: [u8; KEPT_NAME],
-    /// How many bytes of `name` are used.
-    len: u8,
-    /// Whether the rejected name was longer than what is kept.
-    truncated: bool,
+    kept: Kept,
 }
 
 impl UnknownFunction {
     /// The error for the rejected name `s`.
     pub fn new(s: &str) -> UnknownFunction {
-        let mut len = s.len().min(KEPT_NAME);
-        while !s.is_char_boundary(len) {
-            len -= 1;
-        }
-        let mut name = [0; KEPT_NAME];
-        name[..len].copy_from_slice(&s.as_bytes()[..len]);
-        UnknownFunction {
-            name,
-            len: len as u8,
-            truncated: len < s.len(),
-        }
+        UnknownFunction { kept: Kept::new(s) }
     }
 
     /// The rejected name, or its first 40 bytes when it is longer (see
     /// [`is_truncated`](Self::is_truncated)).
     pub fn name(&self) -> &str {
-        let bytes = &self.name[..usize::from(self.len)];
-        // Cut at a character boundary of a `&str` in `new`: always valid.
-        core::str::from_utf8(bytes).unwrap_or_default()
+        self.kept.name()
     }
 
     /// Whether [`name`](Self::name) is only the beginning of the rejected name.
     pub fn is_truncated(&self) -> bool {
-        self.truncated
+        self.kept.truncated
     }
 }
 
 impl core::fmt::Display for UnknownFunction {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let more = if self.truncated { "…" } else { "" };
         write!(
             f,
-            "unknown function name `{}{more}`: expected one of",
-            self.name()
+            "unknown function name `{}{}`: expected one of",
+            self.name(),
+            self.kept.more()
         )?;
         for (i, function) in Function::ALL.iter().enumerate() {
             let sep = if i == 0 { " " } else { ", " };
@@ -155,7 +181,7 @@ impl core::fmt::Debug for UnknownFunction {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("UnknownFunction")
             .field("name", &self.name())
-            .field("truncated", &self.truncated)
+            .field("truncated", &self.kept.truncated)
             .finish()
     }
 }
@@ -184,9 +210,284 @@ impl core::str::FromStr for Function {
     }
 }
 
+/// What another library's name for a number format means in actlut: one row of
+/// [`FORMAT_NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatName {
+    /// The library's format is this one, bit for bit.
+    Is(Format),
+    /// actlut has no format that is the library's: the reason, naming actlut's nearest
+    /// format. Parsing the name fails with it ([`UnknownFormat::refusal`]).
+    Refused(&'static str),
+}
+
+/// `(library, name, meaning)`: the names other libraries give the formats, beyond actlut's
+/// own names and feature names and the numpy dtype names of ml_dtypes
+/// ([`Format::dtype_name`]: `bfloat16`, `float8_e4m3fn`, `float8_e4m3`, …), which parse
+/// too. A name written with the library's prefix (`torch.float8_e4m3fn`,
+/// `TensorProto.FLOAT8E4M3FN`, `ml_dtypes.float8_e4m3`, `jnp.bfloat16`, `np.float16`) is
+/// looked up among that library's names only; a bare name among all of them (a bare name
+/// means the same in every library that has it).
+///
+/// Library `short` is the `eXmY` spellings of papers and specs (OCP's `E2M1`, NVIDIA's
+/// `UE5M3`), matched in lower case. The one ambiguous spelling, `e4m3` (OCP's E4M3 has no
+/// infinities; the IEEE-like E4M3 of ml_dtypes and LLVM has them), is refused with both
+/// actlut names; `float8_e4m3` is ml_dtypes' and LLVM's IEEE-like one, never actlut's
+/// `fp8_e4m3`.
+pub const FORMAT_NAMES: &[(&str, &str, FormatName)] = &[
+    // PyTorch's dtypes (`torch.<name>`).
+    ("PyTorch", "float16", FormatName::Is(Format::F16)),
+    ("PyTorch", "half", FormatName::Is(Format::F16)),
+    ("PyTorch", "bfloat16", FormatName::Is(Format::Bf16)),
+    ("PyTorch", "float8_e4m3fn", FormatName::Is(Format::Fp8E4M3)),
+    ("PyTorch", "float8_e5m2", FormatName::Is(Format::Fp8E5M2)),
+    (
+        "PyTorch",
+        "float8_e4m3fnuz",
+        FormatName::Is(Format::Fp8E4M3Fnuz),
+    ),
+    (
+        "PyTorch",
+        "float8_e5m2fnuz",
+        FormatName::Is(Format::Fp8E5M2Fnuz),
+    ),
+    (
+        "PyTorch",
+        "float8_e8m0fnu",
+        FormatName::Is(Format::Fp8E8M0Fnu),
+    ),
+    (
+        "PyTorch",
+        "float4_e2m1fn_x2",
+        FormatName::Refused(
+            "PyTorch's float4_e2m1fn_x2 packs two FP4 E2M1 codes in a byte; actlut's fp4_e2m1 \
+             is one code in the low 4 bits of a byte: unpack the pairs first",
+        ),
+    ),
+    // ONNX's element types (`TensorProto.<NAME>`).
+    ("ONNX", "FLOAT16", FormatName::Is(Format::F16)),
+    ("ONNX", "BFLOAT16", FormatName::Is(Format::Bf16)),
+    ("ONNX", "FLOAT8E4M3FN", FormatName::Is(Format::Fp8E4M3)),
+    (
+        "ONNX",
+        "FLOAT8E4M3FNUZ",
+        FormatName::Is(Format::Fp8E4M3Fnuz),
+    ),
+    ("ONNX", "FLOAT8E5M2", FormatName::Is(Format::Fp8E5M2)),
+    (
+        "ONNX",
+        "FLOAT8E5M2FNUZ",
+        FormatName::Is(Format::Fp8E5M2Fnuz),
+    ),
+    ("ONNX", "FLOAT8E8M0", FormatName::Is(Format::Fp8E8M0Fnu)),
+    ("ONNX", "FLOAT4E2M1", FormatName::Is(Format::Fp4E2M1)),
+    // numpy's own (`np.<name>`); ml_dtypes' are the formats' dtype names.
+    ("numpy", "half", FormatName::Is(Format::F16)),
+    // Short names, matched in lower case.
+    ("short", "e4m3fn", FormatName::Is(Format::Fp8E4M3)),
+    ("short", "e5m2", FormatName::Is(Format::Fp8E5M2)),
+    ("short", "e4m3fnuz", FormatName::Is(Format::Fp8E4M3Fnuz)),
+    ("short", "e5m2fnuz", FormatName::Is(Format::Fp8E5M2Fnuz)),
+    ("short", "e2m3", FormatName::Is(Format::Fp6E2M3)),
+    ("short", "e2m3fn", FormatName::Is(Format::Fp6E2M3)),
+    ("short", "e3m2", FormatName::Is(Format::Fp6E3M2)),
+    ("short", "e3m2fn", FormatName::Is(Format::Fp6E3M2)),
+    ("short", "e2m1", FormatName::Is(Format::Fp4E2M1)),
+    ("short", "e2m1fn", FormatName::Is(Format::Fp4E2M1)),
+    ("short", "e3m4", FormatName::Is(Format::Fp8E3M4)),
+    (
+        "short",
+        "e4m3b11fnuz",
+        FormatName::Is(Format::Fp8E4M3B11Fnuz),
+    ),
+    ("short", "e5m3fnu", FormatName::Is(Format::Fp8E5M3Fnu)),
+    ("short", "ue5m3", FormatName::Is(Format::Fp8E5M3Fnu)),
+    ("short", "e8m0", FormatName::Is(Format::Fp8E8M0Fnu)),
+    ("short", "e8m0fnu", FormatName::Is(Format::Fp8E8M0Fnu)),
+    (
+        "short",
+        "e4m3",
+        FormatName::Refused(
+            "`e4m3` names two formats: OCP's E4M3 without infinities (max 448) is actlut's \
+             fp8_e4m3 (ml_dtypes float8_e4m3fn, PyTorch float8_e4m3fn); the IEEE-like E4M3 \
+             with infinities (max 240) is fp8_e4m3ieee (ml_dtypes float8_e4m3)",
+        ),
+    ),
+    (
+        "short",
+        "fp8",
+        FormatName::Refused(
+            "`fp8` names several formats: actlut's are fp8_e4m3 (OCP E4M3FN), fp8_e5m2, \
+             fp8_e4m3fnuz, fp8_e5m2fnuz, fp8_e3m4, fp8_e4m3ieee, fp8_e4m3b11fnuz, \
+             fp8_e5m3fnu and fp8_e8m0fnu",
+        ),
+    ),
+];
+
+/// A library prefix and the library whose names it introduces (`FORMAT_NAMES`' first
+/// column; `ml_dtypes` is the formats' dtype names).
+const PREFIXES: &[(&str, &str)] = &[
+    ("torch.", "PyTorch"),
+    ("onnx.TensorProto.", "ONNX"),
+    ("TensorProto.", "ONNX"),
+    ("ml_dtypes.", "ml_dtypes"),
+    ("jax.numpy.", "ml_dtypes"),
+    ("jnp.", "ml_dtypes"),
+    ("numpy.", "numpy"),
+    ("np.", "numpy"),
+];
+
+/// What `name` of `library` means (`None`: any library's). ml_dtypes' names are the dtype
+/// names of the formats; numpy's are `float16` (f16's dtype name) and `half`.
+fn library_name(library: Option<&str>, name: &str) -> Option<FormatName> {
+    let dtype = || {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.dtype_name() == name)
+            .map(FormatName::Is)
+    };
+    match library {
+        Some("ml_dtypes") => dtype(),
+        Some("numpy") if name == "float16" => Some(FormatName::Is(Format::F16)),
+        _ => {
+            let row = FORMAT_NAMES.iter().find(|(lib, n, _)| {
+                library.is_none_or(|l| l == *lib)
+                    && (*n == name || (*lib == "short" && n.eq_ignore_ascii_case(name)))
+            });
+            match (row, library) {
+                (Some(&(_, _, meaning)), _) => Some(meaning),
+                (None, None) => dtype(),
+                (None, Some(_)) => None,
+            }
+        }
+    }
+}
+
+/// The error of parsing a format name that is not one: it repeats the name and either says
+/// why another library's name is refused ([`FormatName::Refused`]: it names actlut's format
+/// for it) or lists actlut's names and says where the other libraries' are listed (no heap:
+/// `no_std` without `alloc`).
+///
+/// ```
+/// use actlut_core::Format;
+/// let err = "fp8_e4m3x".parse::<Format>().unwrap_err();
+/// assert_eq!(err.name(), "fp8_e4m3x");
+/// assert!(err.to_string().starts_with("unknown format name `fp8_e4m3x`"));
+/// let err = "e4m3".parse::<Format>().unwrap_err();
+/// assert!(err.refusal().is_some() && err.to_string().contains("fp8_e4m3ieee"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct UnknownFormat {
+    kept: Kept,
+    refusal: Option<&'static str>,
+}
+
+impl UnknownFormat {
+    /// The error for the unknown name `s`.
+    pub fn new(s: &str) -> UnknownFormat {
+        UnknownFormat {
+            kept: Kept::new(s),
+            refusal: None,
+        }
+    }
+
+    /// The rejected name, or its first 40 bytes when it is longer (see
+    /// [`is_truncated`](Self::is_truncated)).
+    pub fn name(&self) -> &str {
+        self.kept.name()
+    }
+
+    /// Whether [`name`](Self::name) is only the beginning of the rejected name.
+    pub fn is_truncated(&self) -> bool {
+        self.kept.truncated
+    }
+
+    /// Why another library's name is refused, naming actlut's format for it; `None` for a
+    /// name no library listed in [`FORMAT_NAMES`] gives.
+    pub fn refusal(&self) -> Option<&'static str> {
+        self.refusal
+    }
+}
+
+impl core::fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let (name, more) = (self.name(), self.kept.more());
+        if let Some(why) = self.refusal {
+            return write!(f, "format name `{name}{more}` refused: {why}");
+        }
+        write!(f, "unknown format name `{name}{more}`: expected one of")?;
+        for (i, format) in Format::ALL.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            write!(f, "{sep}{}", format.name())?;
+        }
+        f.write_str(
+            " (or its feature name, such as `fp8-e4m3`, or its numpy dtype name, such as \
+             `float8_e4m3fn`); PyTorch's, ONNX's and short names (`torch.float8_e4m3fn`, \
+             `FLOAT8E4M3FN`, `e4m3fn`) are listed in actlut_core::names::FORMAT_NAMES and \
+             docs/SEMANTICS.md (\"Format names\")",
+        )
+    }
+}
+
+impl core::fmt::Debug for UnknownFormat {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("UnknownFormat")
+            .field("name", &self.name())
+            .field("truncated", &self.kept.truncated)
+            .field("refusal", &self.refusal)
+            .finish()
+    }
+}
+
+impl core::error::Error for UnknownFormat {}
+
+impl core::str::FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Parses actlut's name (`fp8_e4m3`), a feature name (`fp8-e4m3`), a numpy dtype name
+    /// (`float8_e4m3fn`, `bfloat16`, `float16`: ml_dtypes' and numpy's, [`Format::dtype_name`]),
+    /// or another library's name as that library means it ([`FORMAT_NAMES`]: PyTorch's
+    /// `torch.float8_e4m3fn`, ONNX's `FLOAT8E4M3FN`, the short `e4m3fn`), with or without
+    /// the library's prefix. A name that would be ambiguous (`e4m3`) or that no actlut
+    /// format is (`torch.float4_e2m1fn_x2`) is an error naming actlut's format for it.
+    ///
+    /// ```
+    /// use actlut_core::Format;
+    /// assert_eq!("fp8-e4m3".parse(), Ok(Format::Fp8E4M3));
+    /// assert_eq!("float8_e4m3fn".parse(), Ok(Format::Fp8E4M3));
+    /// assert_eq!("torch.float8_e4m3fn".parse(), Ok(Format::Fp8E4M3));
+    /// assert_eq!("E4M3FN".parse(), Ok(Format::Fp8E4M3));
+    /// assert_eq!("float8_e4m3".parse(), Ok(Format::Fp8E4M3Ieee)); // ml_dtypes' IEEE-like one
+    /// assert!("e4m3".parse::<Format>().is_err()); // two formats go by that name
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(f) = Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s || f.feature() == s)
+        {
+            return Ok(f);
+        }
+        let (library, name) = PREFIXES
+            .iter()
+            .find_map(|(prefix, lib)| s.strip_prefix(prefix).map(|rest| (Some(*lib), rest)))
+            .unwrap_or((None, s));
+        match library_name(library, name) {
+            Some(FormatName::Is(f)) => Ok(f),
+            Some(FormatName::Refused(why)) => Err(UnknownFormat {
+                kept: Kept::new(s),
+                refusal: Some(why),
+            }),
+            None => Err(UnknownFormat::new(s)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::string::ToString;
+    use std::vec::Vec;
+    use std::{format, vec};
 
     #[test]
     fn each_engine_name_is_listed_once_and_is_not_an_actlut_name() {
@@ -211,5 +512,130 @@ mod tests {
         ] {
             assert_eq!(from_engine_name(name), None, "{name}");
         }
+    }
+
+    /// The prefix that introduces `library`'s names (its first in `PREFIXES`).
+    fn prefix_of(library: &str) -> Option<&'static str> {
+        PREFIXES
+            .iter()
+            .find(|(_, lib)| *lib == library)
+            .map(|(p, _)| *p)
+    }
+
+    #[test]
+    fn every_format_parses_from_its_name_feature_and_dtype_name() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse(), Ok(f));
+            assert_eq!(f.feature().parse(), Ok(f));
+            assert_eq!(f.dtype_name().parse(), Ok(f), "{}", f.dtype_name());
+            assert_eq!(format!("ml_dtypes.{}", f.dtype_name()).parse(), Ok(f));
+            assert_eq!(format!("jnp.{}", f.dtype_name()).parse(), Ok(f));
+        }
+    }
+
+    /// Each row parses as it says, bare and with its library's prefix; a bare name means
+    /// one thing in every library; no row shadows an actlut name, feature or dtype name.
+    #[test]
+    fn each_library_name_parses_as_its_library_means_it() {
+        let actlut_names: Vec<&str> = Format::ALL
+            .iter()
+            .flat_map(|f| [f.name(), f.feature(), f.dtype_name()])
+            .collect();
+        for (i, &(lib, name, meaning)) in FORMAT_NAMES.iter().enumerate() {
+            for (other_lib, other, other_meaning) in &FORMAT_NAMES[..i] {
+                if other.eq_ignore_ascii_case(name) {
+                    assert_eq!(*other_meaning, meaning, "{name} ({lib}, {other_lib})");
+                    assert_ne!(lib, *other_lib, "{name} twice in {lib}");
+                }
+            }
+            if let FormatName::Is(f) = meaning {
+                assert!(
+                    !actlut_names.contains(&name) || f.dtype_name() == name,
+                    "{name} shadows an actlut name"
+                );
+            }
+            let mut spellings = vec![name.to_string()];
+            spellings.extend(prefix_of(lib).map(|p| format!("{p}{name}")));
+            if lib == "short" {
+                spellings.push(name.to_ascii_uppercase());
+            }
+            for s in spellings {
+                match meaning {
+                    FormatName::Is(f) => assert_eq!(s.parse(), Ok(f), "{s}"),
+                    FormatName::Refused(why) => {
+                        let err = s.parse::<Format>().unwrap_err();
+                        assert_eq!(err.refusal(), Some(why), "{s}");
+                        assert!(err.to_string().contains(why));
+                        assert!(
+                            Format::ALL.iter().any(|f| why.contains(f.name())),
+                            "{s}: the refusal names no actlut format"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The issue's bad inputs: other libraries' names are taken as they mean them or
+    /// refused naming actlut's format, never silently another format.
+    #[test]
+    fn other_libraries_e4m3_names_never_mean_another_format() {
+        for s in [
+            "float8_e4m3fn",
+            "e4m3fn",
+            "E4M3FN",
+            "torch.float8_e4m3fn",
+            "ml_dtypes.float8_e4m3fn",
+            "FLOAT8E4M3FN",
+            "TensorProto.FLOAT8E4M3FN",
+            "onnx.TensorProto.FLOAT8E4M3FN",
+        ] {
+            assert_eq!(s.parse(), Ok(Format::Fp8E4M3), "{s}");
+        }
+        for s in ["float8_e4m3", "ml_dtypes.float8_e4m3", "jnp.float8_e4m3"] {
+            assert_eq!(s.parse(), Ok(Format::Fp8E4M3Ieee), "{s}");
+        }
+        let err = "e4m3".parse::<Format>().unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("fp8_e4m3 ") && msg.contains("fp8_e4m3ieee"),
+            "{msg}"
+        );
+        // PyTorch has no IEEE-like E4M3 and no E3M4: no guess from the bare name.
+        for s in [
+            "torch.float8_e4m3",
+            "torch.float8_e3m4",
+            "np.bfloat16",
+            "TensorProto.float16",
+        ] {
+            let err = s.parse::<Format>().unwrap_err();
+            assert_eq!(err.refusal(), None, "{s}");
+            assert!(err
+                .to_string()
+                .starts_with(&format!("unknown format name `{s}`")));
+        }
+        assert_eq!("np.float16".parse(), Ok(Format::F16));
+        assert_eq!("torch.half".parse(), Ok(Format::F16));
+        assert_eq!("torch.float8_e8m0fnu".parse(), Ok(Format::Fp8E8M0Fnu));
+        assert_eq!("FLOAT8E8M0".parse(), Ok(Format::Fp8E8M0Fnu));
+        assert!("torch.float4_e2m1fn_x2"
+            .parse::<Format>()
+            .unwrap_err()
+            .to_string()
+            .contains("fp4_e2m1"));
+    }
+
+    #[test]
+    fn an_unknown_format_name_lists_every_format() {
+        let err = "fp9".parse::<Format>().unwrap_err();
+        let msg = err.to_string();
+        for f in Format::ALL {
+            assert!(msg.contains(f.name()), "{msg}");
+        }
+        assert!(msg.contains("FORMAT_NAMES"));
+        let long = "x".repeat(100);
+        let err = long.parse::<Format>().unwrap_err();
+        assert!(err.is_truncated() && err.name().len() == KEPT_NAME);
+        assert!(err.to_string().contains("x…`"));
     }
 }

@@ -111,6 +111,17 @@ pub(crate) fn round(fmt: Format, v: Bounded) -> Option<u16> {
     if s.is_infinite() {
         return Some(fmt.encode(s));
     }
+    // The sign of the value is the sign of the evaluation (as in every format, where it
+    // decides between ±0 and the sign of a result). An unsigned format holds no negative
+    // value: every one, however small, is its NaN; only an exact −0 is +0.
+    if !fmt.is_signed() && s.is_sign_negative() && (s != 0.0 || v.err != 0.0) {
+        return Some(fmt.default_nan_bits());
+    }
+    // A format without zero (E8M0) tells an exact zero (its NaN) from a tiny positive
+    // value (its smallest value): an evaluation of 0 that is not exact settles nothing.
+    if !fmt.has_zero() && s == 0.0 && v.err != 0.0 {
+        return None;
+    }
     let cell = |r: u16| {
         // The cell of reals (of s's sign) that round to r: (lower, upper) in magnitude.
         let mag = fmt.mag(r);
@@ -276,6 +287,29 @@ mod tests {
             err: 0.0,
         };
         assert_eq!(round(f, v), Some(0x81));
+    }
+
+    /// An unsigned format makes every negative evaluation its NaN (an exact −0 is +0);
+    /// E8M0 settles a zero only when it is exact.
+    #[test]
+    fn unsigned_and_zeroless_cells() {
+        let f = Format::Fp8E5M3Fnu;
+        assert_eq!(round(f, Bounded::evaluated(-1e-9)), Some(0xFF));
+        assert_eq!(round(f, Bounded::evaluated(-1e9)), Some(0xFF));
+        assert_eq!(round(f, Bounded::exact(-0.0)), Some(0x00));
+        assert_eq!(round(f, Bounded::evaluated(-0.0)), Some(0xFF));
+        assert_eq!(round(f, Bounded::evaluated(0.0)), Some(0x00));
+        assert_eq!(round(f, Bounded::evaluated(1.0)), Some(0x78));
+        // The overflow threshold 118784 is a boundary.
+        assert_eq!(round(f, Bounded::evaluated(118784.0)), None);
+        let f = Format::Fp8E8M0Fnu;
+        assert_eq!(round(f, Bounded::exact(0.0)), Some(0xFF));
+        assert_eq!(round(f, Bounded::evaluated(0.0)), None);
+        assert_eq!(round(f, Bounded::evaluated(1e-300)), Some(0x00));
+        assert_eq!(round(f, Bounded::evaluated(-2.0)), Some(0xFF));
+        assert_eq!(round(f, Bounded::evaluated(3.0)), None);
+        assert_eq!(round(f, Bounded::exact(3.0)), Some(0x81));
+        assert_eq!(round(f, Bounded::evaluated(2.9)), Some(0x80));
     }
 
     #[test]

@@ -117,6 +117,41 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
     /// [`MissingTable`] when the table is not compiled in.
     fn table_fp4_e2m1(self) -> Result<&'static [u8; 16], MissingTable>;
 
+    /// The `fp8_e3m4` table, if compiled in.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingTable`] when the table is not compiled in.
+    fn table_fp8_e3m4(self) -> Result<&'static [u8; 256], MissingTable>;
+
+    /// The `fp8_e4m3ieee` table, if compiled in.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingTable`] when the table is not compiled in.
+    fn table_fp8_e4m3ieee(self) -> Result<&'static [u8; 256], MissingTable>;
+
+    /// The `fp8_e4m3b11fnuz` table, if compiled in.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingTable`] when the table is not compiled in.
+    fn table_fp8_e4m3b11fnuz(self) -> Result<&'static [u8; 256], MissingTable>;
+
+    /// The `fp8_e5m3fnu` table, if compiled in.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingTable`] when the table is not compiled in.
+    fn table_fp8_e5m3fnu(self) -> Result<&'static [u8; 256], MissingTable>;
+
+    /// The `fp8_e8m0fnu` table, if compiled in.
+    ///
+    /// # Errors
+    ///
+    /// [`MissingTable`] when the table is not compiled in.
+    fn table_fp8_e8m0fnu(self) -> Result<&'static [u8; 256], MissingTable>;
+
     /// The table over `format`, if compiled in: the one entry point for code that handles
     /// every format alike.
     ///
@@ -746,6 +781,221 @@ impl BuiltinTables for Function {
         }
     }
 
+    fn table_fp8_e3m4(self) -> Result<&'static [u8; 256], MissingTable> {
+        match self {
+            #[cfg(all(feature = "gelu", feature = "fp8-e3m4"))]
+            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E3M4)),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e3m4"))]
+            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E3M4)),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e3m4"))]
+            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E3M4)),
+            #[cfg(all(feature = "tanh", feature = "fp8-e3m4"))]
+            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E3M4)),
+            #[cfg(all(feature = "silu", feature = "fp8-e3m4"))]
+            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E3M4)),
+            #[cfg(all(feature = "mish", feature = "fp8-e3m4"))]
+            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E3M4)),
+            #[cfg(all(feature = "softplus", feature = "fp8-e3m4"))]
+            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E3M4)),
+            #[cfg(all(feature = "softsign", feature = "fp8-e3m4"))]
+            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E3M4)),
+            #[cfg(all(feature = "elu", feature = "fp8-e3m4"))]
+            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E3M4)),
+            #[cfg(all(feature = "selu", feature = "fp8-e3m4"))]
+            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E3M4)),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e3m4"))]
+            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E3M4)),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e3m4"))]
+            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E3M4)),
+            #[cfg(all(feature = "erf", feature = "fp8-e3m4"))]
+            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E3M4)),
+            #[cfg(all(feature = "exp", feature = "fp8-e3m4"))]
+            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E3M4)),
+            #[cfg(all(feature = "log", feature = "fp8-e3m4"))]
+            Function::Log => Ok(&(*crate::tables::LOG_FP8_E3M4)),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e3m4"))]
+            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E3M4)),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e3m4"))]
+            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E3M4)),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
+            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E3M4)),
+            #[allow(unreachable_patterns)]
+            _ => Err(MissingTable { function: self, format: Format::Fp8E3M4 }),
+        }
+    }
+
+    fn table_fp8_e4m3ieee(self) -> Result<&'static [u8; 256], MissingTable> {
+        match self {
+            #[cfg(all(feature = "gelu", feature = "fp8-e4m3ieee"))]
+            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
+            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3ieee"))]
+            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "tanh", feature = "fp8-e4m3ieee"))]
+            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "silu", feature = "fp8-e4m3ieee"))]
+            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "mish", feature = "fp8-e4m3ieee"))]
+            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "softplus", feature = "fp8-e4m3ieee"))]
+            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "softsign", feature = "fp8-e4m3ieee"))]
+            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "elu", feature = "fp8-e4m3ieee"))]
+            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "selu", feature = "fp8-e4m3ieee"))]
+            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3ieee"))]
+            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e4m3ieee"))]
+            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "erf", feature = "fp8-e4m3ieee"))]
+            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "exp", feature = "fp8-e4m3ieee"))]
+            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "log", feature = "fp8-e4m3ieee"))]
+            Function::Log => Ok(&(*crate::tables::LOG_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3ieee"))]
+            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3ieee"))]
+            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3IEEE)),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
+            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3IEEE)),
+            #[allow(unreachable_patterns)]
+            _ => Err(MissingTable { function: self, format: Format::Fp8E4M3Ieee }),
+        }
+    }
+
+    fn table_fp8_e4m3b11fnuz(self) -> Result<&'static [u8; 256], MissingTable> {
+        match self {
+            #[cfg(all(feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
+            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
+            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3b11fnuz"))]
+            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "tanh", feature = "fp8-e4m3b11fnuz"))]
+            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "silu", feature = "fp8-e4m3b11fnuz"))]
+            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "mish", feature = "fp8-e4m3b11fnuz"))]
+            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "softplus", feature = "fp8-e4m3b11fnuz"))]
+            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "softsign", feature = "fp8-e4m3b11fnuz"))]
+            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "elu", feature = "fp8-e4m3b11fnuz"))]
+            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "selu", feature = "fp8-e4m3b11fnuz"))]
+            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3b11fnuz"))]
+            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e4m3b11fnuz"))]
+            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "erf", feature = "fp8-e4m3b11fnuz"))]
+            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "exp", feature = "fp8-e4m3b11fnuz"))]
+            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "log", feature = "fp8-e4m3b11fnuz"))]
+            Function::Log => Ok(&(*crate::tables::LOG_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3b11fnuz"))]
+            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3b11fnuz"))]
+            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3B11FNUZ)),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
+            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3B11FNUZ)),
+            #[allow(unreachable_patterns)]
+            _ => Err(MissingTable { function: self, format: Format::Fp8E4M3B11Fnuz }),
+        }
+    }
+
+    fn table_fp8_e5m3fnu(self) -> Result<&'static [u8; 256], MissingTable> {
+        match self {
+            #[cfg(all(feature = "gelu", feature = "fp8-e5m3fnu"))]
+            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E5M3FNU)),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
+            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E5M3FNU)),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e5m3fnu"))]
+            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E5M3FNU)),
+            #[cfg(all(feature = "tanh", feature = "fp8-e5m3fnu"))]
+            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E5M3FNU)),
+            #[cfg(all(feature = "silu", feature = "fp8-e5m3fnu"))]
+            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E5M3FNU)),
+            #[cfg(all(feature = "mish", feature = "fp8-e5m3fnu"))]
+            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E5M3FNU)),
+            #[cfg(all(feature = "softplus", feature = "fp8-e5m3fnu"))]
+            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E5M3FNU)),
+            #[cfg(all(feature = "softsign", feature = "fp8-e5m3fnu"))]
+            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E5M3FNU)),
+            #[cfg(all(feature = "elu", feature = "fp8-e5m3fnu"))]
+            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E5M3FNU)),
+            #[cfg(all(feature = "selu", feature = "fp8-e5m3fnu"))]
+            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E5M3FNU)),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m3fnu"))]
+            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E5M3FNU)),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e5m3fnu"))]
+            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E5M3FNU)),
+            #[cfg(all(feature = "erf", feature = "fp8-e5m3fnu"))]
+            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E5M3FNU)),
+            #[cfg(all(feature = "exp", feature = "fp8-e5m3fnu"))]
+            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E5M3FNU)),
+            #[cfg(all(feature = "log", feature = "fp8-e5m3fnu"))]
+            Function::Log => Ok(&(*crate::tables::LOG_FP8_E5M3FNU)),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e5m3fnu"))]
+            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E5M3FNU)),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m3fnu"))]
+            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E5M3FNU)),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
+            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E5M3FNU)),
+            #[allow(unreachable_patterns)]
+            _ => Err(MissingTable { function: self, format: Format::Fp8E5M3Fnu }),
+        }
+    }
+
+    fn table_fp8_e8m0fnu(self) -> Result<&'static [u8; 256], MissingTable> {
+        match self {
+            #[cfg(all(feature = "gelu", feature = "fp8-e8m0fnu"))]
+            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E8M0FNU)),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
+            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E8M0FNU)),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e8m0fnu"))]
+            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E8M0FNU)),
+            #[cfg(all(feature = "tanh", feature = "fp8-e8m0fnu"))]
+            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E8M0FNU)),
+            #[cfg(all(feature = "silu", feature = "fp8-e8m0fnu"))]
+            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E8M0FNU)),
+            #[cfg(all(feature = "mish", feature = "fp8-e8m0fnu"))]
+            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E8M0FNU)),
+            #[cfg(all(feature = "softplus", feature = "fp8-e8m0fnu"))]
+            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E8M0FNU)),
+            #[cfg(all(feature = "softsign", feature = "fp8-e8m0fnu"))]
+            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E8M0FNU)),
+            #[cfg(all(feature = "elu", feature = "fp8-e8m0fnu"))]
+            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E8M0FNU)),
+            #[cfg(all(feature = "selu", feature = "fp8-e8m0fnu"))]
+            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E8M0FNU)),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e8m0fnu"))]
+            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E8M0FNU)),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e8m0fnu"))]
+            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E8M0FNU)),
+            #[cfg(all(feature = "erf", feature = "fp8-e8m0fnu"))]
+            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E8M0FNU)),
+            #[cfg(all(feature = "exp", feature = "fp8-e8m0fnu"))]
+            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E8M0FNU)),
+            #[cfg(all(feature = "log", feature = "fp8-e8m0fnu"))]
+            Function::Log => Ok(&(*crate::tables::LOG_FP8_E8M0FNU)),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e8m0fnu"))]
+            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E8M0FNU)),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e8m0fnu"))]
+            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E8M0FNU)),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
+            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E8M0FNU)),
+            #[allow(unreachable_patterns)]
+            _ => Err(MissingTable { function: self, format: Format::Fp8E8M0Fnu }),
+        }
+    }
+
     fn table(self, format: Format) -> Result<TableRef, MissingTable> {
         match (self, format) {
             #[cfg(all(feature = "gelu", feature = "f16"))]
@@ -1060,6 +1310,186 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP4_E2M1))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
             (Function::Logsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP4_E2M1))),
+            #[cfg(all(feature = "gelu", feature = "fp8-e3m4"))]
+            (Function::Gelu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E3M4))),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e3m4"))]
+            (Function::GeluTanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E3M4))),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e3m4"))]
+            (Function::Sigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E3M4))),
+            #[cfg(all(feature = "tanh", feature = "fp8-e3m4"))]
+            (Function::Tanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E3M4))),
+            #[cfg(all(feature = "silu", feature = "fp8-e3m4"))]
+            (Function::Silu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E3M4))),
+            #[cfg(all(feature = "mish", feature = "fp8-e3m4"))]
+            (Function::Mish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E3M4))),
+            #[cfg(all(feature = "softplus", feature = "fp8-e3m4"))]
+            (Function::Softplus, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E3M4))),
+            #[cfg(all(feature = "softsign", feature = "fp8-e3m4"))]
+            (Function::Softsign, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E3M4))),
+            #[cfg(all(feature = "elu", feature = "fp8-e3m4"))]
+            (Function::Elu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E3M4))),
+            #[cfg(all(feature = "selu", feature = "fp8-e3m4"))]
+            (Function::Selu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E3M4))),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e3m4"))]
+            (Function::Hardsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E3M4))),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e3m4"))]
+            (Function::Hardswish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E3M4))),
+            #[cfg(all(feature = "erf", feature = "fp8-e3m4"))]
+            (Function::Erf, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E3M4))),
+            #[cfg(all(feature = "exp", feature = "fp8-e3m4"))]
+            (Function::Exp, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E3M4))),
+            #[cfg(all(feature = "log", feature = "fp8-e3m4"))]
+            (Function::Log, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E3M4))),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e3m4"))]
+            (Function::Rsqrt, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E3M4))),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e3m4"))]
+            (Function::GeluQuick, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E3M4))),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
+            (Function::Logsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E3M4))),
+            #[cfg(all(feature = "gelu", feature = "fp8-e4m3ieee"))]
+            (Function::Gelu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
+            (Function::GeluTanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3ieee"))]
+            (Function::Sigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "tanh", feature = "fp8-e4m3ieee"))]
+            (Function::Tanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "silu", feature = "fp8-e4m3ieee"))]
+            (Function::Silu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "mish", feature = "fp8-e4m3ieee"))]
+            (Function::Mish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "softplus", feature = "fp8-e4m3ieee"))]
+            (Function::Softplus, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "softsign", feature = "fp8-e4m3ieee"))]
+            (Function::Softsign, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "elu", feature = "fp8-e4m3ieee"))]
+            (Function::Elu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "selu", feature = "fp8-e4m3ieee"))]
+            (Function::Selu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3ieee"))]
+            (Function::Hardsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e4m3ieee"))]
+            (Function::Hardswish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "erf", feature = "fp8-e4m3ieee"))]
+            (Function::Erf, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "exp", feature = "fp8-e4m3ieee"))]
+            (Function::Exp, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "log", feature = "fp8-e4m3ieee"))]
+            (Function::Log, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3ieee"))]
+            (Function::Rsqrt, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3ieee"))]
+            (Function::GeluQuick, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
+            (Function::Logsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Gelu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
+            (Function::GeluTanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Sigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "tanh", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Tanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "silu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Silu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "mish", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Mish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "softplus", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Softplus, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "softsign", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Softsign, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "elu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Elu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "selu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Selu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Hardsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Hardswish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "erf", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Erf, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "exp", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Exp, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "log", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Log, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Rsqrt, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3b11fnuz"))]
+            (Function::GeluQuick, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Logsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "gelu", feature = "fp8-e5m3fnu"))]
+            (Function::Gelu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
+            (Function::GeluTanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E5M3FNU))),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e5m3fnu"))]
+            (Function::Sigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E5M3FNU))),
+            #[cfg(all(feature = "tanh", feature = "fp8-e5m3fnu"))]
+            (Function::Tanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E5M3FNU))),
+            #[cfg(all(feature = "silu", feature = "fp8-e5m3fnu"))]
+            (Function::Silu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "mish", feature = "fp8-e5m3fnu"))]
+            (Function::Mish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E5M3FNU))),
+            #[cfg(all(feature = "softplus", feature = "fp8-e5m3fnu"))]
+            (Function::Softplus, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E5M3FNU))),
+            #[cfg(all(feature = "softsign", feature = "fp8-e5m3fnu"))]
+            (Function::Softsign, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E5M3FNU))),
+            #[cfg(all(feature = "elu", feature = "fp8-e5m3fnu"))]
+            (Function::Elu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "selu", feature = "fp8-e5m3fnu"))]
+            (Function::Selu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m3fnu"))]
+            (Function::Hardsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E5M3FNU))),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e5m3fnu"))]
+            (Function::Hardswish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E5M3FNU))),
+            #[cfg(all(feature = "erf", feature = "fp8-e5m3fnu"))]
+            (Function::Erf, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E5M3FNU))),
+            #[cfg(all(feature = "exp", feature = "fp8-e5m3fnu"))]
+            (Function::Exp, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E5M3FNU))),
+            #[cfg(all(feature = "log", feature = "fp8-e5m3fnu"))]
+            (Function::Log, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E5M3FNU))),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e5m3fnu"))]
+            (Function::Rsqrt, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E5M3FNU))),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m3fnu"))]
+            (Function::GeluQuick, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E5M3FNU))),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
+            (Function::Logsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E5M3FNU))),
+            #[cfg(all(feature = "gelu", feature = "fp8-e8m0fnu"))]
+            (Function::Gelu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
+            (Function::GeluTanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E8M0FNU))),
+            #[cfg(all(feature = "sigmoid", feature = "fp8-e8m0fnu"))]
+            (Function::Sigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E8M0FNU))),
+            #[cfg(all(feature = "tanh", feature = "fp8-e8m0fnu"))]
+            (Function::Tanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E8M0FNU))),
+            #[cfg(all(feature = "silu", feature = "fp8-e8m0fnu"))]
+            (Function::Silu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "mish", feature = "fp8-e8m0fnu"))]
+            (Function::Mish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E8M0FNU))),
+            #[cfg(all(feature = "softplus", feature = "fp8-e8m0fnu"))]
+            (Function::Softplus, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E8M0FNU))),
+            #[cfg(all(feature = "softsign", feature = "fp8-e8m0fnu"))]
+            (Function::Softsign, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E8M0FNU))),
+            #[cfg(all(feature = "elu", feature = "fp8-e8m0fnu"))]
+            (Function::Elu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "selu", feature = "fp8-e8m0fnu"))]
+            (Function::Selu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "hardsigmoid", feature = "fp8-e8m0fnu"))]
+            (Function::Hardsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E8M0FNU))),
+            #[cfg(all(feature = "hardswish", feature = "fp8-e8m0fnu"))]
+            (Function::Hardswish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E8M0FNU))),
+            #[cfg(all(feature = "erf", feature = "fp8-e8m0fnu"))]
+            (Function::Erf, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E8M0FNU))),
+            #[cfg(all(feature = "exp", feature = "fp8-e8m0fnu"))]
+            (Function::Exp, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E8M0FNU))),
+            #[cfg(all(feature = "log", feature = "fp8-e8m0fnu"))]
+            (Function::Log, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E8M0FNU))),
+            #[cfg(all(feature = "rsqrt", feature = "fp8-e8m0fnu"))]
+            (Function::Rsqrt, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E8M0FNU))),
+            #[cfg(all(feature = "gelu-quick", feature = "fp8-e8m0fnu"))]
+            (Function::GeluQuick, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E8M0FNU))),
+            #[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
+            (Function::Logsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E8M0FNU))),
             _ => Err(MissingTable { function: self, format }),
         }
     }

@@ -106,6 +106,56 @@ pub fn fp4_e2m1_bits(function: Function, x: u8) -> u8 {
     actlut_core::eval(function, Format::Fp4E2M1, u16::from(x)) as u8
 }
 
+/// `function` at one `fp8_e3m4` given and returned as raw bits, computed.
+///
+/// # Panics
+///
+/// If `fp8_e3m4` cannot represent `function` ([`Format::can_represent`]: log and
+/// rsqrt over a format without NaN).
+pub fn fp8_e3m4_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E3M4, u16::from(x)) as u8
+}
+
+/// `function` at one `fp8_e4m3ieee` given and returned as raw bits, computed.
+///
+/// # Panics
+///
+/// If `fp8_e4m3ieee` cannot represent `function` ([`Format::can_represent`]: log and
+/// rsqrt over a format without NaN).
+pub fn fp8_e4m3ieee_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E4M3Ieee, u16::from(x)) as u8
+}
+
+/// `function` at one `fp8_e4m3b11fnuz` given and returned as raw bits, computed.
+///
+/// # Panics
+///
+/// If `fp8_e4m3b11fnuz` cannot represent `function` ([`Format::can_represent`]: log and
+/// rsqrt over a format without NaN).
+pub fn fp8_e4m3b11fnuz_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E4M3B11Fnuz, u16::from(x)) as u8
+}
+
+/// `function` at one `fp8_e5m3fnu` given and returned as raw bits, computed.
+///
+/// # Panics
+///
+/// If `fp8_e5m3fnu` cannot represent `function` ([`Format::can_represent`]: log and
+/// rsqrt over a format without NaN).
+pub fn fp8_e5m3fnu_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E5M3Fnu, u16::from(x)) as u8
+}
+
+/// `function` at one `fp8_e8m0fnu` given and returned as raw bits, computed.
+///
+/// # Panics
+///
+/// If `fp8_e8m0fnu` cannot represent `function` ([`Format::can_represent`]: log and
+/// rsqrt over a format without NaN).
+pub fn fp8_e8m0fnu_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E8M0Fnu, u16::from(x)) as u8
+}
+
 /// `gelu` at one `f16`, computed: `x*Phi(x) = (x/2)*erfc(-x/sqrt(2))`.
 pub fn gelu_f16(x: half::f16) -> half::f16 {
     f16(Function::Gelu, x)

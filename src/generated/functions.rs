@@ -59,6 +59,31 @@ pub mod gelu {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: GELU_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "gelu", feature: "gelu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: GELU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu", feature: "gelu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: GELU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu", feature: "gelu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: GELU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu", feature: "gelu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: GELU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu", feature: "gelu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `gelu_tanh`: `(x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))`, over every enabled format.
@@ -114,6 +139,31 @@ pub mod gelu_tanh {
         function: "gelu_tanh", feature: "gelu-tanh",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: GELU_TANH_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_tanh", feature: "gelu-tanh",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: GELU_TANH_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_tanh", feature: "gelu-tanh",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: GELU_TANH_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_tanh", feature: "gelu-tanh",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: GELU_TANH_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_tanh", feature: "gelu-tanh",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: GELU_TANH_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_tanh", feature: "gelu-tanh",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_TANH_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -171,6 +221,31 @@ pub mod sigmoid {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SIGMOID_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "sigmoid", feature: "sigmoid",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SIGMOID_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sigmoid", feature: "sigmoid",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SIGMOID_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sigmoid", feature: "sigmoid",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SIGMOID_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sigmoid", feature: "sigmoid",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SIGMOID_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sigmoid", feature: "sigmoid",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SIGMOID_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `tanh`: `tanh(x)`, over every enabled format.
@@ -226,6 +301,31 @@ pub mod tanh {
         function: "tanh", feature: "tanh",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: TANH_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "tanh", feature: "tanh",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: TANH_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "tanh", feature: "tanh",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: TANH_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "tanh", feature: "tanh",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: TANH_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "tanh", feature: "tanh",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: TANH_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "tanh", feature: "tanh",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: TANH_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -283,6 +383,31 @@ pub mod silu {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SILU_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "silu", feature: "silu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SILU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "silu", feature: "silu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SILU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "silu", feature: "silu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SILU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "silu", feature: "silu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SILU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "silu", feature: "silu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SILU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `mish`: `x*tanh(softplus(x))`, over every enabled format.
@@ -338,6 +463,31 @@ pub mod mish {
         function: "mish", feature: "mish",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: MISH_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "mish", feature: "mish",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: MISH_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "mish", feature: "mish",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: MISH_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "mish", feature: "mish",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: MISH_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "mish", feature: "mish",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: MISH_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "mish", feature: "mish",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: MISH_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -395,6 +545,31 @@ pub mod softplus {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SOFTPLUS_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "softplus", feature: "softplus",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SOFTPLUS_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softplus", feature: "softplus",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SOFTPLUS_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softplus", feature: "softplus",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SOFTPLUS_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softplus", feature: "softplus",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SOFTPLUS_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softplus", feature: "softplus",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SOFTPLUS_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `softsign`: `x/(1 + |x|)`, over every enabled format.
@@ -450,6 +625,31 @@ pub mod softsign {
         function: "softsign", feature: "softsign",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SOFTSIGN_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softsign", feature: "softsign",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SOFTSIGN_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softsign", feature: "softsign",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SOFTSIGN_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softsign", feature: "softsign",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SOFTSIGN_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softsign", feature: "softsign",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SOFTSIGN_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "softsign", feature: "softsign",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SOFTSIGN_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -507,6 +707,31 @@ pub mod elu {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: ELU_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "elu", feature: "elu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: ELU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "elu", feature: "elu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: ELU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "elu", feature: "elu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: ELU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "elu", feature: "elu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: ELU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "elu", feature: "elu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: ELU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `selu`: `lambda*x if x > 0 else lambda*alpha*(e^x - 1)`, over every enabled format.
@@ -562,6 +787,31 @@ pub mod selu {
         function: "selu", feature: "selu",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SELU_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "selu", feature: "selu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SELU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "selu", feature: "selu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SELU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "selu", feature: "selu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SELU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "selu", feature: "selu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SELU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "selu", feature: "selu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SELU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -619,6 +869,31 @@ pub mod hardsigmoid {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: HARDSIGMOID_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "hardsigmoid", feature: "hardsigmoid",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: HARDSIGMOID_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardsigmoid", feature: "hardsigmoid",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: HARDSIGMOID_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardsigmoid", feature: "hardsigmoid",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: HARDSIGMOID_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardsigmoid", feature: "hardsigmoid",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: HARDSIGMOID_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardsigmoid", feature: "hardsigmoid",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDSIGMOID_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `hardswish`: `x*hardsigmoid(x)`, over every enabled format.
@@ -674,6 +949,31 @@ pub mod hardswish {
         function: "hardswish", feature: "hardswish",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: HARDSWISH_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardswish", feature: "hardswish",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: HARDSWISH_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardswish", feature: "hardswish",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: HARDSWISH_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardswish", feature: "hardswish",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: HARDSWISH_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardswish", feature: "hardswish",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: HARDSWISH_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardswish", feature: "hardswish",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDSWISH_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -731,6 +1031,31 @@ pub mod erf {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: ERF_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "erf", feature: "erf",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: ERF_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "erf", feature: "erf",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: ERF_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "erf", feature: "erf",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: ERF_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "erf", feature: "erf",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: ERF_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "erf", feature: "erf",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: ERF_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `exp`: `e^x`, over every enabled format.
@@ -787,6 +1112,31 @@ pub mod exp {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: EXP_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "exp", feature: "exp",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: EXP_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "exp", feature: "exp",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: EXP_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "exp", feature: "exp",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: EXP_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "exp", feature: "exp",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: EXP_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "exp", feature: "exp",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: EXP_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `log`: `ln(x)`, over every enabled format.
@@ -828,6 +1178,31 @@ pub mod log {
         format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LOG_FP8_E5M2FNUZ,
         items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
     }
+    crate::functions::byte_codes! {
+        function: "log", feature: "log",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LOG_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "log", feature: "log",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LOG_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "log", feature: "log",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LOG_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "log", feature: "log",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LOG_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "log", feature: "log",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LOG_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `rsqrt`: `1/sqrt(x)`, over every enabled format.
@@ -868,6 +1243,31 @@ pub mod rsqrt {
         function: "rsqrt", feature: "rsqrt",
         format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RSQRT_FP8_E5M2FNUZ,
         items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "rsqrt", feature: "rsqrt",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RSQRT_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "rsqrt", feature: "rsqrt",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RSQRT_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "rsqrt", feature: "rsqrt",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RSQRT_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "rsqrt", feature: "rsqrt",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RSQRT_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "rsqrt", feature: "rsqrt",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RSQRT_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }
 
@@ -925,6 +1325,31 @@ pub mod gelu_quick {
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: GELU_QUICK_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
     }
+    crate::functions::byte_codes! {
+        function: "gelu_quick", feature: "gelu-quick",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: GELU_QUICK_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_quick", feature: "gelu-quick",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: GELU_QUICK_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_quick", feature: "gelu-quick",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: GELU_QUICK_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_quick", feature: "gelu-quick",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: GELU_QUICK_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "gelu_quick", feature: "gelu-quick",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_QUICK_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
 }
 
 /// `logsigmoid`: `ln(sigmoid(x)) = -softplus(-x)`, over every enabled format.
@@ -980,5 +1405,30 @@ pub mod logsigmoid {
         function: "logsigmoid", feature: "logsigmoid",
         format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: LOGSIGMOID_FP4_E2M1,
         items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "logsigmoid", feature: "logsigmoid",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LOGSIGMOID_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "logsigmoid", feature: "logsigmoid",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LOGSIGMOID_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "logsigmoid", feature: "logsigmoid",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LOGSIGMOID_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "logsigmoid", feature: "logsigmoid",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LOGSIGMOID_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "logsigmoid", feature: "logsigmoid",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LOGSIGMOID_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
 }

@@ -137,6 +137,71 @@ fn gelu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "gelu", feature = "fp8-e3m4"))]
+#[test]
+fn gelu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Gelu,
+        Format::Fp8E3M4,
+        Function::Gelu.table_fp8_e3m4().unwrap(),
+        actlut::gelu::fp8_e3m4_bits,
+        actlut::gelu::apply_fp8_e3m4_bits,
+        actlut::gelu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn gelu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Gelu,
+        Format::Fp8E4M3Ieee,
+        Function::Gelu.table_fp8_e4m3ieee().unwrap(),
+        actlut::gelu::fp8_e4m3ieee_bits,
+        actlut::gelu::apply_fp8_e4m3ieee_bits,
+        actlut::gelu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn gelu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Gelu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Gelu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::gelu::fp8_e4m3b11fnuz_bits,
+        actlut::gelu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::gelu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn gelu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Gelu,
+        Format::Fp8E5M3Fnu,
+        Function::Gelu.table_fp8_e5m3fnu().unwrap(),
+        actlut::gelu::fp8_e5m3fnu_bits,
+        actlut::gelu::apply_fp8_e5m3fnu_bits,
+        actlut::gelu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn gelu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Gelu,
+        Format::Fp8E8M0Fnu,
+        Function::Gelu.table_fp8_e8m0fnu().unwrap(),
+        actlut::gelu::fp8_e8m0fnu_bits,
+        actlut::gelu::apply_fp8_e8m0fnu_bits,
+        actlut::gelu::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
 #[test]
 fn gelu_tanh_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -261,6 +326,71 @@ fn gelu_tanh_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::gelu_tanh::fp4_e2m1_bits,
         actlut::gelu_tanh::apply_fp4_e2m1_bits,
         actlut::gelu_tanh::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-tanh", feature = "fp8-e3m4"))]
+#[test]
+fn gelu_tanh_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluTanh,
+        Format::Fp8E3M4,
+        Function::GeluTanh.table_fp8_e3m4().unwrap(),
+        actlut::gelu_tanh::fp8_e3m4_bits,
+        actlut::gelu_tanh::apply_fp8_e3m4_bits,
+        actlut::gelu_tanh::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
+#[test]
+fn gelu_tanh_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluTanh,
+        Format::Fp8E4M3Ieee,
+        Function::GeluTanh.table_fp8_e4m3ieee().unwrap(),
+        actlut::gelu_tanh::fp8_e4m3ieee_bits,
+        actlut::gelu_tanh::apply_fp8_e4m3ieee_bits,
+        actlut::gelu_tanh::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn gelu_tanh_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluTanh,
+        Format::Fp8E4M3B11Fnuz,
+        Function::GeluTanh.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::gelu_tanh::fp8_e4m3b11fnuz_bits,
+        actlut::gelu_tanh::apply_fp8_e4m3b11fnuz_bits,
+        actlut::gelu_tanh::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
+#[test]
+fn gelu_tanh_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluTanh,
+        Format::Fp8E5M3Fnu,
+        Function::GeluTanh.table_fp8_e5m3fnu().unwrap(),
+        actlut::gelu_tanh::fp8_e5m3fnu_bits,
+        actlut::gelu_tanh::apply_fp8_e5m3fnu_bits,
+        actlut::gelu_tanh::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
+#[test]
+fn gelu_tanh_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluTanh,
+        Format::Fp8E8M0Fnu,
+        Function::GeluTanh.table_fp8_e8m0fnu().unwrap(),
+        actlut::gelu_tanh::fp8_e8m0fnu_bits,
+        actlut::gelu_tanh::apply_fp8_e8m0fnu_bits,
+        actlut::gelu_tanh::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -391,6 +521,71 @@ fn sigmoid_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "sigmoid", feature = "fp8-e3m4"))]
+#[test]
+fn sigmoid_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sigmoid,
+        Format::Fp8E3M4,
+        Function::Sigmoid.table_fp8_e3m4().unwrap(),
+        actlut::sigmoid::fp8_e3m4_bits,
+        actlut::sigmoid::apply_fp8_e3m4_bits,
+        actlut::sigmoid::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "sigmoid", feature = "fp8-e4m3ieee"))]
+#[test]
+fn sigmoid_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sigmoid,
+        Format::Fp8E4M3Ieee,
+        Function::Sigmoid.table_fp8_e4m3ieee().unwrap(),
+        actlut::sigmoid::fp8_e4m3ieee_bits,
+        actlut::sigmoid::apply_fp8_e4m3ieee_bits,
+        actlut::sigmoid::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "sigmoid", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn sigmoid_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sigmoid,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Sigmoid.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::sigmoid::fp8_e4m3b11fnuz_bits,
+        actlut::sigmoid::apply_fp8_e4m3b11fnuz_bits,
+        actlut::sigmoid::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "sigmoid", feature = "fp8-e5m3fnu"))]
+#[test]
+fn sigmoid_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sigmoid,
+        Format::Fp8E5M3Fnu,
+        Function::Sigmoid.table_fp8_e5m3fnu().unwrap(),
+        actlut::sigmoid::fp8_e5m3fnu_bits,
+        actlut::sigmoid::apply_fp8_e5m3fnu_bits,
+        actlut::sigmoid::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "sigmoid", feature = "fp8-e8m0fnu"))]
+#[test]
+fn sigmoid_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sigmoid,
+        Format::Fp8E8M0Fnu,
+        Function::Sigmoid.table_fp8_e8m0fnu().unwrap(),
+        actlut::sigmoid::fp8_e8m0fnu_bits,
+        actlut::sigmoid::apply_fp8_e8m0fnu_bits,
+        actlut::sigmoid::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "tanh", feature = "f16"))]
 #[test]
 fn tanh_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -515,6 +710,71 @@ fn tanh_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::tanh::fp4_e2m1_bits,
         actlut::tanh::apply_fp4_e2m1_bits,
         actlut::tanh::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "tanh", feature = "fp8-e3m4"))]
+#[test]
+fn tanh_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Tanh,
+        Format::Fp8E3M4,
+        Function::Tanh.table_fp8_e3m4().unwrap(),
+        actlut::tanh::fp8_e3m4_bits,
+        actlut::tanh::apply_fp8_e3m4_bits,
+        actlut::tanh::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "tanh", feature = "fp8-e4m3ieee"))]
+#[test]
+fn tanh_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Tanh,
+        Format::Fp8E4M3Ieee,
+        Function::Tanh.table_fp8_e4m3ieee().unwrap(),
+        actlut::tanh::fp8_e4m3ieee_bits,
+        actlut::tanh::apply_fp8_e4m3ieee_bits,
+        actlut::tanh::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "tanh", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn tanh_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Tanh,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Tanh.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::tanh::fp8_e4m3b11fnuz_bits,
+        actlut::tanh::apply_fp8_e4m3b11fnuz_bits,
+        actlut::tanh::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "tanh", feature = "fp8-e5m3fnu"))]
+#[test]
+fn tanh_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Tanh,
+        Format::Fp8E5M3Fnu,
+        Function::Tanh.table_fp8_e5m3fnu().unwrap(),
+        actlut::tanh::fp8_e5m3fnu_bits,
+        actlut::tanh::apply_fp8_e5m3fnu_bits,
+        actlut::tanh::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "tanh", feature = "fp8-e8m0fnu"))]
+#[test]
+fn tanh_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Tanh,
+        Format::Fp8E8M0Fnu,
+        Function::Tanh.table_fp8_e8m0fnu().unwrap(),
+        actlut::tanh::fp8_e8m0fnu_bits,
+        actlut::tanh::apply_fp8_e8m0fnu_bits,
+        actlut::tanh::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -645,6 +905,71 @@ fn silu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "silu", feature = "fp8-e3m4"))]
+#[test]
+fn silu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Silu,
+        Format::Fp8E3M4,
+        Function::Silu.table_fp8_e3m4().unwrap(),
+        actlut::silu::fp8_e3m4_bits,
+        actlut::silu::apply_fp8_e3m4_bits,
+        actlut::silu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "silu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn silu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Silu,
+        Format::Fp8E4M3Ieee,
+        Function::Silu.table_fp8_e4m3ieee().unwrap(),
+        actlut::silu::fp8_e4m3ieee_bits,
+        actlut::silu::apply_fp8_e4m3ieee_bits,
+        actlut::silu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "silu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn silu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Silu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Silu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::silu::fp8_e4m3b11fnuz_bits,
+        actlut::silu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::silu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "silu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn silu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Silu,
+        Format::Fp8E5M3Fnu,
+        Function::Silu.table_fp8_e5m3fnu().unwrap(),
+        actlut::silu::fp8_e5m3fnu_bits,
+        actlut::silu::apply_fp8_e5m3fnu_bits,
+        actlut::silu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "silu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn silu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Silu,
+        Format::Fp8E8M0Fnu,
+        Function::Silu.table_fp8_e8m0fnu().unwrap(),
+        actlut::silu::fp8_e8m0fnu_bits,
+        actlut::silu::apply_fp8_e8m0fnu_bits,
+        actlut::silu::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "mish", feature = "f16"))]
 #[test]
 fn mish_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -769,6 +1094,71 @@ fn mish_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::mish::fp4_e2m1_bits,
         actlut::mish::apply_fp4_e2m1_bits,
         actlut::mish::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "mish", feature = "fp8-e3m4"))]
+#[test]
+fn mish_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Mish,
+        Format::Fp8E3M4,
+        Function::Mish.table_fp8_e3m4().unwrap(),
+        actlut::mish::fp8_e3m4_bits,
+        actlut::mish::apply_fp8_e3m4_bits,
+        actlut::mish::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "mish", feature = "fp8-e4m3ieee"))]
+#[test]
+fn mish_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Mish,
+        Format::Fp8E4M3Ieee,
+        Function::Mish.table_fp8_e4m3ieee().unwrap(),
+        actlut::mish::fp8_e4m3ieee_bits,
+        actlut::mish::apply_fp8_e4m3ieee_bits,
+        actlut::mish::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "mish", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn mish_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Mish,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Mish.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::mish::fp8_e4m3b11fnuz_bits,
+        actlut::mish::apply_fp8_e4m3b11fnuz_bits,
+        actlut::mish::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "mish", feature = "fp8-e5m3fnu"))]
+#[test]
+fn mish_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Mish,
+        Format::Fp8E5M3Fnu,
+        Function::Mish.table_fp8_e5m3fnu().unwrap(),
+        actlut::mish::fp8_e5m3fnu_bits,
+        actlut::mish::apply_fp8_e5m3fnu_bits,
+        actlut::mish::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "mish", feature = "fp8-e8m0fnu"))]
+#[test]
+fn mish_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Mish,
+        Format::Fp8E8M0Fnu,
+        Function::Mish.table_fp8_e8m0fnu().unwrap(),
+        actlut::mish::fp8_e8m0fnu_bits,
+        actlut::mish::apply_fp8_e8m0fnu_bits,
+        actlut::mish::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -899,6 +1289,71 @@ fn softplus_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "softplus", feature = "fp8-e3m4"))]
+#[test]
+fn softplus_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softplus,
+        Format::Fp8E3M4,
+        Function::Softplus.table_fp8_e3m4().unwrap(),
+        actlut::softplus::fp8_e3m4_bits,
+        actlut::softplus::apply_fp8_e3m4_bits,
+        actlut::softplus::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "softplus", feature = "fp8-e4m3ieee"))]
+#[test]
+fn softplus_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softplus,
+        Format::Fp8E4M3Ieee,
+        Function::Softplus.table_fp8_e4m3ieee().unwrap(),
+        actlut::softplus::fp8_e4m3ieee_bits,
+        actlut::softplus::apply_fp8_e4m3ieee_bits,
+        actlut::softplus::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "softplus", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn softplus_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softplus,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Softplus.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::softplus::fp8_e4m3b11fnuz_bits,
+        actlut::softplus::apply_fp8_e4m3b11fnuz_bits,
+        actlut::softplus::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "softplus", feature = "fp8-e5m3fnu"))]
+#[test]
+fn softplus_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softplus,
+        Format::Fp8E5M3Fnu,
+        Function::Softplus.table_fp8_e5m3fnu().unwrap(),
+        actlut::softplus::fp8_e5m3fnu_bits,
+        actlut::softplus::apply_fp8_e5m3fnu_bits,
+        actlut::softplus::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "softplus", feature = "fp8-e8m0fnu"))]
+#[test]
+fn softplus_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softplus,
+        Format::Fp8E8M0Fnu,
+        Function::Softplus.table_fp8_e8m0fnu().unwrap(),
+        actlut::softplus::fp8_e8m0fnu_bits,
+        actlut::softplus::apply_fp8_e8m0fnu_bits,
+        actlut::softplus::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "softsign", feature = "f16"))]
 #[test]
 fn softsign_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -1023,6 +1478,71 @@ fn softsign_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::softsign::fp4_e2m1_bits,
         actlut::softsign::apply_fp4_e2m1_bits,
         actlut::softsign::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "softsign", feature = "fp8-e3m4"))]
+#[test]
+fn softsign_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softsign,
+        Format::Fp8E3M4,
+        Function::Softsign.table_fp8_e3m4().unwrap(),
+        actlut::softsign::fp8_e3m4_bits,
+        actlut::softsign::apply_fp8_e3m4_bits,
+        actlut::softsign::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "softsign", feature = "fp8-e4m3ieee"))]
+#[test]
+fn softsign_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softsign,
+        Format::Fp8E4M3Ieee,
+        Function::Softsign.table_fp8_e4m3ieee().unwrap(),
+        actlut::softsign::fp8_e4m3ieee_bits,
+        actlut::softsign::apply_fp8_e4m3ieee_bits,
+        actlut::softsign::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "softsign", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn softsign_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softsign,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Softsign.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::softsign::fp8_e4m3b11fnuz_bits,
+        actlut::softsign::apply_fp8_e4m3b11fnuz_bits,
+        actlut::softsign::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "softsign", feature = "fp8-e5m3fnu"))]
+#[test]
+fn softsign_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softsign,
+        Format::Fp8E5M3Fnu,
+        Function::Softsign.table_fp8_e5m3fnu().unwrap(),
+        actlut::softsign::fp8_e5m3fnu_bits,
+        actlut::softsign::apply_fp8_e5m3fnu_bits,
+        actlut::softsign::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "softsign", feature = "fp8-e8m0fnu"))]
+#[test]
+fn softsign_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Softsign,
+        Format::Fp8E8M0Fnu,
+        Function::Softsign.table_fp8_e8m0fnu().unwrap(),
+        actlut::softsign::fp8_e8m0fnu_bits,
+        actlut::softsign::apply_fp8_e8m0fnu_bits,
+        actlut::softsign::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -1153,6 +1673,71 @@ fn elu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "elu", feature = "fp8-e3m4"))]
+#[test]
+fn elu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Elu,
+        Format::Fp8E3M4,
+        Function::Elu.table_fp8_e3m4().unwrap(),
+        actlut::elu::fp8_e3m4_bits,
+        actlut::elu::apply_fp8_e3m4_bits,
+        actlut::elu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "elu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn elu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Elu,
+        Format::Fp8E4M3Ieee,
+        Function::Elu.table_fp8_e4m3ieee().unwrap(),
+        actlut::elu::fp8_e4m3ieee_bits,
+        actlut::elu::apply_fp8_e4m3ieee_bits,
+        actlut::elu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "elu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn elu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Elu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Elu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::elu::fp8_e4m3b11fnuz_bits,
+        actlut::elu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::elu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "elu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn elu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Elu,
+        Format::Fp8E5M3Fnu,
+        Function::Elu.table_fp8_e5m3fnu().unwrap(),
+        actlut::elu::fp8_e5m3fnu_bits,
+        actlut::elu::apply_fp8_e5m3fnu_bits,
+        actlut::elu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "elu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn elu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Elu,
+        Format::Fp8E8M0Fnu,
+        Function::Elu.table_fp8_e8m0fnu().unwrap(),
+        actlut::elu::fp8_e8m0fnu_bits,
+        actlut::elu::apply_fp8_e8m0fnu_bits,
+        actlut::elu::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "selu", feature = "f16"))]
 #[test]
 fn selu_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -1277,6 +1862,71 @@ fn selu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::selu::fp4_e2m1_bits,
         actlut::selu::apply_fp4_e2m1_bits,
         actlut::selu::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "selu", feature = "fp8-e3m4"))]
+#[test]
+fn selu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Selu,
+        Format::Fp8E3M4,
+        Function::Selu.table_fp8_e3m4().unwrap(),
+        actlut::selu::fp8_e3m4_bits,
+        actlut::selu::apply_fp8_e3m4_bits,
+        actlut::selu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "selu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn selu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Selu,
+        Format::Fp8E4M3Ieee,
+        Function::Selu.table_fp8_e4m3ieee().unwrap(),
+        actlut::selu::fp8_e4m3ieee_bits,
+        actlut::selu::apply_fp8_e4m3ieee_bits,
+        actlut::selu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "selu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn selu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Selu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Selu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::selu::fp8_e4m3b11fnuz_bits,
+        actlut::selu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::selu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "selu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn selu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Selu,
+        Format::Fp8E5M3Fnu,
+        Function::Selu.table_fp8_e5m3fnu().unwrap(),
+        actlut::selu::fp8_e5m3fnu_bits,
+        actlut::selu::apply_fp8_e5m3fnu_bits,
+        actlut::selu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "selu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn selu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Selu,
+        Format::Fp8E8M0Fnu,
+        Function::Selu.table_fp8_e8m0fnu().unwrap(),
+        actlut::selu::fp8_e8m0fnu_bits,
+        actlut::selu::apply_fp8_e8m0fnu_bits,
+        actlut::selu::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -1407,6 +2057,71 @@ fn hardsigmoid_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "hardsigmoid", feature = "fp8-e3m4"))]
+#[test]
+fn hardsigmoid_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardsigmoid,
+        Format::Fp8E3M4,
+        Function::Hardsigmoid.table_fp8_e3m4().unwrap(),
+        actlut::hardsigmoid::fp8_e3m4_bits,
+        actlut::hardsigmoid::apply_fp8_e3m4_bits,
+        actlut::hardsigmoid::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3ieee"))]
+#[test]
+fn hardsigmoid_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardsigmoid,
+        Format::Fp8E4M3Ieee,
+        Function::Hardsigmoid.table_fp8_e4m3ieee().unwrap(),
+        actlut::hardsigmoid::fp8_e4m3ieee_bits,
+        actlut::hardsigmoid::apply_fp8_e4m3ieee_bits,
+        actlut::hardsigmoid::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn hardsigmoid_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardsigmoid,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Hardsigmoid.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::hardsigmoid::fp8_e4m3b11fnuz_bits,
+        actlut::hardsigmoid::apply_fp8_e4m3b11fnuz_bits,
+        actlut::hardsigmoid::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m3fnu"))]
+#[test]
+fn hardsigmoid_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardsigmoid,
+        Format::Fp8E5M3Fnu,
+        Function::Hardsigmoid.table_fp8_e5m3fnu().unwrap(),
+        actlut::hardsigmoid::fp8_e5m3fnu_bits,
+        actlut::hardsigmoid::apply_fp8_e5m3fnu_bits,
+        actlut::hardsigmoid::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "hardsigmoid", feature = "fp8-e8m0fnu"))]
+#[test]
+fn hardsigmoid_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardsigmoid,
+        Format::Fp8E8M0Fnu,
+        Function::Hardsigmoid.table_fp8_e8m0fnu().unwrap(),
+        actlut::hardsigmoid::fp8_e8m0fnu_bits,
+        actlut::hardsigmoid::apply_fp8_e8m0fnu_bits,
+        actlut::hardsigmoid::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "hardswish", feature = "f16"))]
 #[test]
 fn hardswish_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -1531,6 +2246,71 @@ fn hardswish_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::hardswish::fp4_e2m1_bits,
         actlut::hardswish::apply_fp4_e2m1_bits,
         actlut::hardswish::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "hardswish", feature = "fp8-e3m4"))]
+#[test]
+fn hardswish_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardswish,
+        Format::Fp8E3M4,
+        Function::Hardswish.table_fp8_e3m4().unwrap(),
+        actlut::hardswish::fp8_e3m4_bits,
+        actlut::hardswish::apply_fp8_e3m4_bits,
+        actlut::hardswish::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "hardswish", feature = "fp8-e4m3ieee"))]
+#[test]
+fn hardswish_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardswish,
+        Format::Fp8E4M3Ieee,
+        Function::Hardswish.table_fp8_e4m3ieee().unwrap(),
+        actlut::hardswish::fp8_e4m3ieee_bits,
+        actlut::hardswish::apply_fp8_e4m3ieee_bits,
+        actlut::hardswish::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "hardswish", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn hardswish_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardswish,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Hardswish.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::hardswish::fp8_e4m3b11fnuz_bits,
+        actlut::hardswish::apply_fp8_e4m3b11fnuz_bits,
+        actlut::hardswish::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "hardswish", feature = "fp8-e5m3fnu"))]
+#[test]
+fn hardswish_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardswish,
+        Format::Fp8E5M3Fnu,
+        Function::Hardswish.table_fp8_e5m3fnu().unwrap(),
+        actlut::hardswish::fp8_e5m3fnu_bits,
+        actlut::hardswish::apply_fp8_e5m3fnu_bits,
+        actlut::hardswish::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "hardswish", feature = "fp8-e8m0fnu"))]
+#[test]
+fn hardswish_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardswish,
+        Format::Fp8E8M0Fnu,
+        Function::Hardswish.table_fp8_e8m0fnu().unwrap(),
+        actlut::hardswish::fp8_e8m0fnu_bits,
+        actlut::hardswish::apply_fp8_e8m0fnu_bits,
+        actlut::hardswish::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -1661,6 +2441,71 @@ fn erf_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "erf", feature = "fp8-e3m4"))]
+#[test]
+fn erf_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Erf,
+        Format::Fp8E3M4,
+        Function::Erf.table_fp8_e3m4().unwrap(),
+        actlut::erf::fp8_e3m4_bits,
+        actlut::erf::apply_fp8_e3m4_bits,
+        actlut::erf::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "erf", feature = "fp8-e4m3ieee"))]
+#[test]
+fn erf_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Erf,
+        Format::Fp8E4M3Ieee,
+        Function::Erf.table_fp8_e4m3ieee().unwrap(),
+        actlut::erf::fp8_e4m3ieee_bits,
+        actlut::erf::apply_fp8_e4m3ieee_bits,
+        actlut::erf::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "erf", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn erf_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Erf,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Erf.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::erf::fp8_e4m3b11fnuz_bits,
+        actlut::erf::apply_fp8_e4m3b11fnuz_bits,
+        actlut::erf::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "erf", feature = "fp8-e5m3fnu"))]
+#[test]
+fn erf_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Erf,
+        Format::Fp8E5M3Fnu,
+        Function::Erf.table_fp8_e5m3fnu().unwrap(),
+        actlut::erf::fp8_e5m3fnu_bits,
+        actlut::erf::apply_fp8_e5m3fnu_bits,
+        actlut::erf::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "erf", feature = "fp8-e8m0fnu"))]
+#[test]
+fn erf_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Erf,
+        Format::Fp8E8M0Fnu,
+        Function::Erf.table_fp8_e8m0fnu().unwrap(),
+        actlut::erf::fp8_e8m0fnu_bits,
+        actlut::erf::apply_fp8_e8m0fnu_bits,
+        actlut::erf::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "exp", feature = "f16"))]
 #[test]
 fn exp_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -1788,6 +2633,71 @@ fn exp_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "exp", feature = "fp8-e3m4"))]
+#[test]
+fn exp_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Exp,
+        Format::Fp8E3M4,
+        Function::Exp.table_fp8_e3m4().unwrap(),
+        actlut::exp::fp8_e3m4_bits,
+        actlut::exp::apply_fp8_e3m4_bits,
+        actlut::exp::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "exp", feature = "fp8-e4m3ieee"))]
+#[test]
+fn exp_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Exp,
+        Format::Fp8E4M3Ieee,
+        Function::Exp.table_fp8_e4m3ieee().unwrap(),
+        actlut::exp::fp8_e4m3ieee_bits,
+        actlut::exp::apply_fp8_e4m3ieee_bits,
+        actlut::exp::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "exp", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn exp_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Exp,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Exp.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::exp::fp8_e4m3b11fnuz_bits,
+        actlut::exp::apply_fp8_e4m3b11fnuz_bits,
+        actlut::exp::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "exp", feature = "fp8-e5m3fnu"))]
+#[test]
+fn exp_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Exp,
+        Format::Fp8E5M3Fnu,
+        Function::Exp.table_fp8_e5m3fnu().unwrap(),
+        actlut::exp::fp8_e5m3fnu_bits,
+        actlut::exp::apply_fp8_e5m3fnu_bits,
+        actlut::exp::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "exp", feature = "fp8-e8m0fnu"))]
+#[test]
+fn exp_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Exp,
+        Format::Fp8E8M0Fnu,
+        Function::Exp.table_fp8_e8m0fnu().unwrap(),
+        actlut::exp::fp8_e8m0fnu_bits,
+        actlut::exp::apply_fp8_e8m0fnu_bits,
+        actlut::exp::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "log", feature = "f16"))]
 #[test]
 fn log_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -1876,6 +2786,71 @@ fn log_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "log", feature = "fp8-e3m4"))]
+#[test]
+fn log_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Log,
+        Format::Fp8E3M4,
+        Function::Log.table_fp8_e3m4().unwrap(),
+        actlut::log::fp8_e3m4_bits,
+        actlut::log::apply_fp8_e3m4_bits,
+        actlut::log::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "log", feature = "fp8-e4m3ieee"))]
+#[test]
+fn log_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Log,
+        Format::Fp8E4M3Ieee,
+        Function::Log.table_fp8_e4m3ieee().unwrap(),
+        actlut::log::fp8_e4m3ieee_bits,
+        actlut::log::apply_fp8_e4m3ieee_bits,
+        actlut::log::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "log", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn log_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Log,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Log.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::log::fp8_e4m3b11fnuz_bits,
+        actlut::log::apply_fp8_e4m3b11fnuz_bits,
+        actlut::log::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "log", feature = "fp8-e5m3fnu"))]
+#[test]
+fn log_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Log,
+        Format::Fp8E5M3Fnu,
+        Function::Log.table_fp8_e5m3fnu().unwrap(),
+        actlut::log::fp8_e5m3fnu_bits,
+        actlut::log::apply_fp8_e5m3fnu_bits,
+        actlut::log::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "log", feature = "fp8-e8m0fnu"))]
+#[test]
+fn log_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Log,
+        Format::Fp8E8M0Fnu,
+        Function::Log.table_fp8_e8m0fnu().unwrap(),
+        actlut::log::fp8_e8m0fnu_bits,
+        actlut::log::apply_fp8_e8m0fnu_bits,
+        actlut::log::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "rsqrt", feature = "f16"))]
 #[test]
 fn rsqrt_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -1961,6 +2936,71 @@ fn rsqrt_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
         actlut::rsqrt::fp8_e5m2fnuz_bits,
         actlut::rsqrt::apply_fp8_e5m2fnuz_bits,
         actlut::rsqrt::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "rsqrt", feature = "fp8-e3m4"))]
+#[test]
+fn rsqrt_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Rsqrt,
+        Format::Fp8E3M4,
+        Function::Rsqrt.table_fp8_e3m4().unwrap(),
+        actlut::rsqrt::fp8_e3m4_bits,
+        actlut::rsqrt::apply_fp8_e3m4_bits,
+        actlut::rsqrt::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "rsqrt", feature = "fp8-e4m3ieee"))]
+#[test]
+fn rsqrt_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Rsqrt,
+        Format::Fp8E4M3Ieee,
+        Function::Rsqrt.table_fp8_e4m3ieee().unwrap(),
+        actlut::rsqrt::fp8_e4m3ieee_bits,
+        actlut::rsqrt::apply_fp8_e4m3ieee_bits,
+        actlut::rsqrt::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "rsqrt", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn rsqrt_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Rsqrt,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Rsqrt.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::rsqrt::fp8_e4m3b11fnuz_bits,
+        actlut::rsqrt::apply_fp8_e4m3b11fnuz_bits,
+        actlut::rsqrt::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "rsqrt", feature = "fp8-e5m3fnu"))]
+#[test]
+fn rsqrt_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Rsqrt,
+        Format::Fp8E5M3Fnu,
+        Function::Rsqrt.table_fp8_e5m3fnu().unwrap(),
+        actlut::rsqrt::fp8_e5m3fnu_bits,
+        actlut::rsqrt::apply_fp8_e5m3fnu_bits,
+        actlut::rsqrt::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "rsqrt", feature = "fp8-e8m0fnu"))]
+#[test]
+fn rsqrt_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Rsqrt,
+        Format::Fp8E8M0Fnu,
+        Function::Rsqrt.table_fp8_e8m0fnu().unwrap(),
+        actlut::rsqrt::fp8_e8m0fnu_bits,
+        actlut::rsqrt::apply_fp8_e8m0fnu_bits,
+        actlut::rsqrt::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -2091,6 +3131,71 @@ fn gelu_quick_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "gelu-quick", feature = "fp8-e3m4"))]
+#[test]
+fn gelu_quick_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluQuick,
+        Format::Fp8E3M4,
+        Function::GeluQuick.table_fp8_e3m4().unwrap(),
+        actlut::gelu_quick::fp8_e3m4_bits,
+        actlut::gelu_quick::apply_fp8_e3m4_bits,
+        actlut::gelu_quick::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3ieee"))]
+#[test]
+fn gelu_quick_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluQuick,
+        Format::Fp8E4M3Ieee,
+        Function::GeluQuick.table_fp8_e4m3ieee().unwrap(),
+        actlut::gelu_quick::fp8_e4m3ieee_bits,
+        actlut::gelu_quick::apply_fp8_e4m3ieee_bits,
+        actlut::gelu_quick::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn gelu_quick_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluQuick,
+        Format::Fp8E4M3B11Fnuz,
+        Function::GeluQuick.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::gelu_quick::fp8_e4m3b11fnuz_bits,
+        actlut::gelu_quick::apply_fp8_e4m3b11fnuz_bits,
+        actlut::gelu_quick::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-quick", feature = "fp8-e5m3fnu"))]
+#[test]
+fn gelu_quick_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluQuick,
+        Format::Fp8E5M3Fnu,
+        Function::GeluQuick.table_fp8_e5m3fnu().unwrap(),
+        actlut::gelu_quick::fp8_e5m3fnu_bits,
+        actlut::gelu_quick::apply_fp8_e5m3fnu_bits,
+        actlut::gelu_quick::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "gelu-quick", feature = "fp8-e8m0fnu"))]
+#[test]
+fn gelu_quick_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::GeluQuick,
+        Format::Fp8E8M0Fnu,
+        Function::GeluQuick.table_fp8_e8m0fnu().unwrap(),
+        actlut::gelu_quick::fp8_e8m0fnu_bits,
+        actlut::gelu_quick::apply_fp8_e8m0fnu_bits,
+        actlut::gelu_quick::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[cfg(all(feature = "logsigmoid", feature = "f16"))]
 #[test]
 fn logsigmoid_f16_entry_points_give_the_table_entry_at_every_input() {
@@ -2215,6 +3320,71 @@ fn logsigmoid_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
         actlut::logsigmoid::fp4_e2m1_bits,
         actlut::logsigmoid::apply_fp4_e2m1_bits,
         actlut::logsigmoid::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
+#[test]
+fn logsigmoid_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Logsigmoid,
+        Format::Fp8E3M4,
+        Function::Logsigmoid.table_fp8_e3m4().unwrap(),
+        actlut::logsigmoid::fp8_e3m4_bits,
+        actlut::logsigmoid::apply_fp8_e3m4_bits,
+        actlut::logsigmoid::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
+#[test]
+fn logsigmoid_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Logsigmoid,
+        Format::Fp8E4M3Ieee,
+        Function::Logsigmoid.table_fp8_e4m3ieee().unwrap(),
+        actlut::logsigmoid::fp8_e4m3ieee_bits,
+        actlut::logsigmoid::apply_fp8_e4m3ieee_bits,
+        actlut::logsigmoid::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn logsigmoid_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Logsigmoid,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Logsigmoid.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::logsigmoid::fp8_e4m3b11fnuz_bits,
+        actlut::logsigmoid::apply_fp8_e4m3b11fnuz_bits,
+        actlut::logsigmoid::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
+#[test]
+fn logsigmoid_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Logsigmoid,
+        Format::Fp8E5M3Fnu,
+        Function::Logsigmoid.table_fp8_e5m3fnu().unwrap(),
+        actlut::logsigmoid::fp8_e5m3fnu_bits,
+        actlut::logsigmoid::apply_fp8_e5m3fnu_bits,
+        actlut::logsigmoid::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
+#[test]
+fn logsigmoid_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Logsigmoid,
+        Format::Fp8E8M0Fnu,
+        Function::Logsigmoid.table_fp8_e8m0fnu().unwrap(),
+        actlut::logsigmoid::fp8_e8m0fnu_bits,
+        actlut::logsigmoid::apply_fp8_e8m0fnu_bits,
+        actlut::logsigmoid::map_fp8_e8m0fnu_bits,
     );
 }
 
@@ -2432,6 +3602,56 @@ fn computed_fp4_e2m1_functions_equal_bits() {
         for x in inputs(Format::Fp4E2M1) {
             let want = computed::bits(act, Format::Fp4E2M1, x);
             assert_eq!(u16::from(computed::fp4_e2m1_bits(act, x as u8)), want, "{act:?} {x:#x}");
+        }
+    }
+}
+
+#[test]
+fn computed_fp8_e3m4_functions_equal_bits() {
+    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E3M4.can_represent(f)) {
+        for x in inputs(Format::Fp8E3M4) {
+            let want = computed::bits(act, Format::Fp8E3M4, x);
+            assert_eq!(u16::from(computed::fp8_e3m4_bits(act, x as u8)), want, "{act:?} {x:#x}");
+        }
+    }
+}
+
+#[test]
+fn computed_fp8_e4m3ieee_functions_equal_bits() {
+    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E4M3Ieee.can_represent(f)) {
+        for x in inputs(Format::Fp8E4M3Ieee) {
+            let want = computed::bits(act, Format::Fp8E4M3Ieee, x);
+            assert_eq!(u16::from(computed::fp8_e4m3ieee_bits(act, x as u8)), want, "{act:?} {x:#x}");
+        }
+    }
+}
+
+#[test]
+fn computed_fp8_e4m3b11fnuz_functions_equal_bits() {
+    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E4M3B11Fnuz.can_represent(f)) {
+        for x in inputs(Format::Fp8E4M3B11Fnuz) {
+            let want = computed::bits(act, Format::Fp8E4M3B11Fnuz, x);
+            assert_eq!(u16::from(computed::fp8_e4m3b11fnuz_bits(act, x as u8)), want, "{act:?} {x:#x}");
+        }
+    }
+}
+
+#[test]
+fn computed_fp8_e5m3fnu_functions_equal_bits() {
+    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E5M3Fnu.can_represent(f)) {
+        for x in inputs(Format::Fp8E5M3Fnu) {
+            let want = computed::bits(act, Format::Fp8E5M3Fnu, x);
+            assert_eq!(u16::from(computed::fp8_e5m3fnu_bits(act, x as u8)), want, "{act:?} {x:#x}");
+        }
+    }
+}
+
+#[test]
+fn computed_fp8_e8m0fnu_functions_equal_bits() {
+    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E8M0Fnu.can_represent(f)) {
+        for x in inputs(Format::Fp8E8M0Fnu) {
+            let want = computed::bits(act, Format::Fp8E8M0Fnu, x);
+            assert_eq!(u16::from(computed::fp8_e8m0fnu_bits(act, x as u8)), want, "{act:?} {x:#x}");
         }
     }
 }

@@ -8,7 +8,16 @@ pub(super) const FACTS: Facts = Facts {
     definition: "ln(x)",
     at_zero: [Value::Exact(f64::NEG_INFINITY), Value::Exact(f64::NEG_INFINITY)],
     at_inf: [Value::DefaultNan, Value::Exact(f64::INFINITY)],
-    eval: |x| (x > 0.0).then(|| Bounded::evaluated(libm::log(x))),
+    // ln 1 = 0 exactly: a format without zero (E8M0) must tell it from a tiny value.
+    eval: |x| {
+        (x > 0.0).then(|| {
+            if x == 1.0 {
+                Bounded::exact(0.0)
+            } else {
+                Bounded::evaluated(libm::log(x))
+            }
+        })
+    },
     refined: None,
     side_of_input: [None, None],
     derivative: None,
