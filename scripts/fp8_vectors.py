@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
 """Writes the small-float conversion vectors in tests/vectors/ from ml_dtypes.
 
-For each element format (ml_dtypes type in brackets): OCP FP8 E4M3FN and E5M2 (float8_e4m3fn,
-float8_e5m2), the AMD fnuz fp8 formats (float8_e4m3fnuz, float8_e5m2fnuz), and the OCP MX
-FP6 E2M3, FP6 E3M2 and FP4 E2M1 (float6_e2m3fn, float6_e3m2fn, float4_e2m1fn), it writes:
+For every float dtype of ml_dtypes of at most 8 bits (the list comes from ml_dtypes itself:
+float8_e4m3fn, float8_e5m2, the fnuz and unsigned fp8 dtypes, float6_e2m3fn, float4_e2m1fn,
+float8_e8m0fnu, ...), named by its dtype name <dtype>, it writes:
 
-  <kind>_<fmt>_decode.txt    every code (256, 64 or 16 lines): `code f32_bits`, the code's
-                             value as f32
-  <kind>_<fmt>_from_f32.txt  `f32_bits code`: ml_dtypes' conversion FROM FLOAT32 of every
-                             rounding boundary of the format (each value and each midpoint
-                             between neighbours, the overflow threshold included) and its f32
-                             neighbours, both signs, special values, and seeded random inputs
+  <dtype>_decode.txt    every code (256, 64 or 16 lines): `code f32_bits`, the code's value
+                        as f32
+  <dtype>_from_f32.txt  `f32_bits code`: ml_dtypes' conversion FROM FLOAT32 of every rounding
+                        boundary of the format (each value and each midpoint between
+                        neighbours, the overflow threshold and the points below the smallest
+                        value included) and its f32 neighbours, both signs, special values,
+                        and seeded random inputs
 
-and for the MX scale format E8M0 (float8_e8m0fnu) only e8m0_decode.txt (every code): actlut
-reads E8M0 scales, it never rounds to them.
+actlut's formats find their files by their dtype name (`Format::dtype_name`), so a dtype that
+ml_dtypes adds gets its vectors here without an edit, and the Rust tests fail until actlut has
+a format for it.
 
 All numbers are lower-case hexadecimal. ml_dtypes converts float32 to these formats with one
 rounding; its float64 conversions round twice (through float32), so only float32 inputs are
 used (an f32 is exact in f64, so one rounding from f64 gives the same result).
+
+Each file opens with two comment lines: what generated it (with the versions of ml_dtypes and
+numpy) and what it holds. `--check` compares the vectors, not the comments: the same vectors
+from another ml_dtypes or numpy version pass. The suite pins the versions it runs this with
+(scripts/vectors-requirements.txt).
 
 Usage: python3 scripts/fp8_vectors.py [--check]
   (needs numpy and ml_dtypes; --check compares with the committed files instead of writing)
@@ -33,18 +40,22 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "vectors"
 SEED = 20260101
 RANDOM_PER_KIND = 4096
-# (kind, name) -> (ml_dtypes type, code width in bits)
-FORMATS = {
-    ("fp8", "e4m3"): (ml_dtypes.float8_e4m3fn, 8),
-    ("fp8", "e5m2"): (ml_dtypes.float8_e5m2, 8),
-    ("fp8", "e4m3fnuz"): (ml_dtypes.float8_e4m3fnuz, 8),
-    ("fp8", "e5m2fnuz"): (ml_dtypes.float8_e5m2fnuz, 8),
-    ("fp6", "e2m3"): (ml_dtypes.float6_e2m3fn, 6),
-    ("fp6", "e3m2"): (ml_dtypes.float6_e3m2fn, 6),
-    ("fp4", "e2m1"): (ml_dtypes.float4_e2m1fn, 4),
-}
-# Formats whose codes are only decoded: the MX scale.
-DECODE_ONLY = {("e8m0", None): ml_dtypes.float8_e8m0fnu}
+
+
+def small_float_dtypes():
+    """ml_dtypes' float dtypes of at most 8 bits, by name, in name order."""
+    out = {}
+    for name in sorted(dir(ml_dtypes)):
+        dtype = getattr(ml_dtypes, name)
+        if not (name.startswith("float") and isinstance(dtype, type)):
+            continue
+        try:
+            bits = ml_dtypes.finfo(dtype).bits
+        except (ValueError, TypeError):
+            continue
+        if bits <= 8:
+            out[name] = (dtype, bits)
+    return out
 
 
 def header(what):
@@ -70,13 +81,15 @@ def sweep(dtype, width):
     values = codes.astype(np.float32)
     finite = sorted({float(v) for v in values if np.isfinite(v) and v >= 0})
     # Every value and every midpoint between neighbours; above the largest finite value, the
-    # overflow threshold: max + ulp/2 (464 for E4M3, 61440 for E5M2, 7 for FP4). All are
-    # exact in f32.
+    # overflow threshold: max + ulp/2 (464 for E4M3, 61440 for E5M2, 7 for FP4); below the
+    # smallest, half and three quarters of it (E8M0 has no zero). All are exact in f32.
     points = list(finite)
     for lo, hi in zip(finite, finite[1:]):
         points.append((lo + hi) / 2)
     top, below = finite[-1], finite[-2]
     points.append(top + (top - below) / 2)
+    smallest = min(v for v in finite if v > 0)
+    points += [smallest / 2, smallest * 0.75]
     bits = []
     for p in points:
         b = int(f32_bits([p])[0])
@@ -95,13 +108,13 @@ def sweep(dtype, width):
     # Uniform over all bit patterns (every exponent, NaNs and infinities included).
     bits += [int(b) for b in rng.integers(0, 2**32, RANDOM_PER_KIND, dtype=np.uint64)]
     # Magnitudes log-uniform over the format's range and a little beyond.
-    tiny = float(values[1])
-    lo_exp = int(np.floor(np.log2(tiny))) - 3
+    lo_exp = int(np.floor(np.log2(smallest))) - 3
     hi_exp = int(np.ceil(np.log2(top))) + 2
     exps = rng.integers(lo_exp, hi_exp, RANDOM_PER_KIND)
     mant = rng.random(RANDOM_PER_KIND, dtype=np.float32) + np.float32(1)
     sign = rng.choice(np.array([-1, 1], dtype=np.float32), RANDOM_PER_KIND)
-    mags = (sign * mant * np.exp2(exps).astype(np.float32)).astype(np.float32)
+    with np.errstate(over="ignore", under="ignore"):
+        mags = (sign * mant * np.exp2(exps).astype(np.float32)).astype(np.float32)
     bits += [int(b) for b in f32_bits(mags)]
     seen, ordered = set(), []
     for b in bits:
@@ -112,47 +125,52 @@ def sweep(dtype, width):
     return ordered
 
 
-def decode_file(label, dtype, width):
-    codes = np.arange(1 << width, dtype=np.uint8)
-    decoded = codes.view(dtype).astype(np.float32).view(np.uint32)
-    lines = header(f"{label}: code, then its value as f32 bits (ml_dtypes astype(float32))")
-    lines += [f"{c:02x} {int(v):08x}" for c, v in zip(codes, decoded)]
-    return "\n".join(lines) + "\n"
-
-
 def files():
     out = {}
-    for (kind, name), (dtype, width) in FORMATS.items():
-        out[f"{kind}_{name}_decode.txt"] = decode_file(f"{kind} {name}", dtype, width)
+    for name, (dtype, width) in small_float_dtypes().items():
+        codes = np.arange(1 << width, dtype=np.uint8)
+        decoded = codes.view(dtype).astype(np.float32).view(np.uint32)
+        lines = header(f"{name}: code, then its value as f32 bits (ml_dtypes astype(float32))")
+        lines += [f"{c:02x} {int(v):08x}" for c, v in zip(codes, decoded)]
+        out[f"{name}_decode.txt"] = "\n".join(lines) + "\n"
 
         inputs = np.array(sweep(dtype, width), dtype=np.uint32)
         with np.errstate(invalid="ignore", over="ignore"):
             encoded = inputs.view(np.float32).astype(dtype).view(np.uint8)
-        lines = header(
-            f"{kind} {name}: f32 bits, then ml_dtypes' code for it "
-            f"(float32 astype({dtype.__name__}))"
-        )
+        lines = header(f"{name}: f32 bits, then ml_dtypes' code for it (float32 astype({name}))")
         lines += [f"{int(b):08x} {int(c):02x}" for b, c in zip(inputs, encoded)]
-        out[f"{kind}_{name}_from_f32.txt"] = "\n".join(lines) + "\n"
-    for (kind, _), dtype in DECODE_ONLY.items():
-        out[f"{kind}_decode.txt"] = decode_file(kind, dtype, 8)
+        out[f"{name}_from_f32.txt"] = "\n".join(lines) + "\n"
     return out
+
+
+def vectors(text):
+    """What a file says, without its comment lines (which name the versions)."""
+    return [line for line in text.splitlines() if not line.startswith("#")]
 
 
 def main():
     check = "--check" in sys.argv[1:]
-    stale = []
-    for name, text in files().items():
+    written = files()
+    if check:
+        stale = [
+            name
+            for name, text in written.items()
+            if not (OUT / name).exists() or vectors((OUT / name).read_text()) != vectors(text)
+        ]
+        extra = sorted(p.name for p in OUT.glob("*.txt") if p.name not in written)
+        if stale or extra:
+            sys.exit(
+                "vectors differ from ml_dtypes "
+                f"{ml_dtypes.__version__} (run python3 scripts/fp8_vectors.py): "
+                + ", ".join(stale + [f"{n} (no such dtype)" for n in extra])
+            )
+        print(f"{len(written)} vector files match ml_dtypes {ml_dtypes.__version__}")
+        return
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, text in written.items():
         path = OUT / name
-        if check:
-            if not path.exists() or path.read_text() != text:
-                stale.append(name)
-        else:
-            OUT.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10)) - 2} vectors)")
-    if stale:
-        sys.exit(f"stale vectors (run python3 scripts/fp8_vectors.py): {', '.join(stale)}")
+        path.write_text(text)
+        print(f"wrote {path.relative_to(ROOT)} ({text.count(chr(10)) - 2} vectors)")
 
 
 if __name__ == "__main__":

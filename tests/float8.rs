@@ -54,8 +54,8 @@ fn typed_map_with_mismatched_lengths_is_an_error_naming_both() {
 /// their sign and payload (it returns the canonical f16 NaN 0x7FFF, widened).
 #[test]
 fn float8_widening_agrees_except_for_nan_sign_and_payload() {
-    let e4 = vectors(include_str!("vectors/fp8_e4m3_decode.txt"));
-    let e5 = vectors(include_str!("vectors/fp8_e5m2_decode.txt"));
+    let e4 = vectors(include_str!("vectors/float8_e4m3fn_decode.txt"));
+    let e5 = vectors(include_str!("vectors/float8_e5m2_decode.txt"));
     let mut nan_differences = 0;
     for (code, want) in e4 {
         let ours = fp8::e4m3_to_f32(code as u8);
@@ -146,8 +146,8 @@ fn float8_narrowing_differs_from_actlut_and_ml_dtypes_only_by_saturating() {
         &mut d5,
     );
     // And the ml_dtypes vectors (actlut equals them: tests/fp8_conversions.rs).
-    let v4 = vectors(include_str!("vectors/fp8_e4m3_from_f32.txt"));
-    let v5 = vectors(include_str!("vectors/fp8_e5m2_from_f32.txt"));
+    let v4 = vectors(include_str!("vectors/float8_e4m3fn_from_f32.txt"));
+    let v5 = vectors(include_str!("vectors/float8_e5m2_from_f32.txt"));
     compare_narrowing(
         "e4m3",
         448.0,

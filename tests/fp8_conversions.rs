@@ -1,278 +1,92 @@
 //! Small-float ↔ f32 conversions against ml_dtypes (committed vectors written by
 //! `scripts/fp8_vectors.py`) and against each other: codegen's `Format::decode` /
 //! `Format::encode` (what the tables are built with) and the runtime's `actlut::fp8`, for
-//! OCP FP8 E4M3FN and E5M2, AMD fnuz fp8, and OCP MX FP6 E2M3, FP6 E3M2 and FP4 E2M1.
+//! every format of at most 8 bits in `Format::ALL` (each finds its vector files by its ml_dtypes
+//! dtype name, `Format::dtype_name`).
 
-use actlut::fp8;
+use actlut::fp8::{self, Fp8};
 use actlut_codegen::Format;
 
 mod vector_file;
 use vector_file::vectors;
 
-struct Case {
-    format: Format,
-    name: &'static str,
-    decode: &'static str,
-    from_f32: &'static str,
-    to_f32: fn(u8) -> f32,
-    from: fn(f32) -> u8,
+/// The formats of at most 8 bits: every one has ml_dtypes vectors.
+fn small_formats() -> impl Iterator<Item = Format> {
+    Format::ALL.into_iter().filter(|f| f.bits() <= 8)
 }
 
-/// A format that only codegen converts (its tables' inputs and outputs).
-struct CodegenCase {
-    format: Format,
-    decode: &'static str,
-    from_f32: &'static str,
+/// The text of `tests/vectors/<dtype>_<kind>.txt`.
+fn vector_text(format: Format, kind: &str) -> String {
+    let path = format!(
+        "{}/tests/vectors/{}_{kind}.txt",
+        env!("CARGO_MANIFEST_DIR"),
+        format.dtype_name()
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {path}: {e} (run python3 scripts/fp8_vectors.py)",
+            format.name()
+        )
+    })
 }
 
-const CODEGEN_CASES: [CodegenCase; 7] = [
-    CodegenCase {
-        format: Format::Fp8E4M3,
-        decode: include_str!("vectors/fp8_e4m3_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e4m3_from_f32.txt"),
-    },
-    CodegenCase {
-        format: Format::Fp8E5M2,
-        decode: include_str!("vectors/fp8_e5m2_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e5m2_from_f32.txt"),
-    },
-    CodegenCase {
-        format: Format::Fp8E4M3Fnuz,
-        decode: include_str!("vectors/fp8_e4m3fnuz_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e4m3fnuz_from_f32.txt"),
-    },
-    CodegenCase {
-        format: Format::Fp8E5M2Fnuz,
-        decode: include_str!("vectors/fp8_e5m2fnuz_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e5m2fnuz_from_f32.txt"),
-    },
-    CodegenCase {
-        format: Format::Fp6E2M3,
-        decode: include_str!("vectors/fp6_e2m3_decode.txt"),
-        from_f32: include_str!("vectors/fp6_e2m3_from_f32.txt"),
-    },
-    CodegenCase {
-        format: Format::Fp6E3M2,
-        decode: include_str!("vectors/fp6_e3m2_decode.txt"),
-        from_f32: include_str!("vectors/fp6_e3m2_from_f32.txt"),
-    },
-    CodegenCase {
-        format: Format::Fp4E2M1,
-        decode: include_str!("vectors/fp4_e2m1_decode.txt"),
-        from_f32: include_str!("vectors/fp4_e2m1_from_f32.txt"),
-    },
-];
+/// The runtime's conversions of an 8-bit format.
+fn runtime(format: Format) -> Option<Fp8> {
+    Fp8::new(format)
+}
 
-const CASES: [Case; 4] = [
-    Case {
-        format: Format::Fp8E4M3,
-        name: "e4m3",
-        decode: include_str!("vectors/fp8_e4m3_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e4m3_from_f32.txt"),
-        to_f32: fp8::e4m3_to_f32,
-        from: fp8::f32_to_e4m3,
-    },
-    Case {
-        format: Format::Fp8E5M2,
-        name: "e5m2",
-        decode: include_str!("vectors/fp8_e5m2_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e5m2_from_f32.txt"),
-        to_f32: fp8::e5m2_to_f32,
-        from: fp8::f32_to_e5m2,
-    },
-    Case {
-        format: Format::Fp8E4M3Fnuz,
-        name: "e4m3fnuz",
-        decode: include_str!("vectors/fp8_e4m3fnuz_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e4m3fnuz_from_f32.txt"),
-        to_f32: fp8::e4m3fnuz_to_f32,
-        from: fp8::f32_to_e4m3fnuz,
-    },
-    Case {
-        format: Format::Fp8E5M2Fnuz,
-        name: "e5m2fnuz",
-        decode: include_str!("vectors/fp8_e5m2fnuz_decode.txt"),
-        from_f32: include_str!("vectors/fp8_e5m2fnuz_from_f32.txt"),
-        to_f32: fp8::e5m2fnuz_to_f32,
-        from: fp8::f32_to_e5m2fnuz,
-    },
-];
-
+/// Every vector file is a format's, and every format of at most 8 bits has both files, each
+/// generated and complete.
 #[test]
-fn the_vectors_are_generated_and_complete() {
-    for c in &CASES {
-        for text in [c.decode, c.from_f32] {
+fn the_vectors_are_generated_and_complete_for_every_small_format() {
+    let dir = format!("{}/tests/vectors", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    let mut want: Vec<String> = small_formats()
+        .flat_map(|f| ["decode", "from_f32"].map(|k| format!("{}_{k}.txt", f.dtype_name())))
+        .collect();
+    want.sort();
+    assert_eq!(
+        files, want,
+        "tests/vectors must hold the vectors of exactly the formats of at most 8 bits"
+    );
+    for format in small_formats() {
+        let name = format.name();
+        for kind in ["decode", "from_f32"] {
             let header = "# \x40generated by `python3 scripts/fp8_vectors.py`";
-            assert!(text.starts_with(header));
+            assert!(vector_text(format, kind).starts_with(header), "{name}");
         }
-        let d = vectors(c.decode);
-        assert_eq!(d.len(), 256, "{}", c.name);
+        let d = vectors(&vector_text(format, "decode"));
+        assert_eq!(d.len(), format.entries(), "{name}");
         assert!(d
             .iter()
             .enumerate()
             .all(|(i, &(code, _))| code as usize == i));
-        assert!(vectors(c.from_f32).len() > 9000, "{}", c.name);
+        assert!(
+            vectors(&vector_text(format, "from_f32")).len() > 8000,
+            "{name}"
+        );
     }
 }
 
-#[test]
-fn every_fp8_code_decodes_like_ml_dtypes() {
-    for c in &CASES {
-        for (code, want) in vectors(c.decode) {
-            let want = f32::from_bits(want);
-            let code = code as u8;
-            let ours = c.format.decode(u16::from(code));
-            let rt = (c.to_f32)(code);
-            if want.is_nan() {
-                // ml_dtypes gives the canonical NaN of the sign; payloads are compared below.
-                assert!(ours.is_nan() && rt.is_nan(), "{} {code:#04x}", c.name);
-                assert_eq!(
-                    ours.is_sign_negative(),
-                    want.is_sign_negative(),
-                    "{} {code:#04x}",
-                    c.name
-                );
-                assert_eq!(
-                    rt.is_sign_negative(),
-                    want.is_sign_negative(),
-                    "{} {code:#04x}",
-                    c.name
-                );
-            } else {
-                assert_eq!(
-                    ours.to_bits(),
-                    f64::from(want).to_bits(),
-                    "codegen {} {code:#04x}",
-                    c.name
-                );
-                assert_eq!(
-                    rt.to_bits(),
-                    want.to_bits(),
-                    "runtime {} {code:#04x}",
-                    c.name
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn f32_to_fp8_matches_ml_dtypes_on_boundaries_and_random_inputs() {
-    for c in &CASES {
-        let mut nans = 0;
-        for (bits, want) in vectors(c.from_f32) {
-            let x = f32::from_bits(bits);
-            let want = want as u8;
-            let rt = (c.from)(x);
-            if x.is_nan() {
-                // ml_dtypes drops the payload: compare sign and NaN-ness.
-                nans += 1;
-                assert!(c.format.is_nan(u16::from(want)), "{} {bits:#010x}", c.name);
-                assert!(c.format.is_nan(u16::from(rt)), "{} {bits:#010x}", c.name);
-                assert_eq!(
-                    rt & 0x80,
-                    want & 0x80,
-                    "sign of NaN {} {bits:#010x}",
-                    c.name
-                );
-                continue;
-            }
-            let ours = c.format.encode(f64::from(x));
-            assert_eq!(
-                ours,
-                u16::from(want),
-                "codegen {} of {x:e} ({bits:#010x})",
-                c.name
-            );
-            assert_eq!(rt, want, "runtime {} of {x:e} ({bits:#010x})", c.name);
-        }
-        assert!(nans >= 9, "{}: {nans} NaN vectors", c.name);
-    }
-}
-
-/// The runtime conversion from f32 agrees with codegen's encode on every f32 up to the low 16
-/// bits, which (for 8-bit results) only ever act as a sticky bit: each high half is tried with
-/// low halves 0, 1, 0x8000 and 0xFFFF, so this is exhaustive over every rounding class.
-#[test]
-fn f32_to_fp8_matches_codegen_encode_on_every_rounding_class() {
-    for c in &CASES {
-        for hi in 0..=u16::MAX {
-            for lo in [0u32, 1, 0x8000, 0xFFFF] {
-                let bits = u32::from(hi) << 16 | lo;
-                let x = f32::from_bits(bits);
-                let rt = (c.from)(x);
-                if x.is_nan() {
-                    // Sign and top payload bits kept, quieted.
-                    let want = match c.format {
-                        Format::Fp8E4M3 => (hi >> 8) as u8 & 0x80 | 0x7F,
-                        Format::Fp8E4M3Fnuz | Format::Fp8E5M2Fnuz => 0x80,
-                        _ => (hi >> 8) as u8 & 0x80 | 0x7C | ((bits >> 21) & 3) as u8 | 0x02,
-                    };
-                    assert_eq!(rt, want, "{} NaN {bits:#010x}", c.name);
-                } else {
-                    let want = c.format.encode(f64::from(x)) as u8;
-                    assert_eq!(rt, want, "{} {x:e} ({bits:#010x})", c.name);
-                }
-            }
-        }
-    }
-}
-
-/// Widening is exact and narrowing gives the code back, for every code; NaNs are quieted.
-#[test]
-fn every_fp8_code_round_trips_through_f32() {
-    for c in &CASES {
-        for code in 0..=u8::MAX {
-            let x = (c.to_f32)(code);
-            let back = (c.from)(x);
-            let want = if c.format.is_nan(u16::from(code)) {
-                c.format.quiet_nan(u16::from(code)) as u8
-            } else {
-                code
-            };
-            assert_eq!(back, want, "{} {code:#04x} -> {x:e}", c.name);
-            if !x.is_nan() {
-                assert_eq!(
-                    f64::from(x),
-                    c.format.decode(u16::from(code)),
-                    "{} {code:#04x}",
-                    c.name
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn the_small_float_vectors_are_generated_and_complete() {
-    for c in &CODEGEN_CASES {
-        let name = c.format.name();
-        for text in [c.decode, c.from_f32] {
-            let header = "# \x40generated by `python3 scripts/fp8_vectors.py`";
-            assert!(text.starts_with(header), "{name}");
-        }
-        let d = vectors(c.decode);
-        assert_eq!(d.len(), c.format.entries(), "{name}");
-        assert!(d
-            .iter()
-            .enumerate()
-            .all(|(i, &(code, _))| code as usize == i));
-        assert!(vectors(c.from_f32).len() > 8000, "{name}");
-    }
-}
-
-/// codegen's decoder (what every table reads its inputs with) gives ml_dtypes' value for
-/// every code of every format, NaN signs included (the fnuz NaN `0x80` is negative in both).
+/// codegen's decoder (what every table reads its inputs with) and the runtime's give
+/// ml_dtypes' value for every code of every format, NaN signs included (the fnuz NaN `0x80` is
+/// negative in both; ml_dtypes gives the canonical NaN of the sign, payloads are compared
+/// below).
 #[test]
 fn every_code_of_every_small_format_decodes_like_ml_dtypes() {
-    for c in &CODEGEN_CASES {
-        let name = c.format.name();
-        for (code, want) in vectors(c.decode) {
+    for format in small_formats() {
+        let name = format.name();
+        for (code, want) in vectors(&vector_text(format, "decode")) {
             let want = f32::from_bits(want);
-            let ours = c.format.decode(code as u16);
+            let ours = format.decode(code as u16);
+            let rt = runtime(format).map(|c| c.to_f32(code as u8));
             if want.is_nan() {
                 assert!(
-                    ours.is_nan() && c.format.is_nan(code as u16),
+                    ours.is_nan() && format.is_nan(code as u16),
                     "{name} {code:#04x}"
                 );
                 assert_eq!(
@@ -280,36 +94,62 @@ fn every_code_of_every_small_format_decodes_like_ml_dtypes() {
                     want.is_sign_negative(),
                     "{name} {code:#04x}"
                 );
+                if let Some(rt) = rt {
+                    assert!(rt.is_nan(), "{name} {code:#04x}");
+                    assert_eq!(rt.is_sign_negative(), want.is_sign_negative(), "{name}");
+                }
             } else {
                 assert_eq!(
                     ours.to_bits(),
                     f64::from(want).to_bits(),
-                    "{name} {code:#04x}"
+                    "codegen {name} {code:#04x}"
                 );
+                if let Some(rt) = rt {
+                    assert_eq!(rt.to_bits(), want.to_bits(), "runtime {name} {code:#04x}");
+                }
             }
         }
     }
 }
 
 /// codegen's encoder (one rounding from f64; an f32 is exact in f64, so this is ml_dtypes'
-/// one rounding from f32) gives ml_dtypes' code for every non-NaN vector: ties, subnormals,
-/// underflow to (signed or, for fnuz, unsigned) zero, overflow to inf, NaN or ±max.
+/// one rounding from f32) and the runtime's give ml_dtypes' code for every non-NaN vector:
+/// ties, subnormals, underflow to (signed or unsigned) zero, overflow to inf, NaN or ±max,
+/// negative values in the unsigned formats and zero in E8M0. For a NaN input, ml_dtypes
+/// drops the payload: NaN-ness and sign are compared.
 #[test]
 fn every_small_format_encodes_like_ml_dtypes_from_f32() {
-    for c in &CODEGEN_CASES {
-        let name = c.format.name();
-        for (bits, want) in vectors(c.from_f32) {
+    for format in small_formats() {
+        let name = format.name();
+        let mut nans = 0;
+        for (bits, want) in vectors(&vector_text(format, "from_f32")) {
             let x = f32::from_bits(bits);
+            let want = want as u16;
+            let rt = runtime(format).map(|c| u16::from(c.from_f32(x)));
             if x.is_nan() {
-                if c.format.has_nan() {
-                    assert!(c.format.is_nan(want as u16), "{name} {bits:#010x}");
-                    assert!(c.format.is_nan(c.format.encode(f64::from(x))), "{name}");
+                nans += 1;
+                if format.has_nan() {
+                    assert!(format.is_nan(want), "{name} {bits:#010x}");
+                    let ours = format.encode(f64::from(x));
+                    assert!(format.is_nan(ours), "{name}");
+                    if let Some(rt) = rt {
+                        assert!(format.is_nan(rt), "{name} {bits:#010x}");
+                        assert_eq!(
+                            format.is_sign_negative(rt),
+                            format.is_sign_negative(want),
+                            "sign of NaN {name} {bits:#010x}"
+                        );
+                    }
                 }
                 continue; // FP6 and FP4: see the next test
             }
-            let ours = c.format.encode(f64::from(x));
-            assert_eq!(ours, want as u16, "{name} of {x:e} ({bits:#010x})");
+            let ours = format.encode(f64::from(x));
+            assert_eq!(ours, want, "codegen {name} of {x:e} ({bits:#010x})");
+            if let Some(rt) = rt {
+                assert_eq!(rt, want, "runtime {name} of {x:e} ({bits:#010x})");
+            }
         }
+        assert!(nans >= 9, "{name}: {nans} NaN vectors");
     }
 }
 
@@ -319,14 +159,16 @@ fn every_small_format_encodes_like_ml_dtypes_from_f32() {
 /// table is made from a function that can give NaN (log, rsqrt).
 #[test]
 fn nan_has_no_fp6_or_fp4_code_where_ml_dtypes_gives_a_zero() {
-    for c in CODEGEN_CASES.iter().filter(|c| !c.format.has_nan()) {
-        let name = c.format.name();
+    let without_nan: Vec<Format> = small_formats().filter(|f| !f.has_nan()).collect();
+    assert_eq!(without_nan.len(), 3);
+    for format in without_nan {
+        let name = format.name();
         let mut nans = 0;
-        for (bits, want) in vectors(c.from_f32) {
+        for (bits, want) in vectors(&vector_text(format, "from_f32")) {
             if f32::from_bits(bits).is_nan() {
                 nans += 1;
                 assert_eq!(
-                    c.format.decode(want as u16),
+                    format.decode(want as u16),
                     0.0,
                     "{name}: ml_dtypes {bits:#010x}"
                 );
@@ -341,4 +183,105 @@ fn nan_has_no_fp6_or_fp4_code_where_ml_dtypes_gives_a_zero() {
 #[should_panic(expected = "fp4_e2m1: cannot encode NaN, the format has no NaN")]
 fn encoding_nan_into_fp4_panics() {
     Format::Fp4E2M1.encode(f64::NAN);
+}
+
+/// The runtime conversion from f32 agrees with codegen's encode on every f32 up to the low 16
+/// bits, which (for 8-bit results) only ever act as a sticky bit: each high half is tried with
+/// low halves 0, 1, 0x8000 and 0xFFFF, so this is exhaustive over every rounding class. A NaN
+/// keeps its sign and top payload bits, quieted, where the format can hold them.
+#[test]
+fn f32_to_fp8_matches_codegen_encode_on_every_rounding_class() {
+    for format in small_formats().filter(|f| f.bits() == 8) {
+        let c = runtime(format).expect("an 8-bit format");
+        for hi in 0..=u16::MAX {
+            for lo in [0u32, 1, 0x8000, 0xFFFF] {
+                let bits = u32::from(hi) << 16 | lo;
+                let x = f32::from_bits(bits);
+                let rt = u16::from(c.from_f32(x));
+                let want = if x.is_nan() {
+                    let sign = if format.is_signed() {
+                        (hi >> 8) & 0x80
+                    } else {
+                        0
+                    };
+                    match format.inf_bits() {
+                        Some(inf) => {
+                            let frac = format.fraction_bits();
+                            let payload = (bits >> (23 - frac)) as u16 & ((1 << frac) - 1);
+                            format.quiet_nan(sign | inf | payload)
+                        }
+                        // fnuz: the one NaN; E4M3FN and the unsigned: the NaN of the sign.
+                        None if format.is_signed() && !format.has_negative_zero() => {
+                            format.default_nan_bits()
+                        }
+                        None => format.default_nan_bits() | sign,
+                    }
+                } else {
+                    format.encode(f64::from(x))
+                };
+                assert_eq!(rt, want, "{} {x:e} ({bits:#010x})", format.name());
+            }
+        }
+    }
+}
+
+/// Widening is exact and narrowing gives the code back, for every code of every 8-bit format;
+/// NaNs are quieted.
+#[test]
+fn every_fp8_code_round_trips_through_f32() {
+    for format in small_formats().filter(|f| f.bits() == 8) {
+        let c = runtime(format).expect("an 8-bit format");
+        for code in 0..=u8::MAX {
+            let x = c.to_f32(code);
+            let back = c.from_f32(x);
+            let want = if format.is_nan(u16::from(code)) {
+                format.quiet_nan(u16::from(code)) as u8
+            } else {
+                code
+            };
+            assert_eq!(back, want, "{} {code:#04x} -> {x:e}", format.name());
+            if !x.is_nan() {
+                assert_eq!(
+                    f64::from(x),
+                    format.decode(u16::from(code)),
+                    "{} {code:#04x}",
+                    format.name()
+                );
+            }
+        }
+    }
+}
+
+/// The named functions are the generic conversions of their formats, on every code and
+/// every f32 rounding class.
+#[test]
+fn the_named_fp8_functions_are_the_generic_conversions() {
+    type Pair = (Format, fn(u8) -> f32, fn(f32) -> u8);
+    let named: [Pair; 4] = [
+        (Format::Fp8E4M3, fp8::e4m3_to_f32, fp8::f32_to_e4m3),
+        (Format::Fp8E5M2, fp8::e5m2_to_f32, fp8::f32_to_e5m2),
+        (
+            Format::Fp8E4M3Fnuz,
+            fp8::e4m3fnuz_to_f32,
+            fp8::f32_to_e4m3fnuz,
+        ),
+        (
+            Format::Fp8E5M2Fnuz,
+            fp8::e5m2fnuz_to_f32,
+            fp8::f32_to_e5m2fnuz,
+        ),
+    ];
+    for (format, to_f32, from_f32) in named {
+        let c = runtime(format).unwrap();
+        for code in 0..=u8::MAX {
+            assert_eq!(to_f32(code).to_bits(), c.to_f32(code).to_bits());
+        }
+        for hi in 0..=u16::MAX {
+            let x = f32::from_bits(u32::from(hi) << 16 | 0x8000);
+            assert_eq!(from_f32(x), c.from_f32(x), "{} {x:e}", format.name());
+        }
+    }
+    for format in Format::ALL {
+        assert_eq!(runtime(format).is_some(), format.bits() == 8);
+    }
 }

@@ -51,7 +51,7 @@ use vector_file::vectors;
 
 #[test]
 fn e8m0_scales_decode_like_ml_dtypes() {
-    let v = vectors(include_str!("vectors/e8m0_decode.txt"));
+    let v = vectors(include_str!("vectors/float8_e8m0fnu_decode.txt"));
     assert_eq!(v.len(), 256);
     for (code, want) in v {
         let want = f32::from_bits(want);
@@ -73,23 +73,23 @@ fn element_values_decode_like_ml_dtypes_and_reject_stray_bits() {
     let cases = [
         (
             Element::Fp4E2M1,
-            include_str!("vectors/fp4_e2m1_decode.txt"),
+            include_str!("vectors/float4_e2m1fn_decode.txt"),
         ),
         (
             Element::Fp6E2M3,
-            include_str!("vectors/fp6_e2m3_decode.txt"),
+            include_str!("vectors/float6_e2m3fn_decode.txt"),
         ),
         (
             Element::Fp6E3M2,
-            include_str!("vectors/fp6_e3m2_decode.txt"),
+            include_str!("vectors/float6_e3m2fn_decode.txt"),
         ),
         (
             Element::Fp8E4M3,
-            include_str!("vectors/fp8_e4m3_decode.txt"),
+            include_str!("vectors/float8_e4m3fn_decode.txt"),
         ),
         (
             Element::Fp8E5M2,
-            include_str!("vectors/fp8_e5m2_decode.txt"),
+            include_str!("vectors/float8_e5m2_decode.txt"),
         ),
     ];
     for (element, text) in cases {
