@@ -66,13 +66,28 @@ pub enum Fmt {
     /// OCP MX FP4 E2M1: 1 sign, 2 exponent, 1 fraction bit, bias 1; every pattern finite,
     /// saturating (max 6).
     Fp4E2M1,
+    /// float8_e3m4: 1 sign, 3 exponent, 4 fraction bits, bias 3; IEEE-like (max 15.5).
+    Fp8E3M4,
+    /// float8_e4m3 (IEEE-like): 1 sign, 4 exponent, 3 fraction bits, bias 7; ±inf S.1111.000,
+    /// NaN S.1111.xxx otherwise (max 240).
+    Fp8E4M3Ieee,
+    /// float8_e4m3b11fnuz: 1 sign, 4 exponent, 3 fraction bits, bias 11; the special values of
+    /// [`Fmt::Fp8E4M3Fnuz`] (max 30).
+    Fp8E4M3B11Fnuz,
+    /// float8_e5m3fnu: no sign, 5 exponent, 3 fraction bits, bias 15; 0xFF is the only NaN
+    /// (max 114688); a negative value, or an overflow, is that NaN.
+    Fp8E5M3Fnu,
+    /// float8_e8m0fnu: no sign, 8 exponent bits and no fraction, bias 127: 2^(code − 127) for
+    /// codes 0..=254 and the NaN 0xFF. No zero: a zero or negative value is the NaN, and a
+    /// positive value below 2^-127 rounds to 2^-127.
+    Fp8E8M0Fnu,
     /// IEEE 754 binary32 (for checking `f32` evaluations; there are no `f32` tables).
     F32,
 }
 
 impl Fmt {
     /// Every table format the oracle knows.
-    pub const ALL: [Fmt; 9] = [
+    pub const ALL: [Fmt; 14] = [
         Fmt::F16,
         Fmt::Bf16,
         Fmt::Fp8E4M3,
@@ -82,6 +97,11 @@ impl Fmt {
         Fmt::Fp6E2M3,
         Fmt::Fp6E3M2,
         Fmt::Fp4E2M1,
+        Fmt::Fp8E3M4,
+        Fmt::Fp8E4M3Ieee,
+        Fmt::Fp8E4M3B11Fnuz,
+        Fmt::Fp8E5M3Fnu,
+        Fmt::Fp8E8M0Fnu,
     ];
 
     /// The snake-case name used in table names (`"f16"`, `"bf16"`, `"fp8_e4m3"`,
@@ -97,6 +117,11 @@ impl Fmt {
             Fmt::Fp6E2M3 => "fp6_e2m3",
             Fmt::Fp6E3M2 => "fp6_e3m2",
             Fmt::Fp4E2M1 => "fp4_e2m1",
+            Fmt::Fp8E3M4 => "fp8_e3m4",
+            Fmt::Fp8E4M3Ieee => "fp8_e4m3ieee",
+            Fmt::Fp8E4M3B11Fnuz => "fp8_e4m3b11fnuz",
+            Fmt::Fp8E5M3Fnu => "fp8_e5m3fnu",
+            Fmt::Fp8E8M0Fnu => "fp8_e8m0fnu",
             Fmt::F32 => "f32",
         }
     }
@@ -110,10 +135,10 @@ impl Fmt {
     pub const fn width(self) -> u32 {
         match self {
             Fmt::F16 | Fmt::Bf16 => 16,
-            Fmt::Fp8E4M3 | Fmt::Fp8E5M2 | Fmt::Fp8E4M3Fnuz | Fmt::Fp8E5M2Fnuz => 8,
             Fmt::Fp6E2M3 | Fmt::Fp6E3M2 => 6,
             Fmt::Fp4E2M1 => 4,
             Fmt::F32 => 32,
+            _ => 8,
         }
     }
 
@@ -127,22 +152,37 @@ impl Fmt {
         match self {
             Fmt::F16 => 11,
             Fmt::Bf16 => 8,
-            Fmt::Fp8E4M3 | Fmt::Fp8E4M3Fnuz | Fmt::Fp6E2M3 => 4,
+            Fmt::Fp8E3M4 => 5,
+            Fmt::Fp8E4M3
+            | Fmt::Fp8E4M3Fnuz
+            | Fmt::Fp6E2M3
+            | Fmt::Fp8E4M3Ieee
+            | Fmt::Fp8E4M3B11Fnuz
+            | Fmt::Fp8E5M3Fnu => 4,
             Fmt::Fp8E5M2 | Fmt::Fp8E5M2Fnuz | Fmt::Fp6E3M2 => 3,
             Fmt::Fp4E2M1 => 2,
+            Fmt::Fp8E8M0Fnu => 1,
             Fmt::F32 => 24,
         }
     }
 
-    /// Exponent field width.
-    pub const fn exponent_bits(self) -> u32 {
-        self.width() - self.precision()
+    /// Whether the top bit is a sign: all but the unsigned E5M3FNU and E8M0FNU.
+    pub const fn is_signed(self) -> bool {
+        !matches!(self, Fmt::Fp8E5M3Fnu | Fmt::Fp8E8M0Fnu)
     }
 
-    /// Exponent bias: 2^(exponent bits − 1) − 1, except the fnuz formats' 2^(exponent bits − 1).
+    /// Exponent field width: what the sign and the stored fraction leave.
+    pub const fn exponent_bits(self) -> u32 {
+        self.width() - self.is_signed() as u32 - self.fraction_bits()
+    }
+
+    /// Exponent bias: 2^(exponent bits − 1) − 1, except the fnuz formats' 2^(exponent bits − 1)
+    /// and float8_e4m3b11fnuz's 11.
     pub const fn bias(self) -> i32 {
         let ieee = (1 << (self.exponent_bits() - 1)) - 1;
-        if self.is_fnuz() {
+        if matches!(self, Fmt::Fp8E4M3B11Fnuz) {
+            11
+        } else if self.is_fnuz() {
             ieee + 1
         } else {
             ieee
@@ -150,14 +190,20 @@ impl Fmt {
     }
 
     /// Whether the all-ones exponent encodes ±inf and NaN (IEEE), rather than ordinary values
-    /// (E4M3 "fn", the fnuz formats, FP6, FP4).
+    /// (E4M3 "fn", the fnuz formats, FP6, FP4, the unsigned formats).
     pub const fn has_inf(self) -> bool {
-        matches!(self, Fmt::F16 | Fmt::Bf16 | Fmt::Fp8E5M2 | Fmt::F32)
+        matches!(
+            self,
+            Fmt::F16 | Fmt::Bf16 | Fmt::Fp8E5M2 | Fmt::Fp8E3M4 | Fmt::Fp8E4M3Ieee | Fmt::F32
+        )
     }
 
     /// The fnuz formats: the negative-zero pattern is the one NaN, and there is no −0.
     pub const fn is_fnuz(self) -> bool {
-        matches!(self, Fmt::Fp8E4M3Fnuz | Fmt::Fp8E5M2Fnuz)
+        matches!(
+            self,
+            Fmt::Fp8E4M3Fnuz | Fmt::Fp8E5M2Fnuz | Fmt::Fp8E4M3B11Fnuz
+        )
     }
 
     /// The OCP MX FP6 and FP4 formats: every pattern is finite (no NaN, no infinity), and a
@@ -166,14 +212,23 @@ impl Fmt {
         matches!(self, Fmt::Fp6E2M3 | Fmt::Fp6E3M2 | Fmt::Fp4E2M1)
     }
 
-    /// Whether the format has −0 (all but the fnuz formats).
-    pub const fn has_negative_zero(self) -> bool {
-        !self.is_fnuz()
+    /// Whether the format has a zero (all but E8M0FNU, whose exponent field 0 is the binade
+    /// of 2^-127).
+    pub const fn has_zero(self) -> bool {
+        !matches!(self, Fmt::Fp8E8M0Fnu)
     }
 
-    /// The bits of a zero of the given sign: +0 where the format has no −0.
+    /// Whether the format has −0 (the signed formats but the fnuz ones).
+    pub const fn has_negative_zero(self) -> bool {
+        self.is_signed() && !self.is_fnuz()
+    }
+
+    /// The bits of an exact zero of the given sign: +0 where the format has no −0, and the NaN
+    /// in E8M0FNU, which has no zero.
     pub const fn zero(self, negative: bool) -> u32 {
-        if negative && self.has_negative_zero() {
+        if !self.has_zero() {
+            self.default_nan()
+        } else if negative && self.has_negative_zero() {
             self.sign_bit()
         } else {
             0
@@ -181,10 +236,14 @@ impl Fmt {
     }
 
     /// What a value beyond the largest finite one (or an infinity) of the given sign becomes:
-    /// ±inf; NaN of the sign for E4M3; the NaN 0x80 for fnuz; ±max for FP6 and FP4.
+    /// ±inf; NaN of the sign for E4M3; the NaN 0x80 for fnuz; ±max for FP6 and FP4; the NaN
+    /// 0xFF for the unsigned formats.
     pub const fn overflow(self, negative: bool) -> u32 {
         if self.is_fnuz() {
             return self.sign_bit();
+        }
+        if !self.is_signed() {
+            return self.default_nan();
         }
         let sign = if negative { self.sign_bit() } else { 0 };
         sign | self.overflow_bits()
@@ -195,9 +254,13 @@ impl Fmt {
         self.precision() - 1
     }
 
-    /// Exponent of the smallest normal number: 2^emin.
+    /// Exponent of the smallest normal number: 2^emin (E8M0FNU: 2^-127, its exponent field 0).
     pub const fn emin(self) -> i32 {
-        1 - self.bias()
+        if self.has_zero() {
+            1 - self.bias()
+        } else {
+            -self.bias()
+        }
     }
 
     /// Exponent of one unit in the last place of subnormals (the smallest subnormal is 2^qmin).
@@ -226,6 +289,9 @@ impl Fmt {
             self.all_ones_exponent() - 1
         } else if matches!(self, Fmt::Fp8E4M3) {
             self.sign_bit() - 2
+        } else if !self.is_signed() {
+            // 0xFF is the NaN.
+            self.entries() as u32 - 2
         } else {
             // fnuz, FP6, FP4: every positive pattern is finite.
             self.sign_bit() - 1
@@ -234,7 +300,8 @@ impl Fmt {
 
     /// What a positive overflow, or +inf, becomes: +inf; for E4M3 (which has no infinities)
     /// the positive NaN `0x7F`; for fnuz the NaN `0x80`; for FP6 and FP4 the largest finite
-    /// value. The negative one is [`Fmt::overflow`]`(true)`.
+    /// value; for the unsigned formats the NaN `0xFF`. The negative one is
+    /// [`Fmt::overflow`]`(true)`.
     pub const fn overflow_bits(self) -> u32 {
         if self.has_inf() {
             self.all_ones_exponent()
@@ -242,18 +309,24 @@ impl Fmt {
             self.sign_bit()
         } else if self.saturates() {
             self.max_finite()
+        } else if !self.is_signed() {
+            self.default_nan()
         } else {
             self.sign_bit() - 1
         }
     }
 
-    /// The sign bit.
+    /// The sign bit (0 for the unsigned formats).
     pub const fn sign_bit(self) -> u32 {
-        1 << (self.width() - 1)
+        if self.is_signed() {
+            1 << (self.width() - 1)
+        } else {
+            0
+        }
     }
 
-    /// The bit that quiets a NaN (top fraction bit); 0 for E4M3 and fnuz, whose NaNs are kept
-    /// as they are (and for FP6 and FP4, which have none).
+    /// The bit that quiets a NaN (top fraction bit); 0 for E4M3, fnuz and the unsigned
+    /// formats, whose NaNs are kept as they are (and for FP6 and FP4, which have none).
     pub const fn quiet_bit(self) -> u32 {
         if self.has_inf() {
             1 << (self.fraction_bits() - 1)
@@ -263,7 +336,7 @@ impl Fmt {
     }
 
     /// The positive default quiet NaN (f16 `0x7E00`, bf16 `0x7FC0`, e4m3 `0x7F`, e5m2 `0x7E`,
-    /// fnuz `0x80`, f32 `0x7FC0_0000`).
+    /// e3m4 `0x78`, the IEEE e4m3 `0x7C`, fnuz `0x80`, the unsigned `0xFF`, f32 `0x7FC0_0000`).
     ///
     /// # Panics
     /// For FP6 and FP4, which have no NaN.
@@ -274,6 +347,8 @@ impl Fmt {
             self.sign_bit()
         } else if self.saturates() {
             panic!("FP6 and FP4 have no NaN")
+        } else if !self.is_signed() {
+            self.entries() as u32 - 1
         } else {
             self.sign_bit() - 1
         }
@@ -320,6 +395,10 @@ pub fn decode(fmt: Fmt, bits: impl Into<u32>) -> Decoded {
     if fmt.is_fnuz() && bits == fmt.sign_bit() {
         return Decoded::Nan;
     }
+    if !fmt.is_signed() && u64::from(bits) == fmt.entries() - 1 {
+        // The unsigned formats' one NaN: every bit set.
+        return Decoded::Nan;
+    }
     let negative = bits & fmt.sign_bit() != 0;
     let fb = fmt.fraction_bits();
     let exp_field = (bits & !fmt.sign_bit()) >> fb;
@@ -334,7 +413,7 @@ pub fn decode(fmt: Fmt, bits: impl Into<u32>) -> Decoded {
     } else if fmt == Fmt::Fp8E4M3 && exp_field == exp_max && fraction == (1 << fb) - 1 {
         // E4M3: only S.1111.111 is NaN; the rest of the top binade is finite.
         Decoded::Nan
-    } else if exp_field == 0 {
+    } else if exp_field == 0 && fmt.has_zero() {
         if fraction == 0 {
             Decoded::Zero { negative }
         } else {
@@ -393,7 +472,24 @@ pub struct Rounded {
 /// (or, for E4M3, to NaN with the value's sign; fnuz: to the NaN 0x80; FP6, FP4: to ±max).
 /// A zero magnitude is a zero of the value's sign, +0 in the fnuz formats.
 fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u32 {
+    if negative && !fmt.is_signed() {
+        // An unsigned format holds no negative value.
+        return fmt.default_nan();
+    }
     let sign = if negative { fmt.sign_bit() } else { 0 };
+    if !fmt.has_zero() {
+        // E8M0: no fraction, so n·2^q is 2^q (n = 1) or 2^(q+1) (n = 2, a tie or more above
+        // 1.5·2^q), and its code is its exponent plus the bias; n = 0 (below 2^-127 by more
+        // than half of it) is nearest to 2^-127, the smallest value, as there is no zero.
+        assert_eq!(fmt.fraction_bits(), 0, "{}", fmt.name());
+        let exponent = q + n.max(1) as i64 - 1;
+        let code = (exponent + i64::from(fmt.bias())).max(0);
+        return if code > i64::from(fmt.max_finite()) {
+            fmt.overflow(negative)
+        } else {
+            code as u32
+        };
+    }
     if n == 0 {
         return fmt.zero(negative);
     }
@@ -419,17 +515,25 @@ fn pack(fmt: Fmt, negative: bool, q: i64, n: u64) -> u32 {
 pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
     assert!(!v.is_nan(), "round_float: NaN");
     let negative = v.is_sign_negative();
+    let settled = |bits| Rounded {
+        bits,
+        near_midpoint: false,
+    };
+    if negative && !fmt.is_signed() {
+        // An unsigned format holds no negative value, however small: its NaN.
+        return settled(fmt.default_nan());
+    }
     if v.is_infinite() {
-        return Rounded {
-            bits: fmt.overflow(negative),
-            near_midpoint: false,
-        };
+        return settled(fmt.overflow(negative));
     }
     if v.is_zero() {
-        return Rounded {
-            bits: fmt.zero(negative),
-            near_midpoint: false,
-        };
+        // A zero here stands for a nonzero value below MPFR's exponent range (exact zeros are
+        // [`Fmt::zero`]'s): in E8M0, which has no zero, 2^-127 is the nearest value.
+        return settled(if fmt.has_zero() {
+            fmt.zero(negative)
+        } else {
+            0
+        });
     }
     let prec = v.prec();
     // |v| in [2^e, 2^(e+1)).
@@ -460,11 +564,15 @@ pub fn round_float(fmt: Fmt, v: &Float, margin_bits: u32) -> Rounded {
 }
 
 /// The exact rounding of a rational: bits, and whether `r` is exactly a midpoint (a tie,
-/// settled to even). Zero gives +0: callers decide the sign of exact zeros.
+/// settled to even). Zero gives +0 (E8M0's NaN): callers decide the sign of exact zeros. A
+/// negative value in an unsigned format gives its NaN.
 pub fn round_rational(fmt: Fmt, r: &Rational) -> (u32, bool) {
     let negative = r.cmp0() == Ordering::Less;
     if r.cmp0() == Ordering::Equal {
-        return (0, false);
+        return (fmt.zero(false), false);
+    }
+    if negative && !fmt.is_signed() {
+        return (fmt.default_nan(), false);
     }
     let num = r.numer().clone().abs();
     let den = r.denom().clone();
@@ -936,8 +1044,8 @@ pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[
     // Domain errors and exact zeros at nonzero inputs.
     match act {
         Act::Log | Act::Rsqrt if negative => return special(fmt.default_nan()),
-        Act::Log if xr == 1 => return special(0),
-        Act::Hardsigmoid if xr <= -3 => return special(0),
+        Act::Log if xr == 1 => return special(fmt.zero(false)),
+        Act::Hardsigmoid if xr <= -3 => return special(fmt.zero(false)),
         Act::Hardswish if xr <= -3 => return special(fmt.zero(true)),
         _ => {}
     }

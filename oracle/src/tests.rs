@@ -385,7 +385,13 @@ fn every_midpoint_rounds_to_even() {
                 }
             };
             let mid = (value(lo) + value(lo + 1)) / 2u32;
-            let even = if lo % 2 == 0 { lo } else { lo + 1 };
+            // Without a fraction bit (E8M0) both neighbours have significand 1: the tie goes
+            // to the even multiple of the lower one's quantum, the upper one.
+            let even = if lo % 2 == 0 && fmt.fraction_bits() > 0 {
+                lo
+            } else {
+                lo + 1
+            };
             let (bits, tie) = round_rational(fmt, &mid);
             assert_eq!(
                 (bits, tie),
@@ -404,7 +410,9 @@ fn every_midpoint_rounds_to_even() {
                 fmt.name()
             );
             let neg = round_rational(fmt, &-mid).0;
-            let want = if even == 0 {
+            let want = if !fmt.is_signed() {
+                fmt.default_nan() // no negative value in an unsigned format
+            } else if even == 0 {
                 fmt.zero(true)
             } else if fmt.is_fnuz() && even == fmt.overflow_bits() {
                 even // the one NaN, unsigned
@@ -414,6 +422,79 @@ fn every_midpoint_rounds_to_even() {
             assert_eq!(neg, want, "{} -midpoint above {lo:#06x}", fmt.name());
         }
     }
+}
+
+/// The formats ml_dtypes names (float8_e3m4, float8_e4m3, float8_e4m3b11fnuz,
+/// float8_e5m3fnu, float8_e8m0fnu), decoded and rounded by hand from their definitions.
+#[test]
+fn ml_dtypes_formats_decode_and_round_by_hand() {
+    use Decoded::*;
+    let fin = |negative, significand, exponent| Finite {
+        negative,
+        significand,
+        exponent,
+    };
+    // E3M4: bias 3, 4 fraction bits; 0x70 inf, 0x71..=0x7F NaN.
+    let f = Fmt::Fp8E3M4;
+    assert_eq!(decode(f, 0x30_u32), fin(false, 16, -4)); // 1
+    assert_eq!(decode(f, 0x6F_u32), fin(false, 31, -1)); // 15.5
+    assert_eq!(decode(f, 0x01_u32), fin(false, 1, -6)); // 2^-6
+    assert_eq!(decode(f, 0xF0_u32), Inf { negative: true });
+    assert_eq!(decode(f, 0x71_u32), Nan);
+    assert_eq!((f.default_nan(), f.quiet_bit()), (0x78, 0x08));
+    assert!(check(f, q(63, 4, 0), 0x70).1); // 15.75: tie above 15.5 (odd): inf
+                                            // The IEEE-like E4M3: bias 7; 0x78 inf, max 240.
+    let f = Fmt::Fp8E4M3Ieee;
+    assert_eq!(decode(f, 0x77_u32), fin(false, 15, 4)); // 240
+    assert_eq!(decode(f, 0x78_u32), Inf { negative: false });
+    assert_eq!(decode(f, 0x7F_u32), Nan);
+    assert_eq!(
+        (f.default_nan(), f.quiet_bit(), f.max_finite()),
+        (0x7C, 0x04, 0x77)
+    );
+    check(f, q(-248, 1, 0), 0xF8); // the tie above −240: −inf
+                                   // E4M3 B11 fnuz: bias 11, max 30 = 0x7F, 0x80 the NaN.
+    let f = Fmt::Fp8E4M3B11Fnuz;
+    assert_eq!(f.bias(), 11);
+    assert_eq!(decode(f, 0x7F_u32), fin(false, 15, 1)); // 30
+    assert_eq!(decode(f, 0x08_u32), fin(false, 8, -13)); // 2^-10
+    assert_eq!(decode(f, 0x80_u32), Nan);
+    check(f, q(31, 1, 0), 0x80); // tie above 30 (odd): the NaN
+    check(f, q(-1, 1, -20), 0x00); // no −0
+                                   // E5M3 FNU: no sign, bias 15; 0xFE = 114688, 0xFF NaN; negatives are NaN.
+    let f = Fmt::Fp8E5M3Fnu;
+    assert_eq!((f.exponent_bits(), f.bias(), f.sign_bit()), (5, 15, 0));
+    assert_eq!(decode(f, 0x78_u32), fin(false, 8, -3)); // 1
+    assert_eq!(decode(f, 0x80_u32), fin(false, 8, -2)); // 2: the top bit is an exponent bit
+    assert_eq!(decode(f, 0xFE_u32), fin(false, 14, 13)); // 114688
+    assert_eq!(decode(f, 0xFF_u32), Nan);
+    assert_eq!(decode(f, 0x00_u32), Zero { negative: false });
+    check(f, q(118784, 1, 0), 0xFE); // the tie above max (even): max
+    assert_eq!(round_rational(f, &q(118785, 1, 0)).0, 0xFF);
+    assert_eq!(round_rational(f, &q(-1, 1, -30)).0, 0xFF);
+    assert_eq!(round_float(f, &fl(&q(-1, 1, -30)), MARGIN).bits, 0xFF);
+    assert_eq!(
+        (f.zero(true), f.overflow(false), f.overflow(true)),
+        (0, 0xFF, 0xFF)
+    );
+    // E8M0 FNU: 2^(code − 127), 0xFF NaN; no zero.
+    let f = Fmt::Fp8E8M0Fnu;
+    assert_eq!(
+        (f.exponent_bits(), f.bias(), f.emin(), f.qmin()),
+        (8, 127, -127, -127)
+    );
+    for code in 0..255u32 {
+        assert_eq!(decode(f, code), fin(false, 1, code as i32 - 127));
+    }
+    assert_eq!(decode(f, 0xFF_u32), Nan);
+    assert_eq!(f.zero(false), 0xFF);
+    check(f, q(3, 1, 0), 0x81); // 3: a tie between 2 and 4, up
+    check(f, q(3, 1, -128), 0x01); // 1.5·2^-127: a tie between 2^-127 and 2^-126, up
+    check(f, q(1, 1, -200), 0x00); // below 2^-127: the smallest value is the nearest
+    check(f, q(149, 100, 127), 0xFE); // 1.49·2^127: max
+    check(f, q(3, 1, 126), 0xFF); // 1.5·2^127: the tie above max, the NaN
+    check(f, q(-1, 1, 0), 0xFF); // no negative value
+    assert_eq!(round_rational(f, &Rational::new()), (0xFF, false)); // no zero
 }
 
 #[test]
