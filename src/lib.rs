@@ -217,7 +217,7 @@ pub mod tables;
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ulp;
 
-pub use actlut_core::names::UnknownFunction;
+pub use actlut_core::names::{UnknownFormat, UnknownFunction};
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;

@@ -123,16 +123,9 @@ fn parse(args: &[OsString]) -> Result<Option<Args>, Failure> {
         .parse()
         .map_err(|e: actlut::UnknownFunction| Failure(e.to_string()))?;
     let format_name = format.to_string_lossy();
-    let format = Format::ALL
-        .into_iter()
-        .find(|f| f.name() == format_name || f.feature() == format_name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            Failure(format!(
-                "unknown format `{format_name}`: expected one of {}",
-                names.join(", ")
-            ))
-        })?;
+    let format: Format = format_name
+        .parse()
+        .map_err(|e: actlut::UnknownFormat| Failure(e.to_string()))?;
     Ok(Some(Args {
         act,
         format,

@@ -87,17 +87,11 @@ fn grade_json(function: &str, format: &str, file: &Path) -> (Option<i32>, String
 }
 
 /// The format names, longest first, to split `<function>_<format>.bin`.
-const FORMATS: [&str; 9] = [
-    "fp8_e4m3fnuz",
-    "fp8_e5m2fnuz",
-    "fp8_e4m3",
-    "fp8_e5m2",
-    "fp6_e2m3",
-    "fp6_e3m2",
-    "fp4_e2m1",
-    "bf16",
-    "f16",
-];
+fn formats_longest_first() -> Vec<&'static str> {
+    let mut names: Vec<&str> = actlut::Format::ALL.iter().map(|f| f.name()).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names
+}
 
 #[test]
 fn every_dumped_table_grades_as_correctly_rounded() {
@@ -108,8 +102,8 @@ fn every_dumped_table_grades_as_correctly_rounded() {
         let Some(stem) = name.strip_suffix(".bin") else {
             continue;
         };
-        let format = FORMATS
-            .iter()
+        let format = formats_longest_first()
+            .into_iter()
             .find(|f| stem.ends_with(&format!("_{f}")))
             .unwrap_or_else(|| panic!("`{name}`: a format this test does not know"));
         let function = &stem[..stem.len() - format.len() - 1];
@@ -337,9 +331,9 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     assert_usage_error(
         &["ulp", "gelux", "f16", good],
-        "unknown activation name `gelux`",
+        "unknown function name `gelux`",
     );
-    assert_usage_error(&["ulp", "gelu", "f17", good], "unknown format `f17`");
+    assert_usage_error(&["ulp", "gelu", "f17", good], "unknown format name `f17`");
     // No table can exist: log is NaN for negative inputs and FP4 has no NaN.
     assert_usage_error(&["ulp", "log", "fp4_e2m1", good], "has no NaN");
     assert_usage_error(&["ulp", "gelu", "f16"], "got 2 arguments");
@@ -352,6 +346,29 @@ fn bad_input_is_one_line_and_exit_2() {
         &["ulp", "gelu", "f16", good, "--worst", "x"],
         "`--worst` needs a number",
     );
+}
+
+/// Other libraries' names of a format grade over that format; an ambiguous one is refused
+/// naming both of actlut's formats, never taken as one of them.
+#[test]
+fn other_libraries_format_names_grade_over_the_format_they_name() {
+    let file = dump_dir().join("gelu_fp8_e4m3.bin");
+    for name in [
+        "float8_e4m3fn",
+        "torch.float8_e4m3fn",
+        "FLOAT8E4M3FN",
+        "e4m3fn",
+    ] {
+        let (code, json) = grade_json("gelu", name, &file);
+        assert_eq!(code, Some(0), "{name}: {json}");
+        assert_eq!(field(&json, "format"), "\"fp8_e4m3\"", "{name}");
+    }
+    // ml_dtypes' float8_e4m3 is the IEEE-like E4M3: the fp8_e4m3 table is not its table.
+    let (code, json) = grade_json("gelu", "float8_e4m3", &file);
+    assert_eq!(code, Some(1), "{json}");
+    assert_eq!(field(&json, "format"), "\"fp8_e4m3ieee\"");
+    let good = file.to_str().unwrap();
+    assert_usage_error(&["ulp", "gelu", "e4m3", good], "fp8_e4m3ieee");
 }
 
 #[test]

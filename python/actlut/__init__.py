@@ -14,22 +14,15 @@ gives them to Python:
 - :mod:`actlut.testing` -- assertions for test suites;
 - ``python -m actlut ulp FUNCTION FORMAT FILE [--json]`` -- the command.
 
-The formats and their dtypes (numpy has only float16; ml_dtypes, a dependency,
-provides the others):
-
-============== ===============================
-format         dtype
-============== ===============================
-f16            numpy.float16
-bf16           ml_dtypes.bfloat16
-fp8_e4m3       ml_dtypes.float8_e4m3fn
-fp8_e5m2       ml_dtypes.float8_e5m2
-fp8_e4m3fnuz   ml_dtypes.float8_e4m3fnuz
-fp8_e5m2fnuz   ml_dtypes.float8_e5m2fnuz
-fp6_e2m3       ml_dtypes.float6_e2m3fn
-fp6_e3m2       ml_dtypes.float6_e3m2fn
-fp4_e2m1       ml_dtypes.float4_e2m1fn
-============== ===============================
+The formats are :func:`formats` (``f16``, ``bf16``, ``fp8_e4m3``, ...), each with
+its numpy dtype, :func:`dtype`: numpy's ``float16`` for f16, and for the others
+ml_dtypes' dtype (numpy has only float16; ml_dtypes, a dependency, provides
+the others), the one named by :func:`dtype_name` (``fp8_e4m3`` is
+``ml_dtypes.float8_e4m3fn``; ``fp8_e4m3ieee`` is ``ml_dtypes.float8_e4m3``).
+Every float dtype of ml_dtypes is the dtype of a format, and every format
+argument takes actlut's name, the feature name (``fp8-e4m3``), the dtype's name
+or the dtype itself, or another library's name as that library means it
+(``torch.float8_e4m3fn``; docs/SEMANTICS.md, "Format names").
 
 Everything is computed by the Rust crate (the extension ``actlut._actlut``):
 this layer checks arguments and converts dtypes, and re-implements no table,
@@ -53,6 +46,7 @@ __all__ = [
     "Mismatch",
     "apply",
     "dtype",
+    "dtype_name",
     "formats",
     "functions",
     "grade",
@@ -63,18 +57,13 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-#: The dtype of each format.
-_DTYPES: Dict[str, _np.dtype] = {
-    "f16": _np.dtype(_np.float16),
-    "bf16": _np.dtype(_ml.bfloat16),
-    "fp8_e4m3": _np.dtype(_ml.float8_e4m3fn),
-    "fp8_e5m2": _np.dtype(_ml.float8_e5m2),
-    "fp8_e4m3fnuz": _np.dtype(_ml.float8_e4m3fnuz),
-    "fp8_e5m2fnuz": _np.dtype(_ml.float8_e5m2fnuz),
-    "fp6_e2m3": _np.dtype(_ml.float6_e2m3fn),
-    "fp6_e3m2": _np.dtype(_ml.float6_e3m2fn),
-    "fp4_e2m1": _np.dtype(_ml.float4_e2m1fn),
-}
+def _dtype_of(name: str) -> _np.dtype:
+    """The numpy dtype named ``name``: numpy's float16, or ml_dtypes' type of that name."""
+    return _np.dtype(_np.float16) if name == "float16" else _np.dtype(getattr(_ml, name))
+
+
+#: The dtype of each format, from the crate's list (``Format::ALL``, ``Format::dtype_name``).
+_DTYPES: Dict[str, _np.dtype] = {f: _dtype_of(_actlut.dtype_name(f)) for f in _actlut.formats()}
 
 #: The format of each dtype.
 _FORMATS: Dict[_np.dtype, str] = {d: f for f, d in _DTYPES.items()}
@@ -93,22 +82,24 @@ def functions() -> List[str]:
 def formats() -> List[str]:
     """The names of actlut's formats, in the crate's order.
 
-    ``["f16", "bf16", "fp8_e4m3", ..., "fp4_e2m1"]``. Every format argument of
-    this package takes these names, or the cargo feature names (``"fp8-e4m3"``).
+    ``["f16", "bf16", "fp8_e4m3", ..., "fp8_e8m0fnu"]``. Every format argument
+    of this package takes these names, the cargo feature names (``"fp8-e4m3"``),
+    the dtype names (``"float8_e4m3fn"``) or dtypes (``ml_dtypes.float8_e4m3fn``),
+    and other libraries' names (``"torch.float8_e4m3fn"``).
     """
     return list(_actlut.formats())
 
 
-def _format_name(format: str) -> str:
-    """The canonical name of ``format``, or a ValueError naming it."""
+def _format_name(format: Any) -> str:
+    """The canonical name of ``format`` (a name or a dtype), or a ValueError naming it."""
     if not isinstance(format, str):
-        raise TypeError(f"format must be a str such as 'f16', not {type(format).__name__}")
-    name = format.replace("-", "_")
-    if name not in _DTYPES:
-        raise ValueError(
-            f"unknown format `{format}`: expected one of {', '.join(_DTYPES)}"
-        )
-    return name
+        try:
+            format = _np.dtype(format).name
+        except TypeError:
+            raise TypeError(
+                f"format must be a str such as 'f16' or a dtype, not {type(format).__name__}"
+            ) from None
+    return _actlut.format_name(format)
 
 
 def _function_name(function: str) -> str:
@@ -120,7 +111,7 @@ def _function_name(function: str) -> str:
     return function
 
 
-def dtype(format: str) -> _np.dtype:
+def dtype(format: Any) -> _np.dtype:
     """The numpy dtype of ``format``: ``numpy.float16`` or an ml_dtypes type.
 
     >>> actlut.dtype("bf16")
@@ -129,11 +120,21 @@ def dtype(format: str) -> _np.dtype:
     return _DTYPES[_format_name(format)]
 
 
+def dtype_name(format: Any) -> str:
+    """The name of ``format``'s dtype: ml_dtypes' (``"float8_e4m3fn"`` for
+    ``fp8_e4m3``), or ``"float16"`` for f16.
+
+    >>> actlut.dtype_name("fp8_e4m3ieee")
+    'float8_e4m3'
+    """
+    return _actlut.dtype_name(_format_name(format))
+
+
 def _bits_dtype(format: str) -> _np.dtype:
     return _np.dtype(_np.uint16) if _actlut.format_shape(format)[1] == 2 else _np.dtype(_np.uint8)
 
 
-def table(function: str, format: str) -> _np.ndarray:
+def table(function: str, format: Any) -> _np.ndarray:
     """The exact table of ``function`` over ``format``, as a numpy array.
 
     Entry ``i`` is the correctly rounded output for the input whose bit pattern
@@ -368,7 +369,7 @@ def _inputs(fmt: str) -> _np.ndarray:
 
 def grade(
     function: str,
-    format: str,
+    format: Any,
     impl: Union[_np.ndarray, Callable[[_np.ndarray], Any]],
     *,
     worst: int = 10,

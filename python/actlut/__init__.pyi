@@ -17,10 +17,15 @@ def functions() -> List[str]:
 def formats() -> List[str]:
     """The names of actlut's formats, in the crate's order."""
 
-def dtype(format: str) -> np.dtype:
+Format = Union[str, npt.DTypeLike]
+
+def dtype(format: Format) -> np.dtype:
     """The numpy dtype of ``format``: ``numpy.float16`` or an ml_dtypes type."""
 
-def table(function: str, format: str) -> np.ndarray:
+def dtype_name(format: Format) -> str:
+    """The name of ``format``'s dtype: ml_dtypes' (``"float8_e4m3fn"``), or ``"float16"``."""
+
+def table(function: str, format: Format) -> np.ndarray:
     """The exact table of ``function`` over ``format``, entry ``i`` for the input bits ``i``."""
 
 def apply(function: str, x: npt.ArrayLike, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -76,5 +81,5 @@ class Grade:
     def to_json(self) -> str:
         """The report exactly as ``actlut ulp --json`` prints it."""
 
-def grade(function: str, format: str, impl: Impl, *, worst: int = 10) -> Grade:
+def grade(function: str, format: Format, impl: Impl, *, worst: int = 10) -> Grade:
     """Grades an implementation of ``function`` over ``format`` on every input."""

@@ -50,18 +50,11 @@ fn activation(name: &str) -> PyResult<Function> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The format named `name` (`fp8_e4m3` or its feature name `fp8-e4m3`).
+/// The format named `name`: actlut's name (`fp8_e4m3`), its feature name (`fp8-e4m3`), its
+/// numpy dtype name (`float8_e4m3fn`) or another library's name for it (`Format`'s parser).
 fn format(name: &str) -> PyResult<Format> {
-    Format::ALL
-        .into_iter()
-        .find(|f| f.name() == name || f.feature() == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            PyValueError::new_err(format!(
-                "unknown format `{name}`: expected one of {}",
-                names.join(", ")
-            ))
-        })
+    name.parse::<Format>()
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The table of `act` over `fmt`, or a `ValueError` saying why there is none.
@@ -72,37 +65,24 @@ fn table(act: Function, fmt: Format) -> PyResult<TableRef> {
 
 /// The 65,536-entry table of `act` over a 16-bit format, as the 16-bit kernels take it.
 fn word_table(act: Function, fmt: Format) -> PyResult<&'static [u16; 65536]> {
-    let t = match fmt {
-        Format::F16 => act.table_f16(),
-        Format::Bf16 => act.table_bf16(),
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "{} is not a 16-bit format",
-                fmt.name()
-            )))
-        }
-    };
-    t.map_err(|e| PyValueError::new_err(e.to_string()))
+    match table(act, fmt)? {
+        TableRef::U16(t) => Ok(t),
+        _ => Err(PyValueError::new_err(format!(
+            "{} is not a 16-bit format",
+            fmt.name()
+        ))),
+    }
 }
 
 /// The table of `act` over a byte format (fp8, FP6, FP4): 256, 64 or 16 entries.
 fn byte_entries(act: Function, fmt: Format) -> PyResult<&'static [u8]> {
-    let t: Result<&'static [u8], _> = match fmt {
-        Format::Fp8E4M3 => act.table_fp8_e4m3().map(|t| &t[..]),
-        Format::Fp8E5M2 => act.table_fp8_e5m2().map(|t| &t[..]),
-        Format::Fp8E4M3Fnuz => act.table_fp8_e4m3fnuz().map(|t| &t[..]),
-        Format::Fp8E5M2Fnuz => act.table_fp8_e5m2fnuz().map(|t| &t[..]),
-        Format::Fp6E2M3 => act.table_fp6_e2m3().map(|t| &t[..]),
-        Format::Fp6E3M2 => act.table_fp6_e3m2().map(|t| &t[..]),
-        Format::Fp4E2M1 => act.table_fp4_e2m1().map(|t| &t[..]),
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "{} is not a byte format",
-                fmt.name()
-            )))
-        }
-    };
-    t.map_err(|e| PyValueError::new_err(e.to_string()))
+    match table(act, fmt)? {
+        TableRef::U8(t) => Ok(t),
+        _ => Err(PyValueError::new_err(format!(
+            "{} is not a byte format",
+            fmt.name()
+        ))),
+    }
 }
 
 /// The names of the functions, in the crate's order (`Function::ALL`).
@@ -124,10 +104,18 @@ fn function_name(name: &str) -> PyResult<&'static str> {
     Ok(activation(name)?.name())
 }
 
-/// The name actlut gives the format called `name` (`fp8_e4m3` for `fp8-e4m3`).
+/// The name actlut gives the format called `name` (`fp8_e4m3` for `fp8-e4m3`, for
+/// `float8_e4m3fn` or for `torch.float8_e4m3fn`).
 #[pyfunction]
 fn format_name(name: &str) -> PyResult<&'static str> {
     Ok(format(name)?.name())
+}
+
+/// The name of the format's numpy dtype: ml_dtypes' (`float8_e4m3fn`), or numpy's
+/// `float16` for f16 (`Format::dtype_name`).
+#[pyfunction]
+fn dtype_name(format_name: &str) -> PyResult<&'static str> {
+    Ok(format(format_name)?.dtype_name())
 }
 
 /// `(entries, entry_bytes)` of the format: 65,536 and 2 for f16 and bf16,
@@ -607,6 +595,7 @@ fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(function_name, m)?)?;
     m.add_function(wrap_pyfunction!(format_name, m)?)?;
+    m.add_function(wrap_pyfunction!(dtype_name, m)?)?;
     m.add_function(wrap_pyfunction!(format_shape, m)?)?;
     m.add_function(wrap_pyfunction!(has_table, m)?)?;
     m.add_function(wrap_pyfunction!(table_bits, m)?)?;

@@ -128,7 +128,7 @@ def test_python_m_actlut_runs_the_command(actlut_cli, tmp_path):
     py = subprocess.run(
         [sys.executable, "-m", "actlut", "ulp", "gelux", "bf16", path], capture_output=True, text=True, cwd=tmp_path
     )
-    assert py.returncode == 2 and py.stderr.startswith("actlut: error: unknown activation name `gelux`")
+    assert py.returncode == 2 and py.stderr.startswith("actlut: error: unknown function name `gelux`")
 
 
 def test_help_exits_0_and_shows_the_synopsis(tmp_path):

@@ -1,4 +1,5 @@
-"""docs/python.md's first example runs and prints what the page shows."""
+"""docs/python.md's first example runs and prints what the page shows, and its table of
+formats is the package's."""
 
 import contextlib
 import io
@@ -25,3 +26,22 @@ def test_the_first_example_prints_what_docs_python_md_shows():
     with contextlib.redirect_stdout(out):
         exec(compile(code, "docs/python.md", "exec"), {"__name__": "example"})
     assert out.getvalue() == shown, "docs/python.md's example prints now:\n" + out.getvalue()
+
+
+def test_the_format_table_lists_every_format_with_its_dtype_in_order():
+    import actlut
+    import numpy as np
+
+    doc = (ROOT / "docs" / "python.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| `(numpy|ml_dtypes)\.(\w+)` \| ([\d,]+) \|$", doc, flags=re.M)
+    want = [
+        (
+            f,
+            "numpy" if actlut.dtype_name(f) == "float16" else "ml_dtypes",
+            actlut.dtype_name(f),
+            f"{len(actlut.table('exp', f)):,}",
+        )
+        for f in actlut.formats()
+    ]
+    assert rows == want
+    assert all(actlut.dtype(f) == np.dtype(actlut.dtype(d)) for f, _, d, _ in rows)

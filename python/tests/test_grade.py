@@ -119,9 +119,9 @@ def test_bits_arrays_are_graded_like_the_formats_dtype():
 
 def test_bad_input_is_a_type_or_value_error_naming_the_problem():
     t = actlut.table("gelu", "f16")
-    with pytest.raises(ValueError, match="unknown activation name `gelux`"):
+    with pytest.raises(ValueError, match="unknown function name `gelux`"):
         actlut.grade("gelux", "f16", t)
-    with pytest.raises(ValueError, match="unknown format `f8`"):
+    with pytest.raises(ValueError, match="unknown format name `f8`"):
         actlut.grade("gelu", "f8", t)
     with pytest.raises(ValueError, match="there is no log_fp4_e2m1 table"):
         actlut.grade("log", "fp4_e2m1", np.zeros(16, np.uint8))

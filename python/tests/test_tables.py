@@ -10,17 +10,17 @@ import pytest
 import actlut
 from conftest import lock_rows
 
-DTYPES = {
-    "f16": np.float16,
-    "bf16": ml_dtypes.bfloat16,
-    "fp8_e4m3": ml_dtypes.float8_e4m3fn,
-    "fp8_e5m2": ml_dtypes.float8_e5m2,
-    "fp8_e4m3fnuz": ml_dtypes.float8_e4m3fnuz,
-    "fp8_e5m2fnuz": ml_dtypes.float8_e5m2fnuz,
-    "fp6_e2m3": ml_dtypes.float6_e2m3fn,
-    "fp6_e3m2": ml_dtypes.float6_e3m2fn,
-    "fp4_e2m1": ml_dtypes.float4_e2m1fn,
-}
+def ml_dtypes_floats():
+    """Every float dtype of ml_dtypes, by name (from ml_dtypes itself), and numpy's float16."""
+    names = [n for n in dir(ml_dtypes) if n.startswith(("float", "bfloat"))]
+    out = {"float16": np.dtype(np.float16)}
+    for n in names:
+        try:
+            ml_dtypes.finfo(getattr(ml_dtypes, n))
+        except (TypeError, ValueError):
+            continue
+        out[n] = np.dtype(getattr(ml_dtypes, n))
+    return out
 
 
 def test_functions_and_formats_are_the_locks_in_the_crates_order():
@@ -28,23 +28,53 @@ def test_functions_and_formats_are_the_locks_in_the_crates_order():
     fns = list(dict.fromkeys(r[1] for r in rows))
     fmts = list(dict.fromkeys(r[2] for r in rows))
     assert sorted(actlut.functions()) == sorted(fns)
-    assert sorted(actlut.formats()) == sorted(fmts)
+    assert actlut.formats() == fmts
     assert actlut.functions()[:3] == ["gelu", "gelu_tanh", "sigmoid"]
-    assert actlut.formats()[0] == "f16" and actlut.formats()[-1] == "fp4_e2m1"
+    assert actlut.formats()[0] == "f16" and actlut.formats()[-1] == "fp8_e8m0fnu"
 
 
-@pytest.mark.parametrize("fmt", list(DTYPES))
+def test_every_float_dtype_of_ml_dtypes_is_the_dtype_of_a_format():
+    floats = ml_dtypes_floats()
+    assert len(floats) == 14, sorted(floats)  # ml_dtypes 0.7: 13 float dtypes, and float16
+    for name, dt in floats.items():
+        fmt = actlut.dtype_name(name)
+        assert fmt == name
+        assert actlut.dtype(name) == dt, name
+        assert actlut.dtype(dt) == dt, name
+        assert actlut.table("gelu", name).dtype == dt, name
+        assert actlut.table("gelu", dt).dtype == dt, name
+    assert {actlut.dtype_name(f) for f in actlut.formats()} == set(floats)
+
+
+@pytest.mark.parametrize("fmt", actlut.formats())
 def test_each_format_has_its_ml_dtypes_dtype(fmt):
-    assert actlut.dtype(fmt) == np.dtype(DTYPES[fmt])
-    assert actlut.dtype(fmt.replace("_", "-")) == np.dtype(DTYPES[fmt])
+    dt = actlut.dtype(fmt)
+    assert dt == ml_dtypes_floats()[actlut.dtype_name(fmt)]
+    assert actlut.dtype(fmt.replace("_", "-")) == dt
+    assert actlut.table("exp", fmt).dtype == dt
+
+
+def test_other_libraries_names_mean_what_they_mean_there():
+    e4m3fn = actlut.table("gelu", "fp8_e4m3").view(np.uint8)
+    for name in ["float8_e4m3fn", "e4m3fn", "torch.float8_e4m3fn", "FLOAT8E4M3FN", ml_dtypes.float8_e4m3fn]:
+        assert np.array_equal(actlut.table("gelu", name).view(np.uint8), e4m3fn), name
+    # ml_dtypes' float8_e4m3 is the IEEE-like E4M3 (with infinities), never fp8_e4m3.
+    assert actlut.dtype("float8_e4m3") == np.dtype(ml_dtypes.float8_e4m3)
+    assert actlut.table("gelu", "float8_e4m3").dtype == np.dtype(ml_dtypes.float8_e4m3)
+    with pytest.raises(ValueError, match="fp8_e4m3ieee"):
+        actlut.table("gelu", "e4m3")
+    with pytest.raises(ValueError, match="fp4_e2m1"):
+        actlut.table("gelu", "torch.float4_e2m1fn_x2")
+    with pytest.raises(TypeError, match="format must be a str"):
+        actlut.table("gelu", 3.5)
 
 
 def test_every_table_equals_its_dump_file_and_the_locks_hash(dump_dir):
     rows = lock_rows()
-    assert len(rows) == 156
+    assert len(rows) == 246
     for name, function, fmt, entries, sha in rows:
         t = actlut.table(function, fmt)
-        assert t.dtype == np.dtype(DTYPES[fmt]), name
+        assert t.dtype == actlut.dtype(fmt), name
         assert t.shape == (entries,), name
         bits = t.view(np.uint16).astype("<u2") if t.itemsize == 2 else t.view(np.uint8)
         data = bits.tobytes()
@@ -66,9 +96,9 @@ def test_feature_names_work_and_unknown_names_are_value_errors_naming_them():
         actlut.table("gelu-tanh", "fp8-e4m3").view(np.uint8),
         actlut.table("gelu_tanh", "fp8_e4m3").view(np.uint8),
     )
-    with pytest.raises(ValueError, match="unknown activation name `gelux`"):
+    with pytest.raises(ValueError, match="unknown function name `gelux`"):
         actlut.table("gelux", "f16")
-    with pytest.raises(ValueError, match="unknown format `f17`"):
+    with pytest.raises(ValueError, match="unknown format name `f17`"):
         actlut.table("gelu", "f17")
     with pytest.raises(TypeError, match="function must be a str"):
         actlut.table(3, "f16")
