@@ -846,3 +846,70 @@ fn the_engines_names_table_lists_every_engine_name_with_its_function() {
     want.sort();
     assert_eq!(listed, want);
 }
+
+/// docs/SEMANTICS.md's "Format names" tables: one row per format of `Format::ALL`, in order,
+/// with its dtype name and exactly the names `FORMAT_NAMES` gives it per library (`other`:
+/// numpy's and the short names); and the refused names, exactly those of `FORMAT_NAMES`.
+#[test]
+fn the_format_names_table_lists_every_format_with_its_names() {
+    use actlut_core::names::{FormatName, FORMAT_NAMES};
+    let semantics = read("docs/SEMANTICS.md");
+    let start = semantics
+        .find("### Format names")
+        .expect("docs/SEMANTICS.md has its format names section");
+    let section = &semantics[start..];
+    let section = &section[..section[4..].find("\n#").map_or(section.len(), |i| i + 4)];
+    let rows: Vec<Vec<String>> = section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(row_cells)
+        .collect();
+    let names_of = |f: actlut::Format, libs: &[&str]| -> Vec<String> {
+        FORMAT_NAMES
+            .iter()
+            .filter(|(lib, _, m)| libs.contains(lib) && *m == FormatName::Is(f))
+            .map(|(_, n, _)| n.to_string())
+            .collect()
+    };
+    let mut listed = Vec::new();
+    let mut refused = Vec::new();
+    for cells in &rows {
+        if cells.len() == 5 {
+            listed.push(
+                cells
+                    .iter()
+                    .map(|c| backticked(c))
+                    .collect::<Vec<Vec<String>>>(),
+            );
+        } else {
+            refused.extend(backticked(&cells[0]));
+        }
+    }
+    let want: Vec<Vec<Vec<String>>> = Format::ALL
+        .iter()
+        .map(|&f| {
+            vec![
+                vec![f.name().to_string()],
+                vec![f.dtype_name().to_string()],
+                names_of(f, &["PyTorch"]),
+                names_of(f, &["ONNX"]),
+                names_of(f, &["numpy", "short"]),
+            ]
+        })
+        .collect();
+    assert_eq!(listed, want, "docs/SEMANTICS.md, \"Format names\"");
+    let mut want_refused: Vec<String> = FORMAT_NAMES
+        .iter()
+        .filter(|(_, _, m)| matches!(m, FormatName::Refused(_)))
+        .map(|(lib, n, _)| match *lib {
+            "PyTorch" => format!("torch.{n}"),
+            _ => n.to_string(),
+        })
+        .collect();
+    want_refused.sort();
+    refused.sort();
+    assert_eq!(
+        refused, want_refused,
+        "docs/SEMANTICS.md, the refused names"
+    );
+}
