@@ -1,5 +1,6 @@
 //! The element types of the run-time tables, one sealed family: the quantized codes a table
-//! is indexed by ([`Input`], [`Input8`], [`Input4`] for `quant`, [`Input16`] for `quant16`) and
+//! is indexed by ([`Input`], [`Input8`], [`Input4`], [`Input2`] and [`PackedInput`] for `quant`,
+//! [`Input16`] for `quant16`) and
 //! the values it holds ([`Output`], with [`FloatOutput`] for the tables built from a function's
 //! value and [`QuantOutput`] for the requantized ones), for `quant`, `quant16`, `mx` and the FP4
 //! rows of `kernels`.
@@ -19,6 +20,8 @@ mod sealed {
     impl Sealed for u16 {}
     impl Sealed for super::I4 {}
     impl Sealed for super::U4 {}
+    impl Sealed for super::I2 {}
+    impl Sealed for super::U2 {}
     impl Sealed for f32 {}
     impl Sealed for half::f16 {}
     impl Sealed for half::bf16 {}
@@ -47,7 +50,31 @@ pub enum I4 {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum U4 {}
 
-/// A quantized input type: `i8`, `u8`, [`I4`], [`U4`].
+/// Signed 2-bit input (−2..=1, ONNX `INT2`, ml_dtypes `int2`): unpacked as one `i8` per value,
+/// or packed four per byte.
+///
+/// ```
+/// use actlut::quant::{DequantTable, Op, I2};
+/// let t = DequantTable::<I2, f32>::new(Op::Identity, 0.5, 0)?;
+/// assert_eq!(t.entries(), [0.0, 0.5, -1.0, -0.5]);
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum I2 {}
+
+/// Unsigned 2-bit input (0..=3, ONNX `UINT2`, ml_dtypes `uint2`): unpacked as one `u8` per
+/// value, or packed four per byte.
+///
+/// ```
+/// use actlut::quant::{Op, PackedDequantTable, U2};
+/// let t = PackedDequantTable::<U2, u8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+/// assert_eq!(t.lookup(0b11_10_01_00), [0, 1, 2, 3]); // the first value in the low two bits
+/// # Ok::<(), actlut::quant::QuantError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum U2 {}
+
+/// A quantized input type: `i8`, `u8`, [`I4`], [`U4`], [`I2`], [`U2`].
 ///
 /// ```
 /// use actlut::element::{Input, I4};
@@ -77,6 +104,14 @@ impl Input for I4 {
 impl Input for U4 {
     type Value = u8;
     const TYPE: QuantType = QuantType::U4;
+}
+impl Input for I2 {
+    type Value = i8;
+    const TYPE: QuantType = QuantType::I2;
+}
+impl Input for U2 {
+    type Value = u8;
+    const TYPE: QuantType = QuantType::U2;
 }
 
 /// An 8-bit input type (`i8`, `u8`): every value is valid, so lookups cannot fail.
@@ -119,9 +154,33 @@ impl Input8 for u8 {
 /// fn nibbles<In: actlut::quant::Input4>() -> usize { In::TYPE.codes() }
 /// assert_eq!(nibbles::<actlut::quant::U4>(), 16);
 /// ```
-pub trait Input4: Input {}
+pub trait Input4: PackedInput<2> {}
 impl Input4 for I4 {}
 impl Input4 for U4 {}
+
+/// A 2-bit input type ([`I2`], [`U2`]): values are range-checked, and can be packed.
+///
+/// ```
+/// fn codes<In: actlut::quant::Input2>() -> usize { In::TYPE.codes() }
+/// assert_eq!(codes::<actlut::quant::I2>(), 4);
+/// ```
+pub trait Input2: PackedInput<4> {}
+impl Input2 for I2 {}
+impl Input2 for U2 {}
+
+/// An input type packed `PER_BYTE` values to a byte, the first value in the lowest bits (ONNX's
+/// packing): the 4-bit types two to a byte, the 2-bit types four.
+///
+/// ```
+/// use actlut::quant::{PackedInput, I2, U4};
+/// fn per_byte<In: PackedInput<N>, const N: usize>() -> usize { N }
+/// assert_eq!((per_byte::<U4, 2>(), per_byte::<I2, 4>()), (2, 4));
+/// ```
+pub trait PackedInput<const PER_BYTE: usize>: Input {}
+impl PackedInput<2> for I4 {}
+impl PackedInput<2> for U4 {}
+impl PackedInput<4> for I2 {}
+impl PackedInput<4> for U2 {}
 
 /// A 16-bit quantized input type: `i16` or `u16`.
 ///

@@ -36,9 +36,10 @@
 //! built into a caller's buffer by [`crate::quant16`]. Requantized tables take a [`Rounding`]
 //! (`requantized_with`): ties to even by default (ONNX), or away from zero (TFLite).
 //!
-//! Inputs are `i8`, `u8`, and the 4-bit [`I4`] and [`U4`]: unpacked (one value per `i8`/`u8`,
-//! range-checked) with [`DequantTable`], or packed two per byte, the first element in the low
-//! nibble (ONNX), with [`PackedDequantTable`], whose 256 entries are output pairs keyed by the
+//! Inputs are `i8`, `u8`, the 4-bit [`I4`] and [`U4`] and the 2-bit [`I2`] and [`U2`]: unpacked
+//! (one value per `i8`/`u8`, range-checked) with [`DequantTable`], or packed (ONNX: the 4-bit
+//! types two per byte, the 2-bit types four, the first element in the lowest bits) with
+//! [`PackedDequantTable`], whose 256 entries are the outputs of a byte's values, keyed by the
 //! whole byte. Outputs are `f32`, [`half::f16`], [`half::bf16`], and requantized `i8`/`u8`.
 //! Build-time alternatives are `actlut_codegen::builder` (from a build script) and, with the
 //! `macros` feature, the `dequant_table!` macro (a `static` table from literal parameters,
@@ -66,7 +67,9 @@ pub use actlut_core::quant::{Op, QuantError, QuantType, Rounding};
 
 use crate::element::{Bits, BitsMut};
 /// The element types, one family with `quant16`'s and `mx`'s ([`crate::element`]).
-pub use crate::element::{FloatOutput, Input, Input4, Input8, Output, QuantOutput, I4, U4};
+pub use crate::element::{
+    FloatOutput, Input, Input2, Input4, Input8, Output, PackedInput, QuantOutput, I2, I4, U2, U4,
+};
 
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
@@ -80,7 +83,8 @@ pub mod __private {
 }
 
 /// A fused dequantize → function (→ requantize) table over the codes of `In`, with outputs of
-/// type `Out`, held inline (`[Out; 256]`; 4-bit inputs use the first 16 slots). See the
+/// type `Out`, held inline (`[Out; 256]`; 4-bit inputs use the first 16 slots, 2-bit ones the
+/// first 4). See the
 /// [module docs](self).
 #[derive(Clone, Copy, Debug)]
 pub struct DequantTable<In: Input, Out: Output> {
@@ -125,7 +129,8 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     }
 
     /// The entries, indexed by code: 256 for 8-bit inputs (an `i8` value `v` at `v as u8`),
-    /// 16 for 4-bit ones (indexed by the nibble: `I4` −1 at 15).
+    /// 16 for 4-bit ones (indexed by the nibble: `I4` −1 at 15), 4 for 2-bit ones (`I2` −1 at
+    /// 3).
     ///
     /// ```
     /// use actlut::Function;
@@ -177,7 +182,7 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     }
 
     /// The output for one value, or [`QuantError::OutOfRange`] naming the value if it is
-    /// outside the input type (only possible for 4-bit inputs).
+    /// outside the input type (only possible for 4- and 2-bit inputs).
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Op, I4};
@@ -363,7 +368,7 @@ impl<Out: Output> DequantTable<I4, Out> {
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn map(&self, values: &[i8], out: &mut [Out]) -> Result<(), QuantError> {
-        map4(&self.table, QuantType::I4, values, out)
+        map_checked(&self.table, QuantType::I4, values, out)
     }
 }
 
@@ -387,11 +392,60 @@ impl<Out: Output> DequantTable<U4, Out> {
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn map(&self, values: &[u8], out: &mut [Out]) -> Result<(), QuantError> {
-        map4(&self.table, QuantType::U4, values, out)
+        map_checked(&self.table, QuantType::U4, values, out)
     }
 }
 
-fn map4<V: Copy + Into<i32>, Out: Copy>(
+impl<Out: Output> DequantTable<I2, Out> {
+    /// Writes the output of every unpacked value of `values` to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`QuantError::Lengths`] naming both lengths if `values.len() != out.len()` (nothing is
+    /// written then); [`QuantError::Value`] naming the first value outside −2..=1 and its index;
+    /// the outputs before it are written.
+    ///
+    /// ```
+    /// use actlut::Function;
+    /// use actlut::quant::{DequantTable, I2};
+    /// let t = DequantTable::<I2, f32>::new(Function::Tanh, 0.5, 0)?;
+    /// let mut out = [0f32; 2];
+    /// t.map(&[-2, 1], &mut out)?;
+    /// assert_eq!(out, [(-1f32).tanh(), 0.5f32.tanh()]);
+    /// let err = t.map(&[0, 2], &mut out).unwrap_err();
+    /// assert_eq!(err.to_string(), "codes[1] = 2 is outside i2 (-2..=1)");
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn map(&self, values: &[i8], out: &mut [Out]) -> Result<(), QuantError> {
+        map_checked(&self.table, QuantType::I2, values, out)
+    }
+}
+
+impl<Out: Output> DequantTable<U2, Out> {
+    /// Writes the output of every unpacked value of `values` to `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`QuantError::Lengths`] naming both lengths if `values.len() != out.len()` (nothing is
+    /// written then); [`QuantError::Value`] naming the first value above 3 and its index; the
+    /// outputs before it are written.
+    ///
+    /// ```
+    /// use actlut::quant::{DequantTable, Op, U2};
+    /// let t = DequantTable::<U2, f32>::new(Op::Identity, 1.0, 1)?;
+    /// let mut out = [0f32; 2];
+    /// t.map(&[0, 3], &mut out)?;
+    /// assert_eq!(out, [-1.0, 2.0]);
+    /// assert!(t.map(&[4, 0], &mut out).is_err());
+    /// # Ok::<(), actlut::quant::QuantError>(())
+    /// ```
+    pub fn map(&self, values: &[u8], out: &mut [Out]) -> Result<(), QuantError> {
+        map_checked(&self.table, QuantType::U2, values, out)
+    }
+}
+
+/// The outputs of range-checked values (the 4- and 2-bit inputs, unpacked).
+fn map_checked<V: Copy + Into<i32>, Out: Copy>(
     table: &[Out; 256],
     ty: QuantType,
     values: &[V],
@@ -454,42 +508,50 @@ impl DequantTable<u8, u8> {
     }
 }
 
-/// A fused table over packed 4-bit data: for each byte, the outputs of its two values, the
-/// low nibble first (ONNX's packing). 256 pairs held inline.
+/// A fused table over packed data: for each byte, the outputs of its `N` values, the first in
+/// the lowest bits (ONNX's packing): the 4-bit types two per byte (`N = 2`, the default), the
+/// 2-bit types four (`N = 4`). 256 groups held inline.
 ///
 /// ```
 /// use actlut::Function;
-/// use actlut::quant::{PackedDequantTable, I4};
+/// use actlut::quant::{PackedDequantTable, I2, I4};
 /// let t = PackedDequantTable::<I4, f32>::new(Function::Softsign, 1.0, 0)?;
 /// // 0x8F holds −1 (low nibble 0xF) then −8 (high nibble 0x8).
 /// assert_eq!(t.lookup(0x8F), [-0.5, -8.0 / 9.0]);
 /// let mut out = [0f32; 3]; // three values in two bytes: the last high nibble is padding
 /// t.map(&[0x8F, 0x01], &mut out);
 /// assert_eq!(out, [-0.5, -8.0 / 9.0, 0.5]);
+/// // Four 2-bit values per byte: 0b10_11_00_01 holds 1, 0, −1, −2.
+/// let t2 = PackedDequantTable::<I2, f32, 4>::new(Function::Softsign, 1.0, 0)?;
+/// assert_eq!(t2.lookup(0b10_11_00_01), [0.5, 0.0, -0.5, -2.0 / 3.0]);
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct PackedDequantTable<In: Input4, Out: Output> {
-    pairs: [[Out; 2]; 256],
+pub struct PackedDequantTable<In: PackedInput<N>, Out: Output, const N: usize = 2> {
+    groups: [[Out; N]; 256],
     unpacked: DequantTable<In, Out>,
 }
 
-impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
+impl<In: PackedInput<N>, Out: Output, const N: usize> PackedDequantTable<In, Out, N> {
     fn from_unpacked(unpacked: DequantTable<In, Out>) -> Self {
-        let mut pairs = [[Out::ZERO; 2]; 256];
-        for (b, p) in pairs.iter_mut().enumerate() {
-            *p = [unpacked.table[b & 0x0F], unpacked.table[b >> 4]];
+        let bits = In::TYPE.bits();
+        let mask = (1usize << bits) - 1;
+        let mut groups = [[Out::ZERO; N]; 256];
+        for (b, g) in groups.iter_mut().enumerate() {
+            for (k, o) in g.iter_mut().enumerate() {
+                *o = unpacked.table[(b >> (k as u32 * bits)) & mask];
+            }
         }
-        PackedDequantTable { pairs, unpacked }
+        PackedDequantTable { groups, unpacked }
     }
 
     /// A table from precomputed parts, without checks: what `dequant_table!` expands to.
     #[doc(hidden)]
     pub const fn from_parts_unchecked(
-        pairs: [[Out; 2]; 256],
+        groups: [[Out; N]; 256],
         unpacked: DequantTable<In, Out>,
     ) -> Self {
-        PackedDequantTable { pairs, unpacked }
+        PackedDequantTable { groups, unpacked }
     }
 
     /// The table of unpacked values it was built from.
@@ -505,7 +567,7 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
         &self.unpacked
     }
 
-    /// The pairs, indexed by byte.
+    /// The groups of outputs, indexed by byte.
     ///
     /// ```
     /// use actlut::quant::{PackedDequantTable, Op, U4};
@@ -513,11 +575,11 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
     /// assert_eq!(t.entries()[0x21], [1.0, 2.0]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
-    pub fn entries(&self) -> &[[Out; 2]; 256] {
-        &self.pairs
+    pub fn entries(&self) -> &[[Out; N]; 256] {
+        &self.groups
     }
 
-    /// The outputs of the two values of `byte`: low nibble first.
+    /// The outputs of the `N` values of `byte`: the lowest bits first.
     ///
     /// ```
     /// use actlut::quant::{PackedDequantTable, Op, I4};
@@ -526,47 +588,69 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     #[inline]
-    pub fn lookup(&self, byte: u8) -> [Out; 2] {
-        self.pairs[usize::from(byte)]
+    pub fn lookup(&self, byte: u8) -> [Out; N] {
+        self.groups[usize::from(byte)]
     }
 
-    /// Writes the outputs of the values packed in `packed` to `out`, two per byte, low nibble
-    /// first. `out` may be one shorter than `2 * packed.len()`: an odd number of values, whose
-    /// last byte's high nibble is padding.
+    /// Writes the outputs of the values packed in `packed` to `out`, `N` per byte, the lowest
+    /// bits first. `out` may be shorter than `N * packed.len()` by less than `N`: the last
+    /// byte's unused high fields are padding.
     ///
     /// # Panics
     ///
-    /// If `out.len()` is neither `2 * packed.len()` nor one less.
+    /// If `out.len()` is not between `N * packed.len() − N + 1` and `N * packed.len()` (or
+    /// both are empty).
     ///
     /// ```
-    /// use actlut::quant::{PackedDequantTable, Op, U4};
+    /// use actlut::quant::{PackedDequantTable, Op, U2, U4};
     /// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
     /// let mut out = [0u8; 4];
     /// t.map(&[0x21, 0x43], &mut out);
     /// assert_eq!(out, [1, 2, 3, 4]);
+    /// let t2 = PackedDequantTable::<U2, u8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+    /// let mut out = [0u8; 5]; // five values in two bytes
+    /// t2.map(&[0b00_01_10_11, 0b00_00_00_10], &mut out);
+    /// assert_eq!(out, [3, 2, 1, 0, 2]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     #[track_caller]
     pub fn map(&self, packed: &[u8], out: &mut [Out]) {
         let n = out.len();
+        let full = N * packed.len();
+        let least = full.saturating_sub(N - 1).max(usize::from(full > 0));
         assert!(
-            n == 2 * packed.len() || n + 1 == 2 * packed.len(),
-            "map: {} packed bytes hold {} or {} values, not {n}",
+            (least..=full).contains(&n),
+            "map: {} packed bytes hold {} values, not {n}",
             packed.len(),
-            2 * packed.len(),
-            (2 * packed.len()).saturating_sub(1)
+            Span(least, full)
         );
-        let mut chunks = out.chunks_exact_mut(2);
+        let mut chunks = out.chunks_exact_mut(N);
         for (o, &b) in (&mut chunks).zip(packed) {
-            o.copy_from_slice(&self.pairs[usize::from(b)]);
+            o.copy_from_slice(&self.groups[usize::from(b)]);
         }
-        if let [last] = chunks.into_remainder() {
-            *last = self.pairs[usize::from(packed[packed.len() - 1])][0];
+        let rest = chunks.into_remainder();
+        if !rest.is_empty() {
+            let last = &self.groups[usize::from(packed[packed.len() - 1])];
+            rest.copy_from_slice(&last[..rest.len()]);
         }
     }
 }
 
-impl<In: Input4, Out: FloatOutput> PackedDequantTable<In, Out> {
+/// How many values some packed bytes hold, for a message: `4 or 3` (two per byte) or
+/// `5..=8` (four per byte).
+struct Span(usize, usize);
+
+impl core::fmt::Display for Span {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.1 == self.0 + 1 {
+            write!(f, "{} or {}", self.1, self.0)
+        } else {
+            write!(f, "{}..={}", self.0, self.1)
+        }
+    }
+}
+
+impl<In: PackedInput<N>, Out: FloatOutput, const N: usize> PackedDequantTable<In, Out, N> {
     /// The packed table of `op` after dequantizing with `scale` and `zero_point`.
     ///
     /// # Errors
@@ -586,7 +670,7 @@ impl<In: Input4, Out: FloatOutput> PackedDequantTable<In, Out> {
     }
 }
 
-impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
+impl<In: PackedInput<N>, Out: QuantOutput, const N: usize> PackedDequantTable<In, Out, N> {
     /// The packed table of `op` after dequantizing, requantized to `i8` or `u8`.
     ///
     /// # Errors

@@ -3,7 +3,9 @@
 //! and output type, and many (scale, zero point) pairs (tiny and huge scales, zero points at
 //! the limits of their type).
 
-use actlut::quant::{DequantTable, Input, Op, PackedDequantTable, QuantError, QuantType, I4, U4};
+use actlut::quant::{
+    DequantTable, Input, Op, PackedDequantTable, PackedInput, QuantError, QuantType, I2, I4, U2, U4,
+};
 use actlut::Function;
 use actlut_codegen::quant::eval_value;
 use actlut_codegen::Format;
@@ -213,11 +215,19 @@ fn i4_and_u4_float_tables_equal_the_unfused_pipeline_on_every_code() {
 }
 
 #[test]
+fn i2_and_u2_float_tables_equal_the_unfused_pipeline_on_every_code() {
+    float_outputs_equal_the_unfused_pipeline::<I2>();
+    float_outputs_equal_the_unfused_pipeline::<U2>();
+}
+
+#[test]
 fn requantized_tables_equal_the_unfused_pipeline_on_every_code() {
     requantized_outputs_equal_the_unfused_pipeline::<i8>();
     requantized_outputs_equal_the_unfused_pipeline::<u8>();
     requantized_outputs_equal_the_unfused_pipeline::<I4>();
     requantized_outputs_equal_the_unfused_pipeline::<U4>();
+    requantized_outputs_equal_the_unfused_pipeline::<I2>();
+    requantized_outputs_equal_the_unfused_pipeline::<U2>();
 }
 
 #[test]
@@ -422,6 +432,79 @@ fn packed_tables_hold_both_nibbles_of_every_byte_low_first() {
     check::<U4>();
 }
 
+/// ONNX packs INT2/UINT2 four per byte, the first element in bits 0–1 (onnx.numpy_helper's
+/// `_pack_2bitx4`): every byte's group is its four values' entries in that order, and a map
+/// of 4k − 3 … 4k values reads them.
+#[test]
+fn packed_2_bit_tables_hold_the_four_values_of_every_byte_lowest_first() {
+    fn check<In: PackedInput<4>>() {
+        let p = PackedDequantTable::<In, f32, 4>::new(Function::Tanh, 0.3, In::TYPE.min()).unwrap();
+        let u = DequantTable::<In, f32>::new(Function::Tanh, 0.3, In::TYPE.min()).unwrap();
+        assert_eq!(u.entries().len(), 4);
+        assert_eq!(p.unpacked().entries(), u.entries());
+        let bytes: Vec<u8> = (0..=255).collect();
+        let mut out = vec![0f32; 1024];
+        p.map(&bytes, &mut out);
+        for b in 0..=255u8 {
+            let want = [0, 2, 4, 6].map(|shift| u.entries()[usize::from((b >> shift) & 3)]);
+            assert_eq!(p.lookup(b), want, "{b:#04x}");
+            assert_eq!(out[4 * usize::from(b)..][..4], want);
+        }
+        for short in 1..4 {
+            let mut part = vec![0f32; 1024 - short];
+            p.map(&bytes, &mut part);
+            assert_eq!(part[..], out[..1024 - short]);
+        }
+        let r = PackedDequantTable::<In, i8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
+        for b in 0..=255u8 {
+            let want = [0, 2, 4, 6].map(|shift| In::TYPE.value(((b >> shift) & 3).into()) as i8);
+            assert_eq!(r.lookup(b), want, "{b:#04x}");
+        }
+    }
+    check::<I2>();
+    check::<U2>();
+    // The byte ONNX writes for INT2 [1, 0, −1, −2]: 0b10_11_00_01.
+    let t = PackedDequantTable::<I2, i8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
+    assert_eq!(t.lookup(0b10_11_00_01), [1, 0, -1, -2]);
+}
+
+#[test]
+#[should_panic(expected = "2 packed bytes hold 5..=8 values, not 4")]
+fn packed_2_bit_map_with_a_wrong_length_panics() {
+    let p = PackedDequantTable::<U2, f32, 4>::new(Op::Identity, 1.0, 0).unwrap();
+    p.map(&[0, 0], &mut [0.0; 4]);
+}
+
+#[test]
+fn unpacked_2_bit_values_outside_the_type_are_errors_naming_index_and_value() {
+    let t = DequantTable::<I2, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    let mut out = [0f32; 3];
+    let e = t.map(&[1, -2, 2], &mut out).unwrap_err();
+    assert_eq!(
+        e,
+        QuantError::Value {
+            parameter: "codes",
+            index: 2,
+            value: 2,
+            ty: QuantType::I2
+        }
+    );
+    assert_eq!(out[..2], [1.0, -2.0]);
+    assert_eq!(
+        t.get(-3).unwrap_err().to_string(),
+        "value -3 is outside i2 (-2..=1)"
+    );
+    let u = DequantTable::<U2, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    assert!(u.map(&[4], &mut [0.0]).is_err());
+    assert_eq!(
+        u.map(&[0, 1], &mut [0.0]).unwrap_err(),
+        QuantError::Lengths {
+            values: 2,
+            outputs: 1
+        }
+    );
+}
+
 #[test]
 #[should_panic(expected = "2 packed bytes hold 4 or 3 values, not 2")]
 fn packed_map_with_a_wrong_length_panics() {
@@ -527,6 +610,10 @@ fn bad_parameters_are_errors_naming_the_parameter_and_value() {
             QuantType::U8 => DequantTable::<u8, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
             QuantType::I4 => DequantTable::<I4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
             QuantType::U4 => PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::I2 => DequantTable::<I2, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::U2 => {
+                PackedDequantTable::<U2, f32, 4>::new(Op::Identity, 1.0, v).map(|_| ())
+            }
             QuantType::I16 | QuantType::U16 => unreachable!("tests/quant16.rs"),
         }
     };

@@ -6,7 +6,9 @@
 #![cfg(feature = "macros")]
 
 use actlut::dequant_table;
-use actlut::quant::{DequantTable, Input, Input4, Op, Output, PackedDequantTable, I4, U4};
+use actlut::quant::{
+    DequantTable, Input, Op, Output, PackedDequantTable, PackedInput, I2, I4, U2, U4,
+};
 use actlut::Function;
 use half::{bf16, f16};
 
@@ -34,10 +36,10 @@ fn same<In: Input, Out: Output + std::fmt::Debug>(
     assert_eq!(compiled.zero_point(), run_time.zero_point(), "{name}");
 }
 
-fn same_packed<In: Input4, Out: Output + std::fmt::Debug>(
+fn same_packed<In: PackedInput<N>, Out: Output + std::fmt::Debug, const N: usize>(
     name: &str,
-    compiled: &PackedDequantTable<In, Out>,
-    run_time: &PackedDequantTable<In, Out>,
+    compiled: &PackedDequantTable<In, Out, N>,
+    run_time: &PackedDequantTable<In, Out, N>,
 ) {
     same(name, compiled.unpacked(), run_time.unpacked());
     for b in 0..=255u8 {
@@ -69,6 +71,10 @@ dequant_table!(static MISH_P_I4_F32: packed i4 -> f32 = mish, scale = 0.3, zero_
 dequant_table!(static SOFTPLUS_P_U4_BF16: packed u4 -> bf16 = softplus, scale = 0.5, zero_point = 15);
 dequant_table!(static RSQRT_P_U4_U8: packed u4 -> u8 = rsqrt,
     scale = 0.125, zero_point = 0, out_scale = 0.01, out_zero_point = 0);
+dequant_table!(static TANH_I2_F32: i2 -> f32 = tanh, scale = 0.75, zero_point = -1);
+dequant_table!(static GELU_P_I2_F16: packed i2 -> f16 = gelu, scale = 0.5, zero_point = 1);
+dequant_table!(static EXP_P_U2_U8: packed u2 -> u8 = exp,
+    scale = 1, zero_point = 2, out_scale = 0.1, out_zero_point = 0);
 
 #[test]
 fn macro_tables_equal_run_time_tables() {
@@ -140,6 +146,21 @@ fn macro_tables_equal_run_time_tables() {
         "rsqrt packed u4 u8",
         &RSQRT_P_U4_U8,
         &PackedDequantTable::<U4, u8>::requantized(Function::Rsqrt, 0.125, 0, 0.01, 0).unwrap(),
+    );
+    same(
+        "tanh i2",
+        &TANH_I2_F32,
+        &DequantTable::<I2, f32>::new(Function::Tanh, 0.75, -1).unwrap(),
+    );
+    same_packed(
+        "gelu packed i2",
+        &GELU_P_I2_F16,
+        &PackedDequantTable::<I2, f16, 4>::new(Function::Gelu, 0.5, 1).unwrap(),
+    );
+    same_packed(
+        "exp packed u2 u8",
+        &EXP_P_U2_U8,
+        &PackedDequantTable::<U2, u8, 4>::requantized(Function::Exp, 1.0, 2, 0.1, 0).unwrap(),
     );
 }
 

@@ -2,7 +2,7 @@
 //! file, for inspection, diffing or embedding, and prints its SHA-256.
 //!
 //! ```text
-//! actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4 --scale S --zero-point Z
+//! actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4|i2|u2 --scale S --zero-point Z
 //!              --out f32|f16|bf16|i16|u16|i8|u8 [--out-scale S --out-zero-point Z]
 //!              [--rounding ties-even|ties-away] [--compact | --spline] --output FILE
 //! ```
@@ -26,7 +26,7 @@ use crate::{emit, usage, Failure};
 
 /// The usage text of `actlut quant`.
 pub const USAGE: &str = "\
-       actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4 --scale S --zero-point Z
+       actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4|i2|u2 --scale S --zero-point Z
                     --out f32|f16|bf16|i16|u16|i8|u8 [--out-scale S --out-zero-point Z]
                     [--rounding ties-even|ties-away] [--compact | --spline] --output FILE";
 
@@ -245,8 +245,10 @@ pub fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
     })?;
     let input_name = required(&a.input, "--in TYPE")?;
     let input = QuantType::from_name(input_name).ok_or_else(|| {
+        let names: Vec<&str> = QuantType::ALL.iter().map(|t| t.name()).collect();
         Failure(format!(
-            "--in {input_name}: expected i16, u16, i8, u8, i4 or u4"
+            "--in {input_name}: expected one of {}",
+            names.join(", ")
         ))
     })?;
     let scale = parse_scale("--scale", required(&a.scale, "--scale S")?)?;

@@ -118,6 +118,24 @@ fn entries_are_as_wide_as_the_output_type() {
         i4,
         [0, 1, 2, 3, 4, 5, 6, 7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE, 0xFF]
     );
+    // 2-bit codes: four entries, indexed by the two bits (i2 −2 is code 2).
+    let i2 = quant(
+        "i2.bin",
+        &[
+            "identity",
+            "--in",
+            "i2",
+            "--scale",
+            "1",
+            "--zero-point",
+            "0",
+            "--out",
+            "i8",
+            "--out-scale",
+            "1",
+        ],
+    );
+    assert_eq!(i2, [0, 1, 0xFE, 0xFF]);
 }
 
 #[test]

@@ -261,8 +261,9 @@ impl Builder {
         self
     }
 
-    /// Adds a packed table: 256 pairs, the outputs of the two 4-bit values of each byte, low
-    /// nibble first.
+    /// Adds a packed table: 256 groups, the outputs of the values of each byte, the lowest bits
+    /// first (ONNX's packing): pairs for the 4-bit types (low nibble first), quadruples for the
+    /// 2-bit types.
     ///
     /// # Errors
     ///
@@ -270,14 +271,19 @@ impl Builder {
     ///
     /// # Panics
     ///
-    /// If `input` is not a 4-bit type, or `name` is not an identifier or is already used.
+    /// If `input` is not a 4- or 2-bit type, or `name` is not an identifier or is already used.
     ///
     /// ```
     /// use actlut_codegen::builder::Builder;
     /// use actlut_codegen::quant::{Op, OutputType, QuantType};
     /// let mut b = Builder::new();
-    /// b.packed_table("P", Op::Identity, QuantType::U4, 1.0, 0, OutputType::U8 { scale: 1.0, zero_point: 0 })?;
-    /// assert!(b.build().contains("    [1, 2],")); // byte 0x21
+    /// let u8_out = OutputType::U8 { scale: 1.0, zero_point: 0 };
+    /// b.packed_table("P", Op::Identity, QuantType::U4, 1.0, 0, u8_out)?;
+    /// b.packed_table("Q", Op::Identity, QuantType::U2, 1.0, 0, u8_out)?;
+    /// let code = b.build();
+    /// assert!(code.contains("    [1, 2],")); // byte 0x21
+    /// assert!(code.contains("pub static Q: [[u8; 4]; 256]"));
+    /// assert!(code.contains("    [3, 2, 1, 0],")); // byte 0b00_01_10_11
     /// # Ok::<(), actlut_codegen::quant::QuantError>(())
     /// ```
     pub fn packed_table(
@@ -290,8 +296,8 @@ impl Builder {
         output: OutputType,
     ) -> Result<&mut Builder, QuantError> {
         assert!(
-            input.codes() == 16,
-            "packed table {name}: {} is not a 4-bit type",
+            matches!(input.bits(), 4 | 2),
+            "packed table {name}: {} is not a 4- or 2-bit type",
             input.name()
         );
         let p = Pipeline::new(op, input, scale, zero_point, output)?;
@@ -452,22 +458,35 @@ impl Builder {
                 );
                 write_embedded(&mut s, &item.name, item.output);
             } else if item.packed {
+                // n codes of log2(n) bits each: 8 / bits of them in a byte.
+                let bits = n.trailing_zeros() as usize;
+                let per_byte = 8 / bits;
+                let order = if per_byte == 2 {
+                    "its low, then high nibble"
+                } else {
+                    "its four 2-bit values, the lowest bits first"
+                };
                 let _ = writeln!(
                     s,
-                    "///\n/// Indexed by a byte of packed values: the outputs of its low, then high nibble."
+                    "///\n/// Indexed by a byte of packed values: the outputs of {order}."
                 );
                 let _ = writeln!(s, "{allow}");
-                let _ = writeln!(s, "pub static {}: [[{elem}; 2]; 256] = [", item.name);
+                let _ = writeln!(
+                    s,
+                    "pub static {}: [[{elem}; {per_byte}]; 256] = [",
+                    item.name
+                );
                 for b in 0..256usize {
-                    let lo = literal(item.output, item.entries[b & 0x0F]);
-                    let hi = literal(item.output, item.entries[b >> 4]);
-                    let _ = writeln!(s, "    [{lo}, {hi}],");
+                    let group: Vec<String> = (0..per_byte)
+                        .map(|k| literal(item.output, item.entries[(b >> (k * bits)) & (n - 1)]))
+                        .collect();
+                    let _ = writeln!(s, "    [{}],", group.join(", "));
                 }
             } else {
-                let index = if n == 256 {
-                    "the code's byte (`code as u8 as usize`)"
-                } else {
-                    "the code's nibble (`code as u8 as usize & 0xF`)"
+                let index = match n {
+                    256 => "the code's byte (`code as u8 as usize`)",
+                    16 => "the code's nibble (`code as u8 as usize & 0xF`)",
+                    _ => "the code's two bits (`code as u8 as usize & 0x3`)",
                 };
                 let _ = writeln!(s, "///\n/// Indexed by {index}.");
                 let _ = writeln!(s, "{allow}");

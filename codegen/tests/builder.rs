@@ -12,7 +12,8 @@ use std::process::Command;
 struct Expected {
     name: String,
     entries: Vec<u32>,
-    packed: bool,
+    /// Values per byte of a packed table (2 or 4), or 0.
+    packed: usize,
     output: OutputType,
 }
 
@@ -58,22 +59,30 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
                 let p = Pipeline::new(op, input, scale, zp, output).unwrap();
                 let mut e = vec![0; input.codes()];
                 p.fill(&mut e);
-                if input.codes() == 16 {
+                let bits = input.bits() as usize;
+                if bits < 8 {
+                    // ONNX's packing: 8 / bits values per byte, the first in the lowest bits.
+                    let per_byte = 8 / bits;
                     let pname = format!("P{k}_{j}_{}", input.name().to_uppercase());
                     b.packed_table(&pname, op, input, scale, zp, output)
                         .unwrap();
-                    let pairs = (0..256).flat_map(|b| [e[b & 0xF], e[b >> 4]]).collect();
+                    let groups = (0..256usize)
+                        .flat_map(|b| {
+                            (0..per_byte).map(move |i| (b >> (i * bits)) & ((1 << bits) - 1))
+                        })
+                        .map(|code| e[code])
+                        .collect();
                     expected.push(Expected {
                         name: pname,
-                        entries: pairs,
-                        packed: true,
+                        entries: groups,
+                        packed: per_byte,
                         output,
                     });
                 }
                 expected.push(Expected {
                     name,
                     entries: e,
-                    packed: false,
+                    packed: 0,
                     output,
                 });
             }
@@ -96,7 +105,7 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
     expected.push(Expected {
         name: "RELU6".into(),
         entries,
-        packed: false,
+        packed: 0,
         output: out,
     });
     b.custom("SQUARE", QuantType::I4, 0.5, 0, OutputType::F16, |x| x * x)
@@ -110,7 +119,7 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
     expected.push(Expected {
         name: "SQUARE".into(),
         entries,
-        packed: false,
+        packed: 0,
         output: OutputType::F16,
     });
 
@@ -121,12 +130,11 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
     // A program that prints every entry's bits, one table per line.
     let mut main = String::from("fn main() {\n");
     for e in &expected {
-        let bits = if e.packed {
-            format!(
-                "[{}, {}]",
-                bits_of(e.output, "x[0]"),
-                bits_of(e.output, "x[1]")
-            )
+        let bits = if e.packed > 0 {
+            let each: Vec<String> = (0..e.packed)
+                .map(|i| bits_of(e.output, &format!("x[{i}]")))
+                .collect();
+            format!("[{}]", each.join(", "))
         } else {
             format!("[{}]", bits_of(e.output, "(*x)"))
         };

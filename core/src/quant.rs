@@ -15,7 +15,8 @@
 //!
 //! A table has one entry per input code: 65,536 for `i16`/`u16` and 256 for `i8`/`u8` (indexed
 //! by the code's bits, so `i16` −32768 is entry `0x8000`), 16 for `i4`/`u4` (indexed by the
-//! nibble, so `i4` −1 is entry 15). [`Pipeline`] validates the parameters and computes
+//! nibble, so `i4` −1 is entry 15), 4 for `i2`/`u2` (indexed by the 2-bit code, so `i2` −1 is
+//! entry 3). [`Pipeline`] validates the parameters and computes
 //! entries; the runtime type `actlut::quant::DequantTable`, the builder (`actlut_codegen::builder`)
 //! for build scripts and the `actlut_macros::dequant_table!` macro all fill their tables
 //! with it, so they agree by construction.
@@ -56,23 +57,36 @@ pub enum QuantType {
     I16,
     /// Unsigned 16-bit, 0..=65535.
     U16,
+    /// Signed 2-bit, −2..=1 (two's complement, ONNX `INT2`, ml_dtypes `int2`).
+    I2,
+    /// Unsigned 2-bit, 0..=3 (ONNX `UINT2`, ml_dtypes `uint2`).
+    U2,
 }
 
 impl QuantType {
     /// Every quantized type.
-    pub const ALL: [QuantType; 6] = [
+    pub const ALL: [QuantType; 8] = [
         QuantType::I8,
         QuantType::U8,
         QuantType::I4,
         QuantType::U4,
         QuantType::I16,
         QuantType::U16,
+        QuantType::I2,
+        QuantType::U2,
     ];
 
     /// The types of at most 8 bits, whose tables have at most 256 entries.
-    pub const SMALL: [QuantType; 4] = [QuantType::I8, QuantType::U8, QuantType::I4, QuantType::U4];
+    pub const SMALL: [QuantType; 6] = [
+        QuantType::I8,
+        QuantType::U8,
+        QuantType::I4,
+        QuantType::U4,
+        QuantType::I2,
+        QuantType::U2,
+    ];
 
-    /// The type's name: `i8`, `u8`, `i4`, `u4`, `i16`, `u16`.
+    /// The type's name: `i8`, `u8`, `i4`, `u4`, `i16`, `u16`, `i2`, `u2`.
     pub const fn name(self) -> &'static str {
         match self {
             QuantType::I8 => "i8",
@@ -81,6 +95,8 @@ impl QuantType {
             QuantType::U4 => "u4",
             QuantType::I16 => "i16",
             QuantType::U16 => "u16",
+            QuantType::I2 => "i2",
+            QuantType::U2 => "u2",
         }
     }
 
@@ -100,8 +116,9 @@ impl QuantType {
     pub const fn min(self) -> i32 {
         match self {
             QuantType::I8 => -128,
-            QuantType::U8 | QuantType::U4 | QuantType::U16 => 0,
+            QuantType::U8 | QuantType::U4 | QuantType::U16 | QuantType::U2 => 0,
             QuantType::I4 => -8,
+            QuantType::I2 => -2,
             QuantType::I16 => -32768,
         }
     }
@@ -113,6 +130,8 @@ impl QuantType {
             QuantType::U8 => 255,
             QuantType::I4 => 7,
             QuantType::U4 => 15,
+            QuantType::I2 => 1,
+            QuantType::U2 => 3,
             QuantType::I16 => 32767,
             QuantType::U16 => 65535,
         }
@@ -124,31 +143,36 @@ impl QuantType {
     }
 
     /// Number of codes, which is the number of entries of a table over this type: 65,536,
-    /// 256 or 16.
+    /// 256, 16 or 4.
     pub const fn codes(self) -> usize {
         match self {
             QuantType::I16 | QuantType::U16 => 65_536,
             QuantType::I8 | QuantType::U8 => 256,
             QuantType::I4 | QuantType::U4 => 16,
+            QuantType::I2 | QuantType::U2 => 4,
         }
     }
 
-    /// The number of bits of a code: 16, 8 or 4.
+    /// The number of bits of a code: 16, 8, 4 or 2.
     pub const fn bits(self) -> u32 {
         match self {
             QuantType::I16 | QuantType::U16 => 16,
             QuantType::I8 | QuantType::U8 => 8,
             QuantType::I4 | QuantType::U4 => 4,
+            QuantType::I2 | QuantType::U2 => 2,
         }
     }
 
     /// Whether the type is signed.
     pub const fn is_signed(self) -> bool {
-        matches!(self, QuantType::I8 | QuantType::I4 | QuantType::I16)
+        matches!(
+            self,
+            QuantType::I8 | QuantType::I4 | QuantType::I16 | QuantType::I2
+        )
     }
 
     /// The value of a code: its bits read as this type (for 8-bit types the low byte, for
-    /// 4-bit types the low nibble).
+    /// 4-bit types the low nibble, for 2-bit types the low two bits).
     ///
     /// ```
     /// use actlut_core::quant::QuantType;
@@ -159,6 +183,9 @@ impl QuantType {
     /// assert_eq!(QuantType::I4.value(0x0F), -1);
     /// assert_eq!(QuantType::I4.value(0x08), -8);
     /// assert_eq!(QuantType::U4.value(0x0F), 15);
+    /// assert_eq!(QuantType::I2.value(0x3), -1);
+    /// assert_eq!(QuantType::I2.value(0x2), -2);
+    /// assert_eq!(QuantType::U2.value(0x3), 3);
     /// ```
     pub const fn value(self, code: u16) -> i32 {
         match self {
@@ -168,6 +195,8 @@ impl QuantType {
             QuantType::U8 => code as u8 as i32,
             QuantType::I4 => (((code as u8) << 4) as i8 >> 4) as i32,
             QuantType::U4 => (code & 0x0F) as i32,
+            QuantType::I2 => (((code as u8) << 6) as i8 >> 6) as i32,
+            QuantType::U2 => (code & 0x03) as i32,
         }
     }
 
@@ -178,10 +207,12 @@ impl QuantType {
     /// assert_eq!(QuantType::I8.code(-1), 0xFF);
     /// assert_eq!(QuantType::I4.code(-8), 0x08);
     /// assert_eq!(QuantType::I16.code(-32768), 0x8000);
+    /// assert_eq!(QuantType::I2.code(-1), 0x3);
     /// ```
     pub const fn code(self, value: i32) -> u16 {
         match self {
             QuantType::I4 | QuantType::U4 => (value as u16) & 0x0F,
+            QuantType::I2 | QuantType::U2 => (value as u16) & 0x03,
             QuantType::I8 | QuantType::U8 => (value as u16) & 0xFF,
             QuantType::I16 | QuantType::U16 => value as u16,
         }
@@ -366,7 +397,7 @@ impl OutputType {
     }
 
     /// A requantized output of type `ty` (`i8`, `u8`, `i16` or `u16`) with this scale and zero
-    /// point; `None` for a 4-bit `ty`.
+    /// point; `None` for a 4- or 2-bit `ty`.
     ///
     /// ```
     /// use actlut_core::quant::{OutputType, QuantType};
@@ -382,7 +413,7 @@ impl OutputType {
             QuantType::U8 => OutputType::U8 { scale, zero_point },
             QuantType::I16 => OutputType::I16 { scale, zero_point },
             QuantType::U16 => OutputType::U16 { scale, zero_point },
-            QuantType::I4 | QuantType::U4 => return None,
+            QuantType::I4 | QuantType::U4 | QuantType::I2 | QuantType::U2 => return None,
         })
     }
 

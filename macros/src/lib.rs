@@ -26,8 +26,9 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 ///                [, out_scale = S2, out_zero_point = Z2 [, rounding = ties_even | ties_away]]);
 /// ```
 ///
-/// - `INPUT`: `i8`, `u8`, `i4`, `u4`; `packed i4` / `packed u4` declares a
-///   `PackedDequantTable` (two values per byte, low nibble first).
+/// - `INPUT`: `i8`, `u8`, `i4`, `u4`, `i2`, `u2`; `packed i4` / `packed u4` declares a
+///   `PackedDequantTable` (two values per byte, low nibble first), `packed i2` / `packed u2` a
+///   `PackedDequantTable<_, _, 4>` (four values per byte, the lowest bits first: ONNX).
 /// - `OUTPUT`: `f32`, `f16`, `bf16`, or `i8` / `u8` (requantized: `out_scale` and
 ///   `out_zero_point` are then required).
 /// - `OP`: `identity` or a function name (`gelu`, `gelu_tanh`, `sigmoid`, …).
@@ -41,7 +42,8 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 /// caller's buffer at run time (`actlut::quant16`).
 ///
 /// The static's type is `actlut::quant::DequantTable<INPUT, OUTPUT>` (with `actlut::quant::I4`
-/// / `U4` for 4-bit inputs and `half::f16` / `half::bf16` outputs).
+/// / `U4` for 4-bit inputs, `I2` / `U2` for 2-bit ones, and `half::f16` / `half::bf16`
+/// outputs).
 ///
 /// ```
 /// use actlut_macros::dequant_table;
@@ -53,6 +55,7 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 ///         scale = 0.1, zero_point = 128, out_scale = 0.00390625, out_zero_point = 0
 /// );
 /// dequant_table!(static TANH_I4: packed i4 -> f32 = tanh, scale = 0.5, zero_point = 0);
+/// dequant_table!(static EXP_U2: packed u2 -> f32 = exp, scale = 1.0, zero_point = 0);
 ///
 /// let run_time = actlut::quant::DequantTable::<i8, f32>::new(
 ///     actlut::Function::Gelu, 0.05, -3,
@@ -61,6 +64,7 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 /// assert_eq!(GELU_Q.lookup(17), 0.841_344_75);
 /// assert_eq!(SIGMOID_Q.lookup(128), 128);
 /// assert_eq!(TANH_I4.lookup(0x10)[1], 0.5f32.tanh());
+/// assert_eq!(EXP_U2.lookup(0b00_00_01_00)[1], 1f32.exp());
 /// ```
 ///
 /// Invalid parameters do not compile, and the error points at them:
@@ -247,16 +251,16 @@ impl Declaration {
                         self.input
                     )
                 } else {
-                    "expected an input type: i8, u8, i4 or u4".to_string()
+                    "expected an input type: i8, u8, i4, u4, i2 or u2".to_string()
                 };
                 syn::Error::new(self.input.span(), message)
             })?;
         if let Some(p) = &self.packed {
-            if input.codes() != 16 {
+            if !matches!(input.bits(), 4 | 2) {
                 return Err(syn::Error::new(
                     p.span(),
                     format!(
-                        "only 4-bit inputs (i4, u4) can be packed, not {}",
+                        "only 4- and 2-bit inputs (i4, u4, i2, u2) can be packed, not {}",
                         input.name()
                     ),
                 ));
@@ -363,6 +367,8 @@ impl Declaration {
             QuantType::U8 => quote!(u8),
             QuantType::I4 => quote!(::actlut::quant::I4),
             QuantType::U4 => quote!(::actlut::quant::U4),
+            QuantType::I2 => quote!(::actlut::quant::I2),
+            QuantType::U2 => quote!(::actlut::quant::U2),
             QuantType::I16 | QuantType::U16 => unreachable!("refused in expand"),
         };
         let half = quote!(::actlut::quant::__private::half);
@@ -409,18 +415,21 @@ impl Declaration {
             )
         };
         if self.packed.is_some() {
-            let pairs = (0..256usize).map(|b| {
-                let lo = entry(bits[b & 0x0F]);
-                let hi = entry(bits[b >> 4]);
-                quote!([#lo, #hi])
+            // ONNX's packing: 8 / bits values per byte, the first in the lowest bits.
+            let width = p.input().bits() as usize;
+            let per_byte = 8 / width;
+            let groups = (0..256usize).map(|b| {
+                let group =
+                    (0..per_byte).map(|k| entry(bits[(b >> (k * width)) & ((1 << width) - 1)]));
+                quote!([#(#group),*])
             });
             quote! {
                 #(#attrs)*
                 // Entries are exact values; some happen to be close to named constants.
                 #[allow(clippy::approx_constant, clippy::excessive_precision)]
-                #vis static #name: ::actlut::quant::PackedDequantTable<#input_ty, #output_ty> =
+                #vis static #name: ::actlut::quant::PackedDequantTable<#input_ty, #output_ty, #per_byte> =
                     ::actlut::quant::PackedDequantTable::from_parts_unchecked(
-                        [#(#pairs),*], #table,
+                        [#(#groups),*], #table,
                     );
             }
         } else {

@@ -442,10 +442,9 @@ def _dtype_expr(fmt: str) -> str:
     return "numpy.float16" if fmt == "f16" else f"ml_dtypes.{_DTYPES[fmt].name}"
 
 
-#: quant_table's integer types: the CLI's name of each.
-_QUANT_IN = {
-    "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8", "int4": "i4", "uint4": "u4",
-}
+#: quant_table's integer input types (the crate's ``QuantType::ALL``): the CLI's name of each
+#: dtype name (``int4`` is ``i4``, ``uint2`` is ``u2``).
+_QUANT_IN = {("int" if t[0] == "i" else "uint") + t[1:]: t for t in _actlut.quant_types()}
 _QUANT_OUT = {
     "float32": "f32", "float16": "f16", "bfloat16": "bf16",
     "int16": "i16", "uint16": "u16", "int8": "i8", "uint8": "u8",
@@ -510,7 +509,8 @@ def quant_table(
     TFLite's and CMSIS-NN's).
 
     ``in_dtype``: int16, uint16, int8, uint8 (numpy dtypes or their names),
-    ml_dtypes.int4 or uint4 (or "i16", ..., "u4"); 65,536, 256 or 16 entries.
+    ml_dtypes.int4, uint4, int2 or uint2 (or "i16", ..., "u2"); 65,536, 256, 16
+    or 4 entries.
     ``out_dtype``: float32, float16, ml_dtypes.bfloat16, int16, uint16, int8 or
     uint8. ``function`` is one of :func:`functions` or ``"identity"``.
 

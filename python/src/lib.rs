@@ -457,8 +457,10 @@ fn quant_table_bits<'py>(
         ))
     })?;
     let input = QuantType::from_name(in_type).ok_or_else(|| {
+        let names: Vec<String> = QuantType::ALL.iter().map(|&t| dtype_of(t)).collect();
         PyValueError::new_err(format!(
-            "in_dtype {in_type}: expected int16, uint16, int8, uint8, int4 or uint4"
+            "in_dtype {in_type}: expected one of {}",
+            names.join(", ")
         ))
     })?;
     let scale = to_f32_scale("scale", scale)?;
@@ -515,6 +517,18 @@ fn quant_table_bits<'py>(
         })
     })?;
     Ok(entries.into_pyarray(py))
+}
+
+/// The numpy or ml_dtypes dtype name of a quantized type: `int16` for `i16`, `uint2` for `u2`.
+fn dtype_of(t: QuantType) -> String {
+    let signedness = if t.is_signed() { "int" } else { "uint" };
+    format!("{signedness}{}", t.bits())
+}
+
+/// The quantized input types, by name (`QuantType::ALL`): `i8`, `u8`, …, `u2`.
+#[pyfunction]
+fn quant_types() -> Vec<&'static str> {
+    QuantType::ALL.iter().map(|t| t.name()).collect()
 }
 
 /// A scale as the runtimes store it: the Python float rounded once to the
@@ -607,6 +621,7 @@ fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_f32, m)?)?;
     m.add_function(wrap_pyfunction!(grade_bits, m)?)?;
     m.add_function(wrap_pyfunction!(quant_table_bits, m)?)?;
+    m.add_function(wrap_pyfunction!(quant_types, m)?)?;
     m.add_function(wrap_pyfunction!(time_map_bf16, m)?)?;
     m.add_function(wrap_pyfunction!(panic_for_test, m)?)?;
     m.add("REFERENCE_VERSION", actlut::manifest::REFERENCE_VERSION)?;

@@ -1,7 +1,7 @@
 """`actlut.quant_table` is the table `actlut quant` writes, byte for byte, for
 the cases of docs/quant16.md (TFLite 16x8 sigmoid and tanh, identity with
 exact ties, uint16 gelu, int16 exp, hardswish, log with NaN results, f16 and
-bf16 outputs) and 8- and 4-bit inputs; bad parameters are ValueErrors naming
+bf16 outputs) and 8-, 4- and 2-bit inputs; bad parameters are ValueErrors naming
 them."""
 
 import hashlib
@@ -33,11 +33,14 @@ CASES = [
     ("sigmoid", "u8", "0.125", 128, "u8", "0.00390625", 0, "ties-even"),
     ("gelu", "i4", "0.5", 0, "f16", None, None, None),
     ("erf", "u4", "0.25", 8, "i8", "0.0078125", 0, "ties-away"),
+    ("tanh", "i2", "0.75", -1, "f32", None, None, None),
+    ("exp", "u2", "0.5", 2, "u8", "0.015625", 0, "ties-even"),
 ]
 
 DTYPE = {
     "i16": np.int16, "u16": np.uint16, "i8": np.int8, "u8": np.uint8,
     "i4": ml_dtypes.int4, "u4": ml_dtypes.uint4,
+    "i2": ml_dtypes.int2, "u2": ml_dtypes.uint2,
     "f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16,
 }
 
@@ -62,7 +65,7 @@ def test_quant_table_is_the_commands_file(case, actlut_cli, tmp_path):
     a = actlut.quant_table(fn, DTYPE[t_in], float(s), z, DTYPE[t_out], **kw)
     b = actlut.quant_table(fn, t_in, np.float32(s), z, t_out, **kw)
     assert a.dtype == np.dtype(DTYPE[t_out])
-    assert a.shape == ({"i16": 65536, "u16": 65536, "i8": 256, "u8": 256}.get(t_in, 16),)
+    assert a.shape == ({"i16": 65536, "u16": 65536, "i8": 256, "u8": 256, "i2": 4, "u2": 4}.get(t_in, 16),)
     assert np.array_equal(a.view(np.uint8), b.view(np.uint8))
     assert a.astype(a.dtype.newbyteorder("<")).tobytes() == cli_table(actlut_cli, tmp_path, case)
 
