@@ -42,7 +42,8 @@
 //! assert_eq!(xs[2], f16::INFINITY);
 //!
 //! // The same function chosen at run time, and without a table.
-//! let act = actlut::Activation::Gelu;
+//! use actlut::BuiltinTables;
+//! let act = actlut::Function::Gelu;
 //! assert_eq!(act.f16(f16::ONE), Ok(y));
 //! assert_eq!(actlut::computed::gelu_f16(f16::ONE), y);
 //! # }
@@ -61,10 +62,10 @@
 //! codes: [`quant16`]):
 //!
 //! ```
-//! use actlut::Activation;
+//! use actlut::Function;
 //! use actlut::quant::DequantTable;
 //!
-//! let gelu = DequantTable::<i8, f32>::new(Activation::Gelu, 0.05, -3).unwrap();
+//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3).unwrap();
 //! assert_eq!(gelu.lookup(17), actlut::computed::gelu_f32(1.0)); // (17 + 3)·0.05 = 1
 //! ```
 //!
@@ -73,7 +74,7 @@
 //! | job | module |
 //! |---|---|
 //! | one function, one format, fixed in the code | `gelu`, `sigmoid`, … (one module per function): one value, raw bits, slices |
-//! | the function chosen at run time | [`Activation`]; [`Activation::table`] gives any format's table as a [`TableRef`] |
+//! | the function chosen at run time | [`Function`] with [`BuiltinTables`]; [`BuiltinTables::table`] gives any format's table as a [`TableRef`] |
 //! | the tables themselves and their SHA-256 | [`tables`]; [`manifest`] lists the tables of this build |
 //! | no table, the same bits; `f32` | [`computed`] |
 //! | `i8`/`u8`/4-bit codes with a scale and a zero point | [`quant`] (fused dequantize → function → requantize) |
@@ -85,7 +86,7 @@
 //! | SIMD lookups over your own 256-entry and 16-bit tables | [`kernels`] |
 //! | candle tensors | the crate `actlut-candle` ([adapters/candle](https://github.com/actlut/actlut/tree/main/adapters/candle)) |
 //!
-//! Without any feature the crate still builds: [`computed`], [`Activation`] (whose table methods
+//! Without any feature the crate still builds: [`computed`], [`BuiltinTables`] (whose methods
 //! then return [`MissingTable`], which names the features to enable), [`quant`] and [`kernels`]
 //! are always there. Everything per function and per format is generated from one list,
 //! `Function::ALL × Format::ALL`, into the committed `src/generated/`; the build script generates
@@ -139,8 +140,8 @@
 //! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp); `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
-//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
-//! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`Activation`] read the compact forms, and a binary links only the forms it references |
+//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Float8Tables::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
+//! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`BuiltinTables`] read the compact forms, and a binary links only the forms it references |
 //! | `compact-words` | `compact` with every stored form in the words layout ([`compact::Layout::Words`], checked against `tables/actlut-compact-words.lock`): 30% more bytes, no width branch in the decode; on a Zen 5 2.1–2.57 times the full table's time where the bytes layout takes 3.3–4.3 |
 //!
 //! # Accuracy
@@ -188,8 +189,8 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-mod activation;
 pub mod approx;
+mod builtin;
 pub mod compact;
 pub mod computed;
 pub mod element;
@@ -197,7 +198,7 @@ pub mod fp8;
 mod functions;
 /// The API generated from `Function::ALL × Format::ALL`, committed in `src/generated/`
 /// (`cargo run -p actlut-codegen --example regenerate-api` writes it; a test fails when it
-/// is stale): the per-function modules, `Activation` and the computed path's per-format
+/// is stale): the per-function modules, `BuiltinTables` and the computed path's per-format
 /// functions. rustfmt leaves it as the generator writes it.
 #[rustfmt::skip]
 // The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
@@ -207,7 +208,7 @@ mod functions;
 // needless without it (a reference): the text is the same in both builds.
 #[allow(clippy::borrow_deref_ref, clippy::needless_borrow)]
 mod generated {
-    pub(crate) mod activation;
+    pub(crate) mod builtin;
     pub(crate) mod computed;
     pub(crate) mod functions;
 }
@@ -222,10 +223,14 @@ pub mod tables;
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ulp;
 
-pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};
+pub use actlut_core::names::UnknownFunction;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;
+pub use builtin::{BuiltinTables, MissingTable, TableRef};
+#[cfg(feature = "float8")]
+#[cfg_attr(docsrs, doc(cfg(feature = "float8")))]
+pub use fp8::Float8Tables;
 /// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
 /// and return: `actlut::half::f16` needs no dependency of your own.
 pub use half;
@@ -243,6 +248,6 @@ pub use quant::{DequantTable, PackedDequantTable};
 ))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-pub use actlut_core::Format;
+pub use actlut_core::{Format, Function};
 #[allow(unused_imports)] // the modules exist only for enabled function features
 pub use generated::functions::*;

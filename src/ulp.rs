@@ -16,12 +16,12 @@
 //! ```
 //! # #[cfg(all(feature = "gelu", feature = "f16"))] {
 //! use actlut::ulp::{Grade, Wrong};
-//! use actlut::{Activation, Format};
+//! use actlut::{BuiltinTables, Format, Function};
 //!
 //! // The exact table, with one entry moved two values up.
-//! let mut got: Vec<u16> = Activation::Gelu.table(Format::F16).unwrap().iter().collect();
+//! let mut got: Vec<u16> = Function::Gelu.table(Format::F16).unwrap().iter().collect();
 //! got[0x3C00] += 2; // gelu(1.0): two f16 values above the correctly rounded one
-//! let g = Grade::new(Activation::Gelu, Format::F16, &got).unwrap();
+//! let g = Grade::new(Function::Gelu, Format::F16, &got).unwrap();
 //! assert_eq!(g.mismatches.len(), 1);
 //! assert_eq!(g.mismatches[0].wrong, Wrong::Ulps(2));
 //! assert_eq!(g.max_ulp(), Some(2));
@@ -38,7 +38,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use crate::{Activation, Format, LengthMismatch, MapError, TableRef};
+use crate::{BuiltinTables, Format, Function, LengthMismatch, MapError, TableRef};
 
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
@@ -124,7 +124,7 @@ pub fn ordinals(format: Format) -> Vec<Option<i64>> {
 #[derive(Clone, Debug)]
 pub struct Grade {
     /// The function graded.
-    pub activation: Activation,
+    pub function: Function,
     /// The format graded.
     pub format: Format,
     /// The number of entries compared: [`Format::entries`].
@@ -146,11 +146,11 @@ impl Grade {
     /// exist), [`MapError::LengthMismatch`] when `got` does not have
     /// [`Format::entries`] entries (`src` is `got`'s length, `dst` the
     /// format's).
-    pub fn new(activation: Activation, format: Format, got: &[u16]) -> Result<Grade, MapError> {
-        let table = activation.table(format)?;
+    pub fn new(function: Function, format: Format, got: &[u16]) -> Result<Grade, MapError> {
+        let table = function.table(format)?;
         LengthMismatch::check(got.len(), format.entries())?;
         Ok(Grade::against(
-            activation,
+            function,
             format,
             table,
             &ordinals(format),
@@ -166,7 +166,7 @@ impl Grade {
     ///
     /// If `got` or `ordinals` is not as long as the table.
     pub fn against(
-        activation: Activation,
+        function: Function,
         format: Format,
         table: TableRef,
         ordinals: &[Option<i64>],
@@ -205,7 +205,7 @@ impl Grade {
             });
         }
         Grade {
-            activation,
+            function,
             format,
             entries: got.len(),
             mismatches,
@@ -215,7 +215,7 @@ impl Grade {
 
     /// The table's name: `gelu_f16`.
     pub fn table_name(&self) -> String {
-        format!("{}_{}", self.activation.name(), self.format.name())
+        format!("{}_{}", self.function.name(), self.format.name())
     }
 
     /// The number of mismatches of kind `w` (for [`Wrong::Ulps`], of exactly
@@ -343,7 +343,7 @@ impl Grade {
             got_value: value(f, m.got),
             correct: hex(f, m.correct),
             correct_value: value(f, m.correct),
-            exact: exact(self.activation, f, m.input),
+            exact: exact(self.function, f, m.input),
         }
     }
 }
@@ -394,9 +394,9 @@ fn show_f64(v: f64) -> String {
 /// The reference value of `act` at the input, before rounding to the format
 /// (the `f64` evaluation actlut's tables are rounded from, 17 significant
 /// digits), or `NaN` where NaN is due.
-fn exact(act: Activation, format: Format, input: u16) -> String {
+fn exact(act: Function, format: Format, input: u16) -> String {
     let x = format.decode(input);
-    match actlut_core::evaluate(act.function(), x) {
+    match actlut_core::evaluate(act, x) {
         Some(e) => {
             // `hi + lo` would turn a `-0` into `+0`.
             let v = if e.lo == 0.0 { e.hi } else { e.hi + e.lo };

@@ -73,7 +73,7 @@ pub(crate) fn manifest_text(json: bool) -> String {
             .iter()
             .map(|t| Entry {
                 name: t.name,
-                function: t.activation.name(),
+                function: t.function.name(),
                 format: t.format.name(),
                 entries: t.entries(),
                 bytes: t.bytes(),

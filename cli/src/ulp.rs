@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use actlut::ulp::{ordinals, Grade, Wrong};
-use actlut::{Activation, Format};
+use actlut::{BuiltinTables as _, Format, Function};
 use serde::Serialize;
 
 use crate::output::to_json;
@@ -91,7 +91,7 @@ pub(crate) struct Args {
     /// The function: a table name's prefix, its cargo feature (`gelu-tanh`) or another
     /// engine's name for it (`gelu_erf`, `SiLU`)
     #[arg(value_parser = values::function())]
-    function: Activation,
+    function: Function,
     /// The format of the inputs and outputs: a name or its cargo feature (`fp8-e4m3`)
     #[arg(value_parser = values::format())]
     format: Format,
@@ -225,7 +225,7 @@ impl Report {
     fn new(g: &Grade, worst: usize) -> Report {
         Report {
             table: g.table_name(),
-            function: g.activation.name(),
+            function: g.function.name(),
             format: g.format.name(),
             entries: g.entries,
             mismatches: g.mismatches.len(),

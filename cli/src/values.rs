@@ -1,11 +1,11 @@
 //! Value parsers of the command line, each derived from its list (`Format::ALL`,
-//! `Activation::ALL`, `QuantType::ALL`, `Rounding::ALL`): `--help` shows the
+//! `Function::ALL`, `QuantType::ALL`, `Rounding::ALL`): `--help` shows the
 //! list's names as the possible values, and an unknown name is clap's
 //! `ValueValidation` error naming the option and the names it takes.
 
 use std::ffi::OsStr;
 
-use actlut::{Activation, Format};
+use actlut::{Format, Function};
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 
 /// A value parser from a list: [`possible_values`](TypedValueParser::possible_values)
@@ -74,18 +74,18 @@ pub(crate) fn format() -> Named<Format> {
 }
 
 /// A function, by its name (`gelu_tanh`), its cargo feature (`gelu-tanh`) or
-/// another engine's name for it (`Activation`'s `FromStr`).
-pub(crate) fn function() -> Named<Activation> {
+/// another engine's name for it (`Function`'s `FromStr`).
+pub(crate) fn function() -> Named<Function> {
     Named::new(
         || {
-            Activation::ALL
+            Function::ALL
                 .iter()
                 .map(|a| PossibleValue::new(a.name()).alias(a.feature()))
                 .collect()
         },
         |s| {
             s.parse()
-                .map_err(|e: actlut::UnknownActivation| e.to_string())
+                .map_err(|e: actlut::UnknownFunction| e.to_string())
         },
     )
 }

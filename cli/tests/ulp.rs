@@ -337,7 +337,7 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     assert_usage_error(
         &["ulp", "gelux", "f16", good],
-        "unknown activation name `gelux`",
+        "unknown function name `gelux`",
     );
     assert_usage_error(&["ulp", "gelu", "f17", good], "unknown format `f17`");
     // No table can exist: log is NaN for negative inputs and FP4 has no NaN.

@@ -129,7 +129,7 @@ def test_python_m_actlut_runs_the_command(actlut_cli, tmp_path):
         [sys.executable, "-m", "actlut", "ulp", "gelux", "bf16", path], capture_output=True, text=True, cwd=tmp_path
     )
     assert py.returncode == 2 and py.stderr.startswith("actlut: error: invalid value 'gelux' for '<FUNCTION>'")
-    assert "unknown activation name `gelux`" in py.stderr and py.stderr.count("\n") == 1
+    assert "unknown function name `gelux`" in py.stderr and py.stderr.count("\n") == 1
 
 
 def test_help_exits_0_and_shows_the_synopsis(tmp_path):

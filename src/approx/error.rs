@@ -5,9 +5,9 @@
 ///
 /// ```
 /// use actlut::approx::{ApproxError, Builtin, QuantizedFunction};
-/// use actlut::Activation;
+/// use actlut::Function;
 ///
-/// let tanh = Builtin::new(Activation::Tanh).unwrap();
+/// let tanh = Builtin::new(Function::Tanh).unwrap();
 /// let err = QuantizedFunction::<[f32; 3]>::builtin_array(tanh, f32::NAN, -1.0, 1.0)
 ///     .unwrap_err();
 /// assert!(matches!(err, ApproxError::InvalidParameter { name: "step", .. }));

@@ -4,374 +4,374 @@
 //! and shorthands (`gelu_f16`, `gelu_f32`, …); `src/computed.rs` re-exports them.
 
 use crate::computed::f32;
-use crate::{Activation, Format};
+use crate::{Format, Function};
 
-/// `act` at one `f16`, computed.
-pub fn f16(act: Activation, x: half::f16) -> half::f16 {
-    half::f16::from_bits(f16_bits(act, x.to_bits()))
+/// `function` at one `f16`, computed.
+pub fn f16(function: Function, x: half::f16) -> half::f16 {
+    half::f16::from_bits(f16_bits(function, x.to_bits()))
 }
 
-/// `act` at one `f16` given and returned as raw bits, computed.
+/// `function` at one `f16` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `f16` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `f16` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn f16_bits(act: Activation, x: u16) -> u16 {
-    actlut_core::eval(act.function(), Format::F16, x)
+pub fn f16_bits(function: Function, x: u16) -> u16 {
+    actlut_core::eval(function, Format::F16, x)
 }
 
-/// `act` at one `bf16`, computed.
-pub fn bf16(act: Activation, x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(bf16_bits(act, x.to_bits()))
+/// `function` at one `bf16`, computed.
+pub fn bf16(function: Function, x: half::bf16) -> half::bf16 {
+    half::bf16::from_bits(bf16_bits(function, x.to_bits()))
 }
 
-/// `act` at one `bf16` given and returned as raw bits, computed.
+/// `function` at one `bf16` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `bf16` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `bf16` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn bf16_bits(act: Activation, x: u16) -> u16 {
-    actlut_core::eval(act.function(), Format::Bf16, x)
+pub fn bf16_bits(function: Function, x: u16) -> u16 {
+    actlut_core::eval(function, Format::Bf16, x)
 }
 
-/// `act` at one `fp8_e4m3` given and returned as raw bits, computed.
+/// `function` at one `fp8_e4m3` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp8_e4m3` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp8_e4m3` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp8_e4m3_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp8E4M3, u16::from(x)) as u8
+pub fn fp8_e4m3_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E4M3, u16::from(x)) as u8
 }
 
-/// `act` at one `fp8_e5m2` given and returned as raw bits, computed.
+/// `function` at one `fp8_e5m2` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp8_e5m2` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp8_e5m2` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp8_e5m2_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp8E5M2, u16::from(x)) as u8
+pub fn fp8_e5m2_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E5M2, u16::from(x)) as u8
 }
 
-/// `act` at one `fp8_e4m3fnuz` given and returned as raw bits, computed.
+/// `function` at one `fp8_e4m3fnuz` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp8_e4m3fnuz` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp8_e4m3fnuz` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp8_e4m3fnuz_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp8E4M3Fnuz, u16::from(x)) as u8
+pub fn fp8_e4m3fnuz_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E4M3Fnuz, u16::from(x)) as u8
 }
 
-/// `act` at one `fp8_e5m2fnuz` given and returned as raw bits, computed.
+/// `function` at one `fp8_e5m2fnuz` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp8_e5m2fnuz` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp8_e5m2fnuz` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp8_e5m2fnuz_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp8E5M2Fnuz, u16::from(x)) as u8
+pub fn fp8_e5m2fnuz_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp8E5M2Fnuz, u16::from(x)) as u8
 }
 
-/// `act` at one `fp6_e2m3` given and returned as raw bits, computed.
+/// `function` at one `fp6_e2m3` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp6_e2m3` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp6_e2m3` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp6_e2m3_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp6E2M3, u16::from(x)) as u8
+pub fn fp6_e2m3_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp6E2M3, u16::from(x)) as u8
 }
 
-/// `act` at one `fp6_e3m2` given and returned as raw bits, computed.
+/// `function` at one `fp6_e3m2` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp6_e3m2` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp6_e3m2` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp6_e3m2_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp6E3M2, u16::from(x)) as u8
+pub fn fp6_e3m2_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp6E3M2, u16::from(x)) as u8
 }
 
-/// `act` at one `fp4_e2m1` given and returned as raw bits, computed.
+/// `function` at one `fp4_e2m1` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `fp4_e2m1` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `fp4_e2m1` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn fp4_e2m1_bits(act: Activation, x: u8) -> u8 {
-    actlut_core::eval(act.function(), Format::Fp4E2M1, u16::from(x)) as u8
+pub fn fp4_e2m1_bits(function: Function, x: u8) -> u8 {
+    actlut_core::eval(function, Format::Fp4E2M1, u16::from(x)) as u8
 }
 
 /// `gelu` at one `f16`, computed: `x*Phi(x) = (x/2)*erfc(-x/sqrt(2))`.
 pub fn gelu_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Gelu, x)
+    f16(Function::Gelu, x)
 }
 
 /// `gelu` at one `bf16`, computed: `x*Phi(x) = (x/2)*erfc(-x/sqrt(2))`.
 pub fn gelu_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Gelu, x)
+    bf16(Function::Gelu, x)
 }
 
 /// `gelu` at one `f32`, computed: `x*Phi(x) = (x/2)*erfc(-x/sqrt(2))`. Accuracy: see [`f32()`].
 pub fn gelu_f32(x: f32) -> f32 {
-    f32(Activation::Gelu, x)
+    f32(Function::Gelu, x)
 }
 
 /// `gelu_tanh` at one `f16`, computed: `(x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))`.
 pub fn gelu_tanh_f16(x: half::f16) -> half::f16 {
-    f16(Activation::GeluTanh, x)
+    f16(Function::GeluTanh, x)
 }
 
 /// `gelu_tanh` at one `bf16`, computed: `(x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))`.
 pub fn gelu_tanh_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::GeluTanh, x)
+    bf16(Function::GeluTanh, x)
 }
 
 /// `gelu_tanh` at one `f32`, computed: `(x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))`. Accuracy: see [`f32()`].
 pub fn gelu_tanh_f32(x: f32) -> f32 {
-    f32(Activation::GeluTanh, x)
+    f32(Function::GeluTanh, x)
 }
 
 /// `sigmoid` at one `f16`, computed: `1/(1 + e^-x)`.
 pub fn sigmoid_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Sigmoid, x)
+    f16(Function::Sigmoid, x)
 }
 
 /// `sigmoid` at one `bf16`, computed: `1/(1 + e^-x)`.
 pub fn sigmoid_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Sigmoid, x)
+    bf16(Function::Sigmoid, x)
 }
 
 /// `sigmoid` at one `f32`, computed: `1/(1 + e^-x)`. Accuracy: see [`f32()`].
 pub fn sigmoid_f32(x: f32) -> f32 {
-    f32(Activation::Sigmoid, x)
+    f32(Function::Sigmoid, x)
 }
 
 /// `tanh` at one `f16`, computed: `tanh(x)`.
 pub fn tanh_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Tanh, x)
+    f16(Function::Tanh, x)
 }
 
 /// `tanh` at one `bf16`, computed: `tanh(x)`.
 pub fn tanh_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Tanh, x)
+    bf16(Function::Tanh, x)
 }
 
 /// `tanh` at one `f32`, computed: `tanh(x)`. Accuracy: see [`f32()`].
 pub fn tanh_f32(x: f32) -> f32 {
-    f32(Activation::Tanh, x)
+    f32(Function::Tanh, x)
 }
 
 /// `silu` at one `f16`, computed: `x*sigmoid(x)`.
 pub fn silu_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Silu, x)
+    f16(Function::Silu, x)
 }
 
 /// `silu` at one `bf16`, computed: `x*sigmoid(x)`.
 pub fn silu_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Silu, x)
+    bf16(Function::Silu, x)
 }
 
 /// `silu` at one `f32`, computed: `x*sigmoid(x)`. Accuracy: see [`f32()`].
 pub fn silu_f32(x: f32) -> f32 {
-    f32(Activation::Silu, x)
+    f32(Function::Silu, x)
 }
 
 /// `mish` at one `f16`, computed: `x*tanh(softplus(x))`.
 pub fn mish_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Mish, x)
+    f16(Function::Mish, x)
 }
 
 /// `mish` at one `bf16`, computed: `x*tanh(softplus(x))`.
 pub fn mish_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Mish, x)
+    bf16(Function::Mish, x)
 }
 
 /// `mish` at one `f32`, computed: `x*tanh(softplus(x))`. Accuracy: see [`f32()`].
 pub fn mish_f32(x: f32) -> f32 {
-    f32(Activation::Mish, x)
+    f32(Function::Mish, x)
 }
 
 /// `softplus` at one `f16`, computed: `ln(1 + e^x)`.
 pub fn softplus_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Softplus, x)
+    f16(Function::Softplus, x)
 }
 
 /// `softplus` at one `bf16`, computed: `ln(1 + e^x)`.
 pub fn softplus_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Softplus, x)
+    bf16(Function::Softplus, x)
 }
 
 /// `softplus` at one `f32`, computed: `ln(1 + e^x)`. Accuracy: see [`f32()`].
 pub fn softplus_f32(x: f32) -> f32 {
-    f32(Activation::Softplus, x)
+    f32(Function::Softplus, x)
 }
 
 /// `softsign` at one `f16`, computed: `x/(1 + |x|)`.
 pub fn softsign_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Softsign, x)
+    f16(Function::Softsign, x)
 }
 
 /// `softsign` at one `bf16`, computed: `x/(1 + |x|)`.
 pub fn softsign_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Softsign, x)
+    bf16(Function::Softsign, x)
 }
 
 /// `softsign` at one `f32`, computed: `x/(1 + |x|)`. Accuracy: see [`f32()`].
 pub fn softsign_f32(x: f32) -> f32 {
-    f32(Activation::Softsign, x)
+    f32(Function::Softsign, x)
 }
 
 /// `elu` at one `f16`, computed: `x if x > 0 else e^x - 1`.
 pub fn elu_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Elu, x)
+    f16(Function::Elu, x)
 }
 
 /// `elu` at one `bf16`, computed: `x if x > 0 else e^x - 1`.
 pub fn elu_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Elu, x)
+    bf16(Function::Elu, x)
 }
 
 /// `elu` at one `f32`, computed: `x if x > 0 else e^x - 1`. Accuracy: see [`f32()`].
 pub fn elu_f32(x: f32) -> f32 {
-    f32(Activation::Elu, x)
+    f32(Function::Elu, x)
 }
 
 /// `selu` at one `f16`, computed: `lambda*x if x > 0 else lambda*alpha*(e^x - 1)`.
 pub fn selu_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Selu, x)
+    f16(Function::Selu, x)
 }
 
 /// `selu` at one `bf16`, computed: `lambda*x if x > 0 else lambda*alpha*(e^x - 1)`.
 pub fn selu_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Selu, x)
+    bf16(Function::Selu, x)
 }
 
 /// `selu` at one `f32`, computed: `lambda*x if x > 0 else lambda*alpha*(e^x - 1)`. Accuracy: see [`f32()`].
 pub fn selu_f32(x: f32) -> f32 {
-    f32(Activation::Selu, x)
+    f32(Function::Selu, x)
 }
 
 /// `hardsigmoid` at one `f16`, computed: `max(0, min(1, x/6 + 1/2))`.
 pub fn hardsigmoid_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Hardsigmoid, x)
+    f16(Function::Hardsigmoid, x)
 }
 
 /// `hardsigmoid` at one `bf16`, computed: `max(0, min(1, x/6 + 1/2))`.
 pub fn hardsigmoid_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Hardsigmoid, x)
+    bf16(Function::Hardsigmoid, x)
 }
 
 /// `hardsigmoid` at one `f32`, computed: `max(0, min(1, x/6 + 1/2))`. Accuracy: see [`f32()`].
 pub fn hardsigmoid_f32(x: f32) -> f32 {
-    f32(Activation::Hardsigmoid, x)
+    f32(Function::Hardsigmoid, x)
 }
 
 /// `hardswish` at one `f16`, computed: `x*hardsigmoid(x)`.
 pub fn hardswish_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Hardswish, x)
+    f16(Function::Hardswish, x)
 }
 
 /// `hardswish` at one `bf16`, computed: `x*hardsigmoid(x)`.
 pub fn hardswish_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Hardswish, x)
+    bf16(Function::Hardswish, x)
 }
 
 /// `hardswish` at one `f32`, computed: `x*hardsigmoid(x)`. Accuracy: see [`f32()`].
 pub fn hardswish_f32(x: f32) -> f32 {
-    f32(Activation::Hardswish, x)
+    f32(Function::Hardswish, x)
 }
 
 /// `erf` at one `f16`, computed: `erf(x)`.
 pub fn erf_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Erf, x)
+    f16(Function::Erf, x)
 }
 
 /// `erf` at one `bf16`, computed: `erf(x)`.
 pub fn erf_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Erf, x)
+    bf16(Function::Erf, x)
 }
 
 /// `erf` at one `f32`, computed: `erf(x)`. Accuracy: see [`f32()`].
 pub fn erf_f32(x: f32) -> f32 {
-    f32(Activation::Erf, x)
+    f32(Function::Erf, x)
 }
 
 /// `exp` at one `f16`, computed: `e^x`.
 pub fn exp_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Exp, x)
+    f16(Function::Exp, x)
 }
 
 /// `exp` at one `bf16`, computed: `e^x`.
 pub fn exp_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Exp, x)
+    bf16(Function::Exp, x)
 }
 
 /// `exp` at one `f32`, computed: `e^x`. Accuracy: see [`f32()`].
 pub fn exp_f32(x: f32) -> f32 {
-    f32(Activation::Exp, x)
+    f32(Function::Exp, x)
 }
 
 /// `log` at one `f16`, computed: `ln(x)`.
 pub fn log_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Log, x)
+    f16(Function::Log, x)
 }
 
 /// `log` at one `bf16`, computed: `ln(x)`.
 pub fn log_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Log, x)
+    bf16(Function::Log, x)
 }
 
 /// `log` at one `f32`, computed: `ln(x)`. Accuracy: see [`f32()`].
 pub fn log_f32(x: f32) -> f32 {
-    f32(Activation::Log, x)
+    f32(Function::Log, x)
 }
 
 /// `rsqrt` at one `f16`, computed: `1/sqrt(x)`.
 pub fn rsqrt_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Rsqrt, x)
+    f16(Function::Rsqrt, x)
 }
 
 /// `rsqrt` at one `bf16`, computed: `1/sqrt(x)`.
 pub fn rsqrt_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Rsqrt, x)
+    bf16(Function::Rsqrt, x)
 }
 
 /// `rsqrt` at one `f32`, computed: `1/sqrt(x)`. Accuracy: see [`f32()`].
 pub fn rsqrt_f32(x: f32) -> f32 {
-    f32(Activation::Rsqrt, x)
+    f32(Function::Rsqrt, x)
 }
 
 /// `gelu_quick` at one `f16`, computed: `x*sigmoid(1.702*x) = x/(1 + e^(-1.702*x))`.
 pub fn gelu_quick_f16(x: half::f16) -> half::f16 {
-    f16(Activation::GeluQuick, x)
+    f16(Function::GeluQuick, x)
 }
 
 /// `gelu_quick` at one `bf16`, computed: `x*sigmoid(1.702*x) = x/(1 + e^(-1.702*x))`.
 pub fn gelu_quick_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::GeluQuick, x)
+    bf16(Function::GeluQuick, x)
 }
 
 /// `gelu_quick` at one `f32`, computed: `x*sigmoid(1.702*x) = x/(1 + e^(-1.702*x))`. Accuracy: see [`f32()`].
 pub fn gelu_quick_f32(x: f32) -> f32 {
-    f32(Activation::GeluQuick, x)
+    f32(Function::GeluQuick, x)
 }
 
 /// `logsigmoid` at one `f16`, computed: `ln(sigmoid(x)) = -softplus(-x)`.
 pub fn logsigmoid_f16(x: half::f16) -> half::f16 {
-    f16(Activation::Logsigmoid, x)
+    f16(Function::Logsigmoid, x)
 }
 
 /// `logsigmoid` at one `bf16`, computed: `ln(sigmoid(x)) = -softplus(-x)`.
 pub fn logsigmoid_bf16(x: half::bf16) -> half::bf16 {
-    bf16(Activation::Logsigmoid, x)
+    bf16(Function::Logsigmoid, x)
 }
 
 /// `logsigmoid` at one `f32`, computed: `ln(sigmoid(x)) = -softplus(-x)`. Accuracy: see [`f32()`].
 pub fn logsigmoid_f32(x: f32) -> f32 {
-    f32(Activation::Logsigmoid, x)
+    f32(Function::Logsigmoid, x)
 }

@@ -1,5 +1,5 @@
 //! The generator of actlut's run-time API for every (function, format) pair, from
-//! `Function::ALL × Format::ALL`: the per-function modules, `Activation`, the computed
+//! `Function::ALL × Format::ALL`: the per-function modules, `BuiltinTables`, the computed
 //! path's per-format functions and shorthands (`src/generated/`), and the tests of every
 //! generated entry point (`tests/generated/api.rs`).
 //!
@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use actlut_codegen::{emit, Format, Function};
 
 /// Rust types for the values of a format, where there is one: the typed entry
-/// points (`gelu::f16(half::f16)`, `Activation::apply_bf16`, `computed::gelu_f16`)
+/// points (`gelu::f16(half::f16)`, `BuiltinTables::apply_bf16`, `computed::gelu_f16`)
 /// exist for these formats. The others are given and returned as raw bits.
 /// Every type here must be a `half` type (the slice casts use
 /// `half::slice::HalfFloatSliceExt`).
@@ -116,7 +116,7 @@ impl Repr {
 
 /// One function as the generator spells it.
 struct Func {
-    /// `Gelu`: the variant of both `Function` and `Activation`.
+    /// `Gelu`: the variant of `Function`.
     variant: String,
     /// `gelu_tanh`: module and item-name prefix.
     name: &'static str,
@@ -195,7 +195,7 @@ pub fn generate() -> Vec<(&'static str, String)> {
     let reprs: Vec<Repr> = Format::ALL.into_iter().map(Repr::of).collect();
     vec![
         ("src/generated/functions.rs", functions(&funcs, &reprs)),
-        ("src/generated/activation.rs", activation(&funcs, &reprs)),
+        ("src/generated/builtin.rs", builtin(&funcs, &reprs)),
         ("src/generated/computed.rs", computed(&funcs, &reprs)),
         ("tests/generated/api.rs", tests(&funcs, &reprs)),
     ]
@@ -335,190 +335,85 @@ pub fn map_{fmt}_bits(xs: &[{bits}], ys: &mut [{bits}]) {{
     }
 }
 
-/// `Activation`: the enum, its conversions, and its table getters.
-fn activation(funcs: &[Func], reprs: &[Repr]) -> String {
+/// `BuiltinTables`: the trait of a function's built-in tables, and its implementation for
+/// `Function`.
+fn builtin(funcs: &[Func], reprs: &[Repr]) -> String {
     let mut s = String::from(HEADER);
     s.push_str(
         r#"
-//! `Activation`, its conversions and its table and slice methods; `src/activation.rs`
-//! re-exports it and holds the hand-written rest.
+//! [`BuiltinTables`], the built-in tables of a function chosen at run time, and its
+//! implementation for [`Function`]; `src/builtin.rs` re-exports it and holds the
+//! hand-written rest.
 
 use crate::{Format, MissingTable, TableRef};
 use actlut_core::Function;
 
-/// An activation function chosen at run time.
+/// The built-in tables of a function chosen at run time (a model's configuration, a
+/// command line): [`Function::Gelu`]`.apply_bf16(&mut xs)`.
 ///
-/// Every function of actlut-core's `Function::ALL` is a variant, whatever
-/// the enabled features. Its table methods return [`MissingTable`] when the
-/// table is compiled out (its function's or its format's cargo feature is off).
-/// Note that a binary that dispatches through `Activation` keeps every
-/// *enabled* table of the format it uses (and [`Activation::table`] every
-/// enabled table of every format); the per-function modules (`actlut::gelu`, …)
-/// keep only the tables they reference.
+/// Implemented for [`Function`], whatever the enabled features: a method returns
+/// [`MissingTable`] when its table is compiled out (its function's or its format's cargo
+/// feature is off). A binary that dispatches through it keeps every *enabled* table of the
+/// format it uses (and [`table`](Self::table) every enabled table of every format); the
+/// per-function modules (`actlut::gelu`, …) keep only the tables they reference.
 ///
 /// ```
 /// # #[cfg(all(feature = "all-functions", feature = "f16"))] {
-/// use actlut::Activation;
+/// use actlut::{BuiltinTables, Function};
 /// use half::f16;
 ///
-/// let act: Activation = "silu".parse().unwrap();
+/// let silu: Function = "silu".parse().unwrap();
 /// let mut xs = [f16::from_f32(2.0), f16::from_f32(-0.0)];
-/// act.apply_f16(&mut xs)?;
+/// silu.apply_f16(&mut xs)?;
 /// assert_eq!(xs[0], f16::from_f32(1.7617)); // 2·sigmoid(2) = 1.76159…
 /// assert!(xs[1].is_sign_negative() && xs[1] == f16::ZERO);
 /// # }
 /// # Ok::<(), actlut::MissingTable>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Activation {
+pub trait BuiltinTables: Copy + crate::builtin::Sealed {
 "#,
     );
-    for f in funcs {
-        let _ = writeln!(
-            s,
-            "    /// `{}`: `{}`.\n    ///\n    /// Tables need the feature `{}`.\n    {},",
-            f.name, f.definition, f.feature, f.variant
-        );
-    }
-    s.push_str(
-        "}\n\nimpl Activation {\n    \
-         /// Every activation, in the order of the lock file (`Function::ALL`).\n    \
-         pub const ALL: [Activation; Function::ALL.len()] = [\n",
-    );
-    for f in funcs {
-        let _ = writeln!(s, "        Activation::{},", f.variant);
-    }
-    s.push_str(
-        "    ];\n\n    \
-         /// The reference function of `actlut-core`.\n    \
-         pub const fn function(self) -> Function {\n        match self {\n",
-    );
-    for f in funcs {
-        let _ = writeln!(
-            s,
-            "            Activation::{0} => Function::{0},",
-            f.variant
-        );
-    }
-    s.push_str(
-        "        }\n    }\n\n    \
-         /// The activation of a reference function of `actlut-core`.\n    \
-         ///\n    \
-         /// # Panics\n    \
-         ///\n    \
-         /// Never for a function of `Function::ALL`, which lists every function.\n    \
-         pub const fn from_function(function: Function) -> Activation {\n        \
-         match function {\n",
-    );
-    for f in funcs {
-        let _ = writeln!(
-            s,
-            "            Function::{0} => Activation::{0},",
-            f.variant
-        );
-    }
-    s.push_str(
-        "            #[allow(unreachable_patterns)]\n            \
-         _ => panic!(\"a function missing from Function::ALL\"),\n        }\n    }\n",
-    );
-
-    // One getter per format, typed by its representation; for 16-bit formats
-    // also the getter of the compact form (the `compact` feature) and the
-    // crate's getter of the form the lookups read.
+    // The trait's methods: one getter per format (and the compact getter of the 16-bit
+    // formats), `table`, and the typed one-value and slice methods.
     for r in reprs {
-        let mut getter = |name: &str,
-                          doc: &str,
-                          vis: &str,
-                          gate: &str,
-                          ty: &str,
-                          path: &dyn Fn(&Func) -> String| {
-            let _ = write!(
-                s,
-                "\n    /// {doc}\n{gate}    {vis}fn {name}(self) -> Result<&'static {ty}, MissingTable> {{\n        \
-                 match self {{\n",
-            );
-            for f in funcs.iter().filter(|f| f.has_table(r)) {
-                let _ = writeln!(
-                    s,
-                    "            #[cfg({})]\n            Activation::{} => Ok(&{}),",
-                    emit::cfg_predicate(&[f.feature, r.feature]),
-                    f.variant,
-                    path(f)
-                );
-            }
-            let _ = write!(
-                s,
-                "            #[allow(unreachable_patterns)]\n            \
-                 _ => Err(MissingTable {{ activation: self, format: {} }}),\n        }}\n    }}\n",
-                r.variant
-            );
-        };
         let fmt = r.name;
         if emit::is_16_bit(r.format) {
-            getter(
-                &format!("table_{fmt}"),
-                &format!(
-                    "The full `{fmt}` table, if compiled in: a `[u16; 65536]` in every build \
-                     (a binary that calls it\n    /// keeps the full tables of `{fmt}`, with `compact` too)."
-                ),
-                "pub ",
-                "",
-                &r.table_ty(),
-                &|f| f.table(r),
-            );
-            getter(
-                &format!("compact_table_{fmt}"),
-                &format!(
-                    "The compact `{fmt}` table, if compiled in (the `compact` feature: \
-                     [`tables::compact`](crate::tables::compact))."
-                ),
-                "pub ",
-                &emit::cfg_attrs("    ", &["compact"]),
-                "crate::compact::CompactRef<'static>",
-                &|f| {
-                    format!(
-                        "crate::tables::compact::{}_{}",
-                        f.name.to_uppercase(),
-                        r.name.to_uppercase()
-                    )
-                },
-            );
-            getter(
-                &format!("read_table_{fmt}"),
-                &format!("The `{fmt}` table the lookups read: full, or compact with `compact`."),
-                "pub(crate) ",
-                "",
-                &r.read_ty(),
-                &|f| f.read(r),
+            let _ = write!(
+                s,
+                "    /// The full `{fmt}` table, if compiled in: a `[u16; 65536]` in every build (a binary\n    \
+                 /// that calls it keeps the full tables of `{fmt}`, with `compact` too).\n    \
+                 ///\n    /// # Errors\n    ///\n    /// [`MissingTable`] when the table is not compiled in.\n    \
+                 fn table_{fmt}(self) -> Result<&'static {ty}, MissingTable>;\n\n    \
+                 /// The compact `{fmt}` table, if compiled in (the `compact` feature:\n    \
+                 /// [`tables::compact`](crate::tables::compact)).\n    \
+                 ///\n    /// # Errors\n    ///\n    /// [`MissingTable`] when the table is not compiled in.\n\
+                 {gate}    fn compact_table_{fmt}(self) -> Result<&'static crate::compact::CompactRef<'static>, MissingTable>;\n\n",
+                ty = r.table_ty(),
+                gate = emit::cfg_attrs("    ", &["compact"]),
             );
         } else {
-            getter(
-                &format!("table_{fmt}"),
-                &format!("The `{fmt}` table, if compiled in."),
-                "pub ",
-                "",
-                &r.table_ty(),
-                &|f| f.table(r),
+            let _ = write!(
+                s,
+                "    /// The `{fmt}` table, if compiled in.\n    \
+                 ///\n    /// # Errors\n    ///\n    /// [`MissingTable`] when the table is not compiled in.\n    \
+                 fn table_{fmt}(self) -> Result<&'static {ty}, MissingTable>;\n\n",
+                ty = r.table_ty(),
             );
         }
     }
-
-    // Every format through one method.
     s.push_str(
-        r#"
-    /// The table over `format`, if compiled in: the one entry point for code
-    /// that handles every format alike.
+        r#"    /// The table over `format`, if compiled in: the one entry point for code that handles
+    /// every format alike.
     ///
-    /// A binary that calls it keeps every enabled table (of every format); the
-    /// per-format getters ([`table_f16`](Self::table_f16), …) keep one format's.
+    /// A binary that calls it keeps every enabled table (of every format); the per-format
+    /// getters ([`table_f16`](Self::table_f16), …) keep one format's.
     ///
     /// ```
     /// # #[cfg(all(feature = "gelu", feature = "all-formats"))] {
-    /// use actlut::{Activation, Format};
+    /// use actlut::{BuiltinTables, Format, Function};
     ///
     /// for format in Format::ALL {
-    ///     let table = Activation::Gelu.table(format)?;
+    ///     let table = Function::Gelu.table(format)?;
     ///     assert_eq!(table.entries(), format.entries());
     ///     // gelu(+0) = +0 in every format.
     ///     assert_eq!(table.get(0), Some(0));
@@ -529,33 +424,13 @@ pub enum Activation {
     ///
     /// # Errors
     ///
-    /// [`MissingTable`] naming the features to enable when the function's or
-    /// the format's feature is off.
-    pub fn table(self, format: Format) -> Result<TableRef, MissingTable> {
-        match (self, format) {
+    /// [`MissingTable`] naming the features to enable when the function's or the format's
+    /// feature is off.
+    fn table(self, format: Format) -> Result<TableRef, MissingTable>;
 "#,
     );
     for r in reprs {
-        for f in funcs.iter().filter(|f| f.has_table(r)) {
-            let _ = writeln!(
-                s,
-                "            #[cfg({})]\n            (Activation::{}, {}) => Ok({}(&{})),",
-                emit::cfg_predicate(&[f.feature, r.feature]),
-                f.variant,
-                r.variant,
-                r.table_ref(),
-                f.read(r)
-            );
-        }
-    }
-    s.push_str(
-        "            _ => Err(MissingTable { activation: self, format }),\n        }\n    }\n",
-    );
-
-    // Typed one-value and slice methods for formats with a value type.
-    for r in reprs {
         let Some(ty) = r.value_ty else { continue };
-        let (apply, map) = r.kernels();
         let _ = write!(
             s,
             r#"
@@ -564,20 +439,14 @@ pub enum Activation {
     /// # Errors
     ///
     /// [`MissingTable`] when the table is not compiled in.
-    pub fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable> {{
-        Ok({ty}::from_bits(crate::kernels::read::at(self.read_table_{fmt}()?, x.to_bits())))
-    }}
+    fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable>;
 
     /// Applies `self` in place to every `{fmt}` of `xs`.
     ///
     /// # Errors
     ///
     /// [`MissingTable`] when the table is not compiled in (`xs` is unchanged).
-    pub fn apply_{fmt}(self, xs: &mut [{ty}]) -> Result<(), MissingTable> {{
-        use half::slice::HalfFloatSliceExt;
-        {apply}(self.read_table_{fmt}()?, xs.reinterpret_cast_mut());
-        Ok(())
-    }}
+    fn apply_{fmt}(self, xs: &mut [{ty}]) -> Result<(), MissingTable>;
 
     /// Writes `self` of every `{fmt}` of `xs` to `ys`.
     ///
@@ -587,9 +456,116 @@ pub enum Activation {
     /// in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both lengths when
     /// `xs.len() != ys.len()` ([`LengthMismatch`](crate::LengthMismatch) has an example); `ys`
     /// is then unchanged.
-    pub fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError> {{
+    fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError>;
+"#,
+            fmt = r.name,
+        );
+    }
+    s.push_str("}\n");
+
+    // The tables the lookups read (for 16-bit formats the form `compact` selects), as free
+    // functions of the implementation.
+    for r in reprs.iter().filter(|r| emit::is_16_bit(r.format)) {
+        let fmt = r.name;
+        let _ = write!(
+            s,
+            "\n/// The `{fmt}` table the lookups of `function` read: full, or compact with `compact`.\n\
+             fn read_table_{fmt}(function: Function) -> Result<&'static {ty}, MissingTable> {{\n    \
+             match function {{\n",
+            ty = r.read_ty(),
+        );
+        for f in funcs.iter().filter(|f| f.has_table(r)) {
+            let _ = writeln!(
+                s,
+                "        #[cfg({})]\n        Function::{} => Ok(&{}),",
+                emit::cfg_predicate(&[f.feature, r.feature]),
+                f.variant,
+                f.read(r)
+            );
+        }
+        let _ = write!(
+            s,
+            "        #[allow(unreachable_patterns)]\n        \
+             _ => Err(MissingTable {{ function, format: {} }}),\n    }}\n}}\n",
+            r.variant
+        );
+    }
+
+    s.push_str("\nimpl BuiltinTables for Function {\n");
+    for r in reprs {
+        let mut getter = |name: &str, gate: &str, ty: &str, path: &dyn Fn(&Func) -> String| {
+            let _ = write!(
+                s,
+                "{gate}    fn {name}(self) -> Result<&'static {ty}, MissingTable> {{\n        match self {{\n",
+            );
+            for f in funcs.iter().filter(|f| f.has_table(r)) {
+                let _ = writeln!(
+                    s,
+                    "            #[cfg({})]\n            Function::{} => Ok(&{}),",
+                    emit::cfg_predicate(&[f.feature, r.feature]),
+                    f.variant,
+                    path(f)
+                );
+            }
+            let _ = write!(
+                s,
+                "            #[allow(unreachable_patterns)]\n            \
+                 _ => Err(MissingTable {{ function: self, format: {} }}),\n        }}\n    }}\n\n",
+                r.variant
+            );
+        };
+        let fmt = r.name;
+        getter(&format!("table_{fmt}"), "", &r.table_ty(), &|f| f.table(r));
+        if emit::is_16_bit(r.format) {
+            getter(
+                &format!("compact_table_{fmt}"),
+                &emit::cfg_attrs("    ", &["compact"]),
+                "crate::compact::CompactRef<'static>",
+                &|f| {
+                    format!(
+                        "crate::tables::compact::{}",
+                        emit::static_name(f.function, r.format)
+                    )
+                },
+            );
+        }
+    }
+    s.push_str("    fn table(self, format: Format) -> Result<TableRef, MissingTable> {\n        match (self, format) {\n");
+    for r in reprs {
+        for f in funcs.iter().filter(|f| f.has_table(r)) {
+            let _ = writeln!(
+                s,
+                "            #[cfg({})]\n            (Function::{}, {}) => Ok({}(&{})),",
+                emit::cfg_predicate(&[f.feature, r.feature]),
+                f.variant,
+                r.variant,
+                r.table_ref(),
+                f.read(r)
+            );
+        }
+    }
+    s.push_str(
+        "            _ => Err(MissingTable { function: self, format }),\n        }\n    }\n",
+    );
+    for r in reprs {
+        let Some(ty) = r.value_ty else { continue };
+        let (apply, map) = r.kernels();
+        let _ = write!(
+            s,
+            r#"
+    fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable> {{
+        Ok({ty}::from_bits(crate::kernels::read::at(read_table_{fmt}(self)?, x.to_bits())))
+    }}
+
+    fn apply_{fmt}(self, xs: &mut [{ty}]) -> Result<(), MissingTable> {{
         use half::slice::HalfFloatSliceExt;
-        let t = self.read_table_{fmt}()?;
+        {apply}(read_table_{fmt}(self)?, xs.reinterpret_cast_mut());
+        Ok(())
+    }}
+
+    fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError> {{
+        use half::slice::HalfFloatSliceExt;
+        let t = read_table_{fmt}(self)?;
         crate::LengthMismatch::check(xs.len(), ys.len())?;
         {map}(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
@@ -609,7 +585,7 @@ fn computed(funcs: &[Func], reprs: &[Repr]) -> String {
         "\n//! The computed path's per-format functions (`f16`, `bf16_bits`, `fp8_e4m3_bits`, …)\n\
          //! and shorthands (`gelu_f16`, `gelu_f32`, …); `src/computed.rs` re-exports them.\n\n\
          use crate::computed::f32;\n\
-         use crate::{Activation, Format};\n",
+         use crate::{Format, Function};\n",
     );
     for r in reprs {
         let (fmt, bits, variant) = (r.name, r.bits_ty, &r.variant);
@@ -617,9 +593,9 @@ fn computed(funcs: &[Func], reprs: &[Repr]) -> String {
             let _ = write!(
                 s,
                 r#"
-/// `act` at one `{fmt}`, computed.
-pub fn {fmt}(act: Activation, x: {ty}) -> {ty} {{
-    {ty}::from_bits({fmt}_bits(act, x.to_bits()))
+/// `function` at one `{fmt}`, computed.
+pub fn {fmt}(function: Function, x: {ty}) -> {ty} {{
+    {ty}::from_bits({fmt}_bits(function, x.to_bits()))
 }}
 "#
             );
@@ -632,14 +608,14 @@ pub fn {fmt}(act: Activation, x: {ty}) -> {ty} {{
         let _ = write!(
             s,
             r#"
-/// `act` at one `{fmt}` given and returned as raw bits, computed.
+/// `function` at one `{fmt}` given and returned as raw bits, computed.
 ///
 /// # Panics
 ///
-/// If `{fmt}` cannot represent `act` ([`Format::can_represent`]: log and
+/// If `{fmt}` cannot represent `function` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN).
-pub fn {fmt}_bits(act: Activation, x: {bits}) -> {bits} {{
-    actlut_core::eval(act.function(), {variant}, {arg}){ret}
+pub fn {fmt}_bits(function: Function, x: {bits}) -> {bits} {{
+    actlut_core::eval(function, {variant}, {arg}){ret}
 }}
 "#
         );
@@ -652,7 +628,7 @@ pub fn {fmt}_bits(act: Activation, x: {bits}) -> {bits} {{
                 r#"
 /// `{name}` at one `{fmt}`, computed: `{def}`.
 pub fn {name}_{fmt}(x: {ty}) -> {ty} {{
-    {fmt}(Activation::{variant}, x)
+    {fmt}(Function::{variant}, x)
 }}
 "#,
                 name = f.name,
@@ -666,7 +642,7 @@ pub fn {name}_{fmt}(x: {ty}) -> {ty} {{
             r#"
 /// `{name}` at one `f32`, computed: `{def}`. Accuracy: see [`f32()`].
 pub fn {name}_f32(x: f32) -> f32 {{
-    f32(Activation::{variant}, x)
+    f32(Function::{variant}, x)
 }}
 "#,
             name = f.name,
@@ -696,23 +672,23 @@ fn tests(funcs: &[Func], reprs: &[Repr]) -> String {
             if r.value_ty.is_some() {
                 let _ = write!(
                     s,
-                    "    let want = typed(\n        Activation::{variant},\n        {},\n        \
-                     [actlut::{fname}::{fmt}, |x| Activation::{variant}.{fmt}(x).unwrap()],\n        \
+                    "    let want = typed(\n        Function::{variant},\n        {},\n        \
+                     [actlut::{fname}::{fmt}, |x| Function::{variant}.{fmt}(x).unwrap()],\n        \
                      actlut::{fname}::{fmt}_bits,\n        \
-                     [actlut::{fname}::apply_{fmt}, |xs| Activation::{variant}.apply_{fmt}(xs).unwrap()],\n        \
-                     [actlut::{fname}::map_{fmt}, |xs, ys| Activation::{variant}.map_{fmt}(xs, ys).unwrap()],\n        \
+                     [actlut::{fname}::apply_{fmt}, |xs| Function::{variant}.apply_{fmt}(xs).unwrap()],\n        \
+                     [actlut::{fname}::map_{fmt}, |xs, ys| Function::{variant}.map_{fmt}(xs, ys).unwrap()],\n        \
                      actlut::{fname}::apply_{fmt}_bits,\n        \
                      actlut::{fname}::map_{fmt}_bits,\n    );\n    \
-                     full(&want, Activation::{variant}.table_{fmt}().unwrap());\n    \
+                     full(&want, Function::{variant}.table_{fmt}().unwrap());\n    \
                      #[cfg(feature = \"compact\")]\n    \
-                     compact(&want, Activation::{variant}.compact_table_{fmt}().unwrap());\n}}\n",
+                     compact(&want, Function::{variant}.compact_table_{fmt}().unwrap());\n}}\n",
                     r.variant,
                 );
             } else {
                 let _ = write!(
                     s,
-                    "    bytes(\n        Activation::{variant},\n        {},\n        \
-                     Activation::{variant}.table_{fmt}().unwrap(),\n        \
+                    "    bytes(\n        Function::{variant},\n        {},\n        \
+                     Function::{variant}.table_{fmt}().unwrap(),\n        \
                      actlut::{fname}::{fmt}_bits,\n        \
                      actlut::{fname}::apply_{fmt}_bits,\n        \
                      actlut::{fname}::map_{fmt}_bits,\n    );\n}}\n",
@@ -731,12 +707,12 @@ fn tests(funcs: &[Func], reprs: &[Repr]) -> String {
             let fmt = r.name;
             let _ = writeln!(
                 s,
-                "    shorthand(Activation::{variant}, computed::{fname}_{fmt}, computed::{fmt});"
+                "    shorthand(Function::{variant}, computed::{fname}_{fmt}, computed::{fmt});"
             );
         }
         let _ = writeln!(
             s,
-            "    shorthand_f32(Activation::{variant}, computed::{fname}_f32);\n}}"
+            "    shorthand_f32(Function::{variant}, computed::{fname}_f32);\n}}"
         );
     }
     for r in reprs {
@@ -744,7 +720,7 @@ fn tests(funcs: &[Func], reprs: &[Repr]) -> String {
         let _ = write!(
             s,
             "\n#[test]\nfn computed_{fmt}_functions_equal_bits() {{\n    \
-             for act in Activation::ALL.into_iter().filter(|a| {variant}.can_represent(a.function())) {{\n        \
+             for act in Function::ALL.into_iter().filter(|&f| {variant}.can_represent(f)) {{\n        \
              for x in inputs({variant}) {{\n            \
              let want = computed::bits(act, {variant}, x);\n",
         );
@@ -775,12 +751,12 @@ fn tests(funcs: &[Func], reprs: &[Repr]) -> String {
 const TESTS_PREAMBLE: &str = r#"
 //! Every generated entry point of the runtime against its table, at every input: the
 //! per-function modules (`actlut::gelu::f16`, `apply_f16`, `map_f16_bits`, …), the
-//! `Activation` methods, the table getters and the computed path's per-format functions
+//! `BuiltinTables` methods, the table getters and the computed path's per-format functions
 //! and shorthands. `tests/exhaustive.rs` holds the tables themselves to the computed path.
 
 #![allow(clippy::type_complexity, clippy::too_many_arguments)]
 
-use actlut::{computed, Activation, Format};
+use actlut::{computed, BuiltinTables, Format, Function};
 
 /// A 16-bit value type of the typed entry points.
 trait Value: Copy + core::fmt::Debug {
@@ -814,11 +790,11 @@ fn inputs(format: Format) -> impl Iterator<Item = u16> {
     (0..format.entries()).step_by(step).map(|i| i as u16)
 }
 
-/// The table of `act` over `format`, as [`Activation::table`] gives it, after checking
+/// The table of `act` over `format`, as [`BuiltinTables::table`] gives it, after checking
 /// that each typed, raw and slice entry point gives its entry at every input.
 #[allow(dead_code)]
 fn typed<T: Value>(
-    act: Activation,
+    act: Function,
     format: Format,
     one: [fn(T) -> T; 2],
     one_bits: fn(u16) -> u16,
@@ -836,19 +812,19 @@ fn typed<T: Value>(
     let name = format!("{}_{}", act.name(), format.name());
     for (i, one) in one.into_iter().enumerate() {
         let got: Vec<T> = values.iter().map(|&x| one(x)).collect();
-        assert_eq!(bits(&got), want, "{name}: one value ({})", ["module", "Activation"][i]);
+        assert_eq!(bits(&got), want, "{name}: one value ({})", ["module", "BuiltinTables"][i]);
     }
     let got: Vec<u16> = xs.iter().map(|&x| one_bits(x)).collect();
     assert_eq!(got, want, "{name}: one raw value");
     for (i, apply) in apply.into_iter().enumerate() {
         let mut a = values.clone();
         apply(&mut a);
-        assert_eq!(bits(&a), want, "{name}: apply ({})", ["module", "Activation"][i]);
+        assert_eq!(bits(&a), want, "{name}: apply ({})", ["module", "BuiltinTables"][i]);
     }
     for (i, map) in map.into_iter().enumerate() {
         let mut m = values.clone();
         map(&values, &mut m);
-        assert_eq!(bits(&m), want, "{name}: map ({})", ["module", "Activation"][i]);
+        assert_eq!(bits(&m), want, "{name}: map ({})", ["module", "BuiltinTables"][i]);
     }
     let mut a = xs.clone();
     apply_bits(&mut a);
@@ -874,10 +850,10 @@ fn compact(want: &[u16], table: &actlut::compact::CompactRef<'static>) {
 }
 
 /// Each raw entry point of a format coded in a byte gives the entry of `table` (the
-/// typed getter's table, equal to [`Activation::table`]'s) at every code.
+/// typed getter's table, equal to [`BuiltinTables::table`]'s) at every code.
 #[allow(dead_code)]
 fn bytes<const N: usize>(
-    act: Activation,
+    act: Function,
     format: Format,
     table: &[u8; N],
     one: fn(u8) -> u8,
@@ -901,7 +877,7 @@ fn bytes<const N: usize>(
 
 /// A computed shorthand of `act` (`computed::gelu_f16`) is the per-format function
 /// (`computed::f16`) at `act`.
-fn shorthand<T: Value>(act: Activation, short: fn(T) -> T, general: fn(Activation, T) -> T) {
+fn shorthand<T: Value>(act: Function, short: fn(T) -> T, general: fn(Function, T) -> T) {
     for x in [0x0000, 0x8001, 0x3C00, 0xC2A5, 0x4000, 0x7C01] {
         let x = T::from_bits(x);
         assert_eq!(short(x).to_bits(), general(act, x).to_bits(), "{act:?} {x:?}");
@@ -909,7 +885,7 @@ fn shorthand<T: Value>(act: Activation, short: fn(T) -> T, general: fn(Activatio
 }
 
 /// A computed `f32` shorthand of `act` (`computed::gelu_f32`) is `computed::f32` at `act`.
-fn shorthand_f32(act: Activation, short: fn(f32) -> f32) {
+fn shorthand_f32(act: Function, short: fn(f32) -> f32) {
     for x in [0.0f32, -1.5, 3.25, -1e-30] {
         assert_eq!(short(x).to_bits(), computed::f32(act, x).to_bits(), "{act:?} {x}");
     }
