@@ -2,17 +2,65 @@
 //! each against the lock.
 
 use std::fmt::Write as _;
-use std::path::Path;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 
 use actlut::manifest;
 use actlut_audit::{self as audit, Found, Index, ListedStatus, LockStatus, Reference, Verdict};
 use actlut_codegen::lock;
+use serde::Serialize;
 
-use crate::args::Options;
-use crate::json::{json_list, json_str};
+use crate::output::to_json;
 use crate::tables::{compact_forms, table_le, LOCK};
-use crate::{emit, usage, Failure};
+use crate::{Failure, Io, Stop};
+
+/// `actlut audit --help` before the arguments.
+const LONG_ABOUT: &str = "\
+Find actlut tables in compiled artifacts (ELF, wasm, raw firmware images, static libraries), \
+in either byte order, intact, modified (entries changed) or truncated (cut off by the end of \
+the file), and check each against the lock (the one built in, or LOCK); every table an \
+artifact names by its SHA-256 (actlut's manifest) must be in it intact.
+
+16-bit tables are also found in their compact stored form (reported as `NAME (compact)`), by \
+content whatever their header holds and by their `ACTLUTC1` header: a changed byte of the \
+header, directory or pool, a compact form of an unknown table, or an invalid one is a \
+problem. FILE must be a regular file; it is read in blocks, so memory does not grow with its \
+size.";
+
+/// `actlut audit --help` after the arguments.
+const AFTER_HELP: &str = "\
+exit status:
+  0  ok: every table found is intact and in the lock, and every table the
+     artifact's manifest lists is found intact
+  1  audit: a table is modified, truncated, not in the lock, or listed by the
+     manifest but missing; a manifest record's hash is not the lock's; a
+     compact stored form is unknown or invalid; or too many candidates
+  2  usage or I/O error (bad arguments; a missing, unreadable, empty or
+     non-regular file; a corrupt, truncated or incomplete lock)";
+
+/// `actlut audit [--json] [--lock LOCK] FILE...`.
+#[derive(clap::Args)]
+#[command(
+    about = "Find embedded tables in compiled artifacts and check each against the lock",
+    long_about = LONG_ABOUT,
+    after_help = AFTER_HELP
+)]
+pub(crate) struct Args {
+    /// Print one JSON object: lock, files (each with its tables, listed tables and
+    /// problems), tables_found, problems, ok
+    #[arg(long)]
+    json: bool,
+    /// The lock to check against, instead of the one built in
+    #[arg(long, value_name = "LOCK")]
+    lock: Option<PathBuf>,
+    /// The artifacts to audit
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+/// Runs `actlut audit`.
+pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
+    Ok(audit_files(a, io)?)
+}
 
 /// A lock is a few kilobytes: anything far larger is not one.
 const MAX_LOCK_BYTES: u64 = 1 << 20;
@@ -96,10 +144,7 @@ pub(crate) fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Fai
     Ok(report)
 }
 
-pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
-    if opts.files.is_empty() {
-        return Err(usage("`audit` needs at least one file".to_string()));
-    }
+pub(crate) fn audit_files(opts: &Args, io: &mut Io) -> Result<u8, Failure> {
     let (lock_label, lock_entries) = load_lock(opts.lock.as_deref())?;
     // Check every artifact before scanning, so that bad input fails fast.
     for f in &opts.files {
@@ -122,13 +167,8 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
     let mut problems = 0usize;
     let mut total = 0usize;
     let mut text = String::new();
-    let mut json = String::new();
-    let _ = writeln!(
-        json,
-        "{{\n  \"lock\": {},\n  \"files\": [",
-        json_str(&lock_label)
-    );
-    for (i, f) in opts.files.iter().enumerate() {
+    let mut files = Vec::new();
+    for f in &opts.files {
         let path = Path::new(f);
         let shown = path.display().to_string();
         let report = scan_file(&index, path)?;
@@ -153,32 +193,11 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
                 n => format!("{n} tables"),
             }
         );
-        let _ = write!(
-            json,
-            "    {{\"path\": {}, \"bytes\": {}, \"candidates\": {}, \"compared_entries\": {}, \
-             \"compact_rejected_chunks\": {}, \"compact_rejected_per_mille\": {}, \
-             \"compact_rejected_cut_per_mille\": {}, \"rejected_surprises\": {}, \
-             \"rejected_pairs\": {}, \"rejected_features\": {}, \"rejected_matching\": {}, \
-             \"rejected_distinctive_per_mille\": {}, \
-             \"tables\": [",
-            json_str(&shown),
-            report.bytes,
-            report.candidates,
-            report.compared,
-            report.compact_rejected_chunks,
-            report.compact_rejected_share,
-            report.compact_rejected_cut_share,
-            report.rejected_surprises,
-            report.rejected_pairs,
-            report.rejected_features,
-            report.rejected_matching,
-            report.rejected_distinctive_per_mille
-        );
-        for (j, f) in found.iter().enumerate() {
+        let mut tables = Vec::new();
+        for f in found {
             let status = f.lock_status(&lock_entries);
             text.push_str(&text_line(f, &status));
-            json.push_str(if j == 0 { "\n" } else { ",\n" });
-            json.push_str(&json_found(f, &status));
+            tables.push(json_found(f, &status));
         }
         for l in &report.listed {
             let status = match (&l.status, l.problem()) {
@@ -217,21 +236,24 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         if report.too_many {
             let _ = writeln!(text, "  STOPPED: {}", report.stopped());
         }
-        let close = if found.is_empty() { "" } else { "\n    " };
-        let listed_json: Vec<String> = report.listed.iter().map(json_listed).collect();
-        let comma = if i + 1 < opts.files.len() { "," } else { "" };
-        let _ = writeln!(
-            json,
-            "{close}], \"listed\": [{}], \"problems\": {}}}{comma}",
-            listed_json.join(", "),
-            json_list(&file_problems)
-        );
+        files.push(FileJson {
+            path: shown,
+            bytes: report.bytes,
+            candidates: report.candidates,
+            compared_entries: report.compared,
+            compact_rejected_chunks: report.compact_rejected_chunks,
+            compact_rejected_per_mille: report.compact_rejected_share,
+            compact_rejected_cut_per_mille: report.compact_rejected_cut_share,
+            rejected_surprises: report.rejected_surprises,
+            rejected_pairs: report.rejected_pairs,
+            rejected_features: report.rejected_features,
+            rejected_matching: report.rejected_matching,
+            rejected_distinctive_per_mille: report.rejected_distinctive_per_mille,
+            tables,
+            listed: report.listed.iter().map(json_listed).collect(),
+            problems: file_problems,
+        });
     }
-    let _ = writeln!(
-        json,
-        "  ],\n  \"tables_found\": {total},\n  \"problems\": {problems},\n  \"ok\": {}\n}}",
-        problems == 0
-    );
     let _ = writeln!(
         text,
         "audit: {total} table{} found in {} file{}, {}",
@@ -247,12 +269,96 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
             )
         }
     );
-    emit(if opts.json { &json } else { &text });
-    Ok(if problems == 0 {
-        ExitCode::SUCCESS
+    if opts.json {
+        let json = AuditJson {
+            lock: lock_label,
+            files,
+            tables_found: total,
+            problems,
+            ok: problems == 0,
+        };
+        io.emit(&to_json(&json, 2));
     } else {
-        ExitCode::from(1)
-    })
+        io.emit(&text);
+    }
+    Ok(if problems == 0 { 0 } else { 1 })
+}
+
+/// The object of `actlut audit --json`.
+#[derive(Serialize)]
+struct AuditJson {
+    /// `built-in lock` or the lock's path.
+    lock: String,
+    files: Vec<FileJson>,
+    tables_found: usize,
+    problems: usize,
+    ok: bool,
+}
+
+/// One artifact of [`AuditJson`]: its size, the scan's counts, what was found.
+#[derive(Serialize)]
+struct FileJson {
+    path: String,
+    bytes: u64,
+    candidates: u64,
+    compared_entries: u64,
+    compact_rejected_chunks: usize,
+    compact_rejected_per_mille: u32,
+    compact_rejected_cut_per_mille: u32,
+    rejected_surprises: usize,
+    rejected_pairs: usize,
+    rejected_features: usize,
+    rejected_matching: usize,
+    rejected_distinctive_per_mille: u32,
+    tables: Vec<FoundJson>,
+    listed: Vec<ListedJson>,
+    problems: Vec<String>,
+}
+
+/// One table found ([`Found`]).
+#[derive(Serialize)]
+struct FoundJson {
+    offset: u64,
+    bytes: usize,
+    form_offset: usize,
+    form_bytes: usize,
+    names: Vec<String>,
+    format: &'static str,
+    form: String,
+    byte_order: &'static str,
+    sha256: Option<String>,
+    verdict: &'static str,
+    differing_entries: usize,
+    matching_entries: usize,
+    evidence: usize,
+    first_differences: Vec<usize>,
+    in_lock: bool,
+    lock_sha256: Option<String>,
+    compact: Option<CompactJson>,
+    foreign_order: bool,
+    description: String,
+}
+
+/// A compact stored form's details ([`audit::compact::CompactDetail`]).
+#[derive(Serialize)]
+struct CompactJson {
+    found_by: &'static str,
+    differing_header_bytes: usize,
+    differing_directory_bytes: usize,
+    differing_pool_bytes: usize,
+    decoded: &'static str,
+    decoded_differing_entries: Option<usize>,
+    other_packing: bool,
+    logical_sha256: Option<String>,
+}
+
+/// A table the artifact's manifest lists ([`audit::Listed`]).
+#[derive(Serialize)]
+struct ListedJson {
+    offset: u64,
+    names: Vec<String>,
+    listed_sha256: String,
+    status: &'static str,
 }
 
 /// One line for a declaration record: where it is, what it declares, and
@@ -302,79 +408,63 @@ pub(crate) fn shout_verdict(description: &str) -> String {
     }
 }
 
-pub(crate) fn json_found(f: &Found, status: &LockStatus) -> String {
+fn json_found(f: &Found, status: &LockStatus) -> FoundJson {
     let identity = match &f.compact {
         Some(c) => c.logical_sha256,
         None => f.sha256,
     };
-    let lock_sha = match status {
-        LockStatus::InLock => identity.map_or("null".to_string(), |h| {
-            format!("\"{}\"", actlut_codegen::hex(&h))
-        }),
-        LockStatus::Differs { expected } => format!("\"{}\"", actlut_codegen::hex(expected)),
-        LockStatus::NotInLock => "null".to_string(),
-    };
-    let sha = f.sha256.map_or("null".to_string(), |h| {
-        format!("\"{}\"", actlut_codegen::hex(&h))
-    });
-    let firsts: Vec<String> = f.first_differences.iter().map(|j| j.to_string()).collect();
-    format!(
-        "      {{\"offset\": {}, \"bytes\": {}, \"form_offset\": {}, \"form_bytes\": {}, \
-         \"names\": {}, \"format\": {}, \"form\": {}, \"byte_order\": {}, \"sha256\": {sha}, \
-         \"verdict\": {}, \"differing_entries\": {}, \"matching_entries\": {}, \"evidence\": {}, \
-         \"first_differences\": [{}], \"in_lock\": {}, \"lock_sha256\": {lock_sha}, \"compact\": {}, \
-         \"foreign_order\": {}, \"description\": {}}}",
-        f.offset,
-        f.len,
-        f.form_offset,
-        f.form_len,
-        json_list(&f.names),
-        json_str(f.format.name()),
-        json_str(&f.form),
-        json_str(f.order.short_name()),
-        json_str(f.verdict.name()),
-        f.differing,
-        f.matching,
-        f.evidence,
-        firsts.join(", "),
-        status.is_in_lock(),
-        f.compact.as_ref().map_or("null".to_string(), json_compact),
-        f.foreign_order,
-        json_str(&f.describe()),
-    )
+    let hex = |h: [u8; 32]| actlut_codegen::hex(&h);
+    FoundJson {
+        offset: f.offset,
+        bytes: f.len,
+        form_offset: f.form_offset,
+        form_bytes: f.form_len,
+        names: f.names.clone(),
+        format: f.format.name(),
+        form: f.form.clone(),
+        byte_order: f.order.short_name(),
+        sha256: f.sha256.map(hex),
+        verdict: f.verdict.name(),
+        differing_entries: f.differing,
+        matching_entries: f.matching,
+        evidence: f.evidence,
+        first_differences: f.first_differences.clone(),
+        in_lock: status.is_in_lock(),
+        lock_sha256: match status {
+            LockStatus::InLock => identity.map(hex),
+            LockStatus::Differs { expected } => Some(hex(*expected)),
+            LockStatus::NotInLock => None,
+        },
+        compact: f.compact.as_ref().map(json_compact),
+        foreign_order: f.foreign_order,
+        description: f.describe(),
+    }
 }
 
-pub(crate) fn json_compact(c: &audit::compact::CompactDetail) -> String {
+fn json_compact(c: &audit::compact::CompactDetail) -> CompactJson {
     use audit::compact::{Decoded, FoundBy};
     let (decoded, entries) = match &c.decoded {
-        Decoded::Same => ("same", "0".to_string()),
-        Decoded::Differs { entries, .. } => ("differs", entries.to_string()),
-        Decoded::Invalid(_) => ("invalid", "null".to_string()),
-        Decoded::Absent => ("absent", "null".to_string()),
+        Decoded::Same => ("same", Some(0)),
+        Decoded::Differs { entries, .. } => ("differs", Some(*entries)),
+        Decoded::Invalid(_) => ("invalid", None),
+        Decoded::Absent => ("absent", None),
     };
-    let hex = |h: Option<[u8; 32]>| {
-        h.map_or("null".to_string(), |h| {
-            format!("\"{}\"", actlut_codegen::hex(&h))
-        })
-    };
-    format!(
-        "{{\"found_by\": {}, \"differing_header_bytes\": {}, \"differing_directory_bytes\": {}, \
-         \"differing_pool_bytes\": {}, \"decoded\": {}, \"decoded_differing_entries\": {entries}, \
-         \"other_packing\": {}, \"logical_sha256\": {}}}",
-        json_str(match c.found_by {
+    CompactJson {
+        found_by: match c.found_by {
             FoundBy::Content => "content",
             FoundBy::Header => "header",
-        }),
-        c.header,
-        c.directory,
-        c.pool,
-        json_str(decoded),
-        c.other_packing,
-        hex(c.logical_sha256),
-    )
+        },
+        differing_header_bytes: c.header,
+        differing_directory_bytes: c.directory,
+        differing_pool_bytes: c.pool,
+        decoded,
+        decoded_differing_entries: entries,
+        other_packing: c.other_packing,
+        logical_sha256: c.logical_sha256.map(|h| actlut_codegen::hex(&h)),
+    }
 }
 
-pub(crate) fn json_listed(l: &audit::Listed) -> String {
+fn json_listed(l: &audit::Listed) -> ListedJson {
     let status = match l.status {
         ListedStatus::Intact => "intact",
         ListedStatus::Damaged {
@@ -384,11 +474,10 @@ pub(crate) fn json_listed(l: &audit::Listed) -> String {
         ListedStatus::Damaged { verdict, .. } => verdict.name(),
         ListedStatus::Missing => "missing",
     };
-    format!(
-        "{{\"offset\": {}, \"names\": {}, \"listed_sha256\": \"{}\", \"status\": {}}}",
-        l.offset,
-        json_list(&l.names),
-        actlut_codegen::hex(&l.sha256),
-        json_str(status)
-    )
+    ListedJson {
+        offset: l.offset,
+        names: l.names.clone(),
+        listed_sha256: actlut_codegen::hex(&l.sha256),
+        status,
+    }
 }
