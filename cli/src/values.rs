@@ -45,7 +45,8 @@ impl<T: Clone + Send + Sync + 'static> TypedValueParser for Named<T> {
     }
 }
 
-/// `names` joined with `, `: the names an error lists.
+/// `names` joined with `, `: the names an error lists (the lists of `quant`'s options).
+#[cfg(feature = "quant")]
 pub(crate) fn listed<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     names.into_iter().collect::<Vec<_>>().join(", ")
 }
