@@ -22,8 +22,9 @@ pub(crate) struct Image {
     /// Bit `j`: entry `j` is a surprise (see [`is_surprise`]).
     pub(crate) change_points: Vec<u64>,
     pub(crate) small: bool,
-    /// Below [`MIN_CONTENT_ENTRIES`]: found by its exact bytes only, and
-    /// reported only when listed.
+    /// Below [`MIN_CONTENT_ENTRIES`], or a table over an unsigned format
+    /// ([`found_by_content`]): found by its exact bytes only, and reported
+    /// only when listed.
     pub(crate) tiny: bool,
     /// The most common entry (of a small form): matching entries equal to it
     /// do not count towards [`MIN_INFORMATIVE_SMALL`], so that a fill of a
@@ -441,6 +442,18 @@ pub(crate) fn is_predicted_step(a: u8, b: u8, d: usize) -> bool {
     step == 0 || usize::from(step) == d || usize::from(step.wrapping_neg()) == d
 }
 
+/// Whether a table is searched by its content: a table of at least
+/// [`MIN_CONTENT_ENTRIES`] entries over a signed format. The FP6 and FP4
+/// tables are too short to tell from chance; the tables over the unsigned
+/// formats (`fp8_e5m3fnu`, `fp8_e8m0fnu`), whose inputs are all positive, are
+/// counts, fills and slow byte ramps (`elu` there is the identity map,
+/// `logsigmoid` NaN everywhere, `rsqrt` over E8M0 a falling ramp of each
+/// value twice), which binaries hold without any table. Both are found by
+/// their exact bytes where the artifact names them by their SHA-256.
+pub fn found_by_content(format: actlut_codegen::Format) -> bool {
+    format.entries() >= MIN_CONTENT_ENTRIES && format.is_signed()
+}
+
 pub(crate) fn swap16(bytes: &[u8]) -> Vec<u8> {
     bytes.chunks_exact(2).flat_map(|c| [c[1], c[0]]).collect()
 }
@@ -485,7 +498,7 @@ impl Index {
                         order,
                         unit,
                         small: bytes.len() < SMALL_FORM_BYTES,
-                        tiny: form == 0 && reference.format.entries() < MIN_CONTENT_ENTRIES,
+                        tiny: form == 0 && !found_by_content(reference.format),
                         modal: modal_entry(&bytes, unit),
                         change_points: vec![0; bytes.len() / unit / 64 + 1],
                         compact: form > 0 && reference.extra[form - 1].compact,

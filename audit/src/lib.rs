@@ -92,11 +92,14 @@
 //! evidence).
 //!
 //! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
-//! entries or more (f16, bf16, every fp8) are found by their content alone,
+//! entries or more (f16, bf16, every signed fp8) are found by their content alone,
 //! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)
 //! tables are too short to tell from chance by content, and are below the
 //! detection threshold: the scan looks for their exact bytes, and reports
-//! one only when the artifact names it by its SHA-256. A named one present
+//! one only when the artifact names it by its SHA-256. So are the tables
+//! over the unsigned formats (`fp8_e5m3fnu`, `fp8_e8m0fnu`): their inputs are
+//! all positive, and their tables are counts, fills and slow ramps, which
+//! binaries hold without any table ([`found_by_content`]). A named one present
 //! byte for byte is intact; otherwise it is [`ListedStatus::Missing`] (a
 //! problem). An unnamed one gives no verdict, changed or not.
 //!
@@ -132,8 +135,8 @@ mod scan;
 mod tests;
 
 pub use guarantee::{fewest_to_break, markdown_table, stab, HidingCost, Windows};
+pub use index::{found_by_content, CompactKeys, Index};
 pub(crate) use index::{is_periodic, is_progression};
-pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
 pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Unjudged, Verdict};
 pub use scan::Scanner;

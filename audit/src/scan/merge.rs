@@ -47,21 +47,10 @@ impl Scanner<'_> {
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
         let native = self.native;
-        let mut cover = Claimed::default();
-        for f in found.iter().filter(|f| clears(f, native)) {
-            cover.insert(f.offset, f.offset + f.len as u64);
-        }
-        let mut kept: Vec<Found> = Vec::new();
-        for (mut f, evidence) in found.into_iter().zip(evidence) {
-            if f.verdict == Verdict::Intact {
-                f.foreign_order = !clears(&f, native);
-                kept.push(f);
-            } else if evidence.any_outside(&cover) {
-                kept.push(f);
-            }
-        }
-        // A table below the content threshold counts only when the artifact
-        // names it: present byte for byte, it is intact.
+        // A table below the content threshold (or over an unsigned format) counts only when
+        // the artifact names it: present byte for byte, it is intact, and like every intact
+        // copy it clears the evidence of other tables that lies inside it.
+        let mut named_copies: Vec<Found> = Vec::new();
         for (&image, &offset) in &self.exact {
             let im = &self.index.images[image as usize];
             let reference = &self.index.refs[im.reference];
@@ -70,7 +59,7 @@ impl Scanner<'_> {
                 .iter()
                 .any(|&(n, _)| self.index.needles[n].sha256 == reference.sha256);
             if named {
-                kept.push(Found {
+                named_copies.push(Found {
                     offset,
                     len: im.bytes.len(),
                     form_offset: 0,
@@ -90,6 +79,24 @@ impl Scanner<'_> {
                 });
             }
         }
+        let mut cover = Claimed::default();
+        for f in found
+            .iter()
+            .chain(&named_copies)
+            .filter(|f| clears(f, native))
+        {
+            cover.insert(f.offset, f.offset + f.len as u64);
+        }
+        let mut kept: Vec<Found> = Vec::new();
+        for (mut f, evidence) in found.into_iter().zip(evidence) {
+            if f.verdict == Verdict::Intact {
+                f.foreign_order = !clears(&f, native);
+                kept.push(f);
+            } else if evidence.any_outside(&cover) {
+                kept.push(f);
+            }
+        }
+        kept.extend(named_copies);
         merge_headers(&mut kept, core::mem::take(&mut self.by_header));
         kept.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.names.cmp(&b.names)));
         let mut listed: Vec<Listed> = self

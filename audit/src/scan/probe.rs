@@ -121,9 +121,14 @@ impl Scanner<'_> {
                 }
                 if index.exact.maybe(x) {
                     for site in index.exact.get(x) {
+                        // The first copy is the one kept: a fill of a constant table's
+                        // bytes is compared once, not at every offset.
+                        if exact.contains_key(&site.image) {
+                            continue;
+                        }
                         let bytes = &index.images[site.image as usize].bytes;
                         if i + bytes.len() <= n && buf[i..i + bytes.len()] == bytes[..] {
-                            exact.entry(site.image).or_insert(*base + i as u64);
+                            exact.insert(site.image, *base + i as u64);
                         }
                     }
                 }
