@@ -132,7 +132,7 @@ pub struct MidpointDistance {
     pub ulps: f64,
     /// A bound on `|ulps − exact distance|`, in ulps: the error bound of the
     /// evaluation that settled the table entry, in ulps at the boundary, plus
-    /// the rounding of the subtraction (2^-51 relative). On the plain path it
+    /// the rounding of the subtraction (none when it is exact). On the plain path it
     /// is at most 2^-40 of the value in ulps (below 2^-29 ulp in f16, 2^-32 in
     /// bf16, less in the byte formats); on the refined path, the refined
     /// evaluation's bound; 0 for exact values.

@@ -236,9 +236,9 @@ pub(crate) fn round(fmt: Format, v: Bounded) -> Option<u16> {
 /// boundaries and counts as below the upper one (`−0.5` for `+x`, `+0.5` for
 /// `−x`). An infinite value is infinitely far (`±inf`, bound 0).
 ///
-/// The bound is `v.err` in ulps of the boundary, plus the rounding of the
-/// subtraction (relative 2^-51 of the distance): the distance is the exact
-/// value's within it.
+/// The bound is `v.err` in ulps of the boundary, plus the rounding errors of
+/// the subtraction (0 when it is exact): the distance is the exact value's
+/// within it.
 pub(crate) fn midpoint_distance(fmt: Format, v: Bounded) -> (f64, f64) {
     let (s, a, ta, lower, upper) = match locate(fmt, v) {
         Place::Infinite(_) => {
@@ -259,8 +259,15 @@ pub(crate) fn midpoint_distance(fmt: Format, v: Bounded) -> (f64, f64) {
         } => (s, a, ta, lower, upper),
     };
     // In the direction of growing magnitude: above the lower boundary (≥ 0),
-    // below the upper one (≤ 0).
-    let from = |b: Boundary| (((a - b.at) + ta) / b.ulp(), v.err / b.ulp());
+    // below the upper one (≤ 0). `(a − at) + ta` with the rounding errors of
+    // both sums kept apart (TwoSum), so an exact value's distance is exact;
+    // the division by the ulp (a power of two) is exact.
+    let from = |b: Boundary| {
+        let (s1, t1) = two_sum(a, -b.at);
+        let (s2, t2) = two_sum(s1, ta);
+        let ulp = b.ulp();
+        (s2 / ulp, (v.err + t1.abs() + t2.abs()) / ulp)
+    };
     let (d, err) = match (lower.map(from), upper.map(from)) {
         (Some(l), Some(u)) => {
             if u.0.abs() <= l.0.abs() {
@@ -273,8 +280,7 @@ pub(crate) fn midpoint_distance(fmt: Format, v: Bounded) -> (f64, f64) {
         (None, Some(u)) => u,
         (None, None) => unreachable!("every cell has a boundary"),
     };
-    let d = if s.is_sign_negative() { -d } else { d };
-    (d, err + d.abs() * libm::scalbn(1.0, -51))
+    (if s.is_sign_negative() { -d } else { d }, err)
 }
 
 /// Rounds `v` to `f32` (once, to nearest-even), or `None` when a rounding
@@ -449,6 +455,11 @@ mod tests {
         let (d, e) = midpoint_distance(f, Bounded::evaluated(1.0));
         assert_eq!(d, -0.5);
         assert!(e >= REL / libm::scalbn(1.0, -10) && e < 2.0 * REL / libm::scalbn(1.0, -10));
+        // An exact value's distance is exact.
+        assert_eq!(
+            midpoint_distance(f, Bounded::exact(1.0 + 3.0 * libm::scalbn(1.0, -13))).1,
+            0.0
+        );
     }
 
     #[test]
