@@ -128,7 +128,8 @@ pub struct MidpointDistance {
     /// ulp; it is `±inf` for an infinite exact value. Where the exact value
     /// lies within the error bound of a value of the format, both midpoints
     /// are 0.5 ulp away and which is nearer is not decided: the magnitude is
-    /// then right and the sign either (the upper midpoint is taken).
+    /// then right and the sign either (the nearer by the evaluation is taken;
+    /// on a value exactly, the upper).
     pub ulps: f64,
     /// A bound on `|ulps − exact distance|`, in ulps: the error bound of the
     /// evaluation that settled the table entry, in ulps at the boundary, plus

@@ -259,27 +259,36 @@ pub(crate) fn midpoint_distance(fmt: Format, v: Bounded) -> (f64, f64) {
         } => (s, a, ta, lower, upper),
     };
     // In the direction of growing magnitude: above the lower boundary (≥ 0),
-    // below the upper one (≤ 0). `(a − at) + ta` with the rounding errors of
-    // both sums kept apart (TwoSum), so an exact value's distance is exact;
-    // the division by the ulp (a power of two) is exact.
+    // below the upper one (≤ 0), as `hi + lo` ulps: `(a − at) + ta` with the
+    // rounding errors of both sums kept in `lo` (TwoSum), so an exact value's
+    // distance is exact and values half an ulp from both boundaries are told
+    // apart by their last bits; the division by the ulp (a power of two) is
+    // exact. The bound adds the evaluation's error and `lo` itself.
     let from = |b: Boundary| {
         let (s1, t1) = two_sum(a, -b.at);
         let (s2, t2) = two_sum(s1, ta);
         let ulp = b.ulp();
-        (s2 / ulp, (v.err + t1.abs() + t2.abs()) / ulp)
+        (
+            s2 / ulp,
+            (t1 + t2) / ulp,
+            (v.err + t1.abs() + t2.abs()) / ulp,
+        )
     };
-    let (d, err) = match (lower.map(from), upper.map(from)) {
+    let (hi, lo, err) = match (lower.map(from), upper.map(from)) {
         (Some(l), Some(u)) => {
-            if u.0.abs() <= l.0.abs() {
-                u
-            } else {
+            // |l| − |u| = (l.hi + u.hi) + (l.lo + u.lo): the first sum is exact
+            // when both are near 0.5 (Sterbenz), where the choice is close.
+            if (l.0 + u.0) + (l.1 + u.1) < 0.0 {
                 l
+            } else {
+                u
             }
         }
         (Some(l), None) => l,
         (None, Some(u)) => u,
         (None, None) => unreachable!("every cell has a boundary"),
     };
+    let d = hi + lo;
     (if s.is_sign_negative() { -d } else { d }, err)
 }
 
