@@ -44,7 +44,7 @@ use crate::kernels::MapError;
 use crate::table_ref::TableRef;
 use actlut_core::{Format, Function};
 
-pub use actlut_core::MidpointDistance;
+pub use actlut_core::{midpoint_distance, MidpointDistance};
 
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
@@ -359,18 +359,32 @@ impl Grade {
 
     /// The largest distance between two numbers (0 when there is none).
     pub fn max_numeric_ulp(&self) -> u32 {
-        self.histogram().keys().next_back().copied().unwrap_or(0)
+        self.mismatches
+            .iter()
+            .filter_map(|m| match m.wrong {
+                Wrong::Ulps(d) => Some(d),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// Count of numeric mismatches by distance.
     pub fn histogram(&self) -> BTreeMap<u32, usize> {
-        let mut h = BTreeMap::new();
+        // Distances are below the format's number of entries: count them in
+        // an array, then keep the distances that occur.
+        let mut counts = vec![0usize; self.format.entries() + 1];
         for m in &self.mismatches {
             if let Wrong::Ulps(d) = m.wrong {
-                *h.entry(d).or_insert(0) += 1;
+                counts[(d as usize).min(self.format.entries())] += 1;
             }
         }
-        h
+        counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(d, &n)| (d as u32, n))
+            .collect()
     }
 
     /// The `n` worst mismatches: unbounded errors first, then by distance,
@@ -388,8 +402,15 @@ impl Grade {
             .filter(|m| !matches!(m.wrong, Wrong::Ulps(d) if d <= beyond))
             .copied()
             .collect();
-        w.sort_by_key(|m| core::cmp::Reverse(m.badness()));
-        w.truncate(n);
+        let key = |m: &Mismatch| core::cmp::Reverse(m.badness());
+        if n < w.len() {
+            // The n worst first (in linear time), then only those sorted.
+            if n > 0 {
+                w.select_nth_unstable_by_key(n - 1, key);
+            }
+            w.truncate(n);
+        }
+        w.sort_by_key(key);
         w
     }
 
@@ -398,14 +419,23 @@ impl Grade {
     /// number (or the reverse) and an invalid code never pass; `−0` for `+0`
     /// always does (their difference is 0).
     pub fn hidden_by(&self, tolerance: Tolerance) -> usize {
+        self.hidden_by_each(&[tolerance])[0]
+    }
+
+    /// [`Grade::hidden_by`] of each tolerance, in one pass over the wrong
+    /// entries.
+    pub fn hidden_by_each(&self, tolerances: &[Tolerance]) -> Vec<usize> {
         let f = self.format;
-        self.mismatches
-            .iter()
-            .filter(|m| {
-                matches!(m.wrong, Wrong::Ulps(_))
-                    && tolerance.accepts(f, f.decode(m.got), f.decode(m.correct))
-            })
-            .count()
+        let mut counts = vec![0; tolerances.len()];
+        for m in &self.mismatches {
+            if let Wrong::Ulps(_) = m.wrong {
+                let (got, correct) = (f.decode(m.got), f.decode(m.correct));
+                for (n, t) in counts.iter_mut().zip(tolerances) {
+                    *n += usize::from(t.accepts(f, got, correct));
+                }
+            }
+        }
+        counts
     }
 
     /// Where the exact value at `m`'s input lies among the format's rounding
@@ -472,12 +502,13 @@ impl Grade {
                 s,
                 "wrong entries a tolerance would pass (|got - correct| <= atol + rtol*|correct|):"
             );
-            for &t in &opts.tolerances {
+            let hidden = self.hidden_by_each(&opts.tolerances);
+            for (&t, hidden) in opts.tolerances.iter().zip(hidden) {
                 let (rtol, atol) = t.rtol_atol(f);
                 let _ = writeln!(
                     s,
                     "  {} of {} pass {} (rtol {}, atol {})",
-                    self.hidden_by(t),
+                    hidden,
                     self.mismatches.len(),
                     t.describe(f),
                     show_number(rtol),

@@ -306,14 +306,15 @@ impl Report {
             hidden_by: opts
                 .tolerances
                 .iter()
-                .map(|&t| {
+                .zip(g.hidden_by_each(&opts.tolerances))
+                .map(|(&t, count)| {
                     let (rtol, atol) = t.rtol_atol(g.format);
                     Hidden {
                         tolerance: t.key(),
                         description: t.describe(g.format),
                         rtol,
                         atol,
-                        count: g.hidden_by(t),
+                        count,
                     }
                 })
                 .collect(),
