@@ -406,22 +406,21 @@ impl Grade {
     /// The `n` worst mismatches more than `beyond` ulps off (every unbounded
     /// one counts as beyond), in the order of [`Grade::worst`].
     pub fn worst_beyond(&self, n: usize, beyond: u32) -> Vec<Mismatch> {
-        let mut w: Vec<Mismatch> = self
-            .mismatches
-            .iter()
-            .filter(|m| !matches!(m.wrong, Wrong::Ulps(d) if d <= beyond))
-            .copied()
-            .collect();
-        let key = |m: &Mismatch| core::cmp::Reverse(m.badness());
-        if n < w.len() {
-            // The n worst first (in linear time), then only those sorted.
-            if n > 0 {
-                w.select_nth_unstable_by_key(n - 1, key);
+        // The n worst so far, worst first: one pass, no copy of the mismatches.
+        let mut top: Vec<Mismatch> = Vec::with_capacity(n.saturating_add(1).min(1024));
+        for m in &self.mismatches {
+            if matches!(m.wrong, Wrong::Ulps(d) if d <= beyond) || n == 0 {
+                continue;
             }
-            w.truncate(n);
+            let b = m.badness();
+            if top.len() == n && top.last().is_some_and(|last| b <= last.badness()) {
+                continue;
+            }
+            let at = top.partition_point(|t| t.badness() > b);
+            top.insert(at, *m);
+            top.truncate(n);
         }
-        w.sort_by_key(key);
-        w
+        top
     }
 
     /// How many wrong entries `tolerance` lets through: those whose output
@@ -795,6 +794,40 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    /// `worst_beyond` keeps the n worst in one pass: the same list as sorting
+    /// every mismatch, on errors of many distances (ties broken by the input).
+    #[test]
+    #[cfg(all(feature = "gelu", feature = "bf16"))]
+    fn the_worst_are_those_a_full_sort_puts_first() {
+        let f = Format::Bf16;
+        let mut got: Vec<u16> = Function::Gelu.table(f).unwrap().iter().collect();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let i = (state % 0x7F00) as usize; // positive inputs
+            got[i] = got[i].wrapping_add((state >> 40) as u16 % 9).min(0x7F7F);
+        }
+        got[0x3F80] = 0x7FC0; // NaN for a number: unbounded, first
+        let g = Grade::new(Function::Gelu, f, &got).unwrap();
+        let mut all = g.mismatches.clone();
+        all.sort_by_key(|m| core::cmp::Reverse(m.badness()));
+        for n in [0, 1, 5, 10, 100, all.len(), all.len() + 3] {
+            assert_eq!(g.worst(n), all[..n.min(all.len())], "n = {n}");
+        }
+        for beyond in [1, 4, 7] {
+            let want: Vec<Mismatch> = all
+                .iter()
+                .filter(|m| !matches!(m.wrong, Wrong::Ulps(d) if d <= beyond))
+                .take(10)
+                .copied()
+                .collect();
+            assert_eq!(g.worst_beyond(10, beyond), want, "beyond {beyond}");
+        }
+        assert_eq!(g.worst(1)[0].wrong, Wrong::NanForNumber);
     }
 
     /// The quick conversion is `decode` on every pattern of f16 and bf16.
