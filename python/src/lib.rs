@@ -449,8 +449,11 @@ fn tolerance(name: Option<&str>, rtol: f64, atol: f64) -> PyResult<Tolerance> {
 fn options(worst: usize, beyond: u32, given: Vec<(f64, f64)>) -> ReportOptions {
     let mut opts = ReportOptions::new(worst);
     opts.beyond = beyond;
-    opts.tolerances
-        .extend(given.into_iter().map(|(rtol, atol)| Tolerance::Given { rtol, atol }));
+    opts.tolerances.extend(
+        given
+            .into_iter()
+            .map(|(rtol, atol)| Tolerance::Given { rtol, atol }),
+    );
     opts
 }
 
