@@ -526,6 +526,9 @@ fn tolerance_preset(name: &str, format_name: &str) -> PyResult<(f64, f64, String
     Ok((rtol, atol, t.describe(fmt)))
 }
 
+/// Two `float64` arrays of the same length.
+type TwoArrays<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
 /// The exact value's distance from the nearest rounding midpoint at each
 /// input (`actlut_core::midpoint_distance`): `(ulps, error_bound)` arrays,
 /// NaN where NaN is due.
@@ -535,7 +538,7 @@ fn midpoints<'py>(
     function: &str,
     format_name: &str,
     inputs: PyReadonlyArray1<'py, u16>,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<TwoArrays<'py>> {
     let act = activation(function)?;
     let fmt = format(format_name)?;
     table(act, fmt)?;
