@@ -9,10 +9,10 @@
 # python/target and venv, the crates downloaded, target/debug/actlut built) on
 # the shared 2-core machine under a load of about 15 (2026-12-01): 628 s, of
 # which 2 min 9 s of CPU time (pip, the release build of the extension, its
-# clippy build; the suite itself 25 s); warm 115 s. The grader's tests of
-# position dependence, edge values, the pytest plugin and a part of the survey
-# (scipy pinned for it) add about 15 s to the suite; the benchmark's smoke mode
-# about 5 s (measured in docs/python.md, "Tests and CI").
+# clippy build; the suite itself 25 s); warm 115 s. 2026-12-06 (load about 6):
+# warm, with the extension rebuilt, 71 s; the suite 578 tests in 32 s, of which
+# 11 s the tests of position dependence, edge values, the pytest plugin and a
+# part of the survey (scipy pinned for it); the benchmark's smoke mode about 5 s.
 set -euo pipefail
 venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
