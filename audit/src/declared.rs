@@ -33,7 +33,8 @@ use std::vec::Vec;
 use actlut_codegen::lock::Entry;
 pub use actlut_codegen::record::{
     Declaration, DeclarationError, Representation, StoredOrder, DECLARATION_BYTES,
-    DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, NAME_BYTES,
+    DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, DECLARATION_V2_BYTES,
+    MAX_DECLARATION_BYTES, NAME_BYTES,
 };
 
 use crate::index::Filter;
@@ -63,8 +64,14 @@ pub struct Declared {
     /// what a record that does not parse is named by.
     pub shown_name: String,
     /// The hash the lock has for the declared name (the compact lock's for a
-    /// compact form), if the audit knows the table.
+    /// compact form), if the audit knows the table; for a name the lock does
+    /// not list that names an op and a format, the hash of the table
+    /// computed again ([`crate::ops::recompute`]).
     pub expected: Option<[u8; 32]>,
+    /// Why a declared op the lock does not list could not be computed again
+    /// ([`crate::ops::Recomputed::Unavailable`]): nothing was verified, a
+    /// problem.
+    pub unverified: Option<String>,
     /// Bytes of the declared table present in the file at its location.
     pub present: usize,
     /// SHA-256 of the little-endian bytes at the location (of the stored
@@ -83,9 +90,14 @@ pub struct Declared {
 }
 
 impl Declared {
-    /// File offset of the declared table (just after the record).
+    /// File offset of the declared table (just after the record: 128 bytes,
+    /// or 192 for a version-2 record).
     pub fn table_offset(&self) -> u64 {
-        self.offset + DECLARATION_BYTES as u64
+        let record = self
+            .declaration
+            .as_ref()
+            .map_or(DECLARATION_BYTES, Declaration::record_bytes);
+        self.offset + record as u64
     }
 
     /// The declared name, when the record parsed.
@@ -120,14 +132,17 @@ impl Declared {
         if let FoundBy::Fields(_) = self.found_by {
             wrong.push("its marker was changed".to_string());
         }
-        match self.expected {
-            None => wrong.push(format!("the lock has no such table{form}")),
-            Some(e) if e != d.sha256 => wrong.push(format!(
+        match (self.expected, &self.unverified) {
+            (None, Some(why)) => wrong.push(format!(
+                "the lock has no such table{form}, and it was not computed again to verify it: {why}"
+            )),
+            (None, None) => wrong.push(format!("the lock has no such table{form}")),
+            (Some(e), _) if e != d.sha256 => wrong.push(format!(
                 "it declares sha256 {}, the lock has {}",
                 actlut_codegen::hex(&d.sha256),
                 actlut_codegen::hex(&e)
             )),
-            Some(_) => {}
+            (Some(_), _) => {}
         }
         let want = match (d.width, d.order) {
             (2, StoredOrder::Big) => Some(ByteOrder::Big),
@@ -414,8 +429,10 @@ impl Known {
         } else {
             Declaration::parse_fields(bytes)
         };
+        let version = bytes.get(8).copied().unwrap_or(0);
+        let name_bytes = actlut_codegen::record::name_bytes_of(version);
         let field = bytes
-            .get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES)
+            .get(DECLARATION_NAME_AT..(DECLARATION_NAME_AT + name_bytes).min(bytes.len()))
             .unwrap_or(&[]);
         let mut out = Declared {
             shown_name: crate::manifest::shown_name(field),
@@ -423,6 +440,7 @@ impl Known {
             found_by,
             declaration,
             expected: None,
+            unverified: None,
             present: 0,
             actual: None,
             differing: None,
@@ -434,7 +452,19 @@ impl Known {
         };
         let known = self.table(&d);
         out.expected = known.map(|t| t.sha256);
-        let table = bytes.get(DECLARATION_BYTES..).unwrap_or(&[]);
+        // A declared op the lock does not list: computed again.
+        let mut computed = None;
+        if known.is_none() && d.representation == Representation::Full {
+            match crate::ops::recompute(d.name()) {
+                crate::ops::Recomputed::Table { bytes_le, .. } => {
+                    out.expected = Some(actlut_codegen::sha256(&bytes_le));
+                    computed = Some((bytes_le, d.width));
+                }
+                crate::ops::Recomputed::Unavailable(why) => out.unverified = Some(why),
+                crate::ops::Recomputed::NotAnOp => {}
+            }
+        }
+        let table = bytes.get(d.record_bytes()..).unwrap_or(&[]);
         let len = d.len as usize;
         out.present = table.len().min(len);
         if table.len() >= len {
@@ -446,11 +476,18 @@ impl Known {
                 _ => stored.to_vec(),
             };
             out.actual = Some(actlut_codegen::sha256(&le));
-            if let Some(t) = known.filter(|t| t.bytes_le.len() == len) {
-                let w = usize::from(t.width);
+            let reference = known
+                .filter(|t| t.bytes_le.len() == len)
+                .map(|t| (&t.bytes_le[..], t.width))
+                .or(computed
+                    .as_ref()
+                    .filter(|c| c.0.len() == len)
+                    .map(|c| (&c.0[..], c.1)));
+            if let Some((reference, width)) = reference {
+                let w = usize::from(width);
                 out.differing = Some(
                     le.chunks(w)
-                        .zip(t.bytes_le.chunks(w))
+                        .zip(reference.chunks(w))
                         .filter(|(a, b)| a != b)
                         .count(),
                 );
@@ -564,7 +601,7 @@ impl crate::Scanner<'_> {
     /// records stops the scan at the budget or at [`crate::MAX_FOUND`]
     /// findings kept ([`crate::Report::too_many`]).
     pub(crate) fn read_declared(&mut self, last: bool) {
-        const REACH: u64 = (DECLARATION_BYTES + (1 << 17)) as u64;
+        const REACH: u64 = (MAX_DECLARATION_BYTES + (1 << 17)) as u64;
         let end = self.end();
         self.declared_at.sort_unstable();
         self.declared_at.dedup();

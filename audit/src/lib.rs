@@ -125,6 +125,7 @@ pub mod guarantee;
 mod index;
 pub mod loader;
 pub mod manifest;
+pub mod ops;
 mod reference;
 mod report;
 mod scan;
