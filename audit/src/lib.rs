@@ -77,12 +77,10 @@
 //! store it: an artifact that names a table by its hash must carry that table
 //! intact ([`Report::problems`]).
 //!
-//! **Where the program reads them.** After the scan, [`loader`] reads the
-//! file's load map (ELF segments and relocations, wasm data segments and
-//! relocation sections, the relocations of other object files, each archive
-//! member): a declared table, record or intact copy that the loader or
-//! linker would not leave as the file holds it is a problem
-//! ([`Report::loaded`]).
+//! **What the program reads** is not judged here: a loader maps segments
+//! and applies relocations, and the program's code may read anything. The
+//! audit's promise is about the file's bytes; the running program checks the
+//! tables it reads in memory (`actlut`'s `self-check` feature).
 //!
 //! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
 //! embeds as its stored form ([`Reference::with_compact`]) is found by its
@@ -123,7 +121,6 @@ pub mod container;
 pub mod declared;
 pub mod guarantee;
 mod index;
-pub mod loader;
 pub mod manifest;
 pub mod ops;
 mod reference;

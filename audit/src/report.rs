@@ -479,11 +479,6 @@ pub struct Report {
     /// ([`crate::container::inspect`]; set by the caller that read them): a
     /// problem.
     pub malformed: Option<String>,
-    /// Where the loader (or the linker) would not leave a declared table, a
-    /// record or an intact copy as the file holds it
-    /// ([`crate::loader::judge_report`]; set by the caller that read the
-    /// file's load map): each a problem.
-    pub loaded: Vec<String>,
     /// The most matching surprises of a 16-bit table candidate that was
     /// compared in full and not reported: the margin of
     /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
@@ -532,7 +527,6 @@ impl Report {
         out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
         out.extend(self.declared.iter().filter_map(|d| d.problem()));
         out.extend(self.malformed.clone());
-        out.extend(self.loaded.iter().cloned());
         if self.too_many {
             out.push(self.stopped());
         }

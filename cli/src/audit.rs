@@ -90,9 +90,6 @@ pub(crate) fn scan_file(index: &Index, path: &Path) -> Result<audit::Report, Fai
         .scan_reader_in(&file, container.order)
         .map_err(cannot)?;
     report.malformed = container.problem;
-    // Where the loader puts what was found: read with a fresh cache, after
-    // the scan, and only where something was found.
-    audit::loader::judge_report(&mut report, &object::ReadCache::new(&file), meta.len());
     Ok(report)
 }
 
@@ -210,9 +207,6 @@ pub(crate) fn audit_files(opts: &Options) -> Result<ExitCode, Failure> {
         }
         if let Some(m) = &report.malformed {
             let _ = writeln!(text, "  MALFORMED: {m}");
-        }
-        for l in &report.loaded {
-            let _ = writeln!(text, "  LOADED OVER: {l}");
         }
         if report.too_many {
             let _ = writeln!(text, "  STOPPED: {}", report.stopped());

@@ -144,7 +144,6 @@ impl Scanner<'_> {
             rejected_matching: self.rejected_small.get().1,
             rejected_distinctive_per_mille: self.rejected_distinctive.get(),
             malformed: None,
-            loaded: Vec::new(),
             declared: {
                 let mut declared = core::mem::take(&mut self.declared);
                 declared.sort_by_key(|d| d.offset);
