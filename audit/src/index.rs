@@ -890,7 +890,13 @@ impl Index {
 
     /// Every table in `data` (see [`Scanner`]).
     pub fn scan(&self, data: &[u8]) -> Report {
-        let mut s = Scanner::new(self);
+        self.scan_in(data, None)
+    }
+
+    /// [`scan`](Self::scan) of bytes whose container declares the byte
+    /// order `order` ([`crate::container::Container::order`]).
+    pub fn scan_in(&self, data: &[u8], order: Option<ByteOrder>) -> Report {
+        let mut s = Scanner::with_order(self, order);
         for block in data.chunks(BLOCK_BYTES) {
             s.feed(block);
         }

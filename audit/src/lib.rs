@@ -123,8 +123,10 @@ pub mod guarantee;
 mod index;
 pub mod manifest;
 pub mod ops;
+pub mod output;
 mod reference;
 mod report;
+mod run;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -133,7 +135,13 @@ pub use guarantee::{fewest_to_break, markdown_table, stab, HidingCost, Windows};
 pub(crate) use index::{is_periodic, is_progression};
 pub use index::{CompactKeys, Index};
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
-pub use report::{Found, Listed, ListedStatus, LockStatus, Report, Unjudged, Verdict};
+pub use report::{
+    Found, Listed, ListedStatus, LockStatus, Problem, Report, Rule, Unjudged, Verdict,
+    NOTHING_VERIFIED,
+};
+pub use run::{
+    audit, Error, Input, Lock, BUILTIN_COMPACT_LOCK, BUILTIN_COMPACT_WORDS_LOCK, BUILTIN_LOCK,
+};
 pub use scan::Scanner;
 
 /// Bytes of a gram of a large form: four 16-bit entries.

@@ -773,7 +773,7 @@ fn keys_exclude_runs_counts_and_progressions_of_u32s() {
     for k in 0..8u32 {
         run.extend_from_slice(&(0x0380_0000 + (k << 21)).to_le_bytes());
     }
-    assert_eq!(key_offsets(&run), []);
+    assert_eq!(key_offsets(&run), Vec::<usize>::new());
 }
 
 /// `len` pseudo-random bytes (xorshift), the same for the same seed.

@@ -1,7 +1,7 @@
 //! Report merging: the verified candidates, the forms found by their header, the tables
 //! below the content threshold and the hashes the file names, made one [`Report`].
 
-use std::string::ToString;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 use crate::*;
@@ -128,6 +128,9 @@ impl Scanner<'_> {
             .collect();
         listed.sort_by_key(|l| l.offset);
         Report {
+            path: String::new(),
+            kind: "bytes",
+            file_sha256: [0; 32],
             bytes: end,
             found: kept,
             listed,
