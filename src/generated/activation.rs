@@ -188,41 +188,41 @@ impl Activation {
     pub fn table_f16(self) -> Result<&'static [u16; 65536], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_F16)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_F16))),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_F16)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_F16))),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_F16)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_F16))),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_F16)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_F16))),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_F16)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_F16))),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_F16)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_F16))),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_F16)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_F16))),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_F16)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_F16))),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_F16)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_F16))),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_F16)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_F16))),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_F16)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_F16))),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_F16)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_F16))),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_F16)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_F16))),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_F16)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_F16))),
             #[cfg(all(feature = "log", feature = "f16"))]
-            Activation::Log => Ok(&(*crate::tables::LOG_F16)),
+            Activation::Log => Ok(&(*crate::tables::table!(LOG_F16))),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            Activation::Rsqrt => Ok(&(*crate::tables::RSQRT_F16)),
+            Activation::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_F16))),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_F16)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_F16)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_F16))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::F16 }),
         }
@@ -234,41 +234,41 @@ impl Activation {
     pub fn compact_table_f16(self) -> Result<&'static crate::compact::CompactRef<'static>, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            Activation::Gelu => Ok(&crate::tables::compact::GELU_F16),
+            Activation::Gelu => Ok(&crate::tables::compact_table!(GELU_F16)),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            Activation::GeluTanh => Ok(&crate::tables::compact::GELU_TANH_F16),
+            Activation::GeluTanh => Ok(&crate::tables::compact_table!(GELU_TANH_F16)),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            Activation::Sigmoid => Ok(&crate::tables::compact::SIGMOID_F16),
+            Activation::Sigmoid => Ok(&crate::tables::compact_table!(SIGMOID_F16)),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            Activation::Tanh => Ok(&crate::tables::compact::TANH_F16),
+            Activation::Tanh => Ok(&crate::tables::compact_table!(TANH_F16)),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            Activation::Silu => Ok(&crate::tables::compact::SILU_F16),
+            Activation::Silu => Ok(&crate::tables::compact_table!(SILU_F16)),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            Activation::Mish => Ok(&crate::tables::compact::MISH_F16),
+            Activation::Mish => Ok(&crate::tables::compact_table!(MISH_F16)),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            Activation::Softplus => Ok(&crate::tables::compact::SOFTPLUS_F16),
+            Activation::Softplus => Ok(&crate::tables::compact_table!(SOFTPLUS_F16)),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            Activation::Softsign => Ok(&crate::tables::compact::SOFTSIGN_F16),
+            Activation::Softsign => Ok(&crate::tables::compact_table!(SOFTSIGN_F16)),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            Activation::Elu => Ok(&crate::tables::compact::ELU_F16),
+            Activation::Elu => Ok(&crate::tables::compact_table!(ELU_F16)),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            Activation::Selu => Ok(&crate::tables::compact::SELU_F16),
+            Activation::Selu => Ok(&crate::tables::compact_table!(SELU_F16)),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            Activation::Hardsigmoid => Ok(&crate::tables::compact::HARDSIGMOID_F16),
+            Activation::Hardsigmoid => Ok(&crate::tables::compact_table!(HARDSIGMOID_F16)),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            Activation::Hardswish => Ok(&crate::tables::compact::HARDSWISH_F16),
+            Activation::Hardswish => Ok(&crate::tables::compact_table!(HARDSWISH_F16)),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            Activation::Erf => Ok(&crate::tables::compact::ERF_F16),
+            Activation::Erf => Ok(&crate::tables::compact_table!(ERF_F16)),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            Activation::Exp => Ok(&crate::tables::compact::EXP_F16),
+            Activation::Exp => Ok(&crate::tables::compact_table!(EXP_F16)),
             #[cfg(all(feature = "log", feature = "f16"))]
-            Activation::Log => Ok(&crate::tables::compact::LOG_F16),
+            Activation::Log => Ok(&crate::tables::compact_table!(LOG_F16)),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            Activation::Rsqrt => Ok(&crate::tables::compact::RSQRT_F16),
+            Activation::Rsqrt => Ok(&crate::tables::compact_table!(RSQRT_F16)),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            Activation::GeluQuick => Ok(&crate::tables::compact::GELU_QUICK_F16),
+            Activation::GeluQuick => Ok(&crate::tables::compact_table!(GELU_QUICK_F16)),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            Activation::Logsigmoid => Ok(&crate::tables::compact::LOGSIGMOID_F16),
+            Activation::Logsigmoid => Ok(&crate::tables::compact_table!(LOGSIGMOID_F16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::F16 }),
         }
@@ -278,41 +278,41 @@ impl Activation {
     pub(crate) fn read_table_f16(self) -> Result<&'static crate::kernels::read::ReadTable, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            Activation::Gelu => Ok(&crate::tables::read::GELU_F16),
+            Activation::Gelu => Ok(&crate::tables::read_table!(GELU_F16)),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            Activation::GeluTanh => Ok(&crate::tables::read::GELU_TANH_F16),
+            Activation::GeluTanh => Ok(&crate::tables::read_table!(GELU_TANH_F16)),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            Activation::Sigmoid => Ok(&crate::tables::read::SIGMOID_F16),
+            Activation::Sigmoid => Ok(&crate::tables::read_table!(SIGMOID_F16)),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            Activation::Tanh => Ok(&crate::tables::read::TANH_F16),
+            Activation::Tanh => Ok(&crate::tables::read_table!(TANH_F16)),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            Activation::Silu => Ok(&crate::tables::read::SILU_F16),
+            Activation::Silu => Ok(&crate::tables::read_table!(SILU_F16)),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            Activation::Mish => Ok(&crate::tables::read::MISH_F16),
+            Activation::Mish => Ok(&crate::tables::read_table!(MISH_F16)),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            Activation::Softplus => Ok(&crate::tables::read::SOFTPLUS_F16),
+            Activation::Softplus => Ok(&crate::tables::read_table!(SOFTPLUS_F16)),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            Activation::Softsign => Ok(&crate::tables::read::SOFTSIGN_F16),
+            Activation::Softsign => Ok(&crate::tables::read_table!(SOFTSIGN_F16)),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            Activation::Elu => Ok(&crate::tables::read::ELU_F16),
+            Activation::Elu => Ok(&crate::tables::read_table!(ELU_F16)),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            Activation::Selu => Ok(&crate::tables::read::SELU_F16),
+            Activation::Selu => Ok(&crate::tables::read_table!(SELU_F16)),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            Activation::Hardsigmoid => Ok(&crate::tables::read::HARDSIGMOID_F16),
+            Activation::Hardsigmoid => Ok(&crate::tables::read_table!(HARDSIGMOID_F16)),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            Activation::Hardswish => Ok(&crate::tables::read::HARDSWISH_F16),
+            Activation::Hardswish => Ok(&crate::tables::read_table!(HARDSWISH_F16)),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            Activation::Erf => Ok(&crate::tables::read::ERF_F16),
+            Activation::Erf => Ok(&crate::tables::read_table!(ERF_F16)),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            Activation::Exp => Ok(&crate::tables::read::EXP_F16),
+            Activation::Exp => Ok(&crate::tables::read_table!(EXP_F16)),
             #[cfg(all(feature = "log", feature = "f16"))]
-            Activation::Log => Ok(&crate::tables::read::LOG_F16),
+            Activation::Log => Ok(&crate::tables::read_table!(LOG_F16)),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            Activation::Rsqrt => Ok(&crate::tables::read::RSQRT_F16),
+            Activation::Rsqrt => Ok(&crate::tables::read_table!(RSQRT_F16)),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            Activation::GeluQuick => Ok(&crate::tables::read::GELU_QUICK_F16),
+            Activation::GeluQuick => Ok(&crate::tables::read_table!(GELU_QUICK_F16)),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            Activation::Logsigmoid => Ok(&crate::tables::read::LOGSIGMOID_F16),
+            Activation::Logsigmoid => Ok(&crate::tables::read_table!(LOGSIGMOID_F16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::F16 }),
         }
@@ -323,41 +323,41 @@ impl Activation {
     pub fn table_bf16(self) -> Result<&'static [u16; 65536], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_BF16)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_BF16))),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_BF16)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_BF16))),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_BF16)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_BF16))),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_BF16)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_BF16))),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_BF16)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_BF16))),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_BF16)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_BF16))),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_BF16)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_BF16))),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_BF16)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_BF16))),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_BF16)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_BF16))),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_BF16)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_BF16))),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_BF16)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_BF16))),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_BF16)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_BF16))),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_BF16)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_BF16))),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_BF16)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_BF16))),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            Activation::Log => Ok(&(*crate::tables::LOG_BF16)),
+            Activation::Log => Ok(&(*crate::tables::table!(LOG_BF16))),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            Activation::Rsqrt => Ok(&(*crate::tables::RSQRT_BF16)),
+            Activation::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_BF16))),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_BF16)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_BF16)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_BF16))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Bf16 }),
         }
@@ -369,41 +369,41 @@ impl Activation {
     pub fn compact_table_bf16(self) -> Result<&'static crate::compact::CompactRef<'static>, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            Activation::Gelu => Ok(&crate::tables::compact::GELU_BF16),
+            Activation::Gelu => Ok(&crate::tables::compact_table!(GELU_BF16)),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            Activation::GeluTanh => Ok(&crate::tables::compact::GELU_TANH_BF16),
+            Activation::GeluTanh => Ok(&crate::tables::compact_table!(GELU_TANH_BF16)),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            Activation::Sigmoid => Ok(&crate::tables::compact::SIGMOID_BF16),
+            Activation::Sigmoid => Ok(&crate::tables::compact_table!(SIGMOID_BF16)),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            Activation::Tanh => Ok(&crate::tables::compact::TANH_BF16),
+            Activation::Tanh => Ok(&crate::tables::compact_table!(TANH_BF16)),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            Activation::Silu => Ok(&crate::tables::compact::SILU_BF16),
+            Activation::Silu => Ok(&crate::tables::compact_table!(SILU_BF16)),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            Activation::Mish => Ok(&crate::tables::compact::MISH_BF16),
+            Activation::Mish => Ok(&crate::tables::compact_table!(MISH_BF16)),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            Activation::Softplus => Ok(&crate::tables::compact::SOFTPLUS_BF16),
+            Activation::Softplus => Ok(&crate::tables::compact_table!(SOFTPLUS_BF16)),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            Activation::Softsign => Ok(&crate::tables::compact::SOFTSIGN_BF16),
+            Activation::Softsign => Ok(&crate::tables::compact_table!(SOFTSIGN_BF16)),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            Activation::Elu => Ok(&crate::tables::compact::ELU_BF16),
+            Activation::Elu => Ok(&crate::tables::compact_table!(ELU_BF16)),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            Activation::Selu => Ok(&crate::tables::compact::SELU_BF16),
+            Activation::Selu => Ok(&crate::tables::compact_table!(SELU_BF16)),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            Activation::Hardsigmoid => Ok(&crate::tables::compact::HARDSIGMOID_BF16),
+            Activation::Hardsigmoid => Ok(&crate::tables::compact_table!(HARDSIGMOID_BF16)),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            Activation::Hardswish => Ok(&crate::tables::compact::HARDSWISH_BF16),
+            Activation::Hardswish => Ok(&crate::tables::compact_table!(HARDSWISH_BF16)),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            Activation::Erf => Ok(&crate::tables::compact::ERF_BF16),
+            Activation::Erf => Ok(&crate::tables::compact_table!(ERF_BF16)),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            Activation::Exp => Ok(&crate::tables::compact::EXP_BF16),
+            Activation::Exp => Ok(&crate::tables::compact_table!(EXP_BF16)),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            Activation::Log => Ok(&crate::tables::compact::LOG_BF16),
+            Activation::Log => Ok(&crate::tables::compact_table!(LOG_BF16)),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            Activation::Rsqrt => Ok(&crate::tables::compact::RSQRT_BF16),
+            Activation::Rsqrt => Ok(&crate::tables::compact_table!(RSQRT_BF16)),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            Activation::GeluQuick => Ok(&crate::tables::compact::GELU_QUICK_BF16),
+            Activation::GeluQuick => Ok(&crate::tables::compact_table!(GELU_QUICK_BF16)),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            Activation::Logsigmoid => Ok(&crate::tables::compact::LOGSIGMOID_BF16),
+            Activation::Logsigmoid => Ok(&crate::tables::compact_table!(LOGSIGMOID_BF16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Bf16 }),
         }
@@ -413,41 +413,41 @@ impl Activation {
     pub(crate) fn read_table_bf16(self) -> Result<&'static crate::kernels::read::ReadTable, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            Activation::Gelu => Ok(&crate::tables::read::GELU_BF16),
+            Activation::Gelu => Ok(&crate::tables::read_table!(GELU_BF16)),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            Activation::GeluTanh => Ok(&crate::tables::read::GELU_TANH_BF16),
+            Activation::GeluTanh => Ok(&crate::tables::read_table!(GELU_TANH_BF16)),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            Activation::Sigmoid => Ok(&crate::tables::read::SIGMOID_BF16),
+            Activation::Sigmoid => Ok(&crate::tables::read_table!(SIGMOID_BF16)),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            Activation::Tanh => Ok(&crate::tables::read::TANH_BF16),
+            Activation::Tanh => Ok(&crate::tables::read_table!(TANH_BF16)),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            Activation::Silu => Ok(&crate::tables::read::SILU_BF16),
+            Activation::Silu => Ok(&crate::tables::read_table!(SILU_BF16)),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            Activation::Mish => Ok(&crate::tables::read::MISH_BF16),
+            Activation::Mish => Ok(&crate::tables::read_table!(MISH_BF16)),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            Activation::Softplus => Ok(&crate::tables::read::SOFTPLUS_BF16),
+            Activation::Softplus => Ok(&crate::tables::read_table!(SOFTPLUS_BF16)),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            Activation::Softsign => Ok(&crate::tables::read::SOFTSIGN_BF16),
+            Activation::Softsign => Ok(&crate::tables::read_table!(SOFTSIGN_BF16)),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            Activation::Elu => Ok(&crate::tables::read::ELU_BF16),
+            Activation::Elu => Ok(&crate::tables::read_table!(ELU_BF16)),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            Activation::Selu => Ok(&crate::tables::read::SELU_BF16),
+            Activation::Selu => Ok(&crate::tables::read_table!(SELU_BF16)),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            Activation::Hardsigmoid => Ok(&crate::tables::read::HARDSIGMOID_BF16),
+            Activation::Hardsigmoid => Ok(&crate::tables::read_table!(HARDSIGMOID_BF16)),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            Activation::Hardswish => Ok(&crate::tables::read::HARDSWISH_BF16),
+            Activation::Hardswish => Ok(&crate::tables::read_table!(HARDSWISH_BF16)),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            Activation::Erf => Ok(&crate::tables::read::ERF_BF16),
+            Activation::Erf => Ok(&crate::tables::read_table!(ERF_BF16)),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            Activation::Exp => Ok(&crate::tables::read::EXP_BF16),
+            Activation::Exp => Ok(&crate::tables::read_table!(EXP_BF16)),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            Activation::Log => Ok(&crate::tables::read::LOG_BF16),
+            Activation::Log => Ok(&crate::tables::read_table!(LOG_BF16)),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            Activation::Rsqrt => Ok(&crate::tables::read::RSQRT_BF16),
+            Activation::Rsqrt => Ok(&crate::tables::read_table!(RSQRT_BF16)),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            Activation::GeluQuick => Ok(&crate::tables::read::GELU_QUICK_BF16),
+            Activation::GeluQuick => Ok(&crate::tables::read_table!(GELU_QUICK_BF16)),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            Activation::Logsigmoid => Ok(&crate::tables::read::LOGSIGMOID_BF16),
+            Activation::Logsigmoid => Ok(&crate::tables::read_table!(LOGSIGMOID_BF16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Bf16 }),
         }
@@ -457,41 +457,41 @@ impl Activation {
     pub fn table_fp8_e4m3(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E4M3))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E4M3))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E4M3))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E4M3))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E4M3))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E4M3))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E4M3))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E4M3))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E4M3))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E4M3))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E4M3))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3"))]
-            Activation::Log => Ok(&(*crate::tables::LOG_FP8_E4M3)),
+            Activation::Log => Ok(&(*crate::tables::table!(LOG_FP8_E4M3))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3"))]
-            Activation::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3)),
+            Activation::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E4M3))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp8E4M3 }),
         }
@@ -501,41 +501,41 @@ impl Activation {
     pub fn table_fp8_e5m2(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP8_E5M2)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E5M2))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E5M2)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E5M2))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E5M2)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E5M2))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP8_E5M2)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E5M2))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP8_E5M2)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E5M2))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP8_E5M2)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E5M2))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E5M2)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E5M2)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP8_E5M2)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E5M2))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP8_E5M2)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E5M2))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E5M2)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E5M2)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E5M2))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP8_E5M2)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E5M2))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP8_E5M2)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E5M2))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2"))]
-            Activation::Log => Ok(&(*crate::tables::LOG_FP8_E5M2)),
+            Activation::Log => Ok(&(*crate::tables::table!(LOG_FP8_E5M2))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2"))]
-            Activation::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E5M2)),
+            Activation::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E5M2))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E5M2)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E5M2)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp8E5M2 }),
         }
@@ -545,41 +545,41 @@ impl Activation {
     pub fn table_fp8_e4m3fnuz(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3fnuz"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3FNUZ)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3fnuz"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3FNUZ)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3fnuz"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3FNUZ)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3fnuz"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3FNUZ)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3fnuz"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3FNUZ)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3fnuz"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3FNUZ)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3fnuz"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3FNUZ)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3fnuz"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3FNUZ)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3fnuz"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3FNUZ)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3fnuz"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3FNUZ)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3fnuz"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3fnuz"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3FNUZ)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3fnuz"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3FNUZ)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3fnuz"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3FNUZ)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3fnuz"))]
-            Activation::Log => Ok(&(*crate::tables::LOG_FP8_E4M3FNUZ)),
+            Activation::Log => Ok(&(*crate::tables::table!(LOG_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3fnuz"))]
-            Activation::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3FNUZ)),
+            Activation::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3fnuz"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3FNUZ)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp8E4M3Fnuz }),
         }
@@ -589,41 +589,41 @@ impl Activation {
     pub fn table_fp8_e5m2fnuz(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2fnuz"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP8_E5M2FNUZ)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2fnuz"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E5M2FNUZ)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2fnuz"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E5M2FNUZ)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2fnuz"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP8_E5M2FNUZ)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2fnuz"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP8_E5M2FNUZ)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2fnuz"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP8_E5M2FNUZ)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2fnuz"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E5M2FNUZ)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2fnuz"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E5M2FNUZ)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2fnuz"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP8_E5M2FNUZ)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2fnuz"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP8_E5M2FNUZ)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2fnuz"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2fnuz"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E5M2FNUZ)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2fnuz"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP8_E5M2FNUZ)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2fnuz"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP8_E5M2FNUZ)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2fnuz"))]
-            Activation::Log => Ok(&(*crate::tables::LOG_FP8_E5M2FNUZ)),
+            Activation::Log => Ok(&(*crate::tables::table!(LOG_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2fnuz"))]
-            Activation::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E5M2FNUZ)),
+            Activation::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2fnuz"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E5M2FNUZ)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp8E5M2Fnuz }),
         }
@@ -633,37 +633,37 @@ impl Activation {
     pub fn table_fp6_e2m3(self) -> Result<&'static [u8; 64], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp6-e2m3"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP6_E2M3)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP6_E2M3))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e2m3"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP6_E2M3)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP6_E2M3))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e2m3"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP6_E2M3)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP6_E2M3))),
             #[cfg(all(feature = "tanh", feature = "fp6-e2m3"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP6_E2M3)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP6_E2M3))),
             #[cfg(all(feature = "silu", feature = "fp6-e2m3"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP6_E2M3)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP6_E2M3))),
             #[cfg(all(feature = "mish", feature = "fp6-e2m3"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP6_E2M3)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP6_E2M3))),
             #[cfg(all(feature = "softplus", feature = "fp6-e2m3"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP6_E2M3)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3))),
             #[cfg(all(feature = "softsign", feature = "fp6-e2m3"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP6_E2M3)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3))),
             #[cfg(all(feature = "elu", feature = "fp6-e2m3"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP6_E2M3)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP6_E2M3))),
             #[cfg(all(feature = "selu", feature = "fp6-e2m3"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP6_E2M3)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP6_E2M3))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e2m3"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP6_E2M3)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e2m3"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP6_E2M3)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP6_E2M3))),
             #[cfg(all(feature = "erf", feature = "fp6-e2m3"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP6_E2M3)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP6_E2M3))),
             #[cfg(all(feature = "exp", feature = "fp6-e2m3"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP6_E2M3)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP6_E2M3))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e2m3"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP6_E2M3)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e2m3"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP6_E2M3)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp6E2M3 }),
         }
@@ -673,37 +673,37 @@ impl Activation {
     pub fn table_fp6_e3m2(self) -> Result<&'static [u8; 64], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp6-e3m2"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP6_E3M2)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP6_E3M2))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e3m2"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP6_E3M2)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP6_E3M2))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e3m2"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP6_E3M2)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP6_E3M2))),
             #[cfg(all(feature = "tanh", feature = "fp6-e3m2"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP6_E3M2)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP6_E3M2))),
             #[cfg(all(feature = "silu", feature = "fp6-e3m2"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP6_E3M2)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP6_E3M2))),
             #[cfg(all(feature = "mish", feature = "fp6-e3m2"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP6_E3M2)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP6_E3M2))),
             #[cfg(all(feature = "softplus", feature = "fp6-e3m2"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP6_E3M2)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2))),
             #[cfg(all(feature = "softsign", feature = "fp6-e3m2"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP6_E3M2)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2))),
             #[cfg(all(feature = "elu", feature = "fp6-e3m2"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP6_E3M2)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP6_E3M2))),
             #[cfg(all(feature = "selu", feature = "fp6-e3m2"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP6_E3M2)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP6_E3M2))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e3m2"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP6_E3M2)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e3m2"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP6_E3M2)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP6_E3M2))),
             #[cfg(all(feature = "erf", feature = "fp6-e3m2"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP6_E3M2)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP6_E3M2))),
             #[cfg(all(feature = "exp", feature = "fp6-e3m2"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP6_E3M2)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP6_E3M2))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e3m2"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP6_E3M2)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e3m2"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP6_E3M2)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp6E3M2 }),
         }
@@ -713,37 +713,37 @@ impl Activation {
     pub fn table_fp4_e2m1(self) -> Result<&'static [u8; 16], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp4-e2m1"))]
-            Activation::Gelu => Ok(&(*crate::tables::GELU_FP4_E2M1)),
+            Activation::Gelu => Ok(&(*crate::tables::table!(GELU_FP4_E2M1))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp4-e2m1"))]
-            Activation::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP4_E2M1)),
+            Activation::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP4_E2M1))),
             #[cfg(all(feature = "sigmoid", feature = "fp4-e2m1"))]
-            Activation::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP4_E2M1)),
+            Activation::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP4_E2M1))),
             #[cfg(all(feature = "tanh", feature = "fp4-e2m1"))]
-            Activation::Tanh => Ok(&(*crate::tables::TANH_FP4_E2M1)),
+            Activation::Tanh => Ok(&(*crate::tables::table!(TANH_FP4_E2M1))),
             #[cfg(all(feature = "silu", feature = "fp4-e2m1"))]
-            Activation::Silu => Ok(&(*crate::tables::SILU_FP4_E2M1)),
+            Activation::Silu => Ok(&(*crate::tables::table!(SILU_FP4_E2M1))),
             #[cfg(all(feature = "mish", feature = "fp4-e2m1"))]
-            Activation::Mish => Ok(&(*crate::tables::MISH_FP4_E2M1)),
+            Activation::Mish => Ok(&(*crate::tables::table!(MISH_FP4_E2M1))),
             #[cfg(all(feature = "softplus", feature = "fp4-e2m1"))]
-            Activation::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP4_E2M1)),
+            Activation::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1))),
             #[cfg(all(feature = "softsign", feature = "fp4-e2m1"))]
-            Activation::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP4_E2M1)),
+            Activation::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1))),
             #[cfg(all(feature = "elu", feature = "fp4-e2m1"))]
-            Activation::Elu => Ok(&(*crate::tables::ELU_FP4_E2M1)),
+            Activation::Elu => Ok(&(*crate::tables::table!(ELU_FP4_E2M1))),
             #[cfg(all(feature = "selu", feature = "fp4-e2m1"))]
-            Activation::Selu => Ok(&(*crate::tables::SELU_FP4_E2M1)),
+            Activation::Selu => Ok(&(*crate::tables::table!(SELU_FP4_E2M1))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp4-e2m1"))]
-            Activation::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP4_E2M1)),
+            Activation::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1))),
             #[cfg(all(feature = "hardswish", feature = "fp4-e2m1"))]
-            Activation::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP4_E2M1)),
+            Activation::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP4_E2M1))),
             #[cfg(all(feature = "erf", feature = "fp4-e2m1"))]
-            Activation::Erf => Ok(&(*crate::tables::ERF_FP4_E2M1)),
+            Activation::Erf => Ok(&(*crate::tables::table!(ERF_FP4_E2M1))),
             #[cfg(all(feature = "exp", feature = "fp4-e2m1"))]
-            Activation::Exp => Ok(&(*crate::tables::EXP_FP4_E2M1)),
+            Activation::Exp => Ok(&(*crate::tables::table!(EXP_FP4_E2M1))),
             #[cfg(all(feature = "gelu-quick", feature = "fp4-e2m1"))]
-            Activation::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP4_E2M1)),
+            Activation::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
-            Activation::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP4_E2M1)),
+            Activation::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { activation: self, format: Format::Fp4E2M1 }),
         }
@@ -776,317 +776,317 @@ impl Activation {
     pub fn table(self, format: Format) -> Result<TableRef, MissingTable> {
         match (self, format) {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            (Activation::Gelu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_F16)),
+            (Activation::Gelu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_F16))),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            (Activation::GeluTanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_TANH_F16)),
+            (Activation::GeluTanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_TANH_F16))),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            (Activation::Sigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SIGMOID_F16)),
+            (Activation::Sigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SIGMOID_F16))),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            (Activation::Tanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::TANH_F16)),
+            (Activation::Tanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(TANH_F16))),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            (Activation::Silu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SILU_F16)),
+            (Activation::Silu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SILU_F16))),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            (Activation::Mish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::MISH_F16)),
+            (Activation::Mish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(MISH_F16))),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            (Activation::Softplus, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTPLUS_F16)),
+            (Activation::Softplus, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTPLUS_F16))),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            (Activation::Softsign, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTSIGN_F16)),
+            (Activation::Softsign, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTSIGN_F16))),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            (Activation::Elu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ELU_F16)),
+            (Activation::Elu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ELU_F16))),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            (Activation::Selu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SELU_F16)),
+            (Activation::Selu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SELU_F16))),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            (Activation::Hardsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSIGMOID_F16)),
+            (Activation::Hardsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_F16))),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            (Activation::Hardswish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSWISH_F16)),
+            (Activation::Hardswish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSWISH_F16))),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            (Activation::Erf, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ERF_F16)),
+            (Activation::Erf, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ERF_F16))),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            (Activation::Exp, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::EXP_F16)),
+            (Activation::Exp, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(EXP_F16))),
             #[cfg(all(feature = "log", feature = "f16"))]
-            (Activation::Log, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOG_F16)),
+            (Activation::Log, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOG_F16))),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            (Activation::Rsqrt, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::RSQRT_F16)),
+            (Activation::Rsqrt, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(RSQRT_F16))),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            (Activation::GeluQuick, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_QUICK_F16)),
+            (Activation::GeluQuick, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            (Activation::Logsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOGSIGMOID_F16)),
+            (Activation::Logsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_F16))),
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            (Activation::Gelu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_BF16)),
+            (Activation::Gelu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_BF16))),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            (Activation::GeluTanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_TANH_BF16)),
+            (Activation::GeluTanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_TANH_BF16))),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            (Activation::Sigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SIGMOID_BF16)),
+            (Activation::Sigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SIGMOID_BF16))),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            (Activation::Tanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::TANH_BF16)),
+            (Activation::Tanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(TANH_BF16))),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            (Activation::Silu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SILU_BF16)),
+            (Activation::Silu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SILU_BF16))),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            (Activation::Mish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::MISH_BF16)),
+            (Activation::Mish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(MISH_BF16))),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            (Activation::Softplus, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTPLUS_BF16)),
+            (Activation::Softplus, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTPLUS_BF16))),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            (Activation::Softsign, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SOFTSIGN_BF16)),
+            (Activation::Softsign, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTSIGN_BF16))),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            (Activation::Elu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ELU_BF16)),
+            (Activation::Elu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ELU_BF16))),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            (Activation::Selu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::SELU_BF16)),
+            (Activation::Selu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SELU_BF16))),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            (Activation::Hardsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSIGMOID_BF16)),
+            (Activation::Hardsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_BF16))),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            (Activation::Hardswish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::HARDSWISH_BF16)),
+            (Activation::Hardswish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSWISH_BF16))),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            (Activation::Erf, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::ERF_BF16)),
+            (Activation::Erf, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ERF_BF16))),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            (Activation::Exp, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::EXP_BF16)),
+            (Activation::Exp, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(EXP_BF16))),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            (Activation::Log, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOG_BF16)),
+            (Activation::Log, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOG_BF16))),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            (Activation::Rsqrt, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::RSQRT_BF16)),
+            (Activation::Rsqrt, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(RSQRT_BF16))),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            (Activation::GeluQuick, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::GELU_QUICK_BF16)),
+            (Activation::GeluQuick, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            (Activation::Logsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read::LOGSIGMOID_BF16)),
+            (Activation::Logsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_BF16))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
-            (Activation::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3))),
+            (Activation::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
-            (Activation::GeluTanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3))),
+            (Activation::GeluTanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3"))]
-            (Activation::Sigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3))),
+            (Activation::Sigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E4M3)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3"))]
-            (Activation::Tanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3))),
+            (Activation::Tanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E4M3)))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3"))]
-            (Activation::Silu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3))),
+            (Activation::Silu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E4M3)))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3"))]
-            (Activation::Mish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3))),
+            (Activation::Mish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E4M3)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3"))]
-            (Activation::Softplus, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3))),
+            (Activation::Softplus, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3"))]
-            (Activation::Softsign, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3))),
+            (Activation::Softsign, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3)))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3"))]
-            (Activation::Elu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3))),
+            (Activation::Elu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E4M3)))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3"))]
-            (Activation::Selu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3))),
+            (Activation::Selu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E4M3)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3"))]
-            (Activation::Hardsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3))),
+            (Activation::Hardsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3"))]
-            (Activation::Hardswish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3))),
+            (Activation::Hardswish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3)))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3"))]
-            (Activation::Erf, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3))),
+            (Activation::Erf, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E4M3)))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3"))]
-            (Activation::Exp, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3))),
+            (Activation::Exp, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E4M3)))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3"))]
-            (Activation::Log, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3))),
+            (Activation::Log, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E4M3)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3"))]
-            (Activation::Rsqrt, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3))),
+            (Activation::Rsqrt, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E4M3)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3"))]
-            (Activation::GeluQuick, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3))),
+            (Activation::GeluQuick, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3"))]
-            (Activation::Logsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3))),
+            (Activation::Logsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2"))]
-            (Activation::Gelu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E5M2))),
+            (Activation::Gelu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M2)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2"))]
-            (Activation::GeluTanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E5M2))),
+            (Activation::GeluTanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2"))]
-            (Activation::Sigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E5M2))),
+            (Activation::Sigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E5M2)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2"))]
-            (Activation::Tanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E5M2))),
+            (Activation::Tanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E5M2)))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2"))]
-            (Activation::Silu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E5M2))),
+            (Activation::Silu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E5M2)))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2"))]
-            (Activation::Mish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E5M2))),
+            (Activation::Mish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E5M2)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2"))]
-            (Activation::Softplus, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E5M2))),
+            (Activation::Softplus, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2"))]
-            (Activation::Softsign, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E5M2))),
+            (Activation::Softsign, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2)))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2"))]
-            (Activation::Elu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E5M2))),
+            (Activation::Elu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E5M2)))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2"))]
-            (Activation::Selu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E5M2))),
+            (Activation::Selu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E5M2)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2"))]
-            (Activation::Hardsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E5M2))),
+            (Activation::Hardsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2"))]
-            (Activation::Hardswish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E5M2))),
+            (Activation::Hardswish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2)))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2"))]
-            (Activation::Erf, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E5M2))),
+            (Activation::Erf, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E5M2)))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2"))]
-            (Activation::Exp, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E5M2))),
+            (Activation::Exp, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E5M2)))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2"))]
-            (Activation::Log, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E5M2))),
+            (Activation::Log, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E5M2)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2"))]
-            (Activation::Rsqrt, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E5M2))),
+            (Activation::Rsqrt, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E5M2)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2"))]
-            (Activation::GeluQuick, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E5M2))),
+            (Activation::GeluQuick, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2"))]
-            (Activation::Logsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E5M2))),
+            (Activation::Logsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3fnuz"))]
-            (Activation::Gelu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3FNUZ))),
+            (Activation::Gelu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3fnuz"))]
-            (Activation::GeluTanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3FNUZ))),
+            (Activation::GeluTanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3fnuz"))]
-            (Activation::Sigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3FNUZ))),
+            (Activation::Sigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3fnuz"))]
-            (Activation::Tanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3FNUZ))),
+            (Activation::Tanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3fnuz"))]
-            (Activation::Silu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3FNUZ))),
+            (Activation::Silu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3fnuz"))]
-            (Activation::Mish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3FNUZ))),
+            (Activation::Mish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3fnuz"))]
-            (Activation::Softplus, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3FNUZ))),
+            (Activation::Softplus, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3fnuz"))]
-            (Activation::Softsign, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3FNUZ))),
+            (Activation::Softsign, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3fnuz"))]
-            (Activation::Elu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3FNUZ))),
+            (Activation::Elu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3fnuz"))]
-            (Activation::Selu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3FNUZ))),
+            (Activation::Selu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3fnuz"))]
-            (Activation::Hardsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ))),
+            (Activation::Hardsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3fnuz"))]
-            (Activation::Hardswish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3FNUZ))),
+            (Activation::Hardswish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3fnuz"))]
-            (Activation::Erf, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3FNUZ))),
+            (Activation::Erf, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3fnuz"))]
-            (Activation::Exp, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3FNUZ))),
+            (Activation::Exp, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3fnuz"))]
-            (Activation::Log, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3FNUZ))),
+            (Activation::Log, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3fnuz"))]
-            (Activation::Rsqrt, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3FNUZ))),
+            (Activation::Rsqrt, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3fnuz"))]
-            (Activation::GeluQuick, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3FNUZ))),
+            (Activation::GeluQuick, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
-            (Activation::Logsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ))),
+            (Activation::Logsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2fnuz"))]
-            (Activation::Gelu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E5M2FNUZ))),
+            (Activation::Gelu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2fnuz"))]
-            (Activation::GeluTanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E5M2FNUZ))),
+            (Activation::GeluTanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2fnuz"))]
-            (Activation::Sigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E5M2FNUZ))),
+            (Activation::Sigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2fnuz"))]
-            (Activation::Tanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E5M2FNUZ))),
+            (Activation::Tanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2fnuz"))]
-            (Activation::Silu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E5M2FNUZ))),
+            (Activation::Silu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2fnuz"))]
-            (Activation::Mish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E5M2FNUZ))),
+            (Activation::Mish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2fnuz"))]
-            (Activation::Softplus, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E5M2FNUZ))),
+            (Activation::Softplus, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2fnuz"))]
-            (Activation::Softsign, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E5M2FNUZ))),
+            (Activation::Softsign, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2fnuz"))]
-            (Activation::Elu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E5M2FNUZ))),
+            (Activation::Elu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2fnuz"))]
-            (Activation::Selu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E5M2FNUZ))),
+            (Activation::Selu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2fnuz"))]
-            (Activation::Hardsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ))),
+            (Activation::Hardsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2fnuz"))]
-            (Activation::Hardswish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E5M2FNUZ))),
+            (Activation::Hardswish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2fnuz"))]
-            (Activation::Erf, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E5M2FNUZ))),
+            (Activation::Erf, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2fnuz"))]
-            (Activation::Exp, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E5M2FNUZ))),
+            (Activation::Exp, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2fnuz"))]
-            (Activation::Log, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E5M2FNUZ))),
+            (Activation::Log, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2fnuz"))]
-            (Activation::Rsqrt, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E5M2FNUZ))),
+            (Activation::Rsqrt, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2fnuz"))]
-            (Activation::GeluQuick, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E5M2FNUZ))),
+            (Activation::GeluQuick, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
-            (Activation::Logsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ))),
+            (Activation::Logsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp6-e2m3"))]
-            (Activation::Gelu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::GELU_FP6_E2M3))),
+            (Activation::Gelu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP6_E2M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e2m3"))]
-            (Activation::GeluTanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP6_E2M3))),
+            (Activation::GeluTanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP6_E2M3)))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e2m3"))]
-            (Activation::Sigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP6_E2M3))),
+            (Activation::Sigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP6_E2M3)))),
             #[cfg(all(feature = "tanh", feature = "fp6-e2m3"))]
-            (Activation::Tanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::TANH_FP6_E2M3))),
+            (Activation::Tanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP6_E2M3)))),
             #[cfg(all(feature = "silu", feature = "fp6-e2m3"))]
-            (Activation::Silu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SILU_FP6_E2M3))),
+            (Activation::Silu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP6_E2M3)))),
             #[cfg(all(feature = "mish", feature = "fp6-e2m3"))]
-            (Activation::Mish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::MISH_FP6_E2M3))),
+            (Activation::Mish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP6_E2M3)))),
             #[cfg(all(feature = "softplus", feature = "fp6-e2m3"))]
-            (Activation::Softplus, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP6_E2M3))),
+            (Activation::Softplus, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3)))),
             #[cfg(all(feature = "softsign", feature = "fp6-e2m3"))]
-            (Activation::Softsign, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP6_E2M3))),
+            (Activation::Softsign, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3)))),
             #[cfg(all(feature = "elu", feature = "fp6-e2m3"))]
-            (Activation::Elu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::ELU_FP6_E2M3))),
+            (Activation::Elu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP6_E2M3)))),
             #[cfg(all(feature = "selu", feature = "fp6-e2m3"))]
-            (Activation::Selu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SELU_FP6_E2M3))),
+            (Activation::Selu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP6_E2M3)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e2m3"))]
-            (Activation::Hardsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP6_E2M3))),
+            (Activation::Hardsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3)))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e2m3"))]
-            (Activation::Hardswish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP6_E2M3))),
+            (Activation::Hardswish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP6_E2M3)))),
             #[cfg(all(feature = "erf", feature = "fp6-e2m3"))]
-            (Activation::Erf, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::ERF_FP6_E2M3))),
+            (Activation::Erf, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP6_E2M3)))),
             #[cfg(all(feature = "exp", feature = "fp6-e2m3"))]
-            (Activation::Exp, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::EXP_FP6_E2M3))),
+            (Activation::Exp, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP6_E2M3)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e2m3"))]
-            (Activation::GeluQuick, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP6_E2M3))),
+            (Activation::GeluQuick, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e2m3"))]
-            (Activation::Logsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP6_E2M3))),
+            (Activation::Logsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3)))),
             #[cfg(all(feature = "gelu", feature = "fp6-e3m2"))]
-            (Activation::Gelu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::GELU_FP6_E3M2))),
+            (Activation::Gelu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP6_E3M2)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e3m2"))]
-            (Activation::GeluTanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP6_E3M2))),
+            (Activation::GeluTanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP6_E3M2)))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e3m2"))]
-            (Activation::Sigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP6_E3M2))),
+            (Activation::Sigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP6_E3M2)))),
             #[cfg(all(feature = "tanh", feature = "fp6-e3m2"))]
-            (Activation::Tanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::TANH_FP6_E3M2))),
+            (Activation::Tanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP6_E3M2)))),
             #[cfg(all(feature = "silu", feature = "fp6-e3m2"))]
-            (Activation::Silu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SILU_FP6_E3M2))),
+            (Activation::Silu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP6_E3M2)))),
             #[cfg(all(feature = "mish", feature = "fp6-e3m2"))]
-            (Activation::Mish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::MISH_FP6_E3M2))),
+            (Activation::Mish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP6_E3M2)))),
             #[cfg(all(feature = "softplus", feature = "fp6-e3m2"))]
-            (Activation::Softplus, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP6_E3M2))),
+            (Activation::Softplus, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2)))),
             #[cfg(all(feature = "softsign", feature = "fp6-e3m2"))]
-            (Activation::Softsign, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP6_E3M2))),
+            (Activation::Softsign, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2)))),
             #[cfg(all(feature = "elu", feature = "fp6-e3m2"))]
-            (Activation::Elu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::ELU_FP6_E3M2))),
+            (Activation::Elu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP6_E3M2)))),
             #[cfg(all(feature = "selu", feature = "fp6-e3m2"))]
-            (Activation::Selu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SELU_FP6_E3M2))),
+            (Activation::Selu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP6_E3M2)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e3m2"))]
-            (Activation::Hardsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP6_E3M2))),
+            (Activation::Hardsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2)))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e3m2"))]
-            (Activation::Hardswish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP6_E3M2))),
+            (Activation::Hardswish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP6_E3M2)))),
             #[cfg(all(feature = "erf", feature = "fp6-e3m2"))]
-            (Activation::Erf, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::ERF_FP6_E3M2))),
+            (Activation::Erf, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP6_E3M2)))),
             #[cfg(all(feature = "exp", feature = "fp6-e3m2"))]
-            (Activation::Exp, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::EXP_FP6_E3M2))),
+            (Activation::Exp, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP6_E3M2)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e3m2"))]
-            (Activation::GeluQuick, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP6_E3M2))),
+            (Activation::GeluQuick, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e3m2"))]
-            (Activation::Logsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP6_E3M2))),
+            (Activation::Logsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2)))),
             #[cfg(all(feature = "gelu", feature = "fp4-e2m1"))]
-            (Activation::Gelu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_FP4_E2M1))),
+            (Activation::Gelu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP4_E2M1)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp4-e2m1"))]
-            (Activation::GeluTanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP4_E2M1))),
+            (Activation::GeluTanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP4_E2M1)))),
             #[cfg(all(feature = "sigmoid", feature = "fp4-e2m1"))]
-            (Activation::Sigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP4_E2M1))),
+            (Activation::Sigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP4_E2M1)))),
             #[cfg(all(feature = "tanh", feature = "fp4-e2m1"))]
-            (Activation::Tanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::TANH_FP4_E2M1))),
+            (Activation::Tanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP4_E2M1)))),
             #[cfg(all(feature = "silu", feature = "fp4-e2m1"))]
-            (Activation::Silu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SILU_FP4_E2M1))),
+            (Activation::Silu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP4_E2M1)))),
             #[cfg(all(feature = "mish", feature = "fp4-e2m1"))]
-            (Activation::Mish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::MISH_FP4_E2M1))),
+            (Activation::Mish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP4_E2M1)))),
             #[cfg(all(feature = "softplus", feature = "fp4-e2m1"))]
-            (Activation::Softplus, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP4_E2M1))),
+            (Activation::Softplus, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1)))),
             #[cfg(all(feature = "softsign", feature = "fp4-e2m1"))]
-            (Activation::Softsign, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP4_E2M1))),
+            (Activation::Softsign, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1)))),
             #[cfg(all(feature = "elu", feature = "fp4-e2m1"))]
-            (Activation::Elu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::ELU_FP4_E2M1))),
+            (Activation::Elu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP4_E2M1)))),
             #[cfg(all(feature = "selu", feature = "fp4-e2m1"))]
-            (Activation::Selu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SELU_FP4_E2M1))),
+            (Activation::Selu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP4_E2M1)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp4-e2m1"))]
-            (Activation::Hardsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP4_E2M1))),
+            (Activation::Hardsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1)))),
             #[cfg(all(feature = "hardswish", feature = "fp4-e2m1"))]
-            (Activation::Hardswish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP4_E2M1))),
+            (Activation::Hardswish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP4_E2M1)))),
             #[cfg(all(feature = "erf", feature = "fp4-e2m1"))]
-            (Activation::Erf, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::ERF_FP4_E2M1))),
+            (Activation::Erf, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP4_E2M1)))),
             #[cfg(all(feature = "exp", feature = "fp4-e2m1"))]
-            (Activation::Exp, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::EXP_FP4_E2M1))),
+            (Activation::Exp, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP4_E2M1)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp4-e2m1"))]
-            (Activation::GeluQuick, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP4_E2M1))),
+            (Activation::GeluQuick, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
-            (Activation::Logsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP4_E2M1))),
+            (Activation::Logsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1)))),
             _ => Err(MissingTable { activation: self, format }),
         }
     }

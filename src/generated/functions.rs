@@ -25,7 +25,7 @@ pub mod gelu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(GELU_F16), x.to_bits()))
 }
 
 /// `gelu` of one `f16` given and returned as raw bits.
@@ -35,7 +35,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::GELU_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(GELU_F16), x)
 }
 
 /// Applies `gelu` in place to every `f16` of `xs`.
@@ -46,7 +46,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::GELU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu` of every `f16` of `xs` to `ys`.
@@ -63,7 +63,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::GELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu` in place to raw `f16` bit patterns.
@@ -73,7 +73,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::GELU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_F16), xs);
 }
 
 /// Writes `gelu` of raw `f16` bit patterns `xs` to `ys`.
@@ -89,7 +89,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::GELU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_F16), xs, ys);
 }
 
 /// `gelu` of one `bf16` value: one table load.
@@ -104,7 +104,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(GELU_BF16), x.to_bits()))
 }
 
 /// `gelu` of one `bf16` given and returned as raw bits.
@@ -114,7 +114,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::GELU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(GELU_BF16), x)
 }
 
 /// Applies `gelu` in place to every `bf16` of `xs`.
@@ -125,7 +125,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::GELU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu` of every `bf16` of `xs` to `ys`.
@@ -142,7 +142,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::GELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu` in place to raw `bf16` bit patterns.
@@ -152,7 +152,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::GELU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_BF16), xs);
 }
 
 /// Writes `gelu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -168,7 +168,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::GELU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_BF16), xs, ys);
 }
 
 /// `gelu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -183,7 +183,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(GELU_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `gelu` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -194,7 +194,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_FP8_E4M3)), xs);
 }
 
 /// Writes `gelu` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -210,7 +210,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_FP8_E4M3)), xs, ys);
 }
 
 /// `gelu` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -225,7 +225,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(GELU_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `gelu` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -236,7 +236,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_FP8_E5M2)), xs);
 }
 
 /// Writes `gelu` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -252,7 +252,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_FP8_E5M2)), xs, ys);
 }
 
 /// `gelu` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -267,7 +267,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(GELU_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `gelu` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -278,7 +278,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `gelu` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -294,7 +294,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `gelu` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -309,7 +309,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(GELU_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `gelu` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -320,7 +320,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `gelu` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -336,7 +336,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `gelu` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -355,7 +355,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_FP6_E2M3)), x)
 }
 
 /// Applies `gelu` in place to raw `fp6_e2m3` values.
@@ -370,7 +370,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_FP6_E2M3)), xs);
 }
 
 /// Writes `gelu` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -386,7 +386,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_FP6_E2M3)), xs, ys);
 }
 
 /// `gelu` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -405,7 +405,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_FP6_E3M2)), x)
 }
 
 /// Applies `gelu` in place to raw `fp6_e3m2` values.
@@ -420,7 +420,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_FP6_E3M2)), xs);
 }
 
 /// Writes `gelu` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -436,7 +436,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_FP6_E3M2)), xs, ys);
 }
 
 /// `gelu` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -455,7 +455,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_FP4_E2M1)), x)
 }
 
 /// Applies `gelu` in place to raw `fp4_e2m1` values.
@@ -470,7 +470,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_FP4_E2M1)), xs);
 }
 
 /// Writes `gelu` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -486,7 +486,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -511,7 +511,7 @@ pub mod gelu_tanh {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_TANH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(GELU_TANH_F16), x.to_bits()))
 }
 
 /// `gelu_tanh` of one `f16` given and returned as raw bits.
@@ -521,7 +521,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::GELU_TANH_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(GELU_TANH_F16), x)
 }
 
 /// Applies `gelu_tanh` in place to every `f16` of `xs`.
@@ -532,7 +532,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_TANH_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_tanh` of every `f16` of `xs` to `ys`.
@@ -549,7 +549,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::GELU_TANH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_TANH_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_tanh` in place to raw `f16` bit patterns.
@@ -559,7 +559,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_TANH_F16), xs);
 }
 
 /// Writes `gelu_tanh` of raw `f16` bit patterns `xs` to `ys`.
@@ -575,7 +575,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::GELU_TANH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_TANH_F16), xs, ys);
 }
 
 /// `gelu_tanh` of one `bf16` value: one table load.
@@ -590,7 +590,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_TANH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(GELU_TANH_BF16), x.to_bits()))
 }
 
 /// `gelu_tanh` of one `bf16` given and returned as raw bits.
@@ -600,7 +600,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::GELU_TANH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(GELU_TANH_BF16), x)
 }
 
 /// Applies `gelu_tanh` in place to every `bf16` of `xs`.
@@ -611,7 +611,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_TANH_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_tanh` of every `bf16` of `xs` to `ys`.
@@ -628,7 +628,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::GELU_TANH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_TANH_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_tanh` in place to raw `bf16` bit patterns.
@@ -638,7 +638,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-tanh", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::GELU_TANH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_TANH_BF16), xs);
 }
 
 /// Writes `gelu_tanh` of raw `bf16` bit patterns `xs` to `ys`.
@@ -654,7 +654,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::GELU_TANH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_TANH_BF16), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -669,7 +669,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_TANH_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(GELU_TANH_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `gelu_tanh` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -680,7 +680,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_TANH_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -696,7 +696,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_TANH_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3)), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -711,7 +711,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_TANH_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(GELU_TANH_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `gelu_tanh` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -722,7 +722,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_TANH_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -738,7 +738,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_TANH_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2)), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -753,7 +753,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_TANH_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `gelu_tanh` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -764,7 +764,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_TANH_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -780,7 +780,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_TANH_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -795,7 +795,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_TANH_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `gelu_tanh` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -806,7 +806,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_TANH_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -822,7 +822,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_TANH_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -841,7 +841,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_TANH_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_TANH_FP6_E2M3)), x)
 }
 
 /// Applies `gelu_tanh` in place to raw `fp6_e2m3` values.
@@ -856,7 +856,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_TANH_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_TANH_FP6_E2M3)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -872,7 +872,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_TANH_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_TANH_FP6_E2M3)), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -891,7 +891,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_TANH_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_TANH_FP6_E3M2)), x)
 }
 
 /// Applies `gelu_tanh` in place to raw `fp6_e3m2` values.
@@ -906,7 +906,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_TANH_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_TANH_FP6_E3M2)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -922,7 +922,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_TANH_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_TANH_FP6_E3M2)), xs, ys);
 }
 
 /// `gelu_tanh` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -941,7 +941,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_TANH_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_TANH_FP4_E2M1)), x)
 }
 
 /// Applies `gelu_tanh` in place to raw `fp4_e2m1` values.
@@ -956,7 +956,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_TANH_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_TANH_FP4_E2M1)), xs);
 }
 
 /// Writes `gelu_tanh` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -972,7 +972,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_TANH_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_TANH_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -997,7 +997,7 @@ pub mod sigmoid {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SIGMOID_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SIGMOID_F16), x.to_bits()))
 }
 
 /// `sigmoid` of one `f16` given and returned as raw bits.
@@ -1007,7 +1007,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SIGMOID_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SIGMOID_F16), x)
 }
 
 /// Applies `sigmoid` in place to every `f16` of `xs`.
@@ -1018,7 +1018,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SIGMOID_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SIGMOID_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `sigmoid` of every `f16` of `xs` to `ys`.
@@ -1035,7 +1035,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SIGMOID_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `sigmoid` in place to raw `f16` bit patterns.
@@ -1045,7 +1045,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SIGMOID_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SIGMOID_F16), xs);
 }
 
 /// Writes `sigmoid` of raw `f16` bit patterns `xs` to `ys`.
@@ -1061,7 +1061,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SIGMOID_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SIGMOID_F16), xs, ys);
 }
 
 /// `sigmoid` of one `bf16` value: one table load.
@@ -1076,7 +1076,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SIGMOID_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SIGMOID_BF16), x.to_bits()))
 }
 
 /// `sigmoid` of one `bf16` given and returned as raw bits.
@@ -1086,7 +1086,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SIGMOID_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SIGMOID_BF16), x)
 }
 
 /// Applies `sigmoid` in place to every `bf16` of `xs`.
@@ -1097,7 +1097,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SIGMOID_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SIGMOID_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `sigmoid` of every `bf16` of `xs` to `ys`.
@@ -1114,7 +1114,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SIGMOID_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `sigmoid` in place to raw `bf16` bit patterns.
@@ -1124,7 +1124,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "sigmoid", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SIGMOID_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SIGMOID_BF16), xs);
 }
 
 /// Writes `sigmoid` of raw `bf16` bit patterns `xs` to `ys`.
@@ -1140,7 +1140,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SIGMOID_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SIGMOID_BF16), xs, ys);
 }
 
 /// `sigmoid` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -1155,7 +1155,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::SIGMOID_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(SIGMOID_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `sigmoid` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1166,7 +1166,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SIGMOID_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SIGMOID_FP8_E4M3)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -1182,7 +1182,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SIGMOID_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SIGMOID_FP8_E4M3)), xs, ys);
 }
 
 /// `sigmoid` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -1197,7 +1197,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::SIGMOID_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(SIGMOID_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `sigmoid` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1208,7 +1208,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SIGMOID_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SIGMOID_FP8_E5M2)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -1224,7 +1224,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SIGMOID_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SIGMOID_FP8_E5M2)), xs, ys);
 }
 
 /// `sigmoid` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -1239,7 +1239,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SIGMOID_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `sigmoid` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1250,7 +1250,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SIGMOID_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -1266,7 +1266,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SIGMOID_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `sigmoid` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -1281,7 +1281,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SIGMOID_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `sigmoid` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1292,7 +1292,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SIGMOID_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -1308,7 +1308,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SIGMOID_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `sigmoid` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -1327,7 +1327,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SIGMOID_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(SIGMOID_FP6_E2M3)), x)
 }
 
 /// Applies `sigmoid` in place to raw `fp6_e2m3` values.
@@ -1342,7 +1342,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SIGMOID_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SIGMOID_FP6_E2M3)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -1358,7 +1358,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SIGMOID_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SIGMOID_FP6_E2M3)), xs, ys);
 }
 
 /// `sigmoid` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -1377,7 +1377,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SIGMOID_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(SIGMOID_FP6_E3M2)), x)
 }
 
 /// Applies `sigmoid` in place to raw `fp6_e3m2` values.
@@ -1392,7 +1392,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SIGMOID_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SIGMOID_FP6_E3M2)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -1408,7 +1408,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SIGMOID_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SIGMOID_FP6_E3M2)), xs, ys);
 }
 
 /// `sigmoid` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -1427,7 +1427,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SIGMOID_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(SIGMOID_FP4_E2M1)), x)
 }
 
 /// Applies `sigmoid` in place to raw `fp4_e2m1` values.
@@ -1442,7 +1442,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SIGMOID_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SIGMOID_FP4_E2M1)), xs);
 }
 
 /// Writes `sigmoid` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -1458,7 +1458,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SIGMOID_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SIGMOID_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -1483,7 +1483,7 @@ pub mod tanh {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::TANH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(TANH_F16), x.to_bits()))
 }
 
 /// `tanh` of one `f16` given and returned as raw bits.
@@ -1493,7 +1493,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::TANH_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(TANH_F16), x)
 }
 
 /// Applies `tanh` in place to every `f16` of `xs`.
@@ -1504,7 +1504,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::TANH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(TANH_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `tanh` of every `f16` of `xs` to `ys`.
@@ -1521,7 +1521,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::TANH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(TANH_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `tanh` in place to raw `f16` bit patterns.
@@ -1531,7 +1531,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::TANH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(TANH_F16), xs);
 }
 
 /// Writes `tanh` of raw `f16` bit patterns `xs` to `ys`.
@@ -1547,7 +1547,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::TANH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(TANH_F16), xs, ys);
 }
 
 /// `tanh` of one `bf16` value: one table load.
@@ -1562,7 +1562,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::TANH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(TANH_BF16), x.to_bits()))
 }
 
 /// `tanh` of one `bf16` given and returned as raw bits.
@@ -1572,7 +1572,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::TANH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(TANH_BF16), x)
 }
 
 /// Applies `tanh` in place to every `bf16` of `xs`.
@@ -1583,7 +1583,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::TANH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(TANH_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `tanh` of every `bf16` of `xs` to `ys`.
@@ -1600,7 +1600,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::TANH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(TANH_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `tanh` in place to raw `bf16` bit patterns.
@@ -1610,7 +1610,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "tanh", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::TANH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(TANH_BF16), xs);
 }
 
 /// Writes `tanh` of raw `bf16` bit patterns `xs` to `ys`.
@@ -1626,7 +1626,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::TANH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(TANH_BF16), xs, ys);
 }
 
 /// `tanh` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -1641,7 +1641,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::TANH_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(TANH_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `tanh` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1652,7 +1652,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::TANH_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(TANH_FP8_E4M3)), xs);
 }
 
 /// Writes `tanh` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -1668,7 +1668,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::TANH_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(TANH_FP8_E4M3)), xs, ys);
 }
 
 /// `tanh` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -1683,7 +1683,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::TANH_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(TANH_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `tanh` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1694,7 +1694,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::TANH_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(TANH_FP8_E5M2)), xs);
 }
 
 /// Writes `tanh` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -1710,7 +1710,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::TANH_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(TANH_FP8_E5M2)), xs, ys);
 }
 
 /// `tanh` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -1725,7 +1725,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::TANH_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(TANH_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `tanh` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1736,7 +1736,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::TANH_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(TANH_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `tanh` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -1752,7 +1752,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::TANH_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(TANH_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `tanh` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -1767,7 +1767,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::TANH_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(TANH_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `tanh` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -1778,7 +1778,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::TANH_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(TANH_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `tanh` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -1794,7 +1794,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::TANH_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(TANH_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `tanh` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -1813,7 +1813,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::TANH_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(TANH_FP6_E2M3)), x)
 }
 
 /// Applies `tanh` in place to raw `fp6_e2m3` values.
@@ -1828,7 +1828,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::TANH_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(TANH_FP6_E2M3)), xs);
 }
 
 /// Writes `tanh` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -1844,7 +1844,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::TANH_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(TANH_FP6_E2M3)), xs, ys);
 }
 
 /// `tanh` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -1863,7 +1863,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::TANH_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(TANH_FP6_E3M2)), x)
 }
 
 /// Applies `tanh` in place to raw `fp6_e3m2` values.
@@ -1878,7 +1878,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::TANH_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(TANH_FP6_E3M2)), xs);
 }
 
 /// Writes `tanh` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -1894,7 +1894,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::TANH_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(TANH_FP6_E3M2)), xs, ys);
 }
 
 /// `tanh` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -1913,7 +1913,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::TANH_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(TANH_FP4_E2M1)), x)
 }
 
 /// Applies `tanh` in place to raw `fp4_e2m1` values.
@@ -1928,7 +1928,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::TANH_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(TANH_FP4_E2M1)), xs);
 }
 
 /// Writes `tanh` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -1944,7 +1944,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::TANH_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(TANH_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -1969,7 +1969,7 @@ pub mod silu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SILU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SILU_F16), x.to_bits()))
 }
 
 /// `silu` of one `f16` given and returned as raw bits.
@@ -1979,7 +1979,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SILU_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SILU_F16), x)
 }
 
 /// Applies `silu` in place to every `f16` of `xs`.
@@ -1990,7 +1990,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SILU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SILU_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `silu` of every `f16` of `xs` to `ys`.
@@ -2007,7 +2007,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SILU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SILU_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `silu` in place to raw `f16` bit patterns.
@@ -2017,7 +2017,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SILU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SILU_F16), xs);
 }
 
 /// Writes `silu` of raw `f16` bit patterns `xs` to `ys`.
@@ -2033,7 +2033,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SILU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SILU_F16), xs, ys);
 }
 
 /// `silu` of one `bf16` value: one table load.
@@ -2048,7 +2048,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SILU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SILU_BF16), x.to_bits()))
 }
 
 /// `silu` of one `bf16` given and returned as raw bits.
@@ -2058,7 +2058,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SILU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SILU_BF16), x)
 }
 
 /// Applies `silu` in place to every `bf16` of `xs`.
@@ -2069,7 +2069,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SILU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SILU_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `silu` of every `bf16` of `xs` to `ys`.
@@ -2086,7 +2086,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SILU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SILU_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `silu` in place to raw `bf16` bit patterns.
@@ -2096,7 +2096,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "silu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SILU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SILU_BF16), xs);
 }
 
 /// Writes `silu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -2112,7 +2112,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SILU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SILU_BF16), xs, ys);
 }
 
 /// `silu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -2127,7 +2127,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::SILU_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(SILU_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `silu` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2138,7 +2138,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SILU_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SILU_FP8_E4M3)), xs);
 }
 
 /// Writes `silu` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -2154,7 +2154,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SILU_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SILU_FP8_E4M3)), xs, ys);
 }
 
 /// `silu` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -2169,7 +2169,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::SILU_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(SILU_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `silu` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2180,7 +2180,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SILU_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SILU_FP8_E5M2)), xs);
 }
 
 /// Writes `silu` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -2196,7 +2196,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SILU_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SILU_FP8_E5M2)), xs, ys);
 }
 
 /// `silu` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -2211,7 +2211,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SILU_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SILU_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `silu` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2222,7 +2222,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SILU_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SILU_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `silu` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -2238,7 +2238,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SILU_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SILU_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `silu` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -2253,7 +2253,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SILU_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SILU_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `silu` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2264,7 +2264,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SILU_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SILU_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `silu` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -2280,7 +2280,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SILU_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SILU_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `silu` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -2299,7 +2299,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SILU_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(SILU_FP6_E2M3)), x)
 }
 
 /// Applies `silu` in place to raw `fp6_e2m3` values.
@@ -2314,7 +2314,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SILU_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SILU_FP6_E2M3)), xs);
 }
 
 /// Writes `silu` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -2330,7 +2330,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SILU_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SILU_FP6_E2M3)), xs, ys);
 }
 
 /// `silu` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -2349,7 +2349,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SILU_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(SILU_FP6_E3M2)), x)
 }
 
 /// Applies `silu` in place to raw `fp6_e3m2` values.
@@ -2364,7 +2364,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SILU_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SILU_FP6_E3M2)), xs);
 }
 
 /// Writes `silu` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -2380,7 +2380,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SILU_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SILU_FP6_E3M2)), xs, ys);
 }
 
 /// `silu` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -2399,7 +2399,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SILU_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(SILU_FP4_E2M1)), x)
 }
 
 /// Applies `silu` in place to raw `fp4_e2m1` values.
@@ -2414,7 +2414,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SILU_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SILU_FP4_E2M1)), xs);
 }
 
 /// Writes `silu` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -2430,7 +2430,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SILU_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SILU_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -2455,7 +2455,7 @@ pub mod mish {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::MISH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(MISH_F16), x.to_bits()))
 }
 
 /// `mish` of one `f16` given and returned as raw bits.
@@ -2465,7 +2465,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::MISH_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(MISH_F16), x)
 }
 
 /// Applies `mish` in place to every `f16` of `xs`.
@@ -2476,7 +2476,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::MISH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(MISH_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `mish` of every `f16` of `xs` to `ys`.
@@ -2493,7 +2493,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::MISH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(MISH_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `mish` in place to raw `f16` bit patterns.
@@ -2503,7 +2503,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::MISH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(MISH_F16), xs);
 }
 
 /// Writes `mish` of raw `f16` bit patterns `xs` to `ys`.
@@ -2519,7 +2519,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::MISH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(MISH_F16), xs, ys);
 }
 
 /// `mish` of one `bf16` value: one table load.
@@ -2534,7 +2534,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::MISH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(MISH_BF16), x.to_bits()))
 }
 
 /// `mish` of one `bf16` given and returned as raw bits.
@@ -2544,7 +2544,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::MISH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(MISH_BF16), x)
 }
 
 /// Applies `mish` in place to every `bf16` of `xs`.
@@ -2555,7 +2555,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::MISH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(MISH_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `mish` of every `bf16` of `xs` to `ys`.
@@ -2572,7 +2572,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::MISH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(MISH_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `mish` in place to raw `bf16` bit patterns.
@@ -2582,7 +2582,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "mish", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::MISH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(MISH_BF16), xs);
 }
 
 /// Writes `mish` of raw `bf16` bit patterns `xs` to `ys`.
@@ -2598,7 +2598,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::MISH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(MISH_BF16), xs, ys);
 }
 
 /// `mish` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -2613,7 +2613,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::MISH_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(MISH_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `mish` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2624,7 +2624,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::MISH_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(MISH_FP8_E4M3)), xs);
 }
 
 /// Writes `mish` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -2640,7 +2640,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::MISH_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(MISH_FP8_E4M3)), xs, ys);
 }
 
 /// `mish` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -2655,7 +2655,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::MISH_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(MISH_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `mish` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2666,7 +2666,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::MISH_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(MISH_FP8_E5M2)), xs);
 }
 
 /// Writes `mish` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -2682,7 +2682,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::MISH_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(MISH_FP8_E5M2)), xs, ys);
 }
 
 /// `mish` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -2697,7 +2697,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::MISH_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(MISH_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `mish` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2708,7 +2708,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::MISH_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(MISH_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `mish` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -2724,7 +2724,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::MISH_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(MISH_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `mish` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -2739,7 +2739,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::MISH_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(MISH_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `mish` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -2750,7 +2750,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::MISH_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(MISH_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `mish` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -2766,7 +2766,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::MISH_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(MISH_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `mish` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -2785,7 +2785,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::MISH_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(MISH_FP6_E2M3)), x)
 }
 
 /// Applies `mish` in place to raw `fp6_e2m3` values.
@@ -2800,7 +2800,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::MISH_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(MISH_FP6_E2M3)), xs);
 }
 
 /// Writes `mish` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -2816,7 +2816,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::MISH_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(MISH_FP6_E2M3)), xs, ys);
 }
 
 /// `mish` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -2835,7 +2835,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::MISH_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(MISH_FP6_E3M2)), x)
 }
 
 /// Applies `mish` in place to raw `fp6_e3m2` values.
@@ -2850,7 +2850,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::MISH_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(MISH_FP6_E3M2)), xs);
 }
 
 /// Writes `mish` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -2866,7 +2866,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::MISH_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(MISH_FP6_E3M2)), xs, ys);
 }
 
 /// `mish` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -2885,7 +2885,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::MISH_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(MISH_FP4_E2M1)), x)
 }
 
 /// Applies `mish` in place to raw `fp4_e2m1` values.
@@ -2900,7 +2900,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::MISH_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(MISH_FP4_E2M1)), xs);
 }
 
 /// Writes `mish` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -2916,7 +2916,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::MISH_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(MISH_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -2941,7 +2941,7 @@ pub mod softplus {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTPLUS_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SOFTPLUS_F16), x.to_bits()))
 }
 
 /// `softplus` of one `f16` given and returned as raw bits.
@@ -2951,7 +2951,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SOFTPLUS_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SOFTPLUS_F16), x)
 }
 
 /// Applies `softplus` in place to every `f16` of `xs`.
@@ -2962,7 +2962,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTPLUS_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `softplus` of every `f16` of `xs` to `ys`.
@@ -2979,7 +2979,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTPLUS_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softplus` in place to raw `f16` bit patterns.
@@ -2989,7 +2989,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTPLUS_F16), xs);
 }
 
 /// Writes `softplus` of raw `f16` bit patterns `xs` to `ys`.
@@ -3005,7 +3005,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTPLUS_F16), xs, ys);
 }
 
 /// `softplus` of one `bf16` value: one table load.
@@ -3020,7 +3020,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTPLUS_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SOFTPLUS_BF16), x.to_bits()))
 }
 
 /// `softplus` of one `bf16` given and returned as raw bits.
@@ -3030,7 +3030,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SOFTPLUS_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SOFTPLUS_BF16), x)
 }
 
 /// Applies `softplus` in place to every `bf16` of `xs`.
@@ -3041,7 +3041,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTPLUS_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `softplus` of every `bf16` of `xs` to `ys`.
@@ -3058,7 +3058,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTPLUS_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softplus` in place to raw `bf16` bit patterns.
@@ -3068,7 +3068,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softplus", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SOFTPLUS_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTPLUS_BF16), xs);
 }
 
 /// Writes `softplus` of raw `bf16` bit patterns `xs` to `ys`.
@@ -3084,7 +3084,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SOFTPLUS_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTPLUS_BF16), xs, ys);
 }
 
 /// `softplus` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -3099,7 +3099,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTPLUS_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(SOFTPLUS_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `softplus` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3110,7 +3110,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTPLUS_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3)), xs);
 }
 
 /// Writes `softplus` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -3126,7 +3126,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTPLUS_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3)), xs, ys);
 }
 
 /// `softplus` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -3141,7 +3141,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTPLUS_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(SOFTPLUS_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `softplus` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3152,7 +3152,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTPLUS_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2)), xs);
 }
 
 /// Writes `softplus` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -3168,7 +3168,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTPLUS_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2)), xs, ys);
 }
 
 /// `softplus` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -3183,7 +3183,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTPLUS_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `softplus` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3194,7 +3194,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTPLUS_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `softplus` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -3210,7 +3210,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTPLUS_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `softplus` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -3225,7 +3225,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTPLUS_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `softplus` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3236,7 +3236,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTPLUS_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `softplus` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -3252,7 +3252,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTPLUS_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `softplus` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -3271,7 +3271,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SOFTPLUS_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3)), x)
 }
 
 /// Applies `softplus` in place to raw `fp6_e2m3` values.
@@ -3286,7 +3286,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SOFTPLUS_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3)), xs);
 }
 
 /// Writes `softplus` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -3302,7 +3302,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SOFTPLUS_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3)), xs, ys);
 }
 
 /// `softplus` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -3321,7 +3321,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SOFTPLUS_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2)), x)
 }
 
 /// Applies `softplus` in place to raw `fp6_e3m2` values.
@@ -3336,7 +3336,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SOFTPLUS_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2)), xs);
 }
 
 /// Writes `softplus` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -3352,7 +3352,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SOFTPLUS_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2)), xs, ys);
 }
 
 /// `softplus` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -3371,7 +3371,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SOFTPLUS_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1)), x)
 }
 
 /// Applies `softplus` in place to raw `fp4_e2m1` values.
@@ -3386,7 +3386,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SOFTPLUS_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1)), xs);
 }
 
 /// Writes `softplus` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -3402,7 +3402,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SOFTPLUS_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -3427,7 +3427,7 @@ pub mod softsign {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTSIGN_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SOFTSIGN_F16), x.to_bits()))
 }
 
 /// `softsign` of one `f16` given and returned as raw bits.
@@ -3437,7 +3437,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SOFTSIGN_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SOFTSIGN_F16), x)
 }
 
 /// Applies `softsign` in place to every `f16` of `xs`.
@@ -3448,7 +3448,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTSIGN_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `softsign` of every `f16` of `xs` to `ys`.
@@ -3465,7 +3465,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTSIGN_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softsign` in place to raw `f16` bit patterns.
@@ -3475,7 +3475,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTSIGN_F16), xs);
 }
 
 /// Writes `softsign` of raw `f16` bit patterns `xs` to `ys`.
@@ -3491,7 +3491,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTSIGN_F16), xs, ys);
 }
 
 /// `softsign` of one `bf16` value: one table load.
@@ -3506,7 +3506,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SOFTSIGN_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SOFTSIGN_BF16), x.to_bits()))
 }
 
 /// `softsign` of one `bf16` given and returned as raw bits.
@@ -3516,7 +3516,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SOFTSIGN_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SOFTSIGN_BF16), x)
 }
 
 /// Applies `softsign` in place to every `bf16` of `xs`.
@@ -3527,7 +3527,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTSIGN_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `softsign` of every `bf16` of `xs` to `ys`.
@@ -3544,7 +3544,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTSIGN_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `softsign` in place to raw `bf16` bit patterns.
@@ -3554,7 +3554,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "softsign", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SOFTSIGN_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SOFTSIGN_BF16), xs);
 }
 
 /// Writes `softsign` of raw `bf16` bit patterns `xs` to `ys`.
@@ -3570,7 +3570,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SOFTSIGN_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SOFTSIGN_BF16), xs, ys);
 }
 
 /// `softsign` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -3585,7 +3585,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTSIGN_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(SOFTSIGN_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `softsign` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3596,7 +3596,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTSIGN_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3)), xs);
 }
 
 /// Writes `softsign` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -3612,7 +3612,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTSIGN_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3)), xs, ys);
 }
 
 /// `softsign` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -3627,7 +3627,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTSIGN_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(SOFTSIGN_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `softsign` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3638,7 +3638,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTSIGN_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2)), xs);
 }
 
 /// Writes `softsign` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -3654,7 +3654,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTSIGN_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2)), xs, ys);
 }
 
 /// `softsign` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -3669,7 +3669,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTSIGN_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `softsign` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3680,7 +3680,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTSIGN_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `softsign` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -3696,7 +3696,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTSIGN_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `softsign` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -3711,7 +3711,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SOFTSIGN_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `softsign` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -3722,7 +3722,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SOFTSIGN_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `softsign` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -3738,7 +3738,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SOFTSIGN_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `softsign` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -3757,7 +3757,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SOFTSIGN_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3)), x)
 }
 
 /// Applies `softsign` in place to raw `fp6_e2m3` values.
@@ -3772,7 +3772,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SOFTSIGN_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3)), xs);
 }
 
 /// Writes `softsign` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -3788,7 +3788,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SOFTSIGN_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3)), xs, ys);
 }
 
 /// `softsign` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -3807,7 +3807,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SOFTSIGN_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2)), x)
 }
 
 /// Applies `softsign` in place to raw `fp6_e3m2` values.
@@ -3822,7 +3822,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SOFTSIGN_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2)), xs);
 }
 
 /// Writes `softsign` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -3838,7 +3838,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SOFTSIGN_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2)), xs, ys);
 }
 
 /// `softsign` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -3857,7 +3857,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SOFTSIGN_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1)), x)
 }
 
 /// Applies `softsign` in place to raw `fp4_e2m1` values.
@@ -3872,7 +3872,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SOFTSIGN_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1)), xs);
 }
 
 /// Writes `softsign` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -3888,7 +3888,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SOFTSIGN_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -3913,7 +3913,7 @@ pub mod elu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::ELU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(ELU_F16), x.to_bits()))
 }
 
 /// `elu` of one `f16` given and returned as raw bits.
@@ -3923,7 +3923,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::ELU_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(ELU_F16), x)
 }
 
 /// Applies `elu` in place to every `f16` of `xs`.
@@ -3934,7 +3934,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::ELU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(ELU_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `elu` of every `f16` of `xs` to `ys`.
@@ -3951,7 +3951,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::ELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(ELU_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `elu` in place to raw `f16` bit patterns.
@@ -3961,7 +3961,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::ELU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(ELU_F16), xs);
 }
 
 /// Writes `elu` of raw `f16` bit patterns `xs` to `ys`.
@@ -3977,7 +3977,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::ELU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(ELU_F16), xs, ys);
 }
 
 /// `elu` of one `bf16` value: one table load.
@@ -3992,7 +3992,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::ELU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(ELU_BF16), x.to_bits()))
 }
 
 /// `elu` of one `bf16` given and returned as raw bits.
@@ -4002,7 +4002,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::ELU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(ELU_BF16), x)
 }
 
 /// Applies `elu` in place to every `bf16` of `xs`.
@@ -4013,7 +4013,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::ELU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(ELU_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `elu` of every `bf16` of `xs` to `ys`.
@@ -4030,7 +4030,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::ELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(ELU_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `elu` in place to raw `bf16` bit patterns.
@@ -4040,7 +4040,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "elu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::ELU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(ELU_BF16), xs);
 }
 
 /// Writes `elu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -4056,7 +4056,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::ELU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(ELU_BF16), xs, ys);
 }
 
 /// `elu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -4071,7 +4071,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::ELU_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(ELU_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `elu` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4082,7 +4082,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ELU_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ELU_FP8_E4M3)), xs);
 }
 
 /// Writes `elu` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -4098,7 +4098,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ELU_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ELU_FP8_E4M3)), xs, ys);
 }
 
 /// `elu` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -4113,7 +4113,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::ELU_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(ELU_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `elu` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4124,7 +4124,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ELU_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ELU_FP8_E5M2)), xs);
 }
 
 /// Writes `elu` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -4140,7 +4140,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ELU_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ELU_FP8_E5M2)), xs, ys);
 }
 
 /// `elu` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -4155,7 +4155,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::ELU_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(ELU_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `elu` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4166,7 +4166,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ELU_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ELU_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `elu` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -4182,7 +4182,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ELU_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ELU_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `elu` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -4197,7 +4197,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::ELU_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(ELU_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `elu` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4208,7 +4208,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ELU_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ELU_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `elu` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -4224,7 +4224,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ELU_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ELU_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `elu` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -4243,7 +4243,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::ELU_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(ELU_FP6_E2M3)), x)
 }
 
 /// Applies `elu` in place to raw `fp6_e2m3` values.
@@ -4258,7 +4258,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::ELU_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(ELU_FP6_E2M3)), xs);
 }
 
 /// Writes `elu` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -4274,7 +4274,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::ELU_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(ELU_FP6_E2M3)), xs, ys);
 }
 
 /// `elu` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -4293,7 +4293,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::ELU_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(ELU_FP6_E3M2)), x)
 }
 
 /// Applies `elu` in place to raw `fp6_e3m2` values.
@@ -4308,7 +4308,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::ELU_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(ELU_FP6_E3M2)), xs);
 }
 
 /// Writes `elu` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -4324,7 +4324,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::ELU_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(ELU_FP6_E3M2)), xs, ys);
 }
 
 /// `elu` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -4343,7 +4343,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::ELU_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(ELU_FP4_E2M1)), x)
 }
 
 /// Applies `elu` in place to raw `fp4_e2m1` values.
@@ -4358,7 +4358,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::ELU_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(ELU_FP4_E2M1)), xs);
 }
 
 /// Writes `elu` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -4374,7 +4374,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::ELU_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(ELU_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -4399,7 +4399,7 @@ pub mod selu {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::SELU_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SELU_F16), x.to_bits()))
 }
 
 /// `selu` of one `f16` given and returned as raw bits.
@@ -4409,7 +4409,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SELU_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SELU_F16), x)
 }
 
 /// Applies `selu` in place to every `f16` of `xs`.
@@ -4420,7 +4420,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SELU_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SELU_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `selu` of every `f16` of `xs` to `ys`.
@@ -4437,7 +4437,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SELU_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SELU_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `selu` in place to raw `f16` bit patterns.
@@ -4447,7 +4447,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SELU_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SELU_F16), xs);
 }
 
 /// Writes `selu` of raw `f16` bit patterns `xs` to `ys`.
@@ -4463,7 +4463,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SELU_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SELU_F16), xs, ys);
 }
 
 /// `selu` of one `bf16` value: one table load.
@@ -4478,7 +4478,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::SELU_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(SELU_BF16), x.to_bits()))
 }
 
 /// `selu` of one `bf16` given and returned as raw bits.
@@ -4488,7 +4488,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::SELU_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(SELU_BF16), x)
 }
 
 /// Applies `selu` in place to every `bf16` of `xs`.
@@ -4499,7 +4499,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::SELU_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(SELU_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `selu` of every `bf16` of `xs` to `ys`.
@@ -4516,7 +4516,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::SELU_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(SELU_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `selu` in place to raw `bf16` bit patterns.
@@ -4526,7 +4526,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "selu", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::SELU_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(SELU_BF16), xs);
 }
 
 /// Writes `selu` of raw `bf16` bit patterns `xs` to `ys`.
@@ -4542,7 +4542,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::SELU_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(SELU_BF16), xs, ys);
 }
 
 /// `selu` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -4557,7 +4557,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::SELU_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(SELU_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `selu` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4568,7 +4568,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SELU_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SELU_FP8_E4M3)), xs);
 }
 
 /// Writes `selu` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -4584,7 +4584,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SELU_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SELU_FP8_E4M3)), xs, ys);
 }
 
 /// `selu` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -4599,7 +4599,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::SELU_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(SELU_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `selu` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4610,7 +4610,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SELU_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SELU_FP8_E5M2)), xs);
 }
 
 /// Writes `selu` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -4626,7 +4626,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SELU_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SELU_FP8_E5M2)), xs, ys);
 }
 
 /// `selu` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -4641,7 +4641,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SELU_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SELU_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `selu` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4652,7 +4652,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SELU_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SELU_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `selu` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -4668,7 +4668,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SELU_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SELU_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `selu` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -4683,7 +4683,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::SELU_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(SELU_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `selu` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -4694,7 +4694,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::SELU_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(SELU_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `selu` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -4710,7 +4710,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::SELU_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(SELU_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `selu` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -4729,7 +4729,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SELU_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(SELU_FP6_E2M3)), x)
 }
 
 /// Applies `selu` in place to raw `fp6_e2m3` values.
@@ -4744,7 +4744,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SELU_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SELU_FP6_E2M3)), xs);
 }
 
 /// Writes `selu` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -4760,7 +4760,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SELU_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SELU_FP6_E2M3)), xs, ys);
 }
 
 /// `selu` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -4779,7 +4779,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SELU_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(SELU_FP6_E3M2)), x)
 }
 
 /// Applies `selu` in place to raw `fp6_e3m2` values.
@@ -4794,7 +4794,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SELU_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SELU_FP6_E3M2)), xs);
 }
 
 /// Writes `selu` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -4810,7 +4810,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SELU_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SELU_FP6_E3M2)), xs, ys);
 }
 
 /// `selu` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -4829,7 +4829,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::SELU_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(SELU_FP4_E2M1)), x)
 }
 
 /// Applies `selu` in place to raw `fp4_e2m1` values.
@@ -4844,7 +4844,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::SELU_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(SELU_FP4_E2M1)), xs);
 }
 
 /// Writes `selu` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -4860,7 +4860,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::SELU_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(SELU_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -4885,7 +4885,7 @@ pub mod hardsigmoid {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(HARDSIGMOID_F16), x.to_bits()))
 }
 
 /// `hardsigmoid` of one `f16` given and returned as raw bits.
@@ -4895,7 +4895,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(HARDSIGMOID_F16), x)
 }
 
 /// Applies `hardsigmoid` in place to every `f16` of `xs`.
@@ -4906,7 +4906,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSIGMOID_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardsigmoid` of every `f16` of `xs` to `ys`.
@@ -4923,7 +4923,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSIGMOID_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardsigmoid` in place to raw `f16` bit patterns.
@@ -4933,7 +4933,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSIGMOID_F16), xs);
 }
 
 /// Writes `hardsigmoid` of raw `f16` bit patterns `xs` to `ys`.
@@ -4949,7 +4949,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSIGMOID_F16), xs, ys);
 }
 
 /// `hardsigmoid` of one `bf16` value: one table load.
@@ -4964,7 +4964,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(HARDSIGMOID_BF16), x.to_bits()))
 }
 
 /// `hardsigmoid` of one `bf16` given and returned as raw bits.
@@ -4974,7 +4974,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::HARDSIGMOID_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(HARDSIGMOID_BF16), x)
 }
 
 /// Applies `hardsigmoid` in place to every `bf16` of `xs`.
@@ -4985,7 +4985,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSIGMOID_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardsigmoid` of every `bf16` of `xs` to `ys`.
@@ -5002,7 +5002,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSIGMOID_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardsigmoid` in place to raw `bf16` bit patterns.
@@ -5012,7 +5012,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::HARDSIGMOID_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSIGMOID_BF16), xs);
 }
 
 /// Writes `hardsigmoid` of raw `bf16` bit patterns `xs` to `ys`.
@@ -5028,7 +5028,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::HARDSIGMOID_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSIGMOID_BF16), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -5043,7 +5043,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSIGMOID_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(HARDSIGMOID_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `hardsigmoid` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5054,7 +5054,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSIGMOID_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -5070,7 +5070,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSIGMOID_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3)), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -5085,7 +5085,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSIGMOID_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(HARDSIGMOID_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `hardsigmoid` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5096,7 +5096,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSIGMOID_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -5112,7 +5112,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSIGMOID_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2)), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -5127,7 +5127,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `hardsigmoid` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5138,7 +5138,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -5154,7 +5154,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -5169,7 +5169,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `hardsigmoid` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5180,7 +5180,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -5196,7 +5196,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -5215,7 +5215,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::HARDSIGMOID_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3)), x)
 }
 
 /// Applies `hardsigmoid` in place to raw `fp6_e2m3` values.
@@ -5230,7 +5230,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::HARDSIGMOID_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -5246,7 +5246,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::HARDSIGMOID_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3)), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -5265,7 +5265,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::HARDSIGMOID_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2)), x)
 }
 
 /// Applies `hardsigmoid` in place to raw `fp6_e3m2` values.
@@ -5280,7 +5280,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::HARDSIGMOID_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -5296,7 +5296,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::HARDSIGMOID_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2)), xs, ys);
 }
 
 /// `hardsigmoid` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -5315,7 +5315,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::HARDSIGMOID_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1)), x)
 }
 
 /// Applies `hardsigmoid` in place to raw `fp4_e2m1` values.
@@ -5330,7 +5330,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::HARDSIGMOID_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1)), xs);
 }
 
 /// Writes `hardsigmoid` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -5346,7 +5346,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::HARDSIGMOID_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -5371,7 +5371,7 @@ pub mod hardswish {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSWISH_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(HARDSWISH_F16), x.to_bits()))
 }
 
 /// `hardswish` of one `f16` given and returned as raw bits.
@@ -5381,7 +5381,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::HARDSWISH_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(HARDSWISH_F16), x)
 }
 
 /// Applies `hardswish` in place to every `f16` of `xs`.
@@ -5392,7 +5392,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSWISH_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardswish` of every `f16` of `xs` to `ys`.
@@ -5409,7 +5409,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::HARDSWISH_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSWISH_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardswish` in place to raw `f16` bit patterns.
@@ -5419,7 +5419,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSWISH_F16), xs);
 }
 
 /// Writes `hardswish` of raw `f16` bit patterns `xs` to `ys`.
@@ -5435,7 +5435,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::HARDSWISH_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSWISH_F16), xs, ys);
 }
 
 /// `hardswish` of one `bf16` value: one table load.
@@ -5450,7 +5450,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::HARDSWISH_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(HARDSWISH_BF16), x.to_bits()))
 }
 
 /// `hardswish` of one `bf16` given and returned as raw bits.
@@ -5460,7 +5460,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::HARDSWISH_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(HARDSWISH_BF16), x)
 }
 
 /// Applies `hardswish` in place to every `bf16` of `xs`.
@@ -5471,7 +5471,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSWISH_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `hardswish` of every `bf16` of `xs` to `ys`.
@@ -5488,7 +5488,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::HARDSWISH_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSWISH_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `hardswish` in place to raw `bf16` bit patterns.
@@ -5498,7 +5498,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "hardswish", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::HARDSWISH_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(HARDSWISH_BF16), xs);
 }
 
 /// Writes `hardswish` of raw `bf16` bit patterns `xs` to `ys`.
@@ -5514,7 +5514,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::HARDSWISH_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(HARDSWISH_BF16), xs, ys);
 }
 
 /// `hardswish` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -5529,7 +5529,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSWISH_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(HARDSWISH_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `hardswish` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5540,7 +5540,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSWISH_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -5556,7 +5556,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSWISH_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3)), xs, ys);
 }
 
 /// `hardswish` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -5571,7 +5571,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSWISH_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(HARDSWISH_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `hardswish` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5582,7 +5582,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSWISH_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -5598,7 +5598,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSWISH_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2)), xs, ys);
 }
 
 /// `hardswish` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -5613,7 +5613,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSWISH_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `hardswish` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5624,7 +5624,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSWISH_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -5640,7 +5640,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSWISH_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `hardswish` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -5655,7 +5655,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::HARDSWISH_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `hardswish` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -5666,7 +5666,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::HARDSWISH_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -5682,7 +5682,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::HARDSWISH_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `hardswish` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -5701,7 +5701,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::HARDSWISH_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(HARDSWISH_FP6_E2M3)), x)
 }
 
 /// Applies `hardswish` in place to raw `fp6_e2m3` values.
@@ -5716,7 +5716,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::HARDSWISH_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(HARDSWISH_FP6_E2M3)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -5732,7 +5732,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::HARDSWISH_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(HARDSWISH_FP6_E2M3)), xs, ys);
 }
 
 /// `hardswish` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -5751,7 +5751,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::HARDSWISH_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(HARDSWISH_FP6_E3M2)), x)
 }
 
 /// Applies `hardswish` in place to raw `fp6_e3m2` values.
@@ -5766,7 +5766,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::HARDSWISH_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(HARDSWISH_FP6_E3M2)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -5782,7 +5782,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::HARDSWISH_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(HARDSWISH_FP6_E3M2)), xs, ys);
 }
 
 /// `hardswish` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -5801,7 +5801,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::HARDSWISH_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(HARDSWISH_FP4_E2M1)), x)
 }
 
 /// Applies `hardswish` in place to raw `fp4_e2m1` values.
@@ -5816,7 +5816,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::HARDSWISH_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(HARDSWISH_FP4_E2M1)), xs);
 }
 
 /// Writes `hardswish` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -5832,7 +5832,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::HARDSWISH_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(HARDSWISH_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -5857,7 +5857,7 @@ pub mod erf {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::ERF_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(ERF_F16), x.to_bits()))
 }
 
 /// `erf` of one `f16` given and returned as raw bits.
@@ -5867,7 +5867,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::ERF_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(ERF_F16), x)
 }
 
 /// Applies `erf` in place to every `f16` of `xs`.
@@ -5878,7 +5878,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::ERF_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(ERF_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `erf` of every `f16` of `xs` to `ys`.
@@ -5895,7 +5895,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::ERF_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(ERF_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `erf` in place to raw `f16` bit patterns.
@@ -5905,7 +5905,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::ERF_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(ERF_F16), xs);
 }
 
 /// Writes `erf` of raw `f16` bit patterns `xs` to `ys`.
@@ -5921,7 +5921,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::ERF_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(ERF_F16), xs, ys);
 }
 
 /// `erf` of one `bf16` value: one table load.
@@ -5936,7 +5936,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::ERF_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(ERF_BF16), x.to_bits()))
 }
 
 /// `erf` of one `bf16` given and returned as raw bits.
@@ -5946,7 +5946,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::ERF_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(ERF_BF16), x)
 }
 
 /// Applies `erf` in place to every `bf16` of `xs`.
@@ -5957,7 +5957,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::ERF_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(ERF_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `erf` of every `bf16` of `xs` to `ys`.
@@ -5974,7 +5974,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::ERF_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(ERF_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `erf` in place to raw `bf16` bit patterns.
@@ -5984,7 +5984,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "erf", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::ERF_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(ERF_BF16), xs);
 }
 
 /// Writes `erf` of raw `bf16` bit patterns `xs` to `ys`.
@@ -6000,7 +6000,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::ERF_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(ERF_BF16), xs, ys);
 }
 
 /// `erf` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -6015,7 +6015,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::ERF_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(ERF_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `erf` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6026,7 +6026,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ERF_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ERF_FP8_E4M3)), xs);
 }
 
 /// Writes `erf` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -6042,7 +6042,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ERF_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ERF_FP8_E4M3)), xs, ys);
 }
 
 /// `erf` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -6057,7 +6057,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::ERF_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(ERF_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `erf` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6068,7 +6068,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ERF_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ERF_FP8_E5M2)), xs);
 }
 
 /// Writes `erf` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -6084,7 +6084,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ERF_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ERF_FP8_E5M2)), xs, ys);
 }
 
 /// `erf` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -6099,7 +6099,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::ERF_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(ERF_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `erf` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6110,7 +6110,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ERF_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ERF_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `erf` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -6126,7 +6126,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ERF_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ERF_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `erf` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -6141,7 +6141,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::ERF_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(ERF_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `erf` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6152,7 +6152,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::ERF_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(ERF_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `erf` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -6168,7 +6168,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::ERF_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(ERF_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `erf` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -6187,7 +6187,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::ERF_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(ERF_FP6_E2M3)), x)
 }
 
 /// Applies `erf` in place to raw `fp6_e2m3` values.
@@ -6202,7 +6202,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::ERF_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(ERF_FP6_E2M3)), xs);
 }
 
 /// Writes `erf` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -6218,7 +6218,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::ERF_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(ERF_FP6_E2M3)), xs, ys);
 }
 
 /// `erf` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -6237,7 +6237,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::ERF_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(ERF_FP6_E3M2)), x)
 }
 
 /// Applies `erf` in place to raw `fp6_e3m2` values.
@@ -6252,7 +6252,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::ERF_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(ERF_FP6_E3M2)), xs);
 }
 
 /// Writes `erf` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -6268,7 +6268,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::ERF_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(ERF_FP6_E3M2)), xs, ys);
 }
 
 /// `erf` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -6287,7 +6287,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::ERF_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(ERF_FP4_E2M1)), x)
 }
 
 /// Applies `erf` in place to raw `fp4_e2m1` values.
@@ -6302,7 +6302,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::ERF_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(ERF_FP4_E2M1)), xs);
 }
 
 /// Writes `erf` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -6318,7 +6318,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::ERF_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(ERF_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -6343,7 +6343,7 @@ pub mod exp {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::EXP_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(EXP_F16), x.to_bits()))
 }
 
 /// `exp` of one `f16` given and returned as raw bits.
@@ -6353,7 +6353,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::EXP_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(EXP_F16), x)
 }
 
 /// Applies `exp` in place to every `f16` of `xs`.
@@ -6364,7 +6364,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::EXP_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(EXP_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `exp` of every `f16` of `xs` to `ys`.
@@ -6381,7 +6381,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::EXP_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(EXP_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `exp` in place to raw `f16` bit patterns.
@@ -6391,7 +6391,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::EXP_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(EXP_F16), xs);
 }
 
 /// Writes `exp` of raw `f16` bit patterns `xs` to `ys`.
@@ -6407,7 +6407,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::EXP_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(EXP_F16), xs, ys);
 }
 
 /// `exp` of one `bf16` value: one table load.
@@ -6422,7 +6422,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::EXP_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(EXP_BF16), x.to_bits()))
 }
 
 /// `exp` of one `bf16` given and returned as raw bits.
@@ -6432,7 +6432,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::EXP_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(EXP_BF16), x)
 }
 
 /// Applies `exp` in place to every `bf16` of `xs`.
@@ -6443,7 +6443,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::EXP_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(EXP_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `exp` of every `bf16` of `xs` to `ys`.
@@ -6460,7 +6460,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::EXP_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(EXP_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `exp` in place to raw `bf16` bit patterns.
@@ -6470,7 +6470,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "exp", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::EXP_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(EXP_BF16), xs);
 }
 
 /// Writes `exp` of raw `bf16` bit patterns `xs` to `ys`.
@@ -6486,7 +6486,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::EXP_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(EXP_BF16), xs, ys);
 }
 
 /// `exp` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -6501,7 +6501,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::EXP_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(EXP_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `exp` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6512,7 +6512,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::EXP_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(EXP_FP8_E4M3)), xs);
 }
 
 /// Writes `exp` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -6528,7 +6528,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::EXP_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(EXP_FP8_E4M3)), xs, ys);
 }
 
 /// `exp` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -6543,7 +6543,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::EXP_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(EXP_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `exp` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6554,7 +6554,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::EXP_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(EXP_FP8_E5M2)), xs);
 }
 
 /// Writes `exp` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -6570,7 +6570,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::EXP_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(EXP_FP8_E5M2)), xs, ys);
 }
 
 /// `exp` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -6585,7 +6585,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::EXP_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(EXP_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `exp` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6596,7 +6596,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::EXP_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(EXP_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `exp` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -6612,7 +6612,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::EXP_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(EXP_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `exp` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -6627,7 +6627,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::EXP_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(EXP_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `exp` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6638,7 +6638,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::EXP_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(EXP_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `exp` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -6654,7 +6654,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::EXP_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(EXP_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `exp` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -6673,7 +6673,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::EXP_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(EXP_FP6_E2M3)), x)
 }
 
 /// Applies `exp` in place to raw `fp6_e2m3` values.
@@ -6688,7 +6688,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::EXP_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(EXP_FP6_E2M3)), xs);
 }
 
 /// Writes `exp` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -6704,7 +6704,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::EXP_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(EXP_FP6_E2M3)), xs, ys);
 }
 
 /// `exp` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -6723,7 +6723,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::EXP_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(EXP_FP6_E3M2)), x)
 }
 
 /// Applies `exp` in place to raw `fp6_e3m2` values.
@@ -6738,7 +6738,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::EXP_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(EXP_FP6_E3M2)), xs);
 }
 
 /// Writes `exp` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -6754,7 +6754,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::EXP_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(EXP_FP6_E3M2)), xs, ys);
 }
 
 /// `exp` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -6773,7 +6773,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::EXP_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(EXP_FP4_E2M1)), x)
 }
 
 /// Applies `exp` in place to raw `fp4_e2m1` values.
@@ -6788,7 +6788,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::EXP_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(EXP_FP4_E2M1)), xs);
 }
 
 /// Writes `exp` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -6804,7 +6804,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::EXP_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(EXP_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -6829,7 +6829,7 @@ pub mod log {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::LOG_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(LOG_F16), x.to_bits()))
 }
 
 /// `log` of one `f16` given and returned as raw bits.
@@ -6839,7 +6839,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::LOG_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(LOG_F16), x)
 }
 
 /// Applies `log` in place to every `f16` of `xs`.
@@ -6850,7 +6850,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::LOG_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(LOG_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `log` of every `f16` of `xs` to `ys`.
@@ -6867,7 +6867,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::LOG_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(LOG_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `log` in place to raw `f16` bit patterns.
@@ -6877,7 +6877,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::LOG_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(LOG_F16), xs);
 }
 
 /// Writes `log` of raw `f16` bit patterns `xs` to `ys`.
@@ -6893,7 +6893,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::LOG_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(LOG_F16), xs, ys);
 }
 
 /// `log` of one `bf16` value: one table load.
@@ -6908,7 +6908,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::LOG_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(LOG_BF16), x.to_bits()))
 }
 
 /// `log` of one `bf16` given and returned as raw bits.
@@ -6918,7 +6918,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::LOG_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(LOG_BF16), x)
 }
 
 /// Applies `log` in place to every `bf16` of `xs`.
@@ -6929,7 +6929,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::LOG_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(LOG_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `log` of every `bf16` of `xs` to `ys`.
@@ -6946,7 +6946,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::LOG_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(LOG_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `log` in place to raw `bf16` bit patterns.
@@ -6956,7 +6956,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "log", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::LOG_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(LOG_BF16), xs);
 }
 
 /// Writes `log` of raw `bf16` bit patterns `xs` to `ys`.
@@ -6972,7 +6972,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::LOG_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(LOG_BF16), xs, ys);
 }
 
 /// `log` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -6987,7 +6987,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::LOG_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(LOG_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `log` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -6998,7 +6998,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOG_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOG_FP8_E4M3)), xs);
 }
 
 /// Writes `log` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -7014,7 +7014,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOG_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOG_FP8_E4M3)), xs, ys);
 }
 
 /// `log` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -7029,7 +7029,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::LOG_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(LOG_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `log` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7040,7 +7040,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOG_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOG_FP8_E5M2)), xs);
 }
 
 /// Writes `log` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -7056,7 +7056,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOG_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOG_FP8_E5M2)), xs, ys);
 }
 
 /// `log` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -7071,7 +7071,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::LOG_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(LOG_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `log` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7082,7 +7082,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOG_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOG_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `log` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -7098,7 +7098,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOG_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOG_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `log` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -7113,7 +7113,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::LOG_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(LOG_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `log` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7124,7 +7124,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOG_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOG_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `log` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -7140,7 +7140,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOG_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOG_FP8_E5M2FNUZ)), xs, ys);
 }
 }
 
@@ -7165,7 +7165,7 @@ pub mod rsqrt {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::RSQRT_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(RSQRT_F16), x.to_bits()))
 }
 
 /// `rsqrt` of one `f16` given and returned as raw bits.
@@ -7175,7 +7175,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::RSQRT_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(RSQRT_F16), x)
 }
 
 /// Applies `rsqrt` in place to every `f16` of `xs`.
@@ -7186,7 +7186,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::RSQRT_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(RSQRT_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `rsqrt` of every `f16` of `xs` to `ys`.
@@ -7203,7 +7203,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::RSQRT_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(RSQRT_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `rsqrt` in place to raw `f16` bit patterns.
@@ -7213,7 +7213,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::RSQRT_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(RSQRT_F16), xs);
 }
 
 /// Writes `rsqrt` of raw `f16` bit patterns `xs` to `ys`.
@@ -7229,7 +7229,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::RSQRT_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(RSQRT_F16), xs, ys);
 }
 
 /// `rsqrt` of one `bf16` value: one table load.
@@ -7244,7 +7244,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::RSQRT_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(RSQRT_BF16), x.to_bits()))
 }
 
 /// `rsqrt` of one `bf16` given and returned as raw bits.
@@ -7254,7 +7254,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::RSQRT_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(RSQRT_BF16), x)
 }
 
 /// Applies `rsqrt` in place to every `bf16` of `xs`.
@@ -7265,7 +7265,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::RSQRT_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(RSQRT_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `rsqrt` of every `bf16` of `xs` to `ys`.
@@ -7282,7 +7282,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::RSQRT_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(RSQRT_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `rsqrt` in place to raw `bf16` bit patterns.
@@ -7292,7 +7292,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "rsqrt", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::RSQRT_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(RSQRT_BF16), xs);
 }
 
 /// Writes `rsqrt` of raw `bf16` bit patterns `xs` to `ys`.
@@ -7308,7 +7308,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::RSQRT_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(RSQRT_BF16), xs, ys);
 }
 
 /// `rsqrt` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -7323,7 +7323,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::RSQRT_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(RSQRT_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `rsqrt` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7334,7 +7334,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::RSQRT_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(RSQRT_FP8_E4M3)), xs);
 }
 
 /// Writes `rsqrt` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -7350,7 +7350,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::RSQRT_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(RSQRT_FP8_E4M3)), xs, ys);
 }
 
 /// `rsqrt` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -7365,7 +7365,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::RSQRT_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(RSQRT_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `rsqrt` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7376,7 +7376,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::RSQRT_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(RSQRT_FP8_E5M2)), xs);
 }
 
 /// Writes `rsqrt` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -7392,7 +7392,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::RSQRT_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(RSQRT_FP8_E5M2)), xs, ys);
 }
 
 /// `rsqrt` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -7407,7 +7407,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::RSQRT_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(RSQRT_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `rsqrt` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7418,7 +7418,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::RSQRT_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(RSQRT_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `rsqrt` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -7434,7 +7434,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::RSQRT_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(RSQRT_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `rsqrt` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -7449,7 +7449,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::RSQRT_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(RSQRT_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `rsqrt` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7460,7 +7460,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::RSQRT_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(RSQRT_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `rsqrt` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -7476,7 +7476,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::RSQRT_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(RSQRT_FP8_E5M2FNUZ)), xs, ys);
 }
 }
 
@@ -7501,7 +7501,7 @@ pub mod gelu_quick {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_QUICK_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(GELU_QUICK_F16), x.to_bits()))
 }
 
 /// `gelu_quick` of one `f16` given and returned as raw bits.
@@ -7511,7 +7511,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::GELU_QUICK_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(GELU_QUICK_F16), x)
 }
 
 /// Applies `gelu_quick` in place to every `f16` of `xs`.
@@ -7522,7 +7522,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_QUICK_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_quick` of every `f16` of `xs` to `ys`.
@@ -7539,7 +7539,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_QUICK_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_quick` in place to raw `f16` bit patterns.
@@ -7549,7 +7549,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_QUICK_F16), xs);
 }
 
 /// Writes `gelu_quick` of raw `f16` bit patterns `xs` to `ys`.
@@ -7565,7 +7565,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_QUICK_F16), xs, ys);
 }
 
 /// `gelu_quick` of one `bf16` value: one table load.
@@ -7580,7 +7580,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::GELU_QUICK_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(GELU_QUICK_BF16), x.to_bits()))
 }
 
 /// `gelu_quick` of one `bf16` given and returned as raw bits.
@@ -7590,7 +7590,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::GELU_QUICK_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(GELU_QUICK_BF16), x)
 }
 
 /// Applies `gelu_quick` in place to every `bf16` of `xs`.
@@ -7601,7 +7601,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_QUICK_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `gelu_quick` of every `bf16` of `xs` to `ys`.
@@ -7618,7 +7618,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_QUICK_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `gelu_quick` in place to raw `bf16` bit patterns.
@@ -7628,7 +7628,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "gelu-quick", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::GELU_QUICK_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(GELU_QUICK_BF16), xs);
 }
 
 /// Writes `gelu_quick` of raw `bf16` bit patterns `xs` to `ys`.
@@ -7644,7 +7644,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::GELU_QUICK_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(GELU_QUICK_BF16), xs, ys);
 }
 
 /// `gelu_quick` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -7659,7 +7659,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_QUICK_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(GELU_QUICK_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `gelu_quick` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7670,7 +7670,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_QUICK_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -7686,7 +7686,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_QUICK_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3)), xs, ys);
 }
 
 /// `gelu_quick` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -7701,7 +7701,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_QUICK_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(GELU_QUICK_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `gelu_quick` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7712,7 +7712,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_QUICK_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -7728,7 +7728,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_QUICK_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2)), xs, ys);
 }
 
 /// `gelu_quick` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -7743,7 +7743,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_QUICK_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `gelu_quick` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7754,7 +7754,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_QUICK_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -7770,7 +7770,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_QUICK_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `gelu_quick` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -7785,7 +7785,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::GELU_QUICK_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `gelu_quick` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -7796,7 +7796,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::GELU_QUICK_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -7812,7 +7812,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::GELU_QUICK_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `gelu_quick` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -7831,7 +7831,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_QUICK_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3)), x)
 }
 
 /// Applies `gelu_quick` in place to raw `fp6_e2m3` values.
@@ -7846,7 +7846,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_QUICK_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -7862,7 +7862,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_QUICK_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3)), xs, ys);
 }
 
 /// `gelu_quick` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -7881,7 +7881,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_QUICK_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2)), x)
 }
 
 /// Applies `gelu_quick` in place to raw `fp6_e3m2` values.
@@ -7896,7 +7896,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_QUICK_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -7912,7 +7912,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_QUICK_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2)), xs, ys);
 }
 
 /// `gelu_quick` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -7931,7 +7931,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::GELU_QUICK_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1)), x)
 }
 
 /// Applies `gelu_quick` in place to raw `fp4_e2m1` values.
@@ -7946,7 +7946,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::GELU_QUICK_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1)), xs);
 }
 
 /// Writes `gelu_quick` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -7962,7 +7962,7 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::GELU_QUICK_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1)), xs, ys);
 }
 }
 
@@ -7987,7 +7987,7 @@ pub mod logsigmoid {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16(x: half::f16) -> half::f16 {
-    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_F16, x.to_bits()))
+    half::f16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(LOGSIGMOID_F16), x.to_bits()))
 }
 
 /// `logsigmoid` of one `f16` given and returned as raw bits.
@@ -7997,7 +7997,7 @@ pub fn f16(x: half::f16) -> half::f16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "f16"))))]
 #[inline]
 pub fn f16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_F16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(LOGSIGMOID_F16), x)
 }
 
 /// Applies `logsigmoid` in place to every `f16` of `xs`.
@@ -8008,7 +8008,7 @@ pub fn f16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_f16(xs: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_F16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(LOGSIGMOID_F16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `logsigmoid` of every `f16` of `xs` to `ys`.
@@ -8025,7 +8025,7 @@ pub fn apply_f16(xs: &mut [half::f16]) {
 #[track_caller]
 pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_F16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(LOGSIGMOID_F16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `logsigmoid` in place to raw `f16` bit patterns.
@@ -8035,7 +8035,7 @@ pub fn map_f16(xs: &[half::f16], ys: &mut [half::f16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "f16"))))]
 #[inline]
 pub fn apply_f16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_F16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(LOGSIGMOID_F16), xs);
 }
 
 /// Writes `logsigmoid` of raw `f16` bit patterns `xs` to `ys`.
@@ -8051,7 +8051,7 @@ pub fn apply_f16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_F16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(LOGSIGMOID_F16), xs, ys);
 }
 
 /// `logsigmoid` of one `bf16` value: one table load.
@@ -8066,7 +8066,7 @@ pub fn map_f16_bits(xs: &[u16], ys: &mut [u16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16(x: half::bf16) -> half::bf16 {
-    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_BF16, x.to_bits()))
+    half::bf16::from_bits(crate::kernels::read::at(&crate::tables::read_table!(LOGSIGMOID_BF16), x.to_bits()))
 }
 
 /// `logsigmoid` of one `bf16` given and returned as raw bits.
@@ -8076,7 +8076,7 @@ pub fn bf16(x: half::bf16) -> half::bf16 {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn bf16_bits(x: u16) -> u16 {
-    crate::kernels::read::at(&crate::tables::read::LOGSIGMOID_BF16, x)
+    crate::kernels::read::at(&crate::tables::read_table!(LOGSIGMOID_BF16), x)
 }
 
 /// Applies `logsigmoid` in place to every `bf16` of `xs`.
@@ -8087,7 +8087,7 @@ pub fn bf16_bits(x: u16) -> u16 {
 #[inline]
 pub fn apply_bf16(xs: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_BF16, xs.reinterpret_cast_mut());
+    crate::kernels::read::apply(&crate::tables::read_table!(LOGSIGMOID_BF16), xs.reinterpret_cast_mut());
 }
 
 /// Writes `logsigmoid` of every `bf16` of `xs` to `ys`.
@@ -8104,7 +8104,7 @@ pub fn apply_bf16(xs: &mut [half::bf16]) {
 #[track_caller]
 pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
     use half::slice::HalfFloatSliceExt;
-    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_BF16, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+    crate::kernels::read::map(&crate::tables::read_table!(LOGSIGMOID_BF16), xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
 /// Applies `logsigmoid` in place to raw `bf16` bit patterns.
@@ -8114,7 +8114,7 @@ pub fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16]) {
 #[cfg_attr(docsrs, doc(cfg(all(feature = "logsigmoid", feature = "bf16"))))]
 #[inline]
 pub fn apply_bf16_bits(xs: &mut [u16]) {
-    crate::kernels::read::apply(&crate::tables::read::LOGSIGMOID_BF16, xs);
+    crate::kernels::read::apply(&crate::tables::read_table!(LOGSIGMOID_BF16), xs);
 }
 
 /// Writes `logsigmoid` of raw `bf16` bit patterns `xs` to `ys`.
@@ -8130,7 +8130,7 @@ pub fn apply_bf16_bits(xs: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
-    crate::kernels::read::map(&crate::tables::read::LOGSIGMOID_BF16, xs, ys);
+    crate::kernels::read::map(&crate::tables::read_table!(LOGSIGMOID_BF16), xs, ys);
 }
 
 /// `logsigmoid` of one `fp8_e4m3` value given and returned as its raw bits.
@@ -8145,7 +8145,7 @@ pub fn map_bf16_bits(xs: &[u16], ys: &mut [u16]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3_bits(x: u8) -> u8 {
-    (*crate::tables::LOGSIGMOID_FP8_E4M3)[usize::from(x)]
+    (*crate::tables::table!(LOGSIGMOID_FP8_E4M3))[usize::from(x)]
 }
 
 /// Applies `logsigmoid` in place to raw `fp8_e4m3` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -8156,7 +8156,7 @@ pub fn fp8_e4m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOGSIGMOID_FP8_E4M3), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp8_e4m3` values `xs` to `ys`.
@@ -8172,7 +8172,7 @@ pub fn apply_fp8_e4m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOGSIGMOID_FP8_E4M3), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3)), xs, ys);
 }
 
 /// `logsigmoid` of one `fp8_e5m2` value given and returned as its raw bits.
@@ -8187,7 +8187,7 @@ pub fn map_fp8_e4m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2_bits(x: u8) -> u8 {
-    (*crate::tables::LOGSIGMOID_FP8_E5M2)[usize::from(x)]
+    (*crate::tables::table!(LOGSIGMOID_FP8_E5M2))[usize::from(x)]
 }
 
 /// Applies `logsigmoid` in place to raw `fp8_e5m2` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -8198,7 +8198,7 @@ pub fn fp8_e5m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOGSIGMOID_FP8_E5M2), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp8_e5m2` values `xs` to `ys`.
@@ -8214,7 +8214,7 @@ pub fn apply_fp8_e5m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOGSIGMOID_FP8_E5M2), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2)), xs, ys);
 }
 
 /// `logsigmoid` of one `fp8_e4m3fnuz` value given and returned as its raw bits.
@@ -8229,7 +8229,7 @@ pub fn map_fp8_e5m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ)[usize::from(x)]
+    (*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ))[usize::from(x)]
 }
 
 /// Applies `logsigmoid` in place to raw `fp8_e4m3fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -8240,7 +8240,7 @@ pub fn fp8_e4m3fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp8_e4m3fnuz` values `xs` to `ys`.
@@ -8256,7 +8256,7 @@ pub fn apply_fp8_e4m3fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ)), xs, ys);
 }
 
 /// `logsigmoid` of one `fp8_e5m2fnuz` value given and returned as its raw bits.
@@ -8271,7 +8271,7 @@ pub fn map_fp8_e4m3fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
-    (*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ)[usize::from(x)]
+    (*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ))[usize::from(x)]
 }
 
 /// Applies `logsigmoid` in place to raw `fp8_e5m2fnuz` values (SIMD byte permutes: see [`kernels`](crate::kernels)).
@@ -8282,7 +8282,7 @@ pub fn fp8_e5m2fnuz_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
-    crate::kernels::apply_u8(&(*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ), xs);
+    crate::kernels::apply_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp8_e5m2fnuz` values `xs` to `ys`.
@@ -8298,7 +8298,7 @@ pub fn apply_fp8_e5m2fnuz_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::kernels::map_u8(&(*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ), xs, ys);
+    crate::kernels::map_u8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ)), xs, ys);
 }
 
 /// `logsigmoid` of one `fp6_e2m3` value given and returned as its raw bits.
@@ -8317,7 +8317,7 @@ pub fn map_fp8_e5m2fnuz_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e2m3_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::LOGSIGMOID_FP6_E2M3), x)
+    crate::functions::code(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3)), x)
 }
 
 /// Applies `logsigmoid` in place to raw `fp6_e2m3` values.
@@ -8332,7 +8332,7 @@ pub fn fp6_e2m3_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::LOGSIGMOID_FP6_E2M3), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp6_e2m3` values `xs` to `ys`.
@@ -8348,7 +8348,7 @@ pub fn apply_fp6_e2m3_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::LOGSIGMOID_FP6_E2M3), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3)), xs, ys);
 }
 
 /// `logsigmoid` of one `fp6_e3m2` value given and returned as its raw bits.
@@ -8367,7 +8367,7 @@ pub fn map_fp6_e2m3_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp6_e3m2_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::LOGSIGMOID_FP6_E3M2), x)
+    crate::functions::code(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2)), x)
 }
 
 /// Applies `logsigmoid` in place to raw `fp6_e3m2` values.
@@ -8382,7 +8382,7 @@ pub fn fp6_e3m2_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::LOGSIGMOID_FP6_E3M2), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp6_e3m2` values `xs` to `ys`.
@@ -8398,7 +8398,7 @@ pub fn apply_fp6_e3m2_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::LOGSIGMOID_FP6_E3M2), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2)), xs, ys);
 }
 
 /// `logsigmoid` of one `fp4_e2m1` value given and returned as its raw bits.
@@ -8417,7 +8417,7 @@ pub fn map_fp6_e3m2_bits(xs: &[u8], ys: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn fp4_e2m1_bits(x: u8) -> u8 {
-    crate::functions::code(&(*crate::tables::LOGSIGMOID_FP4_E2M1), x)
+    crate::functions::code(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1)), x)
 }
 
 /// Applies `logsigmoid` in place to raw `fp4_e2m1` values.
@@ -8432,7 +8432,7 @@ pub fn fp4_e2m1_bits(x: u8) -> u8 {
 #[inline]
 #[track_caller]
 pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
-    crate::functions::apply_codes(&(*crate::tables::LOGSIGMOID_FP4_E2M1), xs);
+    crate::functions::apply_codes(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1)), xs);
 }
 
 /// Writes `logsigmoid` of the raw `fp4_e2m1` values `xs` to `ys`.
@@ -8448,6 +8448,6 @@ pub fn apply_fp4_e2m1_bits(xs: &mut [u8]) {
 #[inline]
 #[track_caller]
 pub fn map_fp4_e2m1_bits(xs: &[u8], ys: &mut [u8]) {
-    crate::functions::map_codes(&(*crate::tables::LOGSIGMOID_FP4_E2M1), xs, ys);
+    crate::functions::map_codes(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1)), xs, ys);
 }
 }

@@ -145,22 +145,23 @@ impl Func {
         r.format.can_represent(self.function)
     }
 
-    /// The full table over `r`, as a place: `(*crate::tables::GELU_TANH_F16)`
-    /// (the static is a reference into the table's declared static).
+    /// The full table over `r`, as a place: `(*crate::tables::table!(GELU_TANH_F16))`
+    /// (the static, a reference into the table's declared static; with `self-check`
+    /// its checked form, verified before its first use).
     fn table(&self, r: &Repr) -> String {
         format!(
-            "(*crate::tables::{})",
+            "(*crate::tables::table!({}))",
             emit::static_name(self.function, r.format)
         )
     }
 
     /// The static the lookups over `r` read: for a 16-bit format the form the
-    /// `compact` feature selects (`crate::tables::read::GELU_F16`), otherwise
+    /// `compact` feature selects (`crate::tables::read_table!(GELU_F16)`), otherwise
     /// the table.
     fn read(&self, r: &Repr) -> String {
         if emit::is_16_bit(r.format) {
             format!(
-                "crate::tables::read::{}",
+                "crate::tables::read_table!({})",
                 emit::static_name(self.function, r.format)
             )
         } else {
@@ -478,7 +479,7 @@ pub enum Activation {
                 "crate::compact::CompactRef<'static>",
                 &|f| {
                     format!(
-                        "crate::tables::compact::{}_{}",
+                        "crate::tables::compact_table!({}_{})",
                         f.name.to_uppercase(),
                         r.name.to_uppercase()
                     )
