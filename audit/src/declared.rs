@@ -414,14 +414,17 @@ impl Known {
         cost: &mut u64,
     ) -> Option<Declared> {
         let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
+        // A record is two of its five parts (marker, header, hash, name,
+        // the table after it) as a declaration has them: text that merely
+        // holds the marker (documentation in an rlib's metadata) is none.
+        let (n, compared) = self.intact_fields(bytes, marked);
+        *cost = compared;
+        if u8::from(marked) + n < 2 {
+            return None;
+        }
         let found_by = if marked {
             FoundBy::Marker
         } else {
-            let (n, compared) = self.intact_fields(bytes);
-            *cost = compared;
-            if n < 2 {
-                return None;
-            }
             FoundBy::Fields(n)
         };
         let declaration = if marked {
@@ -496,17 +499,32 @@ impl Known {
         Some(out)
     }
 
-    /// How many of a marker-less record's four other fields are those of a
+    /// How many of a record's four fields after its marker are those of a
     /// known table's declaration: header, hash, name, and the table after it;
-    /// and how many bytes that compared (the cost of judging it). Nothing is
+    /// and how many bytes that compared (the cost of judging it). Behind an
+    /// intact marker (`marked`), a header that parses counts too (a
+    /// declared op the lock does not list has no known header). Nothing is
     /// allocated: each known table is compared in place with the bytes after
     /// the record, in both byte orders, up to the first difference.
-    fn intact_fields(&self, b: &[u8]) -> (u8, u64) {
+    fn intact_fields(&self, b: &[u8], marked: bool) -> (u8, u64) {
         let Some(r) = b.get(..DECLARATION_BYTES) else {
-            return (0, 0);
+            // Cut off by the end of the file: behind an intact marker, its
+            // header (when present) must be a declaration's; fewer bytes
+            // cannot tell text from a record, and are taken as a record.
+            let header = b.get(8..16);
+            let ok = marked
+                && header.is_none_or(|h| {
+                    header_parses(h)
+                        || self
+                            .headers
+                            .binary_search(&u64::from_le_bytes(h.try_into().expect("8 bytes")))
+                            .is_ok()
+                });
+            return (u8::from(ok), 0);
         };
         let header = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
-        let header_ok = self.headers.binary_search(&header).is_ok();
+        let header_ok =
+            self.headers.binary_search(&header).is_ok() || (marked && header_parses(&r[8..16]));
         let field = &r[DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES];
         let name = actlut_codegen::record::parse_name(field);
         let sha = &r[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32];
@@ -547,6 +565,19 @@ impl Known {
         let n = u8::from(header_ok) + u8::from(name_ok) + u8::from(hash_ok) + u8::from(table_ok);
         (n, compared)
     }
+}
+
+/// Whether a declaration's header bytes (8 to 16: version, representation,
+/// width, byte order, length) are a possible combination.
+fn header_parses(h: &[u8]) -> bool {
+    let len = u32::from_le_bytes([h[4], h[5], h[6], h[7]]);
+    matches!(h[0], 1 | 2)
+        && match (h[1], h[2], h[3]) {
+            (0, 2, 0 | 1) => len == 1 << 17,
+            (0, 1, 0) => matches!(len, 16 | 64 | 256),
+            (1, 1, 0) => len > 0 && len < 1 << 17,
+            _ => false,
+        }
 }
 
 /// The byte order of a parsed declaration of a 16-bit table.

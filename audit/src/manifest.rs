@@ -63,8 +63,10 @@ impl Record {
         let (name, malformed) = match actlut_codegen::record::parse_name(field) {
             Some(n) => (String::from(n), false),
             // With its marker intact, a record is a record: a malformed name
-            // field is a problem, never a reason to skip it.
-            None if marked => (shown_name(field), true),
+            // field is a problem, never a reason to skip it. Text that merely
+            // holds the marker (documentation in an rlib's metadata) is no
+            // record: a name field holds its name's NUL padding.
+            None if marked && field.contains(&0) => (shown_name(field), true),
             None => return None,
         };
         let sha256: [u8; 32] = bytes[MARK.len() + NAME_BYTES..]

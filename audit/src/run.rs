@@ -210,7 +210,7 @@ fn audit_file(path: &Path, lock: &Lock) -> Result<Report, Error> {
     if meta.len() == 0 {
         return Err(Error(format!("{shown} is empty: nothing to audit")));
     }
-    let c = container::inspect(&object::ReadCache::new(&file), meta.len());
+    let c = container::inspect_file(&file, meta.len()).map_err(cannot)?;
     use std::io::Seek as _;
     (&file).rewind().map_err(cannot)?;
     let mut hasher = sha2::Sha256::new();
