@@ -199,7 +199,7 @@ impl Scanner<'_> {
             }),
             foreign_order: false,
         };
-        let evidence_at = Evidence { at: evidence_at };
+        let evidence_at = Evidence::new(evidence_at);
         (Some((found, evidence_at)), (evidence, share, complete))
     }
 

@@ -44,13 +44,11 @@ impl Scanner<'_> {
             }
         }
         self.read_declared(true);
+        self.settle(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
         let native = self.native;
-        let mut cover = Claimed::default();
-        for f in found.iter().filter(|f| clears(f, native)) {
-            cover.insert(f.offset, f.offset + f.len as u64);
-        }
+        let cover = core::mem::take(&mut self.cover);
         let mut kept: Vec<Found> = Vec::new();
         for (mut f, evidence) in found.into_iter().zip(evidence) {
             if f.verdict == Verdict::Intact {
@@ -181,7 +179,7 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
 
 /// The file ranges of the copies reported so far, merged, by start.
 #[derive(Default)]
-pub(super) struct Claimed(std::collections::BTreeMap<u64, u64>);
+pub(crate) struct Claimed(std::collections::BTreeMap<u64, u64>);
 
 impl Claimed {
     /// Whether some byte of `[a, b]` is in a range.

@@ -54,6 +54,12 @@ pub struct Scanner<'a> {
     pub(crate) intact: Vec<verify::Intact>,
     /// Where the evidence of each of [`found`](Self::found) lies.
     pub(crate) evidence_at: Vec<Evidence>,
+    /// The found copies before this one have their evidence settled
+    /// ([`Scanner::settle`]).
+    pub(crate) unsettled: usize,
+    /// The file ranges of the copies found so far that clear what lies in
+    /// them ([`verify::clears`]), merged.
+    pub(crate) cover: merge::Claimed,
     pub(crate) listed: Vec<(usize, u64)>,
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
@@ -102,6 +108,11 @@ pub struct Scanner<'a> {
 /// [`MIN_CONTENT_ENTRIES`] at most 64).
 pub(crate) const LOOKAHEAD: usize = 64;
 
+/// Candidate starts whose votes are kept at once: past this, after a block,
+/// the scan says it stopped and compares them all as if they had every vote
+/// (a hash table of 16-byte entries: at most 64 MiB, and 32 MiB pending).
+pub(crate) const MAX_VOTING_STARTS: usize = 1 << 21;
+
 /// Starts of one 8-bit table whose feature hits are kept at once (a power of
 /// two above 256 + [`FEATURE_REACH`]).
 pub(crate) const FEATURE_RING: usize = 512;
@@ -122,6 +133,8 @@ impl<'a> Scanner<'a> {
             found: Vec::new(),
             intact: Vec::new(),
             evidence_at: Vec::new(),
+            unsettled: 0,
+            cover: merge::Claimed::default(),
             listed: Vec::new(),
             exact: HashMap::new(),
             headers: Vec::new(),
@@ -205,6 +218,7 @@ impl<'a> Scanner<'a> {
             self.probe(end - LOOKAHEAD as u64 + 1);
         }
         self.verify_ready(false);
+        self.settle(false);
         self.verify_headers(false);
         self.read_records();
         self.read_declared(false);
@@ -219,7 +233,7 @@ impl<'a> Scanner<'a> {
             self.base = keep;
             // The votes left are those of the candidates not yet ready
             // (`verify_ready` takes the others), all after `keep`.
-            if self.seen.len() > 1 << 22 {
+            if self.seen.len() > MAX_VOTING_STARTS {
                 // Forgetting votes could hide a copy whose grams lie on
                 // either side of the flood: the scan says it stopped. Its
                 // candidates are still compared, as if they had every vote.

@@ -132,6 +132,17 @@ pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
             }
         }
         "declaration-flood" => {
+            // The marker and a header that parses (an 8-bit table's), every
+            // 16 bytes: each is a record (two of its five parts), none
+            // parses (its name field holds markers).
+            let mark = actlut_codegen::record::declaration_mark();
+            while data.len() < len {
+                data.extend_from_slice(&mark);
+                data.extend_from_slice(&[1, 0, 1, 0, 0, 1, 0, 0]);
+            }
+        }
+        "marker-flood" => {
+            // The declaration marker alone every 8 bytes: text, no record.
             let mark = actlut_codegen::record::declaration_mark();
             while data.len() < len {
                 data.extend_from_slice(&mark);
