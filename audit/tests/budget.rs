@@ -165,6 +165,19 @@ fn a_flood_of_markers_alone_is_no_declaration() {
     let len = 8 << 20;
     let r = scan("marker-flood", len);
     assert_within_budget(&r, len, "marker flood");
-    assert!(r.declared.is_empty(), "{:?}", &r.declared[..1]);
-    assert!(r.problems(&[]).iter().all(|p| p.starts_with("too many")), "{:?}", r.problems(&[]));
+    // The last marker, cut off before its header, cannot be told from a
+    // record cut off by the end of the file: that one is a problem.
+    let len = len as u64;
+    assert!(
+        r.declared.iter().all(|d| d.offset + 16 > len),
+        "{:?}",
+        &r.declared[..1]
+    );
+    assert!(
+        r.problems(&[])
+            .iter()
+            .all(|p| p.starts_with("too many") || p.contains("cut off")),
+        "{:?}",
+        r.problems(&[])
+    );
 }
