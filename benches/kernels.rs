@@ -2,7 +2,7 @@
 //!
 //! - `byte_table`: the 256-entry byte lookup, the scalar loop against each SIMD
 //!   kernel available on this machine (AVX-512 VBMI with `--features
-//!   avx512vbmi`), and memcpy of the same buffer;
+//!   avx512`), and memcpy of the same buffer;
 //! - `word_table/<inputs>`: the 65,536-entry 16-bit lookup, each [`Kernel`] for it
 //!   against memcpy and against `loads_only`, the same table loads with no
 //!   stores at all (a floor for any kernel that loads each entry), on four input
@@ -66,7 +66,7 @@ fn loads_only(table: &[u16; 65_536], xs: &[u16]) -> u16 {
     acc.iter().fold(0, |a, b| a ^ b)
 }
 
-fn word_kernels(c: &mut Criterion) {
+fn u16_kernels(c: &mut Criterion) {
     let mut table = Box::new([0u16; 65_536]);
     for (i, t) in table.iter_mut().enumerate() {
         *t = (i as u16).wrapping_mul(40_503).rotate_left(5);
@@ -113,5 +113,5 @@ fn word_kernels(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, byte_kernels, word_kernels);
+criterion_group!(benches, byte_kernels, u16_kernels);
 criterion_main!(benches);

@@ -19,7 +19,7 @@
 
 use std::hint::black_box;
 
-use actlut::Activation;
+use actlut::Function;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use half::{bf16, f16};
 
@@ -93,7 +93,7 @@ fn gelu_f16(c: &mut Criterion) {
         g.bench_function(format!("computed/{case}"), |b| {
             b.iter(|| {
                 for (y, x) in ys.iter_mut().zip(black_box(xs)) {
-                    *y = f16::from_bits(actlut::computed::f16_bits(Activation::Gelu, x.to_bits()));
+                    *y = f16::from_bits(actlut::computed::f16_bits(Function::Gelu, x.to_bits()));
                 }
             });
         });
@@ -123,7 +123,7 @@ fn silu_sigmoid_bf16(c: &mut Criterion) {
     g.bench_function("silu_computed/range8", |b| {
         b.iter(|| {
             for (y, x) in ys.iter_mut().zip(black_box(&xs)) {
-                *y = bf16::from_bits(actlut::computed::bf16_bits(Activation::Silu, x.to_bits()));
+                *y = bf16::from_bits(actlut::computed::bf16_bits(Function::Silu, x.to_bits()));
             }
         });
     });
@@ -133,10 +133,7 @@ fn silu_sigmoid_bf16(c: &mut Criterion) {
     g.bench_function("sigmoid_computed/range8", |b| {
         b.iter(|| {
             for (y, x) in ys.iter_mut().zip(black_box(&xs)) {
-                *y = bf16::from_bits(actlut::computed::bf16_bits(
-                    Activation::Sigmoid,
-                    x.to_bits(),
-                ));
+                *y = bf16::from_bits(actlut::computed::bf16_bits(Function::Sigmoid, x.to_bits()));
             }
         });
     });

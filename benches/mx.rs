@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use actlut::kernels::Kernel;
 use actlut::mx::{map_mx, Element, MxFp4Table, Op};
-use actlut::Activation;
+use actlut::Function;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use half::bf16;
 
@@ -40,7 +40,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
         .into_iter()
         .map(|b| 119 + b % 16)
         .collect();
-    let gelu = MxFp4Table::<bf16>::new(Activation::Gelu);
+    let gelu = MxFp4Table::<bf16>::new(Function::Gelu);
     let identity = MxFp4Table::<bf16>::new(Op::Identity);
     let mut out = vec![bf16::ZERO; N];
 
@@ -76,7 +76,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
     g.bench_function("map_mx, memo per scale", |b| {
         b.iter(|| {
             map_mx(
-                Op::from(Activation::Gelu),
+                Op::from(Function::Gelu),
                 Element::Fp4E2M1,
                 black_box(&packed),
                 black_box(&scales),
@@ -90,12 +90,12 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
                 .map(black_box(&packed), black_box(&scales), &mut out)
                 .unwrap();
             for o in out.iter_mut() {
-                *o = actlut::computed::bf16(Activation::Gelu, *o);
+                *o = actlut::computed::bf16(Function::Gelu, *o);
             }
         })
     });
     g.bench_function("table construction (4096 evaluations)", |b| {
-        b.iter(|| MxFp4Table::<bf16>::new(black_box(Op::from(Activation::Gelu))))
+        b.iter(|| MxFp4Table::<bf16>::new(black_box(Op::from(Function::Gelu))))
     });
     g.finish();
 }

@@ -21,7 +21,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use actlut::quant::{DequantTable, PackedDequantTable, I4};
-use actlut::Activation;
+use actlut::Function;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 mod common;
@@ -37,7 +37,7 @@ fn i8_gelu_f32(c: &mut Criterion) {
         .into_iter()
         .map(|b| b as i8)
         .collect();
-    let table = DequantTable::<i8, f32>::new(Activation::Gelu, SCALE, ZERO_POINT).unwrap();
+    let table = DequantTable::<i8, f32>::new(Function::Gelu, SCALE, ZERO_POINT).unwrap();
     let mut out = vec![0f32; N];
     let mut g = c.benchmark_group("i8-gelu-f32");
     g.throughput(Throughput::Elements(N as u64));
@@ -65,7 +65,7 @@ fn i8_gelu_f32(c: &mut Criterion) {
         b.iter(|| {
             for (o, &q) in out.iter_mut().zip(black_box(&codes)) {
                 let x = (i32::from(q) - ZERO_POINT) as f32 * SCALE;
-                *o = actlut::computed::f32(Activation::Gelu, x);
+                *o = actlut::computed::f32(Function::Gelu, x);
             }
         })
     });
@@ -78,8 +78,8 @@ fn i4_packed_vs_unpacked(c: &mut Criterion) {
         .iter()
         .flat_map(|&b| [((b << 4) as i8) >> 4, (b as i8) >> 4])
         .collect();
-    let p = PackedDequantTable::<I4, f32>::new(Activation::Gelu, SCALE, ZERO_POINT).unwrap();
-    let u = DequantTable::<I4, f32>::new(Activation::Gelu, SCALE, ZERO_POINT).unwrap();
+    let p = PackedDequantTable::<I4, f32>::new(Function::Gelu, SCALE, ZERO_POINT).unwrap();
+    let u = DequantTable::<I4, f32>::new(Function::Gelu, SCALE, ZERO_POINT).unwrap();
     let mut out_p = vec![0f32; N];
     let mut out_u = vec![0f32; N];
     p.map(&packed, &mut out_p);
@@ -103,7 +103,7 @@ fn i8_gelu_i8(c: &mut Criterion) {
         .map(|b| b as i8)
         .collect();
     let table =
-        DequantTable::<i8, i8>::requantized(Activation::Gelu, SCALE, ZERO_POINT, 0.03, -5).unwrap();
+        DequantTable::<i8, i8>::requantized(Function::Gelu, SCALE, ZERO_POINT, 0.03, -5).unwrap();
     let mut out = vec![0i8; N];
     let mut g = c.benchmark_group("i8-gelu-i8");
     g.throughput(Throughput::Elements(N as u64));

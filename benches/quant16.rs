@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use actlut::quant::{QuantType, Rounding};
 use actlut::quant16::{map_spline, DequantTable16, SplineRef};
-use actlut::Activation;
+use actlut::Function;
 use actlut_codegen::compact::{compact, CompactRef, Layout};
 use actlut_codegen::quant::requantize_with;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -43,7 +43,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     let mut buf = vec![0i16; 65_536];
     let full = DequantTable16::<i16, i16>::requantized_in(
         &mut buf,
-        Activation::Sigmoid,
+        Function::Sigmoid,
         SCALE,
         0,
         OUT_SCALE,
@@ -58,7 +58,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     let view = CompactRef::from_bytes(&stored).unwrap();
     let spline_bytes = actlut_codegen::spline::pack_pipeline(
         &actlut_codegen::quant::Pipeline::new(
-            Activation::Sigmoid.into(),
+            Function::Sigmoid.into(),
             QuantType::I16,
             SCALE,
             0,
@@ -82,7 +82,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     map_spline(&spline, &codes, &mut out_spline);
     assert_eq!(out_spline, out);
     for (i, &q) in codes.iter().enumerate() {
-        let y = actlut::computed::f32(Activation::Sigmoid, f32::from(q) * SCALE);
+        let y = actlut::computed::f32(Function::Sigmoid, f32::from(q) * SCALE);
         let r = requantize_with(y, OUT_SCALE, 0, QuantType::I16, away) as i16;
         assert_eq!((out[i], out_bits[i] as i16), (r, r), "code {q}");
     }
@@ -104,7 +104,7 @@ fn i16_sigmoid_i16(c: &mut Criterion) {
     g.bench_function("computed", |b| {
         b.iter(|| {
             for (o, &q) in out.iter_mut().zip(black_box(&codes)) {
-                let y = actlut::computed::f32(Activation::Sigmoid, f32::from(q) * SCALE);
+                let y = actlut::computed::f32(Function::Sigmoid, f32::from(q) * SCALE);
                 *o = requantize_with(y, OUT_SCALE, 0, QuantType::I16, away) as i16;
             }
         })

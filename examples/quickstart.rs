@@ -13,7 +13,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use actlut::Activation;
+use actlut::BuiltinTables;
+use actlut::Function;
 use actlut_codegen::{hex, lock};
 use half::{bf16, f16};
 
@@ -113,7 +114,7 @@ fn hashes() -> bool {
     // The constants say what the build script hashed; re-hash one table's
     // embedded bytes too, so the printout is not only a comparison of labels.
     // (Through `TableRef`: the logical little-endian entries, full or compact.)
-    let le: Vec<u8> = actlut::Activation::Gelu
+    let le: Vec<u8> = actlut::Function::Gelu
         .table(actlut::Format::F16)
         .expect("gelu_f16 is compiled in")
         .le_bytes()
@@ -208,7 +209,7 @@ fn exactness() {
     }
     // The table and the computed path (no table) agree on every input.
     let disagree = (0..=u16::MAX)
-        .filter(|&b| actlut::gelu::f16_bits(b) != actlut::computed::f16_bits(Activation::Gelu, b))
+        .filter(|&b| actlut::gelu::f16_bits(b) != actlut::computed::f16_bits(Function::Gelu, b))
         .count();
     println!("  table vs computed path (no table): {disagree} differences");
     println!();

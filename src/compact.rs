@@ -20,10 +20,10 @@
 //!
 //! The feature only adds: `tables::compact` holds the compact form of every
 //! 16-bit table beside the full ones ([`tables::GELU_BF16`](crate::tables)
-//! stays a `[u16; 65536]`), and `Activation::compact_table_f16` and
+//! stays a `[u16; 65536]`), and `BuiltinTables::compact_table_f16` and
 //! `compact_table_bf16` return them. What it switches is the form the lookups
 //! read: `gelu::bf16`, `bf16_bits`, `apply_bf16`, `map_bf16`, the
-//! `Activation` methods and [`Activation::table`](crate::Activation::table)
+//! `BuiltinTables` methods and [`BuiltinTables::table`](crate::BuiltinTables::table)
 //! (which returns [`TableRef::Compact`]) read the compact form, with the same
 //! bits; [`TableRef::get`](crate::TableRef::get),
 //! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
@@ -44,7 +44,7 @@
 //! **Expand on load.** Where the memory is there but the download or the
 //! flash is small (wasm), `expand_all` (with `std`) decodes every compact
 //! table once, about 10–30 µs and 128 KiB of heap per table, and from then on
-//! the slice entry points (`gelu::map_bf16`, `apply_bf16`, the `Activation`
+//! the slice entry points (`gelu::map_bf16`, `apply_bf16`, the `Function`
 //! slice methods) read the expanded copy at the full table's speed;
 //! `expand_table` does it for one table. [`CompactRef::expand_into`] (no_std,
 //! no allocation) and `CompactRef::expand` (`alloc`) decode into a table of
@@ -160,7 +160,7 @@ fn expanded(table: &CompactRef<'static>) -> Option<&'static [u16; 65_536]> {
 
 /// Decodes `table` once into a leaked 128 KiB heap table (`std`) and
 /// registers it, so that the slice entry points of the function modules
-/// (`gelu::map_bf16`, `apply_bf16`, the `Activation` slice methods) that read
+/// (`gelu::map_bf16`, `apply_bf16`, the `Function` slice methods) that read
 /// `table` read the expanded copy from then on: full-table speed, the same
 /// bits. Returns the expanded table. A second call for the same table returns
 /// the first copy. One-element lookups (`gelu::bf16`) keep the compact
@@ -194,7 +194,8 @@ pub fn expand_table(table: &'static CompactRef<'static>) -> &'static [u16; 65_53
 #[cfg(feature = "std")]
 pub fn expand_all() -> usize {
     #[cfg(feature = "compact")]
-    for a in crate::Activation::ALL {
+    for a in crate::Function::ALL {
+        use crate::BuiltinTables as _;
         #[cfg(feature = "f16")]
         if let Ok(t) = a.compact_table_f16() {
             registry::insert(t);

@@ -4,16 +4,16 @@
 //! is too large to carry, or for `f32`.
 //!
 //! ```
-//! use actlut::{computed, Activation};
+//! use actlut::{computed, Function};
 //! use half::f16;
 //!
 //! let x = f16::from_f32(1.0);
-//! assert_eq!(computed::f16(Activation::Gelu, x), f16::from_f32(0.8413));
+//! assert_eq!(computed::f16(Function::Gelu, x), f16::from_f32(0.8413));
 //! assert_eq!(computed::gelu_f16(x), f16::from_f32(0.8413));
 //! assert_eq!(computed::gelu_f32(1.0), 0.841_344_75);
 //! ```
 
-use crate::{Activation, Format};
+use crate::{Format, Function};
 
 /// `act` at one value of any `format`, given and returned as raw bits in the
 /// low [`format.bits()`](Format::bits) bits of a `u16`, computed: the entry
@@ -23,13 +23,13 @@ use crate::{Activation, Format};
 /// function for one format.
 ///
 /// ```
-/// use actlut::{computed, Activation, Format};
+/// use actlut::{computed, Format, Function};
 ///
 /// for format in Format::ALL {
 ///     // exp(+0) = 1, whose bit pattern each format spells its own way.
-///     let one = computed::bits(Activation::Exp, format, 0);
-///     if format.can_represent(Activation::Log.function()) {
-///         assert_eq!(computed::bits(Activation::Log, format, one), 0); // ln 1 = +0
+///     let one = computed::bits(Function::Exp, format, 0);
+///     if format.can_represent(Function::Log) {
+///         assert_eq!(computed::bits(Function::Log, format, one), 0); // ln 1 = +0
 ///     }
 /// }
 /// ```
@@ -38,8 +38,8 @@ use crate::{Activation, Format};
 ///
 /// If `format` cannot represent `act` ([`Format::can_represent`]: log and
 /// rsqrt over a format without NaN, which have no table either).
-pub fn bits(act: Activation, format: Format, x: u16) -> u16 {
-    actlut_core::eval(act.function(), format, x)
+pub fn bits(act: Function, format: Format, x: u16) -> u16 {
+    actlut_core::eval(act, format, x)
 }
 
 /// `act` at one `f32`, computed and rounded once to `f32`.
@@ -59,13 +59,13 @@ pub fn bits(act: Activation, format: Format, x: u16) -> u16 {
 /// same bits for the 16 functions measured (`.ci/steps/16-libm.sh` compares the oldest
 /// and the newest `libm` 0.2). The 16-bit and fp8 functions and tables never
 /// depend on it.
-pub fn f32(act: Activation, x: f32) -> f32 {
-    actlut_core::eval_f32(act.function(), x)
+pub fn f32(act: Function, x: f32) -> f32 {
+    actlut_core::eval_f32(act, x)
 }
 
 /// Applies `act` in place to every `f32` of `xs` (see [`f32()`] for accuracy).
-pub fn apply_f32(act: Activation, xs: &mut [f32]) {
-    let f = act.function();
+pub fn apply_f32(act: Function, xs: &mut [f32]) {
+    let f = act;
     for x in xs {
         *x = actlut_core::eval_f32(f, *x);
     }
@@ -77,9 +77,9 @@ pub fn apply_f32(act: Activation, xs: &mut [f32]) {
 ///
 /// If `xs.len() != ys.len()`; the message names both lengths.
 #[track_caller]
-pub fn map_f32(act: Activation, xs: &[f32], ys: &mut [f32]) {
+pub fn map_f32(act: Function, xs: &[f32], ys: &mut [f32]) {
     crate::lengths::check_lengths(xs.len(), ys.len());
-    let f = act.function();
+    let f = act;
     for (y, x) in ys.iter_mut().zip(xs) {
         *y = actlut_core::eval_f32(f, *x);
     }

@@ -27,9 +27,9 @@ mod sealed {
 /// Signed 4-bit input (−8..=7): unpacked as one `i8` per value, or packed two per byte.
 ///
 /// ```
-/// use actlut::Activation;
+/// use actlut::Function;
 /// use actlut::quant::{DequantTable, I4};
-/// let t = DequantTable::<I4, f32>::new(Activation::Exp, 0.5, 0)?;
+/// let t = DequantTable::<I4, f32>::new(Function::Exp, 0.5, 0)?;
 /// assert_eq!(t.get(-8)?, (-4.0f32).exp());
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```
@@ -299,9 +299,9 @@ half_output!(half::bf16);
 ///
 /// ```
 /// use actlut::quant::DequantTable;
-/// use actlut::Activation;
+/// use actlut::Function;
 /// use half::bf16;
-/// let t = DequantTable::<u8, bf16>::new(Activation::Sigmoid, 0.1, 0)?;
+/// let t = DequantTable::<u8, bf16>::new(Function::Sigmoid, 0.1, 0)?;
 /// assert_eq!(t.lookup(0), bf16::from_f32(0.5));
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```

@@ -297,30 +297,32 @@ pub fn f32_to_e5m2fnuz(x: f32) -> u8 {
     E5M2FNUZ.narrow(x)
 }
 
-/// The tables over the `float8` crate's typed fp8 values (feature `float8`): the same tables
-/// as the raw-byte entry points, one load per value.
+/// The built-in fp8 tables over the `float8` crate's typed values (feature `float8`; candle
+/// and mistral.rs use these types): the same tables as the raw-byte entry points, one load per
+/// value. Implemented for every [`BuiltinTables`](crate::BuiltinTables) type.
 ///
 /// ```
 /// # #[cfg(all(feature = "float8", feature = "gelu", feature = "fp8-e4m3"))] {
-/// use actlut::Activation;
+/// use actlut::{Float8Tables, Function};
 /// use float8::F8E4M3;
 /// let x = F8E4M3::from_bits(0x38); // 1.0
-/// assert_eq!(Activation::Gelu.fp8_e4m3(x)?.to_bits(), actlut::gelu::fp8_e4m3_bits(0x38));
+/// assert_eq!(Function::Gelu.fp8_e4m3(x)?.to_bits(), actlut::gelu::fp8_e4m3_bits(0x38));
 /// let mut xs = [x, F8E4M3::from_bits(0xB8)];
-/// Activation::Gelu.apply_fp8_e4m3(&mut xs)?;
+/// Function::Gelu.apply_fp8_e4m3(&mut xs)?;
 /// # }
 /// # Ok::<(), actlut::MissingTable>(())
 /// ```
 #[cfg(feature = "float8")]
-impl crate::Activation {
+#[cfg_attr(docsrs, doc(cfg(feature = "float8")))]
+pub trait Float8Tables: crate::BuiltinTables {
     /// `self` at one `F8E4M3`: one table load.
-    pub fn fp8_e4m3(self, x: float8::F8E4M3) -> Result<float8::F8E4M3, crate::MissingTable> {
+    fn fp8_e4m3(self, x: float8::F8E4M3) -> Result<float8::F8E4M3, crate::MissingTable> {
         let t = self.table_fp8_e4m3()?;
         Ok(float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]))
     }
 
     /// Applies `self` in place to every `F8E4M3` of `xs`.
-    pub fn apply_fp8_e4m3(self, xs: &mut [float8::F8E4M3]) -> Result<(), crate::MissingTable> {
+    fn apply_fp8_e4m3(self, xs: &mut [float8::F8E4M3]) -> Result<(), crate::MissingTable> {
         let t = self.table_fp8_e4m3()?;
         for x in xs {
             *x = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
@@ -335,7 +337,7 @@ impl crate::Activation {
     /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not
     /// compiled in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both
     /// lengths when `xs.len() != ys.len()`; `ys` is then unchanged.
-    pub fn map_fp8_e4m3(
+    fn map_fp8_e4m3(
         self,
         xs: &[float8::F8E4M3],
         ys: &mut [float8::F8E4M3],
@@ -349,13 +351,13 @@ impl crate::Activation {
     }
 
     /// `self` at one `F8E5M2`: one table load.
-    pub fn fp8_e5m2(self, x: float8::F8E5M2) -> Result<float8::F8E5M2, crate::MissingTable> {
+    fn fp8_e5m2(self, x: float8::F8E5M2) -> Result<float8::F8E5M2, crate::MissingTable> {
         let t = self.table_fp8_e5m2()?;
         Ok(float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]))
     }
 
     /// Applies `self` in place to every `F8E5M2` of `xs`.
-    pub fn apply_fp8_e5m2(self, xs: &mut [float8::F8E5M2]) -> Result<(), crate::MissingTable> {
+    fn apply_fp8_e5m2(self, xs: &mut [float8::F8E5M2]) -> Result<(), crate::MissingTable> {
         let t = self.table_fp8_e5m2()?;
         for x in xs {
             *x = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
@@ -370,7 +372,7 @@ impl crate::Activation {
     /// [`MapError::MissingTable`](crate::MapError::MissingTable) when the table is not
     /// compiled in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both
     /// lengths when `xs.len() != ys.len()`; `ys` is then unchanged.
-    pub fn map_fp8_e5m2(
+    fn map_fp8_e5m2(
         self,
         xs: &[float8::F8E5M2],
         ys: &mut [float8::F8E5M2],
@@ -383,3 +385,6 @@ impl crate::Activation {
         Ok(())
     }
 }
+
+#[cfg(feature = "float8")]
+impl<T: crate::BuiltinTables> Float8Tables for T {}

@@ -13,9 +13,9 @@ use crate::MissingTable;
 /// ```
 /// # #[cfg(all(feature = "gelu", feature = "f16"))] {
 /// use actlut::half::f16;
-/// use actlut::{Activation, LengthMismatch, MapError};
+/// use actlut::{BuiltinTables, Function, LengthMismatch, MapError};
 ///
-/// let err = Activation::Gelu.map_f16(&[f16::ONE; 3], &mut [f16::ZERO; 2]).unwrap_err();
+/// let err = Function::Gelu.map_f16(&[f16::ONE; 3], &mut [f16::ZERO; 2]).unwrap_err();
 /// assert_eq!(err, MapError::LengthMismatch(LengthMismatch { src: 3, dst: 2 }));
 /// assert_eq!(
 ///     err.to_string(),
@@ -60,8 +60,8 @@ impl core::fmt::Display for LengthMismatch {
 impl core::error::Error for LengthMismatch {}
 
 /// Why an out-of-place map that returns a `Result`
-/// ([`Activation::map_f16`](crate::Activation::map_f16) and the other
-/// `Activation::map_*`, [`Kernel::map`](crate::kernels::Kernel::map)) wrote
+/// ([`BuiltinTables::map_f16`](crate::BuiltinTables::map_f16) and the other
+/// `BuiltinTables::map_*`, [`Kernel::map`](crate::kernels::Kernel::map)) wrote
 /// nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

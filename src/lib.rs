@@ -42,7 +42,8 @@
 //! assert_eq!(xs[2], f16::INFINITY);
 //!
 //! // The same function chosen at run time, and without a table.
-//! let act = actlut::Activation::Gelu;
+//! use actlut::BuiltinTables;
+//! let act = actlut::Function::Gelu;
 //! assert_eq!(act.f16(f16::ONE), Ok(y));
 //! assert_eq!(actlut::computed::gelu_f16(f16::ONE), y);
 //! # }
@@ -61,10 +62,10 @@
 //! codes: [`quant16`]):
 //!
 //! ```
-//! use actlut::Activation;
+//! use actlut::Function;
 //! use actlut::quant::DequantTable;
 //!
-//! let gelu = DequantTable::<i8, f32>::new(Activation::Gelu, 0.05, -3).unwrap();
+//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3).unwrap();
 //! assert_eq!(gelu.lookup(17), actlut::computed::gelu_f32(1.0)); // (17 + 3)·0.05 = 1
 //! ```
 //!
@@ -73,19 +74,19 @@
 //! | job | module |
 //! |---|---|
 //! | one function, one format, fixed in the code | `gelu`, `sigmoid`, … (one module per function): one value, raw bits, slices |
-//! | the function chosen at run time | [`Activation`]; [`Activation::table`] gives any format's table as a [`TableRef`] |
+//! | the function chosen at run time | [`Function`] with [`BuiltinTables`]; [`BuiltinTables::table`] gives any format's table as a [`TableRef`] |
 //! | the tables themselves and their SHA-256 | [`tables`]; [`manifest`] lists the tables of this build |
 //! | no table, the same bits; `f32` | [`computed`] |
 //! | `i8`/`u8`/4-bit codes with a scale and a zero point | [`quant`] (fused dequantize → function → requantize) |
 //! | `i16`/`u16` codes | [`quant16`] (tables in a buffer you own, or boxed with `alloc`) |
 //! | OCP MX and NVFP4 blocks | [`mx`] |
-//! | `f32` on a quantization grid with proven error bounds, log-sum-exp | [`approx`] |
+//! | `f32` on a quantization grid with proven error bounds, log-sum-exp | the crate `actlut-approx` (approximate, with proven error bounds; not exact) |
 //! | 16-bit tables in 3–23 KiB | [`compact`] (the `compact` feature) |
 //! | `f32` ↔ fp8 with one rounding | [`fp8`] |
 //! | SIMD lookups over your own 256-entry and 16-bit tables | [`kernels`] |
 //! | candle tensors | the crate `actlut-candle` ([adapters/candle](https://github.com/actlut/actlut/tree/main/adapters/candle)) |
 //!
-//! Without any feature the crate still builds: [`computed`], [`Activation`] (whose table methods
+//! Without any feature the crate still builds: [`computed`], [`BuiltinTables`] (whose methods
 //! then return [`MissingTable`], which names the features to enable), [`quant`] and [`kernels`]
 //! are always there. Everything per function and per format is generated from one list,
 //! `Function::ALL × Format::ALL`, into the committed `src/generated/`; the build script generates
@@ -135,12 +136,12 @@
 //! | `all-functions` | every function feature above |
 //! | `all-formats` | every format feature above |
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
-//! | `avx512vbmi` (default) | [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, picked at run time on CPUs with AVX-512 F, BW and VBMI; off: AVX2 |
-//! | `alloc` | heap-built tables of [`approx`] (quantized `f32` functions, LNS exp, log-sum-exp); `ulp`, the grader of `actlut ulp` and the Python package |
+//! | `avx512` (default) | the AVX-512 kernels, picked at run time on CPUs with AVX-512 F, BW and VBMI: [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, and [`kernels::Kernel::Avx512`], the gathers of 16-bit and compact tables; off: AVX2 and SSE2 |
+//! | `alloc` | heap-built tables: `quant16`'s boxed tables and spline stored form; `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
 //! | `self-check` | every table verified in memory before its first use (`tables::checked`; a mismatch panics naming the table, `verify()` returns it), and `manifest::Table::check` (`sha2`, `no_std`) |
-//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Activation::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
-//! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`Activation`] read the compact forms, and a binary links only the forms it references |
+//! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Float8Tables::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
+//! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`BuiltinTables`] read the compact forms, and a binary links only the forms it references |
 //! | `compact-words` | `compact` with every stored form in the words layout ([`compact::Layout::Words`], checked against `tables/actlut-compact-words.lock`): 30% more bytes, no width branch in the decode; on a Zen 5 2.1–2.57 times the full table's time where the bytes layout takes 3.3–4.3 |
 //!
 //! # Accuracy
@@ -167,7 +168,7 @@
 //! [docs/SEMANTICS.md](https://github.com/actlut/actlut/blob/main/docs/SEMANTICS.md) (what every entry is);
 //! [docs/ARCHITECTURE.md](https://github.com/actlut/actlut/blob/main/docs/ARCHITECTURE.md) (the crates and where new code goes);
 //! [docs/accuracy.md](https://github.com/actlut/actlut/blob/main/docs/accuracy.md) (how exactness is achieved and verified);
-//! [docs/quantized.md](https://github.com/actlut/actlut/blob/main/docs/quantized.md) (quant, mx and approx);
+//! [docs/quantized.md](https://github.com/actlut/actlut/blob/main/docs/quantized.md) (quant and mx);
 //! [docs/quant16.md](https://github.com/actlut/actlut/blob/main/docs/quant16.md) (16-bit quantized tables);
 //! [docs/quant16-ort.md](https://github.com/actlut/actlut/blob/main/docs/quant16-ort.md) (ONNX Runtime on every 16-bit code);
 //! [docs/compact.md](https://github.com/actlut/actlut/blob/main/docs/compact.md) (the compact stored form);
@@ -189,17 +190,15 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-mod activation;
-pub mod approx;
+mod builtin;
 pub mod compact;
 pub mod computed;
 pub mod element;
 pub mod fp8;
 mod functions;
 /// The API generated from `Function::ALL × Format::ALL`, committed in `src/generated/`
-/// (`cargo run -p actlut-codegen --example regenerate-api` writes it; a test fails when it
-/// is stale): the per-function modules, `Activation` and the computed path's per-format
-/// functions. rustfmt leaves it as the generator writes it.
+/// (`cargo xtask regenerate-api` writes it; a test fails when it is stale): `BuiltinTables`
+/// and the computed path's per-format functions. rustfmt leaves it as the generator writes it.
 #[rustfmt::skip]
 // The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
 // reference into the table's declared static, and the place it names has the
@@ -208,10 +207,13 @@ mod functions;
 // needless without it (a reference): the text is the same in both builds.
 #[allow(clippy::borrow_deref_ref, clippy::needless_borrow)]
 mod generated {
-    pub(crate) mod activation;
+    pub(crate) mod builtin;
     pub(crate) mod computed;
-    pub(crate) mod functions;
 }
+// The per-function modules (`gelu`, `sigmoid`, …), generated with the rest into
+// `src/generated/functions.rs` and included here, at the crate root: a path to a module whose
+// feature is off then gets rustc's note that names the feature.
+include!("generated/functions.rs");
 pub mod kernels;
 mod lengths;
 pub mod manifest;
@@ -223,10 +225,14 @@ pub mod tables;
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub mod ulp;
 
-pub use activation::{Activation, MissingTable, TableRef, UnknownActivation};
+pub use actlut_core::names::UnknownFunction;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;
+pub use builtin::{BuiltinTables, MissingTable, TableRef};
+#[cfg(feature = "float8")]
+#[cfg_attr(docsrs, doc(cfg(feature = "float8")))]
+pub use fp8::Float8Tables;
 /// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
 /// and return: `actlut::half::f16` needs no dependency of your own.
 pub use half;
@@ -244,6 +250,4 @@ pub use quant::{DequantTable, PackedDequantTable};
 ))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-pub use actlut_core::Format;
-#[allow(unused_imports)] // the modules exist only for enabled function features
-pub use generated::functions::*;
+pub use actlut_core::{Format, Function};

@@ -38,7 +38,7 @@
 //! Tables with identical bytes share one hash, and one `static`: their names are
 //! aliases (see [`Table::aliases`]).
 
-use crate::{Activation, Format};
+use crate::{Format, Function};
 
 /// One table compiled into this build.
 ///
@@ -53,7 +53,7 @@ pub struct Table {
     /// The table's name, `<function>_<format>`: `gelu_f16`, `gelu_tanh_bf16`, ….
     pub name: &'static str,
     /// Its function.
-    pub activation: Activation,
+    pub function: Function,
     /// Its format (of both input and output).
     pub format: Format,
     /// SHA-256 of its little-endian bytes (the bytes of its `<name>.bin` dump).
@@ -109,7 +109,7 @@ impl Table {
 
     /// The function's definition, as one line of ASCII text.
     pub const fn definition(&self) -> &'static str {
-        self.activation.function().definition()
+        self.function.definition()
     }
 
     /// The hash in lower-case hexadecimal, formatted without allocating.
@@ -219,7 +219,7 @@ impl core::error::Error for SelfCheckError {}
 ///
 /// It holds the reference the lookups read (the same pointer, not a copy)
 /// and the table's declaration in memory. The first lookup through it
-/// (every function module, [`Activation`] and the kernels' entry points read
+/// (every function module, [`BuiltinTables`](crate::BuiltinTables) and the kernels' entry points read
 /// the tables through it when `self-check` is on) hashes the table's bytes
 /// in memory, through that reference, and holds them and the declaration
 /// to the hashes compiled into the program (the lock's); later lookups cost
@@ -447,10 +447,11 @@ mod tests {
             );
             assert_eq!(
                 t.name,
-                std::format!("{}_{}", t.activation.name(), t.format.name())
+                std::format!("{}_{}", t.function.name(), t.format.name())
             );
         }
-        let enabled = Activation::ALL
+        use crate::BuiltinTables as _;
+        let enabled = Function::ALL
             .iter()
             .map(|a| {
                 Format::ALL

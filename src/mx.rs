@@ -6,7 +6,7 @@
 //!
 //! Each element becomes `y = f(decode(code) · scale)`, **correctly rounded once** to the output
 //! type (`f32`, `bf16` or `f16`) from the exact dequantized value, where `f` is one of the
-//! [`Activation`](crate::Activation)s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
+//! [`Function`](crate::Function)s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
 //! in `f64`: an element has at most 4 significant bits, an E8M0 scale is a power of two between
 //! 2^-127 and 2^127, an E4M3 scale has 4 significant bits and an `f32` global scale 24, so the
 //! product has at most 32 significant bits and lies between 2^-159 and 2^143, well inside `f64`
@@ -14,18 +14,18 @@
 //!
 //! ```
 //! use actlut::mx::{MxFp4Table, Op};
-//! use actlut::Activation;
+//! use actlut::Function;
 //! use half::bf16;
 //!
 //! // One block: codes 1.0 (0x2) and −2.0 (0xC), then zeros; scale 2^1 (E8M0 code 128).
 //! let mut packed = [0u8; 16];
 //! packed[0] = 0xC2; // low nibble first: element 0 = 0x2, element 1 = 0xC
-//! let table = MxFp4Table::<bf16>::new(Activation::Gelu);
+//! let table = MxFp4Table::<bf16>::new(Function::Gelu);
 //! let mut out = [bf16::ZERO; 32];
 //! table.map(&packed, &[128], &mut out)?;
 //! assert_eq!(out[0], bf16::from_f32(1.953125)); // gelu(2.0) = 1.9545…, rounded to bf16
 //! // The same bits as the table-free computed path at −4.0 = −2.0 · 2^1.
-//! assert_eq!(out[1], actlut::computed::bf16(actlut::Activation::Gelu, bf16::from_f32(-4.0)));
+//! assert_eq!(out[1], actlut::computed::bf16(actlut::Function::Gelu, bf16::from_f32(-4.0)));
 //! # Ok::<(), actlut::mx::BlockError>(())
 //! ```
 //!

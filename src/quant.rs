@@ -13,10 +13,10 @@
 //! Applying the table is then one load per element, bit-identical to the pipeline.
 //!
 //! ```
-//! use actlut::Activation;
+//! use actlut::Function;
 //! use actlut::quant::DequantTable;
 //!
-//! let gelu = DequantTable::<i8, f32>::new(Activation::Gelu, 0.05, -3)?;
+//! let gelu = DequantTable::<i8, f32>::new(Function::Gelu, 0.05, -3)?;
 //! let codes = [-3i8, 17, -128, 127];
 //! let mut out = [0f32; 4];
 //! gelu.map(&codes, &mut out);
@@ -25,9 +25,9 @@
 //! assert_eq!(gelu.lookup(17), out[1]);
 //!
 //! // Requantized to u8, and a parameter error that names itself.
-//! let q = DequantTable::<u8, u8>::requantized(Activation::Sigmoid, 0.1, 128, 1.0 / 256.0, 0)?;
+//! let q = DequantTable::<u8, u8>::requantized(Function::Sigmoid, 0.1, 128, 1.0 / 256.0, 0)?;
 //! assert_eq!(q.lookup(128), 128); // sigmoid(0) = 0.5 → 128
-//! let err = DequantTable::<u8, f32>::new(Activation::Tanh, 0.0, 0).unwrap_err();
+//! let err = DequantTable::<u8, f32>::new(Function::Tanh, 0.0, 0).unwrap_err();
 //! assert_eq!(err.to_string(), "scale must be finite and positive, got 0.0");
 //! # Ok::<(), actlut::quant::QuantError>(())
 //! ```
@@ -64,8 +64,6 @@ use core::marker::PhantomData;
 use actlut_core::quant::Pipeline;
 pub use actlut_core::quant::{Op, QuantError, QuantType, Rounding};
 
-use crate::Activation;
-
 use crate::element::{Bits, BitsMut};
 /// The element types, one family with `quant16`'s and `mx`'s ([`crate::element`]).
 pub use crate::element::{FloatOutput, Input, Input4, Input8, Output, QuantOutput, I4, U4};
@@ -79,12 +77,6 @@ pub use actlut_macros::dequant_table;
 pub mod __private {
     pub use actlut_core::Function;
     pub use half;
-}
-
-impl From<Activation> for Op {
-    fn from(a: Activation) -> Op {
-        Op::Function(a.function())
-    }
 }
 
 /// A fused dequantize → function (→ requantize) table over the codes of `In`, with outputs of
@@ -136,9 +128,9 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// 16 for 4-bit ones (indexed by the nibble: `I4` −1 at 15).
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// let t = DequantTable::<i8, f32>::new(Activation::Tanh, 0.1, 0)?;
+    /// let t = DequantTable::<i8, f32>::new(Function::Tanh, 0.1, 0)?;
     /// assert_eq!(t.entries().len(), 256);
     /// assert_eq!(t.entries()[255], t.lookup(-1));
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -150,10 +142,10 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// The op applied after dequantization.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{DequantTable, Op};
-    /// let t = DequantTable::<u8, f32>::new(Activation::Erf, 0.1, 3)?;
-    /// assert_eq!((t.op(), t.scale(), t.zero_point()), (Op::from(Activation::Erf), 0.1, 3));
+    /// let t = DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?;
+    /// assert_eq!((t.op(), t.scale(), t.zero_point()), (Op::from(Function::Erf), 0.1, 3));
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn op(&self) -> Op {
@@ -163,9 +155,9 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// The input scale.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// assert_eq!(DequantTable::<u8, f32>::new(Activation::Erf, 0.1, 3)?.scale(), 0.1);
+    /// assert_eq!(DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?.scale(), 0.1);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn scale(&self) -> f32 {
@@ -175,9 +167,9 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     /// The input zero point.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// assert_eq!(DequantTable::<u8, f32>::new(Activation::Erf, 0.1, 3)?.zero_point(), 3);
+    /// assert_eq!(DequantTable::<u8, f32>::new(Function::Erf, 0.1, 3)?.zero_point(), 3);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn zero_point(&self) -> i32 {
@@ -208,7 +200,7 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
 }
 
 impl<In: Input, Out: FloatOutput> DequantTable<In, Out> {
-    /// The table of `op` (an [`Activation`] or [`Op::Identity`]) after
+    /// The table of `op` (a [`Function`](crate::Function) or [`Op::Identity`]) after
     /// dequantizing with `scale` and `zero_point`, with float outputs.
     ///
     /// # Errors
@@ -217,10 +209,10 @@ impl<In: Input, Out: FloatOutput> DequantTable<In, Out> {
     /// if `zero_point` is not a value of `In`.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{DequantTable, U4};
     /// use half::f16;
-    /// let t = DequantTable::<U4, f16>::new(Activation::Exp, 0.25, 8)?;
+    /// let t = DequantTable::<U4, f16>::new(Function::Exp, 0.25, 8)?;
     /// assert_eq!(t.entries().len(), 16);
     /// assert_eq!(t.get(8)?, f16::ONE); // exp(0)
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -245,15 +237,15 @@ impl<In: Input, Out: QuantOutput> DequantTable<In, Out> {
     /// As [`new`](DequantTable::new), and the same for `out_scale` and `out_zero_point`.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// let t = DequantTable::<i8, i8>::requantized(Activation::Hardswish, 0.1, 0, 0.05, -128)?;
+    /// let t = DequantTable::<i8, i8>::requantized(Function::Hardswish, 0.1, 0, 0.05, -128)?;
     /// assert_eq!(t.lookup(0), -128); // hardswish(0) = 0: the output zero point
     /// assert_eq!(t.lookup(127), 126); // hardswish(12.7) = 12.7; 12.7 / 0.05 = 254; 254 − 128
     /// assert_eq!(t.lookup(-128), -128); // hardswish(−12.8) = −0
-    /// let s = DequantTable::<i8, i8>::requantized(Activation::Exp, 0.1, 0, 0.05, 0)?;
+    /// let s = DequantTable::<i8, i8>::requantized(Function::Exp, 0.1, 0, 0.05, 0)?;
     /// assert_eq!(s.lookup(100), 127); // e^10 / 0.05 saturates
-    /// assert!(DequantTable::<i8, u8>::requantized(Activation::Gelu, 0.1, 0, 0.1, 256).is_err());
+    /// assert!(DequantTable::<i8, u8>::requantized(Function::Gelu, 0.1, 0, 0.1, 256).is_err());
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn requantized(
@@ -315,9 +307,9 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     /// The output for one value: one load.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// let t = DequantTable::<u8, f32>::new(Activation::Exp, 0.5, 10)?;
+    /// let t = DequantTable::<u8, f32>::new(Function::Exp, 0.5, 10)?;
     /// assert_eq!(t.lookup(10), 1.0);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -334,9 +326,9 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     /// `actlut: source slice length (3) does not match destination slice length (2)`.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// let t = DequantTable::<i8, f32>::new(Activation::Silu, 0.25, 0)?;
+    /// let t = DequantTable::<i8, f32>::new(Function::Silu, 0.25, 0)?;
     /// let mut out = [0f32; 3];
     /// t.map(&[0, 4, -4], &mut out);
     /// assert_eq!(out[0], 0.0);
@@ -361,9 +353,9 @@ impl<Out: Output> DequantTable<I4, Out> {
     /// the outputs before it are written.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{DequantTable, I4};
-    /// let t = DequantTable::<I4, f32>::new(Activation::Tanh, 0.5, 0)?;
+    /// let t = DequantTable::<I4, f32>::new(Function::Tanh, 0.5, 0)?;
     /// let mut out = [0f32; 3];
     /// t.map(&[-8, 0, 7], &mut out)?;
     /// let err = t.map(&[1, 2, 9], &mut out).unwrap_err();
@@ -385,9 +377,9 @@ impl<Out: Output> DequantTable<U4, Out> {
     /// outputs before it are written.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{DequantTable, U4};
-    /// let t = DequantTable::<U4, f32>::new(Activation::Sigmoid, 1.0, 8)?;
+    /// let t = DequantTable::<U4, f32>::new(Function::Sigmoid, 1.0, 8)?;
     /// let mut out = [0f32; 2];
     /// t.map(&[8, 15], &mut out)?;
     /// assert_eq!(out[0], 0.5);
@@ -430,9 +422,9 @@ impl DequantTable<i8, i8> {
     /// Replaces every value of `values` by its output, in place.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::DequantTable;
-    /// let t = DequantTable::<i8, i8>::requantized(Activation::Gelu, 0.05, 0, 0.05, 0)?;
+    /// let t = DequantTable::<i8, i8>::requantized(Function::Gelu, 0.05, 0, 0.05, 0)?;
     /// let mut v = [0i8, 20, -20];
     /// t.apply(&mut v);
     /// assert_eq!(v, [0, 17, -3]); // gelu(1) = 0.84, gelu(-1) = -0.16
@@ -466,9 +458,9 @@ impl DequantTable<u8, u8> {
 /// low nibble first (ONNX's packing). 256 pairs held inline.
 ///
 /// ```
-/// use actlut::Activation;
+/// use actlut::Function;
 /// use actlut::quant::{PackedDequantTable, I4};
-/// let t = PackedDequantTable::<I4, f32>::new(Activation::Softsign, 1.0, 0)?;
+/// let t = PackedDequantTable::<I4, f32>::new(Function::Softsign, 1.0, 0)?;
 /// // 0x8F holds −1 (low nibble 0xF) then −8 (high nibble 0x8).
 /// assert_eq!(t.lookup(0x8F), [-0.5, -8.0 / 9.0]);
 /// let mut out = [0f32; 3]; // three values in two bytes: the last high nibble is padding
@@ -503,9 +495,9 @@ impl<In: Input4, Out: Output> PackedDequantTable<In, Out> {
     /// The table of unpacked values it was built from.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{PackedDequantTable, I4};
-    /// let t = PackedDequantTable::<I4, f32>::new(Activation::Gelu, 0.5, 0)?;
+    /// let t = PackedDequantTable::<I4, f32>::new(Function::Gelu, 0.5, 0)?;
     /// assert_eq!(t.lookup(0x21), [t.unpacked().entries()[1], t.unpacked().entries()[2]]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -582,10 +574,10 @@ impl<In: Input4, Out: FloatOutput> PackedDequantTable<In, Out> {
     /// As [`DequantTable::new`].
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{PackedDequantTable, I4};
     /// use half::f16;
-    /// let t = PackedDequantTable::<I4, f16>::new(Activation::Exp, 1.0, 0)?;
+    /// let t = PackedDequantTable::<I4, f16>::new(Function::Exp, 1.0, 0)?;
     /// assert_eq!(t.lookup(0x00), [f16::ONE, f16::ONE]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -602,11 +594,11 @@ impl<In: Input4, Out: QuantOutput> PackedDequantTable<In, Out> {
     /// As [`DequantTable::requantized`].
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::{PackedDequantTable, U4};
-    /// let t = PackedDequantTable::<U4, i8>::requantized(Activation::Hardswish, 1.0, 0, 0.1, 0)?;
+    /// let t = PackedDequantTable::<U4, i8>::requantized(Function::Hardswish, 1.0, 0, 0.1, 0)?;
     /// assert_eq!(t.lookup(0x0F), [127, 0]); // low nibble 15: hardswish(15) / 0.1 saturates
-    /// assert!(PackedDequantTable::<U4, i8>::requantized(Activation::Exp, 1.0, 16, 0.1, 0).is_err());
+    /// assert!(PackedDequantTable::<U4, i8>::requantized(Function::Exp, 1.0, 16, 0.1, 0).is_err());
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
     pub fn requantized(

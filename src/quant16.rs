@@ -16,14 +16,14 @@
 //! [`map`] applies such a static.
 //!
 //! ```
-//! use actlut::Activation;
+//! use actlut::Function;
 //! use actlut::quant::Rounding;
 //! use actlut::quant16::DequantTable16;
 //!
 //! // TFLite 16x8 logistic: input scale 2^-12, output scale 2^-15, zero points 0, ties away.
 //! let mut buffer = vec![0i16; 65_536];
 //! let sigmoid = DequantTable16::<i16, i16>::requantized_in(
-//!     &mut buffer, Activation::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0,
+//!     &mut buffer, Function::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0,
 //!     Rounding::TiesAwayFromZero,
 //! )?;
 //! assert_eq!(sigmoid.lookup(0), 16384); // sigmoid(0) = 0.5
@@ -333,7 +333,7 @@ impl<'a, In: Input16, Out: Output> DequantTable16<'a, In, Out> {
 }
 
 impl<'a, In: Input16, Out: FloatOutput> DequantTable16<'a, In, Out> {
-    /// Builds the table of `op` (an [`Activation`](crate::Activation) or
+    /// Builds the table of `op` (a [`Function`](crate::Function) or
     /// [`Op::Identity`]) after dequantizing with `scale`
     /// and `zero_point`, with float outputs, into `buffer`.
     ///
@@ -345,7 +345,7 @@ impl<'a, In: Input16, Out: FloatOutput> DequantTable16<'a, In, Out> {
     /// [`QuantError::Length`] naming `buffer` if it does not hold exactly 65,536 entries.
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::Op;
     /// use actlut::quant16::DequantTable16;
     /// use half::f16;
@@ -353,7 +353,7 @@ impl<'a, In: Input16, Out: FloatOutput> DequantTable16<'a, In, Out> {
     /// let t = DequantTable16::<u16, f16>::new_in(&mut buffer, Op::Identity, 0.5, 32768)?;
     /// assert_eq!(t.lookup(32770), f16::ONE);
     /// let mut short = [f16::ZERO; 16];
-    /// let e = DequantTable16::<u16, f16>::new_in(&mut short, Activation::Gelu, 0.5, 0).unwrap_err();
+    /// let e = DequantTable16::<u16, f16>::new_in(&mut short, Function::Gelu, 0.5, 0).unwrap_err();
     /// assert_eq!(e.to_string(), "buffer has 16 entries, but the table has 65536");
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -381,12 +381,12 @@ impl<'a, In: Input16, Out: QuantOutput> DequantTable16<'a, In, Out> {
     /// type cannot hold).
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::Rounding;
     /// use actlut::quant16::DequantTable16;
     /// let mut buffer = vec![0u8; 65_536];
     /// let e = DequantTable16::<i16, u8>::requantized_in(
-    ///     &mut buffer, Activation::Tanh, 0.001, 0, 1.0 / 128.0, 300, Rounding::TiesToEven,
+    ///     &mut buffer, Function::Tanh, 0.001, 0, 1.0 / 128.0, 300, Rounding::TiesToEven,
     /// ).unwrap_err();
     /// assert_eq!(e.to_string(), "out_zero_point = 300 is outside u8 (0..=255)");
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -415,11 +415,11 @@ impl<'a, In: Input16, Out: QuantOutput> DequantTable16<'a, In, Out> {
 /// A [`DequantTable16`] that owns its entries on the heap (the `alloc` feature).
 ///
 /// ```
-/// use actlut::Activation;
+/// use actlut::Function;
 /// use actlut::quant::Rounding;
 /// use actlut::quant16::BoxedDequantTable16;
 /// let t = BoxedDequantTable16::<i16, i8>::requantized(
-///     Activation::Tanh, 1.0 / 4096.0, 0, 1.0 / 128.0, 0, Rounding::TiesAwayFromZero,
+///     Function::Tanh, 1.0 / 4096.0, 0, 1.0 / 128.0, 0, Rounding::TiesAwayFromZero,
 /// )?;
 /// assert_eq!(t.table().lookup(-32768), -128); // tanh(−8) · 128 = −127.99…, saturated
 /// # Ok::<(), actlut::quant::QuantError>(())
@@ -460,11 +460,11 @@ impl<In: Input16, Out: Output> BoxedDequantTable16<In, Out> {
     /// outputs (not 16 bits wide).
     ///
     /// ```
-    /// use actlut::Activation;
+    /// use actlut::Function;
     /// use actlut::quant::Rounding;
     /// use actlut::quant16::{map_spline, BoxedDequantTable16, SplineRef};
     /// let t = BoxedDequantTable16::<i16, i16>::requantized(
-    ///     Activation::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0, Rounding::TiesAwayFromZero,
+    ///     Function::Sigmoid, 1.0 / 4096.0, 0, 1.0 / 32768.0, 0, Rounding::TiesAwayFromZero,
     /// )?;
     /// let stored = t.spline().unwrap();
     /// assert!(stored.len() <= 8 * 1024);

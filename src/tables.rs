@@ -30,7 +30,7 @@
 //! compact stored form (3–23 KiB instead of 128 KiB; read entry `i` with
 //! `get(i)`). `tables::GELU_F16` and the others stay `[u16; 65536]`: the feature
 //! only adds. It switches which form the function modules (`gelu::bf16`,
-//! `gelu::apply_bf16`, …) and [`Activation`](crate::Activation)'s slice and
+//! `gelu::apply_bf16`, …) and [`Function`](crate::Function)'s slice and
 //! value methods read, and the linker keeps only what the code references: a
 //! firmware that calls `gelu::bf16` carries the compact form alone.
 //!
@@ -154,7 +154,7 @@ macro_rules! compact_table {
 #[allow(unused_imports)]
 pub(crate) use {compact_table, read_table, table};
 
-/// The 16-bit tables in the form the function modules and `Activation` read:
+/// The 16-bit tables in the form the function modules and `Function` read:
 /// the full tables, or with the `compact` feature the compact forms.
 #[cfg(any(feature = "f16", feature = "bf16"))]
 pub(crate) mod read {

@@ -14,12 +14,12 @@
 //! ```
 //! # #[cfg(all(feature = "gelu", feature = "f16"))] {
 //! use actlut::ulp::{Grade, Wrong};
-//! use actlut::{Activation, Format};
+//! use actlut::{BuiltinTables, Format, Function};
 //!
 //! // The exact table, with one entry moved two values up.
-//! let mut got: Vec<u16> = Activation::Gelu.table(Format::F16).unwrap().iter().collect();
+//! let mut got: Vec<u16> = Function::Gelu.table(Format::F16).unwrap().iter().collect();
 //! got[0x3C00] += 2; // gelu(1.0): two f16 values above the correctly rounded one
-//! let g = Grade::new(Activation::Gelu, Format::F16, &got).unwrap();
+//! let g = Grade::new(Function::Gelu, Format::F16, &got).unwrap();
 //! assert_eq!(g.mismatches.len(), 1);
 //! assert_eq!(g.mismatches[0].wrong, Wrong::Ulps(2));
 //! assert_eq!(g.max_ulp(), Some(2));
@@ -36,7 +36,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use crate::{Activation, Format, LengthMismatch, MapError, TableRef};
+use crate::{BuiltinTables, Format, Function, LengthMismatch, MapError, TableRef};
 
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
@@ -122,7 +122,7 @@ pub fn ordinals(format: Format) -> Vec<Option<i64>> {
 #[derive(Clone, Debug)]
 pub struct Grade {
     /// The function graded.
-    pub activation: Activation,
+    pub function: Function,
     /// The format graded.
     pub format: Format,
     /// The number of entries compared: [`Format::entries`].
@@ -144,11 +144,11 @@ impl Grade {
     /// exist), [`MapError::LengthMismatch`] when `got` does not have
     /// [`Format::entries`] entries (`src` is `got`'s length, `dst` the
     /// format's).
-    pub fn new(activation: Activation, format: Format, got: &[u16]) -> Result<Grade, MapError> {
-        let table = activation.table(format)?;
+    pub fn new(function: Function, format: Format, got: &[u16]) -> Result<Grade, MapError> {
+        let table = function.table(format)?;
         LengthMismatch::check(got.len(), format.entries())?;
         Ok(Grade::against(
-            activation,
+            function,
             format,
             table,
             &ordinals(format),
@@ -164,7 +164,7 @@ impl Grade {
     ///
     /// If `got` or `ordinals` is not as long as the table.
     pub fn against(
-        activation: Activation,
+        function: Function,
         format: Format,
         table: TableRef,
         ordinals: &[Option<i64>],
@@ -203,7 +203,7 @@ impl Grade {
             });
         }
         Grade {
-            activation,
+            function,
             format,
             entries: got.len(),
             mismatches,
@@ -213,7 +213,7 @@ impl Grade {
 
     /// The table's name: `gelu_f16`.
     pub fn table_name(&self) -> String {
-        format!("{}_{}", self.activation.name(), self.format.name())
+        format!("{}_{}", self.function.name(), self.format.name())
     }
 
     /// The number of mismatches of kind `w` (for [`Wrong::Ulps`], of exactly
@@ -320,7 +320,7 @@ impl Grade {
                     value(f, m.got),
                     hex(f, m.correct),
                     value(f, m.correct),
-                    exact(self.activation, f, m.input),
+                    exact(self.function, f, m.input),
                     what(m.wrong)
                 );
             }
@@ -358,7 +358,7 @@ impl Grade {
                     json_str(&value(f, m.got)),
                     json_str(&hex(f, m.correct)),
                     json_str(&value(f, m.correct)),
-                    json_str(&exact(self.activation, f, m.input)),
+                    json_str(&exact(self.function, f, m.input)),
                     json_str(m.wrong.kind()),
                 )
             })
@@ -369,7 +369,7 @@ impl Grade {
              \"histogram\": [{}], \"nan_for_number\": {}, \"number_for_nan\": {}, \
              \"invalid_codes\": {}, \"nan_payloads_differ\": {}, \"worst\": [{}]}}\n",
             json_str(&self.table_name()),
-            json_str(self.activation.name()),
+            json_str(self.function.name()),
             json_str(f.name()),
             self.entries,
             self.mismatches.len(),
@@ -408,9 +408,9 @@ fn show_f64(v: f64) -> String {
 /// The reference value of `act` at the input, before rounding to the format
 /// (the `f64` evaluation actlut's tables are rounded from, 17 significant
 /// digits), or `NaN` where NaN is due.
-fn exact(act: Activation, format: Format, input: u16) -> String {
+fn exact(act: Function, format: Format, input: u16) -> String {
     let x = format.decode(input);
-    match actlut_core::evaluate(act.function(), x) {
+    match actlut_core::evaluate(act, x) {
         Some(e) => {
             // `hi + lo` would turn a `-0` into `+0`.
             let v = if e.lo == 0.0 { e.hi } else { e.hi + e.lo };

@@ -3,16 +3,17 @@
 //! re-hashes tables in memory.
 
 use actlut::manifest::{self, TABLES};
+use actlut::BuiltinTables;
 #[cfg(feature = "self-check")]
 use actlut::TableRef;
-use actlut::{Activation, Format};
+use actlut::{Format, Function};
 use actlut_codegen::sha256;
 
 mod support;
 use support::lock_entries;
 
-/// The little-endian bytes of a compiled-in table, through the `Activation` API.
-fn embedded_le(a: Activation, format: Format) -> Option<Vec<u8>> {
+/// The little-endian bytes of a compiled-in table, through the `Function` API.
+fn embedded_le(a: Function, format: Format) -> Option<Vec<u8>> {
     let table = a.table(format).ok()?;
     let mut bytes = vec![0; table.len_bytes()];
     assert_eq!(table.write_le_bytes(&mut bytes), bytes.len());
@@ -27,7 +28,7 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
     // Lock order: formats, then functions.
     let mut expected_order = Vec::new();
     for format in Format::ALL {
-        for a in Activation::ALL {
+        for a in Function::ALL {
             let name = format!("{}_{}", a.name(), format.name());
             let bytes = embedded_le(a, format);
             let Some(t) = manifest::find(&name) else {
@@ -38,7 +39,7 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
                 continue;
             };
             enabled += 1;
-            assert_eq!(t.activation, a, "{name}");
+            assert_eq!(t.function, a, "{name}");
             assert_eq!(t.format, format, "{name}");
             assert_eq!(t.entries(), format.entries(), "{name}");
             if let Some(bytes) = bytes {
@@ -51,7 +52,7 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
                 format!("{}", t.sha256_hex()),
                 actlut_codegen::hex(&l.sha256)
             );
-            assert_eq!(t.definition(), a.function().definition());
+            assert_eq!(t.definition(), a.definition());
             expected_order.push(name);
         }
     }
@@ -111,9 +112,9 @@ fn distinct_tables_are_distinct_statics() {
 #[test]
 fn self_check_accepts_every_compiled_in_table() {
     for t in TABLES {
-        let bytes = embedded_le(t.activation, t.format).unwrap();
+        let bytes = embedded_le(t.function, t.format).unwrap();
         assert_eq!(t.check(&bytes[..]), Ok(()), "{}", t.name);
-        match t.activation.table(t.format).unwrap() {
+        match t.function.table(t.format).unwrap() {
             TableRef::U16(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
             TableRef::U8(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),
             TableRef::Compact(table) => assert_eq!(t.check(table), Ok(()), "{}", t.name),

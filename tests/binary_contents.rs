@@ -2,7 +2,7 @@
 //! this test's own executable.
 //!
 //! This file references exactly one table, through `actlut::gelu::f16`, and
-//! nothing else of actlut that could reach a table (no `Activation`, no
+//! nothing else of actlut that could reach a table (no `Function`, no
 //! `actlut::tables`). Keep it that way: using any other table-reaching item of
 //! actlut here makes the test fail, by design.
 //!

@@ -85,14 +85,14 @@ fn no_stored_form_hash_is_in_both_compact_locks() {
 mod embedded {
     use actlut::compact::CompactRef;
     use actlut::half::slice::HalfBitsSliceExt;
-    use actlut::{Activation, Format, TableRef};
+    use actlut::{BuiltinTables, Format, Function, TableRef};
     use actlut_codegen::compact::{HEADER_BYTES, MAGIC};
 
     /// Every enabled 16-bit table: its activation, format and compact view.
-    fn compact_tables() -> Vec<(Activation, Format, &'static CompactRef<'static>)> {
+    fn compact_tables() -> Vec<(Function, Format, &'static CompactRef<'static>)> {
         let mut out = Vec::new();
         for format in [Format::F16, Format::Bf16] {
-            for act in Activation::ALL {
+            for act in Function::ALL {
                 match act.table(format) {
                     Ok(TableRef::Compact(view)) => out.push((act, format, view)),
                     Ok(other) => panic!(
@@ -165,7 +165,7 @@ mod embedded {
     }
 
     /// `f` over raw bits through the typed slice entry point of `act`.
-    fn apply(act: Activation, format: Format, xs: &mut [u16]) {
+    fn apply(act: Function, format: Format, xs: &mut [u16]) {
         match format {
             Format::F16 => act.apply_f16(xs.reinterpret_cast_mut()),
             Format::Bf16 => act.apply_bf16(xs.reinterpret_cast_mut()),
@@ -174,7 +174,7 @@ mod embedded {
         .unwrap();
     }
 
-    fn map(act: Activation, format: Format, xs: &[u16], ys: &mut [u16]) {
+    fn map(act: Function, format: Format, xs: &[u16], ys: &mut [u16]) {
         match format {
             Format::F16 => act.map_f16(xs.reinterpret_cast(), ys.reinterpret_cast_mut()),
             Format::Bf16 => act.map_bf16(xs.reinterpret_cast(), ys.reinterpret_cast_mut()),
@@ -183,7 +183,7 @@ mod embedded {
         .unwrap();
     }
 
-    fn one(act: Activation, format: Format, x: u16) -> u16 {
+    fn one(act: Function, format: Format, x: u16) -> u16 {
         match format {
             Format::F16 => act.f16(actlut::half::f16::from_bits(x)).unwrap().to_bits(),
             Format::Bf16 => act
@@ -208,7 +208,7 @@ mod embedded {
         let xs = all_inputs();
         for (act, format, view) in compact_tables() {
             let name = format!("{}_{}", act.name(), format.name());
-            let full = actlut_codegen::table(act.function(), format);
+            let full = actlut_codegen::table(act, format);
             let want: Vec<u16> = xs.iter().map(|&x| full[usize::from(x)]).collect();
             let table = act.table(format).unwrap();
             for &x in &xs {
@@ -251,7 +251,7 @@ mod embedded {
         let all = all_inputs();
         for (act, format, view) in compact_tables() {
             let name = format!("{}_{}", act.name(), format.name());
-            let full = actlut_codegen::table(act.function(), format);
+            let full = actlut_codegen::table(act, format);
             for len in 0..=300usize {
                 for off in [0usize, 1, 2, 3, 7, 13] {
                     // A window of the scrambled inputs that moves with the length.

@@ -122,16 +122,16 @@ fn a_damaged_pool_is_refused_with_its_error_and_nothing_is_written() {
 #[cfg(all(feature = "compact", feature = "std"))]
 mod embedded {
     use actlut::half::slice::HalfBitsSliceExt;
-    use actlut::{Activation, Format, TableRef};
+    use actlut::{BuiltinTables, Format, Function, TableRef};
 
     fn compact_tables() -> Vec<(
-        Activation,
+        Function,
         Format,
         &'static actlut::compact::CompactRef<'static>,
     )> {
         let mut out = Vec::new();
         for format in [Format::F16, Format::Bf16] {
-            for act in Activation::ALL {
+            for act in Function::ALL {
                 if let Ok(TableRef::Compact(view)) = act.table(format) {
                     out.push((act, format, view));
                 }
@@ -152,7 +152,7 @@ mod embedded {
         let mut fulls = Vec::new();
         for &(act, format, view) in &tables {
             let name = format!("{}_{}", act.name(), format.name());
-            let full = actlut_codegen::table(act.function(), format);
+            let full = actlut_codegen::table(act, format);
             let mut out = Box::new([0u16; 65_536]);
             view.expand_into(&mut out);
             assert_eq!(&out[..], &full[..], "{name}: expand_into");

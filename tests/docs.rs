@@ -1,15 +1,15 @@
 //! The docs follow the code. Every cargo feature of `actlut` has its row in the
 //! feature tables of the README and of the crate docs (the `//!` front page of
 //! `src/lib.rs`), and no row names a feature that does not exist; their
-//! function tables list exactly `Activation::ALL` and their format tables
+//! function tables list exactly `Function::ALL` and their format tables
 //! exactly `Format::ALL`, in order; and every count of functions, formats or
 //! tables in the prose of the README, the crate docs, docs/*.md and
-//! BENCHMARKS.md is either the true one (from `Activation::ALL`, `Format::ALL`
+//! BENCHMARKS.md is either the true one (from `Function::ALL`, `Format::ALL`
 //! and `tables/actlut.lock`) or dated: its paragraph names the commit it was
 //! measured at.
 
-use actlut::Activation;
 use actlut::Format;
+use actlut::Function;
 
 fn read(path: &str) -> String {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -135,11 +135,11 @@ fn check_feature_tables(doc: &str, markdown: &str) {
             }
         }
     }
-    let functions: Vec<&str> = Activation::ALL.iter().map(|f| f.feature()).collect();
+    let functions: Vec<&str> = Function::ALL.iter().map(|f| f.feature()).collect();
     assert_eq!(
         named(&tables, "function"),
         functions,
-        "{doc}: the `function feature` table must list every function of Activation::ALL, in order"
+        "{doc}: the `function feature` table must list every function of Function::ALL, in order"
     );
     let formats: Vec<&str> = Format::ALL.iter().map(|f| f.feature()).collect();
     assert_eq!(
@@ -179,7 +179,7 @@ fn truth(what: &str) -> Option<usize> {
     let tables = lock_tables();
     let of_format = |name: &str| tables.iter().filter(|(_, f)| f == name).count();
     Some(match what {
-        "functions" => Activation::ALL.len(),
+        "functions" => Function::ALL.len(),
         "formats" => Format::ALL.len(),
         "tables" => tables.len(),
         "16-bit tables" => of_format("f16") + of_format("bf16"),
@@ -295,7 +295,7 @@ fn every_count_of_functions_formats_and_tables_in_the_docs_is_true_or_dated() {
             checked += 1;
             if n != want && !dated {
                 wrong.push(format!(
-                    "{doc}:{line}: \"{n} {what}\", but there are {want} (Activation::ALL, Format::ALL, \
+                    "{doc}:{line}: \"{n} {what}\", but there are {want} (Function::ALL, Format::ALL, \
                      tables/actlut.lock): correct it, or name the commit it was measured at in its paragraph"
                 ));
             }

@@ -38,10 +38,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use actlut::Activation;
+use actlut::BuiltinTables;
+use actlut::Function;
 use actlut_codegen::compact::CompactRef;
 use actlut_codegen::record::DECLARATION_BYTES;
-use actlut_codegen::{lock, Format, Function};
+use actlut_codegen::{lock, Format};
 
 mod binary_scan;
 mod firmware_quant16;
@@ -104,7 +105,7 @@ fn is_16bit(name: &str) -> bool {
 
 /// Host result for `function` over `format` at the bit pattern `x`: the
 /// computed path, and the table too where this build has it.
-fn host_result(act: Activation, format: Format, x: u16) -> Result<u16, String> {
+fn host_result(act: Function, format: Format, x: u16) -> Result<u16, String> {
     let computed = actlut::computed::bits(act, format, x);
     let table = act.table(format).ok().and_then(|t| t.get(x));
     match table {
@@ -167,7 +168,7 @@ fn check_transcript(
         }
         match words.as_slice() {
             ["apply", function, format, x, y] => {
-                let act = Activation::ALL.into_iter().find(|a| a.name() == *function);
+                let act = Function::ALL.into_iter().find(|a| a.name() == *function);
                 let fmt = Format::from_name(format);
                 let (Some(act), Some(fmt), Some(x), Some(y)) =
                     (act, fmt, parse_hex(x), parse_hex(y))
@@ -779,11 +780,11 @@ fn compact_firmware_flash_holds_one_stored_form_per_16bit_table_used_and_no_full
 fn good_transcript() -> String {
     let mut out = String::new();
     for x in [0x0000u16, 0x3c00, 0xbc00, 0x7d01] {
-        let y = actlut::computed::f16_bits(Activation::Gelu, x);
+        let y = actlut::computed::f16_bits(Function::Gelu, x);
         let _ = writeln!(out, "apply gelu f16 0x{x:04x} 0x{y:04x}");
     }
     for x in [0x00u8, 0x38, 0xff] {
-        let y = actlut::computed::fp8_e5m2_bits(Activation::Sigmoid, x);
+        let y = actlut::computed::fp8_e5m2_bits(Function::Sigmoid, x);
         let _ = writeln!(out, "apply sigmoid fp8_e5m2 0x{x:02x} 0x{y:02x}");
     }
     let lock = lock_entries();

@@ -1,15 +1,16 @@
 //! Every entry of every enabled table equals the computed path, through every
 //! entry point (static table, typed value, raw bits, slices, run-time dispatch).
-//! The tables are those of `Activation::ALL × Format::ALL` that the features
-//! enable, read through `Activation::table`.
+//! The tables are those of `Function::ALL × Format::ALL` that the features
+//! enable, read through `Function::table`.
 
-use actlut::{computed, Activation, Format};
+use actlut::BuiltinTables;
+use actlut::{computed, Format, Function};
 
 #[test]
 fn every_table_entry_equals_the_computed_path_on_every_input() {
     let mut checked = 0;
     for format in Format::ALL {
-        for act in Activation::ALL {
+        for act in Function::ALL {
             let Ok(table) = act.table(format) else {
                 continue;
             };
@@ -54,9 +55,9 @@ fn slice_entry_points_agree_with_single_lookups_on_every_length_and_offset() {
             let mut b = vec![f16::ZERO; len];
             actlut::gelu::map_f16(xs, &mut b);
             let mut c = xs.to_vec();
-            Activation::Gelu.apply_f16(&mut c).unwrap();
+            Function::Gelu.apply_f16(&mut c).unwrap();
             let mut d = vec![f16::ZERO; len];
-            Activation::Gelu.map_f16(xs, &mut d).unwrap();
+            Function::Gelu.map_f16(xs, &mut d).unwrap();
             let mut bits: Vec<u16> = xs.iter().map(|x| x.to_bits()).collect();
             actlut::gelu::apply_f16_bits(&mut bits);
             for i in 0..len {

@@ -4,7 +4,7 @@
 //! classified (docs/SEMANTICS.md lists them).
 #![cfg(all(feature = "float8", feature = "fp8-e4m3", feature = "fp8-e5m2"))]
 
-use actlut::{fp8, Activation};
+use actlut::{fp8, BuiltinTables, Float8Tables, Function};
 use float8::{F8E4M3, F8E5M2};
 
 mod vector_file;
@@ -12,7 +12,7 @@ use vector_file::vectors;
 
 #[test]
 fn typed_fp8_entry_points_read_the_fp8_tables_on_every_code() {
-    for act in Activation::ALL {
+    for act in Function::ALL {
         let (Ok(e4), Ok(e5)) = (act.table_fp8_e4m3(), act.table_fp8_e5m2()) else {
             continue;
         };
@@ -42,7 +42,7 @@ fn typed_fp8_entry_points_read_the_fp8_tables_on_every_code() {
 fn typed_map_with_mismatched_lengths_is_an_error_naming_both() {
     let xs = [F8E4M3::from_bits(0); 2];
     let mut ys = [F8E4M3::from_bits(7); 1];
-    let err = Activation::ALL[0].map_fp8_e4m3(&xs, &mut ys).unwrap_err();
+    let err = Function::ALL[0].map_fp8_e4m3(&xs, &mut ys).unwrap_err();
     assert_eq!(
         err,
         actlut::MapError::LengthMismatch(actlut::LengthMismatch { src: 2, dst: 1 })

@@ -8,7 +8,7 @@ use actlut::mx::{
     e8m0_to_f32, e8m0_to_f64, map_mx, reference, BlockError, Element, MxFp4Table, Nvfp4Table, Op,
     MX_BLOCK, NVFP4_BLOCK,
 };
-use actlut::Activation;
+use actlut::Function;
 use actlut_codegen::Format;
 use half::{bf16, f16};
 
@@ -36,10 +36,10 @@ impl Bits for f16 {
 
 const OPS: [Op; 5] = [
     Op::Identity,
-    Op::Function(Activation::Gelu.function()),
-    Op::Function(Activation::Silu.function()),
-    Op::Function(Activation::Exp.function()),
-    Op::Function(Activation::Log.function()),
+    Op::Function(Function::Gelu),
+    Op::Function(Function::Silu),
+    Op::Function(Function::Exp),
+    Op::Function(Function::Log),
 ];
 
 fn fp4(code: u8) -> f64 {
@@ -174,7 +174,7 @@ fn extreme_scales_round_once_from_the_exact_product() {
     assert_eq!(t.lookup(254, 0x2), 2f32.powi(127));
     assert_eq!(t.lookup(0, 0x1).to_bits(), 0x0020_0000); // 2^-128
     assert_eq!(t.lookup(0, 0x8).to_bits(), 0x8000_0000); // −0
-    let b = MxFp4Table::<bf16>::new(Activation::Gelu);
+    let b = MxFp4Table::<bf16>::new(Function::Gelu);
     assert_eq!(b.lookup(200, 0x7), bf16::from_f64(6.0 * 2f64.powi(73)));
     assert_eq!(b.lookup(254, 0x7), bf16::INFINITY);
     let h = MxFp4Table::<f16>::new(Op::Identity);
@@ -286,8 +286,8 @@ fn check_kernels<O: Bits + Default>(op: Op) {
     ignore = "builds tables by the reference math: too slow under Miri"
 )]
 fn every_fp4_kernel_equals_the_scalar_loop_on_every_length_offset_and_byte() {
-    check_kernels::<f32>(Op::from(Activation::Gelu));
-    check_kernels::<bf16>(Op::from(Activation::Gelu));
+    check_kernels::<f32>(Op::from(Function::Gelu));
+    check_kernels::<bf16>(Op::from(Function::Gelu));
     check_kernels::<f16>(Op::Identity);
 }
 
@@ -370,9 +370,9 @@ fn check_map_mx<O: Bits + Default>(op: Op) {
 #[test]
 fn map_mx_equals_the_reference_for_every_element_format_and_scale() {
     check_map_mx::<f32>(Op::Identity);
-    check_map_mx::<bf16>(Op::from(Activation::Gelu));
-    check_map_mx::<f16>(Op::from(Activation::Tanh));
-    check_map_mx::<f32>(Op::from(Activation::Sigmoid));
+    check_map_mx::<bf16>(Op::from(Function::Gelu));
+    check_map_mx::<f16>(Op::from(Function::Tanh));
+    check_map_mx::<f32>(Op::from(Function::Sigmoid));
 }
 
 /// A NaN E8M0 scale makes every output of its block the default NaN; so does a NaN element.
@@ -390,7 +390,7 @@ fn the_nan_scale_makes_its_block_nan() {
     .unwrap();
     assert!(out[..32].iter().all(|v| v.to_bits() == 0x7FC0_0000));
     assert!(out[32..].iter().all(|v| !v.is_nan()));
-    let t = MxFp4Table::<bf16>::new(Activation::Exp);
+    let t = MxFp4Table::<bf16>::new(Function::Exp);
     let mut out = [bf16::ZERO; 32];
     t.map(&[0x11; 16], &[0xFF], &mut out).unwrap();
     assert!(out.iter().all(|v| v.to_bits() == 0x7FC0));
@@ -544,7 +544,7 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
 #[cfg(all(feature = "gelu", feature = "bf16"))]
 #[test]
 fn fused_mxfp4_gelu_bf16_equals_dequantize_then_the_gelu_bf16_table() {
-    let fused = MxFp4Table::<bf16>::new(Activation::Gelu);
+    let fused = MxFp4Table::<bf16>::new(Function::Gelu);
     let plain = MxFp4Table::<bf16>::new(Op::Identity);
     for s in 0..=255u8 {
         for c in 0..16u8 {
@@ -566,12 +566,12 @@ fn fused_mxfp4_gelu_bf16_equals_dequantize_then_the_gelu_bf16_table() {
 #[test]
 fn fused_f32_tables_equal_the_computed_f32_path_inside_f32_range() {
     for act in [
-        Activation::Gelu,
-        Activation::Sigmoid,
-        Activation::Exp,
-        Activation::Log,
+        Function::Gelu,
+        Function::Sigmoid,
+        Function::Exp,
+        Function::Log,
     ] {
-        let t = MxFp4Table::<f32>::new(Op::Function(act.function()));
+        let t = MxFp4Table::<f32>::new(Op::Function(act));
         for s in 0..0xFFu8 {
             for c in 0..16u8 {
                 let x = fp4(c) * e8m0_to_f64(s);

@@ -4,9 +4,9 @@
 //! the limits of their type).
 
 use actlut::quant::{DequantTable, Input, Op, PackedDequantTable, QuantError, QuantType, I4, U4};
-use actlut::Activation;
+use actlut::Function;
 use actlut_codegen::quant::eval_value;
-use actlut_codegen::{Format, Function};
+use actlut_codegen::Format;
 use half::{bf16, f16};
 
 /// Every op: the identity, then the 16 functions.
@@ -61,7 +61,7 @@ fn stage1(q: i32, scale: f32, zero_point: i32) -> f32 {
 fn stage2_f32(op: Op, x: f32) -> f32 {
     match op {
         Op::Identity => x,
-        Op::Function(f) => actlut::computed::f32(activation(f), x),
+        Op::Function(f) => actlut::computed::f32(f, x),
     }
 }
 
@@ -80,13 +80,6 @@ fn stage3(y: f32, out_scale: f32, out_zero_point: i32, ty: QuantType) -> i32 {
     }
     let r = (y / out_scale).round_ties_even();
     (r + out_zero_point as f32).clamp(ty.min() as f32, ty.max() as f32) as i32
-}
-
-fn activation(f: Function) -> Activation {
-    Activation::ALL
-        .into_iter()
-        .find(|a| a.function() == f)
-        .expect("an Activation for every Function")
 }
 
 /// Checks one table over every value of its input type with `expect(q)` as the unfused value.
@@ -252,8 +245,8 @@ fn lookup_map_get_and_apply_agree_with_the_entries() {
         v, all,
         "identity with equal parameters requantizes every code to itself"
     );
-    // An Activation, a Function and an Op give the same table.
-    let a = DequantTable::<u8, f16>::new(Activation::Mish, 0.02, 100).unwrap();
+    // An Function, a Function and an Op give the same table.
+    let a = DequantTable::<u8, f16>::new(Function::Mish, 0.02, 100).unwrap();
     let b = DequantTable::<u8, f16>::new(Function::Mish, 0.02, 100).unwrap();
     let c = DequantTable::<u8, f16>::new(Op::Function(Function::Mish), 0.02, 100).unwrap();
     assert_eq!(a.entries(), b.entries());
@@ -610,7 +603,7 @@ fn hand_checked_entries() {
 #[test]
 fn eight_bit_codes_requantized_to_i16_and_u16_equal_the_pipeline_on_every_code() {
     use actlut_codegen::quant::{OutputType, Pipeline, QuantType};
-    let op = Op::from(actlut::Activation::Tanh);
+    let op = Op::from(actlut::Function::Tanh);
     let codes: Vec<i8> = (-128..=127).collect();
 
     let t = DequantTable::<i8, i16>::requantized(op, 0.03, 2, 1.0 / 32768.0, 7).unwrap();

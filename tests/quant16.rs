@@ -9,7 +9,7 @@ mod kernel_harness;
 use actlut::element::{FloatOutput, Input16, QuantOutput};
 use actlut::quant::{Op, QuantError, QuantType, Rounding};
 use actlut::quant16::{map, DequantTable16};
-use actlut::Activation;
+use actlut::Function;
 use actlut_codegen::quant::eval_value;
 use actlut_codegen::Format;
 use half::{bf16, f16};
@@ -17,19 +17,12 @@ use half::{bf16, f16};
 fn ops() -> Vec<Op> {
     vec![
         Op::Identity,
-        Op::from(Activation::Sigmoid),
-        Op::from(Activation::Tanh),
-        Op::from(Activation::Gelu),
-        Op::from(Activation::Hardswish),
-        Op::from(Activation::Log),
+        Op::from(Function::Sigmoid),
+        Op::from(Function::Tanh),
+        Op::from(Function::Gelu),
+        Op::from(Function::Hardswish),
+        Op::from(Function::Log),
     ]
-}
-
-fn activation(f: actlut_codegen::Function) -> Activation {
-    Activation::ALL
-        .into_iter()
-        .find(|a| a.function() == f)
-        .expect("an Activation for every Function")
 }
 
 // The unfused pipeline, stage by stage.
@@ -42,7 +35,7 @@ fn stage1(q: i32, scale: f32, zero_point: i32) -> f32 {
 fn stage2_f32(op: Op, x: f32) -> f32 {
     match op {
         Op::Identity => x,
-        Op::Function(f) => actlut::computed::f32(activation(f), x),
+        Op::Function(f) => actlut::computed::f32(f, x),
     }
 }
 
@@ -236,7 +229,7 @@ fn maps_equal_lookups_through_every_available_16_bit_kernel() {
     let mut b = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut b,
-        Activation::Sigmoid,
+        Function::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 32768.0,
@@ -268,7 +261,7 @@ fn maps_equal_lookups_through_every_available_16_bit_kernel() {
 
 fn check_typed<Out: FloatOutput + Default + Clone + PartialEq + std::fmt::Debug>(values: &[i16]) {
     let mut b = vec![Out::default(); 65_536];
-    let t = DequantTable16::<i16, Out>::new_in(&mut b, Activation::Tanh, 0.001, 0).unwrap();
+    let t = DequantTable16::<i16, Out>::new_in(&mut b, Function::Tanh, 0.001, 0).unwrap();
     let mut out = vec![Out::default(); values.len()];
     map(t.entries(), values, &mut out);
     for (o, &v) in out.iter().zip(values) {
@@ -365,7 +358,7 @@ fn nan_results_give_the_output_zero_point() {
     let mut b = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut b,
-        Activation::Log,
+        Function::Log,
         0.01,
         0,
         0.01,
@@ -383,7 +376,7 @@ fn boxed_tables_equal_buffer_tables() {
     use actlut::quant16::BoxedDequantTable16;
     let r = Rounding::TiesAwayFromZero;
     let boxed = BoxedDequantTable16::<i16, u8>::requantized(
-        Activation::Sigmoid,
+        Function::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 256.0,
@@ -394,7 +387,7 @@ fn boxed_tables_equal_buffer_tables() {
     let mut b = vec![0u8; 65_536];
     let t = DequantTable16::<i16, u8>::requantized_in(
         &mut b,
-        Activation::Sigmoid,
+        Function::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 256.0,
@@ -403,7 +396,7 @@ fn boxed_tables_equal_buffer_tables() {
     )
     .unwrap();
     assert_eq!(boxed.table().entries(), t.entries());
-    let f = BoxedDequantTable16::<u16, bf16>::new(Activation::Gelu, 0.01, 100).unwrap();
+    let f = BoxedDequantTable16::<u16, bf16>::new(Function::Gelu, 0.01, 100).unwrap();
     assert_eq!(f.table().lookup(100), bf16::ZERO);
 }
 
@@ -411,7 +404,7 @@ fn boxed_tables_equal_buffer_tables() {
 fn spline_tables_equal_the_full_tables_on_every_code() {
     use actlut::quant16::{map_spline, SplineRef};
     use actlut_codegen::quant::{OutputType, Pipeline};
-    for f in [Activation::Sigmoid, Activation::Tanh] {
+    for f in [Function::Sigmoid, Function::Tanh] {
         let out = OutputType::I16 {
             scale: 1.0 / 32768.0,
             zero_point: 0,
@@ -465,7 +458,7 @@ fn quant_output_loads_from_include_bytes_into_statics_in_both_forms() {
     let mut buf = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut buf,
-        Activation::Sigmoid,
+        Function::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 32768.0,

@@ -7,7 +7,7 @@
 
 use actlut::dequant_table;
 use actlut::quant::{DequantTable, Input, Input4, Op, Output, PackedDequantTable, I4, U4};
-use actlut::Activation;
+use actlut::Function;
 use half::{bf16, f16};
 
 fn bits<T: Output + std::fmt::Debug>(t: &[T]) -> Vec<String> {
@@ -75,12 +75,12 @@ fn macro_tables_equal_run_time_tables() {
     same(
         "gelu i8 f32",
         &GELU_I8_F32,
-        &DequantTable::new(Activation::Gelu, 0.05, -3).unwrap(),
+        &DequantTable::new(Function::Gelu, 0.05, -3).unwrap(),
     );
     assert_eq!(
         f32_bits(LOG_U8_F32.entries()),
         f32_bits(
-            DequantTable::<u8, f32>::new(Activation::Log, 0.1, 7)
+            DequantTable::<u8, f32>::new(Function::Log, 0.1, 7)
                 .unwrap()
                 .entries()
         ),
@@ -89,17 +89,17 @@ fn macro_tables_equal_run_time_tables() {
     same(
         "exp huge",
         &EXP_I8_F32_HUGE,
-        &DequantTable::new(Activation::Exp, f32::MAX, 127).unwrap(),
+        &DequantTable::new(Function::Exp, f32::MAX, 127).unwrap(),
     );
     same(
         "tanh tiny",
         &TANH_I8_F16_TINY,
-        &DequantTable::new(Activation::Tanh, f32::from_bits(1), -128).unwrap(),
+        &DequantTable::new(Function::Tanh, f32::from_bits(1), -128).unwrap(),
     );
     same(
         "silu u8 bf16",
         &SILU_U8_BF16,
-        &DequantTable::new(Activation::Silu, 0.0625, 255).unwrap(),
+        &DequantTable::new(Function::Silu, 0.0625, 255).unwrap(),
     );
     same(
         "identity i4",
@@ -109,37 +109,37 @@ fn macro_tables_equal_run_time_tables() {
     same(
         "erf u4",
         &ERF_U4_F16,
-        &DequantTable::<U4, f16>::new(Activation::Erf, 0.25, 8).unwrap(),
+        &DequantTable::<U4, f16>::new(Function::Erf, 0.25, 8).unwrap(),
     );
     same(
         "sigmoid u8 u8",
         &SIGMOID_U8_U8,
-        &DequantTable::requantized(Activation::Sigmoid, 0.1, 128, 0.003_906_25, 0).unwrap(),
+        &DequantTable::requantized(Function::Sigmoid, 0.1, 128, 0.003_906_25, 0).unwrap(),
     );
     same(
         "hardswish i8 i8",
         &HARDSWISH_I8_I8,
-        &DequantTable::requantized(Activation::Hardswish, 0.1, 0, 0.05, -128).unwrap(),
+        &DequantTable::requantized(Function::Hardswish, 0.1, 0, 0.05, -128).unwrap(),
     );
     same(
         "gelu_tanh i4 i8",
         &GELU_TANH_I4_I8,
-        &DequantTable::<I4, i8>::requantized(Activation::GeluTanh, 1.0, -8, 0.02, 127).unwrap(),
+        &DequantTable::<I4, i8>::requantized(Function::GeluTanh, 1.0, -8, 0.02, 127).unwrap(),
     );
     same_packed(
         "mish packed i4",
         &MISH_P_I4_F32,
-        &PackedDequantTable::new(Activation::Mish, 0.3, -1).unwrap(),
+        &PackedDequantTable::new(Function::Mish, 0.3, -1).unwrap(),
     );
     same_packed(
         "softplus packed u4",
         &SOFTPLUS_P_U4_BF16,
-        &PackedDequantTable::<U4, bf16>::new(Activation::Softplus, 0.5, 15).unwrap(),
+        &PackedDequantTable::<U4, bf16>::new(Function::Softplus, 0.5, 15).unwrap(),
     );
     same_packed(
         "rsqrt packed u4 u8",
         &RSQRT_P_U4_U8,
-        &PackedDequantTable::<U4, u8>::requantized(Activation::Rsqrt, 0.125, 0, 0.01, 0).unwrap(),
+        &PackedDequantTable::<U4, u8>::requantized(Function::Rsqrt, 0.125, 0, 0.01, 0).unwrap(),
     );
 }
 

@@ -42,7 +42,7 @@ fn panic_message(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
 }
 
 /// One entry of the full gelu_bf16 table changed in memory before its first
-/// use: `verify` is an error naming it, a lookup through `Activation`
+/// use: `verify` is an error naming it, a lookup through `BuiltinTables`
 /// panics naming it; restored, it verifies.
 #[test]
 fn a_table_changed_in_memory_after_load_is_reported_by_name_before_its_first_use() {
@@ -63,7 +63,7 @@ fn a_table_changed_in_memory_after_load_is_reported_by_name_before_its_first_use
         "{err}"
     );
     let message = panic_message(|| {
-        let t = actlut::Activation::Gelu.table_bf16().unwrap();
+        let t = actlut::BuiltinTables::table_bf16(actlut::Function::Gelu).unwrap();
         std::hint::black_box(t[0]);
     });
     assert!(message.contains("table gelu_bf16 is corrupt"), "{message}");
@@ -82,7 +82,7 @@ fn a_table_changed_in_memory_after_load_is_reported_by_name_before_its_first_use
     // Restored: verified, and the lookups read it.
     assert!(checked::GELU_BF16.verify().is_ok());
     assert_eq!(
-        actlut::Activation::Gelu.table_bf16().unwrap()[0x3F80],
+        actlut::BuiltinTables::table_bf16(actlut::Function::Gelu).unwrap()[0x3F80],
         0x3F57
     );
 }

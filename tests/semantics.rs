@@ -3,7 +3,8 @@
 //! every function, in f16 and bf16 (through the computed path, which every
 //! table equals on every input).
 
-use actlut::{computed, Activation};
+use actlut::BuiltinTables;
+use actlut::{computed, Function};
 
 /// Bit patterns of the values that appear in docs/SEMANTICS.md's table.
 struct Bits {
@@ -53,8 +54,8 @@ const BF16: Bits = Bits {
 /// (value at −inf, at +inf, at −0, at +0) for each function, per docs/SEMANTICS.md.
 ///
 /// By name, so that a row can be written before its function exists; a
-/// function of `Activation::ALL` without a row fails the test, naming it.
-fn expected(act: Activation, b: &Bits) -> [u16; 4] {
+/// function of `Function::ALL` without a row fails the test, naming it.
+fn expected(act: Function, b: &Bits) -> [u16; 4] {
     let neg_ln2 = b.ln2 | b.neg_zero;
     match act.name() {
         "gelu" | "gelu_tanh" | "gelu_quick" | "silu" | "mish" | "hardswish" => {
@@ -73,8 +74,8 @@ fn expected(act: Activation, b: &Bits) -> [u16; 4] {
     }
 }
 
-fn check(name: &str, b: &Bits, eval: impl Fn(Activation, u16) -> u16) {
-    for act in Activation::ALL {
+fn check(name: &str, b: &Bits, eval: impl Fn(Function, u16) -> u16) {
+    for act in Function::ALL {
         let want = expected(act, b);
         let inputs = [b.neg_inf, b.inf, b.neg_zero, b.pos_zero];
         let labels = ["-inf", "+inf", "-0", "+0"];
@@ -105,7 +106,7 @@ fn check(name: &str, b: &Bits, eval: impl Fn(Activation, u16) -> u16) {
             );
         }
         // A NaN made from a non-NaN input: the positive default NaN.
-        if matches!(act, Activation::Log | Activation::Rsqrt) {
+        if matches!(act, Function::Log | Function::Rsqrt) {
             assert_eq!(
                 eval(act, b.neg_one),
                 b.default_nan,
@@ -145,18 +146,15 @@ fn irrational_special_values_are_the_rounded_constants() {
 #[test]
 fn selected_finite_values() {
     use half::f16;
-    let f = |act: Activation, x: f32| computed::f16(act, f16::from_f32(x)).to_f32();
-    assert_eq!(
-        f(Activation::Hardswish, -3.0).to_bits(),
-        (-0.0f32).to_bits()
-    ); // x ≤ −3: −0
-    assert_eq!(f(Activation::Hardsigmoid, -3.0).to_bits(), 0.0f32.to_bits()); // exact zero: +0
-    assert_eq!(f(Activation::Log, 1.0).to_bits(), 0.0f32.to_bits()); // ln 1 = +0
-    assert_eq!(f(Activation::Exp, 12.0), f32::INFINITY); // e^12 = 162755 > 65520
-    assert_eq!(f(Activation::Rsqrt, 4.0), 0.5);
-    assert_eq!(f(Activation::Elu, 3.5), 3.5);
-    assert_eq!(f(Activation::Softsign, 3.0), 0.75);
-    assert_eq!(f(Activation::Hardswish, 1.5), 1.125); // 1.5·4.5/6
+    let f = |act: Function, x: f32| computed::f16(act, f16::from_f32(x)).to_f32();
+    assert_eq!(f(Function::Hardswish, -3.0).to_bits(), (-0.0f32).to_bits()); // x ≤ −3: −0
+    assert_eq!(f(Function::Hardsigmoid, -3.0).to_bits(), 0.0f32.to_bits()); // exact zero: +0
+    assert_eq!(f(Function::Log, 1.0).to_bits(), 0.0f32.to_bits()); // ln 1 = +0
+    assert_eq!(f(Function::Exp, 12.0), f32::INFINITY); // e^12 = 162755 > 65520
+    assert_eq!(f(Function::Rsqrt, 4.0), 0.5);
+    assert_eq!(f(Function::Elu, 3.5), 3.5);
+    assert_eq!(f(Function::Softsign, 3.0), 0.75);
+    assert_eq!(f(Function::Hardswish, 1.5), 1.125); // 1.5·4.5/6
 }
 
 #[test]
@@ -169,20 +167,17 @@ fn map_with_different_lengths_panics_naming_both() {
 }
 
 /// Behind a `Result`, the same mistake is an `Err` with the same message, for
-/// every typed map of `Activation`, and nothing is written.
+/// every typed map of `Function`, and nothing is written.
 #[test]
 #[cfg(all(feature = "gelu", feature = "f16", feature = "bf16"))]
 fn activation_maps_with_different_lengths_are_errors_naming_both() {
     use actlut::{LengthMismatch, MapError};
     let want = Err(MapError::LengthMismatch(LengthMismatch { src: 3, dst: 2 }));
     let mut ys = [half::f16::ONE; 2];
-    assert_eq!(
-        Activation::Gelu.map_f16(&[half::f16::ZERO; 3], &mut ys),
-        want
-    );
+    assert_eq!(Function::Gelu.map_f16(&[half::f16::ZERO; 3], &mut ys), want);
     assert_eq!(ys, [half::f16::ONE; 2]);
     let mut ys = [half::bf16::ONE; 2];
-    let got = Activation::Gelu.map_bf16(&[half::bf16::ZERO; 3], &mut ys);
+    let got = Function::Gelu.map_bf16(&[half::bf16::ZERO; 3], &mut ys);
     assert_eq!(got, want);
     assert_eq!(ys, [half::bf16::ONE; 2]);
     assert_eq!(
@@ -195,7 +190,7 @@ fn activation_maps_with_different_lengths_are_errors_naming_both() {
 #[test]
 #[cfg(not(feature = "bf16"))]
 fn a_missing_table_is_the_error_of_a_map_with_any_lengths() {
-    let err = Activation::Gelu
+    let err = Function::Gelu
         .map_bf16(&[half::bf16::ZERO; 3], &mut [half::bf16::ZERO; 2])
         .unwrap_err();
     assert!(matches!(err, actlut::MapError::MissingTable(_)));
@@ -204,7 +199,7 @@ fn a_missing_table_is_the_error_of_a_map_with_any_lengths() {
 #[test]
 fn missing_tables_name_their_features() {
     let err = actlut::MissingTable {
-        activation: Activation::GeluTanh,
+        function: Function::GeluTanh,
         format: actlut::Format::Bf16,
     };
     assert_eq!(
@@ -212,14 +207,14 @@ fn missing_tables_name_their_features() {
         "the gelu_tanh_bf16 table is not compiled in: enable the cargo features `gelu-tanh` and `bf16` of actlut"
     );
     #[cfg(not(all(feature = "gelu-tanh", feature = "bf16")))]
-    assert_eq!(Activation::GeluTanh.table_bf16().unwrap_err(), err);
+    assert_eq!(Function::GeluTanh.table_bf16().unwrap_err(), err);
 }
 
 /// `unwrap()` shows `Debug`: it names the features to enable too.
 #[test]
 fn missing_table_debug_names_the_features_to_enable() {
     let err = actlut::MissingTable {
-        activation: Activation::GeluTanh,
+        function: Function::GeluTanh,
         format: actlut::Format::Fp8E5M2,
     };
     let debug = format!("{err:?}");
@@ -239,7 +234,7 @@ fn missing_table_debug_names_the_features_to_enable() {
 #[test]
 #[should_panic(expected = "enable the cargo features `exp` and `bf16` of actlut")]
 fn unwrapping_a_missing_table_names_the_features_to_enable() {
-    let _ = Activation::Exp.table(actlut::Format::Bf16).unwrap();
+    let _ = Function::Exp.table(actlut::Format::Bf16).unwrap();
 }
 
 /// Every function and every format not compiled in gives `MissingTable`
@@ -247,18 +242,18 @@ fn unwrapping_a_missing_table_names_the_features_to_enable() {
 #[test]
 fn every_missing_table_names_its_function_and_format() {
     for format in actlut::Format::ALL {
-        for act in Activation::ALL {
+        for act in Function::ALL {
             match act.table(format) {
                 Ok(t) => assert_eq!(t.entries(), format.entries()),
-                Err(e) if !format.can_represent(act.function()) => {
+                Err(e) if !format.can_represent(act) => {
                     // No such table at all (log, rsqrt over FP6/FP4): the message says why.
-                    assert_eq!((e.activation, e.format), (act, format));
+                    assert_eq!((e.function, e.format), (act, format));
                     let msg = e.to_string();
                     let name = format!("{}_{}", act.name(), format.name());
                     assert!(msg.contains(&name) && msg.contains("has no NaN"), "{msg}");
                 }
                 Err(e) => {
-                    assert_eq!((e.activation, e.format), (act, format));
+                    assert_eq!((e.function, e.format), (act, format));
                     let msg = e.to_string();
                     assert!(msg.contains(&format!("`{}`", act.feature())), "{msg}");
                     assert!(msg.contains(&format!("`{}`", format.feature())), "{msg}");
@@ -269,40 +264,34 @@ fn every_missing_table_names_its_function_and_format() {
 }
 
 #[test]
-fn parsing_accepts_every_name_and_feature_and_round_trips_through_function() {
-    for act in Activation::ALL {
-        assert_eq!(act.name().parse::<Activation>(), Ok(act));
-        assert_eq!(act.feature().parse::<Activation>(), Ok(act));
-        let f: actlut_codegen::Function = act.into();
-        assert_eq!(f, act.function());
-        assert_eq!(Activation::from(f), act);
-        assert_eq!((f.name(), f.feature()), (act.name(), act.feature()));
+fn parsing_accepts_every_name_and_feature() {
+    for f in Function::ALL {
+        assert_eq!(f.name().parse::<Function>(), Ok(f));
+        assert_eq!(f.feature().parse::<Function>(), Ok(f));
     }
-    let functions: Vec<_> = Activation::ALL.iter().map(|a| a.function()).collect();
-    assert_eq!(functions, actlut_codegen::Function::ALL);
 }
 
 #[test]
 fn engines_names_parse_to_the_same_exact_function() {
     // Stated here from each engine's documentation, not read from the table.
     let cases = [
-        ("gelu_erf", Activation::Gelu),                     // candle
-        ("gelu_approximate", Activation::GeluTanh),         // burn
-        ("log_sigmoid", Activation::Logsigmoid),            // burn
-        ("hard_swish", Activation::Hardswish),              // burn
-        ("GELU", Activation::Gelu),                         // PyTorch
-        ("GELU(approximate='none')", Activation::Gelu),     // PyTorch
-        ("GELU(approximate='tanh')", Activation::GeluTanh), // PyTorch
-        ("SiLU", Activation::Silu),                         // PyTorch
-        ("Hardsigmoid", Activation::Hardsigmoid),           // PyTorch (slope 1/6)
-        ("Gelu", Activation::Gelu),                         // ONNX
-        ("Sigmoid", Activation::Sigmoid),                   // ONNX
-        ("Softplus", Activation::Softplus),                 // ONNX
-        ("gelu_pytorch_tanh", Activation::GeluTanh),        // Hugging Face
-        ("quick_gelu", Activation::GeluQuick),              // Hugging Face
+        ("gelu_erf", Function::Gelu),                     // candle
+        ("gelu_approximate", Function::GeluTanh),         // burn
+        ("log_sigmoid", Function::Logsigmoid),            // burn
+        ("hard_swish", Function::Hardswish),              // burn
+        ("GELU", Function::Gelu),                         // PyTorch
+        ("GELU(approximate='none')", Function::Gelu),     // PyTorch
+        ("GELU(approximate='tanh')", Function::GeluTanh), // PyTorch
+        ("SiLU", Function::Silu),                         // PyTorch
+        ("Hardsigmoid", Function::Hardsigmoid),           // PyTorch (slope 1/6)
+        ("Gelu", Function::Gelu),                         // ONNX
+        ("Sigmoid", Function::Sigmoid),                   // ONNX
+        ("Softplus", Function::Softplus),                 // ONNX
+        ("gelu_pytorch_tanh", Function::GeluTanh),        // Hugging Face
+        ("quick_gelu", Function::GeluQuick),              // Hugging Face
     ];
     for (name, want) in cases {
-        assert_eq!(name.parse::<Activation>(), Ok(want), "{name}");
+        assert_eq!(name.parse::<Function>(), Ok(want), "{name}");
     }
     // Same names, other functions: ONNX's and burn's hard sigmoid default to slope 0.2;
     // matching is exact, so a lowercase PyTorch module name is not guessed.
@@ -313,13 +302,13 @@ fn engines_names_parse_to_the_same_exact_function() {
         "gelu(approximate='tanh')",
         "relu",
     ] {
-        assert!(name.parse::<Activation>().is_err(), "{name}");
+        assert!(name.parse::<Function>().is_err(), "{name}");
     }
 }
 
 #[test]
 fn the_unknown_name_error_lists_the_engines_names() {
-    let msg = "GeLU".parse::<Activation>().unwrap_err().to_string();
+    let msg = "GeLU".parse::<Function>().unwrap_err().to_string();
     for name in [
         "gelu_erf",
         "GELU(approximate='tanh') (gelu_tanh)",
@@ -332,7 +321,7 @@ fn the_unknown_name_error_lists_the_engines_names() {
 
 #[test]
 fn an_unknown_name_is_repeated_in_the_error() {
-    let err = "gelux".parse::<Activation>().unwrap_err();
+    let err = "gelux".parse::<Function>().unwrap_err();
     assert_eq!(err.name(), "gelux");
     assert!(!err.is_truncated());
     let msg = err.to_string();
@@ -340,15 +329,15 @@ fn an_unknown_name_is_repeated_in_the_error() {
         msg.starts_with("unknown activation name `gelux`: expected one of gelu, "),
         "{msg}"
     );
-    for act in Activation::ALL {
+    for act in Function::ALL {
         assert!(msg.contains(act.name()), "{msg}");
     }
     let debug = format!("{err:?}");
     assert!(debug.contains("\"gelux\""), "{debug}");
     // Empty, and a long name cut at a character boundary.
-    assert_eq!("".parse::<Activation>().unwrap_err().name(), "");
+    assert_eq!("".parse::<Function>().unwrap_err().name(), "");
     let long = "é".repeat(30); // 60 bytes
-    let err = long.parse::<Activation>().unwrap_err();
+    let err = long.parse::<Function>().unwrap_err();
     assert!(err.is_truncated());
     assert_eq!(err.name(), "é".repeat(20));
     assert!(err.to_string().contains(&format!("`{}…`", "é".repeat(20))));

@@ -4,7 +4,7 @@
 # whole-workspace suite runs on stable in the other steps; here the tests are
 # the library's unit tests, its doctests (the README's examples with every
 # feature among them), the reference's unit tests, and the kernels with the
-# `avx512vbmi` feature (the newest language features the crate uses).
+# `avx512` feature (the newest language features the crate uses).
 set -euo pipefail
 msrv=$(sed -n 's/^rust-version = "\([0-9.]*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$msrv" ] || { echo "no rust-version in Cargo.toml"; exit 1; }
@@ -21,4 +21,4 @@ cargo +"$msrv" build --locked -p actlut-cli -p actlut-macros -p actlut-audit
 cargo +"$msrv" test --locked -p actlut --lib
 cargo +"$msrv" test --locked -p actlut --all-features --doc
 cargo +"$msrv" test --locked -p actlut-core -p actlut-codegen --lib
-cargo +"$msrv" test --locked -p actlut --features avx512vbmi --test kernels
+cargo +"$msrv" test --locked -p actlut --features avx512 --test kernels

@@ -5,7 +5,7 @@
 # and NEON on aarch64 under qemu-user. (wasm simd128 runs in the embedded step,
 # under node; AVX2 and VBMI on any CPU under Miri in 46-miri.)
 set -euo pipefail
-cargo test -p actlut --test kernels --test word_kernels --test fp4_kernels -- --nocapture 2>&1 | grep -E "available|best|test result"
+cargo test -p actlut --test kernels --test u16_kernels --test fp4_kernels -- --nocapture 2>&1 | grep -E "available|best|test result"
 # The compact kernels against the full tables: synthetic and gelu compact
 # tables, and with `compact` every embedded table, on every input.
 out=$(cargo test -p actlut --features compact --test compact_kernels -- --nocapture 2>&1) || { echo "$out"; exit 1; }
@@ -23,7 +23,7 @@ fi
 rustup target add aarch64-unknown-linux-gnu
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
-out=$(cargo test -p actlut --target aarch64-unknown-linux-gnu --test kernels --test word_kernels --test mx --test compact_kernels --test fp4_kernels -- --nocapture 2>&1) || { echo "$out"; exit 1; }
+out=$(cargo test -p actlut --target aarch64-unknown-linux-gnu --test kernels --test u16_kernels --test mx --test compact_kernels --test fp4_kernels -- --nocapture 2>&1) || { echo "$out"; exit 1; }
 echo "$out" | grep -E "available|test result" | sort | uniq -c
 echo "$out" | grep -q "byte kernels available here: .*Neon" || { echo "NEON kernel was not exercised under qemu-aarch64"; exit 1; }
 echo "$out" | grep -q "available FP4 kernels: .*Neon" || { echo "the NEON FP4 (mx) kernel was not exercised under qemu-aarch64"; exit 1; }

@@ -8,7 +8,7 @@ set -euo pipefail
 rustup target add aarch64-unknown-none-softfloat x86_64-unknown-none >/dev/null
 # A byte table (the SIMD byte kernels), a 16-bit table (the lane-load kernels):
 # every kernel entry point is compiled, the AVX-512 VBMI one included.
-features="gelu,f16,fp8-e4m3,avx512vbmi"
+features="gelu,f16,fp8-e4m3,avx512"
 asm_of() { # TARGET: prints the path of the crate's assembly, or fails
   local dir=target/softfloat/$1/release/deps log
   # A fresh build: cargo emits the assembly only when it compiles the crate.

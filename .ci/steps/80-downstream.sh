@@ -161,16 +161,18 @@ cat > "$work/gated/src/main.rs" <<'RS'
 fn main() {
     let table: &[u16; 65536] = &actlut::tables::GELU_F16;
     let compact = &actlut::tables::compact::GELU_BF16;
-    let _ = (table, compact);
+    let tanh = actlut::tanh::bf16_bits(0x3F80);
+    let _ = (table, compact, tanh);
 }
 RS
 if out=$(cd "$work/gated" && cargo build 2>&1); then
   echo "a crate using tables::GELU_F16 without the f16 feature built"; exit 1
 fi
-for note in 'the item is gated behind the `f16` feature' 'the item is gated behind the `compact` feature'; do
+for note in 'the item is gated behind the `f16` feature' 'the item is gated behind the `compact` feature' \
+  'the item is gated behind the `tanh` feature'; do
   grep -qF "$note" <<<"$out" || { echo "$out"; echo "rustc did not say: $note"; exit 1; }
 done
-echo "rustc names the features of a compiled-out table (f16) and of the compact forms (compact)"
+echo "rustc names the features of a compiled-out table (f16), of the compact forms (compact) and of a function module (tanh)"
 
 echo "--- the Rust examples of the README and docs/*.md in a user's crate"
 docs=(README.md docs/*.md)
@@ -216,6 +218,7 @@ publish = false
 
 [dependencies]
 $dep
+actlut-approx = { path = "$root/approx", features = ["alloc"] }
 $profile_override
 
 [workspace]

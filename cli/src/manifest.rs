@@ -32,7 +32,7 @@ pub(crate) fn manifest_text(json: bool) -> String {
                  \"sha256\": \"{}\", \"stored_bytes\": {}, \"stored_sha256\": {}, \"definition\": {}, \
                  \"aliases\": {}}}{}",
                 json_str(t.name),
-                json_str(t.activation.name()),
+                json_str(t.function.name()),
                 json_str(t.format.name()),
                 t.entries(),
                 t.bytes(),

@@ -1,6 +1,7 @@
 //! The tables this build of actlut embeds, and the locks it was checked against.
 
 use actlut::manifest::{self, Table};
+use actlut::BuiltinTables as _;
 use actlut_codegen::compact::Layout;
 use actlut_codegen::{compact_lock, lock};
 
@@ -21,7 +22,7 @@ pub(crate) const COMPACT_WORDS_LOCK: &str = include_str!("../../tables/actlut-co
 pub(crate) fn table_le(t: &Table) -> Vec<u8> {
     // The manifest lists exactly the compiled-in tables.
     let table = t
-        .activation
+        .function
         .table(t.format)
         .expect("a manifest entry without its table");
     table.le_bytes().collect()
@@ -67,9 +68,8 @@ pub(crate) fn compact_forms_of(layout: Layout) -> Result<Vec<(&'static str, Vec<
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
             .collect();
-        let stored =
-            compact_lock::stored_form_of(t.activation.function(), t.format, &table, layout)
-                .map_err(|e| Failure(format!("cannot compact {}: {e}", t.name)))?;
+        let stored = compact_lock::stored_form_of(t.function, t.format, &table, layout)
+            .map_err(|e| Failure(format!("cannot compact {}: {e}", t.name)))?;
         let sha = actlut_codegen::sha256(&stored);
         match entries.iter().find(|e| e.name == t.name) {
             Some(e) if e.sha256 == sha => out.push((t.name, stored)),

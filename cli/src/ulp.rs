@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use actlut::ulp::{ordinals, Grade};
-use actlut::{Activation, Format};
+use actlut::{BuiltinTables as _, Format, Function};
 
 use crate::{emit, Failure};
 
@@ -70,7 +70,7 @@ exit status:
      missing, empty or non-regular FILE, a FILE of the wrong size)";
 
 struct Args {
-    act: Activation,
+    act: Function,
     format: Format,
     file: OsString,
     json: bool,
@@ -119,9 +119,9 @@ fn parse(args: &[OsString]) -> Result<Option<Args>, Failure> {
         ))
     })?;
     let function = function.to_string_lossy();
-    let act: Activation = function
+    let act: Function = function
         .parse()
-        .map_err(|e: actlut::UnknownActivation| Failure(e.to_string()))?;
+        .map_err(|e: actlut::UnknownFunction| Failure(e.to_string()))?;
     let format_name = format.to_string_lossy();
     let format = Format::ALL
         .into_iter()

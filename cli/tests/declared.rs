@@ -120,7 +120,7 @@ fn every_single_byte_change_of_a_declared_record_or_table_is_a_problem() {
                 t.format,
                 actlut_codegen::table_bytes_le(
                     t.format,
-                    &actlut_codegen::table(t.activation.function(), t.format),
+                    &actlut_codegen::table(t.function, t.format),
                 ),
             )
         })

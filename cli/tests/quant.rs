@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use actlut::quant::Rounding;
 use actlut::quant16::DequantTable16;
-use actlut::Activation;
+use actlut::Function;
 use actlut_codegen::compact::CompactRef;
 
 fn actlut(args: &[&str]) -> Output {
@@ -145,7 +145,7 @@ fn the_tflite_sigmoid_table_is_the_library_table_and_ties_away_is_an_option() {
     let mut buf = vec![0i16; 65_536];
     let t = DequantTable16::<i16, i16>::requantized_in(
         &mut buf,
-        Activation::Sigmoid,
+        Function::Sigmoid,
         1.0 / 4096.0,
         0,
         1.0 / 32768.0,

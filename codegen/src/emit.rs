@@ -1,5 +1,5 @@
 //! The spellings that actlut's build script (the tables, their statics) and its API
-//! generator (`cargo run -p actlut-codegen --example regenerate-api`, the committed
+//! generator (`cargo xtask regenerate-api`, the committed
 //! `src/generated/`) must share: the name and type of a table's `static`, and the gate of
 //! a feature-dependent item. Each is written here once.
 

@@ -30,6 +30,7 @@ pub mod compact;
 pub mod compact_lock;
 pub mod emit;
 pub mod lock;
+pub mod runtime;
 
 /// The table of `function` over `format` (entry `i` is the output for input
 /// bit pattern `i`).

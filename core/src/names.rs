@@ -78,6 +78,113 @@ pub fn from_engine_name(name: &str) -> Option<Function> {
         .map(|&(_, f)| f)
 }
 
+/// The longest rejected name [`UnknownFunction`] keeps (in bytes); a longer one is cut at a
+/// character boundary and shown with `…`.
+const KEPT_NAME: usize = 40;
+
+/// The error of parsing an unknown function name: it repeats the name and lists the valid
+/// ones (no heap: `no_std` without `alloc`).
+///
+/// ```
+/// use actlut_core::Function;
+/// let err = "gelux".parse::<Function>().unwrap_err();
+/// assert_eq!(err.name(), "gelux");
+/// assert!(err.to_string().starts_with("unknown function name `gelux`"));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct UnknownFunction {
+    /// The rejected name's first bytes.
+    name: [u8; KEPT_NAME],
+    /// How many bytes of `name` are used.
+    len: u8,
+    /// Whether the rejected name was longer than what is kept.
+    truncated: bool,
+}
+
+impl UnknownFunction {
+    /// The error for the rejected name `s`.
+    pub fn new(s: &str) -> UnknownFunction {
+        let mut len = s.len().min(KEPT_NAME);
+        while !s.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut name = [0; KEPT_NAME];
+        name[..len].copy_from_slice(&s.as_bytes()[..len]);
+        UnknownFunction {
+            name,
+            len: len as u8,
+            truncated: len < s.len(),
+        }
+    }
+
+    /// The rejected name, or its first 40 bytes when it is longer (see
+    /// [`is_truncated`](Self::is_truncated)).
+    pub fn name(&self) -> &str {
+        let bytes = &self.name[..usize::from(self.len)];
+        // Cut at a character boundary of a `&str` in `new`: always valid.
+        core::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// Whether [`name`](Self::name) is only the beginning of the rejected name.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+}
+
+impl core::fmt::Display for UnknownFunction {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let more = if self.truncated { "…" } else { "" };
+        write!(
+            f,
+            "unknown function name `{}{more}`: expected one of",
+            self.name()
+        )?;
+        for (i, function) in Function::ALL.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            write!(f, "{sep}{}", function.name())?;
+        }
+        f.write_str(" (or its feature name, such as `gelu-tanh`), or another engine's name:")?;
+        for (i, (name, function)) in ENGINE_NAMES.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            write!(f, "{sep}{name} ({})", function.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl core::fmt::Debug for UnknownFunction {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("UnknownFunction")
+            .field("name", &self.name())
+            .field("truncated", &self.truncated)
+            .finish()
+    }
+}
+
+impl core::error::Error for UnknownFunction {}
+
+impl core::str::FromStr for Function {
+    type Err = UnknownFunction;
+
+    /// Parses a table name prefix (`gelu_tanh`), a feature name (`gelu-tanh`), or another
+    /// engine's name for the same exact function: candle's `gelu_erf`, burn's
+    /// `gelu_approximate`, PyTorch's `GELU(approximate='tanh')` and `SiLU`, ONNX's `Gelu`
+    /// and `Sigmoid`, … (the table [`ENGINE_NAMES`], which the error lists).
+    ///
+    /// ```
+    /// use actlut_core::Function;
+    /// assert_eq!("gelu_erf".parse(), Ok(Function::Gelu));
+    /// assert_eq!("GELU(approximate='tanh')".parse(), Ok(Function::GeluTanh));
+    /// assert_eq!("SiLU".parse(), Ok(Function::Silu));
+    /// assert_eq!("Sigmoid".parse(), Ok(Function::Sigmoid));
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Function::from_name(s)
+            .or_else(|| from_engine_name(s))
+            .ok_or_else(|| UnknownFunction::new(s))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

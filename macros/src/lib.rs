@@ -55,7 +55,7 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 /// dequant_table!(static TANH_I4: packed i4 -> f32 = tanh, scale = 0.5, zero_point = 0);
 ///
 /// let run_time = actlut::quant::DequantTable::<i8, f32>::new(
-///     actlut::Activation::Gelu, 0.05, -3,
+///     actlut::Function::Gelu, 0.05, -3,
 /// ).unwrap();
 /// assert_eq!(GELU_Q.entries(), run_time.entries());
 /// assert_eq!(GELU_Q.lookup(17), 0.841_344_75);

@@ -22,7 +22,7 @@ pub fn gelu_f16_in_place(xs: &mut [half::f16]) {
 /// gelu without a table, and the run-time dispatch.
 pub fn gelu_f16_computed(x: half::f16) -> Option<half::f16> {
     let y = actlut::computed::gelu_f16(x);
-    (actlut::Activation::Gelu.f16(x).ok()? == y).then_some(y)
+    (actlut::BuiltinTables::f16(actlut::Function::Gelu, x).ok()? == y).then_some(y)
 }
 
 /// gelu over both fp8 formats in place, through the byte kernels (SIMD where

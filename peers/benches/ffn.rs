@@ -20,7 +20,7 @@
 
 use std::hint::black_box;
 
-use actlut::Activation;
+use actlut::Function;
 use actlut_peers::{Format, Kernel, Peer};
 use criterion::{criterion_group, criterion_main, Criterion};
 use half::f16;
@@ -160,9 +160,9 @@ fn ffn(c: &mut Criterion) {
     };
     let mut variants = vec![(
         "actlut",
-        f16_kernel(Kernel::actlut(Activation::Gelu, Format::F16)),
+        f16_kernel(Kernel::actlut(Function::Gelu, Format::F16)),
     )];
-    for peer in Peer::all(Activation::Gelu, Format::F16) {
+    for peer in Peer::all(Function::Gelu, Format::F16) {
         if matches!(
             peer.name,
             "actlut_computed" | "naive" | "approx_simd" | "candle"

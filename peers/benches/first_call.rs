@@ -17,7 +17,7 @@
 use std::hint::black_box;
 use std::sync::OnceLock;
 
-use actlut::Activation;
+use actlut::Function;
 use actlut_peers::{lazy_table, Format};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use half::f16;
@@ -35,19 +35,19 @@ fn first_call(c: &mut Criterion) {
         b.iter_batched(
             OnceLock::new,
             |cell| {
-                let table = lazy_table::get_or_build(&cell, Activation::Gelu, Format::F16);
+                let table = lazy_table::get_or_build(&cell, Function::Gelu, Format::F16);
                 let y = table[usize::from(black_box(x).to_bits())];
                 (cell, y) // dropped after the measurement
             },
             BatchSize::PerIteration,
         );
     });
-    let warm = lazy_table::global(Activation::Gelu, Format::F16);
+    let warm = lazy_table::global(Function::Gelu, Format::F16);
     g.bench_function("lazy_table_warm", |b| {
         b.iter(|| warm[usize::from(black_box(x).to_bits())]);
     });
     g.bench_function("actlut_computed", |b| {
-        b.iter(|| actlut::computed::f16_bits(Activation::Gelu, black_box(x).to_bits()));
+        b.iter(|| actlut::computed::f16_bits(Function::Gelu, black_box(x).to_bits()));
     });
     g.finish();
 }

@@ -217,7 +217,7 @@ pub mod scalar {
 /// # Panics
 ///
 /// For a function other than GELU, sigmoid and SiLU.
-pub fn scalar_kernel(function: actlut::Activation, format: crate::Format) -> crate::Kernel {
+pub fn scalar_kernel(function: actlut::Function, format: crate::Format) -> crate::Kernel {
     crate::kernel!(scalar, function, format)
         .unwrap_or_else(|| panic!("no approx_simd kernel for {}", function.name()))
 }

@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use actlut::Activation;
+use actlut::Function;
 
 use crate::Format;
 
@@ -25,7 +25,7 @@ pub type Table = [u16; 65536];
 /// # Panics
 ///
 /// For a function other than GELU, sigmoid and SiLU.
-pub fn build(function: Activation, format: Format) -> Box<Table> {
+pub fn build(function: Function, format: Format) -> Box<Table> {
     let f = crate::naive::f32_fn(function);
     let mut table: Box<Table> = vec![0u16; 65536]
         .into_boxed_slice()
@@ -38,7 +38,7 @@ pub fn build(function: Activation, format: Format) -> Box<Table> {
 }
 
 /// The table in `cell`, built by [`build`] if the cell is empty: `get_or_init`.
-pub fn get_or_build(cell: &OnceLock<Box<Table>>, function: Activation, format: Format) -> &Table {
+pub fn get_or_build(cell: &OnceLock<Box<Table>>, function: Function, format: Format) -> &Table {
     cell.get_or_init(|| build(function, format))
 }
 
@@ -55,14 +55,14 @@ static SILU_BF16: OnceLock<Box<Table>> = OnceLock::new();
 /// # Panics
 ///
 /// For a function other than GELU, sigmoid and SiLU.
-pub fn global(function: Activation, format: Format) -> &'static Table {
+pub fn global(function: Function, format: Format) -> &'static Table {
     let cell = match (function, format) {
-        (Activation::Gelu, Format::F16) => &GELU_F16,
-        (Activation::Gelu, Format::Bf16) => &GELU_BF16,
-        (Activation::Sigmoid, Format::F16) => &SIGMOID_F16,
-        (Activation::Sigmoid, Format::Bf16) => &SIGMOID_BF16,
-        (Activation::Silu, Format::F16) => &SILU_F16,
-        (Activation::Silu, Format::Bf16) => &SILU_BF16,
+        (Function::Gelu, Format::F16) => &GELU_F16,
+        (Function::Gelu, Format::Bf16) => &GELU_BF16,
+        (Function::Sigmoid, Format::F16) => &SIGMOID_F16,
+        (Function::Sigmoid, Format::Bf16) => &SIGMOID_BF16,
+        (Function::Silu, Format::F16) => &SILU_F16,
+        (Function::Silu, Format::Bf16) => &SILU_BF16,
         (other, _) => panic!("no lazy table for {}", other.name()),
     };
     get_or_build(cell, function, format)
@@ -74,13 +74,13 @@ fn map(table: &Table, xs: &[u16], ys: &mut [u16]) {
     }
 }
 
-fn map_f16(xs: &[half::f16], ys: &mut [half::f16], function: Activation) {
+fn map_f16(xs: &[half::f16], ys: &mut [half::f16], function: Function) {
     use half::slice::HalfFloatSliceExt;
     let table = global(function, Format::F16);
     map(table, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
 }
 
-fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16], function: Activation) {
+fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16], function: Function) {
     use half::slice::HalfFloatSliceExt;
     let table = global(function, Format::Bf16);
     map(table, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
@@ -88,17 +88,17 @@ fn map_bf16(xs: &[half::bf16], ys: &mut [half::bf16], function: Activation) {
 
 crate::slice_fns! {
     /// GELU of every `f16` of `xs` into `ys` through the global lazy table.
-    gelu_f16: f16 => |xs, ys| map_f16(xs, ys, Activation::Gelu);
+    gelu_f16: f16 => |xs, ys| map_f16(xs, ys, Function::Gelu);
     /// GELU of every `bf16` of `xs` into `ys` through the global lazy table.
-    gelu_bf16: bf16 => |xs, ys| map_bf16(xs, ys, Activation::Gelu);
+    gelu_bf16: bf16 => |xs, ys| map_bf16(xs, ys, Function::Gelu);
     /// Sigmoid of every `f16` of `xs` into `ys` through the global lazy table.
-    sigmoid_f16: f16 => |xs, ys| map_f16(xs, ys, Activation::Sigmoid);
+    sigmoid_f16: f16 => |xs, ys| map_f16(xs, ys, Function::Sigmoid);
     /// Sigmoid of every `bf16` of `xs` into `ys` through the global lazy table.
-    sigmoid_bf16: bf16 => |xs, ys| map_bf16(xs, ys, Activation::Sigmoid);
+    sigmoid_bf16: bf16 => |xs, ys| map_bf16(xs, ys, Function::Sigmoid);
     /// SiLU of every `f16` of `xs` into `ys` through the global lazy table.
-    silu_f16: f16 => |xs, ys| map_f16(xs, ys, Activation::Silu);
+    silu_f16: f16 => |xs, ys| map_f16(xs, ys, Function::Silu);
     /// SiLU of every `bf16` of `xs` into `ys` through the global lazy table.
-    silu_bf16: bf16 => |xs, ys| map_bf16(xs, ys, Activation::Silu);
+    silu_bf16: bf16 => |xs, ys| map_bf16(xs, ys, Function::Silu);
 }
 
 #[cfg(test)]
@@ -128,8 +128,8 @@ mod tests {
     #[test]
     fn a_fresh_cell_is_built_once() {
         let cell = OnceLock::new();
-        let first: *const Table = get_or_build(&cell, Activation::Silu, Format::F16);
-        let second: *const Table = get_or_build(&cell, Activation::Silu, Format::F16);
+        let first: *const Table = get_or_build(&cell, Function::Silu, Format::F16);
+        let second: *const Table = get_or_build(&cell, Function::Silu, Format::F16);
         assert_eq!(first, second);
     }
 }

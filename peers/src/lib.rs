@@ -24,7 +24,8 @@
 // `unsafe` lives in one module only: the AVX2 kernels of `approx_simd`.
 #![deny(unsafe_code)]
 
-use actlut::Activation;
+use actlut::BuiltinTables as _;
+use actlut::Function;
 use half::{bf16, f16};
 
 pub mod accuracy;
@@ -39,7 +40,7 @@ pub mod report;
 mod simd;
 
 /// The functions the peers implement, in report order.
-pub const FUNCTIONS: [Activation; 3] = [Activation::Gelu, Activation::Sigmoid, Activation::Silu];
+pub const FUNCTIONS: [Function; 3] = [Function::Gelu, Function::Sigmoid, Function::Silu];
 
 /// A 16-bit float format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,7 +86,7 @@ impl Format {
     ///
     /// If the table is not compiled in (this crate enables gelu, gelu-tanh,
     /// sigmoid and silu over f16 and bf16).
-    pub fn table(self, function: Activation) -> &'static [u16; 65536] {
+    pub fn table(self, function: Function) -> &'static [u16; 65536] {
         let table = match self {
             Format::F16 => function.table_f16(),
             Format::Bf16 => function.table_bf16(),
@@ -112,7 +113,7 @@ impl Kernel {
     /// # Panics
     ///
     /// For a function other than GELU, sigmoid and SiLU.
-    pub fn actlut(function: Activation, format: Format) -> Kernel {
+    pub fn actlut(function: Function, format: Format) -> Kernel {
         use actlut::tables as t;
         use half::slice::HalfFloatSliceExt;
         macro_rules! full {
@@ -127,12 +128,12 @@ impl Kernel {
             };
         }
         match (function, format) {
-            (Activation::Gelu, Format::F16) => full!(F16, t::GELU_F16),
-            (Activation::Gelu, Format::Bf16) => full!(Bf16, t::GELU_BF16),
-            (Activation::Sigmoid, Format::F16) => full!(F16, t::SIGMOID_F16),
-            (Activation::Sigmoid, Format::Bf16) => full!(Bf16, t::SIGMOID_BF16),
-            (Activation::Silu, Format::F16) => full!(F16, t::SILU_F16),
-            (Activation::Silu, Format::Bf16) => full!(Bf16, t::SILU_BF16),
+            (Function::Gelu, Format::F16) => full!(F16, t::GELU_F16),
+            (Function::Gelu, Format::Bf16) => full!(Bf16, t::GELU_BF16),
+            (Function::Sigmoid, Format::F16) => full!(F16, t::SIGMOID_F16),
+            (Function::Sigmoid, Format::Bf16) => full!(Bf16, t::SIGMOID_BF16),
+            (Function::Silu, Format::F16) => full!(F16, t::SILU_F16),
+            (Function::Silu, Format::Bf16) => full!(Bf16, t::SILU_BF16),
             _ => panic!("no actlut kernel for {}", function.name()),
         }
     }
@@ -166,7 +167,7 @@ pub struct Peer {
     pub name: &'static str,
     /// The function it computes (GELU for `candle_gelu_tanh`, which a user
     /// picks for GELU although it evaluates the tanh approximation).
-    pub function: Activation,
+    pub function: Function,
     /// The slice function.
     pub kernel: Kernel,
 }
@@ -176,16 +177,16 @@ pub struct Peer {
 /// `None` for another function.
 macro_rules! kernel {
     ($module:path, $function:expr, $format:expr) => {{
-        use actlut::Activation;
+        use actlut::Function;
         use $crate::{Format, Kernel};
         use $module as m;
         match ($function, $format) {
-            (Activation::Gelu, Format::F16) => Some(Kernel::F16(m::gelu_f16)),
-            (Activation::Gelu, Format::Bf16) => Some(Kernel::Bf16(m::gelu_bf16)),
-            (Activation::Sigmoid, Format::F16) => Some(Kernel::F16(m::sigmoid_f16)),
-            (Activation::Sigmoid, Format::Bf16) => Some(Kernel::Bf16(m::sigmoid_bf16)),
-            (Activation::Silu, Format::F16) => Some(Kernel::F16(m::silu_f16)),
-            (Activation::Silu, Format::Bf16) => Some(Kernel::Bf16(m::silu_bf16)),
+            (Function::Gelu, Format::F16) => Some(Kernel::F16(m::gelu_f16)),
+            (Function::Gelu, Format::Bf16) => Some(Kernel::Bf16(m::gelu_bf16)),
+            (Function::Sigmoid, Format::F16) => Some(Kernel::F16(m::sigmoid_f16)),
+            (Function::Sigmoid, Format::Bf16) => Some(Kernel::Bf16(m::sigmoid_bf16)),
+            (Function::Silu, Format::F16) => Some(Kernel::F16(m::silu_f16)),
+            (Function::Silu, Format::Bf16) => Some(Kernel::Bf16(m::silu_bf16)),
             _ => None,
         }
     }};
@@ -196,7 +197,7 @@ impl Peer {
     /// Every peer of `function` over `format`, in bench and report order:
     /// `actlut_computed`, `naive`, `approx_simd`, `candle`, `candle_gelu_tanh`
     /// (GELU only), `lazy_table`. Empty for a function outside [`FUNCTIONS`].
-    pub fn all(function: Activation, format: Format) -> Vec<Peer> {
+    pub fn all(function: Function, format: Format) -> Vec<Peer> {
         let mut peers = Vec::new();
         let mut push = |name, kernel: Option<Kernel>| {
             if let Some(kernel) = kernel {
@@ -214,7 +215,7 @@ impl Peer {
         push("naive", kernel!(naive, function, format));
         push("approx_simd", kernel!(approx_simd, function, format));
         push("candle", kernel!(candle, function, format));
-        if function == Activation::Gelu {
+        if function == Function::Gelu {
             push(
                 "candle_gelu_tanh",
                 Some(match format {

@@ -40,11 +40,11 @@ pub fn silu_f32(x: f32) -> f32 {
 /// # Panics
 ///
 /// For any other function.
-pub fn f32_fn(function: actlut::Activation) -> fn(f32) -> f32 {
+pub fn f32_fn(function: actlut::Function) -> fn(f32) -> f32 {
     match function {
-        actlut::Activation::Gelu => gelu_f32,
-        actlut::Activation::Sigmoid => sigmoid_f32,
-        actlut::Activation::Silu => silu_f32,
+        actlut::Function::Gelu => gelu_f32,
+        actlut::Function::Sigmoid => sigmoid_f32,
+        actlut::Function::Silu => silu_f32,
         other => panic!("no naive formula for {}", other.name()),
     }
 }

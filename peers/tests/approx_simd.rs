@@ -9,7 +9,7 @@ fn same(format: Format, a: u16, b: u16) -> bool {
     a == b || (is_nan(format, a) && is_nan(format, b))
 }
 
-fn simd_peer(function: actlut::Activation, format: Format) -> Peer {
+fn simd_peer(function: actlut::Function, format: Format) -> Peer {
     Peer::all(function, format)
         .into_iter()
         .find(|p| p.name == "approx_simd")

@@ -1,7 +1,7 @@
 //! Every peer: present for every function and format, the right length
 //! contract, and the documented formulas.
 
-use actlut::Activation;
+use actlut::Function;
 use actlut_peers::accuracy::{compare, run_all};
 use actlut_peers::{naive, Format, Kernel, Peer, FUNCTIONS};
 
@@ -11,7 +11,7 @@ fn every_function_and_format_has_the_same_peers_in_order() {
         for format in Format::ALL {
             let names: Vec<_> = Peer::all(function, format).iter().map(|p| p.name).collect();
             let mut expected = vec!["actlut_computed", "naive", "approx_simd", "candle"];
-            if function == Activation::Gelu {
+            if function == Function::Gelu {
                 expected.push("candle_gelu_tanh");
             }
             expected.push("lazy_table");
@@ -21,7 +21,7 @@ fn every_function_and_format_has_the_same_peers_in_order() {
             }
         }
     }
-    assert!(Peer::all(Activation::Tanh, Format::F16).is_empty());
+    assert!(Peer::all(Function::Tanh, Format::F16).is_empty());
 }
 
 #[test]
@@ -41,7 +41,7 @@ fn actlut_computed_path_equals_its_table_on_every_input() {
 fn naive_gelu_f16_differs_from_the_table_at_333_inputs_as_the_readme_says() {
     let c = compare(
         Format::F16,
-        Format::F16.table(Activation::Gelu),
+        Format::F16.table(Function::Gelu),
         &run_all(Kernel::F16(naive::gelu_f16)),
     );
     assert_eq!(c.wrong, 333);

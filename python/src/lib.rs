@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use actlut::ulp::{ordinals, Grade};
-use actlut::{Activation, Format, TableRef};
+use actlut::{BuiltinTables, Format, Function, TableRef};
 use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 use numpy::ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use numpy::{
@@ -45,8 +45,8 @@ fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
 }
 
 /// The function named `name` (`gelu_tanh` or its feature name `gelu-tanh`).
-fn activation(name: &str) -> PyResult<Activation> {
-    name.parse::<Activation>()
+fn activation(name: &str) -> PyResult<Function> {
+    name.parse::<Function>()
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -65,13 +65,13 @@ fn format(name: &str) -> PyResult<Format> {
 }
 
 /// The table of `act` over `fmt`, or a `ValueError` saying why there is none.
-fn table(act: Activation, fmt: Format) -> PyResult<TableRef> {
+fn table(act: Function, fmt: Format) -> PyResult<TableRef> {
     act.table(fmt)
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// The 65,536-entry table of `act` over a 16-bit format, as the 16-bit kernels take it.
-fn word_table(act: Activation, fmt: Format) -> PyResult<&'static [u16; 65536]> {
+fn word_table(act: Function, fmt: Format) -> PyResult<&'static [u16; 65536]> {
     let t = match fmt {
         Format::F16 => act.table_f16(),
         Format::Bf16 => act.table_bf16(),
@@ -86,7 +86,7 @@ fn word_table(act: Activation, fmt: Format) -> PyResult<&'static [u16; 65536]> {
 }
 
 /// The table of `act` over a byte format (fp8, FP6, FP4): 256, 64 or 16 entries.
-fn byte_entries(act: Activation, fmt: Format) -> PyResult<&'static [u8]> {
+fn byte_entries(act: Function, fmt: Format) -> PyResult<&'static [u8]> {
     let t: Result<&'static [u8], _> = match fmt {
         Format::Fp8E4M3 => act.table_fp8_e4m3().map(|t| &t[..]),
         Format::Fp8E5M2 => act.table_fp8_e5m2().map(|t| &t[..]),
@@ -108,7 +108,7 @@ fn byte_entries(act: Activation, fmt: Format) -> PyResult<&'static [u8]> {
 /// The names of the functions, in the crate's order (`Function::ALL`).
 #[pyfunction]
 fn functions() -> Vec<&'static str> {
-    Activation::ALL.iter().map(|a| a.name()).collect()
+    Function::ALL.iter().map(|a| a.name()).collect()
 }
 
 /// The names of the formats, in the crate's order (`Format::ALL`).
@@ -118,7 +118,7 @@ fn formats() -> Vec<&'static str> {
 }
 
 /// The name actlut gives the function called `name` (`gelu_tanh` for
-/// `gelu-tanh`, or for any other spelling `Activation`'s parser accepts).
+/// `gelu-tanh`, or for any other spelling `Function`'s parser accepts).
 #[pyfunction]
 fn function_name(name: &str) -> PyResult<&'static str> {
     Ok(activation(name)?.name())
@@ -462,7 +462,7 @@ fn quant_table_bits<'py>(
     rounding: &str,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let op = Op::from_name(function).ok_or_else(|| {
-        let names: Vec<&str> = Activation::ALL.iter().map(|a| a.name()).collect();
+        let names: Vec<&str> = Function::ALL.iter().map(|a| a.name()).collect();
         PyValueError::new_err(format!(
             "unknown function `{function}`: expected identity or one of {}",
             names.join(", ")
@@ -561,7 +561,7 @@ fn to_i32_zero_point(parameter: &str, v: &Bound<'_, PyAny>, ty: QuantType) -> Py
     }
 }
 
-/// Times the crate's `Activation::map_bf16` (the slice kernel `apply` uses
+/// Times the crate's `BuiltinTables::map_bf16` (the slice kernel `apply` uses
 /// for a contiguous bf16 array) on the buffers of `x` and `out` themselves, in this process: the
 /// seconds of each of `reps` calls. For the benchmark (bench/bench.py), which
 /// times `actlut.apply` on the same arrays beside it.

@@ -11,7 +11,8 @@
 //! | [`Kernel::Scalar`] | ✓ | ✓ | ✓ | ✓ (the decode without bounds checks; the fastest) | nothing |
 //! | [`Kernel::Sse2`] | | `pinsrw` lane loads | `movd`/`pinsrw` lane loads | | x86_64 with the `sse2` target feature |
 //! | [`Kernel::Avx2`] | 16 `vpshufb` and a `vpblendvb` tree | | | two 8-lane `vpgatherdd` | AVX2 (run-time detection with `std`) |
-//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | 16 lanes: a directory and a pool gather, each as two 8-lane `vpgatherdd`, the decode in `zmm` | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512vbmi` feature (default) |
+//! | [`Kernel::Avx512Vbmi`] | two `vpermi2b` and a mask blend | | | | AVX-512 F, BW, VBMI (run-time detection with `std`), and the `avx512` feature (default) |
+//! | [`Kernel::Avx512`] | | two 16-lane `vpgatherdd` per 64 elements, scalar lookups between them | | 16 lanes: a directory and a pool gather, each as two 8-lane `vpgatherdd`, the decode in `zmm` | the same AVX-512 level (the gathers use F and BW), and the `avx512` feature |
 //! | [`Kernel::Neon`] | `tbl`/`tbx` over four register quadruples | | | | aarch64 with the `neon` target feature |
 //! | [`Kernel::Simd128`] | 16 `i8x16.swizzle`, or-ed | `i16x8.replace_lane` lane loads | | | wasm32 with `simd128` |
 //!
@@ -313,11 +314,7 @@ impl sealed::Dispatch for [u8; 256] {
             Kernel::Scalar => Some(scalar::u8_scalar),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 if kernel.is_available() => Some(x86_64::u8_avx2),
-            #[cfg(all(
-                target_arch = "x86_64",
-                target_feature = "sse2",
-                feature = "avx512vbmi"
-            ))]
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "avx512"))]
             Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::u8_vbmi),
             #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
             Kernel::Neon => Some(aarch64::u8_neon),
@@ -347,12 +344,8 @@ impl sealed::Dispatch for [u16; 65_536] {
             Kernel::Scalar => Some(scalar::u16_scalar),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Sse2 => Some(x86_64::u16_sse2),
-            #[cfg(all(
-                target_arch = "x86_64",
-                target_feature = "sse2",
-                feature = "avx512vbmi"
-            ))]
-            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::u16_avx512),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "avx512"))]
+            Kernel::Avx512 if kernel.is_available() => Some(x86_64::u16_avx512),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => Some(wasm32::u16_simd128),
             _ => None,
@@ -380,12 +373,8 @@ impl sealed::Dispatch for CompactRef<'_> {
             Kernel::Scalar => Some(compact::compact_scalar),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 if kernel.is_available() => Some(x86_64::compact_avx2),
-            #[cfg(all(
-                target_arch = "x86_64",
-                target_feature = "sse2",
-                feature = "avx512vbmi"
-            ))]
-            Kernel::Avx512Vbmi if kernel.is_available() => Some(x86_64::compact_avx512),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "avx512"))]
+            Kernel::Avx512 if kernel.is_available() => Some(x86_64::compact_avx512),
             _ => None,
         }
     }
@@ -580,12 +569,18 @@ pub enum Kernel {
     Avx2,
     /// x86_64 AVX-512 VBMI, for byte tables: two `vpermi2b` over the table in
     /// four registers and a mask blend on the top bit, 64 bytes per step: at
-    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md); for compact
-    /// tables, a directory and a pool gather per 16 elements (each as two
-    /// 8-lane `vpgatherdd`), the decode in `zmm` registers. With the
-    /// `avx512vbmi` cargo feature (on by default) and on a CPU that has
-    /// AVX-512 F, BW and VBMI (the crate's one AVX-512 level).
+    /// memcpy's speed from 128 KiB up on a Zen 5 (BENCHMARKS.md). With the
+    /// `avx512` cargo feature (on by default) and on a CPU that has AVX-512
+    /// F, BW and VBMI (the crate's one AVX-512 level).
     Avx512Vbmi,
+    /// x86_64 AVX-512 gathers (F and BW instructions, no VBMI), for 16-bit
+    /// tables: two 16-lane `vpgatherdd` per 64 elements with scalar lookups
+    /// between them; for compact tables, a directory and a pool gather per 16
+    /// elements (each as two 8-lane `vpgatherdd`), the decode in `zmm`
+    /// registers. With the `avx512` cargo feature (on by default) and on a CPU
+    /// that has the crate's one AVX-512 level (F, BW and VBMI): the level of
+    /// the CPUs it was measured on.
+    Avx512,
     /// aarch64 NEON, for byte tables: `tbl`/`tbx` over four 64-byte register
     /// quadruples; for FP4 rows, `tbl` per output byte plane. Only where
     /// `neon` is a target feature (not on `aarch64-unknown-none-softfloat`).
@@ -617,12 +612,13 @@ macro_rules! x86_has {
 
 impl Kernel {
     /// Every kernel, available or not.
-    pub const ALL: [Kernel; 7] = [
+    pub const ALL: [Kernel; 8] = [
         Kernel::Scalar,
         Kernel::Sse2,
         Kernel::Ssse3,
         Kernel::Avx2,
         Kernel::Avx512Vbmi,
+        Kernel::Avx512,
         Kernel::Neon,
         Kernel::Simd128,
     ];
@@ -639,12 +635,8 @@ impl Kernel {
             Kernel::Ssse3 => x86_has!("ssse3"),
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
             Kernel::Avx2 => x86_has!("avx2"),
-            #[cfg(all(
-                target_arch = "x86_64",
-                target_feature = "sse2",
-                feature = "avx512vbmi"
-            ))]
-            Kernel::Avx512Vbmi => x86_has!("avx512f", "avx512bw", "avx512vbmi"),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2", feature = "avx512"))]
+            Kernel::Avx512Vbmi | Kernel::Avx512 => x86_has!("avx512f", "avx512bw", "avx512vbmi"),
             Kernel::Neon => cfg!(all(target_arch = "aarch64", target_feature = "neon")),
             Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             #[allow(unreachable_patterns)]
@@ -694,7 +686,7 @@ impl Kernel {
     /// | shape | `Intel` | `AmdZen3` | `AmdZen4` | `AmdZen5` | `Other` |
     /// |---|---|---|---|---|---|
     /// | `U8` | VBMI, AVX2 | AVX2 | VBMI, AVX2 | VBMI, AVX2 | VBMI, AVX2, NEON |
-    /// | `U16` | AVX-512, SSE2 | SSE2 | SSE2 | SSE2 | SSE2, `simd128` |
+    /// | `U16` | AVX-512 gathers, SSE2 | SSE2 | SSE2 | SSE2 | SSE2, `simd128` |
     /// | `U8ToU32`, `U8ToU16` | SSE2 | SSE2 | SSE2 | SSE2 | SSE2 |
     /// | `Compact16` | AVX-512, AVX2 | AVX2 | AVX2 | AVX-512, AVX2 | (scalar) |
     /// | `CompactWords16` | AVX-512, AVX2 | AVX2 (not measured) | AVX2 (not measured) | (scalar) | (scalar) |
@@ -719,14 +711,14 @@ impl Kernel {
             // Sapphire Rapids core (2026-12-05; one gather per 16 elements and no
             // scalar lookups, the kernel before, took 0.171);
             // on a Zen 5 the gather alone (0.26 ns) is slower than SSE2 (0.20).
-            (TableShape::U16, Intel) => &[Avx512Vbmi, Sse2],
+            (TableShape::U16, Intel) => &[Avx512, Sse2],
             (TableShape::U16, Other) => &[Sse2, Simd128],
             (TableShape::U16, _) => &[Sse2],
             (TableShape::U8ToU32 | TableShape::U8ToU16, _) => &[Sse2],
             // Intel (2026-12-05, f16 GELU on N(0, 3²) inputs at 1 Ki / 64 Ki /
             // 1 Mi): AVX-512 0.30–0.34 ns per element, AVX2 0.46–0.48, the
             // portable loop 0.70–1.50 (BENCHMARKS.md).
-            (TableShape::Compact16, Intel) => &[Avx512Vbmi, Avx2],
+            (TableShape::Compact16, Intel) => &[Avx512, Avx2],
             // Zen 3 and Zen 4: on a Zen 3, AVX2 1.06–1.11 ns per element
             // against scalar 1.67–1.87 at 64 Ki and 1 Mi in three runs (one
             // 1 Mi round at 1.55), within 12% either way at 1 Ki
@@ -738,7 +730,7 @@ impl Kernel {
             // repeated input (1 Ki, some 64 Ki rounds) and 1.13–1.23 where it
             // has not (1 Mi; 0.83–1.14 for the median 64 Ki round), in five
             // runs (BENCHMARKS.md).
-            (TableShape::Compact16, AmdZen5) => &[Avx512Vbmi, Avx2],
+            (TableShape::Compact16, AmdZen5) => &[Avx512, Avx2],
             // The words layout has no width branch: on a Zen 5 the portable
             // loop runs it at 0.38–0.49 ns per element at every size, the
             // gathers at 0.58–0.67 (BENCHMARKS.md, five runs). Not measured on
@@ -746,7 +738,7 @@ impl Kernel {
             (TableShape::CompactWords16, AmdZen5) => &[],
             // Intel (2026-12-05, as above): AVX-512 0.29–0.33, AVX2
             // 0.42–0.43, the portable loop 0.50–0.54.
-            (TableShape::CompactWords16, Intel) => &[Avx512Vbmi, Avx2],
+            (TableShape::CompactWords16, Intel) => &[Avx512, Avx2],
             (TableShape::CompactWords16, AmdZen3 | AmdZen4) => &[Avx2],
             (TableShape::CompactWords16, _) => &[],
             // Elsewhere (wasm, aarch64) the portable loop: the lane kernels

@@ -1,5 +1,5 @@
 //! The 16-bit tables the generated entry points read (`gelu::map_bf16`,
-//! `gelu::bf16`, `Activation::map_bf16`, …): the full `[u16; 65536]` table,
+//! `gelu::bf16`, `Function::map_bf16`, …): the full `[u16; 65536]` table,
 //! or with the `compact` feature its compact form ([`CompactRef`], whose
 //! implementation is in `src/compact.rs`). The entry points' text is the same
 //! in both builds; the type of the `static` ([`ReadTable`]) picks the lookup.
@@ -9,12 +9,12 @@ use actlut_core::compact::CompactRef;
 
 use crate::TableRef;
 
-/// The type of the 16-bit tables the function modules and `Activation` read
+/// The type of the 16-bit tables the function modules and `Function` read
 /// (`crate::tables::read`): the full table.
 #[cfg(not(feature = "compact"))]
 pub(crate) type ReadTable = [u16; 65_536];
 
-/// The type of the 16-bit tables the function modules and `Activation` read
+/// The type of the 16-bit tables the function modules and `Function` read
 /// (`crate::tables::read`): with `compact`, the compact form.
 #[cfg(feature = "compact")]
 pub(crate) type ReadTable = CompactRef<'static>;

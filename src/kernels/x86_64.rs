@@ -4,7 +4,7 @@
 //! - 256-entry byte lookup with AVX2: 16 `vpshufb` lookups (one per high nibble,
 //!   each over 16 table entries broadcast to both lanes) and a 15-`vpblendvb`
 //!   tree that picks, per byte, the lookup of its high nibble.
-//! - 256-entry byte lookup with AVX-512 VBMI (`avx512vbmi` feature): two
+//! - 256-entry byte lookup with AVX-512 VBMI (`avx512` feature): two
 //!   `vpermi2b` over the table in four registers, blended on the top bit.
 //! - 65,536-entry 16-bit lookup with SSE2: indices from 64-bit loads, table
 //!   loads folded into `pinsrw`, one 128-bit store per eight elements.
@@ -22,7 +22,7 @@ use core::arch::x86_64::*;
 
 use actlut_core::compact::CompactRef;
 
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 use actlut_core::compact::WIDE_BIT;
 
 use super::compact::{Parts, WORDS};
@@ -94,15 +94,15 @@ impl Block<[u8; 256]> for Avx2 {
 kernel_fn!(#[target_feature(enable = "avx2")] u8_avx2: [u8; 256] => Avx2);
 
 /// AVX-512 VBMI byte lookup, 64 bytes per block.
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 pub(super) struct Vbmi;
 
 /// `table[v]` for the 64 bytes of `v`: `vpermi2b` looks up the low 7 bits of
 /// each byte in entries 0..128 and in entries 128..256, and the top bit picks
 /// between the two.
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 #[inline]
-#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 fn lookup64(t: &[__m512i; 4], v: __m512i) -> __m512i {
     // permutex2var_epi8(a, idx, b): byte i is (idx[i] bit 6 ? b : a)[idx[i] & 63].
@@ -112,8 +112,8 @@ fn lookup64(t: &[__m512i; 4], v: __m512i) -> __m512i {
     _mm512_mask_blend_epi8(_mm512_movepi8_mask(v), low, high)
 }
 
-#[cfg(feature = "avx512vbmi")]
-#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[cfg(feature = "avx512")]
+#[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
 impl Block<[u8; 256]> for Vbmi {
     const LANES: usize = 64;
     /// The table in four 64-byte registers.
@@ -138,9 +138,9 @@ impl Block<[u8; 256]> for Vbmi {
     }
 }
 
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 kernel_fn!(
-    #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+    #[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     u8_vbmi: [u8; 256] => Vbmi
 );
@@ -365,9 +365,9 @@ kernel_fn!(#[target_feature(enable = "avx2")] compact_avx2: compact => Avx2Gathe
 ///
 /// AVX-512 F; the 4 bytes at `base + SCALE · index` are readable for each lane
 /// whose bit of `mask` is set.
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 #[inline(always)]
-#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
 unsafe fn gather16<const SCALE: i32>(
     src: __m512i,
     mask: __mmask16,
@@ -402,8 +402,9 @@ unsafe fn gather16<const SCALE: i32>(
     }
 }
 
-/// 65,536-entry 16-bit tables with AVX-512 (`avx512vbmi` feature, on a CPU
-/// with AVX-512 F, BW and VBMI): per 64 elements, two 16-lane `vpgatherdd`
+/// 65,536-entry 16-bit tables with AVX-512 gathers (`Kernel::Avx512`; the
+/// `avx512` feature, on a CPU with the crate's AVX-512 level, F, BW and VBMI,
+/// though the block itself uses F and BW instructions only): per 64 elements, two 16-lane `vpgatherdd`
 /// (elements 0..16 and 32..48: a 256-bit load of the indices, `vpmovzxwd`, the
 /// gather of the 4 bytes at each entry, `vpmovdw`, a 256-bit store) and 32
 /// scalar lookups beside them (elements 16..32 and 48..64: the indices from
@@ -418,7 +419,7 @@ unsafe fn gather16<const SCALE: i32>(
 /// scalar loads reach; BENCHMARKS.md, "What bounds the full table"). Scalar
 /// lookups between the gathers use the ports the gathers leave idle: 0.53
 /// cycles per element at 64 Ki, the floor.
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 pub(super) struct Avx512Full;
 
 /// `dst[k] = table[src[k]]` for `k` in `0..4`: the four indices from one
@@ -428,7 +429,7 @@ pub(super) struct Avx512Full;
 ///
 /// `src` is valid for reads and `dst` for writes of 4 `u16`, apart or equal
 /// (the four indices are read before any store).
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 #[inline(always)]
 unsafe fn lookup4(table: &[u16; 65_536], src: *const u16, dst: *mut u16) {
     // SAFETY: 4 readable u16 = 8 bytes at `src` (the caller); read_unaligned
@@ -444,8 +445,8 @@ unsafe fn lookup4(table: &[u16; 65_536], src: *const u16, dst: *mut u16) {
     }
 }
 
-#[cfg(feature = "avx512vbmi")]
-#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[cfg(feature = "avx512")]
+#[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
 impl Block<[u16; 65_536]> for Avx512Full {
     const LANES: usize = 64;
     /// `table[65_535]` in every lane, and the index it belongs to.
@@ -497,14 +498,15 @@ impl Block<[u16; 65_536]> for Avx512Full {
     }
 }
 
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 kernel_fn!(
-    #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
+    // The gathers and the decode use AVX-512 F and BW instructions only.
+    #[target_feature(enable = "avx512f,avx512bw")]
     u16_avx512: [u16; 65_536] => Avx512Full
 );
 
-/// Compact 16-bit tables of form `F` with AVX-512 (`avx512vbmi` feature, on a
+/// Compact 16-bit tables of form `F` with AVX-512 (`avx512` feature, on a
 /// CPU with AVX-512 F, BW and VBMI, the crate's AVX-512 level): sixteen lanes
 /// per 16-lane gather ([`gather16`]), the page's width as a mask register (so
 /// the bytes layout's decode is two masked operations instead of the
@@ -514,11 +516,11 @@ kernel_fn!(
 /// 20–25% slower on a Sapphire Rapids core (each pool gather waited behind
 /// its own directory gather while the next chain's had not started;
 /// BENCHMARKS.md, "The compact gathers, reordered").
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 pub(super) struct Avx512Gather<const F: u8>;
 
-#[cfg(feature = "avx512vbmi")]
-#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[cfg(feature = "avx512")]
+#[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
 impl<const F: u8> Avx512Gather<F> {
     /// The sixteen directory entries of the `u16` indices in `idx`.
     ///
@@ -585,8 +587,8 @@ impl<const F: u8> Avx512Gather<F> {
     }
 }
 
-#[cfg(feature = "avx512vbmi")]
-#[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
+#[cfg(feature = "avx512")]
+#[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
 impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
     const LANES: usize = 64;
     type State = Parts;
@@ -612,10 +614,11 @@ impl<const F: u8> Block<CompactRef<'_>> for Avx512Gather<F> {
     }
 }
 
-#[cfg(feature = "avx512vbmi")]
+#[cfg(feature = "avx512")]
 kernel_fn!(
-    #[allow(clippy::incompatible_msrv)] // the `avx512vbmi` feature needs Rust 1.89
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[allow(clippy::incompatible_msrv)] // the `avx512` feature needs Rust 1.89
+    // The gathers and the decode use AVX-512 F and BW instructions only.
+    #[target_feature(enable = "avx512f,avx512bw")]
     compact_avx512: compact => Avx512Gather
 );
 

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 
 use actlut::quant::Rounding;
 use actlut::quant16::DequantTable16;
-use actlut::Activation;
+use actlut::Function;
 use actlut_codegen::quant::{OutputType, Pipeline, QuantType};
 
 use super::{elf_path, firmware_dir, needs_firmware, read_elf, run_on_qemu, Form};
@@ -45,7 +45,7 @@ fn host() -> Host {
     let mut entries = vec![0i16; 65_536];
     DequantTable16::<i16, i16>::requantized_in(
         &mut entries,
-        Activation::Sigmoid,
+        Function::Sigmoid,
         IN_SCALE,
         0,
         OUT_SCALE,

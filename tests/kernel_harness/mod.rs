@@ -1,5 +1,5 @@
 //! The one test harness of the table kernels, shared by tests/kernels.rs,
-//! tests/word_kernels.rs, tests/compact_kernels.rs and tests/fp4_kernels.rs: every kernel available here for a table shape runs on
+//! tests/u16_kernels.rs, tests/compact_kernels.rs and tests/fp4_kernels.rs: every kernel available here for a table shape runs on
 //! every length and every alignment offset, out of place and in place, and
 //! must equal the scalar lookup (`LookupTable::entry`) element for element,
 //! without touching anything around the slice.

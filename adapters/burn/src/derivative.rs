@@ -1,6 +1,6 @@
-//! The derivative of every function of [`Activation`], for the backward pass.
+//! The derivative of every function of [`Function`], for the backward pass.
 
-use actlut::Activation;
+use actlut::Function;
 use core::f64::consts::{FRAC_2_SQRT_PI, PI, SQRT_2};
 
 /// SELU's λ and α (actlut-core's `selu`, PyTorch's and ONNX's defaults).
@@ -46,59 +46,59 @@ fn softplus(x: f64) -> f64 {
 /// # Panics
 ///
 /// For a function that actlut adds after this crate's release (every function of
-/// `Activation::ALL` has its derivative; the tests check each).
+/// `Function::ALL` has its derivative; the tests check each).
 ///
 /// ```
-/// use actlut_burn::{derivative, Activation};
-/// assert_eq!(derivative(Activation::Sigmoid, 0.0), 0.25);
-/// assert_eq!(derivative(Activation::Gelu, 0.0), 0.5);
-/// assert_eq!(derivative(Activation::Exp, 1.0), core::f32::consts::E);
+/// use actlut_burn::{derivative, Function};
+/// assert_eq!(derivative(Function::Sigmoid, 0.0), 0.25);
+/// assert_eq!(derivative(Function::Gelu, 0.0), 0.5);
+/// assert_eq!(derivative(Function::Exp, 1.0), core::f32::consts::E);
 /// ```
-pub fn derivative(activation: Activation, x: f32) -> f32 {
+pub fn derivative(activation: Function, x: f32) -> f32 {
     let x = f64::from(x);
     let d = match activation {
-        Activation::Gelu => {
+        Function::Gelu => {
             // Φ(x) + x·φ(x).
             let cdf = 0.5 * libm::erfc(-x / SQRT_2);
             let pdf = libm::exp(-0.5 * x * x) / (2.0 * PI).sqrt();
             cdf + x * pdf
         }
-        Activation::GeluTanh => {
+        Function::GeluTanh => {
             let k = (2.0 / PI).sqrt();
             let u = k * (x + 0.044_715 * x * x * x);
             0.5 * (1.0 + libm::tanh(u)) + 0.5 * x * sech2(u) * k * (1.0 + 3.0 * 0.044_715 * x * x)
         }
-        Activation::Sigmoid => sigmoid_prime(x),
-        Activation::Tanh => sech2(x),
-        Activation::Silu => sigmoid(x) + x * sigmoid_prime(x),
-        Activation::Mish => {
+        Function::Sigmoid => sigmoid_prime(x),
+        Function::Tanh => sech2(x),
+        Function::Silu => sigmoid(x) + x * sigmoid_prime(x),
+        Function::Mish => {
             let sp = softplus(x);
             libm::tanh(sp) + x * sech2(sp) * sigmoid(x)
         }
-        Activation::Softplus => sigmoid(x),
-        Activation::Softsign => 1.0 / ((1.0 + x.abs()) * (1.0 + x.abs())),
-        Activation::Elu => {
+        Function::Softplus => sigmoid(x),
+        Function::Softsign => 1.0 / ((1.0 + x.abs()) * (1.0 + x.abs())),
+        Function::Elu => {
             if x > 0.0 {
                 1.0
             } else {
                 libm::exp(x)
             }
         }
-        Activation::Selu => {
+        Function::Selu => {
             if x > 0.0 {
                 SELU_LAMBDA
             } else {
                 SELU_LAMBDA * SELU_ALPHA * libm::exp(x)
             }
         }
-        Activation::Hardsigmoid => {
+        Function::Hardsigmoid => {
             if x > -3.0 && x < 3.0 {
                 1.0 / 6.0
             } else {
                 0.0
             }
         }
-        Activation::Hardswish => {
+        Function::Hardswish => {
             if x < -3.0 {
                 0.0
             } else if x <= 3.0 {
@@ -107,16 +107,16 @@ pub fn derivative(activation: Activation, x: f32) -> f32 {
                 1.0
             }
         }
-        Activation::Erf => FRAC_2_SQRT_PI * libm::exp(-x * x),
-        Activation::Exp => libm::exp(x),
-        Activation::Log => {
+        Function::Erf => FRAC_2_SQRT_PI * libm::exp(-x * x),
+        Function::Exp => libm::exp(x),
+        Function::Log => {
             if x < 0.0 {
                 f64::NAN
             } else {
                 1.0 / x.abs()
             }
         }
-        Activation::Rsqrt => {
+        Function::Rsqrt => {
             if x < 0.0 {
                 f64::NAN
             } else if x == 0.0 {
@@ -125,13 +125,13 @@ pub fn derivative(activation: Activation, x: f32) -> f32 {
                 -0.5 / (x * x.sqrt())
             }
         }
-        Activation::GeluQuick => {
+        Function::GeluQuick => {
             let a = 1.702;
             sigmoid(a * x) + a * x * sigmoid_prime(a * x)
         }
-        Activation::Logsigmoid => sigmoid(-x),
-        // `Activation` is non-exhaustive: a function added to actlut needs its row here
-        // (the tests run every function of `Activation::ALL`).
+        Function::Logsigmoid => sigmoid(-x),
+        // `Function` is non-exhaustive: a function added to actlut needs its row here
+        // (the tests run every function of `Function::ALL`).
         other => unimplemented!("actlut_burn: no derivative for {}", other.name()),
     };
     if x.is_nan() {

@@ -2,7 +2,8 @@
 //! op with its backward pass.
 
 use actlut::half::{bf16, f16};
-use actlut::Activation;
+use actlut::BuiltinTables as _;
+use actlut::Function;
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::grads::Gradients;
@@ -15,7 +16,7 @@ use burn_flex::{FlexTensor, Layout};
 use crate::Error;
 
 /// `Ok` where `dtype` has a path for `activation` (a compiled-in table, or `F32`).
-pub(crate) fn check_dtype(dtype: DType, activation: Activation) -> Result<(), Error> {
+pub(crate) fn check_dtype(dtype: DType, activation: Function) -> Result<(), Error> {
     match dtype {
         DType::F16 => activation.table_f16().map(|_| ()).map_err(Error::from),
         DType::BF16 => activation.table_bf16().map(|_| ()).map_err(Error::from),
@@ -28,9 +29,9 @@ pub(crate) fn check_dtype(dtype: DType, activation: Activation) -> Result<(), Er
 trait Elem: bytemuck::Pod + burn::tensor::Element + Default {
     const DTYPE: DType;
     /// `out = f(x)` over contiguous slices.
-    fn map(act: Activation, x: &[Self], out: &mut [Self]) -> Result<(), Error>;
+    fn map(act: Function, x: &[Self], out: &mut [Self]) -> Result<(), Error>;
     /// `x = f(x)` in place.
-    fn apply(act: Activation, x: &mut [Self]) -> Result<(), Error>;
+    fn apply(act: Function, x: &mut [Self]) -> Result<(), Error>;
     fn to_f32(self) -> f32;
     fn from_f32(v: f32) -> Self;
 }
@@ -45,10 +46,10 @@ fn map_err(e: actlut::MapError) -> Error {
 
 impl Elem for f16 {
     const DTYPE: DType = DType::F16;
-    fn map(act: Activation, x: &[f16], out: &mut [f16]) -> Result<(), Error> {
+    fn map(act: Function, x: &[f16], out: &mut [f16]) -> Result<(), Error> {
         act.map_f16(x, out).map_err(map_err)
     }
-    fn apply(act: Activation, x: &mut [f16]) -> Result<(), Error> {
+    fn apply(act: Function, x: &mut [f16]) -> Result<(), Error> {
         act.apply_f16(x).map_err(Error::from)
     }
     fn to_f32(self) -> f32 {
@@ -61,10 +62,10 @@ impl Elem for f16 {
 
 impl Elem for bf16 {
     const DTYPE: DType = DType::BF16;
-    fn map(act: Activation, x: &[bf16], out: &mut [bf16]) -> Result<(), Error> {
+    fn map(act: Function, x: &[bf16], out: &mut [bf16]) -> Result<(), Error> {
         act.map_bf16(x, out).map_err(map_err)
     }
-    fn apply(act: Activation, x: &mut [bf16]) -> Result<(), Error> {
+    fn apply(act: Function, x: &mut [bf16]) -> Result<(), Error> {
         act.apply_bf16(x).map_err(Error::from)
     }
     fn to_f32(self) -> f32 {
@@ -77,11 +78,11 @@ impl Elem for bf16 {
 
 impl Elem for f32 {
     const DTYPE: DType = DType::F32;
-    fn map(act: Activation, x: &[f32], out: &mut [f32]) -> Result<(), Error> {
+    fn map(act: Function, x: &[f32], out: &mut [f32]) -> Result<(), Error> {
         actlut::computed::map_f32(act, x, out);
         Ok(())
     }
-    fn apply(act: Activation, x: &mut [f32]) -> Result<(), Error> {
+    fn apply(act: Function, x: &mut [f32]) -> Result<(), Error> {
         actlut::computed::apply_f32(act, x);
         Ok(())
     }
@@ -101,7 +102,7 @@ fn is_dense<E: Elem>(x: &FlexTensor) -> bool {
 
 /// `f(x)` over a tensor of element type `E`: in place when `x` owns a dense buffer alone,
 /// otherwise into a new contiguous buffer.
-fn forward_typed<E: Elem>(mut x: FlexTensor, act: Activation) -> Result<FlexTensor, Error> {
+fn forward_typed<E: Elem>(mut x: FlexTensor, act: Function) -> Result<FlexTensor, Error> {
     if is_dense::<E>(&x) {
         if let Some(buf) = x.try_storage_mut::<E>() {
             E::apply(act, buf)?;
@@ -127,7 +128,7 @@ fn forward_typed<E: Elem>(mut x: FlexTensor, act: Activation) -> Result<FlexTens
 }
 
 /// `activation` of every element of `x` (Flex), or the error [`crate::apply`] reports.
-pub(crate) fn forward(x: FlexTensor, act: Activation) -> Result<FlexTensor, Error> {
+pub(crate) fn forward(x: FlexTensor, act: Function) -> Result<FlexTensor, Error> {
     match x.dtype() {
         DType::F16 => forward_typed::<f16>(x, act),
         DType::BF16 => forward_typed::<bf16>(x, act),
@@ -149,7 +150,7 @@ fn contiguous<E: Elem>(x: &FlexTensor) -> std::borrow::Cow<'_, [E]> {
 }
 
 /// `grad · f'(x)`, formed in `f32` and rounded once to `E`.
-fn backward_typed<E: Elem>(x: &FlexTensor, grad: &FlexTensor, act: Activation) -> FlexTensor {
+fn backward_typed<E: Elem>(x: &FlexTensor, grad: &FlexTensor, act: Function) -> FlexTensor {
     let xs = contiguous::<E>(x);
     let gs = contiguous::<E>(grad);
     assert_eq!(
@@ -170,7 +171,7 @@ fn backward_typed<E: Elem>(x: &FlexTensor, grad: &FlexTensor, act: Activation) -
 }
 
 /// The backward pass of an activation: the gradient times `f'` at the forward input.
-pub(crate) fn backward(x: &FlexTensor, grad: &FlexTensor, act: Activation) -> FlexTensor {
+pub(crate) fn backward(x: &FlexTensor, grad: &FlexTensor, act: Function) -> FlexTensor {
     // The gradient has the output's dtype, which is the input's.
     match x.dtype() {
         DType::F16 => backward_typed::<f16>(x, grad, act),
@@ -183,7 +184,7 @@ pub(crate) fn backward(x: &FlexTensor, grad: &FlexTensor, act: Activation) -> Fl
 /// The autodiff op: its state is the forward input.
 #[derive(Debug)]
 struct ActlutBackward {
-    activation: Activation,
+    activation: Function,
 }
 
 impl Backward<Flex, 1> for ActlutBackward {
@@ -202,7 +203,7 @@ impl Backward<Flex, 1> for ActlutBackward {
 /// when `x` is tracked.
 pub(crate) fn forward_autodiff<C: CheckpointStrategy>(
     x: FloatTensor<Autodiff<Flex, C>>,
-    act: Activation,
+    act: Function,
 ) -> Result<FloatTensor<Autodiff<Flex, C>>, Error> {
     check_dtype(x.primitive().dtype(), act)?;
     let op = ActlutBackward { activation: act };

@@ -5,11 +5,11 @@
 //!
 //! ```
 //! use actlut_burn::burn::tensor::{DType, Device, Tensor};
-//! use actlut_burn::{Activation, ActivationExt as _};
+//! use actlut_burn::{Function, ActivationExt as _};
 //!
 //! let device = Device::flex();
 //! let x = Tensor::<1>::from_floats([-1.0, 0.0, 1.0, 2.0], &device).cast(DType::BF16);
-//! let y = actlut_burn::apply(x.clone(), Activation::Gelu)?; // a Result: dtype, device, table
+//! let y = actlut_burn::apply(x.clone(), Function::Gelu)?; // a Result: dtype, device, table
 //! let z = x.exact_gelu()?; // the same, as a method
 //! let want = [-0.158203125f32, 0.0, 0.83984375, 1.953125];
 //! assert_eq!(y.cast(DType::F32).into_data().try_to_vec::<f32>()?, want);
@@ -70,7 +70,7 @@
 //! # Versions and dependencies
 //!
 //! burn 0.22 (`>=0.22.1, <0.23`) with its `flex`, `autodiff` and `extension` features,
-//! re-exported as [`burn`], and actlut's [`Activation`], re-exported: `actlut-burn` is the
+//! re-exported as [`burn`], and actlut's [`Function`], re-exported: `actlut-burn` is the
 //! one dependency a user needs. Rust 1.95 (burn 0.22's minimum; actlut's is 1.89).
 //!
 //! # Features
@@ -81,9 +81,9 @@
 
 pub use burn;
 
-/// The function to apply: actlut's [`Activation`], re-exported so
+/// The function to apply: actlut's [`Function`], re-exported so
 /// that `actlut-burn` is the one dependency a user needs.
-pub use actlut::Activation;
+pub use actlut::Function;
 
 mod derivative;
 mod flex;
@@ -101,14 +101,14 @@ pub enum Error {
     /// The tensor's dtype has neither a table nor the exact computed path.
     Dtype {
         /// The function requested.
-        activation: Activation,
+        activation: Function,
         /// The tensor's dtype.
         dtype: DType,
     },
     /// The tensor is not on burn's Flex CPU backend (or `Autodiff` over it).
     Device {
         /// The function requested.
-        activation: Activation,
+        activation: Function,
         /// The tensor's device, as burn prints it.
         device: String,
     },
@@ -152,23 +152,23 @@ impl From<actlut::MissingTable> for Error {
 #[backend_extension(Flex, Autodiff)]
 pub trait ActlutBackend: burn::backend::Backend {
     /// `activation` of every element of `x`, a tensor of the same shape and dtype.
-    fn actlut_activation(x: FloatTensor<Self>, activation: Activation) -> FloatTensor<Self>;
+    fn actlut_activation(x: FloatTensor<Self>, activation: Function) -> FloatTensor<Self>;
 }
 
 impl ActlutBackend for Flex {
-    fn actlut_activation(x: FloatTensor<Self>, activation: Activation) -> FloatTensor<Self> {
+    fn actlut_activation(x: FloatTensor<Self>, activation: Function) -> FloatTensor<Self> {
         flex::forward(x, activation).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
 impl<C: CheckpointStrategy> ActlutBackend for Autodiff<Flex, C> {
-    fn actlut_activation(x: FloatTensor<Self>, activation: Activation) -> FloatTensor<Self> {
+    fn actlut_activation(x: FloatTensor<Self>, activation: Function) -> FloatTensor<Self> {
         flex::forward_autodiff::<C>(x, activation).unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
 /// What [`apply`] checks before dispatching: the backend, the dtype, the table.
-fn check<const D: usize>(x: &Tensor<D>, activation: Activation) -> Result<(), Error> {
+fn check<const D: usize>(x: &Tensor<D>, activation: Function) -> Result<(), Error> {
     let on_flex = x.clone().try_into_primitive::<Flex>().is_ok()
         || x.clone().try_into_primitive::<Autodiff<Flex>>().is_ok();
     if !on_flex {
@@ -182,7 +182,7 @@ fn check<const D: usize>(x: &Tensor<D>, activation: Activation) -> Result<(), Er
 
 /// `activation` of every element of `x`, a tensor of the same shape and dtype (see the
 /// crate docs for dtypes, layouts, gradients and errors).
-pub fn apply<const D: usize>(x: Tensor<D>, activation: Activation) -> Result<Tensor<D>, Error> {
+pub fn apply<const D: usize>(x: Tensor<D>, activation: Function) -> Result<Tensor<D>, Error> {
     check(&x, activation)?;
     let y = <Dispatch as ActlutBackend>::actlut_activation(x.into_dispatch(), activation);
     Ok(Tensor::from_dispatch(y))
@@ -191,32 +191,32 @@ pub fn apply<const D: usize>(x: Tensor<D>, activation: Activation) -> Result<Ten
 /// actlut's activations as methods of burn's float [`Tensor`].
 pub trait ActivationExt: Sized {
     /// [`apply`]`(self, activation)`.
-    fn activation(self, activation: Activation) -> Result<Self, Error>;
+    fn activation(self, activation: Function) -> Result<Self, Error>;
     /// The exact GELU (erf form): what burn's `activation::gelu` computes in five tensor
     /// ops, each rounded to the tensor's dtype.
     fn exact_gelu(self) -> Result<Self, Error> {
-        self.activation(Activation::Gelu)
+        self.activation(Function::Gelu)
     }
     /// The tanh-form GELU, exactly (burn's `activation::gelu_approximate`).
     fn exact_gelu_tanh(self) -> Result<Self, Error> {
-        self.activation(Activation::GeluTanh)
+        self.activation(Function::GeluTanh)
     }
     /// The exact sigmoid.
     fn exact_sigmoid(self) -> Result<Self, Error> {
-        self.activation(Activation::Sigmoid)
+        self.activation(Function::Sigmoid)
     }
     /// The exact SiLU (`x·sigmoid(x)`).
     fn exact_silu(self) -> Result<Self, Error> {
-        self.activation(Activation::Silu)
+        self.activation(Function::Silu)
     }
     /// The exact tanh.
     fn exact_tanh(self) -> Result<Self, Error> {
-        self.activation(Activation::Tanh)
+        self.activation(Function::Tanh)
     }
 }
 
 impl<const D: usize> ActivationExt for Tensor<D> {
-    fn activation(self, activation: Activation) -> Result<Self, Error> {
+    fn activation(self, activation: Function) -> Result<Self, Error> {
         apply(self, activation)
     }
 }

@@ -6,7 +6,7 @@
 #![cfg(feature = "all")]
 
 use actlut_burn::burn::tensor::{activation, DType, Device, Tensor, TensorData};
-use actlut_burn::{apply, derivative, Activation, ActivationExt as _};
+use actlut_burn::{apply, derivative, ActivationExt as _, Function};
 
 fn f32s(t: Tensor<1>) -> Vec<f32> {
     t.cast(DType::F32).into_data().try_to_vec::<f32>().unwrap()
@@ -76,38 +76,38 @@ fn the_gradient_of_exact_gelu_matches_burns_gelu_backward() {
 
 /// An `f64` evaluation of each function from its definition (docs/SEMANTICS.md of actlut),
 /// written independently of the derivatives' formulas.
-fn f64_value(a: Activation, x: f64) -> f64 {
+fn f64_value(a: Function, x: f64) -> f64 {
     let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
     let softplus = |x: f64| x.max(0.0) + (-x.abs()).exp().ln_1p();
     let (lambda, alpha) = (1.050_700_987_355_480_5, 1.673_263_242_354_377_3);
     match a {
-        Activation::Gelu => 0.5 * x * (1.0 + libm::erf(x / 2f64.sqrt())),
-        Activation::GeluTanh => {
+        Function::Gelu => 0.5 * x * (1.0 + libm::erf(x / 2f64.sqrt())),
+        Function::GeluTanh => {
             0.5 * x
                 * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x.powi(3))).tanh())
         }
-        Activation::Sigmoid => sigmoid(x),
-        Activation::Tanh => x.tanh(),
-        Activation::Silu => x * sigmoid(x),
-        Activation::Mish => x * softplus(x).tanh(),
-        Activation::Softplus => softplus(x),
-        Activation::Softsign => x / (1.0 + x.abs()),
-        Activation::Elu => {
+        Function::Sigmoid => sigmoid(x),
+        Function::Tanh => x.tanh(),
+        Function::Silu => x * sigmoid(x),
+        Function::Mish => x * softplus(x).tanh(),
+        Function::Softplus => softplus(x),
+        Function::Softsign => x / (1.0 + x.abs()),
+        Function::Elu => {
             if x > 0.0 {
                 x
             } else {
                 x.exp_m1()
             }
         }
-        Activation::Selu => lambda * if x > 0.0 { x } else { alpha * x.exp_m1() },
-        Activation::Hardsigmoid => (x / 6.0 + 0.5).clamp(0.0, 1.0),
-        Activation::Hardswish => x * (x / 6.0 + 0.5).clamp(0.0, 1.0),
-        Activation::Erf => libm::erf(x),
-        Activation::Exp => x.exp(),
-        Activation::Log => x.ln(),
-        Activation::Rsqrt => 1.0 / x.sqrt(),
-        Activation::GeluQuick => x * sigmoid(1.702 * x),
-        Activation::Logsigmoid => -softplus(-x),
+        Function::Selu => lambda * if x > 0.0 { x } else { alpha * x.exp_m1() },
+        Function::Hardsigmoid => (x / 6.0 + 0.5).clamp(0.0, 1.0),
+        Function::Hardswish => x * (x / 6.0 + 0.5).clamp(0.0, 1.0),
+        Function::Erf => libm::erf(x),
+        Function::Exp => x.exp(),
+        Function::Log => x.ln(),
+        Function::Rsqrt => 1.0 / x.sqrt(),
+        Function::GeluQuick => x * sigmoid(1.702 * x),
+        Function::Logsigmoid => -softplus(-x),
         other => panic!("no f64 form for {}", other.name()),
     }
 }
@@ -117,9 +117,9 @@ fn every_functions_derivative_matches_a_finite_difference_in_f64() {
     // Points away from the kinks (±3, 0) and inside log's and rsqrt's domain.
     let xs: Vec<f32> = (0..300).map(|i| -7.4 + i as f32 * 0.0493).collect();
     let h = 1e-5;
-    for a in Activation::ALL {
+    for a in Function::ALL {
         for &x in &xs {
-            let x = if matches!(a, Activation::Log | Activation::Rsqrt) {
+            let x = if matches!(a, Function::Log | Function::Rsqrt) {
                 x.abs() + 0.1
             } else {
                 x
@@ -143,18 +143,18 @@ fn every_functions_derivative_matches_a_finite_difference_in_f64() {
 
 #[test]
 fn every_function_has_a_derivative_with_the_documented_one_sided_values() {
-    for a in Activation::ALL {
+    for a in Function::ALL {
         let _ = derivative(a, 1.0); // no panic for any function of actlut
         assert!(derivative(a, f32::NAN).is_nan(), "{}", a.name());
     }
-    assert_eq!(derivative(Activation::Hardsigmoid, 3.0), 0.0);
-    assert_eq!(derivative(Activation::Hardsigmoid, 2.999), 1.0 / 6.0);
-    assert_eq!(derivative(Activation::Hardswish, -3.0), -0.5);
-    assert_eq!(derivative(Activation::Hardswish, 3.0), 1.5);
-    assert_eq!(derivative(Activation::Hardswish, 3.001), 1.0);
-    assert_eq!(derivative(Activation::Elu, 0.0), 1.0);
-    assert!(derivative(Activation::Log, -1.0).is_nan());
-    assert_eq!(derivative(Activation::Rsqrt, 0.0), f32::NEG_INFINITY);
+    assert_eq!(derivative(Function::Hardsigmoid, 3.0), 0.0);
+    assert_eq!(derivative(Function::Hardsigmoid, 2.999), 1.0 / 6.0);
+    assert_eq!(derivative(Function::Hardswish, -3.0), -0.5);
+    assert_eq!(derivative(Function::Hardswish, 3.0), 1.5);
+    assert_eq!(derivative(Function::Hardswish, 3.001), 1.0);
+    assert_eq!(derivative(Function::Elu, 0.0), 1.0);
+    assert!(derivative(Function::Log, -1.0).is_nan());
+    assert_eq!(derivative(Function::Rsqrt, 0.0), f32::NEG_INFINITY);
 }
 
 #[test]
@@ -164,14 +164,14 @@ fn bf16_and_f16_gradients_are_grad_times_the_derivative_rounded_once() {
         let device = Device::flex().autodiff();
         let x = tensor(&xs, &device).cast(dtype).require_grad();
         let xr = f32s(x.clone()); // the inputs as rounded to the dtype
-        let y = apply(x.clone(), Activation::Silu).unwrap();
+        let y = apply(x.clone(), Function::Silu).unwrap();
         assert_eq!(y.dtype(), dtype);
         let grads = (y * 3.0).sum().backward();
         let g = x.grad(&grads).unwrap();
         assert_eq!(g.dtype(), dtype);
         let g = f32s(g);
         for i in 0..xs.len() {
-            let exact = 3.0 * derivative(Activation::Silu, xr[i]);
+            let exact = 3.0 * derivative(Function::Silu, xr[i]);
             let want = match dtype {
                 DType::BF16 => actlut::half::bf16::from_f32(exact).to_f32(),
                 _ => actlut::half::f16::from_f32(exact).to_f32(),
@@ -187,7 +187,7 @@ fn a_permuted_input_gets_its_gradient_in_its_own_layout() {
     let v: Vec<f32> = (0..12).map(|i| i as f32 / 4.0 - 1.5).collect();
     let x = Tensor::<2>::from_data(TensorData::new(v.clone(), [3, 4]), (&device, DType::F32))
         .require_grad();
-    let y = apply(x.clone().transpose(), Activation::Tanh).unwrap();
+    let y = apply(x.clone().transpose(), Function::Tanh).unwrap();
     let grads = y.sum().backward();
     let g = x
         .grad(&grads)
@@ -196,7 +196,7 @@ fn a_permuted_input_gets_its_gradient_in_its_own_layout() {
         .try_to_vec::<f32>()
         .unwrap();
     for (i, &xv) in v.iter().enumerate() {
-        assert_eq!(g[i], derivative(Activation::Tanh, xv), "element {i}");
+        assert_eq!(g[i], derivative(Function::Tanh, xv), "element {i}");
     }
 }
 
@@ -207,7 +207,7 @@ fn an_untracked_autodiff_tensor_gets_the_forward_values_only() {
     let y = tensor(&xs, &device).exact_gelu().unwrap();
     let want: Vec<f32> = xs
         .iter()
-        .map(|&x| actlut::computed::f32(Activation::Gelu, x))
+        .map(|&x| actlut::computed::f32(Function::Gelu, x))
         .collect();
     assert_eq!(f32s(y), want);
 }

@@ -8,7 +8,7 @@
 #![cfg(not(feature = "all"))]
 
 use actlut_burn::burn::tensor::{DType, Device, Tensor};
-use actlut_burn::{apply, Activation, ActivationExt as _, Error};
+use actlut_burn::{apply, ActivationExt as _, Error, Function};
 
 #[test]
 fn a_compiled_out_table_is_an_error_that_names_the_features() {
@@ -18,8 +18,8 @@ fn a_compiled_out_table_is_an_error_that_names_the_features() {
         assert!(x.clone().exact_gelu().is_ok());
         // Another function, also on a view: names its feature.
         for r in [
-            apply(x.clone(), Activation::Silu),
-            apply(x.clone().transpose(), Activation::Silu),
+            apply(x.clone(), Function::Silu),
+            apply(x.clone().transpose(), Function::Silu),
         ] {
             let e = r.unwrap_err();
             assert!(matches!(e, Error::MissingTable(_)), "{e:?}");
@@ -35,6 +35,6 @@ fn a_compiled_out_table_is_an_error_that_names_the_features() {
             .to_string();
         assert!(msg.contains("`bf16`"), "{msg}");
         // F32 needs no table: every function works.
-        assert!(apply(x.cast(DType::F32), Activation::Silu).is_ok());
+        assert!(apply(x.cast(DType::F32), Function::Silu).is_ok());
     }
 }

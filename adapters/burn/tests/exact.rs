@@ -1,5 +1,5 @@
 //! actlut-burn gives the table's bits: on all 65,536 f16 and bf16 patterns, for every
-//! function of `Activation`, through contiguous tensors and through transposed, permuted,
+//! function of `Function`, through contiguous tensors and through transposed, permuted,
 //! sliced and flipped views of burn's Flex backend (each checked to be a view, not a copy),
 //! with and without `Autodiff`; `F32` gives actlut's computed path; every error path is an
 //! `Err` that says what to do.
@@ -10,16 +10,17 @@
 #![cfg(feature = "all")]
 
 use actlut::half::{bf16, f16};
+use actlut::BuiltinTables as _;
 use actlut_burn::burn::backend::Flex;
 use actlut_burn::burn::tensor::{DType, Device, Tensor, TensorData};
-use actlut_burn::{apply, Activation, ActivationExt as _, Error};
+use actlut_burn::{apply, ActivationExt as _, Error, Function};
 
 /// A 16-bit float type of burn and actlut.
 trait Word: Copy + burn_element::E {
     const DTYPE: DType;
     fn from_bits(b: u16) -> Self;
     fn to_bits(self) -> u16;
-    fn table(a: Activation) -> &'static [u16; 65536];
+    fn table(a: Function) -> &'static [u16; 65536];
 }
 
 mod burn_element {
@@ -36,7 +37,7 @@ impl Word for f16 {
     fn to_bits(self) -> u16 {
         f16::to_bits(self)
     }
-    fn table(a: Activation) -> &'static [u16; 65536] {
+    fn table(a: Function) -> &'static [u16; 65536] {
         a.table_f16().unwrap()
     }
 }
@@ -49,7 +50,7 @@ impl Word for bf16 {
     fn to_bits(self) -> u16 {
         bf16::to_bits(self)
     }
-    fn table(a: Activation) -> &'static [u16; 65536] {
+    fn table(a: Function) -> &'static [u16; 65536] {
         a.table_bf16().unwrap()
     }
 }
@@ -83,7 +84,7 @@ fn is_view<const D: usize>(t: &Tensor<D>) -> bool {
 /// Asserts `y == table[x]` element by element, and that every pattern was seen `times` times.
 fn check<T: Word, const D: usize>(
     what: &str,
-    a: Activation,
+    a: Function,
     x: Tensor<D>,
     y: Tensor<D>,
     times: usize,
@@ -111,7 +112,7 @@ fn check<T: Word, const D: usize>(
 
 /// Every function, every pattern, through a contiguous tensor and four kinds of view.
 fn every_pattern_every_view<T: Word>(device: &Device) {
-    for a in Activation::ALL {
+    for a in Function::ALL {
         let x = words::<T, 2>([256, 256], device);
         check::<T, 2>("contiguous", a, x.clone(), apply(x, a).unwrap(), 1);
 
@@ -154,7 +155,7 @@ fn every_bf16_pattern_of_every_function_through_every_view_is_the_table() {
 #[test]
 fn every_pattern_under_autodiff_is_the_table_too() {
     let device = Device::flex().autodiff();
-    for a in [Activation::Gelu, Activation::Silu, Activation::Log] {
+    for a in [Function::Gelu, Function::Silu, Function::Log] {
         let x = words::<f16, 2>([256, 256], &device);
         check::<f16, 2>("autodiff f16", a, x.clone(), apply(x, a).unwrap(), 1);
         let x = words::<bf16, 2>([256, 256], &device).require_grad();
@@ -179,7 +180,7 @@ fn a_uniquely_owned_tensor_is_mapped_in_place_and_a_shared_one_is_not_changed() 
     assert!(kb.iter().enumerate().all(|(i, &b)| b == i as u16));
     check::<bf16, 2>(
         "shared",
-        Activation::Gelu,
+        Function::Gelu,
         words::<bf16, 2>([256, 256], &device),
         y,
         1,
@@ -197,7 +198,7 @@ fn f32_tensors_take_the_exact_computed_path() {
         TensorData::new(xs.clone(), [xs.len()]),
         (&device, DType::F32),
     );
-    for a in Activation::ALL {
+    for a in Function::ALL {
         let y = apply(x.clone(), a).unwrap();
         assert_eq!(y.dtype(), DType::F32);
         let ys = y.into_data().try_to_vec::<f32>().unwrap();
@@ -220,11 +221,11 @@ fn a_dtype_without_a_path_is_an_error_naming_it() {
         (&device, DType::F64),
     );
     assert_eq!(x.dtype(), DType::F64);
-    let err = apply(x, Activation::Gelu).unwrap_err();
+    let err = apply(x, Function::Gelu).unwrap_err();
     assert_eq!(
         err,
         Error::Dtype {
-            activation: Activation::Gelu,
+            activation: Function::Gelu,
             dtype: DType::F64
         }
     );
@@ -247,7 +248,7 @@ fn a_tensor_of_another_backend_is_an_error_naming_the_device() {
         matches!(
             err,
             Error::Device {
-                activation: Activation::Gelu,
+                activation: Function::Gelu,
                 ..
             }
         ),
@@ -261,7 +262,7 @@ fn a_tensor_of_another_backend_is_an_error_naming_the_device() {
     // The same under autodiff over NdArray.
     let x = Tensor::<1>::from_floats([1.0], &Device::ndarray().autodiff());
     assert!(matches!(
-        apply(x, Activation::Silu),
+        apply(x, Function::Silu),
         Err(Error::Device { .. })
     ));
 }
@@ -270,12 +271,12 @@ fn a_tensor_of_another_backend_is_an_error_naming_the_device() {
 fn the_extension_trait_methods_apply_their_functions() {
     let device = Device::flex();
     let x = words::<f16, 2>([256, 256], &device);
-    let cases: [(Tensor<2>, Activation); 5] = [
-        (x.clone().exact_gelu().unwrap(), Activation::Gelu),
-        (x.clone().exact_gelu_tanh().unwrap(), Activation::GeluTanh),
-        (x.clone().exact_sigmoid().unwrap(), Activation::Sigmoid),
-        (x.clone().exact_silu().unwrap(), Activation::Silu),
-        (x.clone().exact_tanh().unwrap(), Activation::Tanh),
+    let cases: [(Tensor<2>, Function); 5] = [
+        (x.clone().exact_gelu().unwrap(), Function::Gelu),
+        (x.clone().exact_gelu_tanh().unwrap(), Function::GeluTanh),
+        (x.clone().exact_sigmoid().unwrap(), Function::Sigmoid),
+        (x.clone().exact_silu().unwrap(), Function::Silu),
+        (x.clone().exact_tanh().unwrap(), Function::Tanh),
     ];
     for (y, a) in cases {
         check::<f16, 2>(a.name(), a, x.clone(), y, 1);

@@ -34,7 +34,7 @@
 use std::cell::RefCell;
 use std::time::Duration;
 
-use actlut::Activation;
+use actlut::Function;
 use actlut_candle::candle_core::{DType, Device, Module, Result, Tensor};
 use candle_nn::{Embedding, LayerNorm, Linear};
 use criterion::measurement::{Measurement, ValueFormatter};
@@ -297,7 +297,7 @@ fn candle_gelu(x: &Tensor) -> Result<Tensor> {
 }
 
 fn actlut_gelu(x: &Tensor) -> Result<Tensor> {
-    actlut_candle::apply(x, Activation::Gelu)
+    actlut_candle::apply(x, Function::Gelu)
 }
 
 fn token_ids(cfg: Config, seq: usize) -> Result<Tensor> {

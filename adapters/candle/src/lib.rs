@@ -2,15 +2,15 @@
 //!
 //! ```
 //! use actlut_candle::candle_core::{DType, Device, Tensor};
-//! use actlut_candle::{Activation, ActivationExt as _};
+//! use actlut_candle::{Function, ActivationExt as _};
 //!
 //! # fn main() -> actlut_candle::candle_core::Result<()> {
 //! let x = Tensor::new(&[-1.0f32, 0.0, 1.0, 2.0], &Device::Cpu)?.to_dtype(DType::BF16)?;
-//! let y = actlut_candle::apply(&x, Activation::Gelu)?; // a new tensor
+//! let y = actlut_candle::apply(&x, Function::Gelu)?; // a new tensor
 //! assert_eq!(y.to_dtype(DType::F32)?.to_vec1::<f32>()?, [-0.158203125, 0.0, 0.83984375, 1.953125]);
 //! let z = x.exact_gelu()?; // the same, through the extension trait
 //! # let _ = z;
-//! x.activation_inplace(Activation::Silu)?; // in place
+//! x.activation_inplace(Function::Silu)?; // in place
 //! # Ok(()) }
 //! ```
 //!
@@ -66,7 +66,7 @@
 //! # Versions
 //!
 //! candle-core 0.11 (`>=0.11.0, <0.12`), re-exported as [`candle_core`] so
-//! that the types match, and actlut's [`Activation`] is re-exported too:
+//! that the types match, and actlut's [`Function`] is re-exported too:
 //! `actlut-candle` is the one dependency a user needs. No actlut crate depends on candle; this crate is not
 //! part of actlut's `no_std` builds.
 //!
@@ -78,11 +78,12 @@
 
 pub use candle_core;
 
-/// The function to apply: actlut's [`Activation`],
+/// The function to apply: actlut's [`Function`],
 /// re-exported so that `actlut-candle` is the one dependency a user needs.
-pub use actlut::Activation;
+pub use actlut::Function;
 
 use actlut::half::{bf16, f16};
+use actlut::{BuiltinTables as _, Float8Tables as _};
 use candle_core::backend::BackendStorage as _;
 use candle_core::{
     CpuStorage, CudaStorage, CustomOp1, DType, Error, InplaceOp1, Layout, MetalStorage, Result,
@@ -100,23 +101,23 @@ const TABLE_DTYPES: &str = "F16, BF16 and F8E4M3";
 /// use actlut_candle::{candle_core::{Device, Tensor, DType}, ActlutOp};
 /// # fn main() -> actlut_candle::candle_core::Result<()> {
 /// let x = Tensor::zeros(4, DType::F16, &Device::Cpu)?;
-/// let y = x.apply_op1_no_bwd(&ActlutOp::new(actlut::Activation::Sigmoid))?;
+/// let y = x.apply_op1_no_bwd(&ActlutOp::new(actlut::Function::Sigmoid))?;
 /// assert_eq!(y.to_dtype(DType::F32)?.to_vec1::<f32>()?, [0.5; 4]);
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActlutOp {
-    activation: Activation,
+    activation: Function,
 }
 
 impl ActlutOp {
     /// The op that applies `activation`.
-    pub const fn new(activation: Activation) -> ActlutOp {
+    pub const fn new(activation: Function) -> ActlutOp {
         ActlutOp { activation }
     }
 
     /// The activation it applies.
-    pub const fn activation(self) -> Activation {
+    pub const fn activation(self) -> Function {
         self.activation
     }
 
@@ -339,35 +340,35 @@ impl InplaceOp1 for ActlutOp {
 
 /// `activation` of every element of `x`, as a new contiguous tensor of the
 /// same shape and dtype (see the crate docs for dtypes, layouts and errors).
-pub fn apply(x: &Tensor, activation: Activation) -> Result<Tensor> {
+pub fn apply(x: &Tensor, activation: Function) -> Result<Tensor> {
     x.apply_op1_no_bwd(&ActlutOp::new(activation))
 }
 
 /// `activation` of every element of `x`, written into `x`'s storage (every
 /// tensor that shares it sees the change). candle refuses a tensor with
 /// repeated elements (a broadcast).
-pub fn apply_inplace(x: &Tensor, activation: Activation) -> Result<()> {
+pub fn apply_inplace(x: &Tensor, activation: Function) -> Result<()> {
     x.inplace_op1(&ActlutOp::new(activation))
 }
 
 /// actlut's activations as methods of [`Tensor`].
 pub trait ActivationExt {
     /// [`apply`]`(self, activation)`.
-    fn activation(&self, activation: Activation) -> Result<Tensor>;
+    fn activation(&self, activation: Function) -> Result<Tensor>;
     /// [`apply_inplace`]`(self, activation)`.
-    fn activation_inplace(&self, activation: Activation) -> Result<()>;
+    fn activation_inplace(&self, activation: Function) -> Result<()>;
     /// The exact GELU (erf form): what candle's `gelu_erf` approximates.
     fn exact_gelu(&self) -> Result<Tensor> {
-        self.activation(Activation::Gelu)
+        self.activation(Function::Gelu)
     }
 }
 
 impl ActivationExt for Tensor {
-    fn activation(&self, activation: Activation) -> Result<Tensor> {
+    fn activation(&self, activation: Function) -> Result<Tensor> {
         apply(self, activation)
     }
 
-    fn activation_inplace(&self, activation: Activation) -> Result<()> {
+    fn activation_inplace(&self, activation: Function) -> Result<()> {
         apply_inplace(self, activation)
     }
 }

@@ -7,7 +7,7 @@
 //! ```
 #![cfg(not(feature = "all"))]
 
-use actlut::Activation;
+use actlut::Function;
 use actlut_candle::candle_core::{DType, Device, Tensor};
 use actlut_candle::{apply, apply_inplace};
 
@@ -15,13 +15,13 @@ use actlut_candle::{apply, apply_inplace};
 fn a_compiled_out_table_is_an_error_that_names_the_features() {
     let x = Tensor::ones((2, 3), DType::F16, &Device::Cpu).unwrap();
     // The one table compiled in works, out of place and in place.
-    assert!(apply(&x, Activation::Gelu).is_ok());
-    apply_inplace(&x.copy().unwrap(), Activation::Gelu).unwrap();
+    assert!(apply(&x, Function::Gelu).is_ok());
+    apply_inplace(&x.copy().unwrap(), Function::Gelu).unwrap();
     // Another function: names its feature.
     for r in [
-        apply(&x, Activation::Silu).map(|_| ()),
-        apply_inplace(&x, Activation::Silu),
-        apply(&x.t().unwrap(), Activation::Silu).map(|_| ()),
+        apply(&x, Function::Silu).map(|_| ()),
+        apply_inplace(&x, Function::Silu),
+        apply(&x.t().unwrap(), Function::Silu).map(|_| ()),
     ] {
         let e = r.unwrap_err().to_string();
         assert!(e.contains("`silu`") && e.contains("`f16`"), "{e}");
@@ -29,9 +29,9 @@ fn a_compiled_out_table_is_an_error_that_names_the_features() {
     // Another format: names its feature.
     for (dtype, feature) in [(DType::BF16, "`bf16`"), (DType::F8E4M3, "`fp8-e4m3`")] {
         let y = x.to_dtype(dtype).unwrap();
-        let e = apply(&y, Activation::Gelu).unwrap_err().to_string();
+        let e = apply(&y, Function::Gelu).unwrap_err().to_string();
         assert!(e.contains(feature), "{e}");
-        let e = apply_inplace(&y, Activation::Gelu).unwrap_err().to_string();
+        let e = apply_inplace(&y, Function::Gelu).unwrap_err().to_string();
         assert!(e.contains(feature), "{e}");
     }
 }

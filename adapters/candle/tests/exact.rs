@@ -9,25 +9,26 @@
 #![cfg(feature = "all")]
 
 use actlut::half::{bf16, f16};
-use actlut::Activation;
+use actlut::BuiltinTables;
+use actlut::Function;
 use actlut_candle::candle_core::{DType, Device, Tensor, WithDType};
 use actlut_candle::{apply, apply_inplace, ActivationExt as _};
 use float8::F8E4M3;
 
-const FUNCTIONS: [Activation; 6] = [
-    Activation::Gelu,
-    Activation::GeluTanh,
-    Activation::Silu,
-    Activation::Tanh,
-    Activation::Sigmoid,
-    Activation::Log,
+const FUNCTIONS: [Function; 6] = [
+    Function::Gelu,
+    Function::GeluTanh,
+    Function::Silu,
+    Function::Tanh,
+    Function::Sigmoid,
+    Function::Log,
 ];
 
 /// A 16-bit float type of candle and actlut.
 trait Word: WithDType {
     fn from_bits(b: u16) -> Self;
     fn to_bits(self) -> u16;
-    fn table(a: Activation) -> &'static [u16; 65536];
+    fn table(a: Function) -> &'static [u16; 65536];
 }
 
 impl Word for f16 {
@@ -37,7 +38,7 @@ impl Word for f16 {
     fn to_bits(self) -> u16 {
         f16::to_bits(self)
     }
-    fn table(a: Activation) -> &'static [u16; 65536] {
+    fn table(a: Function) -> &'static [u16; 65536] {
         a.table_f16().unwrap()
     }
 }
@@ -49,7 +50,7 @@ impl Word for bf16 {
     fn to_bits(self) -> u16 {
         bf16::to_bits(self)
     }
-    fn table(a: Activation) -> &'static [u16; 65536] {
+    fn table(a: Function) -> &'static [u16; 65536] {
         a.table_bf16().unwrap()
     }
 }
@@ -66,7 +67,7 @@ fn all_words<T: Word>() -> Tensor {
 
 /// Asserts `y == table[x]` element by element, and that every pattern was seen
 /// `times` times.
-fn check_words<T: Word>(what: &str, a: Activation, x: &Tensor, y: &Tensor, times: usize) {
+fn check_words<T: Word>(what: &str, a: Function, x: &Tensor, y: &Tensor, times: usize) {
     assert_eq!(x.dims(), y.dims(), "{what}");
     assert!(y.is_contiguous(), "{what}: the result is contiguous");
     let x: Vec<T> = x.flatten_all().unwrap().to_vec1().unwrap();
@@ -142,7 +143,7 @@ fn bf16_gives_the_table_bits_on_every_pattern_through_every_view() {
 }
 
 fn in_place<T: Word>() {
-    for a in [Activation::Gelu, Activation::Silu, Activation::Log] {
+    for a in [Function::Gelu, Function::Silu, Function::Log] {
         // Contiguous: the in-place slice kernel.
         let x = all_words::<T>();
         let y = x.copy().unwrap();
@@ -214,25 +215,25 @@ fn f32_takes_the_exact_computed_path() {
     // Correctly rounded values (MPFR): gelu(1) = 0.8413447460685429…,
     // sigmoid(-0) = 0.5, tanh(-inf) = -1, silu(2) = 1.7615941559557649….
     let x = Tensor::new(&[1.0f32, -0.0, f32::NEG_INFINITY, 2.0, f32::NAN], &cpu()).unwrap();
-    let run = |a: Activation| -> Vec<f32> { apply(&x, a).unwrap().to_vec1().unwrap() };
-    assert_eq!(run(Activation::Gelu)[0], 0.841_344_746_068_542_9_f64 as f32);
-    assert_eq!(run(Activation::Sigmoid)[1], 0.5);
-    assert_eq!(run(Activation::Tanh)[2], -1.0);
-    assert_eq!(run(Activation::Silu)[3], 1.761_594_155_955_764_9_f64 as f32);
-    assert!(run(Activation::Gelu)[4].is_nan());
+    let run = |a: Function| -> Vec<f32> { apply(&x, a).unwrap().to_vec1().unwrap() };
+    assert_eq!(run(Function::Gelu)[0], 0.841_344_746_068_542_9_f64 as f32);
+    assert_eq!(run(Function::Sigmoid)[1], 0.5);
+    assert_eq!(run(Function::Tanh)[2], -1.0);
+    assert_eq!(run(Function::Silu)[3], 1.761_594_155_955_764_9_f64 as f32);
+    assert!(run(Function::Gelu)[4].is_nan());
     // In place and through a transposed view alike.
     let m = Tensor::new(&[[1.0f32, 2.0], [3.0, 4.0]], &cpu()).unwrap();
-    let out: Vec<Vec<f32>> = apply(&m.t().unwrap(), Activation::Gelu)
+    let out: Vec<Vec<f32>> = apply(&m.t().unwrap(), Function::Gelu)
         .unwrap()
         .to_vec2()
         .unwrap();
-    let expect = |v: f32| actlut::computed::f32(Activation::Gelu, v);
+    let expect = |v: f32| actlut::computed::f32(Function::Gelu, v);
     assert_eq!(
         out,
         [[expect(1.0), expect(3.0)], [expect(2.0), expect(4.0)]]
     );
     let n = m.copy().unwrap();
-    apply_inplace(&n.t().unwrap(), Activation::Gelu).unwrap();
+    apply_inplace(&n.t().unwrap(), Function::Gelu).unwrap();
     assert_eq!(
         n.to_vec2::<f32>().unwrap(),
         [[expect(1.0), expect(2.0)], [expect(3.0), expect(4.0)]]
@@ -243,10 +244,10 @@ fn f32_takes_the_exact_computed_path() {
 fn other_dtypes_are_errors_that_name_the_dtypes_with_tables() {
     for dtype in [DType::F64, DType::U8, DType::U32, DType::I64] {
         let x = Tensor::zeros((2, 3), dtype, &cpu()).unwrap();
-        let e = apply(&x, Activation::Gelu).unwrap_err().to_string();
+        let e = apply(&x, Function::Gelu).unwrap_err().to_string();
         assert!(e.contains(&format!("dtype {dtype:?}")), "{e}");
         assert!(e.contains("F16, BF16 and F8E4M3"), "{e}");
-        let e = apply_inplace(&x, Activation::Gelu).unwrap_err().to_string();
+        let e = apply_inplace(&x, Function::Gelu).unwrap_err().to_string();
         assert!(e.contains("F16, BF16 and F8E4M3"), "{e}");
     }
 }
@@ -257,24 +258,24 @@ fn in_place_on_a_broadcast_is_candles_error_not_a_panic() {
         .unwrap()
         .broadcast_as((3, 4))
         .unwrap();
-    let e = apply_inplace(&x, Activation::Gelu).unwrap_err().to_string();
+    let e = apply_inplace(&x, Function::Gelu).unwrap_err().to_string();
     assert!(e.contains("in-place"), "{e}");
 }
 
 #[test]
 fn empty_and_scalar_tensors_work() {
     let e = Tensor::zeros((0, 5), DType::BF16, &cpu()).unwrap();
-    assert_eq!(apply(&e, Activation::Gelu).unwrap().dims(), [0, 5]);
-    apply_inplace(&e.t().unwrap(), Activation::Gelu).unwrap();
+    assert_eq!(apply(&e, Function::Gelu).unwrap().dims(), [0, 5]);
+    apply_inplace(&e.t().unwrap(), Function::Gelu).unwrap();
     let s = Tensor::new(f16::from_f32(1.0), &cpu()).unwrap();
-    let y = apply(&s, Activation::Gelu)
+    let y = apply(&s, Function::Gelu)
         .unwrap()
         .to_scalar::<f16>()
         .unwrap();
     assert_eq!(y.to_bits(), actlut::gelu::f16_bits(0x3c00));
     let st = s.broadcast_as((1, 1)).unwrap().t().unwrap();
     let sc = st.copy().unwrap();
-    apply_inplace(&sc.t().unwrap(), Activation::Gelu).unwrap();
+    apply_inplace(&sc.t().unwrap(), Function::Gelu).unwrap();
     assert_eq!(
         sc.to_vec2::<f16>().unwrap()[0][0].to_bits(),
         actlut::gelu::f16_bits(0x3c00)

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use actlut::Activation;
+use actlut::Function;
 use actlut_peers::accuracy::{compare, run_all};
 use actlut_peers::report::{svg, table, Row, GENERATED};
 use actlut_peers::{approx_simd, Format, Peer, FUNCTIONS};
@@ -54,8 +54,8 @@ fn main() {
     // The tanh-form peers against the exact tanh-form GELU.
     let mut tanh_rows = Vec::new();
     for format in Format::ALL {
-        let correct = format.table(Activation::GeluTanh);
-        for peer in Peer::all(Activation::Gelu, format) {
+        let correct = format.table(Function::GeluTanh);
+        for peer in Peer::all(Function::Gelu, format) {
             if matches!(peer.name, "approx_simd" | "candle_gelu_tanh") {
                 tanh_rows.push(Row {
                     function: "gelu_tanh",
@@ -102,7 +102,7 @@ fn die(message: &str) -> ! {
 }
 
 /// Panics with the first input where two runs differ (NaN equal to NaN).
-fn check_same(format: Format, a: &[u16], b: &[u16], function: Activation, what: &str) {
+fn check_same(format: Format, a: &[u16], b: &[u16], function: Function, what: &str) {
     let nan = |bits| actlut_peers::accuracy::is_nan(format, bits);
     for (input, (x, y)) in a.iter().zip(b).enumerate() {
         assert!(

@@ -1,6 +1,6 @@
 //! [`ExpTable`]: exp from a log-domain (LNS) code back to linear.
 
-use super::{exp_f64, ApproxError};
+use crate::{exp_f64, ApproxError};
 
 /// The largest number of codes of an LNS table (64 MiB of `f32`).
 const MAX_CODES: usize = 1 << 24;
@@ -23,7 +23,7 @@ const MAX_CODES: usize = 1 << 24;
 /// gives them.
 ///
 /// ```
-/// use actlut::approx::ExpTable;
+/// use actlut_approx::ExpTable;
 /// // Codes 0..=255 for ln-values from -16 in steps of 1/16.
 /// let t = ExpTable::<[f32; 256]>::new_array(1.0 / 16.0, -16.0)?;
 /// assert_eq!(t.get(256 - 16)?, 0.367_879_45); // e^-1
@@ -31,7 +31,7 @@ const MAX_CODES: usize = 1 << 24;
 /// t.gather(&[0u8, 128, 255], &mut out)?;
 /// assert_eq!(out[1], t.get(128)?); // e^-8
 /// assert!(t.get(256).is_err());
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct ExpTable<S> {
@@ -98,7 +98,7 @@ impl<const N: usize> ExpTable<[f32; N]> {
     /// overflows `f32` (`lo_log + (N−1)·log_step > 88.72…`).
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// assert!(ExpTable::<[f32; 256]>::new_array(1.0, 0.0).is_err()); // e^255 overflows
     /// ```
     pub fn new_array(log_step: f32, lo_log: f32) -> Result<Self, ApproxError> {
@@ -122,11 +122,11 @@ impl<const N: usize> ExpTable<[f32; N]> {
 /// [`ApproxError::AllocationFailed`] when the table cannot be allocated.
 ///
 /// ```
-/// use actlut::approx::quantized_exp;
+/// use actlut_approx::quantized_exp;
 /// let t = quantized_exp(0.5, -10.0, 41)?; // e^-10 ..= e^10
 /// assert_eq!(t.get(20)?, 1.0);
 /// assert_eq!(t.log_value(40), 10.0);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
@@ -134,9 +134,9 @@ pub fn quantized_exp(
     log_step: f32,
     lo_log: f32,
     codes: usize,
-) -> Result<ExpTable<super::alloc::vec::Vec<f32>>, ApproxError> {
+) -> Result<ExpTable<alloc::vec::Vec<f32>>, ApproxError> {
     check(log_step, lo_log, codes)?;
-    let mut table = super::alloc::vec::Vec::new();
+    let mut table = alloc::vec::Vec::new();
     table
         .try_reserve_exact(codes)
         .map_err(|_| ApproxError::AllocationFailed { bytes: codes * 4 })?;
@@ -157,11 +157,11 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// [`ApproxError::CodeOutOfRange`] for a code `≥ len()`.
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 4]>::new_array(1.0, 0.0)?;
     /// assert_eq!(t.get(0)?, 1.0);
     /// assert!(t.get(4).is_err());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     #[inline]
     pub fn get(&self, code: u32) -> Result<f32, ApproxError> {
@@ -184,13 +184,13 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// (the elements before it are written).
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 4]>::new_array(1.0, 0.0)?;
     /// let mut out = [0.0; 2];
     /// t.gather(&[0u16, 0], &mut out)?;
     /// assert_eq!(out, [1.0, 1.0]);
     /// assert!(t.gather(&[0u16, 9], &mut out).is_err());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn gather<C: Copy + Into<u32>>(
         &self,
@@ -220,10 +220,10 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// (exact for codes below 2^29 up to one `f64` rounding of the sum).
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 8]>::new_array(0.5, -2.0)?;
     /// assert_eq!(t.log_value(3), -0.5);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn log_value(&self, code: u32) -> f64 {
         f64::from(self.lo_log) + f64::from(code) * f64::from(self.log_step)
@@ -232,10 +232,10 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// The log-domain step.
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 8]>::new_array(0.5, -2.0)?;
     /// assert_eq!(t.log_step(), 0.5);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn log_step(&self) -> f32 {
         self.log_step
@@ -244,10 +244,10 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// The log-domain value of code 0.
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 8]>::new_array(0.5, -2.0)?;
     /// assert_eq!(t.lo_log(), -2.0);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn lo_log(&self) -> f32 {
         self.lo_log
@@ -256,10 +256,10 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// The number of codes.
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 8]>::new_array(0.5, -2.0)?;
     /// assert_eq!(t.len(), 8);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn len(&self) -> usize {
         self.table.as_ref().len()
@@ -268,10 +268,10 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// Always `false`: a table has at least two entries.
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 8]>::new_array(0.5, -2.0)?;
     /// assert!(!t.is_empty());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn is_empty(&self) -> bool {
         false
@@ -280,10 +280,10 @@ impl<S: AsRef<[f32]>> ExpTable<S> {
     /// The entries, code 0 first.
     ///
     /// ```
-    /// use actlut::approx::ExpTable;
+    /// use actlut_approx::ExpTable;
     /// let t = ExpTable::<[f32; 8]>::new_array(0.5, -2.0)?;
     /// assert_eq!(t.table()[4], 1.0);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn table(&self) -> &[f32] {
         self.table.as_ref()

@@ -1,15 +1,15 @@
-//! Deterministic tests of `actlut::approx`: the known derivative bounds, the
+//! Deterministic tests of `actlut_approx`: the known derivative bounds, the
 //! table entries, the grid's coverage of `[lo, hi]` and its half-way points,
 //! the tails, the LNS exp table, and every documented error.
 //!
 //! The randomized property tests are in `approx_prop.rs` (quantized functions)
 //! and `approx_lse.rs` (log-sum-exp), both behind the `alloc` feature.
 
-use actlut::approx::{
+use actlut::Function;
+use actlut_approx::{
     error_bound, lse_error_bound, step_for_tolerance, table_bytes, ApproxError, Builtin, ExpTable,
     QuantizedFunction,
 };
-use actlut::Activation;
 
 /// Half an ulp of `|v|` in `f32`.
 fn half_ulp(v: f32) -> f64 {
@@ -57,7 +57,7 @@ fn builtin_names_round_trip_and_unknown_names_are_errors() {
     }
     assert_eq!(
         "gelu-tanh".parse::<Builtin>(),
-        Ok(Builtin::new(Activation::GeluTanh).unwrap())
+        Ok(Builtin::new(Function::GeluTanh).unwrap())
     );
     for bad in ["exp", "log", "rsqrt", "GELU", ""] {
         assert_eq!(
@@ -70,24 +70,24 @@ fn builtin_names_round_trip_and_unknown_names_are_errors() {
 }
 
 /// `Builtin::ALL` is every activation whose derivative is bounded, in the order of
-/// `Activation::ALL`, then relu: derived, not listed.
+/// `Function::ALL`, then relu: derived, not listed.
 #[test]
 fn builtins_are_the_activations_with_a_bounded_derivative_then_relu() {
-    let bounded: Vec<Builtin> = Activation::ALL
+    let bounded: Vec<Builtin> = Function::ALL
         .into_iter()
-        .filter(|a| a.function().sup_abs_derivative().is_some())
+        .filter(|a| a.sup_abs_derivative().is_some())
         .map(|a| Builtin::try_from(a).unwrap())
         .collect();
     assert_eq!(Builtin::ALL[..Builtin::ALL.len() - 1], bounded[..]);
     assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
-    for a in Activation::ALL {
+    for a in Function::ALL {
         assert_eq!(
             Builtin::new(a).is_some(),
-            bounded.iter().any(|b| b.activation() == Some(a))
+            bounded.iter().any(|b| b.function() == Some(a))
         );
     }
     assert_eq!(
-        Builtin::try_from(Activation::Exp),
+        Builtin::try_from(Function::Exp),
         Err(ApproxError::UnknownFunction)
     );
     for f in Builtin::ALL {
@@ -100,7 +100,7 @@ fn builtins_are_the_activations_with_a_bounded_derivative_then_relu() {
 #[test]
 fn table_entries_are_the_computed_path_at_the_grid_points() {
     let q = QuantizedFunction::<[f32; 1201]>::builtin_array(
-        Builtin::new(Activation::Gelu).unwrap(),
+        Builtin::new(Function::Gelu).unwrap(),
         0.01,
         -6.0,
         6.0,
@@ -140,14 +140,14 @@ fn check_point<S: AsRef<[f32]>>(q: &QuantizedFunction<S>, f: Builtin, x: f32) {
 fn the_bound_holds_at_half_way_points_and_at_the_ends() {
     // 0.1 is not a power of two: x / 0.1 rounds.
     let q = QuantizedFunction::<[f32; 121]>::builtin_array(
-        Builtin::new(Activation::Silu).unwrap(),
+        Builtin::new(Function::Silu).unwrap(),
         0.1,
         -6.0,
         6.0,
     )
     .unwrap();
     let s = QuantizedFunction::<[f32; 2049]>::builtin_array(
-        Builtin::new(Activation::Tanh).unwrap(),
+        Builtin::new(Function::Tanh).unwrap(),
         1.0 / 128.0,
         -8.0,
         8.0,
@@ -160,7 +160,7 @@ fn the_bound_holds_at_half_way_points_and_at_the_ends() {
             x = f32::from_bits(x.to_bits().wrapping_sub(1));
         }
         for _ in 0..9 {
-            check_point(&q, Builtin::new(Activation::Silu).unwrap(), x);
+            check_point(&q, Builtin::new(Function::Silu).unwrap(), x);
             x = f32::from_bits(x.to_bits().wrapping_add(1));
         }
     }
@@ -171,12 +171,12 @@ fn the_bound_holds_at_half_way_points_and_at_the_ends() {
             f32::from_bits(x.to_bits() - 1),
             f32::from_bits(x.to_bits() + 1),
         ] {
-            check_point(&s, Builtin::new(Activation::Tanh).unwrap(), x);
+            check_point(&s, Builtin::new(Function::Tanh).unwrap(), x);
         }
     }
     for (lo, hi) in [(-6.0f32, 6.0f32)] {
         for x in [lo, hi, lo * 0.999_999_9, hi * 0.999_999_9] {
-            check_point(&q, Builtin::new(Activation::Silu).unwrap(), x);
+            check_point(&q, Builtin::new(Function::Silu).unwrap(), x);
         }
     }
 }
@@ -185,7 +185,7 @@ fn the_bound_holds_at_half_way_points_and_at_the_ends() {
 #[test]
 fn a_range_between_grid_points_is_covered() {
     let q = QuantizedFunction::<[f32; 6]>::builtin_array(
-        Builtin::new(Activation::Tanh).unwrap(),
+        Builtin::new(Function::Tanh).unwrap(),
         0.3,
         -0.7,
         0.8,
@@ -195,7 +195,7 @@ fn a_range_between_grid_points_is_covered() {
     let (lo, hi) = q.range();
     let mut x = lo;
     while x <= hi {
-        check_point(&q, Builtin::new(Activation::Tanh).unwrap(), x);
+        check_point(&q, Builtin::new(Function::Tanh).unwrap(), x);
         x += 0.001;
     }
 }
@@ -211,7 +211,7 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
     assert!(relu.eval(f32::NAN).is_nan());
 
     let gelu = QuantizedFunction::<[f32; 1025]>::builtin_array(
-        Builtin::new(Activation::Gelu).unwrap(),
+        Builtin::new(Function::Gelu).unwrap(),
         1.0 / 64.0,
         -8.0,
         8.0,
@@ -219,11 +219,11 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
     .unwrap();
     let bound = gelu.error_bound().unwrap();
     for x in [-1e30f32, -1e3, -100.0, -9.0, 9.0, 100.0, 1e3, 3e5] {
-        check_point(&gelu, Builtin::new(Activation::Gelu).unwrap(), x);
+        check_point(&gelu, Builtin::new(Function::Gelu).unwrap(), x);
     }
     // sigmoid and tanh level off: constant tails, never beyond their range.
     let sig = QuantizedFunction::<[f32; 1025]>::builtin_array(
-        Builtin::new(Activation::Sigmoid).unwrap(),
+        Builtin::new(Function::Sigmoid).unwrap(),
         1.0 / 64.0,
         -8.0,
         8.0,
@@ -239,7 +239,7 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
         let xs: Vec<f32> = (0..4000).map(|i| -1000.0 + i as f32 * 0.5).collect();
         let e = q.max_abs_error(&xs);
         let allowed = q.error_bound().unwrap()
-            + if f == Builtin::new(Activation::Softsign).unwrap() {
+            + if f == Builtin::new(Function::Softsign).unwrap() {
                 1.0 / 9.0
             } else {
                 0.0
@@ -259,7 +259,7 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
 #[test]
 fn lookup_outside_the_codes_is_an_error_not_a_clip() {
     let q = QuantizedFunction::<[f32; 17]>::builtin_array(
-        Builtin::new(Activation::Tanh).unwrap(),
+        Builtin::new(Function::Tanh).unwrap(),
         0.5,
         -4.0,
         4.0,
@@ -291,7 +291,7 @@ fn param_name(e: ApproxError) -> &'static str {
 fn bad_grids_are_errors_that_name_the_problem() {
     let build = |step, lo, hi| {
         QuantizedFunction::<[f32; 3]>::builtin_array(
-            Builtin::new(Activation::Tanh).unwrap(),
+            Builtin::new(Function::Tanh).unwrap(),
             step,
             lo,
             hi,
@@ -358,7 +358,7 @@ fn bad_grids_are_errors_that_name_the_problem() {
     assert!(e.to_string().contains("not finite"));
 
     let q = QuantizedFunction::<[f32; 5]>::builtin_array(
-        Builtin::new(Activation::Tanh).unwrap(),
+        Builtin::new(Function::Tanh).unwrap(),
         0.5,
         -1.0,
         1.0,

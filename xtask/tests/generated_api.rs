@@ -1,8 +1,8 @@
 //! The committed generated API (`src/generated/`, `tests/generated/api.rs`) is what its
 //! generator writes today: a change of `Function::ALL`, `Format::ALL` or the generator
-//! without `cargo run -p actlut-codegen --example regenerate-api` fails here.
+//! without `cargo xtask regenerate-api` fails here.
 
-#[path = "../examples/regenerate-api/api.rs"]
+#[path = "../src/api.rs"]
 #[allow(dead_code)]
 mod api;
 
@@ -29,7 +29,7 @@ fn committed_generated_files_equal_a_fresh_generation() {
     assert!(
         stale.is_empty(),
         "the committed generated files are stale:\n  {}\n\
-         regenerate them with `cargo run -p actlut-codegen --example regenerate-api` and commit",
+         regenerate them with `cargo xtask regenerate-api` and commit",
         stale.join("\n  ")
     );
 }
@@ -39,8 +39,7 @@ fn every_generated_file_opens_with_its_regenerate_command() {
     for (path, text) in api::generate() {
         let first = text.lines().next().unwrap_or_default();
         assert!(
-            first.starts_with("// \x40generated")
-                && first.contains("cargo run -p actlut-codegen --example regenerate-api"),
+            first.starts_with("// \x40generated") && first.contains("cargo xtask regenerate-api"),
             "{path}: {first}"
         );
     }

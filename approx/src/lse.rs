@@ -1,6 +1,6 @@
 //! Log-sum-exp through a histogram of the scores below their maximum.
 
-use super::{exp_f64, ln_f64, pow2, ApproxError};
+use crate::{exp_f64, ln_f64, pow2, ApproxError};
 
 /// The largest `bits` supported: a table and histogram of 2^24 cells (128 MiB each).
 const MAX_BITS: u32 = 24;
@@ -183,13 +183,13 @@ fn scan(scores: &[f32], weights: Option<&[f64]>) -> Result<Scan, ApproxError> {
 /// The same as `quantized_logsumexp`, except that it allocates nothing.
 ///
 /// ```
-/// use actlut::approx::lse_error_bound;
+/// use actlut_approx::lse_error_bound;
 /// // The grid term alone.
 /// assert_eq!(lse_error_bound(12, 24.0, &[], None)?, 24.0 / 8192.0);
 /// // A clipped score with a huge weight dominates it.
 /// let b = lse_error_bound(12, 24.0, &[0.0, -25.0], Some(&[1.0, 1e12]))?;
 /// assert!(b > 3.6 && b < 3.7);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 pub fn lse_error_bound(
     bits: u32,
@@ -259,30 +259,26 @@ pub fn lse_error_bound(
 /// 128 MiB each.
 ///
 /// ```
-/// use actlut::approx::LogSumExp;
+/// use actlut_approx::LogSumExp;
 /// let mut lse = LogSumExp::new(10, 20.0)?;
 /// let a = lse.eval(&[0.0, 0.0], None)?;
 /// assert!((a - core::f64::consts::LN_2).abs() < 1e-12);
 /// let b = lse.eval(&[1.0, f32::NEG_INFINITY], Some(&[3.0, 5.0]))?;
 /// assert!((b - (1.0 + 3f64.ln())).abs() < 1e-12);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 #[derive(Clone, Debug)]
 pub struct LogSumExp {
     cells: Cells,
-    table: super::alloc::vec::Vec<f64>,
-    counts: super::alloc::vec::Vec<u64>,
-    masses: super::alloc::vec::Vec<f64>,
+    table: alloc::vec::Vec<f64>,
+    counts: alloc::vec::Vec<u64>,
+    masses: alloc::vec::Vec<f64>,
 }
 
 #[cfg(feature = "alloc")]
-fn zeroed<T: Copy>(
-    v: &mut super::alloc::vec::Vec<T>,
-    n: usize,
-    zero: T,
-) -> Result<(), ApproxError> {
+fn zeroed<T: Copy>(v: &mut alloc::vec::Vec<T>, n: usize, zero: T) -> Result<(), ApproxError> {
     if v.len() != n {
         v.clear();
         v.try_reserve_exact(n)
@@ -310,13 +306,13 @@ impl LogSumExp {
     /// allocated.
     ///
     /// ```
-    /// use actlut::approx::{ApproxError, LogSumExp};
+    /// use actlut_approx::{ApproxError, LogSumExp};
     /// assert!(matches!(LogSumExp::new(0, 1.0), Err(ApproxError::InvalidBits { bits: 0, .. })));
     /// assert!(matches!(LogSumExp::new(8, -1.0), Err(ApproxError::InvalidParameter { name: "span", .. })));
     /// ```
     pub fn new(bits: u32, span: f32) -> Result<Self, ApproxError> {
         let cells = Cells::new(bits, span)?;
-        let mut table = super::alloc::vec::Vec::new();
+        let mut table = alloc::vec::Vec::new();
         zeroed(&mut table, cells.cells, 0.0)?;
         for (j, t) in table.iter_mut().enumerate() {
             *t = exp_f64(-(j as f64) * cells.h);
@@ -324,8 +320,8 @@ impl LogSumExp {
         Ok(LogSumExp {
             cells,
             table,
-            counts: super::alloc::vec::Vec::new(),
-            masses: super::alloc::vec::Vec::new(),
+            counts: alloc::vec::Vec::new(),
+            masses: alloc::vec::Vec::new(),
         })
     }
 
@@ -336,7 +332,7 @@ impl LogSumExp {
     /// As [`quantized_logsumexp`].
     ///
     /// ```
-    /// use actlut::approx::LogSumExp;
+    /// use actlut_approx::LogSumExp;
     /// let mut lse = LogSumExp::new(12, 24.0)?;
     /// let scores = [3.0f32, 1.0, -2.0];
     /// let exact = (3f64.exp() + 1f64.exp() + (-2f64).exp()).ln();
@@ -344,7 +340,7 @@ impl LogSumExp {
     /// // Counts: 1000 scores of 1.0 and one of 3.0, without expanding them.
     /// let counted = lse.eval(&[1.0, 3.0], Some(&[1000.0, 1.0]))?;
     /// assert!((counted - (1000.0 * 1f64.exp() + 3f64.exp()).ln()).abs() <= 24.0 / 8192.0);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn eval(&mut self, scores: &[f32], weights: Option<&[f64]>) -> Result<f64, ApproxError> {
         let m = match scan(scores, weights)? {
@@ -442,7 +438,7 @@ impl LogSumExp {
         let mut idx = [0u32; CHUNK];
         let sum = match weights {
             None => {
-                self.masses = super::alloc::vec::Vec::new();
+                self.masses = alloc::vec::Vec::new();
                 zeroed(&mut self.counts, cells + 1, 0)?;
                 let c = &mut self.counts[..];
                 for chunk in scores.chunks(CHUNK) {
@@ -454,7 +450,7 @@ impl LogSumExp {
                 (0..cells).map(|j| c[j] as f64 * self.table[j]).sum::<f64>()
             }
             Some(w) => {
-                self.counts = super::alloc::vec::Vec::new();
+                self.counts = alloc::vec::Vec::new();
                 zeroed(&mut self.masses, cells + 1, 0.0)?;
                 let m = &mut self.masses[..];
                 for (chunk, w) in scores.chunks(CHUNK).zip(w.chunks(CHUNK)) {
@@ -482,12 +478,12 @@ impl LogSumExp {
     /// 128 MiB of table and 128 MiB of histogram, 256 MiB in all.
     ///
     /// ```
-    /// use actlut::approx::LogSumExp;
+    /// use actlut_approx::LogSumExp;
     /// let mut lse = LogSumExp::new(10, 20.0)?;
     /// assert_eq!(lse.heap_bytes(), 8 << 10);
     /// lse.eval(&[0.0, -1.0], None)?;
     /// assert_eq!(lse.heap_bytes(), (8 << 10) + 32 * ((1 << 10) + 1));
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn heap_bytes(&self) -> usize {
         self.table.capacity() * core::mem::size_of::<f64>()
@@ -498,8 +494,8 @@ impl LogSumExp {
     /// The number of bits: the grid has `2^bits` cells.
     ///
     /// ```
-    /// assert_eq!(actlut::approx::LogSumExp::new(12, 24.0)?.bits(), 12);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// assert_eq!(actlut_approx::LogSumExp::new(12, 24.0)?.bits(), 12);
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn bits(&self) -> u32 {
         self.cells.cells.trailing_zeros()
@@ -508,8 +504,8 @@ impl LogSumExp {
     /// The span below the maximum that the grid covers.
     ///
     /// ```
-    /// assert_eq!(actlut::approx::LogSumExp::new(12, 24.0)?.span(), 24.0);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// assert_eq!(actlut_approx::LogSumExp::new(12, 24.0)?.span(), 24.0);
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn span(&self) -> f32 {
         (self.cells.h * self.cells.cells as f64) as f32
@@ -545,13 +541,13 @@ impl LogSumExp {
 /// allocated; [`ApproxError::Overflow`] when the weights sum beyond `f64::MAX`.
 ///
 /// ```
-/// use actlut::approx::{lse_error_bound, quantized_logsumexp};
+/// use actlut_approx::{lse_error_bound, quantized_logsumexp};
 /// let scores = [0.5f32, -1.0, 2.0, f32::NEG_INFINITY];
 /// let exact = (0.5f64.exp() + (-1f64).exp() + 2f64.exp()).ln();
 /// let approx = quantized_logsumexp(&scores, 12, 24.0, None)?;
 /// assert!((approx - exact).abs() <= lse_error_bound(12, 24.0, &scores, None)?);
 /// assert_eq!(quantized_logsumexp(&[f32::NEG_INFINITY], 12, 24.0, None)?, f64::NEG_INFINITY);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]

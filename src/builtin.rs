@@ -1,37 +1,18 @@
-//! [`Activation`]: a function chosen at run time, and [`TableRef`]: a table of
-//! any format.
+//! [`BuiltinTables`]: the built-in tables of a function chosen at run time, and
+//! [`TableRef`]: a table of any format.
 //!
-//! The enum, its conversions and its table getters are generated from
-//! `Function::ALL × Format::ALL` into `src/generated/activation.rs`.
+//! The trait and its implementation for [`Function`] are generated from
+//! `Function::ALL × Format::ALL` into `src/generated/builtin.rs`.
 
 use crate::Format;
 use actlut_core::Function;
 
-pub use crate::generated::activation::Activation;
+pub use crate::generated::builtin::BuiltinTables;
 
-impl Activation {
-    /// The name used in table names: `gelu`, `gelu_tanh`, ….
-    pub const fn name(self) -> &'static str {
-        self.function().name()
-    }
+/// Seals [`BuiltinTables`]: its implementations are the crate's.
+pub trait Sealed {}
 
-    /// The cargo feature that enables its tables: `gelu`, `gelu-tanh`, ….
-    pub const fn feature(self) -> &'static str {
-        self.function().feature()
-    }
-}
-
-impl From<Activation> for Function {
-    fn from(a: Activation) -> Function {
-        a.function()
-    }
-}
-
-impl From<Function> for Activation {
-    fn from(f: Function) -> Activation {
-        Activation::from_function(f)
-    }
-}
+impl Sealed for Function {}
 
 /// The error of a run-time table request whose table is not compiled in.
 ///
@@ -40,7 +21,8 @@ impl From<Function> for Activation {
 ///
 /// ```
 /// # #[cfg(not(feature = "bf16"))] {
-/// let err = actlut::Activation::Gelu.table_bf16().unwrap_err();
+/// use actlut::{BuiltinTables, Function};
+/// let err = Function::Gelu.table_bf16().unwrap_err();
 /// assert!(err.to_string().contains("`bf16`"));
 /// assert!(format!("{err:?}").contains("`bf16`"));
 /// # }
@@ -51,34 +33,34 @@ impl From<Function> for Activation {
 /// message says why instead of naming features:
 ///
 /// ```
-/// use actlut::{Activation, Format};
-/// let err = Activation::Log.table(Format::Fp4E2M1).unwrap_err();
+/// use actlut::{BuiltinTables, Format, Function};
+/// let err = Function::Log.table(Format::Fp4E2M1).unwrap_err();
 /// assert!(err.to_string().contains("has no NaN"), "{err}");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct MissingTable {
     /// The function requested.
-    pub activation: Activation,
+    pub function: Function,
     /// The format requested.
     pub format: Format,
 }
 
 impl core::fmt::Display for MissingTable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if !self.format.can_represent(self.activation.function()) {
+        if !self.format.can_represent(self.function) {
             return write!(
                 f,
                 "there is no {0}_{1} table: {0} is NaN for some inputs, and {1} has no NaN",
-                self.activation.name(),
+                self.function.name(),
                 self.format.name(),
             );
         }
         write!(
             f,
             "the {}_{} table is not compiled in: enable the cargo features `{}` and `{}` of actlut",
-            self.activation.name(),
+            self.function.name(),
             self.format.name(),
-            self.activation.feature(),
+            self.function.feature(),
             self.format.feature()
         )
     }
@@ -89,7 +71,7 @@ impl core::fmt::Display for MissingTable {
 impl core::fmt::Debug for MissingTable {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("MissingTable")
-            .field("activation", &self.activation)
+            .field("function", &self.function)
             .field("format", &self.format)
             .field("message", &format_args!("{self}"))
             .finish()
@@ -98,115 +80,7 @@ impl core::fmt::Debug for MissingTable {
 
 impl core::error::Error for MissingTable {}
 
-/// The longest rejected name [`UnknownActivation`] keeps (in bytes); a longer
-/// one is cut at a character boundary and shown with `…`.
-const KEPT_NAME: usize = 40;
-
-/// The error of parsing an unknown activation name: it repeats the name and
-/// lists the valid ones.
-///
-/// ```
-/// let err = "gelux".parse::<actlut::Activation>().unwrap_err();
-/// assert_eq!(err.name(), "gelux");
-/// assert!(err.to_string().starts_with("unknown activation name `gelux`"));
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct UnknownActivation {
-    /// The rejected name's first bytes (no heap: `no_std` without `alloc`).
-    name: [u8; KEPT_NAME],
-    /// How many bytes of `name` are used.
-    len: u8,
-    /// Whether the rejected name was longer than what is kept.
-    truncated: bool,
-}
-
-impl UnknownActivation {
-    fn new(s: &str) -> UnknownActivation {
-        let mut len = s.len().min(KEPT_NAME);
-        while !s.is_char_boundary(len) {
-            len -= 1;
-        }
-        let mut name = [0; KEPT_NAME];
-        name[..len].copy_from_slice(&s.as_bytes()[..len]);
-        UnknownActivation {
-            name,
-            len: len as u8,
-            truncated: len < s.len(),
-        }
-    }
-
-    /// The rejected name, or its first 40 bytes when it is longer (see
-    /// [`is_truncated`](Self::is_truncated)).
-    pub fn name(&self) -> &str {
-        let bytes = &self.name[..usize::from(self.len)];
-        // Cut at a character boundary of a `&str` in `new`: always valid.
-        core::str::from_utf8(bytes).unwrap_or_default()
-    }
-
-    /// Whether [`name`](Self::name) is only the beginning of the rejected name.
-    pub fn is_truncated(&self) -> bool {
-        self.truncated
-    }
-}
-
-impl core::fmt::Display for UnknownActivation {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let more = if self.truncated { "…" } else { "" };
-        write!(
-            f,
-            "unknown activation name `{}{more}`: expected one of",
-            self.name()
-        )?;
-        for (i, a) in Activation::ALL.iter().enumerate() {
-            let sep = if i == 0 { " " } else { ", " };
-            write!(f, "{sep}{}", a.name())?;
-        }
-        f.write_str(" (or its feature name, such as `gelu-tanh`), or another engine's name:")?;
-        for (i, (name, function)) in actlut_core::names::ENGINE_NAMES.iter().enumerate() {
-            let sep = if i == 0 { " " } else { ", " };
-            write!(f, "{sep}{name} ({})", function.name())?;
-        }
-        Ok(())
-    }
-}
-
-impl core::fmt::Debug for UnknownActivation {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("UnknownActivation")
-            .field("name", &self.name())
-            .field("truncated", &self.truncated)
-            .finish()
-    }
-}
-
-impl core::error::Error for UnknownActivation {}
-
-impl core::str::FromStr for Activation {
-    type Err = UnknownActivation;
-
-    /// Parses a table name prefix (`gelu_tanh`), a feature name (`gelu-tanh`),
-    /// or another engine's name for the same exact function: candle's
-    /// `gelu_erf`, burn's `gelu_approximate`, PyTorch's
-    /// `GELU(approximate='tanh')` and `SiLU`, ONNX's `Gelu` and `Sigmoid`, …
-    /// (the table `actlut_core::names::ENGINE_NAMES`, which the error lists).
-    ///
-    /// ```
-    /// use actlut::Activation;
-    /// assert_eq!("gelu_erf".parse(), Ok(Activation::Gelu));
-    /// assert_eq!("GELU(approximate='tanh')".parse(), Ok(Activation::GeluTanh));
-    /// assert_eq!("SiLU".parse(), Ok(Activation::Silu));
-    /// assert_eq!("Sigmoid".parse(), Ok(Activation::Sigmoid));
-    /// ```
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Activation::ALL
-            .into_iter()
-            .find(|a| a.name() == s || a.feature() == s)
-            .or_else(|| actlut_core::names::from_engine_name(s).map(Activation::from_function))
-            .ok_or_else(|| UnknownActivation::new(s))
-    }
-}
-
-/// A compiled-in table of any format, from [`Activation::table`]: callers
+/// A compiled-in table of any format, from [`BuiltinTables::table`]: callers
 /// that handle every format alike read it through its methods, with no branch
 /// on the format.
 ///

@@ -1,13 +1,13 @@
 //! [`ApproxError`]: what was wrong with the arguments.
 
-/// The error of an [`approx`](crate::approx) function: names the argument that
+/// The error of an `actlut-approx` function: names the argument that
 /// is wrong and why.
 ///
 /// ```
-/// use actlut::approx::{ApproxError, Builtin, QuantizedFunction};
-/// use actlut::Activation;
+/// use actlut_approx::{ApproxError, Builtin, QuantizedFunction};
+/// use actlut_approx::Function;
 ///
-/// let tanh = Builtin::new(Activation::Tanh).unwrap();
+/// let tanh = Builtin::new(Function::Tanh).unwrap();
 /// let err = QuantizedFunction::<[f32; 3]>::builtin_array(tanh, f32::NAN, -1.0, 1.0)
 ///     .unwrap_err();
 /// assert!(matches!(err, ApproxError::InvalidParameter { name: "step", .. }));

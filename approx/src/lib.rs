@@ -1,5 +1,9 @@
-//! Approximations for `f32` with proven error bounds: functions tabulated on a
-//! quantization grid, exp from log-domain codes, and a histogram log-sum-exp.
+//! Approximate activation functions for `f32`, with proven error bounds: functions tabulated
+//! on a quantization grid, exp from log-domain codes, and a histogram log-sum-exp.
+//!
+//! This is the approximate toolkit of [actlut](https://docs.rs/actlut), apart from its exact
+//! tables: `f32` has 2^32 inputs, so a function of an `f32` is computed, never tabulated in
+//! full, and what is here trades a known error for speed.
 //!
 //! `f32` has 2^32 inputs, too many to tabulate. But once a value is quantized to
 //! the integer code `round(x / step)`, any scalar function is a table indexed by
@@ -10,7 +14,7 @@
 //! entry and of `x / step` (which [`QuantizedFunction::error_bound`] adds).
 //!
 //! ```
-//! use actlut::approx::{error_bound, Builtin, QuantizedFunction};
+//! use actlut_approx::{error_bound, Builtin, QuantizedFunction};
 //!
 //! // gelu on [-8, 8] at step 1/256: 4097 entries, 16 KiB, no heap.
 //! let q: QuantizedFunction<[f32; 4097]> =
@@ -23,14 +27,14 @@
 //! // The pure-integer path: code 256 is x = 1.0.
 //! assert_eq!(q.lookup(256)?, actlut::computed::gelu_f32(1.0));
 //! assert!(q.lookup(5000).is_err()); // out of range is an error, not a clip
-//! # Ok::<(), actlut::approx::ApproxError>(())
+//! # Ok::<(), actlut_approx::ApproxError>(())
 //! ```
 //!
 //! What is here:
 //!
 //! - [`QuantizedFunction`]: `f(x) ≈ table[round(x/step)]` over `[lo, hi]`, with
 //!   linear tails outside it; built from one of the [`Builtin`] functions (table
-//!   entries from the correctly rounded [`computed`](crate::computed) path, and a
+//!   entries from the correctly rounded computed path (`actlut_core::eval_f32`), and a
 //!   known `sup|f'|`) or from any `fn(f32) -> f32`.
 //! - [`error_bound`], [`step_for_tolerance`], [`table_bytes`]: the arithmetic of
 //!   choosing a step, without building anything.
@@ -63,6 +67,11 @@
 //! weights; slices of different lengths; a code out of range) are an
 //! [`ApproxError`] that names the argument. No function of this module panics.
 
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
@@ -84,6 +93,10 @@ pub use lse::{quantized_logsumexp, LogSumExp};
 pub use table::quantized_activation;
 pub use table::{table_bytes, QuantizedFunction};
 
+/// The function set, `actlut_core`'s (and `actlut`'s: the same enum), which
+/// [`Builtin::new`] takes.
+pub use actlut_core::Function;
+
 /// The error of nearest-code lookup in exact arithmetic: `(step/2)·sup|f'|`.
 ///
 /// A point `x` is at most `step/2` from its grid point, and `f` moves by at most
@@ -98,7 +111,7 @@ pub use table::{table_bytes, QuantizedFunction};
 /// would bound nothing.
 ///
 /// ```
-/// use actlut::approx::{error_bound, ApproxError, Builtin};
+/// use actlut_approx::{error_bound, ApproxError, Builtin};
 /// let sigmoid: Builtin = "sigmoid".parse().unwrap();
 /// // sigmoid (sup|f'| = 1/4) at step 1/128: 1/1024.
 /// assert_eq!(error_bound(sigmoid.sup_abs_derivative(), 1.0 / 128.0), Ok(1.0 / 1024.0));
@@ -127,12 +140,12 @@ pub fn error_bound(sup_abs_derivative: f64, step: f32) -> Result<f64, ApproxErro
 /// not finite and positive, or when the step is not a finite positive `f32`.
 ///
 /// ```
-/// use actlut::approx::{error_bound, step_for_tolerance, Builtin};
+/// use actlut_approx::{error_bound, step_for_tolerance, Builtin};
 /// let sup = "tanh".parse::<Builtin>()?.sup_abs_derivative();
 /// let step = step_for_tolerance(1e-3, sup)?;
 /// assert!(error_bound(sup, step)? <= 1e-3);
 /// assert!(step > 0.00199);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 pub fn step_for_tolerance(tolerance: f64, sup_abs_derivative: f64) -> Result<f32, ApproxError> {
     if !(tolerance.is_finite() && tolerance > 0.0) {

@@ -1,26 +1,26 @@
 //! [`Builtin`]: the functions whose `sup|f'|` and tails are known.
 
-use super::ApproxError;
-use crate::Activation;
+use crate::ApproxError;
+use crate::Function;
 
 /// A function that [`QuantizedFunction`](super::QuantizedFunction) knows: its
 /// exact values (actlut's reference math), `sup|f'|` and asymptotic slopes.
 ///
 /// These are actlut's activations whose derivative is bounded on the whole
 /// real line (each function's facts come from its one home in
-/// `actlut-codegen`, so this list follows [`Activation::ALL`]), plus `relu`.
+/// `actlut-codegen`, so this list follows [`Function::ALL`]), plus `relu`.
 /// (`exp`, `log` and `rsqrt` have no finite `sup|f'|`; tabulate them with
 /// `QuantizedFunction::new` or `new_array` and a bound for your range, or use
 /// [`ExpTable`](super::ExpTable).)
 ///
 /// ```
-/// use actlut::{approx::Builtin, Activation};
+/// use actlut_approx::{Builtin, Function};
 /// let f: Builtin = "gelu-tanh".parse()?;
-/// assert_eq!(f, Builtin::new(Activation::GeluTanh).unwrap());
-/// assert_eq!(Builtin::new(Activation::Sigmoid).unwrap().sup_abs_derivative(), 0.25);
-/// assert_eq!(Builtin::new(Activation::Exp), None); // unbounded derivative
+/// assert_eq!(f, Builtin::new(Function::GeluTanh).unwrap());
+/// assert_eq!(Builtin::new(Function::Sigmoid).unwrap().sup_abs_derivative(), 0.25);
+/// assert_eq!(Builtin::new(Function::Exp), None); // unbounded derivative
 /// assert_eq!(Builtin::RELU.eval(-2.0), 0.0);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Builtin(Kind);
@@ -28,7 +28,7 @@ pub struct Builtin(Kind);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {
     /// An activation whose derivative is bounded.
-    Activation(Activation),
+    Function(Function),
     /// `max(0, x)`.
     Relu,
 }
@@ -37,8 +37,8 @@ enum Kind {
 const BOUNDED: usize = {
     let mut n = 0;
     let mut i = 0;
-    while i < Activation::ALL.len() {
-        if Activation::ALL[i].function().sup_abs_derivative().is_some() {
+    while i < Function::ALL.len() {
+        if Function::ALL[i].sup_abs_derivative().is_some() {
             n += 1;
         }
         i += 1;
@@ -51,18 +51,18 @@ impl Builtin {
     pub const RELU: Builtin = Builtin(Kind::Relu);
 
     /// Every built-in function: the activations whose derivative is bounded, in
-    /// the order of [`Activation::ALL`], then `relu`.
+    /// the order of [`Function::ALL`], then `relu`.
     ///
     /// ```
-    /// use actlut::approx::Builtin;
+    /// use actlut_approx::Builtin;
     /// assert!(Builtin::ALL.iter().all(|f| f.sup_abs_derivative() <= 1.76));
     /// assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
     /// ```
     pub const ALL: [Builtin; BOUNDED + 1] = {
         let mut all = [Builtin::RELU; BOUNDED + 1];
         let (mut i, mut n) = (0, 0);
-        while i < Activation::ALL.len() {
-            if let Some(b) = Builtin::new(Activation::ALL[i]) {
+        while i < Function::ALL.len() {
+            if let Some(b) = Builtin::new(Function::ALL[i]) {
                 all[n] = b;
                 n += 1;
             }
@@ -75,29 +75,29 @@ impl Builtin {
     /// unbounded (`exp`, `log`, `rsqrt`).
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
-    /// assert!(Builtin::new(Activation::Silu).is_some());
-    /// assert!(Builtin::new(Activation::Rsqrt).is_none());
+    /// use actlut_approx::{Builtin, Function};
+    /// assert!(Builtin::new(Function::Silu).is_some());
+    /// assert!(Builtin::new(Function::Rsqrt).is_none());
     /// ```
-    pub const fn new(activation: Activation) -> Option<Builtin> {
-        if activation.function().sup_abs_derivative().is_some() {
-            Some(Builtin(Kind::Activation(activation)))
+    pub const fn new(activation: Function) -> Option<Builtin> {
+        if activation.sup_abs_derivative().is_some() {
+            Some(Builtin(Kind::Function(activation)))
         } else {
             None
         }
     }
 
-    /// The actlut [`Activation`] it is, or `None` for `relu`.
+    /// The actlut [`Function`] it is, or `None` for `relu`.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
-    /// let silu = Builtin::new(Activation::Silu).unwrap();
-    /// assert_eq!(silu.activation(), Some(Activation::Silu));
-    /// assert_eq!(Builtin::RELU.activation(), None);
+    /// use actlut_approx::{Builtin, Function};
+    /// let silu = Builtin::new(Function::Silu).unwrap();
+    /// assert_eq!(silu.function(), Some(Function::Silu));
+    /// assert_eq!(Builtin::RELU.function(), None);
     /// ```
-    pub const fn activation(self) -> Option<Activation> {
+    pub const fn function(self) -> Option<Function> {
         match self.0 {
-            Kind::Activation(a) => Some(a),
+            Kind::Function(a) => Some(a),
             Kind::Relu => None,
         }
     }
@@ -105,11 +105,11 @@ impl Builtin {
     /// Its name: the activation's table name (`gelu_tanh`, …) or `relu`.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
-    /// assert_eq!(Builtin::new(Activation::GeluTanh).unwrap().name(), "gelu_tanh");
+    /// use actlut_approx::{Builtin, Function};
+    /// assert_eq!(Builtin::new(Function::GeluTanh).unwrap().name(), "gelu_tanh");
     /// ```
     pub const fn name(self) -> &'static str {
-        match self.activation() {
+        match self.function() {
             Some(a) => a.name(),
             None => "relu",
         }
@@ -119,14 +119,14 @@ impl Builtin {
     /// (`gelu-tanh`).
     ///
     /// ```
-    /// use actlut::approx::Builtin;
+    /// use actlut_approx::Builtin;
     /// assert_eq!(Builtin::from_name("relu"), Some(Builtin::RELU));
     /// assert_eq!(Builtin::from_name("exp"), None); // unbounded derivative
     /// ```
     pub fn from_name(name: &str) -> Option<Builtin> {
         Builtin::ALL
             .into_iter()
-            .find(|b| b.name() == name || b.activation().is_some_and(|a| a.feature() == name))
+            .find(|b| b.name() == name || b.function().is_some_and(|a| a.feature() == name))
     }
 
     /// An upper bound on `|f'(x)|` over all real `x` (where `f` is not
@@ -136,14 +136,14 @@ impl Builtin {
     /// It is [`Function::sup_abs_derivative`](actlut_core::Function::sup_abs_derivative).
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
+    /// use actlut_approx::{Builtin, Function};
     /// let sup = |a| Builtin::new(a).unwrap().sup_abs_derivative();
-    /// assert_eq!(sup(Activation::Hardswish), 1.5);
-    /// assert!(sup(Activation::Gelu) > 1.1289);
+    /// assert_eq!(sup(Function::Hardswish), 1.5);
+    /// assert!(sup(Function::Gelu) > 1.1289);
     /// ```
     pub const fn sup_abs_derivative(self) -> f64 {
         match self.0 {
-            Kind::Activation(a) => match a.function().sup_abs_derivative() {
+            Kind::Function(a) => match a.sup_abs_derivative() {
                 Some(sup) => sup,
                 None => unreachable!(),
             },
@@ -155,14 +155,14 @@ impl Builtin {
     /// tails of a [`QuantizedFunction`](super::QuantizedFunction) built from it.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
+    /// use actlut_approx::{Builtin, Function};
     /// let slopes = |a| Builtin::new(a).unwrap().asymptotic_slopes();
-    /// assert_eq!(slopes(Activation::Gelu), (0.0, 1.0));
-    /// assert_eq!(slopes(Activation::Tanh), (0.0, 0.0));
+    /// assert_eq!(slopes(Function::Gelu), (0.0, 1.0));
+    /// assert_eq!(slopes(Function::Tanh), (0.0, 0.0));
     /// ```
     pub const fn asymptotic_slopes(self) -> (f32, f32) {
         match self.0 {
-            Kind::Activation(a) => match a.function().asymptotic_slopes() {
+            Kind::Function(a) => match a.asymptotic_slopes() {
                 Some(slopes) => slopes,
                 None => unreachable!(),
             },
@@ -171,16 +171,16 @@ impl Builtin {
     }
 
     /// The function at one `f32`, correctly rounded: actlut's computed path
-    /// ([`computed::f32`](crate::computed::f32)), or `max(0, x)` for `relu`
+    /// (`actlut_core::eval_f32`), or `max(0, x)` for `relu`
     /// (NaN kept).
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
-    /// assert_eq!(Builtin::new(Activation::Sigmoid).unwrap().eval(0.0), 0.5);
+    /// use actlut_approx::{Builtin, Function};
+    /// assert_eq!(Builtin::new(Function::Sigmoid).unwrap().eval(0.0), 0.5);
     /// ```
     pub fn eval(self, x: f32) -> f32 {
         match self.0 {
-            Kind::Activation(a) => crate::computed::f32(a, x),
+            Kind::Function(a) => actlut_core::eval_f32(a, x),
             Kind::Relu if x > 0.0 => x,
             Kind::Relu if x.is_nan() => x,
             Kind::Relu => 0.0,
@@ -194,8 +194,8 @@ impl Builtin {
     /// measures against; NaN for a non-finite `x`.
     ///
     /// ```
-    /// use actlut::{approx::Builtin, Activation};
-    /// let softplus = Builtin::new(Activation::Softplus).unwrap();
+    /// use actlut_approx::{Builtin, Function};
+    /// let softplus = Builtin::new(Function::Softplus).unwrap();
     /// assert_eq!(softplus.eval_f64(0.0), core::f64::consts::LN_2);
     /// ```
     pub fn eval_f64(self, x: f64) -> f64 {
@@ -203,9 +203,7 @@ impl Builtin {
             return f64::NAN;
         }
         match self.0 {
-            Kind::Activation(a) => {
-                actlut_core::evaluate(a.function(), x).map_or(f64::NAN, |e| e.hi + e.lo)
-            }
+            Kind::Function(a) => actlut_core::evaluate(a, x).map_or(f64::NAN, |e| e.hi + e.lo),
             Kind::Relu if x > 0.0 => x,
             Kind::Relu => 0.0,
         }
@@ -226,12 +224,12 @@ impl core::fmt::Display for Builtin {
     }
 }
 
-impl TryFrom<Activation> for Builtin {
+impl TryFrom<Function> for Builtin {
     type Error = ApproxError;
 
     /// [`Builtin::new`], with [`ApproxError::UnknownFunction`] for an activation
     /// whose derivative is unbounded.
-    fn try_from(activation: Activation) -> Result<Self, Self::Error> {
+    fn try_from(activation: Function) -> Result<Self, Self::Error> {
         Builtin::new(activation).ok_or(ApproxError::UnknownFunction)
     }
 }

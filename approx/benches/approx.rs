@@ -21,10 +21,11 @@
 
 use std::hint::black_box;
 
-use actlut::approx::{quantized_exp, quantized_logsumexp, Builtin, LogSumExp, QuantizedFunction};
-use actlut::Activation;
+use actlut::Function;
+use actlut_approx::{quantized_exp, quantized_logsumexp, Builtin, LogSumExp, QuantizedFunction};
 use criterion::{criterion_group, criterion_main, Criterion};
 
+#[path = "../../benches/common/mod.rs"]
 mod common;
 use common::Rng;
 
@@ -56,14 +57,14 @@ fn quantized(c: &mut Criterion) {
     let xs = uniform(N, -10.0, 10.0, 0x9E37_79B9_7F4A_7C15);
     let mut ys = vec![0.0f32; N];
     let cases: [Case; 4] = [
-        (Builtin::new(Activation::Gelu).unwrap(), libm_gelu, true),
-        (Builtin::new(Activation::Tanh).unwrap(), libm::tanhf, false),
+        (Builtin::new(Function::Gelu).unwrap(), libm_gelu, true),
+        (Builtin::new(Function::Tanh).unwrap(), libm::tanhf, false),
         (
-            Builtin::new(Activation::Sigmoid).unwrap(),
+            Builtin::new(Function::Sigmoid).unwrap(),
             libm_sigmoid,
             false,
         ),
-        (Builtin::new(Activation::Silu).unwrap(), libm_silu, false),
+        (Builtin::new(Function::Silu).unwrap(), libm_silu, false),
     ];
     for (f, per_element, with_computed) in cases {
         let mut g = common::configure(c, &format!("quantized_{}_1Mi", f.name()), N);
@@ -79,7 +80,7 @@ fn quantized(c: &mut Criterion) {
             });
         });
         if with_computed {
-            let act = f.activation().unwrap_or(Activation::Gelu);
+            let act = f.function().unwrap_or(Function::Gelu);
             g.bench_function("computed_exact", |b| {
                 b.iter(|| actlut::computed::map_f32(act, black_box(&xs), &mut ys));
             });

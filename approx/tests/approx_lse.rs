@@ -8,7 +8,7 @@
 //! ```
 #![cfg(feature = "alloc")]
 
-use actlut::approx::{lse_error_bound, quantized_logsumexp, ApproxError, LogSumExp};
+use actlut_approx::{lse_error_bound, quantized_logsumexp, ApproxError, LogSumExp};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 

@@ -9,8 +9,8 @@
 //! ```
 #![cfg(feature = "alloc")]
 
-use actlut::approx::{error_bound, Builtin, QuantizedFunction};
-use actlut::Activation;
+use actlut::Function;
+use actlut_approx::{error_bound, Builtin, QuantizedFunction};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -95,10 +95,10 @@ proptest! {
 #[test]
 fn the_bound_is_nearly_attained() {
     for f in [
-        Builtin::new(Activation::Gelu).unwrap(),
-        Builtin::new(Activation::Tanh).unwrap(),
+        Builtin::new(Function::Gelu).unwrap(),
+        Builtin::new(Function::Tanh).unwrap(),
         Builtin::RELU,
-        Builtin::new(Activation::Sigmoid).unwrap(),
+        Builtin::new(Function::Sigmoid).unwrap(),
     ] {
         let q = QuantizedFunction::builtin(f, 0.1, -4.0, 4.0).unwrap();
         let xs: Vec<f32> = (0..80_000).map(|i| -4.0 + i as f32 * 1e-4).collect();

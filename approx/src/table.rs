@@ -1,6 +1,6 @@
 //! [`QuantizedFunction`]: a scalar function tabulated on a quantization grid.
 
-use super::{half_ulp, pow2, round_code, ApproxError, Builtin};
+use crate::{half_ulp, pow2, round_code, ApproxError, Builtin};
 
 /// Codes must stay below this in magnitude: then `x / step` is below 2^22 + 1,
 /// where `f32` still resolves the half-way points that decide the rounding.
@@ -101,10 +101,10 @@ impl Grid {
 /// [`ApproxError::TooManyCodes`] also when the size overflows `usize`.
 ///
 /// ```
-/// use actlut::approx::table_bytes;
+/// use actlut_approx::table_bytes;
 /// assert_eq!(table_bytes(1.0 / 256.0, -8.0, 8.0, 4)?, 4097 * 4);
 /// assert!(table_bytes(1.0, 2.0, 1.0, 4).is_err());
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 pub fn table_bytes(step: f32, lo: f32, hi: f32, item_size: usize) -> Result<usize, ApproxError> {
     let n = Grid::new(step, lo, hi)?.len();
@@ -146,7 +146,7 @@ pub fn table_bytes(step: f32, lo: f32, hi: f32, item_size: usize) -> Result<usiz
 ///
 /// ```
 /// # #[cfg(feature = "alloc")] {
-/// use actlut::approx::quantized_activation;
+/// use actlut_approx::quantized_activation;
 ///
 /// let q = quantized_activation("silu", 1.0 / 64.0, 8.0)?;
 /// assert_eq!(q.len(), 1025);
@@ -154,7 +154,7 @@ pub fn table_bytes(step: f32, lo: f32, hi: f32, item_size: usize) -> Result<usiz
 /// let xs: Vec<f32> = (0..2000).map(|i| i as f32 / 100.0 - 10.0).collect();
 /// assert!(q.max_abs_error(&xs) <= q.error_bound().unwrap());
 /// # }
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct QuantizedFunction<S> {
@@ -206,10 +206,10 @@ impl<const N: usize> QuantizedFunction<[f32; N]> {
     /// As [`Self::new_array`].
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 129]>::builtin_array("tanh".parse()?, 0.0625, -4.0, 4.0)?;
     /// assert_eq!(q.codes(), -64..=64);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn builtin_array(f: Builtin, step: f32, lo: f32, hi: f32) -> Result<Self, ApproxError> {
         Self::build_array(Source::Builtin(f), step, lo, hi)
@@ -229,7 +229,7 @@ impl<const N: usize> QuantizedFunction<[f32; N]> {
     /// NaN or infinite at a grid point.
     ///
     /// ```
-    /// use actlut::approx::{ApproxError, QuantizedFunction};
+    /// use actlut_approx::{ApproxError, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 5]>::new_array(|x| x * x, 0.5, -1.0, 1.0)?;
     /// assert_eq!(q.table(), &[1.0, 0.25, 0.0, 0.25, 1.0]);
     /// let err = QuantizedFunction::<[f32; 4]>::new_array(|x| x * x, 0.5, -1.0, 1.0);
@@ -256,7 +256,7 @@ impl<const N: usize> QuantizedFunction<[f32; N]> {
 
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
-impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
+impl QuantizedFunction<alloc::vec::Vec<f32>> {
     /// A built-in function tabulated at `step` over `[lo, hi]`, on the heap.
     ///
     /// # Errors
@@ -265,11 +265,11 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
     /// [`ApproxError::AllocationFailed`] when the table cannot be allocated.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::builtin(Builtin::RELU, 0.25, -1.0, 3.0)?;
     /// assert_eq!(q.eval(-5.0), 0.0);
     /// assert_eq!(q.eval(5.0), 5.0);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn builtin(f: Builtin, step: f32, lo: f32, hi: f32) -> Result<Self, ApproxError> {
         Self::build_vec(Source::Builtin(f), step, lo, hi)
@@ -284,7 +284,7 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
     /// [`ApproxError::AllocationFailed`] when the table cannot be allocated.
     ///
     /// ```
-    /// use actlut::approx::{ApproxError, QuantizedFunction};
+    /// use actlut_approx::{ApproxError, QuantizedFunction};
     /// let q = QuantizedFunction::new(|x| 2.0 * x + 1.0, 0.5, 0.0, 2.0)?;
     /// assert_eq!(q.eval(10.0), 21.0); // the tail continues the line
     /// let err = QuantizedFunction::new(|x| 1.0 / x, 0.5, -1.0, 1.0).unwrap_err();
@@ -298,7 +298,7 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
     fn build_vec(source: Source, step: f32, lo: f32, hi: f32) -> Result<Self, ApproxError> {
         let grid = Grid::new(step, lo, hi)?;
         let n = grid.len();
-        let mut table = super::alloc::vec::Vec::new();
+        let mut table = alloc::vec::Vec::new();
         table
             .try_reserve_exact(n)
             .map_err(|_| ApproxError::AllocationFailed {
@@ -321,11 +321,11 @@ impl QuantizedFunction<super::alloc::vec::Vec<f32>> {
 /// when `span` is not finite and positive; otherwise as [`QuantizedFunction::builtin`].
 ///
 /// ```
-/// use actlut::approx::quantized_activation;
+/// use actlut_approx::quantized_activation;
 /// let q = quantized_activation("gelu", 1.0 / 128.0, 6.0)?;
 /// assert!((q.eval(1.0) - 0.841_344_7).abs() < 1e-6); // 1.0 is a grid point
 /// assert!(q.error_bound().unwrap() < 0.0045);
-/// # Ok::<(), actlut::approx::ApproxError>(())
+/// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
@@ -333,7 +333,7 @@ pub fn quantized_activation(
     name: &str,
     step: f32,
     span: f32,
-) -> Result<QuantizedFunction<super::alloc::vec::Vec<f32>>, ApproxError> {
+) -> Result<QuantizedFunction<alloc::vec::Vec<f32>>, ApproxError> {
     let f: Builtin = name.parse()?;
     if !(span.is_finite() && span > 0.0) {
         return Err(ApproxError::InvalidParameter {
@@ -365,12 +365,12 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// outside the table. NaN gives NaN.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// assert_eq!(q.eval(1.2), 1.0); // code 2 (1.2 / 0.5 = 2.4)
     /// assert_eq!(q.eval(-7.0), 0.0);
     /// assert!(q.eval(f32::NAN).is_nan());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     #[inline]
     pub fn eval(&self, x: f32) -> f32 {
@@ -411,7 +411,7 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// (never a silent clip).
     ///
     /// ```
-    /// use actlut::approx::{ApproxError, Builtin, QuantizedFunction};
+    /// use actlut_approx::{ApproxError, Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// assert_eq!(q.lookup(3)?, 1.5);
     /// assert_eq!(q.lookup(9), Err(ApproxError::CodeOutOfRange { code: 9, min: -8, max: 8 }));
@@ -437,13 +437,13 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// [`ApproxError::LengthMismatch`] if the lengths differ (nothing is written).
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// let mut ys = [0.0; 2];
     /// q.map(&[-1.0, 2.0], &mut ys)?;
     /// assert_eq!(ys, [0.0, 2.0]);
     /// assert!(q.map(&[1.0], &mut ys).is_err());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn map(&self, xs: &[f32], ys: &mut [f32]) -> Result<(), ApproxError> {
         if xs.len() != ys.len() {
@@ -463,12 +463,12 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// Replaces every `x` of `xs` by `eval(x)`.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// let mut xs = [-1.0, 2.0];
     /// q.apply(&mut xs);
     /// assert_eq!(xs, [0.0, 2.0]);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn apply(&self, xs: &mut [f32]) {
         for x in xs {
@@ -482,10 +482,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// itself for a user function.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 17]>::builtin_array(Builtin::RELU, 0.5, -4.0, 4.0)?;
     /// assert_eq!(q.max_abs_error(&[0.25, 1.0, 100.0]), 0.25);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn max_abs_error(&self, xs: &[f32]) -> f64 {
         xs.iter()
@@ -499,11 +499,11 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// [`error_bound_with`](Self::error_bound_with)).
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 129]>::builtin_array("sigmoid".parse()?, 0.0625, -4.0, 4.0)?;
     /// let b = q.error_bound().unwrap();
     /// assert!(b > 0.0625 / 2.0 * 0.25 && b < 0.0625 / 2.0 * 0.25 + 1e-6);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn error_bound(&self) -> Option<f64> {
         match self.source {
@@ -522,12 +522,12 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// and non-negative.
     ///
     /// ```
-    /// use actlut::approx::QuantizedFunction;
+    /// use actlut_approx::QuantizedFunction;
     /// let q = QuantizedFunction::<[f32; 9]>::new_array(|x| 3.0 * x, 0.25, -1.0, 1.0)?;
     /// let b = q.error_bound_with(3.0)?;
     /// assert!(b >= 3.0 * 0.125 && b < 3.0 * 0.125 + 1e-6);
     /// assert!(q.error_bound_with(-1.0).is_err());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn error_bound_with(&self, sup_abs_derivative: f64) -> Result<f64, ApproxError> {
         let sup_abs_derivative = super::error::check_sup_abs_derivative(sup_abs_derivative)?;
@@ -542,10 +542,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The step.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.step(), 0.5);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn step(&self) -> f32 {
         self.grid.step
@@ -554,10 +554,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The range `(lo, hi)` as given.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.range(), (-2.0, 2.0));
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn range(&self) -> (f32, f32) {
         (self.grid.lo, self.grid.hi)
@@ -566,10 +566,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The codes in the table: `round(lo/step)..=round(hi/step)`.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.codes(), -4..=4);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn codes(&self) -> core::ops::RangeInclusive<i32> {
         self.grid.lo_code..=self.grid.hi_code
@@ -578,10 +578,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The number of entries.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.len(), 9);
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn len(&self) -> usize {
         self.table.as_ref().len()
@@ -590,10 +590,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// Always `false`: a table has at least two entries.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert!(!q.is_empty());
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn is_empty(&self) -> bool {
         false
@@ -602,11 +602,11 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The entries, from the lowest code up.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.table()[4], 0.0); // gelu(0)
     /// assert_eq!(q.table()[8], actlut::computed::gelu_f32(2.0));
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn table(&self) -> &[f32] {
         self.table.as_ref()
@@ -615,10 +615,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The slopes of the tail lines below and above the table.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.tail_slopes(), (0.0, 1.0));
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn tail_slopes(&self) -> (f32, f32) {
         (self.lo_slope, self.hi_slope)
@@ -627,10 +627,10 @@ impl<S: AsRef<[f32]>> QuantizedFunction<S> {
     /// The built-in function tabulated, or `None` for a user function.
     ///
     /// ```
-    /// use actlut::approx::{Builtin, QuantizedFunction};
+    /// use actlut_approx::{Builtin, QuantizedFunction};
     /// let q = QuantizedFunction::<[f32; 9]>::builtin_array("gelu".parse()?, 0.5, -2.0, 2.0)?;
     /// assert_eq!(q.builtin_function(), Some("gelu".parse::<Builtin>()?));
-    /// # Ok::<(), actlut::approx::ApproxError>(())
+    /// # Ok::<(), actlut_approx::ApproxError>(())
     /// ```
     pub fn builtin_function(&self) -> Option<Builtin> {
         match self.source {
