@@ -8,7 +8,8 @@ use actlut_codegen::lock::Entry;
 use actlut_codegen::Format;
 
 use crate::compact::{CompactDetail, FoundBy};
-use crate::{ByteOrder, BUDGET_PER_BYTE, MAX_FOUND, TABLE_FORM};
+use crate::limits::{BUDGET_PER_BYTE, MAX_FOUND, TABLE_FORM};
+use crate::reference::ByteOrder;
 
 /// What a found copy is, against its reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use std::string::{String, ToString};
 use std::vec;
 
 use super::{elf_header, Container, MAX_NESTING};
-use crate::ByteOrder;
+use crate::reference::ByteOrder;
 
 /// The most bytes read at once.
 pub(crate) const PIECE: usize = 1 << 20;

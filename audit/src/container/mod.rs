@@ -41,7 +41,7 @@ use std::vec::Vec;
 use object::read::macho::{FatArch, MachOFatFile};
 use object::{FileKind, Object, ObjectSection, ObjectSegment, ReadRef};
 
-use crate::ByteOrder;
+use crate::reference::ByteOrder;
 
 mod large;
 

@@ -4,7 +4,8 @@
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use crate::*;
+use crate::limits::*;
+use crate::report::{Found, Listed, ListedStatus, Report, Verdict};
 
 use super::verify::clears;
 use super::Scanner;
@@ -175,34 +176,4 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
     kept.extend(by_header.into_iter().filter(|h| {
         h.compact.as_ref().is_some_and(|c| c.other_packing) || !by_content.contains(&h.offset)
     }));
-}
-
-/// The file ranges of the copies reported so far, merged, by start.
-#[derive(Default)]
-pub(crate) struct Claimed(std::collections::BTreeMap<u64, u64>);
-
-impl Claimed {
-    /// Whether some byte of `[a, b]` is in a range.
-    pub(super) fn overlaps(&self, a: u64, b: u64) -> bool {
-        self.0
-            .range(..=b)
-            .next_back()
-            .is_some_and(|(_, &hi)| a < hi)
-    }
-
-    pub(super) fn insert(&mut self, mut lo: u64, mut hi: u64) {
-        if lo >= hi {
-            return;
-        }
-        // Merge with every range that overlaps or touches [lo, hi).
-        while let Some((&a, &b)) = self.0.range(..=hi).next_back() {
-            if b < lo {
-                break;
-            }
-            self.0.remove(&a);
-            lo = lo.min(a);
-            hi = hi.max(b);
-        }
-        self.0.insert(lo, hi);
-    }
 }

@@ -3,11 +3,18 @@
 //! headers, [`records`] reads manifest records, and [`merge`] makes the report.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::vec::Vec;
 
+use crate::index::Index;
+use crate::limits::*;
 use crate::manifest::Record;
-use crate::*;
+use crate::reference::ByteOrder;
+use crate::report::Report;
+use crate::report::{Found, Unjudged};
 
+mod cover;
+mod declarations;
 mod headers;
 mod merge;
 mod probe;
@@ -59,7 +66,7 @@ pub struct Scanner<'a> {
     pub(crate) unsettled: usize,
     /// The file ranges of the copies found so far that clear what lies in
     /// them ([`verify::clears`]), merged.
-    pub(crate) cover: merge::Claimed,
+    pub(crate) cover: cover::Claimed,
     pub(crate) listed: Vec<(usize, u64)>,
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
@@ -134,7 +141,7 @@ impl<'a> Scanner<'a> {
             intact: Vec::new(),
             evidence_at: Vec::new(),
             unsettled: 0,
-            cover: merge::Claimed::default(),
+            cover: cover::Claimed::default(),
             listed: Vec::new(),
             exact: HashMap::new(),
             headers: Vec::new(),
@@ -335,5 +342,58 @@ impl VoteKey {
     pub(crate) fn split(self, key: u64) -> (u32, i64) {
         let image = (key & ((1 << self.bits) - 1)) as u32;
         (image, (key >> self.bits) as i64 - self.bias)
+    }
+}
+
+impl Index {
+    /// Every table in `data` (see [`Scanner`]).
+    pub fn scan(&self, data: &[u8]) -> Report {
+        self.scan_in(data, None)
+    }
+
+    /// [`scan`](Self::scan) of bytes whose container declares the byte
+    /// order `order` ([`crate::container::Container::order`]).
+    pub fn scan_in(&self, data: &[u8], order: Option<ByteOrder>) -> Report {
+        let mut s = Scanner::with_order(self, order);
+        for block in data.chunks(BLOCK_BYTES) {
+            s.feed(block);
+        }
+        s.finish()
+    }
+
+    /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]:
+    /// memory stays bounded by the index, a block and two table lengths,
+    /// whatever the size of the input.
+    ///
+    /// # Errors
+    ///
+    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
+    pub fn scan_reader<R: Read>(&self, reader: R) -> std::io::Result<Report> {
+        self.scan_reader_in(reader, None)
+    }
+
+    /// [`scan_reader`](Self::scan_reader) of a file whose container declares
+    /// the byte order `order` ([`crate::container::Container::order`]): a
+    /// Mach-O, PE or COFF file's, or an ar archive's members' order, which
+    /// the scan does not read from its first bytes.
+    ///
+    /// # Errors
+    ///
+    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
+    pub fn scan_reader_in<R: Read>(
+        &self,
+        mut reader: R,
+        order: Option<ByteOrder>,
+    ) -> std::io::Result<Report> {
+        let mut s = Scanner::with_order(self, order);
+        let mut block = vec![0u8; BLOCK_BYTES];
+        loop {
+            match reader.read(&mut block) {
+                Ok(0) => return Ok(s.finish()),
+                Ok(n) => s.feed(&block[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }

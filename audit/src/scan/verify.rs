@@ -5,10 +5,12 @@ use std::string::ToString;
 use std::vec::Vec;
 
 use crate::index::swap16;
+use crate::limits::*;
+use crate::reference::ByteOrder;
 use crate::report::Kind;
-use crate::*;
+use crate::report::{Found, Verdict};
 
-use super::merge::Claimed;
+use super::cover::Claimed;
 use super::{Scanner, Votes};
 
 impl Scanner<'_> {
