@@ -6,7 +6,7 @@
 
 mod common;
 
-use actlut_audit::{Report, BUDGET_ALLOWANCE, BUDGET_PER_BYTE, FINDING_COST, MAX_FOUND};
+use actlut_audit::{Report, Verdict, BUDGET_ALLOWANCE, BUDGET_PER_BYTE, FINDING_COST, MAX_FOUND};
 use actlut_codegen::compact::ENTRIES;
 use common::crafted::{crafted, CLASSES};
 use common::index;
@@ -181,4 +181,35 @@ fn a_flood_of_markers_alone_is_no_declaration() {
         "{:?}",
         r.problems(&[])
     );
+}
+
+/// The crafted inputs of the last attack on the load-map emulation, now
+/// bytes: the scan stays within its budget on each (and memory within its
+/// bounds: docs/audit.md, "Cost").
+#[test]
+fn the_load_map_classes_and_modified_16_bit_copies_stay_within_the_budget() {
+    let len = 8 << 20;
+    for class in [
+        "modified-16-bit-copies",
+        "relr-bitmaps",
+        "wasm-global-segments",
+    ] {
+        let r = scan(class, len);
+        assert_within_budget(&r, len, class);
+        if class == "modified-16-bit-copies" {
+            // Every copy is a finding, each a problem.
+            assert!(r.found.len() >= 60, "{class}: {}", r.found.len());
+            let modified = r
+                .found
+                .iter()
+                .filter(|f| f.verdict == Verdict::Modified)
+                .count();
+            assert!(
+                modified >= 60,
+                "{class}: {modified} modified of {}",
+                r.found.len()
+            );
+            assert!(!r.problems(&[]).is_empty());
+        }
+    }
 }
