@@ -1,198 +1,26 @@
-//! [`BuiltinTables`]: the built-in tables of a function chosen at run time, and
-//! [`TableRef`]: a table of any format.
+//! [`BuiltinTables`]: the built-in tables of a function chosen at run time.
 //!
 //! The trait and its implementation for [`Function`] are generated from
 //! `Function::ALL × Format::ALL` into `src/generated/builtin.rs`.
 
-use crate::Format;
 use actlut_core::Function;
 
-pub use crate::generated::builtin::BuiltinTables;
+/// The generated part of this module, committed in `src/generated/` (`cargo xtask
+/// regenerate-api` writes it from `Function::ALL × Format::ALL`; a test fails when it is
+/// stale). rustfmt leaves it as the generator writes it.
+#[rustfmt::skip]
+// The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
+// reference into the table's declared static, and the place it names has the
+// table's own type in every context (a `&[u8]` argument included).
+// `&crate::tables::read::NAME` is needed with `compact` (a `CompactRef`) and
+// needless without it (a reference): the text is the same in both builds.
+#[allow(clippy::borrow_deref_ref, clippy::needless_borrow)]
+#[path = "generated/builtin.rs"]
+mod generated;
+
+pub use generated::BuiltinTables;
 
 /// Seals [`BuiltinTables`]: its implementations are the crate's.
 pub trait Sealed {}
 
 impl Sealed for Function {}
-
-/// The error of a run-time table request whose table is not compiled in.
-///
-/// Its message, in both `Display` and `Debug` (what `unwrap` shows), names
-/// the cargo features that would enable the table:
-///
-/// ```
-/// # #[cfg(not(feature = "bf16"))] {
-/// use actlut::{BuiltinTables, Function};
-/// let err = Function::Gelu.table_bf16().unwrap_err();
-/// assert!(err.to_string().contains("`bf16`"));
-/// assert!(format!("{err:?}").contains("`bf16`"));
-/// # }
-/// ```
-///
-/// A table that cannot exist at all (log and rsqrt over FP6 and FP4, whose
-/// values have no NaN: [`Format::can_represent`]) gives this error too, and its
-/// message says why instead of naming features:
-///
-/// ```
-/// use actlut::{BuiltinTables, Format, Function};
-/// let err = Function::Log.table(Format::Fp4E2M1).unwrap_err();
-/// assert!(err.to_string().contains("has no NaN"), "{err}");
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct MissingTable {
-    /// The function requested.
-    pub function: Function,
-    /// The format requested.
-    pub format: Format,
-}
-
-impl core::fmt::Display for MissingTable {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if !self.format.can_represent(self.function) {
-            return write!(
-                f,
-                "there is no {0}_{1} table: {0} is NaN for some inputs, and {1} has no NaN",
-                self.function.name(),
-                self.format.name(),
-            );
-        }
-        write!(
-            f,
-            "the {}_{} table is not compiled in: enable the cargo features `{}` and `{}` of actlut",
-            self.function.name(),
-            self.format.name(),
-            self.function.feature(),
-            self.format.feature()
-        )
-    }
-}
-
-/// The fields, and the message that names the features to enable: `unwrap()`
-/// and `expect()` show `Debug`, so it must say what to do.
-impl core::fmt::Debug for MissingTable {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("MissingTable")
-            .field("function", &self.function)
-            .field("format", &self.format)
-            .field("message", &format_args!("{self}"))
-            .finish()
-    }
-}
-
-impl core::error::Error for MissingTable {}
-
-/// A compiled-in table of any format, from [`BuiltinTables::table`]: callers
-/// that handle every format alike read it through its methods, with no branch
-/// on the format.
-///
-/// Entry `i` is the output bit pattern for the input bit pattern `i`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TableRef {
-    /// A table over a 16-bit format (`f16`, `bf16`): 65,536 entries.
-    U16(&'static [u16; 65536]),
-    /// A table over a format coded in one byte: 256 entries for 8-bit
-    /// formats, fewer for formats whose codes sit in the low bits of the byte.
-    U8(&'static [u8]),
-    /// A table over a 16-bit format stored in the compact form (the `compact`
-    /// cargo feature): 65,536 logical entries, the same bits as the full table,
-    /// read through [`CompactRef::get`](crate::compact::CompactRef::get).
-    Compact(&'static crate::compact::CompactRef<'static>),
-}
-
-impl TableRef {
-    /// Number of entries: the number of bit patterns of the format.
-    pub const fn entries(self) -> usize {
-        match self {
-            TableRef::U16(t) => t.len(),
-            TableRef::U8(t) => t.len(),
-            TableRef::Compact(_) => 65_536,
-        }
-    }
-
-    /// Bytes of one entry: 2 or 1.
-    pub const fn entry_bytes(self) -> usize {
-        match self {
-            TableRef::U16(_) | TableRef::Compact(_) => 2,
-            TableRef::U8(_) => 1,
-        }
-    }
-
-    /// Size in bytes of the table's little-endian form (its `<name>.bin` dump):
-    /// `entries() * entry_bytes()`.
-    pub const fn len_bytes(self) -> usize {
-        self.entries() * self.entry_bytes()
-    }
-
-    /// The output bits for the input bits `bits`, or `None` when `bits` is not
-    /// a bit pattern of the format (`bits >= entries()`).
-    pub fn get(self, bits: u16) -> Option<u16> {
-        let i = usize::from(bits);
-        match self {
-            TableRef::U16(t) => t.get(i).copied(),
-            TableRef::U8(t) => t.get(i).map(|&v| u16::from(v)),
-            TableRef::Compact(t) => Some(t.get(bits)),
-        }
-    }
-
-    /// Every entry, widened to `u16`, in input order.
-    pub fn iter(self) -> impl ExactSizeIterator<Item = u16> + Clone {
-        (0..self.entries()).map(move |i| match self {
-            TableRef::U16(t) => t[i],
-            TableRef::U8(t) => u16::from(t[i]),
-            TableRef::Compact(t) => t.get(i as u16),
-        })
-    }
-
-    /// The table's little-endian bytes (the bytes of its `<name>.bin` dump, and
-    /// the bytes its SHA-256 is taken over), without allocating.
-    pub fn le_bytes(self) -> impl ExactSizeIterator<Item = u8> + Clone {
-        let width = self.entry_bytes();
-        (0..self.len_bytes()).map(move |i| match self {
-            TableRef::U16(t) => t[i / width].to_le_bytes()[i % width],
-            TableRef::U8(t) => t[i],
-            TableRef::Compact(t) => t.get((i / width) as u16).to_le_bytes()[i % width],
-        })
-    }
-
-    /// Writes the table's little-endian bytes to the start of `out` and returns
-    /// their number, [`len_bytes`](Self::len_bytes).
-    ///
-    /// # Panics
-    ///
-    /// If `out` is shorter than `len_bytes()`; the message names both lengths.
-    #[track_caller]
-    pub fn write_le_bytes(self, out: &mut [u8]) -> usize {
-        let n = self.len_bytes();
-        assert!(
-            out.len() >= n,
-            "a buffer of {} bytes cannot hold a table of {n} bytes",
-            out.len()
-        );
-        match self {
-            TableRef::U16(t) => {
-                for (b, v) in out.chunks_exact_mut(2).zip(t.iter()) {
-                    b.copy_from_slice(&v.to_le_bytes());
-                }
-            }
-            TableRef::U8(t) => out[..n].copy_from_slice(t),
-            TableRef::Compact(t) => {
-                for (x, b) in out.chunks_exact_mut(2).take(65_536).enumerate() {
-                    b.copy_from_slice(&t.get(x as u16).to_le_bytes());
-                }
-            }
-        }
-        n
-    }
-}
-
-/// The variant and the number of entries (not the entries themselves).
-impl core::fmt::Debug for TableRef {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let variant = match self {
-            TableRef::U16(_) => "U16",
-            TableRef::U8(_) => "U8",
-            TableRef::Compact(_) => "Compact",
-        };
-        write!(f, "TableRef::{variant}({} entries)", self.entries())
-    }
-}

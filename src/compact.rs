@@ -24,7 +24,7 @@
 //! `compact_table_bf16` return them. What it switches is the form the lookups
 //! read: `gelu::bf16`, `bf16_bits`, `apply_bf16`, `map_bf16`, the
 //! `BuiltinTables` methods and [`BuiltinTables::table`](crate::BuiltinTables::table)
-//! (which returns [`TableRef::Compact`]) read the compact form, with the same
+//! (which returns [`TableRef::Compact`](crate::TableRef::Compact)) read the compact form, with the same
 //! bits; [`TableRef::get`](crate::TableRef::get),
 //! [`iter`](crate::TableRef::iter) and [`le_bytes`](crate::TableRef::le_bytes)
 //! give the 65,536 logical entries (the table's SHA-256 is unchanged). A
@@ -77,8 +77,6 @@
 
 pub use actlut_core::compact::{CompactRef, Layout, StoredFormError};
 
-use crate::TableRef;
-
 /// Bytes an embedded stored form is aligned to: a cache line, so that the
 /// directory and the pool start on line boundaries.
 pub const STORED_ALIGN: usize = 64;
@@ -120,35 +118,33 @@ pub fn map_compact_u16(table: &CompactRef<'_>, xs: &[u16], ys: &mut [u16]) {
     crate::kernels::map_best(table, xs, ys);
 }
 
-impl crate::kernels::read::Lookup16 for CompactRef<'static> {
-    #[inline]
-    fn at(&self, x: u16) -> u16 {
-        // One element: the compact decode (a look-up of the expanded copy
-        // would cost more than the decode).
-        self.get(x)
+/// The read path's in-place lookup over a compact table of the crate
+/// (`crate::read::apply` with `compact`): the expanded copy's full
+/// table where [`expand_table`] or [`expand_all`] made one, else the compact
+/// kernels.
+#[cfg(feature = "compact")]
+#[inline]
+pub(crate) fn apply_read(table: &CompactRef<'static>, xs: &mut [u16]) {
+    match expanded(table) {
+        Some(full) => crate::kernels::apply_u16(full, xs),
+        None => apply_compact_u16(table, xs),
     }
-    #[inline]
-    fn apply(&self, xs: &mut [u16]) {
-        match expanded(self) {
-            Some(full) => crate::kernels::apply_u16(full, xs),
-            None => apply_compact_u16(self, xs),
-        }
-    }
-    #[inline]
-    #[track_caller]
-    fn map(&self, xs: &[u16], ys: &mut [u16]) {
-        match expanded(self) {
-            Some(full) => crate::kernels::map_u16(full, xs, ys),
-            None => map_compact_u16(self, xs, ys),
-        }
-    }
-    fn table_ref(&'static self) -> TableRef {
-        TableRef::Compact(self)
+}
+
+/// The read path's out-of-place lookup (see [`apply_read`]).
+#[cfg(feature = "compact")]
+#[inline]
+#[track_caller]
+pub(crate) fn map_read(table: &CompactRef<'static>, xs: &[u16], ys: &mut [u16]) {
+    match expanded(table) {
+        Some(full) => crate::kernels::map_u16(full, xs, ys),
+        None => map_compact_u16(table, xs, ys),
     }
 }
 
 /// The expanded copy of `table`, if [`expand_table`] or [`expand_all`] made
 /// one. Before the first expansion: one relaxed load and a branch.
+#[cfg(feature = "compact")]
 #[inline]
 #[cfg_attr(not(feature = "std"), allow(unused_variables))]
 fn expanded(table: &CompactRef<'static>) -> Option<&'static [u16; 65_536]> {
@@ -194,8 +190,8 @@ pub fn expand_table(table: &'static CompactRef<'static>) -> &'static [u16; 65_53
 #[cfg(feature = "std")]
 pub fn expand_all() -> usize {
     #[cfg(feature = "compact")]
-    for a in crate::Function::ALL {
-        use crate::BuiltinTables as _;
+    for a in actlut_core::Function::ALL {
+        use crate::builtin::BuiltinTables as _;
         #[cfg(feature = "f16")]
         if let Ok(t) = a.compact_table_f16() {
             registry::insert(t);
@@ -251,6 +247,7 @@ mod registry {
         Err(None)
     }
 
+    #[cfg(feature = "compact")]
     #[inline]
     pub(super) fn find(table: &CompactRef<'static>) -> Option<&'static [u16; 65_536]> {
         if !ANY.load(Ordering::Relaxed) {

@@ -35,7 +35,7 @@
 //! [`Format::decode`](crate::Format::decode) (which the tests check exhaustively), written on
 //! bits so that they are fast at run time.
 
-use crate::Format;
+use actlut_core::Format;
 
 /// What the bit manipulation below needs of an 8-bit format, read from its
 /// one description, the format's `Spec` in actlut-codegen ([`Fp8::of`]).
@@ -314,15 +314,15 @@ pub fn f32_to_e5m2fnuz(x: f32) -> u8 {
 /// ```
 #[cfg(feature = "float8")]
 #[cfg_attr(docsrs, doc(cfg(feature = "float8")))]
-pub trait Float8Tables: crate::BuiltinTables {
+pub trait Float8Tables: crate::builtin::BuiltinTables {
     /// `self` at one `F8E4M3`: one table load.
-    fn fp8_e4m3(self, x: float8::F8E4M3) -> Result<float8::F8E4M3, crate::MissingTable> {
+    fn fp8_e4m3(self, x: float8::F8E4M3) -> Result<float8::F8E4M3, crate::errors::MissingTable> {
         let t = self.table_fp8_e4m3()?;
         Ok(float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]))
     }
 
     /// Applies `self` in place to every `F8E4M3` of `xs`.
-    fn apply_fp8_e4m3(self, xs: &mut [float8::F8E4M3]) -> Result<(), crate::MissingTable> {
+    fn apply_fp8_e4m3(self, xs: &mut [float8::F8E4M3]) -> Result<(), crate::errors::MissingTable> {
         let t = self.table_fp8_e4m3()?;
         for x in xs {
             *x = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
@@ -341,9 +341,9 @@ pub trait Float8Tables: crate::BuiltinTables {
         self,
         xs: &[float8::F8E4M3],
         ys: &mut [float8::F8E4M3],
-    ) -> Result<(), crate::MapError> {
+    ) -> Result<(), crate::kernels::MapError> {
         let t = self.table_fp8_e4m3()?;
-        crate::LengthMismatch::check(xs.len(), ys.len())?;
+        crate::errors::LengthMismatch::check(xs.len(), ys.len())?;
         for (y, x) in ys.iter_mut().zip(xs) {
             *y = float8::F8E4M3::from_bits(t[usize::from(x.to_bits())]);
         }
@@ -351,13 +351,13 @@ pub trait Float8Tables: crate::BuiltinTables {
     }
 
     /// `self` at one `F8E5M2`: one table load.
-    fn fp8_e5m2(self, x: float8::F8E5M2) -> Result<float8::F8E5M2, crate::MissingTable> {
+    fn fp8_e5m2(self, x: float8::F8E5M2) -> Result<float8::F8E5M2, crate::errors::MissingTable> {
         let t = self.table_fp8_e5m2()?;
         Ok(float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]))
     }
 
     /// Applies `self` in place to every `F8E5M2` of `xs`.
-    fn apply_fp8_e5m2(self, xs: &mut [float8::F8E5M2]) -> Result<(), crate::MissingTable> {
+    fn apply_fp8_e5m2(self, xs: &mut [float8::F8E5M2]) -> Result<(), crate::errors::MissingTable> {
         let t = self.table_fp8_e5m2()?;
         for x in xs {
             *x = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
@@ -376,9 +376,9 @@ pub trait Float8Tables: crate::BuiltinTables {
         self,
         xs: &[float8::F8E5M2],
         ys: &mut [float8::F8E5M2],
-    ) -> Result<(), crate::MapError> {
+    ) -> Result<(), crate::kernels::MapError> {
         let t = self.table_fp8_e5m2()?;
-        crate::LengthMismatch::check(xs.len(), ys.len())?;
+        crate::errors::LengthMismatch::check(xs.len(), ys.len())?;
         for (y, x) in ys.iter_mut().zip(xs) {
             *y = float8::F8E5M2::from_bits(t[usize::from(x.to_bits())]);
         }
@@ -387,4 +387,4 @@ pub trait Float8Tables: crate::BuiltinTables {
 }
 
 #[cfg(feature = "float8")]
-impl<T: crate::BuiltinTables> Float8Tables for T {}
+impl<T: crate::builtin::BuiltinTables> Float8Tables for T {}

@@ -32,7 +32,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one(x: $ty) -> $ty {
-            <$ty>::from_bits(crate::kernels::read::at(
+            <$ty>::from_bits(crate::read::at(
                 &crate::tables::read_table!($table),
                 x.to_bits(),
             ))
@@ -45,7 +45,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one_bits(x: u16) -> u16 {
-            crate::kernels::read::at(&crate::tables::read_table!($table), x)
+            crate::read::at(&crate::tables::read_table!($table), x)
         }
 
         #[doc = concat!("Applies `", $fname, "` in place to every `", $fmt, "` of `xs`.")]
@@ -56,7 +56,7 @@ macro_rules! typed16 {
         #[inline]
         pub fn $apply(xs: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::kernels::read::apply(
+            crate::read::apply(
                 &crate::tables::read_table!($table),
                 xs.reinterpret_cast_mut(),
             );
@@ -76,7 +76,7 @@ macro_rules! typed16 {
         #[track_caller]
         pub fn $map(xs: &[$ty], ys: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::kernels::read::map(
+            crate::read::map(
                 &crate::tables::read_table!($table),
                 xs.reinterpret_cast(),
                 ys.reinterpret_cast_mut(),
@@ -90,7 +90,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $apply_bits(xs: &mut [u16]) {
-            crate::kernels::read::apply(&crate::tables::read_table!($table), xs);
+            crate::read::apply(&crate::tables::read_table!($table), xs);
         }
 
         #[doc = concat!("Writes `", $fname, "` of raw `", $fmt, "` bit patterns `xs` to `ys`.")]
@@ -106,7 +106,7 @@ macro_rules! typed16 {
         #[inline]
         #[track_caller]
         pub fn $map_bits(xs: &[u16], ys: &mut [u16]) {
-            crate::kernels::read::map(&crate::tables::read_table!($table), xs, ys);
+            crate::read::map(&crate::tables::read_table!($table), xs, ys);
         }
     };
 }
@@ -254,7 +254,7 @@ pub(crate) fn apply_codes(table: &[u8], xs: &mut [u8]) {
 #[allow(dead_code)] // used by the formats whose codes do not fill a byte
 #[track_caller]
 pub(crate) fn map_codes(table: &[u8], xs: &[u8], ys: &mut [u8]) {
-    crate::lengths::check_lengths(xs.len(), ys.len());
+    crate::errors::check_lengths(xs.len(), ys.len());
     for (i, (y, &x)) in ys.iter_mut().zip(xs).enumerate() {
         *y = lookup_code(table, x, i);
     }

@@ -194,32 +194,20 @@ mod builtin;
 pub mod compact;
 pub mod computed;
 pub mod element;
+mod errors;
 pub mod fp8;
 mod functions;
-/// The API generated from `Function::ALL × Format::ALL`, committed in `src/generated/`
-/// (`cargo xtask regenerate-api` writes it; a test fails when it is stale): `BuiltinTables`
-/// and the computed path's per-format functions. rustfmt leaves it as the generator writes it.
-#[rustfmt::skip]
-// The generated code reads a table as `&(*crate::tables::NAME)`: the static is a
-// reference into the table's declared static, and the place it names has the
-// table's own type in every context (a `&[u8]` argument included).
-// `&crate::tables::read::NAME` is needed with `compact` (a `CompactRef`) and
-// needless without it (a reference): the text is the same in both builds.
-#[allow(clippy::borrow_deref_ref, clippy::needless_borrow)]
-mod generated {
-    pub(crate) mod builtin;
-    pub(crate) mod computed;
-}
 // The per-function modules (`gelu`, `sigmoid`, …), generated with the rest into
 // `src/generated/functions.rs` and included here, at the crate root: a path to a module whose
 // feature is off then gets rustc's note that names the feature.
 include!("generated/functions.rs");
 pub mod kernels;
-mod lengths;
 pub mod manifest;
 pub mod mx;
 pub mod quant;
 pub mod quant16;
+mod read;
+mod table_ref;
 pub mod tables;
 #[cfg(feature = "alloc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
@@ -229,15 +217,17 @@ pub use actlut_core::names::UnknownFunction;
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
 pub use actlut_macros::dequant_table;
-pub use builtin::{BuiltinTables, MissingTable, TableRef};
+pub use builtin::BuiltinTables;
+pub use errors::{LengthMismatch, MissingTable};
 #[cfg(feature = "float8")]
 #[cfg_attr(docsrs, doc(cfg(feature = "float8")))]
 pub use fp8::Float8Tables;
 /// The `half` crate, whose `f16` and `bf16` this crate's 16-bit functions take
 /// and return: `actlut::half::f16` needs no dependency of your own.
 pub use half;
-pub use lengths::{LengthMismatch, MapError};
+pub use kernels::MapError;
 pub use quant::{DequantTable, PackedDequantTable};
+pub use table_ref::TableRef;
 
 /// The README's examples, compiled and run as doctests.
 /// They use every feature: `cargo test -p actlut --all-features --doc` runs them.

@@ -38,7 +38,7 @@
 //! Tables with identical bytes share one hash, and one `static`: their names are
 //! aliases (see [`Table::aliases`]).
 
-use crate::{Format, Function};
+use actlut_core::{Format, Function};
 
 /// One table compiled into this build.
 ///
@@ -450,7 +450,7 @@ mod tests {
                 std::format!("{}_{}", t.function.name(), t.format.name())
             );
         }
-        use crate::BuiltinTables as _;
+        use crate::builtin::BuiltinTables as _;
         let enabled = Function::ALL
             .iter()
             .map(|a| {

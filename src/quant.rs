@@ -338,7 +338,7 @@ impl<In: Input8, Out: Output> DequantTable<In, Out> {
     #[inline]
     #[track_caller]
     pub fn map(&self, values: &[In::Value], out: &mut [Out]) {
-        crate::lengths::check_lengths(values.len(), out.len());
+        crate::errors::check_lengths(values.len(), out.len());
         map_indices(&self.table, In::bytes(values), out);
     }
 }

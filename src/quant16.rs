@@ -114,7 +114,7 @@ fn quant_pipeline<In: Input16, Out: QuantOutput>(
 #[track_caller]
 pub fn map<In: Input16, Out: Output>(table: &[Out; ENTRIES], values: &[In], out: &mut [Out]) {
     let codes = In::bits(values);
-    crate::lengths::check_lengths(codes.len(), out.len());
+    crate::errors::check_lengths(codes.len(), out.len());
     // 16-bit outputs through the 16-bit kernels; the others with a plain loop.
     if let (Bits::U16(t), BitsMut::U16(o)) = (Out::bits(table), Out::bits_mut(&mut *out)) {
         let t: &[u16; ENTRIES] = t.try_into().expect("65,536 entries");
@@ -215,7 +215,7 @@ impl<'a, Out: Output> LeTable16<'a, Out> {
     /// If `values.len() != out.len()`; the message names both lengths.
     #[track_caller]
     pub fn map<In: Input16>(&self, values: &[In], out: &mut [Out]) {
-        crate::lengths::check_lengths(values.len(), out.len());
+        crate::errors::check_lengths(values.len(), out.len());
         for (o, &v) in out.iter_mut().zip(values) {
             *o = self.lookup(v);
         }
@@ -253,7 +253,7 @@ pub use actlut_core::spline::{SplineError, SplineRef};
 /// ```
 #[track_caller]
 pub fn map_spline<In: Input16, Out: Output>(table: &SplineRef<'_>, values: &[In], out: &mut [Out]) {
-    crate::lengths::check_lengths(values.len(), out.len());
+    crate::errors::check_lengths(values.len(), out.len());
     let codes = In::bits(values);
     match Out::bits_mut(&mut *out) {
         BitsMut::U16(bits) => crate::kernels::map_best(table, codes, bits),

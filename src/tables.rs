@@ -70,10 +70,6 @@
 //! # }
 //! ```
 
-/// The type of a full 16-bit table, `[u16; 65536]`, in every build (with
-/// `compact` too: the compact forms are `tables::compact::<NAME>`).
-pub type U16Table = [u16; 65_536];
-
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
 /// Every table `static` of this build as the lookups read it with the

@@ -2,8 +2,10 @@
 //! counts and the report of `actlut ulp` (feature `alloc`).
 //!
 //! One implementation serves the `actlut ulp` command and the Python package's
-//! `actlut.grade`: both call [`Grade::new`] and print [`Grade::text`] or
-//! [`Grade::json`].
+//! `actlut.grade`: both call [`Grade::new`] and print [`Grade::text`] or the
+//! JSON report of the `actlut-cli` library (`actlut_cli::ulp::json`), which
+//! renders a [`Grade`] through serde and keeps this module `no_std` and free
+//! of serde.
 //!
 //! The distance between two values of a format is their ordinal distance: how
 //! many steps apart they are in the ordered list of the format's non-NaN
@@ -36,7 +38,11 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use crate::{BuiltinTables, Format, Function, LengthMismatch, MapError, TableRef};
+use crate::builtin::BuiltinTables;
+use crate::errors::LengthMismatch;
+use crate::kernels::MapError;
+use crate::table_ref::TableRef;
+use actlut_core::{Format, Function};
 
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
@@ -311,16 +317,17 @@ impl Grade {
         if !worst.is_empty() {
             let _ = writeln!(s, "worst inputs:");
             for m in worst {
+                let v = self.shown(&m);
                 let _ = writeln!(
                     s,
                     "  input {} ({}): got {} ({}), correct {} ({}), exact {}: {}",
-                    hex(f, m.input),
-                    value(f, m.input),
-                    hex(f, m.got),
-                    value(f, m.got),
-                    hex(f, m.correct),
-                    value(f, m.correct),
-                    exact(self.function, f, m.input),
+                    v.input,
+                    v.input_value,
+                    v.got,
+                    v.got_value,
+                    v.correct,
+                    v.correct_value,
+                    v.exact,
                     what(m.wrong)
                 );
             }
@@ -328,60 +335,43 @@ impl Grade {
         s
     }
 
-    /// The report of `actlut ulp --json`: one JSON object (and a newline),
-    /// listing the `worst` worst inputs. Its keys are docs/ulp.md's.
-    pub fn json(&self, worst: usize) -> String {
+    /// The inputs and outputs of `m` as the reports show them: bit patterns
+    /// in hexadecimal (`0x3c00`), values as the shortest decimal that
+    /// round-trips (`1e0`, `-0`, `NaN`, `invalid code`), and the exact value.
+    pub fn shown(&self, m: &Mismatch) -> Shown {
         let f = self.format;
-        let max = self
-            .max_ulp()
-            .map_or_else(|| "null".to_string(), |d| d.to_string());
-        let histogram: Vec<String> = self
-            .histogram()
-            .iter()
-            .map(|(d, n)| format!("{{\"ulps\": {d}, \"count\": {n}}}"))
-            .collect();
-        let worst: Vec<String> = self
-            .worst(worst)
-            .iter()
-            .map(|m| {
-                let ulps = match m.wrong {
-                    Wrong::Ulps(d) => d.to_string(),
-                    _ => "null".to_string(),
-                };
-                format!(
-                    "{{\"input\": {}, \"input_value\": {}, \"got\": {}, \"got_value\": {}, \
-                     \"correct\": {}, \"correct_value\": {}, \"exact\": {}, \"ulps\": {ulps}, \
-                     \"kind\": {}}}",
-                    json_str(&hex(f, m.input)),
-                    json_str(&value(f, m.input)),
-                    json_str(&hex(f, m.got)),
-                    json_str(&value(f, m.got)),
-                    json_str(&hex(f, m.correct)),
-                    json_str(&value(f, m.correct)),
-                    json_str(&exact(self.function, f, m.input)),
-                    json_str(m.wrong.kind()),
-                )
-            })
-            .collect();
-        format!(
-            "{{\"table\": {}, \"function\": {}, \"format\": {}, \"entries\": {}, \
-             \"mismatches\": {}, \"max_ulp\": {max}, \"max_numeric_ulp\": {}, \
-             \"histogram\": [{}], \"nan_for_number\": {}, \"number_for_nan\": {}, \
-             \"invalid_codes\": {}, \"nan_payloads_differ\": {}, \"worst\": [{}]}}\n",
-            json_str(&self.table_name()),
-            json_str(self.function.name()),
-            json_str(f.name()),
-            self.entries,
-            self.mismatches.len(),
-            self.max_numeric_ulp(),
-            histogram.join(", "),
-            self.count(Wrong::NanForNumber),
-            self.count(Wrong::NumberForNan),
-            self.count(Wrong::InvalidCode),
-            self.nan_payloads_differ,
-            worst.join(", "),
-        )
+        Shown {
+            input: hex(f, m.input),
+            input_value: value(f, m.input),
+            got: hex(f, m.got),
+            got_value: value(f, m.got),
+            correct: hex(f, m.correct),
+            correct_value: value(f, m.correct),
+            exact: exact(self.function, f, m.input),
+        }
     }
+}
+
+/// A [`Mismatch`] as text ([`Grade::shown`]): what the text report prints on
+/// a line of the worst inputs, and the JSON report (`actlut_cli::ulp::json`)
+/// in its `worst` list.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Shown {
+    /// The input bit pattern in hexadecimal: `0x3c00`, `0x38` (at least two digits).
+    pub input: String,
+    /// The input's value.
+    pub input_value: String,
+    /// The implementation's output bits.
+    pub got: String,
+    /// The implementation's output value.
+    pub got_value: String,
+    /// The table's (correctly rounded) output bits.
+    pub correct: String,
+    /// The table's output value.
+    pub correct_value: String,
+    /// The reference value before rounding to the format (17 significant
+    /// digits), or `NaN` where NaN is due.
+    pub exact: String,
 }
 
 /// A value of the format as text: shortest decimal that round-trips through
@@ -439,27 +429,9 @@ fn what(w: Wrong) -> String {
     }
 }
 
-/// `s` as a JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// The histogram as text: one line per distance when there are at most
 /// [`TEXT_BUCKETS`] distances, otherwise 1, 2, then ranges between powers of
-/// two (3–4, 5–8, …). [`Grade::json`] always gives every distance.
+/// two (3–4, 5–8, …). The JSON report always gives every distance.
 fn text_buckets(h: &BTreeMap<u32, usize>) -> Vec<(String, usize)> {
     if h.len() <= TEXT_BUCKETS {
         return h.iter().map(|(d, n)| (d.to_string(), *n)).collect();

@@ -810,3 +810,39 @@ fn the_two_layouts_totals_are_the_locks() {
         kb(bytes)
     );
 }
+
+/// docs/SEMANTICS.md's "Other engines' names" table lists exactly the names of
+/// `actlut_core::names::ENGINE_NAMES`, each beside the function it parses to.
+#[test]
+fn the_engines_names_table_lists_every_engine_name_with_its_function() {
+    let semantics = read("docs/SEMANTICS.md");
+    let start = semantics
+        .find("### Other engines' names")
+        .expect("docs/SEMANTICS.md has its engines' names section");
+    let section = &semantics[start..];
+    let section = &section[..section[4..].find("\n#").map_or(section.len(), |i| i + 4)];
+    let mut listed: Vec<(String, String)> = Vec::new();
+    for line in section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| engine"))
+    {
+        let cells = row_cells(line);
+        let (names, functions) = (backticked(&cells[1]), backticked(&cells[2]));
+        // One function for every name, or one per name, in order.
+        for (i, name) in names.iter().enumerate() {
+            let function = if functions.len() == 1 {
+                &functions[0]
+            } else {
+                &functions[i]
+            };
+            listed.push((name.clone(), function.clone()));
+        }
+    }
+    let mut want: Vec<(String, String)> = actlut_core::names::ENGINE_NAMES
+        .iter()
+        .map(|(n, f)| (n.to_string(), f.name().to_string()))
+        .collect();
+    listed.sort();
+    want.sort();
+    assert_eq!(listed, want);
+}

@@ -307,16 +307,12 @@ fn engines_names_parse_to_the_same_exact_function() {
 }
 
 #[test]
-fn the_unknown_name_error_lists_the_engines_names() {
+fn the_unknown_name_error_says_where_the_engines_names_are_listed() {
     let msg = "GeLU".parse::<Function>().unwrap_err().to_string();
-    for name in [
-        "gelu_erf",
-        "GELU(approximate='tanh') (gelu_tanh)",
-        "SiLU (silu)",
-        "Sigmoid",
-    ] {
-        assert!(msg.contains(name), "{name} missing from: {msg}");
-    }
+    assert!(msg.contains("actlut_core::names::ENGINE_NAMES"), "{msg}");
+    assert!(msg.contains("docs/SEMANTICS.md"), "{msg}");
+    // Short enough to read: actlut's names and one pointer, not every alias.
+    assert!(!msg.contains("SiLU"), "{msg}");
 }
 
 #[test]
@@ -326,7 +322,7 @@ fn an_unknown_name_is_repeated_in_the_error() {
     assert!(!err.is_truncated());
     let msg = err.to_string();
     assert!(
-        msg.starts_with("unknown activation name `gelux`: expected one of gelu, "),
+        msg.starts_with("unknown function name `gelux`: expected one of gelu, "),
         "{msg}"
     );
     for act in Function::ALL {

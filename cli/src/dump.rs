@@ -1,25 +1,52 @@
 //! `actlut dump DIR`: every table as a file, and the checksums to verify them.
 
-use std::ffi::OsStr;
+use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::path::Path;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 
 use actlut::manifest;
 
 use actlut_codegen::compact::Layout;
+use clap::builder::{OsStringValueParser, TypedValueParser as _};
 
+use crate::output::write_file;
 use crate::tables::{compact_forms_of, table_le};
-use crate::{emit, usage, Failure};
+use crate::{Failure, Io, Stop};
 
-/// Writes every table and the SHA256SUMS files into `dir`.
-pub(crate) fn dump(dir: &OsStr) -> Result<ExitCode, Failure> {
-    if dir.is_empty() {
-        return Err(usage(
-            "`dump` needs a directory name, and `` is empty".to_string(),
-        ));
+/// `actlut dump DIR`.
+#[derive(clap::Args)]
+#[command(
+    about = "Write every table to DIR/<name>.bin and DIR/SHA256SUMS, and the compact stored \
+             forms to DIR/compact and DIR/compact-words",
+    long_about = "Write DIR/<name>.bin (little-endian) for every table and DIR/SHA256SUMS, and \
+                  DIR/compact/<name>.compact (the compact stored form) for every 16-bit table \
+                  and DIR/compact/SHA256SUMS (the compact lock's hashes); the same in the words \
+                  layout in DIR/compact-words. `sha256sum -c SHA256SUMS` verifies each \
+                  directory. Never writes through a symbolic link."
+)]
+pub(crate) struct Args {
+    /// The directory to write (created if missing)
+    #[arg(value_parser = OsStringValueParser::new().try_map(directory))]
+    dir: PathBuf,
+}
+
+/// A directory name: any path but the empty one.
+fn directory(s: OsString) -> Result<PathBuf, String> {
+    if s.is_empty() {
+        return Err("a directory name must not be empty".to_string());
     }
-    let dir = Path::new(dir);
+    Ok(PathBuf::from(s))
+}
+
+/// Runs `actlut dump`.
+pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
+    io.emit(&dump(&a.dir)?);
+    Ok(0)
+}
+
+/// Writes every table and the SHA256SUMS files into `dir`, and says what it
+/// wrote.
+fn dump(dir: &Path) -> Result<String, Failure> {
     // A symbolic link as DIR is followed, and the output says where to.
     let note = match std::fs::symlink_metadata(dir) {
         Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(dir) {
@@ -81,13 +108,12 @@ pub(crate) fn dump(dir: &OsStr) -> Result<ExitCode, Failure> {
             compact_dir.display()
         ));
     }
-    emit(&format!(
+    Ok(format!(
         "wrote {} tables and SHA256SUMS to {}{note}, {} (check each with: sha256sum -c SHA256SUMS)\n",
         manifest::TABLES.len(),
         dir.display(),
         written.join(", and ")
-    ));
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 /// The directory under `DIR` that holds the stored forms of `layout`:
@@ -97,34 +123,4 @@ pub(crate) fn compact_dir_name(layout: Layout) -> &'static str {
         Layout::Bytes => "compact",
         Layout::Words => "compact-words",
     }
-}
-
-/// Writes `bytes` to `path` without following a symbolic link there: an
-/// existing link is an error, and the bytes go to a new file in the same
-/// directory that is then renamed over `path` (a rename replaces a link made
-/// in the meantime instead of writing through it).
-pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    if let Ok(m) = std::fs::symlink_metadata(path) {
-        if m.file_type().is_symlink() {
-            let target = std::fs::read_link(path)
-                .map(|t| format!(" to {}", t.display()))
-                .unwrap_or_default();
-            return Err(Failure(format!(
-                "refusing to write {}: it is a symbolic link{target}, which dump does not follow (remove it first)",
-                path.display()
-            )));
-        }
-    }
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .and_then(|mut f| std::io::Write::write_all(&mut f, bytes))
-        .and_then(|()| std::fs::rename(&tmp, path));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Failure(format!("cannot write {}: {e}", path.display()))
-    })
 }

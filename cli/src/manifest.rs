@@ -4,9 +4,58 @@ use std::fmt::Write as _;
 
 use actlut::manifest::{self, Table};
 use actlut_codegen::compact_lock;
+use serde::Serialize;
 
-use crate::json::{json_list, json_str};
+use crate::output::to_json;
 use crate::tables::compact_lock_entries;
+use crate::{Io, Stop};
+
+/// `actlut manifest [--json]`.
+#[derive(clap::Args)]
+#[command(
+    about = "List every table: name, format, entries, bytes, SHA-256 and definition",
+    long_about = "List every table: name, format, entries, bytes, SHA-256 (of the entries: the \
+                  table's identity), then for each 16-bit table the size and SHA-256 of its \
+                  compact stored form (what the `compact` feature embeds, \
+                  tables/actlut-compact.lock; `-` for smaller tables), and the definition."
+)]
+pub(crate) struct Args {
+    /// Print one JSON object: reference, and tables (each with name, function, format,
+    /// entries, bytes, sha256, stored_bytes, stored_sha256, definition, aliases)
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `actlut manifest`.
+pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
+    io.emit(&manifest_text(a.json));
+    Ok(0)
+}
+
+/// The object of `actlut manifest --json`.
+#[derive(Serialize)]
+struct Manifest {
+    reference: &'static str,
+    tables: Vec<Entry>,
+}
+
+/// One table of [`Manifest`].
+#[derive(Serialize)]
+struct Entry {
+    name: &'static str,
+    function: &'static str,
+    format: &'static str,
+    entries: usize,
+    bytes: usize,
+    sha256: String,
+    /// The compact stored form's length, for a 16-bit table (null otherwise).
+    stored_bytes: Option<usize>,
+    /// The compact stored form's SHA-256, for a 16-bit table (null otherwise).
+    stored_sha256: Option<String>,
+    definition: &'static str,
+    /// The other tables with the same bytes.
+    aliases: Vec<String>,
+}
 
 /// The manifest as text, or as JSON with `json`.
 pub(crate) fn manifest_text(json: bool) -> String {
@@ -20,32 +69,28 @@ pub(crate) fn manifest_text(json: bool) -> String {
         Some((len, actlut_codegen::hex(&e.sha256)))
     };
     if json {
-        let _ = writeln!(
-            s,
-            "{{\n  \"reference\": {},\n  \"tables\": [",
-            json_str(manifest::REFERENCE_VERSION)
+        let tables = manifest::TABLES
+            .iter()
+            .map(|t| Entry {
+                name: t.name,
+                function: t.function.name(),
+                format: t.format.name(),
+                entries: t.entries(),
+                bytes: t.bytes(),
+                sha256: t.sha256_hex().to_string(),
+                stored_bytes: stored(t).map(|(n, _)| n),
+                stored_sha256: stored(t).map(|(_, h)| h),
+                definition: t.definition(),
+                aliases: aliases(t),
+            })
+            .collect();
+        return to_json(
+            &Manifest {
+                reference: manifest::REFERENCE_VERSION,
+                tables,
+            },
+            2,
         );
-        for (i, t) in manifest::TABLES.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "    {{\"name\": {}, \"function\": {}, \"format\": {}, \"entries\": {}, \"bytes\": {}, \
-                 \"sha256\": \"{}\", \"stored_bytes\": {}, \"stored_sha256\": {}, \"definition\": {}, \
-                 \"aliases\": {}}}{}",
-                json_str(t.name),
-                json_str(t.function.name()),
-                json_str(t.format.name()),
-                t.entries(),
-                t.bytes(),
-                t.sha256_hex(),
-                stored(t).map_or("null".to_string(), |(n, _)| n.to_string()),
-                stored(t).map_or("null".to_string(), |(_, h)| format!("\"{h}\"")),
-                json_str(t.definition()),
-                json_list(&aliases(t)),
-                if i + 1 < manifest::TABLES.len() { "," } else { "" }
-            );
-        }
-        s.push_str("  ]\n}\n");
-        return s;
     }
     let _ = writeln!(
         s,

@@ -13,131 +13,186 @@
 //! form (`ACTLUTC1`, the bytes layout) of a table with 16-bit inputs and 16-bit outputs
 //! instead, `--spline` its spline stored form (`ACTLUTS1`, `actlut_codegen::spline`).
 
-use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use actlut_codegen::builder::entry_bytes;
 use actlut_codegen::compact::{compact, Layout};
-use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
+use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantError, QuantType, Rounding};
+use clap::builder::PossibleValue;
+use clap::error::ErrorKind;
 
-use crate::dump::write_file;
-use crate::{emit, usage, Failure};
+use crate::output::write_file;
+use crate::values::{listed, Named};
+use crate::{Failure, Io, Stop};
 
-/// The usage text of `actlut quant`.
-pub const USAGE: &str = "\
-       actlut quant FUNCTION --in i16|u16|i8|u8|i4|u4 --scale S --zero-point Z
-                    --out f32|f16|bf16|i16|u16|i8|u8 [--out-scale S --out-zero-point Z]
-                    [--rounding ties-even|ties-away] [--compact | --spline] --output FILE";
+/// `actlut quant --help` before the options.
+const LONG_ABOUT: &str = "\
+Write the fused table of FUNCTION (a function name, or identity) over the codes of --in, \
+dequantized with --scale and --zero-point, then rounded to --out (requantized with --out-scale \
+and --out-zero-point, rounding ties by --rounding) to FILE: entry i for the code whose bits are \
+i, little-endian, each as wide as the output type; print the file's SHA-256.
 
-/// The help paragraph of `actlut quant`.
-pub const HELP: &str = "\
-  quant      write the fused table of FUNCTION (a function name, or identity) over
-             the codes of --in, dequantized with --scale and --zero-point, then
-             rounded to --out (requantized with --out-scale and --out-zero-point,
-             default 0, rounding ties by --rounding, default ties-even) to FILE:
-             entry i for the code whose bits are i, little-endian, each as wide as
-             the output type; prints the file's SHA-256. Scales are decimals,
-             fractions (1/4096) or powers of two (2^-12), rounded once to the
-             nearest f32. --compact writes the compact stored form
-             of a 16-bit table (16-bit input and output), --spline its spline
-             stored form (a cubic predictor and the entries it misses)";
+Scales are decimals, fractions (1/4096) or powers of two (2^-12), rounded once to the nearest \
+f32. --compact writes the compact stored form of a 16-bit table (16-bit input and output), \
+--spline its spline stored form (a cubic predictor and the entries it misses).";
 
-/// Parsed arguments.
-struct Args {
-    function: Option<String>,
-    input: Option<String>,
-    scale: Option<String>,
-    zero_point: Option<String>,
-    out: Option<String>,
-    out_scale: Option<String>,
-    out_zero_point: Option<String>,
-    rounding: Option<String>,
+/// `actlut quant FUNCTION --in T --scale S --zero-point Z --out T [...] --output FILE`.
+#[derive(clap::Args)]
+#[command(
+    about = "Write a fused quantized table (dequantize, function, requantize) to a file \
+             (docs/quant16.md)",
+    long_about = LONG_ABOUT,
+    after_help = "exit status: 0 written; 2 usage or I/O error"
+)]
+pub(crate) struct Args {
+    /// The function: a function name (or its cargo feature), or identity
+    #[arg(value_parser = op())]
+    function: Op,
+    /// The input type, whose every code is an entry
+    #[arg(long = "in", value_name = "TYPE", value_parser = input())]
+    input: QuantType,
+    /// The input's scale
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_scale)]
+    scale: f32,
+    /// The input's zero point
+    #[arg(long, value_name = "Z", allow_hyphen_values = true, value_parser = parse_int)]
+    zero_point: i32,
+    /// The output type: a float, or an integer type (requantized)
+    #[arg(long, value_name = "TYPE", value_parser = out())]
+    out: Out,
+    /// The scale of a requantized output (required for one)
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = parse_scale)]
+    out_scale: Option<f32>,
+    /// The zero point of a requantized output [default: 0]
+    #[arg(long, value_name = "Z", allow_hyphen_values = true, value_parser = parse_int)]
+    out_zero_point: Option<i32>,
+    /// How a requantized output rounds ties [default: ties-even]
+    #[arg(long, value_name = "ROUNDING", value_parser = rounding())]
+    rounding: Option<Rounding>,
+    /// Write the compact stored form (a 16-bit table only)
+    #[arg(long, conflicts_with = "spline")]
     compact: bool,
+    /// Write the spline stored form (a 16-bit table only)
+    #[arg(long)]
     spline: bool,
-    output: Option<PathBuf>,
+    /// The file to write
+    #[arg(long, value_name = "FILE")]
+    output: PathBuf,
 }
 
-fn parse(args: &[OsString]) -> Result<Args, Failure> {
-    let mut a = Args {
-        function: None,
-        input: None,
-        scale: None,
-        zero_point: None,
-        out: None,
-        out_scale: None,
-        out_zero_point: None,
-        rounding: None,
-        compact: false,
-        spline: false,
-        output: None,
-    };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if arg == "--output" {
-            let path = it
-                .next()
-                .ok_or_else(|| usage("`--output` needs a file".to_string()))?;
-            a.output = Some(PathBuf::from(path));
-            continue;
-        }
-        let s = arg
-            .to_str()
-            .ok_or_else(|| usage(format!("unknown argument `{}`", arg.to_string_lossy())))?;
-        if s == "--compact" {
-            a.compact = true;
-            continue;
-        }
-        if s == "--spline" {
-            a.spline = true;
-            continue;
-        }
-        let (key, inline) = match s.split_once('=') {
-            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_string())),
-            _ => (s, None),
-        };
-        let slot = match key {
-            "--in" => &mut a.input,
-            "--scale" => &mut a.scale,
-            "--zero-point" => &mut a.zero_point,
-            "--out" => &mut a.out,
-            "--out-scale" => &mut a.out_scale,
-            "--out-zero-point" => &mut a.out_zero_point,
-            "--rounding" => &mut a.rounding,
-            "--output" => {
-                a.output = inline.map(PathBuf::from);
-                continue;
-            }
-            _ if s.starts_with('-') && s.parse::<f64>().is_err() => {
-                return Err(usage(format!("unknown option `{s}`")));
-            }
-            _ => {
-                if a.function.is_some() {
-                    return Err(usage(format!("unexpected argument `{s}`")));
-                }
-                a.function = Some(s.to_string());
-                continue;
-            }
-        };
-        if slot.is_some() {
-            return Err(usage(format!("`{key}` given twice")));
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => it
-                .next()
-                .and_then(|v| v.to_str())
-                .ok_or_else(|| usage(format!("`{key}` needs a value")))?
-                .to_string(),
-        };
-        *slot = Some(value);
+/// An output type as `--out` names it: a float, or an integer type whose
+/// scale and zero point come from `--out-scale` and `--out-zero-point`.
+#[derive(Clone, Copy)]
+enum Out {
+    Float(OutputType),
+    Requantized(QuantType),
+}
+
+/// The float output types.
+const FLOAT_OUTPUTS: [OutputType; 3] = [OutputType::F32, OutputType::F16, OutputType::Bf16];
+
+impl Out {
+    /// Every output type: the floats, then the integer types a table can be
+    /// requantized to (`QuantType::ALL` but the 4-bit ones).
+    fn all() -> Vec<Out> {
+        let ints = QuantType::ALL
+            .into_iter()
+            .filter(|&t| OutputType::requantized(t, 1.0, 0).is_some());
+        FLOAT_OUTPUTS
+            .into_iter()
+            .map(Out::Float)
+            .chain(ints.map(Out::Requantized))
+            .collect()
     }
-    Ok(a)
+
+    fn name(self) -> &'static str {
+        match self {
+            Out::Float(o) => o.name(),
+            Out::Requantized(t) => t.name(),
+        }
+    }
 }
 
-fn required<'a>(v: &'a Option<String>, what: &str) -> Result<&'a str, Failure> {
-    v.as_deref()
-        .ok_or_else(|| usage(format!("`quant` needs {what}")))
+fn op() -> Named<Op> {
+    Named::new(
+        || {
+            std::iter::once(PossibleValue::new("identity"))
+                .chain(
+                    actlut_codegen::Function::ALL
+                        .iter()
+                        .map(|f| PossibleValue::new(f.name()).alias(f.feature())),
+                )
+                .collect()
+        },
+        |s| {
+            Op::from_name(&s).ok_or_else(|| {
+                format!(
+                    "unknown function `{s}`: expected identity or one of {}",
+                    listed(actlut_codegen::Function::ALL.iter().map(|f| f.name()))
+                )
+            })
+        },
+    )
+}
+
+fn input() -> Named<QuantType> {
+    Named::new(
+        || {
+            QuantType::ALL
+                .iter()
+                .map(|t| PossibleValue::new(t.name()))
+                .collect()
+        },
+        |s| {
+            QuantType::from_name(&s).ok_or_else(|| {
+                format!(
+                    "expected one of {}",
+                    listed(QuantType::ALL.iter().map(|t| t.name()))
+                )
+            })
+        },
+    )
+}
+
+fn out() -> Named<Out> {
+    Named::new(
+        || {
+            Out::all()
+                .iter()
+                .map(|o| PossibleValue::new(o.name()))
+                .collect()
+        },
+        |s| {
+            Out::all()
+                .into_iter()
+                .find(|o| o.name() == s)
+                .ok_or_else(|| {
+                    format!(
+                        "expected one of {}",
+                        listed(Out::all().iter().map(|o| o.name()))
+                    )
+                })
+        },
+    )
+}
+
+fn rounding() -> Named<Rounding> {
+    Named::new(
+        || {
+            Rounding::ALL
+                .iter()
+                .map(|r| PossibleValue::new(r.name()))
+                .collect()
+        },
+        |s| {
+            Rounding::from_name(&s).ok_or_else(|| {
+                format!(
+                    "expected one of {}",
+                    listed(Rounding::ALL.iter().map(|r| r.name()))
+                )
+            })
+        },
+    )
 }
 
 /// A scale: a decimal (`0.000244140625`), a fraction of positive integers (`1/4096`) or a
@@ -145,8 +200,8 @@ fn required<'a>(v: &'a Option<String>, what: &str) -> Result<&'a str, Failure> {
 /// parsing is correctly rounded for decimals; a fraction is divided exactly
 /// ([`ratio_to_f32`]) and a power of two is built from its exponent, so `1/4096`, `2^-12`
 /// and `0.000244140625` are the same `f32`.
-fn parse_scale(option: &str, s: &str) -> Result<f32, Failure> {
-    let bad = |why: &str| Failure(format!("{option} {s}: {why}"));
+fn parse_scale(s: &str) -> Result<f32, String> {
+    let bad = |why: &str| why.to_string();
     let lower = s.to_ascii_lowercase();
     if lower.contains("inf") || lower.contains("nan") {
         return Err(bad("a scale must be finite and positive"));
@@ -159,7 +214,7 @@ fn parse_scale(option: &str, s: &str) -> Result<f32, Failure> {
             .ok_or_else(|| bad("outside f32: a power of two 2^N needs -149 <= N <= 127"));
     }
     if let Some((p, q)) = s.split_once('/') {
-        let int = |t: &str| -> Result<u64, Failure> {
+        let int = |t: &str| -> Result<u64, String> {
             if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad(
                     "not a fraction: expected P/Q with positive integers, such as 1/4096",
@@ -219,104 +274,98 @@ fn ratio_to_f32(p: u64, q: u64) -> f32 {
     f32::from_bits(((e + 127) as u32) << 23 | (sig as u32 & 0x7F_FFFF))
 }
 
-fn parse_int(option: &str, s: &str) -> Result<i32, Failure> {
+/// An integer option: clamped to `i32` (a zero point that far out is out of every type's
+/// range, which the pipeline reports).
+fn parse_int(s: &str) -> Result<i32, String> {
     s.parse::<i64>()
-        .map_err(|_| Failure(format!("{option} {s}: not an integer")))
+        .map_err(|_| "not an integer".to_string())
         .map(|v| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
 }
 
-/// Runs `actlut quant` with the arguments after `quant`.
-pub fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        emit(&format!("usage: {}\n\n  {HELP}\n", USAGE.trim_start()));
-        return Ok(ExitCode::SUCCESS);
-    }
-    let a = parse(args)?;
-    let function = required(&a.function, "a FUNCTION (a function name or identity)")?;
-    let op = Op::from_name(function).ok_or_else(|| {
-        let names: Vec<&str> = actlut_codegen::Function::ALL
-            .iter()
-            .map(|f| f.name())
-            .collect();
-        Failure(format!(
-            "unknown function `{function}`: expected identity or one of {}",
-            names.join(", ")
-        ))
-    })?;
-    let input_name = required(&a.input, "--in TYPE")?;
-    let input = QuantType::from_name(input_name).ok_or_else(|| {
-        Failure(format!(
-            "--in {input_name}: expected i16, u16, i8, u8, i4 or u4"
-        ))
-    })?;
-    let scale = parse_scale("--scale", required(&a.scale, "--scale S")?)?;
-    let zero_point = parse_int("--zero-point", required(&a.zero_point, "--zero-point Z")?)?;
-    let out_name = required(&a.out, "--out TYPE")?;
-    let float = match out_name {
-        "f32" => Some(OutputType::F32),
-        "f16" => Some(OutputType::F16),
-        "bf16" => Some(OutputType::Bf16),
-        "i16" | "u16" | "i8" | "u8" => None,
-        _ => {
-            return Err(Failure(format!(
-                "--out {out_name}: expected f32, f16, bf16, i16, u16, i8 or u8"
-            )))
-        }
+/// A usage error found after parsing: clap's error of `kind`.
+fn usage(kind: ErrorKind, message: String) -> Stop {
+    Stop::Usage(clap::Error::raw(kind, message))
+}
+
+/// A pipeline's error as the usage error of the option it is about: the
+/// error's parameter (`scale`, `zero_point`, `out_scale`, `out_zero_point`)
+/// is the id of the option's argument.
+fn pipeline_error(e: &QuantError) -> Stop {
+    let parameter = match *e {
+        QuantError::Scale { parameter, .. }
+        | QuantError::ZeroPoint { parameter, .. }
+        | QuantError::ScaleTooSmall { parameter, .. } => Some(parameter),
+        _ => None,
     };
-    let output = match float {
-        Some(o) => {
+    let mut cmd = <Args as clap::Args>::augment_args(clap::Command::new("quant"));
+    cmd.build();
+    match parameter.and_then(|p| cmd.get_arguments().find(|a| a.get_id() == p)) {
+        Some(arg) => usage(
+            ErrorKind::ValueValidation,
+            format!("invalid value for '{arg}': {e}"),
+        ),
+        None => Stop::Failure(Failure(e.to_string())),
+    }
+}
+
+/// Runs `actlut quant`.
+pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
+    let output = match a.out {
+        Out::Float(o) => {
             for (given, option) in [
-                (&a.out_scale, "--out-scale"),
-                (&a.out_zero_point, "--out-zero-point"),
-                (&a.rounding, "--rounding"),
+                (a.out_scale.is_some(), "--out-scale"),
+                (a.out_zero_point.is_some(), "--out-zero-point"),
+                (a.rounding.is_some(), "--rounding"),
             ] {
-                if given.is_some() {
-                    return Err(Failure(format!(
-                        "{option} applies only to requantized outputs (i16, u16, i8, u8), not {out_name}"
-                    )));
+                if given {
+                    return Err(usage(
+                        ErrorKind::ArgumentConflict,
+                        format!(
+                            "{option} applies only to requantized outputs ({}), not {}",
+                            listed(
+                                Out::all()
+                                    .iter()
+                                    .filter(|o| matches!(o, Out::Requantized(_)))
+                                    .map(|o| o.name())
+                            ),
+                            o.name()
+                        ),
+                    ));
                 }
             }
             o
         }
-        None => {
-            let s = a.out_scale.as_deref().ok_or_else(|| {
-                Failure(format!(
-                    "--out {out_name} needs --out-scale (a requantized output)"
-                ))
+        Out::Requantized(ty) => {
+            let out_scale = a.out_scale.ok_or_else(|| {
+                usage(
+                    ErrorKind::MissingRequiredArgument,
+                    format!(
+                        "--out {} needs --out-scale (a requantized output)",
+                        ty.name()
+                    ),
+                )
             })?;
-            let out_scale = parse_scale("--out-scale", s)?;
-            let out_zp = match &a.out_zero_point {
-                Some(z) => parse_int("--out-zero-point", z)?,
-                None => 0,
-            };
-            let ty = QuantType::from_name(out_name).expect("an integer output type");
-            OutputType::requantized(ty, out_scale, out_zp).expect("an 8- or 16-bit type")
+            OutputType::requantized(ty, out_scale, a.out_zero_point.unwrap_or(0))
+                .expect("an 8- or 16-bit type")
         }
     };
-    let rounding = match &a.rounding {
-        None => Rounding::TiesToEven,
-        Some(r) => Rounding::from_name(r)
-            .ok_or_else(|| Failure(format!("--rounding {r}: expected ties-even or ties-away")))?,
-    };
-    let path = a
-        .output
-        .ok_or_else(|| usage("`quant` needs --output FILE".to_string()))?;
-    let pipeline = Pipeline::new(op, input, scale, zero_point, output)
-        .map_err(|e| Failure(format!("{}: {e}", option_of(&e.to_string()))))?
-        .with_rounding(rounding);
+    let (input, out_name) = (a.input, a.out.name());
+    if (a.compact || a.spline) && (input.bits() != 16 || output.bytes() != 2) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!(
+                "{} needs a 16-bit table: a 16-bit input (i16, u16) and a 16-bit output \
+                 (f16, bf16, i16, u16), not {} -> {out_name}",
+                if a.compact { "--compact" } else { "--spline" },
+                input.name()
+            ),
+        ));
+    }
+    let pipeline = Pipeline::new(a.function, input, a.scale, a.zero_point, output)
+        .map_err(|e| pipeline_error(&e))?
+        .with_rounding(a.rounding.unwrap_or_default());
     let mut entries = vec![0u32; input.codes()];
     pipeline.fill(&mut entries);
-    if a.compact && a.spline {
-        return Err(Failure("give --compact or --spline, not both".to_string()));
-    }
-    if (a.compact || a.spline) && (input.bits() != 16 || output.bytes() != 2) {
-        return Err(Failure(format!(
-            "{} needs a 16-bit table: a 16-bit input (i16, u16) and a 16-bit output \
-             (f16, bf16, i16, u16), not {} -> {out_name}",
-            if a.compact { "--compact" } else { "--spline" },
-            input.name()
-        )));
-    }
     let bytes = if a.spline {
         actlut_codegen::spline::pack_pipeline(&pipeline)
             .map_err(|e| Failure(format!("cannot pack the table: {e}")))?
@@ -328,28 +377,13 @@ pub fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
     } else {
         entry_bytes(output, &entries)
     };
-    write_file(&path, &bytes)?;
-    emit(&format!(
+    write_file(&a.output, &bytes)?;
+    io.emit(&format!(
         "{}  {}\n",
         actlut_codegen::hex(&actlut_codegen::sha256(&bytes)),
-        path.display()
+        a.output.display()
     ));
-    Ok(ExitCode::SUCCESS)
-}
-
-/// The command-line option a pipeline error message is about.
-fn option_of(message: &str) -> &'static str {
-    for (parameter, option) in [
-        ("out_scale", "--out-scale"),
-        ("out_zero_point", "--out-zero-point"),
-        ("scale", "--scale"),
-        ("zero_point", "--zero-point"),
-    ] {
-        if message.starts_with(parameter) {
-            return option;
-        }
-    }
-    "quant"
+    Ok(0)
 }
 
 #[cfg(test)]
@@ -357,7 +391,7 @@ mod tests {
     use super::*;
 
     fn scale(s: &str) -> Result<f32, String> {
-        parse_scale("--scale", s).map_err(|f| f.0)
+        parse_scale(s)
     }
 
     #[test]
@@ -435,10 +469,7 @@ mod tests {
             ("x", "not a number"),
         ] {
             let err = scale(s).unwrap_err();
-            assert!(
-                err.contains(says) && err.starts_with(&format!("--scale {s}:")),
-                "{s}: {err}"
-            );
+            assert!(err.contains(says), "{s}: {err}");
         }
     }
 }

@@ -5,50 +5,59 @@
 //! bit-pattern order, little-endian, one entry each. Each entry is compared
 //! with the table's; the distance between two values is their ordinal distance
 //! (how many representable values of FORMAT lie between them, plus one), with
-//! `−0` and `+0` one step apart. The grading and both reports are
-//! [`actlut::ulp`]'s, which the Python package shares; this module parses the
-//! arguments and reads FILE.
+//! `−0` and `+0` one step apart. The grading and the text report are
+//! [`actlut::ulp`]'s; this module parses the arguments, reads FILE and renders
+//! the JSON report ([`json`]), which the Python package shares.
 
-use std::ffi::OsString;
-use std::path::Path;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 
-use actlut::ulp::{ordinals, Grade};
+use actlut::ulp::{ordinals, Grade, Wrong};
 use actlut::{BuiltinTables as _, Format, Function};
+use serde::Serialize;
 
-use crate::{emit, Failure};
+use crate::output::to_json;
+use crate::{values, Failure, Io, Stop};
 
 /// The worst inputs listed, by default.
 const DEFAULT_WORST: usize = 10;
 
-/// `actlut ulp --help`.
-pub(crate) const USAGE: &str = "\
-usage: actlut ulp FUNCTION FORMAT FILE [--json] [--worst N]
+/// What `actlut ulp --help` prints before the arguments.
+fn long_about() -> String {
+    // The file's size for each format, from `Format::ALL`: "131072 bytes for
+    // f16, bf16; 256 for fp8_e4m3, ...".
+    let mut sizes: Vec<(usize, Vec<&str>)> = Vec::new();
+    for f in Format::ALL {
+        match sizes.iter_mut().find(|(b, _)| *b == f.table_bytes()) {
+            Some((_, names)) => names.push(f.name()),
+            None => sizes.push((f.table_bytes(), vec![f.name()])),
+        }
+    }
+    let sizes: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, (bytes, names))| {
+            let unit = if i == 0 { " bytes" } else { "" };
+            format!("{bytes}{unit} for {}", names.join(", "))
+        })
+        .collect();
+    format!(
+        "Grade an implementation of FUNCTION over FORMAT against actlut's correctly rounded \
+         table.\n\n\
+         FILE holds the implementation's output for every input of FORMAT, in input bit-pattern \
+         order (0x0000, 0x0001, ...), little-endian, one entry each (one byte per code in the \
+         formats of at most 8 bits): {}.\n\n\
+         It prints the number of entries that are not correctly rounded, the maximum error in \
+         ulps (the ordinal distance between the two values: -0 and +0 are one step apart, +-inf \
+         one step past the largest finite value), a histogram by ulp, the worst inputs with the \
+         correct result and the reference value, and the entries that are NaN where a number is \
+         due, or a number where NaN is due. A NaN where NaN is due is correct; a NaN payload \
+         other than the table's is counted apart.",
+        sizes.join("; ")
+    )
+}
 
-Grades an implementation of FUNCTION over FORMAT against actlut's correctly
-rounded table. FILE holds the implementation's output for every input of
-FORMAT, in input bit-pattern order (0x0000, 0x0001, ...), little-endian, one
-entry each: 131072 bytes for f16 and bf16, 256 for the fp8 formats, 64 for FP6
-and 16 for FP4 (one byte per code).
-
-  FUNCTION   gelu, gelu_tanh, sigmoid, tanh, silu, ... (`actlut manifest` lists
-             every table; a feature name such as `gelu-tanh` works too)
-  FORMAT     f16, bf16, fp8_e4m3, fp8_e5m2, fp8_e4m3fnuz, fp8_e5m2fnuz,
-             fp6_e2m3, fp6_e3m2, fp4_e2m1
-  --json     one JSON object: entries, mismatches, max_ulp (null when a NaN
-             stands for a number or the reverse), max_numeric_ulp (the largest
-             error between two numbers), histogram, nan_for_number,
-             number_for_nan, invalid_codes, nan_payloads_differ, worst
-  --worst N  list the N worst inputs (default 10)
-
-It prints the number of entries that are not correctly rounded, the maximum
-error in ulps (the ordinal distance between the two values: -0 and +0 are one
-step apart, +-inf one step past the largest finite value), a histogram by ulp,
-the worst inputs with the correct result and the reference value, and the
-entries that are NaN where a number is due, or a number where NaN is due. A
-NaN where NaN is due is correct; a NaN payload other than the table's is
-counted apart.
-
+/// What `actlut ulp --help` prints after the arguments.
+const AFTER_LONG_HELP: &str = "\
 Producing FILE (here gelu over f16; bf16 alike):
   numpy:   x = np.arange(65536, dtype=np.uint16).view(np.float16)
            f(x).astype('<f2').tofile('gelu_f16.bin')
@@ -69,82 +78,34 @@ exit status:
   2  usage or I/O error (unknown function or format, no table for them, a
      missing, empty or non-regular FILE, a FILE of the wrong size)";
 
-struct Args {
-    act: Function,
+/// `actlut ulp FUNCTION FORMAT FILE [--json] [--worst N]`.
+#[derive(clap::Args)]
+#[command(
+    about = "Grade an implementation of FUNCTION over FORMAT against the exact table: the \
+             entries not correctly rounded, the maximum error in ulps, a histogram and the worst \
+             inputs",
+    long_about = long_about(),
+    after_long_help = AFTER_LONG_HELP
+)]
+pub(crate) struct Args {
+    /// The function: a table name's prefix, its cargo feature (`gelu-tanh`) or another
+    /// engine's name for it (`gelu_erf`, `SiLU`)
+    #[arg(value_parser = values::function())]
+    function: Function,
+    /// The format of the inputs and outputs: a name or its cargo feature (`fp8-e4m3`)
+    #[arg(value_parser = values::format())]
     format: Format,
-    file: OsString,
+    /// The implementation's output for every input, in input bit-pattern order
+    file: PathBuf,
+    /// Print one JSON object: table, function, format, entries, mismatches, max_ulp (null
+    /// when a NaN stands for a number or the reverse), max_numeric_ulp (the largest error
+    /// between two numbers), histogram, nan_for_number, number_for_nan, invalid_codes,
+    /// nan_payloads_differ, worst
+    #[arg(long)]
     json: bool,
+    /// List the N worst inputs
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WORST)]
     worst: usize,
-}
-
-fn usage(message: String) -> Failure {
-    Failure(format!("{message} (try `actlut ulp --help`)"))
-}
-
-/// `Ok(None)`: `--help` was asked for.
-fn parse(args: &[OsString]) -> Result<Option<Args>, Failure> {
-    let mut json = false;
-    let mut worst = DEFAULT_WORST;
-    let mut positional = Vec::new();
-    let mut only_positional = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let is_option = a.as_encoded_bytes().first() == Some(&b'-') && a != "-";
-        if only_positional || !is_option {
-            positional.push(a.clone());
-            continue;
-        }
-        let s = a.to_str().unwrap_or("");
-        match s {
-            "--" => only_positional = true,
-            "-h" | "--help" => return Ok(None),
-            "--json" => json = true,
-            "--worst" => {
-                let n = it
-                    .next()
-                    .ok_or_else(|| usage("`--worst` needs a number".to_string()))?;
-                worst = parse_worst(&n.to_string_lossy())?;
-            }
-            _ => match s.strip_prefix("--worst=") {
-                Some(n) => worst = parse_worst(n)?,
-                None => return Err(usage(format!("unknown option `{}`", a.to_string_lossy()))),
-            },
-        }
-    }
-    let [function, format, file] = <[OsString; 3]>::try_from(positional).map_err(|p| {
-        usage(format!(
-            "`ulp` takes FUNCTION FORMAT FILE, got {} argument{}",
-            p.len(),
-            if p.len() == 1 { "" } else { "s" }
-        ))
-    })?;
-    let function = function.to_string_lossy();
-    let act: Function = function
-        .parse()
-        .map_err(|e: actlut::UnknownFunction| Failure(e.to_string()))?;
-    let format_name = format.to_string_lossy();
-    let format = Format::ALL
-        .into_iter()
-        .find(|f| f.name() == format_name || f.feature() == format_name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            Failure(format!(
-                "unknown format `{format_name}`: expected one of {}",
-                names.join(", ")
-            ))
-        })?;
-    Ok(Some(Args {
-        act,
-        format,
-        file,
-        json,
-        worst,
-    }))
-}
-
-fn parse_worst(n: &str) -> Result<usize, Failure> {
-    n.parse()
-        .map_err(|_| usage(format!("`--worst` needs a number, got `{n}`")))
 }
 
 /// Reads FILE: a regular file of exactly `bytes` bytes.
@@ -194,25 +155,112 @@ fn read_entries(path: &Path, format: Format, what: &str) -> Result<Vec<u16>, Fai
     })
 }
 
-/// Runs `actlut ulp` with the arguments after `ulp`.
-pub(crate) fn run(args: &[OsString]) -> Result<ExitCode, Failure> {
-    let Some(a) = parse(args)? else {
-        emit(&format!("{USAGE}\n"));
-        return Ok(ExitCode::SUCCESS);
-    };
-    let table = a.act.table(a.format).map_err(|e| Failure(e.to_string()))?;
-    let name = format!("{}_{}", a.act.name(), a.format.name());
-    let got = read_entries(Path::new(&a.file), a.format, &format!("{name} outputs"))?;
-    let g = Grade::against(a.act, a.format, table, &ordinals(a.format), &got);
-    let text = if a.json {
-        g.json(a.worst)
+/// Runs `actlut ulp`.
+pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
+    let table = a
+        .function
+        .table(a.format)
+        .map_err(|e| Failure(e.to_string()))?;
+    let name = format!("{}_{}", a.function.name(), a.format.name());
+    let got = read_entries(&a.file, a.format, &format!("{name} outputs"))?;
+    let g = Grade::against(a.function, a.format, table, &ordinals(a.format), &got);
+    io.emit(&if a.json {
+        json(&g, a.worst)
     } else {
         g.text(a.worst)
-    };
-    emit(&text);
-    Ok(if g.mismatches.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    });
+    Ok(if g.mismatches.is_empty() { 0 } else { 1 })
+}
+
+/// The report of `actlut ulp --json`: one JSON object and a newline, listing
+/// the `worst` worst inputs. Its keys are docs/ulp.md's; the Python package's
+/// `Grade.to_json` returns it.
+pub fn json(g: &Grade, worst: usize) -> String {
+    to_json(&Report::new(g, worst), 0)
+}
+
+/// The object of `actlut ulp --json`.
+#[derive(Serialize)]
+struct Report {
+    table: String,
+    function: &'static str,
+    format: &'static str,
+    entries: usize,
+    mismatches: usize,
+    /// `None` (null) when some error is unbounded.
+    max_ulp: Option<u32>,
+    max_numeric_ulp: u32,
+    /// Every distance, in increasing order.
+    histogram: Vec<Bucket>,
+    nan_for_number: usize,
+    number_for_nan: usize,
+    invalid_codes: usize,
+    nan_payloads_differ: usize,
+    worst: Vec<Worst>,
+}
+
+/// One distance of the histogram and its number of entries.
+#[derive(Serialize)]
+struct Bucket {
+    ulps: u32,
+    count: usize,
+}
+
+/// One of the worst inputs: [`actlut::ulp::Shown`], the distance (null when
+/// unbounded) and the kind of error.
+#[derive(Serialize)]
+struct Worst {
+    input: String,
+    input_value: String,
+    got: String,
+    got_value: String,
+    correct: String,
+    correct_value: String,
+    exact: String,
+    ulps: Option<u32>,
+    kind: &'static str,
+}
+
+impl Report {
+    fn new(g: &Grade, worst: usize) -> Report {
+        Report {
+            table: g.table_name(),
+            function: g.function.name(),
+            format: g.format.name(),
+            entries: g.entries,
+            mismatches: g.mismatches.len(),
+            max_ulp: g.max_ulp(),
+            max_numeric_ulp: g.max_numeric_ulp(),
+            histogram: g
+                .histogram()
+                .into_iter()
+                .map(|(ulps, count)| Bucket { ulps, count })
+                .collect(),
+            nan_for_number: g.count(Wrong::NanForNumber),
+            number_for_nan: g.count(Wrong::NumberForNan),
+            invalid_codes: g.count(Wrong::InvalidCode),
+            nan_payloads_differ: g.nan_payloads_differ,
+            worst: g
+                .worst(worst)
+                .iter()
+                .map(|m| {
+                    let v = g.shown(m);
+                    Worst {
+                        input: v.input,
+                        input_value: v.input_value,
+                        got: v.got,
+                        got_value: v.got_value,
+                        correct: v.correct,
+                        correct_value: v.correct_value,
+                        exact: v.exact,
+                        ulps: match m.wrong {
+                            Wrong::Ulps(d) => Some(d),
+                            _ => None,
+                        },
+                        kind: m.wrong.kind(),
+                    }
+                })
+                .collect(),
+        }
+    }
 }

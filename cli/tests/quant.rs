@@ -247,7 +247,7 @@ fn bad_input_is_exit_status_2_with_one_line() {
         ),
         (
             "gelu --in i16 --scale 0.1 --zero-point 0 --out i16 --out-scale 1 --rounding even",
-            "--rounding even",
+            "'even' for '--rounding <ROUNDING>'",
         ),
         (
             "gelux --in i16 --scale 0.1 --zero-point 0 --out f32",
@@ -255,11 +255,11 @@ fn bad_input_is_exit_status_2_with_one_line() {
         ),
         (
             "gelu --in i32 --scale 0.1 --zero-point 0 --out f32",
-            "--in i32",
+            "'i32' for '--in <TYPE>'",
         ),
         (
             "gelu --in i16 --scale 0.1 --zero-point 0 --out f64",
-            "--out f64",
+            "'f64' for '--out <TYPE>'",
         ),
         (
             "gelu --in i16 --scale 0.1 --zero-point 0 --out f32 --compact",
@@ -276,11 +276,11 @@ fn bad_input_is_exit_status_2_with_one_line() {
         ("gelu --in i16 --scale 0.1 --out f32", "--zero-point"),
         (
             "gelu --in i16 --scale 0.1 --scale 0.2 --zero-point 0 --out f32",
-            "given twice",
+            "'--scale <S>' cannot be used multiple times",
         ),
         (
             "gelu --in i16 --scale 0.1 --zero-point 0 --out f32 --bogus",
-            "unknown option",
+            "unexpected argument '--bogus'",
         ),
     ];
     // Each case: the arguments (split at spaces) and what the message names.
@@ -291,7 +291,7 @@ fn bad_input_is_exit_status_2_with_one_line() {
         ),
         (
             "gelu --in i16 --scale 0.1 --zero-point 0 --out f16 --spline --compact",
-            "not both",
+            "'--spline' cannot be used with '--compact'",
         ),
     ];
     for (args, needle) in cases.iter().chain(spline_cases) {

@@ -337,20 +337,23 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     assert_usage_error(
         &["ulp", "gelux", "f16", good],
-        "unknown activation name `gelux`",
+        "unknown function name `gelux`",
     );
     assert_usage_error(&["ulp", "gelu", "f17", good], "unknown format `f17`");
     // No table can exist: log is NaN for negative inputs and FP4 has no NaN.
     assert_usage_error(&["ulp", "log", "fp4_e2m1", good], "has no NaN");
-    assert_usage_error(&["ulp", "gelu", "f16"], "got 2 arguments");
-    assert_usage_error(&["ulp", "gelu", "f16", good, good], "got 4 arguments");
+    assert_usage_error(
+        &["ulp", "gelu", "f16"],
+        "the following required arguments were not provided: <FILE>",
+    );
+    assert_usage_error(&["ulp", "gelu", "f16", good, good], "unexpected argument");
     assert_usage_error(
         &["ulp", "gelu", "f16", good, "--bogus"],
-        "unknown option `--bogus`",
+        "unexpected argument '--bogus' found",
     );
     assert_usage_error(
         &["ulp", "gelu", "f16", good, "--worst", "x"],
-        "`--worst` needs a number",
+        "invalid value 'x' for '--worst <N>'",
     );
 }
 
@@ -362,4 +365,103 @@ fn help_shows_how_to_produce_the_file() {
     for what in ["numpy", "PyTorch", "candle", "131072 bytes"] {
         assert!(text.contains(what), "`{what}` not in the help");
     }
+}
+
+/// The JSON type of `v`, as docs/ulp.md names the value types.
+fn kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(n) if n.is_u64() => "count",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "list",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+/// The keys of `object` with the type of each value, in the order of the
+/// text (the key order users see).
+fn keys(text: &str, object: &serde_json::Value) -> Vec<(String, &'static str)> {
+    let map = object.as_object().expect("an object");
+    let mut keys: Vec<(usize, String, &'static str)> = map
+        .iter()
+        .map(|(k, v)| {
+            (
+                text.find(&format!("\"{k}\": ")).unwrap(),
+                k.clone(),
+                kind(v),
+            )
+        })
+        .collect();
+    keys.sort();
+    keys.into_iter().map(|(_, k, t)| (k, t)).collect()
+}
+
+/// `actlut ulp --json` parses as JSON, one object on one line, with the keys
+/// and value types of docs/ulp.md (and of the Python package's
+/// `Grade.to_dict()`), unbounded errors as `null`.
+#[test]
+fn the_json_report_parses_with_the_documented_keys_and_types() {
+    let mut t = words("gelu_f16");
+    t[0x3C00] += 2; // 2 ulps
+    t[0x4000] = 0x7E00; // NaN for a number: max_ulp null
+    let file = tmp_file("gelu_f16_json_keys.bin", &word_bytes(&t));
+    let (code, json) = grade_json("gelu", "f16", &file);
+    assert_eq!(code, Some(1));
+    assert!(json.ends_with("}\n") && json.lines().count() == 1, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let owned = |k: &[(&str, &'static str)]| -> Vec<(String, &'static str)> {
+        k.iter().map(|&(k, t)| (k.to_string(), t)).collect()
+    };
+    assert_eq!(
+        keys(&json, &v),
+        owned(&[
+            ("table", "string"),
+            ("function", "string"),
+            ("format", "string"),
+            ("entries", "count"),
+            ("mismatches", "count"),
+            ("max_ulp", "null"),
+            ("max_numeric_ulp", "count"),
+            ("histogram", "list"),
+            ("nan_for_number", "count"),
+            ("number_for_nan", "count"),
+            ("invalid_codes", "count"),
+            ("nan_payloads_differ", "count"),
+            ("worst", "list"),
+        ])
+    );
+    assert_eq!(
+        (&v["table"], &v["mismatches"]),
+        (&"gelu_f16".into(), &2.into())
+    );
+    let histogram = &v["histogram"][0];
+    let at = json.find("\"histogram\"").unwrap();
+    assert_eq!(
+        keys(&json[at..], histogram),
+        owned(&[("ulps", "count"), ("count", "count")])
+    );
+    let worst = v["worst"].as_array().unwrap();
+    assert_eq!(worst.len(), 2);
+    let at = json.find("\"worst\"").unwrap();
+    let text_keys = owned(&[
+        ("input", "string"),
+        ("input_value", "string"),
+        ("got", "string"),
+        ("got_value", "string"),
+        ("correct", "string"),
+        ("correct_value", "string"),
+        ("exact", "string"),
+    ]);
+    for (w, ulps) in [(&worst[0], "null"), (&worst[1], "count")] {
+        let mut want = text_keys.clone();
+        want.extend(owned(&[("ulps", ulps), ("kind", "string")]));
+        assert_eq!(keys(&json[at..], w), want, "{w}");
+    }
+    assert_eq!(worst[0]["kind"], "nan_for_number");
+    assert_eq!(
+        (&worst[1]["kind"], &worst[1]["ulps"]),
+        (&"ulps".into(), &2.into())
+    );
 }

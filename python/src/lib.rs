@@ -12,6 +12,7 @@
 //! own `PanicException` derives from `BaseException`, which `except
 //! Exception` does not catch).
 
+use std::ffi::OsString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -143,6 +144,23 @@ fn format_shape(format_name: &str) -> PyResult<(usize, usize)> {
 #[pyfunction]
 fn has_table(function: &str, format_name: &str) -> PyResult<bool> {
     Ok(activation(function)?.table(format(format_name)?).is_ok())
+}
+
+/// `python -m actlut ARGS...`: runs the `actlut` command's library
+/// (`actlut_cli::run_to`, built with the `ulp` command only) on `args`, named
+/// `python -m actlut` in its usage lines and hints: `(status, stdout,
+/// stderr)`, which `actlut/__main__.py` writes out. The GIL is released while
+/// it runs.
+#[pyfunction]
+fn run_cli(py: Python<'_>, args: Vec<OsString>) -> PyResult<(u8, String, String)> {
+    py.detach(|| {
+        guard(|| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let status = actlut_cli::run_to("python -m actlut", args, &mut out, &mut err);
+            let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+            Ok((status, text(out), text(err)))
+        })
+    })
 }
 
 /// The table's entries as bits: `uint16` for 16-bit formats, `uint8` else.
@@ -440,7 +458,7 @@ fn grade_bits(
                 }
             };
             let g = Grade::against(act, fmt, t, cached_ordinals(fmt), got);
-            Ok((g.json(worst), g.text(worst)))
+            Ok((actlut_cli::ulp::json(&g, worst), g.text(worst)))
         })
     })
 }
@@ -609,6 +627,7 @@ fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(format_name, m)?)?;
     m.add_function(wrap_pyfunction!(format_shape, m)?)?;
     m.add_function(wrap_pyfunction!(has_table, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(table_bits, m)?)?;
     m.add_function(wrap_pyfunction!(map_u16, m)?)?;
     m.add_function(wrap_pyfunction!(apply_u16, m)?)?;

@@ -158,7 +158,7 @@ def test_bad_input_is_a_type_or_value_error_naming_the_problem():
         actlut.apply("gelu", np.zeros(3, np.int16))
     with pytest.raises(TypeError, match="no gelu for dtype >f2"):
         actlut.apply("gelu", x.astype(">f2"))
-    with pytest.raises(ValueError, match="unknown activation name `gelux`"):
+    with pytest.raises(ValueError, match="unknown function name `gelux`"):
         actlut.apply("gelux", x)
     with pytest.raises(ValueError, match="there is no log_fp4_e2m1 table"):
         actlut.apply("log", inputs("fp4_e2m1"))

@@ -128,7 +128,8 @@ def test_python_m_actlut_runs_the_command(actlut_cli, tmp_path):
     py = subprocess.run(
         [sys.executable, "-m", "actlut", "ulp", "gelux", "bf16", path], capture_output=True, text=True, cwd=tmp_path
     )
-    assert py.returncode == 2 and py.stderr.startswith("actlut: error: unknown activation name `gelux`")
+    assert py.returncode == 2 and py.stderr.startswith("actlut: error: invalid value 'gelux' for '<FUNCTION>'")
+    assert "unknown function name `gelux`" in py.stderr and py.stderr.count("\n") == 1
 
 
 def test_help_exits_0_and_shows_the_synopsis(tmp_path):
@@ -136,6 +137,11 @@ def test_help_exits_0_and_shows_the_synopsis(tmp_path):
         [sys.executable, "-m", "actlut", "ulp", "--help"], capture_output=True, text=True, cwd=tmp_path
     )
     assert py.returncode == 0
-    assert py.stdout.startswith("usage: python -m actlut ulp FUNCTION FORMAT FILE [--json] [--worst N]")
+    assert "\nUsage: python -m actlut ulp [OPTIONS] <FUNCTION> <FORMAT> <FILE>\n" in py.stdout
+    assert "--worst <N>" in py.stdout and "--json" in py.stdout
     none = subprocess.run([sys.executable, "-m", "actlut"], capture_output=True, text=True, cwd=tmp_path)
-    assert none.returncode == 2 and none.stderr.startswith("actlut: error: no command given")
+    assert none.returncode == 2 and none.stderr.startswith("actlut: error: ")
+    assert "requires a subcommand" in none.stderr and none.stderr.endswith("(try `python -m actlut --help`)\n")
+    # The package's command is `ulp` alone: the audit is not in the wheel.
+    audit = subprocess.run([sys.executable, "-m", "actlut", "audit"], capture_output=True, text=True, cwd=tmp_path)
+    assert audit.returncode == 2 and "unrecognized subcommand 'audit'" in audit.stderr

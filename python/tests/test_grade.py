@@ -119,7 +119,7 @@ def test_bits_arrays_are_graded_like_the_formats_dtype():
 
 def test_bad_input_is_a_type_or_value_error_naming_the_problem():
     t = actlut.table("gelu", "f16")
-    with pytest.raises(ValueError, match="unknown activation name `gelux`"):
+    with pytest.raises(ValueError, match="unknown function name `gelux`"):
         actlut.grade("gelux", "f16", t)
     with pytest.raises(ValueError, match="unknown format `f8`"):
         actlut.grade("gelu", "f8", t)

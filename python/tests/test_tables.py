@@ -66,7 +66,7 @@ def test_feature_names_work_and_unknown_names_are_value_errors_naming_them():
         actlut.table("gelu-tanh", "fp8-e4m3").view(np.uint8),
         actlut.table("gelu_tanh", "fp8_e4m3").view(np.uint8),
     )
-    with pytest.raises(ValueError, match="unknown activation name `gelux`"):
+    with pytest.raises(ValueError, match="unknown function name `gelux`"):
         actlut.table("gelux", "f16")
     with pytest.raises(ValueError, match="unknown format `f17`"):
         actlut.table("gelu", "f17")

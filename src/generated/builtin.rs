@@ -4,8 +4,10 @@
 //! implementation for [`Function`]; `src/builtin.rs` re-exports it and holds the
 //! hand-written rest.
 
-use crate::{Format, MissingTable, TableRef};
-use actlut_core::Function;
+use crate::table_ref::TableRef;
+use crate::errors::{LengthMismatch, MissingTable};
+use crate::kernels::MapError;
+use actlut_core::{Format, Function};
 
 /// The built-in tables of a function chosen at run time (a model's configuration, a
 /// command line): [`Function::Gelu`]`.apply_bf16(&mut xs)`.
@@ -163,7 +165,7 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
     /// in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both lengths when
     /// `xs.len() != ys.len()` ([`LengthMismatch`](crate::LengthMismatch) has an example); `ys`
     /// is then unchanged.
-    fn map_f16(self, xs: &[half::f16], ys: &mut [half::f16]) -> Result<(), crate::MapError>;
+    fn map_f16(self, xs: &[half::f16], ys: &mut [half::f16]) -> Result<(), MapError>;
 
     /// `self` at one `bf16`: one table load.
     ///
@@ -187,11 +189,11 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
     /// in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both lengths when
     /// `xs.len() != ys.len()` ([`LengthMismatch`](crate::LengthMismatch) has an example); `ys`
     /// is then unchanged.
-    fn map_bf16(self, xs: &[half::bf16], ys: &mut [half::bf16]) -> Result<(), crate::MapError>;
+    fn map_bf16(self, xs: &[half::bf16], ys: &mut [half::bf16]) -> Result<(), MapError>;
 }
 
 /// The `f16` table the lookups of `function` read: full, or compact with `compact`.
-fn read_table_f16(function: Function) -> Result<&'static crate::kernels::read::ReadTable, MissingTable> {
+fn read_table_f16(function: Function) -> Result<&'static crate::read::ReadTable, MissingTable> {
     match function {
         #[cfg(all(feature = "gelu", feature = "f16"))]
         Function::Gelu => Ok(&crate::tables::read_table!(GELU_F16)),
@@ -235,7 +237,7 @@ fn read_table_f16(function: Function) -> Result<&'static crate::kernels::read::R
 }
 
 /// The `bf16` table the lookups of `function` read: full, or compact with `compact`.
-fn read_table_bf16(function: Function) -> Result<&'static crate::kernels::read::ReadTable, MissingTable> {
+fn read_table_bf16(function: Function) -> Result<&'static crate::read::ReadTable, MissingTable> {
     match function {
         #[cfg(all(feature = "gelu", feature = "bf16"))]
         Function::Gelu => Ok(&crate::tables::read_table!(GELU_BF16)),
@@ -747,77 +749,77 @@ impl BuiltinTables for Function {
     fn table(self, format: Format) -> Result<TableRef, MissingTable> {
         match (self, format) {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            (Function::Gelu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_F16))),
+            (Function::Gelu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_F16))),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            (Function::GeluTanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_TANH_F16))),
+            (Function::GeluTanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_TANH_F16))),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            (Function::Sigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SIGMOID_F16))),
+            (Function::Sigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SIGMOID_F16))),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            (Function::Tanh, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(TANH_F16))),
+            (Function::Tanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(TANH_F16))),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            (Function::Silu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SILU_F16))),
+            (Function::Silu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SILU_F16))),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            (Function::Mish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(MISH_F16))),
+            (Function::Mish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(MISH_F16))),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            (Function::Softplus, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTPLUS_F16))),
+            (Function::Softplus, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTPLUS_F16))),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            (Function::Softsign, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTSIGN_F16))),
+            (Function::Softsign, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTSIGN_F16))),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            (Function::Elu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ELU_F16))),
+            (Function::Elu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ELU_F16))),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            (Function::Selu, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SELU_F16))),
+            (Function::Selu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SELU_F16))),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            (Function::Hardsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_F16))),
+            (Function::Hardsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_F16))),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            (Function::Hardswish, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSWISH_F16))),
+            (Function::Hardswish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSWISH_F16))),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            (Function::Erf, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ERF_F16))),
+            (Function::Erf, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ERF_F16))),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            (Function::Exp, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(EXP_F16))),
+            (Function::Exp, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(EXP_F16))),
             #[cfg(all(feature = "log", feature = "f16"))]
-            (Function::Log, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOG_F16))),
+            (Function::Log, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOG_F16))),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            (Function::Rsqrt, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(RSQRT_F16))),
+            (Function::Rsqrt, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RSQRT_F16))),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            (Function::GeluQuick, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_QUICK_F16))),
+            (Function::GeluQuick, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            (Function::Logsigmoid, Format::F16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_F16))),
+            (Function::Logsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_F16))),
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            (Function::Gelu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_BF16))),
+            (Function::Gelu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_BF16))),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            (Function::GeluTanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_TANH_BF16))),
+            (Function::GeluTanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_TANH_BF16))),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            (Function::Sigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SIGMOID_BF16))),
+            (Function::Sigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SIGMOID_BF16))),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            (Function::Tanh, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(TANH_BF16))),
+            (Function::Tanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(TANH_BF16))),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            (Function::Silu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SILU_BF16))),
+            (Function::Silu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SILU_BF16))),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            (Function::Mish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(MISH_BF16))),
+            (Function::Mish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(MISH_BF16))),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            (Function::Softplus, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTPLUS_BF16))),
+            (Function::Softplus, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTPLUS_BF16))),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            (Function::Softsign, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SOFTSIGN_BF16))),
+            (Function::Softsign, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTSIGN_BF16))),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            (Function::Elu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ELU_BF16))),
+            (Function::Elu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ELU_BF16))),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            (Function::Selu, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(SELU_BF16))),
+            (Function::Selu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SELU_BF16))),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            (Function::Hardsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_BF16))),
+            (Function::Hardsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_BF16))),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            (Function::Hardswish, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(HARDSWISH_BF16))),
+            (Function::Hardswish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSWISH_BF16))),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            (Function::Erf, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(ERF_BF16))),
+            (Function::Erf, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ERF_BF16))),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            (Function::Exp, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(EXP_BF16))),
+            (Function::Exp, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(EXP_BF16))),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            (Function::Log, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOG_BF16))),
+            (Function::Log, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOG_BF16))),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            (Function::Rsqrt, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(RSQRT_BF16))),
+            (Function::Rsqrt, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RSQRT_BF16))),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            (Function::GeluQuick, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(GELU_QUICK_BF16))),
+            (Function::GeluQuick, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            (Function::Logsigmoid, Format::Bf16) => Ok(crate::kernels::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_BF16))),
+            (Function::Logsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_BF16))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
             (Function::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
@@ -1063,38 +1065,38 @@ impl BuiltinTables for Function {
     }
 
     fn f16(self, x: half::f16) -> Result<half::f16, MissingTable> {
-        Ok(half::f16::from_bits(crate::kernels::read::at(read_table_f16(self)?, x.to_bits())))
+        Ok(half::f16::from_bits(crate::read::at(read_table_f16(self)?, x.to_bits())))
     }
 
     fn apply_f16(self, xs: &mut [half::f16]) -> Result<(), MissingTable> {
         use half::slice::HalfFloatSliceExt;
-        crate::kernels::read::apply(read_table_f16(self)?, xs.reinterpret_cast_mut());
+        crate::read::apply(read_table_f16(self)?, xs.reinterpret_cast_mut());
         Ok(())
     }
 
-    fn map_f16(self, xs: &[half::f16], ys: &mut [half::f16]) -> Result<(), crate::MapError> {
+    fn map_f16(self, xs: &[half::f16], ys: &mut [half::f16]) -> Result<(), MapError> {
         use half::slice::HalfFloatSliceExt;
         let t = read_table_f16(self)?;
-        crate::LengthMismatch::check(xs.len(), ys.len())?;
-        crate::kernels::read::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+        LengthMismatch::check(xs.len(), ys.len())?;
+        crate::read::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }
 
     fn bf16(self, x: half::bf16) -> Result<half::bf16, MissingTable> {
-        Ok(half::bf16::from_bits(crate::kernels::read::at(read_table_bf16(self)?, x.to_bits())))
+        Ok(half::bf16::from_bits(crate::read::at(read_table_bf16(self)?, x.to_bits())))
     }
 
     fn apply_bf16(self, xs: &mut [half::bf16]) -> Result<(), MissingTable> {
         use half::slice::HalfFloatSliceExt;
-        crate::kernels::read::apply(read_table_bf16(self)?, xs.reinterpret_cast_mut());
+        crate::read::apply(read_table_bf16(self)?, xs.reinterpret_cast_mut());
         Ok(())
     }
 
-    fn map_bf16(self, xs: &[half::bf16], ys: &mut [half::bf16]) -> Result<(), crate::MapError> {
+    fn map_bf16(self, xs: &[half::bf16], ys: &mut [half::bf16]) -> Result<(), MapError> {
         use half::slice::HalfFloatSliceExt;
         let t = read_table_bf16(self)?;
-        crate::LengthMismatch::check(xs.len(), ys.len())?;
-        crate::kernels::read::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
+        LengthMismatch::check(xs.len(), ys.len())?;
+        crate::read::map(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }
 }

@@ -4,7 +4,7 @@
 //! and shorthands (`gelu_f16`, `gelu_f32`, …); `src/computed.rs` re-exports them.
 
 use crate::computed::f32;
-use crate::{Format, Function};
+use actlut_core::{Format, Function};
 
 /// `function` at one `f16`, computed.
 pub fn f16(function: Function, x: half::f16) -> half::f16 {

@@ -14,8 +14,7 @@
 use core::marker::PhantomData;
 
 use super::driver::{run, Block};
-use super::sealed::RawKernel;
-use super::{Kernel, KernelUnavailable, LookupTable, TableShape};
+use super::{LookupTable, TableShape};
 use crate::element::FloatOutput;
 
 /// One shared scale's row of an FP4 table: the output for each of the 16 FP4
@@ -99,29 +98,6 @@ impl<O: FloatOutput> LookupTable for Fp4Row<O> {
     }
 }
 
-impl<O: FloatOutput> super::sealed::Dispatch for Fp4Row<O> {
-    #[inline]
-    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
-        match kernel {
-            Kernel::Scalar => Some(fp4_scalar::<O>),
-            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            Kernel::Ssse3 if kernel.is_available() => Some(super::x86_64::fp4_ssse3::<O>),
-            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-            Kernel::Neon => Some(super::aarch64::fp4_neon::<O>),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Kernel::Simd128 => Some(super::wasm32::fp4_simd128::<O>),
-            _ => None,
-        }
-    }
-
-    /// [`Kernel::best`]: the CPU asked through [`Kernel::is_available`] (with
-    /// `std`, std's cached detection), or fixed at compile time.
-    #[inline]
-    fn best_implementation() -> RawKernel<Self> {
-        Self::implementation(Kernel::best(TableShape::Fp4)).unwrap_or(fp4_scalar::<O>)
-    }
-}
-
 /// The portable FP4 block: the row's 16 outputs assembled once per run, then
 /// one load per output.
 pub(super) struct Fp4Scalar;
@@ -176,7 +152,7 @@ pub(super) unsafe fn fp4_scalar<O: FloatOutput>(
 ///
 /// The CPU has the kernel's target features; `packed` is `scales.len() *
 /// block_bytes` bytes and `pairs` as many pairs.
-type BlocksKernel<O> = unsafe fn(&[Fp4Row<O>; 256], &[u8], &[u8], &mut [[O; 2]], usize);
+pub(super) type BlocksKernel<O> = unsafe fn(&[Fp4Row<O>; 256], &[u8], &[u8], &mut [[O; 2]], usize);
 
 /// The loop of every [`BlocksKernel`]: one run of the driver with `B` per
 /// block, over its scale's row.
@@ -216,7 +192,7 @@ pub(super) unsafe fn run_blocks<O: FloatOutput, B: Block<Fp4Row<O>>>(
 /// # Safety
 ///
 /// As [`BlocksKernel`].
-unsafe fn blocks_scalar<O: FloatOutput>(
+pub(super) unsafe fn blocks_scalar<O: FloatOutput>(
     rows: &[Fp4Row<O>; 256],
     packed: &[u8],
     scales: &[u8],
@@ -225,56 +201,4 @@ unsafe fn blocks_scalar<O: FloatOutput>(
 ) {
     // SAFETY: the contract is the caller's; the block needs no target feature.
     unsafe { run_blocks::<O, Fp4Scalar>(rows, packed, scales, pairs, block_bytes) }
-}
-
-/// The [`BlocksKernel`] of each kernel that [`Fp4Row`]'s dispatch offers here
-/// (the same kernels, the same conditions).
-fn blocks_implementation<O: FloatOutput>(kernel: Kernel) -> Option<BlocksKernel<O>> {
-    use super::sealed::Dispatch;
-    <Fp4Row<O>>::implementation(kernel)?;
-    match kernel {
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        Kernel::Ssse3 => Some(super::x86_64::fp4_blocks_ssse3::<O>),
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Kernel::Neon => Some(super::aarch64::fp4_blocks_neon::<O>),
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        Kernel::Simd128 => Some(super::wasm32::fp4_blocks_simd128::<O>),
-        _ => Some(blocks_scalar::<O>),
-    }
-}
-
-/// Runs `kernel` (or [`Kernel::best`] for `None`) over whole blocks of
-/// `block_bytes` packed bytes, each through the row of its scale:
-/// `out[2i], out[2i + 1]` are the outputs of `packed[i]`.
-///
-/// # Errors
-///
-/// [`KernelUnavailable`] if `kernel` cannot run FP4 rows here; nothing is
-/// written then.
-///
-/// # Panics
-///
-/// If `packed.len() != scales.len() * block_bytes` or `out.len() != 2 *
-/// packed.len()` (the callers check both first and return an error).
-pub(crate) fn map_blocks<O: FloatOutput>(
-    kernel: Option<Kernel>,
-    rows: &[Fp4Row<O>; 256],
-    packed: &[u8],
-    scales: &[u8],
-    out: &mut [O],
-    block_bytes: usize,
-) -> Result<(), KernelUnavailable> {
-    let kernel = kernel.unwrap_or_else(|| Kernel::best(TableShape::Fp4));
-    let run = blocks_implementation::<O>(kernel).ok_or(KernelUnavailable {
-        kernel,
-        shape: TableShape::Fp4,
-    })?;
-    assert_eq!(packed.len(), scales.len() * block_bytes, "FP4 block bytes");
-    assert_eq!(out.len(), 2 * packed.len(), "FP4 outputs");
-    let (pairs, rest) = out.as_chunks_mut::<2>();
-    debug_assert!(rest.is_empty());
-    // SAFETY: `blocks_implementation` returns only kernels that run here (those
-    // of `Fp4Row`'s dispatch); the lengths are checked just above.
-    unsafe { run(rows, packed, scales, pairs, block_bytes) };
-    Ok(())
 }

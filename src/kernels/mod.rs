@@ -76,7 +76,7 @@ mod compact;
 mod driver;
 #[allow(unsafe_code)]
 mod fp4;
-pub(crate) mod read;
+
 #[allow(unsafe_code)]
 mod scalar;
 #[allow(unsafe_code)]
@@ -216,11 +216,10 @@ mod sealed {
 }
 use sealed::RawKernel;
 
-use crate::lengths::check_lengths;
-use crate::{LengthMismatch, MapError};
+use crate::element::FloatOutput;
+use crate::errors::{check_lengths, LengthMismatch, MissingTable};
 use actlut_core::compact::{CompactRef, Layout};
 use actlut_core::spline::SplineRef;
-pub(crate) use fp4::map_blocks as map_fp4_blocks;
 pub use fp4::Fp4Row;
 
 /// `best_implementation` for a table type: with `std` on x86_64, a function
@@ -814,6 +813,84 @@ impl Kernel {
     }
 }
 
+/// The FP4 rows' kernels (the shape itself, its scalar block and its loop over
+/// blocks: `kernels/fp4.rs`).
+impl<O: FloatOutput> sealed::Dispatch for Fp4Row<O> {
+    #[inline]
+    fn implementation(kernel: Kernel) -> Option<RawKernel<Self>> {
+        match kernel {
+            Kernel::Scalar => Some(fp4::fp4_scalar::<O>),
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            Kernel::Ssse3 if kernel.is_available() => Some(x86_64::fp4_ssse3::<O>),
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Kernel::Neon => Some(aarch64::fp4_neon::<O>),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => Some(wasm32::fp4_simd128::<O>),
+            _ => None,
+        }
+    }
+
+    /// [`Kernel::best`]: the CPU asked through [`Kernel::is_available`] (with
+    /// `std`, std's cached detection), or fixed at compile time.
+    #[inline]
+    fn best_implementation() -> RawKernel<Self> {
+        Self::implementation(Kernel::best(TableShape::Fp4)).unwrap_or(fp4::fp4_scalar::<O>)
+    }
+}
+
+/// The [`fp4::BlocksKernel`] of each kernel that [`Fp4Row`]'s dispatch offers here
+/// (the same kernels, the same conditions).
+fn fp4_blocks_implementation<O: FloatOutput>(kernel: Kernel) -> Option<fp4::BlocksKernel<O>> {
+    use sealed::Dispatch;
+    <Fp4Row<O>>::implementation(kernel)?;
+    match kernel {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        Kernel::Ssse3 => Some(x86_64::fp4_blocks_ssse3::<O>),
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        Kernel::Neon => Some(aarch64::fp4_blocks_neon::<O>),
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Kernel::Simd128 => Some(wasm32::fp4_blocks_simd128::<O>),
+        _ => Some(fp4::blocks_scalar::<O>),
+    }
+}
+
+/// Runs `kernel` (or [`Kernel::best`] for `None`) over whole blocks of
+/// `block_bytes` packed bytes, each through the row of its scale:
+/// `out[2i], out[2i + 1]` are the outputs of `packed[i]`.
+///
+/// # Errors
+///
+/// [`KernelUnavailable`] if `kernel` cannot run FP4 rows here; nothing is
+/// written then.
+///
+/// # Panics
+///
+/// If `packed.len() != scales.len() * block_bytes` or `out.len() != 2 *
+/// packed.len()` (the callers check both first and return an error).
+#[allow(unsafe_code)]
+pub(crate) fn map_fp4_blocks<O: FloatOutput>(
+    kernel: Option<Kernel>,
+    rows: &[Fp4Row<O>; 256],
+    packed: &[u8],
+    scales: &[u8],
+    out: &mut [O],
+    block_bytes: usize,
+) -> Result<(), KernelUnavailable> {
+    let kernel = kernel.unwrap_or_else(|| Kernel::best(TableShape::Fp4));
+    let run = fp4_blocks_implementation::<O>(kernel).ok_or(KernelUnavailable {
+        kernel,
+        shape: TableShape::Fp4,
+    })?;
+    assert_eq!(packed.len(), scales.len() * block_bytes, "FP4 block bytes");
+    assert_eq!(out.len(), 2 * packed.len(), "FP4 outputs");
+    let (pairs, rest) = out.as_chunks_mut::<2>();
+    debug_assert!(rest.is_empty());
+    // SAFETY: `fp4_blocks_implementation` returns only kernels that run here (those
+    // of `Fp4Row`'s dispatch); the lengths are checked just above.
+    unsafe { run(rows, packed, scales, pairs, block_bytes) };
+    Ok(())
+}
+
 /// The error of running a [`Kernel`] on a table shape it does not serve, or
 /// on a CPU or target that cannot run it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -835,6 +912,51 @@ impl core::fmt::Display for KernelUnavailable {
 }
 
 impl core::error::Error for KernelUnavailable {}
+
+/// Why an out-of-place map that returns a `Result`
+/// ([`BuiltinTables::map_f16`](crate::BuiltinTables::map_f16) and the other
+/// `BuiltinTables::map_*`, [`Kernel::map`]) wrote
+/// nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MapError {
+    /// The table is not compiled in.
+    MissingTable(MissingTable),
+    /// The kernel asked for cannot run this table here.
+    KernelUnavailable(KernelUnavailable),
+    /// The source and destination lengths differ.
+    LengthMismatch(LengthMismatch),
+}
+
+impl core::fmt::Display for MapError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MapError::MissingTable(e) => e.fmt(f),
+            MapError::KernelUnavailable(e) => e.fmt(f),
+            MapError::LengthMismatch(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for MapError {}
+
+impl From<MissingTable> for MapError {
+    fn from(e: MissingTable) -> MapError {
+        MapError::MissingTable(e)
+    }
+}
+
+impl From<KernelUnavailable> for MapError {
+    fn from(e: KernelUnavailable) -> MapError {
+        MapError::KernelUnavailable(e)
+    }
+}
+
+impl From<LengthMismatch> for MapError {
+    fn from(e: LengthMismatch) -> MapError {
+        MapError::LengthMismatch(e)
+    }
+}
 
 /// `dst[i] = table[src[i]]` with `T`'s best kernel, chosen once.
 #[inline(always)]

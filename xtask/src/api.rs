@@ -64,7 +64,7 @@ impl Repr {
     /// or compact).
     fn table_ref(&self) -> &'static str {
         if emit::is_16_bit(self.format) {
-            "crate::kernels::read::table_ref"
+            "crate::read::table_ref"
         } else {
             "TableRef::U8"
         }
@@ -77,10 +77,10 @@ impl Repr {
     }
 
     /// The type of the table the lookups read: for 16-bit formats the form
-    /// the `compact` feature selects (`crate::kernels::read::ReadTable`).
+    /// the `compact` feature selects (`crate::read::ReadTable`).
     fn read_ty(&self) -> String {
         if emit::is_16_bit(self.format) {
-            "crate::kernels::read::ReadTable".into()
+            "crate::read::ReadTable".into()
         } else {
             self.table_ty()
         }
@@ -89,8 +89,8 @@ impl Repr {
     /// The slice functions (in place, out of place) over raw bits.
     fn kernels(&self) -> (&'static str, &'static str) {
         match (self.bits_ty, self.entries) {
-            // Full or compact, by the type of the table (`crate::kernels::read::Lookup16`).
-            ("u16", _) => ("crate::kernels::read::apply", "crate::kernels::read::map"),
+            // Full or compact, as the `compact` feature selects (`crate::kernels::read`).
+            ("u16", _) => ("crate::read::apply", "crate::read::map"),
             (_, 256) => ("crate::kernels::apply_u8", "crate::kernels::map_u8"),
             // Codes in the low bits of a byte: a plain loop that checks each code.
             _ => (
@@ -247,8 +247,10 @@ fn builtin(funcs: &[Func], reprs: &[Repr]) -> String {
 //! implementation for [`Function`]; `src/builtin.rs` re-exports it and holds the
 //! hand-written rest.
 
-use crate::{Format, MissingTable, TableRef};
-use actlut_core::Function;
+use crate::table_ref::TableRef;
+use crate::errors::{LengthMismatch, MissingTable};
+use crate::kernels::MapError;
+use actlut_core::{Format, Function};
 
 /// The built-in tables of a function chosen at run time (a model's configuration, a
 /// command line): [`Function::Gelu`]`.apply_bf16(&mut xs)`.
@@ -358,7 +360,7 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
     /// in, [`MapError::LengthMismatch`](crate::MapError::LengthMismatch) naming both lengths when
     /// `xs.len() != ys.len()` ([`LengthMismatch`](crate::LengthMismatch) has an example); `ys`
     /// is then unchanged.
-    fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError>;
+    fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), MapError>;
 "#,
             fmt = r.name,
         );
@@ -456,7 +458,7 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
             s,
             r#"
     fn {fmt}(self, x: {ty}) -> Result<{ty}, MissingTable> {{
-        Ok({ty}::from_bits(crate::kernels::read::at(read_table_{fmt}(self)?, x.to_bits())))
+        Ok({ty}::from_bits(crate::read::at(read_table_{fmt}(self)?, x.to_bits())))
     }}
 
     fn apply_{fmt}(self, xs: &mut [{ty}]) -> Result<(), MissingTable> {{
@@ -465,10 +467,10 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
         Ok(())
     }}
 
-    fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), crate::MapError> {{
+    fn map_{fmt}(self, xs: &[{ty}], ys: &mut [{ty}]) -> Result<(), MapError> {{
         use half::slice::HalfFloatSliceExt;
         let t = read_table_{fmt}(self)?;
-        crate::LengthMismatch::check(xs.len(), ys.len())?;
+        LengthMismatch::check(xs.len(), ys.len())?;
         {map}(t, xs.reinterpret_cast(), ys.reinterpret_cast_mut());
         Ok(())
     }}
@@ -487,7 +489,7 @@ fn computed(funcs: &[Func], reprs: &[Repr]) -> String {
         "\n//! The computed path's per-format functions (`f16`, `bf16_bits`, `fp8_e4m3_bits`, …)\n\
          //! and shorthands (`gelu_f16`, `gelu_f32`, …); `src/computed.rs` re-exports them.\n\n\
          use crate::computed::f32;\n\
-         use crate::{Format, Function};\n",
+         use actlut_core::{Format, Function};\n",
     );
     for r in reprs {
         let (fmt, bits, variant) = (r.name, r.bits_ty, &r.variant);
