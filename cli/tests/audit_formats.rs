@@ -56,10 +56,16 @@ fn every_format_gives_the_same_exit_status_and_says_what_it_found() {
         assert!(out.contains("tanh_fp8_e4m3"), "{format}: {out}");
         let (code, out) = audit(&["--format", format], &empty_file);
         assert_eq!(code, Some(0), "{format}: {out}");
-        assert!(out.contains("no actlut table found: nothing was verified"), "{format}: {out}");
+        assert!(
+            out.contains("no actlut table found: nothing was verified"),
+            "{format}: {out}"
+        );
         let (code, out) = audit(&["--format", format, "--expect", "gelu_bf16"], &empty_file);
         assert_eq!(code, Some(1), "{format}: {out}");
-        assert!(out.contains("expected table gelu_bf16 not found"), "{format}: {out}");
+        assert!(
+            out.contains("expected table gelu_bf16 not found"),
+            "{format}: {out}"
+        );
     }
     let (_, out) = audit(&["--format", "in-toto"], &tampered_file);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -67,7 +73,10 @@ fn every_format_gives_the_same_exit_status_and_says_what_it_found() {
     let (_, out) = audit(&["--format", "sarif"], &tampered_file);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["version"], "2.1.0");
-    assert_eq!(v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["byteOffset"], 3000);
+    assert_eq!(
+        v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["byteOffset"],
+        3000
+    );
     let (_, out) = audit(&["--format", "cyclonedx"], &tampered_file);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["specVersion"], "1.5");
@@ -75,5 +84,8 @@ fn every_format_gives_the_same_exit_status_and_says_what_it_found() {
     let (code, json) = audit(&["--json"], &tampered_file);
     assert_eq!(code, Some(1));
     assert_eq!(json, audit(&["--format", "json"], &tampered_file).1);
-    assert_eq!(audit(&["--json", "--format", "sarif"], &tampered_file).0, Some(2));
+    assert_eq!(
+        audit(&["--json", "--format", "sarif"], &tampered_file).0,
+        Some(2)
+    );
 }
