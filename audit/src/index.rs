@@ -388,7 +388,7 @@ pub(crate) fn key_le(bytes: &[u8]) -> u64 {
 }
 
 impl Index {
-    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`]),
+    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`](crate::merge_aliases)),
     /// and their hashes as names an artifact may list.
     pub fn new(refs: Vec<Reference>) -> Index {
         Index::with_lock(refs, &[])

@@ -1,6 +1,12 @@
 //! Finding actlut tables inside compiled artifacts (ELF, wasm, raw firmware
 //! images, static libraries: any bytes), intact, modified or cut off.
 //!
+//! **One call:** [`audit`] judges one artifact (bytes, or a file read in
+//! blocks) against a [`Lock`] and returns its [`Report`]; [`output`] renders
+//! reports as text, JSON, SARIF, CycloneDX or in-toto. Declared tables
+//! ([`declared`]) are verified byte for byte; the search by content below
+//! covers everything else.
+//!
 //! Tables are embedded verbatim, in the target's endianness, so an artifact that
 //! carries a table carries its 131,072 (or 256) bytes contiguously. Detection
 //! rests on the whole table, not on a few windows:

@@ -444,7 +444,7 @@ fn elf_header(head: &[u8], len: u64) -> Result<ByteOrder, Container> {
 
 /// Files up to this size are read into memory whole and their headers read
 /// by `object` ([`inspect`]); larger ones are read in pieces of at most
-/// [`large::PIECE`] bytes, so that memory does not grow with the file
+/// 1 MiB, so that memory does not grow with the file
 /// ([`inspect_file`]).
 pub const IN_MEMORY_BYTES: u64 = 64 << 20;
 
