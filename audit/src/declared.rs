@@ -381,20 +381,10 @@ impl Known {
         }
     }
 
-    /// Judges the record candidate at `offset`: `bytes` are the bytes from
-    /// there to the end of the longest declared table or of the file,
-    /// whichever comes first. `None` when it is no record.
-    pub(crate) fn judge(
-        &self,
-        offset: u64,
-        bytes: &[u8],
-        native: Option<ByteOrder>,
-    ) -> Option<Declared> {
-        self.judge_costed(offset, bytes, native).0
-    }
-
-    /// [`judge`](Self::judge), and the bytes it compared with known tables
-    /// to recognise a record whose marker was changed.
+    /// Judges the record candidate at `offset` (`None` when it is no
+    /// record), and the bytes it compared with known tables to recognise a
+    /// record whose marker was changed: `bytes` are the bytes from there to
+    /// the end of the longest declared table or of the file.
     pub(crate) fn judge_costed(
         &self,
         offset: u64,
@@ -607,63 +597,5 @@ pub(crate) fn mark_mixed_orders(declared: &mut [Declared]) {
                 None => None,
             };
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use actlut_codegen::{Format, Function};
-
-    fn known() -> (Known, Declaration, Vec<u8>) {
-        let r = Reference::generate(Function::Tanh, Format::Fp8E4M3);
-        let bytes = r.bytes_le.clone();
-        let d = Declaration::new(
-            "tanh_fp8_e4m3",
-            Representation::Full,
-            1,
-            StoredOrder::Little,
-            256,
-            r.sha256,
-        );
-        let mut file = d.to_bytes().to_vec();
-        file.extend_from_slice(&bytes);
-        (Known::new(&[r], &[]), d, file)
-    }
-
-    #[test]
-    fn an_intact_declaration_passes_and_every_changed_byte_of_it_or_its_table_is_a_problem() {
-        let (k, _, file) = known();
-        let ok = k.judge(0, &file, None).expect("a record");
-        assert_eq!(ok.problem(), None);
-        for i in 0..file.len() {
-            let mut f = file.clone();
-            f[i] ^= 0x01;
-            let j = k.judge(0, &f, None);
-            assert!(
-                j.as_ref().and_then(Declared::problem).is_some(),
-                "byte {i} changed: {j:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_record_whose_marker_was_changed_is_found_while_two_other_fields_hold() {
-        let (k, _, file) = known();
-        let mut f = file.clone();
-        f[..8].copy_from_slice(b"XXXXXXXX");
-        let j = k.judge(0, &f, None).expect("found by its fields");
-        assert_eq!(j.found_by, FoundBy::Fields(4));
-        assert!(j.problem().unwrap().contains("marker was changed"));
-        // Marker, header and name changed: hash and table start remain.
-        f[8..16].fill(0xEE);
-        f[DECLARATION_NAME_AT] = b'x';
-        assert_eq!(
-            k.judge(0, &f, None).map(|j| j.found_by),
-            Some(FoundBy::Fields(2))
-        );
-        // And the hash too: no longer recognisable.
-        f[DECLARATION_SHA_AT + 3] ^= 1;
-        assert_eq!(k.judge(0, &f, None), None);
     }
 }

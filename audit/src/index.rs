@@ -836,6 +836,6 @@ impl Index {
         bytes: &[u8],
         native: Option<ByteOrder>,
     ) -> Option<crate::declared::Declared> {
-        self.declared.judge(offset, bytes, native)
+        self.declared.judge_costed(offset, bytes, native).0
     }
 }

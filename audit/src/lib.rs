@@ -26,7 +26,7 @@
 //!    own whatever the entries between them hold.
 //! 2. **Scan.** The artifact is read once, in blocks, with a window that keeps
 //!    the last table length of bytes, so memory does not grow with the file
-//!    ([`Index::scan_reader`]). At *every* byte offset the 8-byte and the
+//!    ([`Index::scan_reader_in`]). At *every* byte offset the 8-byte and the
 //!    4-byte value there are looked up (a one-word Bloom filter, then a hash
 //!    table of exact keys), and the byte with each of the next
 //!    [`FEATURE_REACH`] bytes (a bit per pair of bytes). Every hit implies a
@@ -71,38 +71,14 @@
 //!
 //! So a copy is reported as long as any part of it keeps two grams, eight
 //! surprises and 256 bytes in place (an 8-bit table: three features and half
-//! its entries): four flipped entries, a fifth or half of the entries
-//! changed at random, or a cut-off copy all leave thousands of them. How
-//! many changed entries it takes at least to hide each table is derived in
-//! [`guarantee`]. What is not reported alone is a part of a table that a formula
-//! predicts (the constant, counting and halving regions), which binaries hold
-//! for unrelated reasons.
-//!
-//! The scan also looks for the SHA-256 of every known table stored raw, as
-//! actlut's manifest (`actlut::manifest::TABLES`) and the `*_SHA256` constants
-//! store it: an artifact that names a table by its hash must carry that table
-//! intact ([`Report::problems`]).
-//!
-//! **What the program reads** is not judged here: a loader maps segments
-//! and applies relocations, and the program's code may read anything. The
-//! audit's promise is about the file's bytes; the running program checks the
-//! tables it reads in memory (`actlut`'s `self-check` feature).
-//!
-//! **Compact stored forms.** A 16-bit table that actlut's `compact` feature
-//! embeds as its stored form ([`Reference::with_compact`]) is found by its
-//! 4-byte key windows and its bytes whatever its header holds, and by its `ACTLUTC1`
-//! header; a changed byte anywhere in it, a compact form of an unknown table
-//! and an invalid one are problems ([`compact`] says how, and with what
-//! evidence).
-//!
-//! **Detection by table size.** Tables of [`MIN_CONTENT_ENTRIES`] (256)
-//! entries or more (f16, bf16, every fp8) are found by their content alone,
-//! intact, modified or truncated. FP6 (64 entries) and FP4 (16 entries)
-//! tables are too short to tell from chance by content, and are below the
-//! detection threshold: the scan looks for their exact bytes, and reports
-//! one only when the artifact names it by its SHA-256. A named one present
-//! byte for byte is intact; otherwise it is [`ListedStatus::Missing`] (a
-//! problem). An unnamed one gives no verdict, changed or not.
+//! its entries); how many changed entries hide each table at least is
+//! derived in [`guarantee`]. The scan also looks for every known table's
+//! SHA-256 stored raw (actlut's manifest): a file that names a table so must
+//! carry it intact. Compact stored forms are found by their key windows and
+//! by their `ACTLUTC1` header ([`compact`]). FP6 and FP4 tables are too short
+//! to tell from chance: they are reported only where the file names them by
+//! hash or declares them. What a program reads at run time is not judged
+//! here: the program checks it in memory (`actlut`'s `self-check` feature).
 //!
 //! ```
 //! use actlut_audit::{Index, Reference, Verdict};

@@ -85,7 +85,7 @@ pub const MIN_VOTES_LARGE: u32 = 2;
 /// first and the last must lie this many bytes apart in the table: grams
 /// start at every entry, and overlapping ones are one coincidence, not two.
 pub const VOTE_SPREAD: usize = 16;
-/// Bytes read at a time by [`Index::scan_reader`](crate::Index::scan_reader).
+/// Bytes read at a time by [`Index::scan_reader_in`](crate::Index::scan_reader_in).
 pub const BLOCK_BYTES: usize = 1 << 20;
 /// A gram found at more places than this (in all forms together) is dropped
 /// from the index: it is too common to point at one table.

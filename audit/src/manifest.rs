@@ -147,32 +147,3 @@ impl Record {
 pub(crate) fn mark_u64() -> u64 {
     u64::from_le_bytes(actlut_codegen::record::manifest_mark())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use actlut_codegen::record::name_field;
-
-    fn record(marker: &[u8; 8], name: &str, hash: [u8; 32]) -> std::vec::Vec<u8> {
-        let mut b = marker.to_vec();
-        b.extend_from_slice(&name_field(name).unwrap());
-        b.extend_from_slice(&hash);
-        b
-    }
-
-    #[test]
-    fn a_name_field_without_marker_and_with_a_filled_hash_is_no_record() {
-        for fill in [0u8, 0xFF] {
-            let b = record(b"gelubf16", "gelu_bf16", [fill; 32]);
-            assert_eq!(Record::parse(&b, 0, true), None);
-        }
-        // With its marker it is one (and its zero hash a problem), and
-        // without the marker any other hash is one too.
-        let b = record(&MARK, "gelu_bf16", [0; 32]);
-        assert!(Record::parse(&b, 0, true).is_some_and(|r| r.marked));
-        let mut hash = [0u8; 32];
-        hash[31] = 1;
-        let b = record(b"gelubf16", "gelu_bf16", hash);
-        assert!(Record::parse(&b, 0, true).is_some_and(|r| !r.marked));
-    }
-}

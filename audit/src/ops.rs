@@ -105,37 +105,3 @@ pub fn recompute(name: &str) -> Recomputed {
         _ => Recomputed::NotAnOp,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn op_names_split_into_an_op_and_a_format() {
-        assert_eq!(
-            split_name("leaky_relu_derivative(alpha=0.01)_fp8_e4m3fnuz"),
-            Some(("leaky_relu_derivative(alpha=0.01)", Format::Fp8E4M3Fnuz))
-        );
-        assert_eq!(split_name("gelu_fp8_e4m3"), Some(("gelu", Format::Fp8E4M3)));
-        assert!(is_op_text("gelu_derivative"));
-        assert!(is_op_text("elu(alpha=0.5)"));
-        assert!(is_op_text("selu(alpha=1.5,lambda=1.05)"));
-        assert!(is_op_text("elu(alpha=-1.5e-3)"));
-        for bad in [
-            "nope",
-            "gelu(",
-            "gelu()",
-            "elu(alpha)",
-            "elu(alpha=x)",
-            "elu(Alpha=1)",
-            "elu(alpha=1.2.3)",
-        ] {
-            assert!(!is_op_text(bad), "{bad}");
-        }
-        assert_eq!(recompute("nothing_at_all"), Recomputed::NotAnOp);
-        assert!(matches!(
-            recompute("elu(alpha=0.5)_bf16"),
-            Recomputed::Unavailable(_)
-        ));
-    }
-}

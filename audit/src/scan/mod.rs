@@ -361,19 +361,9 @@ impl Index {
         s.finish()
     }
 
-    /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]:
-    /// memory stays bounded by the index, a block and two table lengths,
-    /// whatever the size of the input.
-    ///
-    /// # Errors
-    ///
-    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
-    pub fn scan_reader<R: Read>(&self, reader: R) -> std::io::Result<Report> {
-        self.scan_reader_in(reader, None)
-    }
-
-    /// [`scan_reader`](Self::scan_reader) of a file whose container declares
-    /// the byte order `order` ([`crate::container::Container::order`]): a
+    /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]
+    /// (memory stays bounded whatever the input's size), of a file whose
+    /// container declares the byte order `order` ([`crate::container::Container::order`]): a
     /// Mach-O, PE or COFF file's, or an ar archive's members' order, which
     /// the scan does not read from its first bytes.
     ///
