@@ -186,7 +186,11 @@ pub fn audit<'a>(input: impl Into<Input<'a>>, lock: &Lock) -> Result<Report, Err
     match input.into() {
         Input::Bytes { name, bytes } => {
             let c = container::inspect(bytes, bytes.len() as u64);
-            let mut report = lock.index.scan_in(bytes, c.order);
+            // Reading the headers is charged to the scan's one budget.
+            let mut report = lock
+                .index
+                .scan_reader_in(bytes, c.order, bytes.len() as u64 / 8)
+                .map_err(|e| Error(e.to_string()))?;
             report.malformed = c.problem;
             report.path = name.to_string();
             report.kind = c.kind;
@@ -218,7 +222,10 @@ fn audit_file(path: &Path, lock: &Lock) -> Result<Report, Error> {
         inner: &file,
         hasher: &mut hasher,
     };
-    let mut report = lock.index.scan_reader_in(reader, c.order).map_err(cannot)?;
+    let mut report = lock
+        .index
+        .scan_reader_in(reader, c.order, c.cost)
+        .map_err(cannot)?;
     report.malformed = c.problem;
     report.path = shown;
     report.kind = c.kind;

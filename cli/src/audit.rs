@@ -8,6 +8,7 @@ use actlut_audit::output::{Audit, OutputFormat};
 use actlut_audit::{self as audit, Reference};
 use actlut_codegen::lock;
 
+use crate::output::to_json;
 use crate::tables::{compact_forms, table_le, LOCK};
 use crate::{Failure, Io, Stop};
 
@@ -172,7 +173,12 @@ pub(crate) fn audit_files(opts: &Args, io: &mut Io) -> Result<u8, Failure> {
         reports: &reports,
         expect: &opts.expect,
     };
-    io.emit(&result.render(format));
+    match format {
+        // Laid out as the command's other JSON: its keys one a line, each
+        // file on one line.
+        OutputFormat::Json => io.emit(&to_json(&audit::output::json_value(&result), 2)),
+        _ => io.emit(&result.render(format)),
+    }
     Ok(result.exit_code())
 }
 

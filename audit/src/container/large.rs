@@ -19,12 +19,15 @@ struct View<'f> {
     file: &'f std::fs::File,
     base: u64,
     len: u64,
+    /// What the reads cost so far ([`Container::cost`]).
+    cost: &'f core::cell::Cell<u64>,
 }
 
 impl View<'_> {
     /// The `n` bytes at `at` (fewer at the end of the view).
     fn read(&self, at: u64, n: usize) -> std::io::Result<std::vec::Vec<u8>> {
         let n = (n as u64).min(self.len.saturating_sub(at)) as usize;
+        self.cost.set(self.cost.get() + 64 + n as u64 / 8);
         let mut out = vec![0; n];
         let mut f = self.file;
         f.seek(SeekFrom::Start(self.base + at))?;
@@ -35,7 +38,18 @@ impl View<'_> {
 
 /// Reads the headers of the `len`-byte `file` (see [`super::inspect_file`]).
 pub(crate) fn inspect(file: &std::fs::File, len: u64, depth: usize) -> std::io::Result<Container> {
-    view(View { file, base: 0, len }, depth)
+    let cost = core::cell::Cell::new(0);
+    let mut c = view(
+        View {
+            file,
+            base: 0,
+            len,
+            cost: &cost,
+        },
+        depth,
+    )?;
+    c.cost = cost.get();
+    Ok(c)
 }
 
 fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
@@ -196,6 +210,7 @@ fn elf(v: View<'_>, head: &[u8]) -> std::io::Result<Container> {
         kind: KIND,
         order: Some(order),
         problem: None,
+        cost: 0,
     })
 }
 
@@ -262,10 +277,12 @@ pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
         at = data + size;
         n += 1;
     }
+    let _ = n;
     Container {
         kind,
         order: Some(ByteOrder::Little),
         problem: None,
+        cost: 0,
     }
 }
 
@@ -304,6 +321,7 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
         f.seek_relative((v.base + at) as i64 - pos as i64)?;
         let mut h = [0u8; 60];
         f.read_exact(&mut h)?;
+        v.cost.set(v.cost.get() + 64 + 8);
         pos = v.base + at + 60;
         if &h[58..60] != b"`\n" {
             return Ok(Container::malformed(
@@ -343,6 +361,7 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
                 file: v.file,
                 base: v.base + data + skip,
                 len: size - skip,
+                cost: v.cost,
             };
             let head = member.read(0, 64)?;
             let part = if head.starts_with(b"!<arch>\n") {
@@ -353,6 +372,7 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
                         kind: "ELF",
                         order: Some(o),
                         problem: None,
+                        cost: 0,
                     },
                     Err(c) => c,
                 }
@@ -384,5 +404,6 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
         kind: KIND,
         order,
         problem: None,
+        cost: 0,
     })
 }

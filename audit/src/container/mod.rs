@@ -58,6 +58,10 @@ pub struct Container {
     /// Why the headers do not hold, for a file that opens with the magic of
     /// a format the audit reads: one line.
     pub problem: Option<String>,
+    /// What reading the headers cost, in the units of the scan's budget
+    /// (`BUDGET_PER_BYTE`): one per 8 bytes read, and 64 per read of a file
+    /// read in pieces. [`crate::audit`] charges it to the scan's budget.
+    pub cost: u64,
 }
 
 impl Container {
@@ -67,6 +71,7 @@ impl Container {
             kind,
             order: None,
             problem: Some(format!("malformed {kind} file: {}", why.into())),
+            cost: 0,
         }
     }
 }
@@ -82,6 +87,7 @@ impl Container {
             kind: "bytes",
             order: None,
             problem: None,
+            cost: 0,
         }
     }
 
@@ -94,6 +100,7 @@ impl Container {
                 ByteOrder::Big
             }),
             problem: None,
+            cost: 0,
         }
     }
 }
@@ -150,6 +157,7 @@ impl Parts {
             kind: self.kind,
             order: self.order,
             problem: None,
+            cost: 0,
         }
     }
 }
@@ -464,7 +472,9 @@ pub fn inspect_file(file: &std::fs::File, len: u64) -> std::io::Result<Container
         let mut bytes = Vec::with_capacity(len as usize);
         file.take(len).read_to_end(&mut bytes)?;
         let n = bytes.len() as u64;
-        return Ok(inspect(&bytes[..], n));
+        let mut c = inspect(&bytes[..], n);
+        c.cost = n / 8;
+        return Ok(c);
     }
     large::inspect(file, len, 0)
 }
@@ -536,6 +546,7 @@ fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container 
             ByteOrder::Big
         }),
         problem: None,
+        cost: 0,
     }
 }
 

@@ -1,18 +1,12 @@
-//! The JSON report of `actlut audit --json` (and `--format json`), laid out
-//! as the command has always written it (the top object and the list of
-//! files one item a line, each file on one line: `Layout`, the serde
-//! formatter the command's other JSON uses); its keys are those it has
-//! always had; `file_sha256`, `kind`,
+//! The JSON report of `actlut audit --json` (and `--format json`): its keys
+//! are those the command has always written; `file_sha256`, `kind`,
 //! `declarations`, `expected_missing`, `nothing_verified` and `note` were
 //! added.
 
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use std::io::Write;
-
 use serde::Serialize;
-use serde_json::ser::Formatter;
 
 use crate::compact::{CompactDetail, Decoded, FoundBy};
 use crate::{Found, Listed, ListedStatus, LockStatus, Report, Verdict};
@@ -229,10 +223,12 @@ fn file<'a>(audit: &Audit<'_>, r: &'a Report) -> File<'a> {
     }
 }
 
-/// The JSON report of `audit`.
-pub fn json(audit: &Audit<'_>) -> String {
+/// The JSON report of `audit`, as a value to serialize (the command lays it
+/// out as its other JSON is: its keys one a line at the top, each file on one
+/// line).
+pub fn json_value<'a>(audit: &'a Audit<'_>) -> impl Serialize + 'a {
     let problems = audit.problem_count();
-    let top = Top {
+    Top {
         lock: &audit.lock.label,
         files: audit.reports.iter().map(|r| file(audit, r)).collect(),
         tables_found: audit.tables_found(),
@@ -240,116 +236,12 @@ pub fn json(audit: &Audit<'_>) -> String {
         ok: problems == 0,
         nothing_verified: audit.nothing_verified(),
         note: audit.note(),
-    };
-    let mut bytes = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(
-        &mut bytes,
-        Layout {
-            expand: 2,
-            depth: 0,
-            has_value: false,
-        },
-    );
-    top.serialize(&mut ser).expect("a report serializes");
-    let mut s = String::from_utf8(bytes).expect("serde_json writes UTF-8");
+    }
+}
+
+/// The JSON report of `audit`, pretty-printed.
+pub fn json(audit: &Audit<'_>) -> String {
+    let mut s = serde_json::to_string_pretty(&json_value(audit)).expect("a report serializes");
     s.push('\n');
     s
-}
-
-/// The `serde_json` formatter of [`json`]: the outer `expand` levels one item a
-/// line, deeper ones on one line.
-struct Layout {
-    /// How many outer levels have one item a line.
-    expand: usize,
-    /// The nesting level of the innermost open list or object.
-    depth: usize,
-    /// Whether the innermost open list or object has an item yet.
-    has_value: bool,
-}
-
-impl Layout {
-    fn begin<W: ?Sized + Write>(&mut self, w: &mut W, open: &[u8]) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(open)
-    }
-
-    fn end<W: ?Sized + Write>(&mut self, w: &mut W, close: &[u8]) -> std::io::Result<()> {
-        let expanded = self.depth <= self.expand;
-        self.depth -= 1;
-        if expanded && self.has_value {
-            self.newline(w)?;
-        }
-        w.write_all(close)
-    }
-
-    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-        if !first {
-            w.write_all(if self.depth <= self.expand {
-                b","
-            } else {
-                b", "
-            })?;
-        }
-        if self.depth <= self.expand {
-            self.newline(w)?;
-        }
-        Ok(())
-    }
-
-    fn newline<W: ?Sized + Write>(&self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b"\n")?;
-        for _ in 0..self.depth {
-            w.write_all(b"  ")?;
-        }
-        Ok(())
-    }
-}
-
-impl Formatter for Layout {
-    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.begin(w, b"[")
-    }
-
-    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.end(w, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-
-    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.begin(w, b"{")
-    }
-
-    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.end(w, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-
-    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
 }

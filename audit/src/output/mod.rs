@@ -21,7 +21,7 @@ mod text;
 
 pub use cyclonedx::cyclonedx;
 pub use in_toto::{in_toto, PREDICATE_TYPE};
-pub use json::json;
+pub use json::{json, json_value};
 pub use sarif::sarif;
 pub use text::text;
 

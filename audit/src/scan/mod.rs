@@ -348,24 +348,16 @@ impl VoteKey {
 impl Index {
     /// Every table in `data` (see [`Scanner`]).
     pub fn scan(&self, data: &[u8]) -> Report {
-        self.scan_in(data, None)
-    }
-
-    /// [`scan`](Self::scan) of bytes whose container declares the byte
-    /// order `order` ([`crate::container::Container::order`]).
-    pub fn scan_in(&self, data: &[u8], order: Option<ByteOrder>) -> Report {
-        let mut s = Scanner::with_order(self, order);
-        for block in data.chunks(BLOCK_BYTES) {
-            s.feed(block);
-        }
-        s.finish()
+        self.scan_reader_in(data, None, 0)
+            .expect("reading bytes in memory cannot fail")
     }
 
     /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]
     /// (memory stays bounded whatever the input's size), of a file whose
-    /// container declares the byte order `order` ([`crate::container::Container::order`]): a
-    /// Mach-O, PE or COFF file's, or an ar archive's members' order, which
-    /// the scan does not read from its first bytes.
+    /// container declares the byte order `order` ([`crate::container::Container::order`]:
+    /// a Mach-O, PE or COFF file's, an ar archive's members', which the scan
+    /// does not read from its first bytes), with `spent` of the budget spent
+    /// already (reading the file's headers: every stage charges one budget).
     ///
     /// # Errors
     ///
@@ -374,8 +366,10 @@ impl Index {
         &self,
         mut reader: R,
         order: Option<ByteOrder>,
+        spent: u64,
     ) -> std::io::Result<Report> {
         let mut s = Scanner::with_order(self, order);
+        s.compared = spent;
         let mut block = vec![0u8; BLOCK_BYTES];
         loop {
             match reader.read(&mut block) {
