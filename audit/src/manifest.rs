@@ -49,6 +49,15 @@ pub fn shown_name(field: &[u8]) -> String {
     field[..end].escape_ascii().to_string()
 }
 
+/// Whether `field` is a name field with at most one byte changed: printable
+/// ASCII up to its first NUL byte (at least one), then NUL bytes but one.
+fn nearly_a_name(field: &[u8]) -> bool {
+    let k = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    k > 0
+        && field[..k].iter().all(u8::is_ascii_graphic)
+        && field[k..].iter().filter(|&&b| b != 0).count() <= 1
+}
+
 impl Record {
     /// Parses the [`RECORD_BYTES`] bytes at `offset`: a record when its name
     /// field holds a well-formed name and, unless `by_name`, it opens with the
@@ -63,10 +72,11 @@ impl Record {
         let (name, malformed) = match actlut_codegen::record::parse_name(field) {
             Some(n) => (String::from(n), false),
             // With its marker intact, a record is a record: a malformed name
-            // field is a problem, never a reason to skip it. Text that merely
-            // holds the marker (documentation in an rlib's metadata) is no
-            // record: a name field holds its name's NUL padding.
-            None if marked && field.contains(&0) => (shown_name(field), true),
+            // field is a problem, never a reason to skip it. Bytes that merely
+            // hold the marker (an rlib's metadata: its documentation, its
+            // constants) are no record: a name field is a name then its NUL
+            // padding, and one changed byte leaves it nearly so.
+            None if marked && nearly_a_name(field) => (shown_name(field), true),
             None => return None,
         };
         let sha256: [u8; 32] = bytes[MARK.len() + NAME_BYTES..]

@@ -64,14 +64,22 @@ fn ar(members: &[(&str, &[u8])]) -> Vec<u8> {
 }
 
 #[test]
-fn text_that_holds_the_markers_is_neither_a_declaration_nor_a_record() {
+fn bytes_that_hold_the_markers_are_neither_a_declaration_nor_a_record() {
     let lock = lock();
     // What an rlib's metadata holds: the documentation of the records.
     let doc = b"every table static opens with a 128-byte declaration: the marker `ACTLUTDT`, \
         then version, representation, width; a manifest record holds the marker `ACTLUTM1`, the \
         table's name padded with NUL bytes to 32 bytes, and its SHA-256. "
         .repeat(3);
-    let member = [&common::noise(3000, 1)[..], &doc, &common::noise(3000, 2)].concat();
+    // And what it holds of the constants: the markers among encoded bytes.
+    let constants = b"\x00\x00\x01\x08ACTLUTM1\x00\x00\x01\x08\x00\x00\x08ACTLUTDT\x00\x00\x01\x08\x00\x00\x07Compact\x00\x00\x01\x08\x00\x00\x05Width";
+    let member = [
+        &common::noise(3000, 1)[..],
+        &doc,
+        constants,
+        &common::noise(3000, 2),
+    ]
+    .concat();
     for file in [
         member.clone(),
         ar(&[("lib.rmeta", &member), ("actlut.o", &declared())]),
