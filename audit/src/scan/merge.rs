@@ -1,10 +1,11 @@
 //! Report merging: the verified candidates, the forms found by their header, the tables
 //! below the content threshold and the hashes the file names, made one [`Report`].
 
-use std::string::ToString;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
-use crate::*;
+use crate::limits::*;
+use crate::report::{Found, Listed, ListedStatus, Report, Verdict};
 
 use super::verify::clears;
 use super::Scanner;
@@ -44,13 +45,11 @@ impl Scanner<'_> {
             }
         }
         self.read_declared(true);
+        self.settle(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
         let native = self.native;
-        let mut cover = Claimed::default();
-        for f in found.iter().filter(|f| clears(f, native)) {
-            cover.insert(f.offset, f.offset + f.len as u64);
-        }
+        let cover = core::mem::take(&mut self.cover);
         let mut kept: Vec<Found> = Vec::new();
         for (mut f, evidence) in found.into_iter().zip(evidence) {
             if f.verdict == Verdict::Intact {
@@ -128,6 +127,9 @@ impl Scanner<'_> {
             .collect();
         listed.sort_by_key(|l| l.offset);
         Report {
+            path: String::new(),
+            kind: "bytes",
+            file_sha256: [0; 32],
             bytes: end,
             found: kept,
             listed,
@@ -144,7 +146,6 @@ impl Scanner<'_> {
             rejected_matching: self.rejected_small.get().1,
             rejected_distinctive_per_mille: self.rejected_distinctive.get(),
             malformed: None,
-            loaded: Vec::new(),
             declared: {
                 let mut declared = core::mem::take(&mut self.declared);
                 declared.sort_by_key(|d| d.offset);
@@ -175,34 +176,4 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
     kept.extend(by_header.into_iter().filter(|h| {
         h.compact.as_ref().is_some_and(|c| c.other_packing) || !by_content.contains(&h.offset)
     }));
-}
-
-/// The file ranges of the copies reported so far, merged, by start.
-#[derive(Default)]
-pub(super) struct Claimed(std::collections::BTreeMap<u64, u64>);
-
-impl Claimed {
-    /// Whether some byte of `[a, b]` is in a range.
-    pub(super) fn overlaps(&self, a: u64, b: u64) -> bool {
-        self.0
-            .range(..=b)
-            .next_back()
-            .is_some_and(|(_, &hi)| a < hi)
-    }
-
-    pub(super) fn insert(&mut self, mut lo: u64, mut hi: u64) {
-        if lo >= hi {
-            return;
-        }
-        // Merge with every range that overlaps or touches [lo, hi).
-        while let Some((&a, &b)) = self.0.range(..=hi).next_back() {
-            if b < lo {
-                break;
-            }
-            self.0.remove(&a);
-            lo = lo.min(a);
-            hi = hi.max(b);
-        }
-        self.0.insert(lo, hi);
-    }
 }

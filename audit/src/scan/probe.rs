@@ -2,10 +2,11 @@
 //! for a candidate start (grams, compact keys, 8-bit features), and the hashes, headers and
 //! records it meets noted for the later stages.
 
+use crate::compact;
 use crate::index::{feature_key, key_le, NEEDLE};
+use crate::limits::*;
 use crate::manifest::MARK;
 use crate::report::Kind;
-use crate::*;
 
 use super::verify::enough_matching;
 use super::{Scanner, Votes, FEATURE_RING};
