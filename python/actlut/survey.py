@@ -9,8 +9,8 @@ computed in float32 then cast to the format (``astype``). Each is graded with
 tolerance (:meth:`actlut.Grade.hidden_by`), and probed for position dependence
 (:func:`actlut.testing.position_report`): each input alone and in arrays of
 lengths 7, 17, 33, 65, 129 and 300 for f16 and bf16, every length 1 to 300 at
-4 offsets for the byte formats (``--full``: that probe for every format; an
-hour rather than a minute).
+4 offsets for the byte formats (``--full``: that probe for every format, 1.36
+million calls per f16 or bf16 kernel instead of 82,479).
 
 A library that is not installed is left out; a kernel the library does not
 have for a dtype (ONNX Runtime's CPU provider has no bfloat16 kernels) is
@@ -324,7 +324,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--json", action="store_true", help="print a JSON list of rows: Grade.to_dict() "
                    "with implementation, computed, hidden_by_torch, position_dependent, position_probe")
     p.add_argument("--full", action="store_true", help="probe position dependence of f16 and bf16 "
-                   "kernels at every length 1 to 300 and 4 offsets (an hour rather than a minute)")
+                   "kernels at every length 1 to 300 and 4 offsets (1.36 million calls per kernel instead "
+                   "of 82,479: minutes rather than seconds)")
     p.add_argument("--function", action="append", metavar="NAME", help="only this function (repeatable)")
     p.add_argument("--format", action="append", metavar="NAME", help="only this format (repeatable)")
     a = p.parse_args(argv)
