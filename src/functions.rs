@@ -11,7 +11,8 @@
 
 /// The entry points of one function over one 16-bit format with a `half` type: the typed
 /// value, raw-bits and slice functions, each one table load per element (full or compact,
-/// by the type of `crate::tables::read::$table`).
+/// by the type of `crate::tables::read_table!($table)`; with `self-check`, every table is
+/// read through its checked form, verified before its first use).
 #[allow(unused_macros)] // unused in a build without a function feature
 macro_rules! typed16 {
     (
@@ -31,7 +32,10 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one(x: $ty) -> $ty {
-            <$ty>::from_bits(crate::read::at(&crate::tables::read::$table, x.to_bits()))
+            <$ty>::from_bits(crate::read::at(
+                &crate::tables::read_table!($table),
+                x.to_bits(),
+            ))
         }
 
         #[doc = concat!("`", $fname, "` of one `", $fmt, "` given and returned as raw bits.")]
@@ -41,7 +45,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one_bits(x: u16) -> u16 {
-            crate::read::at(&crate::tables::read::$table, x)
+            crate::read::at(&crate::tables::read_table!($table), x)
         }
 
         #[doc = concat!("Applies `", $fname, "` in place to every `", $fmt, "` of `xs`.")]
@@ -52,7 +56,10 @@ macro_rules! typed16 {
         #[inline]
         pub fn $apply(xs: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::read::apply(&crate::tables::read::$table, xs.reinterpret_cast_mut());
+            crate::read::apply(
+                &crate::tables::read_table!($table),
+                xs.reinterpret_cast_mut(),
+            );
         }
 
         #[doc = concat!("Writes `", $fname, "` of every `", $fmt, "` of `xs` to `ys`.")]
@@ -70,7 +77,7 @@ macro_rules! typed16 {
         pub fn $map(xs: &[$ty], ys: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
             crate::read::map(
-                &crate::tables::read::$table,
+                &crate::tables::read_table!($table),
                 xs.reinterpret_cast(),
                 ys.reinterpret_cast_mut(),
             );
@@ -83,7 +90,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $apply_bits(xs: &mut [u16]) {
-            crate::read::apply(&crate::tables::read::$table, xs);
+            crate::read::apply(&crate::tables::read_table!($table), xs);
         }
 
         #[doc = concat!("Writes `", $fname, "` of raw `", $fmt, "` bit patterns `xs` to `ys`.")]
@@ -99,7 +106,7 @@ macro_rules! typed16 {
         #[inline]
         #[track_caller]
         pub fn $map_bits(xs: &[u16], ys: &mut [u16]) {
-            crate::read::map(&crate::tables::read::$table, xs, ys);
+            crate::read::map(&crate::tables::read_table!($table), xs, ys);
         }
     };
 }
@@ -130,7 +137,7 @@ macro_rules! byte_codes {
         #[inline]
         #[track_caller]
         pub fn $one_bits(x: u8) -> u8 {
-            crate::tables::$table[usize::from(x)]
+            crate::tables::table!($table)[usize::from(x)]
         }
 
         #[doc = concat!(
@@ -144,7 +151,7 @@ macro_rules! byte_codes {
         #[inline]
         #[track_caller]
         pub fn $apply_bits(xs: &mut [u8]) {
-            crate::kernels::apply_u8(crate::tables::$table, xs);
+            crate::kernels::apply_u8(crate::tables::table!($table), xs);
         }
 
         #[doc = concat!("Writes `", $fname, "` of the raw `", $fmt, "` values `xs` to `ys`.")]
@@ -160,7 +167,7 @@ macro_rules! byte_codes {
         #[inline]
         #[track_caller]
         pub fn $map_bits(xs: &[u8], ys: &mut [u8]) {
-            crate::kernels::map_u8(crate::tables::$table, xs, ys);
+            crate::kernels::map_u8(crate::tables::table!($table), xs, ys);
         }
     };
     // Codes in the low bits of a byte.
@@ -185,7 +192,7 @@ macro_rules! byte_codes {
         #[inline]
         #[track_caller]
         pub fn $one_bits(x: u8) -> u8 {
-            crate::functions::code(crate::tables::$table, x)
+            crate::functions::code(crate::tables::table!($table), x)
         }
 
         #[doc = concat!("Applies `", $fname, "` in place to raw `", $fmt, "` values.")]
@@ -200,7 +207,7 @@ macro_rules! byte_codes {
         #[inline]
         #[track_caller]
         pub fn $apply_bits(xs: &mut [u8]) {
-            crate::functions::apply_codes(crate::tables::$table, xs);
+            crate::functions::apply_codes(crate::tables::table!($table), xs);
         }
 
         #[doc = concat!("Writes `", $fname, "` of the raw `", $fmt, "` values `xs` to `ys`.")]
@@ -217,7 +224,7 @@ macro_rules! byte_codes {
         #[inline]
         #[track_caller]
         pub fn $map_bits(xs: &[u8], ys: &mut [u8]) {
-            crate::functions::map_codes(crate::tables::$table, xs, ys);
+            crate::functions::map_codes(crate::tables::table!($table), xs, ys);
         }
     };
 }

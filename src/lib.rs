@@ -144,7 +144,7 @@
 //! | `avx512` (default) | the AVX-512 kernels, picked at run time on CPUs with AVX-512 F, BW and VBMI: [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, and [`kernels::Kernel::Avx512`], the gathers of 16-bit and compact tables; off: AVX2 and SSE2 |
 //! | `alloc` | heap-built tables: `quant16`'s boxed tables and spline stored form; `ulp`, the grader of `actlut ulp` and the Python package |
 //! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
-//! | `self-check` | `manifest::Table::check`: re-hash a table in memory against its SHA-256 (`sha2`, `no_std`) |
+//! | `self-check` | every table verified in memory before its first use (`tables::checked`; a mismatch panics naming the table, `verify()` returns it), and `manifest::Table::check` (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Float8Tables::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
 //! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`BuiltinTables`] read the compact forms, and a binary links only the forms it references |
 //! | `compact-words` | `compact` with every stored form in the words layout ([`compact::Layout::Words`], checked against `tables/actlut-compact-words.lock`): 30% more bytes, no width branch in the decode; on a Zen 5 2.1–2.57 times the full table's time where the bytes layout takes 3.3–4.3 |
@@ -181,6 +181,7 @@
 //! [docs/python.md](https://github.com/actlut/actlut/blob/main/docs/python.md) (the Python package);
 //! [docs/lock.md](https://github.com/actlut/actlut/blob/main/docs/lock.md) (the lock and the manifest);
 //! [docs/audit.md](https://github.com/actlut/actlut/blob/main/docs/audit.md) (`actlut audit`);
+//! [docs/self-check.md](https://github.com/actlut/actlut/blob/main/docs/self-check.md) (the tables a program reads, verified in memory);
 //! [docs/embedded.md](https://github.com/actlut/actlut/blob/main/docs/embedded.md) (Cortex-M and wasm);
 //! [docs/testing.md](https://github.com/actlut/actlut/blob/main/docs/testing.md) (the CI steps and their cost);
 //! [BENCHMARKS.md](https://github.com/actlut/actlut/blob/main/BENCHMARKS.md) (speed);

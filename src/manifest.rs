@@ -147,6 +147,7 @@ impl Table {
                 name: self.name,
                 expected: self.sha256,
                 actual,
+                declaration: false,
             })
         }
     }
@@ -175,13 +176,29 @@ pub struct SelfCheckError {
     pub name: &'static str,
     /// The hash of the manifest (and of the lock).
     pub expected: [u8; 32],
-    /// The hash of the bytes in memory.
+    /// The hash of the bytes in memory (of the declaration's bytes, when
+    /// [`declaration`](Self::declaration)).
     pub actual: [u8; 32],
+    /// Whether what differs is the table's declaration in memory (it does
+    /// not parse, or names another table or hash than the one built), not
+    /// the table's bytes ([`Checked`]).
+    pub declaration: bool,
 }
 
 #[cfg(feature = "self-check")]
 impl core::fmt::Display for SelfCheckError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.declaration {
+            return write!(
+                f,
+                "table {} is corrupt: its declaration in memory is not the one built \
+                 (its bytes hash to {}; it must declare {} with sha256 {})",
+                self.name,
+                Sha256Hex(self.actual),
+                self.name,
+                Sha256Hex(self.expected)
+            );
+        }
         write!(
             f,
             "table {} is corrupt: its bytes in memory hash to {}, the manifest says {}",
@@ -194,6 +211,140 @@ impl core::fmt::Display for SelfCheckError {
 
 #[cfg(feature = "self-check")]
 impl core::error::Error for SelfCheckError {}
+
+/// A table as the lookups read it, verified in memory before its first use
+/// (the `self-check` feature): `actlut::tables::checked::<NAME>` for every
+/// table `static` this build keeps, and `tables::checked::compact::<NAME>`
+/// for the compact stored forms.
+///
+/// It holds the reference the lookups read (the same pointer, not a copy)
+/// and the table's declaration in memory. The first lookup through it
+/// (every function module, [`BuiltinTables`](crate::BuiltinTables) and the kernels' entry points read
+/// the tables through it when `self-check` is on) hashes the table's bytes
+/// in memory, through that reference, and holds them and the declaration
+/// to the hashes compiled into the program (the lock's); later lookups cost
+/// one atomic load. A table whose bytes differ (a relocation or a segment
+/// the loader wrote over it, a corrupted flash) makes that lookup panic
+/// with the [`SelfCheckError`] that names it: the program never computes
+/// with it. [`verify`](Self::verify) does the same check and returns the
+/// error instead: call it at start for the tables a program uses (a server
+/// that exits, a firmware that enters a safe state). Nothing refers to every
+/// table: a program keeps only the checked statics of the tables it reads.
+///
+/// ```
+/// # #[cfg(all(feature = "self-check", feature = "gelu", feature = "bf16"))] {
+/// // At start: every table this program reads, checked once.
+/// let table = actlut::tables::checked::GELU_BF16.verify().expect("gelu_bf16 intact in memory");
+/// assert_eq!(table[0x3F80], 0x3F57); // gelu(1.0)
+/// # }
+/// ```
+#[cfg(feature = "self-check")]
+#[cfg_attr(docsrs, doc(cfg(feature = "self-check")))]
+pub struct Checked<T: ?Sized + 'static> {
+    name: &'static str,
+    record: &'static [u8],
+    table: &'static T,
+    sha256: [u8; 32],
+    record_sha256: [u8; 32],
+    state: core::sync::atomic::AtomicU8,
+}
+
+#[cfg(feature = "self-check")]
+const GOOD: u8 = 1;
+
+#[cfg(feature = "self-check")]
+impl<T: TableData + ?Sized> Checked<T> {
+    /// The check of `table` (the reference the lookups read) named `name`,
+    /// whose declaration in memory is `record`; `sha256` is the hash of the
+    /// table's entries, `record_sha256` the hash its declaration holds (the
+    /// stored form's, for a compact form). Made by the build script.
+    #[doc(hidden)]
+    pub const fn new(
+        name: &'static str,
+        record: &'static [u8],
+        table: &'static T,
+        sha256: [u8; 32],
+        record_sha256: [u8; 32],
+    ) -> Checked<T> {
+        Checked {
+            name,
+            record,
+            table,
+            sha256,
+            record_sha256,
+            state: core::sync::atomic::AtomicU8::new(0),
+        }
+    }
+
+    /// The table's name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The table, once its bytes and its declaration in memory are verified
+    /// (the first call hashes it; later ones return at once).
+    ///
+    /// # Errors
+    ///
+    /// [`SelfCheckError`], naming the table, when they differ.
+    pub fn verify(&self) -> Result<&'static T, SelfCheckError> {
+        use core::sync::atomic::Ordering;
+        if self.state.load(Ordering::Acquire) == GOOD {
+            return Ok(self.table);
+        }
+        self.check()?;
+        self.state.store(GOOD, Ordering::Release);
+        Ok(self.table)
+    }
+
+    /// The table for a lookup: [`verify`](Self::verify)'d before its first
+    /// use.
+    ///
+    /// # Panics
+    ///
+    /// When the table or its declaration in memory is not the one built,
+    /// with the [`SelfCheckError`]'s message, which names the table.
+    #[inline]
+    pub fn get(&self) -> &'static T {
+        if self.state.load(core::sync::atomic::Ordering::Acquire) == GOOD {
+            return self.table;
+        }
+        self.get_slow()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn get_slow(&self) -> &'static T {
+        match self.verify() {
+            Ok(t) => t,
+            Err(e) => panic!("actlut self-check: {e}"),
+        }
+    }
+
+    fn check(&self) -> Result<(), SelfCheckError> {
+        use actlut_core::record::Declaration;
+        let declared = Declaration::parse(self.record)
+            .is_ok_and(|d| d.name() == self.name && d.sha256 == self.record_sha256);
+        if !declared {
+            return Err(SelfCheckError {
+                name: self.name,
+                expected: self.record_sha256,
+                actual: self.record.sha256_le(),
+                declaration: true,
+            });
+        }
+        let actual = self.table.sha256_le();
+        if actual != self.sha256 {
+            return Err(SelfCheckError {
+                name: self.name,
+                expected: self.sha256,
+                actual,
+                declaration: false,
+            });
+        }
+        Ok(())
+    }
+}
 
 #[cfg(feature = "self-check")]
 mod sealed {

@@ -72,6 +72,84 @@
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
+/// Every table `static` of this build as the lookups read it with the
+/// `self-check` feature: a [`Checked`](crate::manifest::Checked) that
+/// verifies the table in memory before its first use (`checked::GELU_BF16`,
+/// and `checked::compact::GELU_BF16` for the compact stored forms). Call
+/// `verify()` on those a program reads to check them at start.
+#[cfg(feature = "self-check")]
+#[cfg_attr(docsrs, doc(cfg(feature = "self-check")))]
+pub mod checked {
+    include!(concat!(env!("OUT_DIR"), "/checked.rs"));
+
+    /// The 16-bit tables in the form the function modules read, checked.
+    #[cfg(any(feature = "f16", feature = "bf16"))]
+    pub(crate) mod read {
+        #[cfg(feature = "compact")]
+        #[allow(unused_imports)]
+        pub(crate) use super::compact::*;
+        #[cfg(not(feature = "compact"))]
+        #[allow(unused_imports)]
+        pub(crate) use super::*;
+    }
+}
+
+/// A table `static` as the lookups read it (a `&'static` table): the static
+/// itself, or with `self-check` its [`checked`] form, verified before its
+/// first use.
+#[cfg(not(feature = "self-check"))]
+#[allow(unused_macros)]
+macro_rules! table {
+    ($name:ident) => {
+        $crate::tables::$name
+    };
+}
+#[cfg(feature = "self-check")]
+#[allow(unused_macros)]
+macro_rules! table {
+    ($name:ident) => {
+        $crate::tables::checked::$name.get()
+    };
+}
+
+/// A 16-bit table as the function modules read it, as a place: the full
+/// table, or with `compact` its compact form; with `self-check`, verified
+/// before its first use.
+#[cfg(not(feature = "self-check"))]
+#[allow(unused_macros)]
+macro_rules! read_table {
+    ($name:ident) => {
+        $crate::tables::read::$name
+    };
+}
+#[cfg(feature = "self-check")]
+#[allow(unused_macros)]
+macro_rules! read_table {
+    ($name:ident) => {
+        (*$crate::tables::checked::read::$name.get())
+    };
+}
+
+/// A compact table (`compact`) as a place; with `self-check`, verified
+/// before its first use.
+#[cfg(not(feature = "self-check"))]
+#[allow(unused_macros)]
+macro_rules! compact_table {
+    ($name:ident) => {
+        $crate::tables::compact::$name
+    };
+}
+#[cfg(feature = "self-check")]
+#[allow(unused_macros)]
+macro_rules! compact_table {
+    ($name:ident) => {
+        (*$crate::tables::checked::compact::$name.get())
+    };
+}
+
+#[allow(unused_imports)]
+pub(crate) use {compact_table, read_table, table};
+
 /// The 16-bit tables in the form the function modules and `Function` read:
 /// the full tables, or with the `compact` feature the compact forms.
 #[cfg(any(feature = "f16", feature = "bf16"))]

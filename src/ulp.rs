@@ -44,9 +44,139 @@ use crate::kernels::MapError;
 use crate::table_ref::TableRef;
 use actlut_core::{Format, Function};
 
+pub use actlut_core::{midpoint_distance, MidpointDistance};
+
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
 pub const TEXT_BUCKETS: usize = 16;
+
+/// A closeness test as test suites write it: `got` passes for `expected` when
+/// `|got − expected| ≤ atol + rtol·|expected|`, both taken as `f64` (what
+/// `torch.testing.assert_close` and `numpy.allclose` compute when the
+/// reference is exact in the dtype); an infinity or NaN passes only for the
+/// same value (NaN never: neither library's default `equal_nan`).
+///
+/// [`Grade::hidden_by`] counts the wrong entries a tolerance lets through.
+/// The presets are the libraries' defaults, read from their sources:
+///
+/// | preset | f16 | bf16 | other formats |
+/// |---|---|---|---|
+/// | [`Tolerance::Torch`]: `torch.testing.assert_close` (`_DTYPE_PRECISIONS` in `torch/testing/_comparison.py`) | rtol 1e-3, atol 1e-5 | rtol 1.6e-2, atol 1e-5 | rtol 0, atol 0 (no entry for the dtype: the default `(0.0, 0.0)`) |
+/// | [`Tolerance::Numpy`]: `numpy.allclose`, `numpy.isclose` | rtol 1e-5, atol 1e-8 | the same | the same |
+///
+/// ```
+/// use actlut::ulp::Tolerance;
+/// use actlut::Format;
+/// assert_eq!(Tolerance::Torch.rtol_atol(Format::Bf16), (0.016, 1e-5));
+/// assert!(Tolerance::Torch.accepts(Format::Bf16, 1.0078125, 1.0));
+/// assert!(!Tolerance::Numpy.accepts(Format::Bf16, 1.0078125, 1.0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// `torch.testing.assert_close`'s default tolerance for the format's dtype.
+    Torch,
+    /// `numpy.allclose`'s default tolerance.
+    Numpy,
+    /// A tolerance given by its two numbers (finite, non-negative).
+    Given {
+        /// The relative tolerance.
+        rtol: f64,
+        /// The absolute tolerance.
+        atol: f64,
+    },
+}
+
+impl Tolerance {
+    /// The presets, in the order the reports list them.
+    pub const PRESETS: [Tolerance; 2] = [Tolerance::Torch, Tolerance::Numpy];
+
+    /// `(rtol, atol)` for `format`.
+    pub const fn rtol_atol(self, format: Format) -> (f64, f64) {
+        match self {
+            Tolerance::Torch => match format {
+                Format::F16 => (1e-3, 1e-5),
+                Format::Bf16 => (0.016, 1e-5),
+                _ => (0.0, 0.0),
+            },
+            Tolerance::Numpy => (1e-5, 1e-8),
+            Tolerance::Given { rtol, atol } => (rtol, atol),
+        }
+    }
+
+    /// The JSON `tolerance` of the preset: `torch`, `numpy` or `given`.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Tolerance::Torch => "torch",
+            Tolerance::Numpy => "numpy",
+            Tolerance::Given { .. } => "given",
+        }
+    }
+
+    /// What the reports call it: `assert_close's default bf16 tolerance`,
+    /// `numpy.allclose's default tolerance`, `rtol=0.01, atol=0`.
+    pub fn describe(self, format: Format) -> String {
+        match self {
+            Tolerance::Torch => format!("assert_close's default {} tolerance", format.name()),
+            Tolerance::Numpy => "numpy.allclose's default tolerance".to_string(),
+            Tolerance::Given { rtol, atol } => {
+                format!("rtol={}, atol={}", show_number(rtol), show_number(atol))
+            }
+        }
+    }
+
+    /// Whether `got` passes for `expected` over `format`.
+    pub fn accepts(self, format: Format, got: f64, expected: f64) -> bool {
+        if !got.is_finite() || !expected.is_finite() {
+            return got == expected;
+        }
+        let (rtol, atol) = self.rtol_atol(format);
+        (got - expected).abs() <= atol + rtol * expected.abs()
+    }
+}
+
+/// [`Format::decode`], by a conversion for f16 and bf16 (the value is the
+/// same; a grade of 65,536 wrong entries decodes each twice).
+fn quick_value(format: Format, bits: u16) -> f64 {
+    match format {
+        Format::Bf16 => f64::from(f32::from_bits(u32::from(bits) << 16)),
+        Format::F16 => half::f16::from_bits(bits).to_f64(),
+        _ => format.decode(bits),
+    }
+}
+
+/// A tolerance's number as the reports print it: `0.016`, `1e-5`, `0`.
+fn show_number(v: f64) -> String {
+    if v == 0.0 || (1e-3..1e4).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// What a report lists besides the counts ([`Grade::text_with`], and the JSON
+/// report of `actlut ulp`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportOptions {
+    /// How many of the worst inputs to list.
+    pub worst: usize,
+    /// List only the inputs more than this many ulps off (and the unbounded
+    /// ones); 0 lists every wrong one.
+    pub beyond: u32,
+    /// The tolerances whose [`Grade::hidden_by`] count the report gives: the
+    /// presets, and any given.
+    pub tolerances: Vec<Tolerance>,
+}
+
+impl ReportOptions {
+    /// The `worst` worst inputs, and the preset tolerances.
+    pub fn new(worst: usize) -> ReportOptions {
+        ReportOptions {
+            worst,
+            beyond: 0,
+            tolerances: Tolerance::PRESETS.to_vec(),
+        }
+    }
+}
 
 /// What is wrong with one entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -239,32 +369,102 @@ impl Grade {
 
     /// The largest distance between two numbers (0 when there is none).
     pub fn max_numeric_ulp(&self) -> u32 {
-        self.histogram().keys().next_back().copied().unwrap_or(0)
+        self.mismatches
+            .iter()
+            .filter_map(|m| match m.wrong {
+                Wrong::Ulps(d) => Some(d),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// Count of numeric mismatches by distance.
     pub fn histogram(&self) -> BTreeMap<u32, usize> {
-        let mut h = BTreeMap::new();
+        // Distances are below the format's number of entries: count them in
+        // an array, then keep the distances that occur.
+        let mut counts = vec![0usize; self.format.entries() + 1];
         for m in &self.mismatches {
             if let Wrong::Ulps(d) = m.wrong {
-                *h.entry(d).or_insert(0) += 1;
+                counts[(d as usize).min(self.format.entries())] += 1;
             }
         }
-        h
+        counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(d, &n)| (d as u32, n))
+            .collect()
     }
 
     /// The `n` worst mismatches: unbounded errors first, then by distance,
     /// ties by the lowest input.
     pub fn worst(&self, n: usize) -> Vec<Mismatch> {
-        let mut w = self.mismatches.clone();
-        w.sort_by_key(|m| core::cmp::Reverse(m.badness()));
-        w.truncate(n);
-        w
+        self.worst_beyond(n, 0)
+    }
+
+    /// The `n` worst mismatches more than `beyond` ulps off (every unbounded
+    /// one counts as beyond), in the order of [`Grade::worst`].
+    pub fn worst_beyond(&self, n: usize, beyond: u32) -> Vec<Mismatch> {
+        // The n worst so far, worst first: one pass, no copy of the mismatches.
+        let mut top: Vec<Mismatch> = Vec::with_capacity(n.saturating_add(1).min(1024));
+        for m in &self.mismatches {
+            if matches!(m.wrong, Wrong::Ulps(d) if d <= beyond) || n == 0 {
+                continue;
+            }
+            let b = m.badness();
+            if top.len() == n && top.last().is_some_and(|last| b <= last.badness()) {
+                continue;
+            }
+            let at = top.partition_point(|t| t.badness() > b);
+            top.insert(at, *m);
+            top.truncate(n);
+        }
+        top
+    }
+
+    /// How many wrong entries `tolerance` lets through: those whose output
+    /// and correct output, as `f64`, pass [`Tolerance::accepts`]. A NaN for a
+    /// number (or the reverse) and an invalid code never pass; `−0` for `+0`
+    /// always does (their difference is 0).
+    pub fn hidden_by(&self, tolerance: Tolerance) -> usize {
+        self.hidden_by_each(&[tolerance])[0]
+    }
+
+    /// [`Grade::hidden_by`] of each tolerance, in one pass over the wrong
+    /// entries.
+    pub fn hidden_by_each(&self, tolerances: &[Tolerance]) -> Vec<usize> {
+        let f = self.format;
+        let mut counts = vec![0; tolerances.len()];
+        for m in &self.mismatches {
+            if let Wrong::Ulps(_) = m.wrong {
+                let (got, correct) = (quick_value(f, m.got), quick_value(f, m.correct));
+                for (n, t) in counts.iter_mut().zip(tolerances) {
+                    *n += usize::from(t.accepts(f, got, correct));
+                }
+            }
+        }
+        counts
+    }
+
+    /// Where the exact value at `m`'s input lies among the format's rounding
+    /// midpoints ([`actlut_core::midpoint_distance`]): `None` where NaN is due.
+    pub fn midpoint(&self, m: &Mismatch) -> Option<MidpointDistance> {
+        actlut_core::midpoint_distance(self.function, self.format, m.input)
     }
 
     /// The report of `actlut ulp` (its text form), listing the `worst` worst
-    /// inputs.
+    /// inputs and the preset tolerances: [`Grade::text_with`] with
+    /// [`ReportOptions::new`].
     pub fn text(&self, worst: usize) -> String {
+        self.text_with(&ReportOptions::new(worst))
+    }
+
+    /// The report of `actlut ulp` (its text form): the counts, the maximum,
+    /// the unbounded errors, how many wrong entries each tolerance of `opts`
+    /// lets through, the histogram, and the worst inputs `opts` asks for, each
+    /// with the exact value's distance from the nearest rounding midpoint.
+    pub fn text_with(&self, opts: &ReportOptions) -> String {
         let mut s = String::new();
         let f = self.format;
         let _ = writeln!(
@@ -306,6 +506,25 @@ impl Grade {
             "NaN payloads other than the table's (counted correct): {}",
             self.nan_payloads_differ
         );
+        if !self.mismatches.is_empty() && !opts.tolerances.is_empty() {
+            let _ = writeln!(
+                s,
+                "wrong entries a tolerance would pass (|got - correct| <= atol + rtol*|correct|):"
+            );
+            let hidden = self.hidden_by_each(&opts.tolerances);
+            for (&t, hidden) in opts.tolerances.iter().zip(hidden) {
+                let (rtol, atol) = t.rtol_atol(f);
+                let _ = writeln!(
+                    s,
+                    "  {} of {} pass {} (rtol {}, atol {})",
+                    hidden,
+                    self.mismatches.len(),
+                    t.describe(f),
+                    show_number(rtol),
+                    show_number(atol)
+                );
+            }
+        }
         let h = self.histogram();
         if !h.is_empty() {
             let _ = writeln!(s, "histogram (ulps: entries):");
@@ -313,26 +532,41 @@ impl Grade {
                 let _ = writeln!(s, "  {range:>13}: {n}");
             }
         }
-        let worst = self.worst(worst);
+        let worst = self.worst_beyond(opts.worst, opts.beyond);
         if !worst.is_empty() {
-            let _ = writeln!(s, "worst inputs:");
+            if opts.beyond == 0 {
+                let _ = writeln!(s, "worst inputs:");
+            } else {
+                let _ = writeln!(s, "worst inputs beyond {}:", what(Wrong::Ulps(opts.beyond)));
+            }
             for m in worst {
-                let v = self.shown(&m);
-                let _ = writeln!(
-                    s,
-                    "  input {} ({}): got {} ({}), correct {} ({}), exact {}: {}",
-                    v.input,
-                    v.input_value,
-                    v.got,
-                    v.got_value,
-                    v.correct,
-                    v.correct_value,
-                    v.exact,
-                    what(m.wrong)
-                );
+                let _ = writeln!(s, "  {}", self.line(&m));
             }
         }
         s
+    }
+
+    /// One line of the worst inputs: `input 0x3800 (5e-1): got 0x3e9b
+    /// (1.6513671875e0), correct 0x3e98 (1.6484375e0), exact
+    /// 1.6487212707001282e0 (0.27 ulp below a midpoint): 3 ulps`.
+    pub fn line(&self, m: &Mismatch) -> String {
+        let v = self.shown(m);
+        let midpoint = if v.midpoint.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", v.midpoint)
+        };
+        format!(
+            "input {} ({}): got {} ({}), correct {} ({}), exact {}{midpoint}: {}",
+            v.input,
+            v.input_value,
+            v.got,
+            v.got_value,
+            v.correct,
+            v.correct_value,
+            v.exact,
+            what(m.wrong)
+        )
     }
 
     /// The inputs and outputs of `m` as the reports show them: bit patterns
@@ -348,7 +582,24 @@ impl Grade {
             correct: hex(f, m.correct),
             correct_value: value(f, m.correct),
             exact: exact(self.function, f, m.input),
+            midpoint: self.midpoint(m).map(show_midpoint).unwrap_or_default(),
         }
+    }
+}
+
+/// A midpoint distance as the reports print it: `0.27 ulp below a midpoint`,
+/// `3.1e-5 ulp above a midpoint`, `on a midpoint`.
+fn show_midpoint(d: MidpointDistance) -> String {
+    let a = d.ulps.abs();
+    let side = if d.ulps < 0.0 { "below" } else { "above" };
+    if a == 0.0 {
+        "on a midpoint".to_string()
+    } else if a.is_infinite() {
+        format!("infinitely far {side} every midpoint")
+    } else if a >= 0.01 {
+        format!("{a:.2} ulp {side} a midpoint")
+    } else {
+        format!("{a:.1e} ulp {side} a midpoint")
     }
 }
 
@@ -372,6 +623,10 @@ pub struct Shown {
     /// The reference value before rounding to the format (17 significant
     /// digits), or `NaN` where NaN is due.
     pub exact: String,
+    /// Where the exact value lies among the rounding midpoints
+    /// ([`Grade::midpoint`]): `0.27 ulp below a midpoint`, `3.1e-5 ulp above
+    /// a midpoint`; empty where NaN is due.
+    pub midpoint: String,
 }
 
 /// A value of the format as text: shortest decimal that round-trips through
@@ -464,6 +719,194 @@ fn text_buckets(h: &BTreeMap<u32, usize>) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table of `function` over `format` as bits, with entry `i` moved `k`
+    /// values up for each `(i, k)` (the chosen inputs have positive outputs,
+    /// where bit patterns follow the values).
+    #[cfg(all(feature = "gelu", feature = "bf16"))]
+    fn planted(function: Function, format: Format, moves: &[(u16, u16)]) -> Vec<u16> {
+        let mut got: Vec<u16> = function.table(format).unwrap().iter().collect();
+        for &(i, k) in moves {
+            got[usize::from(i)] += k;
+        }
+        got
+    }
+
+    /// `hidden_by` counts the planted errors that `|got − correct| ≤ atol +
+    /// rtol·|correct|` passes, as counted here from `half`'s values: +3 ulps
+    /// pass torch's bf16 tolerance (rtol 0.016) near the top of a binade
+    /// (3·2^-8 relative) but not at its bottom (3·2^-7), +7 never do, and
+    /// numpy's (rtol 1e-5) passes none; −0 for +0 passes every tolerance.
+    #[test]
+    #[cfg(all(feature = "gelu", feature = "bf16"))]
+    fn hidden_by_counts_what_each_tolerance_passes() {
+        use half::bf16;
+        let f = Format::Bf16;
+        // gelu(x) ≈ x for x ≥ 4: inputs at the bottom (1.0·2^k) and top (1.98·2^k) of binades.
+        let moves = [
+            (0x4080, 3), // 4.0
+            (0x40FE, 3), // 7.94
+            (0x4180, 3), // 16.0
+            (0x41FE, 3), // 31.75
+            (0x4100, 7), // 8.0
+            (0x417E, 7), // 15.9
+        ];
+        let mut got = planted(Function::Gelu, f, &moves);
+        got[0] = 0x8000; // −0 for gelu(+0) = +0
+        let g = Grade::new(Function::Gelu, f, &got).unwrap();
+        assert_eq!(g.mismatches.len(), 7);
+        let table: Vec<u16> = Function::Gelu.table(f).unwrap().iter().collect();
+        let value = |b: u16| bf16::from_bits(b).to_f64();
+        let independent = |rtol: f64, atol: f64| {
+            (0..got.len())
+                .filter(|&i| got[i] != table[i])
+                .filter(|&i| {
+                    let (a, e) = (value(got[i]), value(table[i]));
+                    (a - e).abs() <= atol + rtol * e.abs()
+                })
+                .count()
+        };
+        assert_eq!(g.hidden_by(Tolerance::Torch), independent(0.016, 1e-5));
+        assert_eq!(
+            g.hidden_by(Tolerance::Torch),
+            3,
+            "two +3 near a binade's top, and −0"
+        );
+        assert_eq!(g.hidden_by(Tolerance::Numpy), independent(1e-5, 1e-8));
+        assert_eq!(g.hidden_by(Tolerance::Numpy), 1);
+        let given = Tolerance::Given {
+            rtol: 0.06,
+            atol: 0.0,
+        };
+        assert_eq!(g.hidden_by(given), independent(0.06, 0.0));
+        assert_eq!(g.hidden_by(given), 7);
+        // The text report gives each count, the JSON report's numbers.
+        let text = g.text(10);
+        assert!(
+            text.contains(
+                "\n  3 of 7 pass assert_close's default bf16 tolerance (rtol 0.016, atol 1e-5)\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "\n  1 of 7 pass numpy.allclose's default tolerance (rtol 1e-5, atol 1e-8)\n"
+            ),
+            "{text}"
+        );
+    }
+
+    /// `worst_beyond` keeps the n worst in one pass: the same list as sorting
+    /// every mismatch, on errors of many distances (ties broken by the input).
+    #[test]
+    #[cfg(all(feature = "gelu", feature = "bf16"))]
+    fn the_worst_are_those_a_full_sort_puts_first() {
+        let f = Format::Bf16;
+        let mut got: Vec<u16> = Function::Gelu.table(f).unwrap().iter().collect();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..5000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let i = (state % 0x7F00) as usize; // positive inputs
+            got[i] = got[i].wrapping_add((state >> 40) as u16 % 9).min(0x7F7F);
+        }
+        got[0x3F80] = 0x7FC0; // NaN for a number: unbounded, first
+        let g = Grade::new(Function::Gelu, f, &got).unwrap();
+        let mut all = g.mismatches.clone();
+        all.sort_by_key(|m| core::cmp::Reverse(m.badness()));
+        for n in [0, 1, 5, 10, 100, all.len(), all.len() + 3] {
+            assert_eq!(g.worst(n), all[..n.min(all.len())], "n = {n}");
+        }
+        for beyond in [1, 4, 7] {
+            let want: Vec<Mismatch> = all
+                .iter()
+                .filter(|m| !matches!(m.wrong, Wrong::Ulps(d) if d <= beyond))
+                .take(10)
+                .copied()
+                .collect();
+            assert_eq!(g.worst_beyond(10, beyond), want, "beyond {beyond}");
+        }
+        assert_eq!(g.worst(1)[0].wrong, Wrong::NanForNumber);
+    }
+
+    /// The quick conversion is `decode` on every pattern of f16 and bf16.
+    #[test]
+    fn quick_values_are_the_decoded_values() {
+        for f in [Format::F16, Format::Bf16] {
+            for b in 0..=u16::MAX {
+                let (q, d) = (quick_value(f, b), f.decode(b));
+                assert!(
+                    q == d || (q.is_nan() && d.is_nan()),
+                    "{} {b:#06x}",
+                    f.name()
+                );
+                assert_eq!(
+                    q.is_sign_negative(),
+                    d.is_sign_negative(),
+                    "{} {b:#06x}",
+                    f.name()
+                );
+            }
+        }
+    }
+
+    /// NaN never passes, an infinity only for itself; torch's default for a
+    /// format without a dtype entry is exact.
+    #[test]
+    fn tolerances_pass_non_finite_values_only_when_equal() {
+        let t = Tolerance::Given {
+            rtol: 1.0,
+            atol: 1.0,
+        };
+        assert!(!t.accepts(Format::F16, f64::NAN, f64::NAN));
+        assert!(!t.accepts(Format::F16, f64::NAN, 1.0));
+        assert!(t.accepts(Format::F16, f64::INFINITY, f64::INFINITY));
+        assert!(!t.accepts(Format::F16, 65504.0, f64::INFINITY));
+        assert!(!t.accepts(Format::F16, f64::INFINITY, 65504.0));
+        assert!(t.accepts(Format::F16, 2.5, 2.0));
+        assert_eq!(Tolerance::Torch.rtol_atol(Format::Fp8E4M3), (0.0, 0.0));
+        assert!(Tolerance::Torch.accepts(Format::Fp8E4M3, -0.0, 0.0));
+        assert!(!Tolerance::Torch.accepts(Format::Fp8E4M3, 1.125, 1.0));
+        assert_eq!(
+            Tolerance::Given {
+                rtol: 0.01,
+                atol: 0.0
+            }
+            .describe(Format::F16),
+            "rtol=0.01, atol=0"
+        );
+    }
+
+    /// Each listed input carries the exact value's distance from the nearest
+    /// midpoint, from `actlut_core::midpoint_distance`; `beyond` lists only
+    /// the larger errors.
+    #[test]
+    #[cfg(all(feature = "gelu", feature = "bf16"))]
+    fn listed_inputs_carry_their_midpoint_distance() {
+        let f = Format::Bf16;
+        let got = planted(Function::Gelu, f, &[(0x4080, 3), (0x4100, 1)]);
+        let g = Grade::new(Function::Gelu, f, &got).unwrap();
+        for m in &g.mismatches {
+            let d = actlut_core::midpoint_distance(Function::Gelu, f, m.input).unwrap();
+            assert_eq!(g.midpoint(m), Some(d));
+            assert!(g.line(m).contains(&show_midpoint(d)), "{}", g.line(m));
+        }
+        // gelu(8) = 8 − 8·Φ(−8), 5e-15 below a value of bf16: half an ulp from a midpoint.
+        let m = g.mismatches.iter().find(|m| m.input == 0x4100).unwrap();
+        assert!((g.midpoint(m).unwrap().ulps.abs() - 0.5).abs() < 1e-9);
+        assert!(g.line(m).contains(" (0.50 ulp "), "{}", g.line(m));
+        let opts = ReportOptions {
+            beyond: 1,
+            ..ReportOptions::new(10)
+        };
+        let text = g.text_with(&opts);
+        assert!(
+            text.contains("worst inputs beyond 1 ulp:\n  input 0x4080"),
+            "{text}"
+        );
+        assert!(!text.contains("input 0x4100"), "{text}");
+    }
 
     /// The ordinal order agrees with the values, and ±0 are one step apart, in
     /// every format.

@@ -18,6 +18,10 @@ cargo test -p actlut --no-default-features --features sigmoid,bf16,fp8-e4m3 --li
 # The compact 16-bit tables: every table and entry point against the full
 # table, and the size of a gelu + bf16 binary's table data (tests/compact_binary.rs).
 cargo test -p actlut --features compact --lib --tests
+# self-check: a table changed in the process's memory is reported by name, with std and
+# compact, and without std (the no_std path, on the host).
+cargo test -p actlut --features self-check,compact --test self_check
+cargo test -p actlut --no-default-features --features self-check,gelu,bf16 --test self_check
 cargo test -p actlut --no-default-features --features compact,gelu,bf16 --lib --tests
 # The same in the words layout (`compact-words`): the tests that read the
 # compact forms (every table on every input through every entry point, the

@@ -11,4 +11,5 @@ cargo bench --profile dev --bench kernels -- --test
 cargo bench --profile dev --bench compact -- --test
 cargo bench --profile dev --bench quant -- --test
 cargo bench --profile dev --features alloc --bench quant16 -- --test
+cargo bench --profile dev --features self-check,compact --bench self_check -- --test
 cargo run --release --example quickstart

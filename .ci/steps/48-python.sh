@@ -3,16 +3,20 @@
 # release, in python/target), the pinned test dependencies, the extension's
 # fmt and clippy, the `actlut` command the tests compare with, the pytest suite
 # (every table, every input through apply, grade against `actlut ulp`,
-# quant_table against `actlut quant`, the peers and the example of
-# docs/python.md) and the benchmark once in smoke mode. Measured cold (empty
+# quant_table against `actlut quant`, tolerances, midpoints, position
+# dependence, edge values and the pytest plugin, the survey, the peers and the
+# example of docs/python.md) and the benchmark once in smoke mode. Measured cold (empty
 # python/target and venv, the crates downloaded, target/debug/actlut built) on
 # the shared 2-core machine under a load of about 15 (2026-12-01): 628 s, of
 # which 2 min 9 s of CPU time (pip, the release build of the extension, its
-# clippy build; the suite itself 25 s); warm 115 s.
+# clippy build; the suite itself 25 s); warm 115 s. 2026-12-06 (load about 6):
+# warm, with the extension rebuilt, 71 s; the suite 578 tests in 32 s, of which
+# 11 s the tests of position dependence, edge values, the pytest plugin and a
+# part of the survey (scipy pinned for it); the benchmark's smoke mode about 5 s.
 set -euo pipefail
 venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q pytest==9.2.0 ml_dtypes==0.7.0 onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6
+"$venv/bin/pip" install -q pytest==9.2.0 ml_dtypes==0.7.0 onnxruntime==1.32.0 onnx==1.23.2 numpy==2.4.6 scipy==1.17.1
 "$venv/bin/pip" install -q ./python
 (cd python && cargo fmt --check && PYO3_PYTHON="$PWD/../$venv/bin/python" cargo clippy --all-targets -- -D warnings)
 cargo build -p actlut-cli

@@ -3,7 +3,9 @@
 //! multiple of random data.
 //!
 //! `cargo run --release -p actlut-audit --example crafted-timing [MB]`
-//! (default 2), or `... -- MB CLASS` for one class (and random bytes).
+//! (default 2), or `... -- MB CLASS` for one class (and random bytes), or
+//! `... -- MB CLASS --write FILE` to write that class to FILE (for
+//! `/usr/bin/time -v actlut audit FILE`: docs/audit.md measures memory so).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -15,6 +17,13 @@ fn main() {
         .nth(1)
         .map_or(2, |s| s.parse().expect("a number of megabytes"));
     let index = common::index();
+    if let (Some(class), Some(path)) = (
+        std::env::args().nth(2),
+        std::env::args().skip_while(|a| a != "--write").nth(1),
+    ) {
+        std::fs::write(&path, common::crafted::crafted(index, &class, mb << 20)).expect("write");
+        return;
+    }
     let mut random = None;
     println!("| input ({mb} MB) | seconds | per MB | vs random | stopped | findings | candidates | entries compared |");
     println!("|---|---:|---:|---:|---|---:|---:|---:|");

@@ -224,7 +224,7 @@ pub fn is_distinctive(window: &[u8]) -> bool {
         return false;
     }
     let bytes: Vec<u16> = window.iter().map(|&b| u16::from(b)).collect();
-    !crate::is_progression(&bytes, 0xFF) && !crate::is_periodic(&bytes, 0xFF)
+    !crate::filter::is_progression(&bytes, 0xFF) && !crate::filter::is_periodic(&bytes, 0xFF)
 }
 
 /// The stored length a header declares, when it is plausible: the magic,
@@ -366,7 +366,7 @@ pub(crate) fn compare(a: &[u16], b: &[u16]) -> (usize, Vec<usize>) {
     for (j, (x, y)) in a.iter().zip(b).enumerate() {
         if x != y {
             n += 1;
-            if first.len() < crate::FIRST_DIFFERENCES {
+            if first.len() < crate::limits::FIRST_DIFFERENCES {
                 first.push(j);
             }
         }

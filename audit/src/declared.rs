@@ -33,11 +33,12 @@ use std::vec::Vec;
 use actlut_codegen::lock::Entry;
 pub use actlut_codegen::record::{
     Declaration, DeclarationError, Representation, StoredOrder, DECLARATION_BYTES,
-    DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, NAME_BYTES,
+    DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, DECLARATION_V2_BYTES,
+    MAX_DECLARATION_BYTES, NAME_BYTES,
 };
 
-use crate::index::Filter;
-use crate::{ByteOrder, Reference};
+use crate::filter::Filter;
+use crate::reference::{ByteOrder, Reference};
 
 /// How a record was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,8 +64,14 @@ pub struct Declared {
     /// what a record that does not parse is named by.
     pub shown_name: String,
     /// The hash the lock has for the declared name (the compact lock's for a
-    /// compact form), if the audit knows the table.
+    /// compact form), if the audit knows the table; for a name the lock does
+    /// not list that names an op and a format, the hash of the table
+    /// computed again ([`crate::ops::recompute`]).
     pub expected: Option<[u8; 32]>,
+    /// Why a declared op the lock does not list could not be computed again
+    /// ([`crate::ops::Recomputed::Unavailable`]): nothing was verified, a
+    /// problem.
+    pub unverified: Option<String>,
     /// Bytes of the declared table present in the file at its location.
     pub present: usize,
     /// SHA-256 of the little-endian bytes at the location (of the stored
@@ -83,9 +90,14 @@ pub struct Declared {
 }
 
 impl Declared {
-    /// File offset of the declared table (just after the record).
+    /// File offset of the declared table (just after the record: 128 bytes,
+    /// or 192 for a version-2 record).
     pub fn table_offset(&self) -> u64 {
-        self.offset + DECLARATION_BYTES as u64
+        let record = self
+            .declaration
+            .as_ref()
+            .map_or(DECLARATION_BYTES, Declaration::record_bytes);
+        self.offset + record as u64
     }
 
     /// The declared name, when the record parsed.
@@ -120,14 +132,17 @@ impl Declared {
         if let FoundBy::Fields(_) = self.found_by {
             wrong.push("its marker was changed".to_string());
         }
-        match self.expected {
-            None => wrong.push(format!("the lock has no such table{form}")),
-            Some(e) if e != d.sha256 => wrong.push(format!(
+        match (self.expected, &self.unverified) {
+            (None, Some(why)) => wrong.push(format!(
+                "the lock has no such table{form}, and it was not computed again to verify it: {why}"
+            )),
+            (None, None) => wrong.push(format!("the lock has no such table{form}")),
+            (Some(e), _) if e != d.sha256 => wrong.push(format!(
                 "it declares sha256 {}, the lock has {}",
                 actlut_codegen::hex(&d.sha256),
                 actlut_codegen::hex(&e)
             )),
-            Some(_) => {}
+            (Some(_), _) => {}
         }
         let want = match (d.width, d.order) {
             (2, StoredOrder::Big) => Some(ByteOrder::Big),
@@ -366,20 +381,10 @@ impl Known {
         }
     }
 
-    /// Judges the record candidate at `offset`: `bytes` are the bytes from
-    /// there to the end of the longest declared table or of the file,
-    /// whichever comes first. `None` when it is no record.
-    pub(crate) fn judge(
-        &self,
-        offset: u64,
-        bytes: &[u8],
-        native: Option<ByteOrder>,
-    ) -> Option<Declared> {
-        self.judge_costed(offset, bytes, native).0
-    }
-
-    /// [`judge`](Self::judge), and the bytes it compared with known tables
-    /// to recognise a record whose marker was changed.
+    /// Judges the record candidate at `offset` (`None` when it is no
+    /// record), and the bytes it compared with known tables to recognise a
+    /// record whose marker was changed: `bytes` are the bytes from there to
+    /// the end of the longest declared table or of the file.
     pub(crate) fn judge_costed(
         &self,
         offset: u64,
@@ -399,14 +404,17 @@ impl Known {
         cost: &mut u64,
     ) -> Option<Declared> {
         let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
+        // A record is two of its five parts (marker, header, hash, name,
+        // the table after it) as a declaration has them: text that merely
+        // holds the marker (documentation in an rlib's metadata) is none.
+        let (n, compared) = self.intact_fields(bytes, marked);
+        *cost = compared;
+        if u8::from(marked) + n < 2 {
+            return None;
+        }
         let found_by = if marked {
             FoundBy::Marker
         } else {
-            let (n, compared) = self.intact_fields(bytes);
-            *cost = compared;
-            if n < 2 {
-                return None;
-            }
             FoundBy::Fields(n)
         };
         let declaration = if marked {
@@ -414,8 +422,10 @@ impl Known {
         } else {
             Declaration::parse_fields(bytes)
         };
+        let version = bytes.get(8).copied().unwrap_or(0);
+        let name_bytes = actlut_codegen::record::name_bytes_of(version);
         let field = bytes
-            .get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES)
+            .get(DECLARATION_NAME_AT..(DECLARATION_NAME_AT + name_bytes).min(bytes.len()))
             .unwrap_or(&[]);
         let mut out = Declared {
             shown_name: crate::manifest::shown_name(field),
@@ -423,6 +433,7 @@ impl Known {
             found_by,
             declaration,
             expected: None,
+            unverified: None,
             present: 0,
             actual: None,
             differing: None,
@@ -434,7 +445,19 @@ impl Known {
         };
         let known = self.table(&d);
         out.expected = known.map(|t| t.sha256);
-        let table = bytes.get(DECLARATION_BYTES..).unwrap_or(&[]);
+        // A declared op the lock does not list: computed again.
+        let mut computed = None;
+        if known.is_none() && d.representation == Representation::Full {
+            match crate::ops::recompute(d.name()) {
+                crate::ops::Recomputed::Table { bytes_le, .. } => {
+                    out.expected = Some(actlut_codegen::sha256(&bytes_le));
+                    computed = Some((bytes_le, d.width));
+                }
+                crate::ops::Recomputed::Unavailable(why) => out.unverified = Some(why),
+                crate::ops::Recomputed::NotAnOp => {}
+            }
+        }
+        let table = bytes.get(d.record_bytes()..).unwrap_or(&[]);
         let len = d.len as usize;
         out.present = table.len().min(len);
         if table.len() >= len {
@@ -446,11 +469,18 @@ impl Known {
                 _ => stored.to_vec(),
             };
             out.actual = Some(actlut_codegen::sha256(&le));
-            if let Some(t) = known.filter(|t| t.bytes_le.len() == len) {
-                let w = usize::from(t.width);
+            let reference = known
+                .filter(|t| t.bytes_le.len() == len)
+                .map(|t| (&t.bytes_le[..], t.width))
+                .or(computed
+                    .as_ref()
+                    .filter(|c| c.0.len() == len)
+                    .map(|c| (&c.0[..], c.1)));
+            if let Some((reference, width)) = reference {
+                let w = usize::from(width);
                 out.differing = Some(
                     le.chunks(w)
-                        .zip(t.bytes_le.chunks(w))
+                        .zip(reference.chunks(w))
                         .filter(|(a, b)| a != b)
                         .count(),
                 );
@@ -459,17 +489,32 @@ impl Known {
         Some(out)
     }
 
-    /// How many of a marker-less record's four other fields are those of a
+    /// How many of a record's four fields after its marker are those of a
     /// known table's declaration: header, hash, name, and the table after it;
-    /// and how many bytes that compared (the cost of judging it). Nothing is
+    /// and how many bytes that compared (the cost of judging it). Behind an
+    /// intact marker (`marked`), a header that parses counts too (a
+    /// declared op the lock does not list has no known header). Nothing is
     /// allocated: each known table is compared in place with the bytes after
     /// the record, in both byte orders, up to the first difference.
-    fn intact_fields(&self, b: &[u8]) -> (u8, u64) {
+    fn intact_fields(&self, b: &[u8], marked: bool) -> (u8, u64) {
         let Some(r) = b.get(..DECLARATION_BYTES) else {
-            return (0, 0);
+            // Cut off by the end of the file: behind an intact marker, its
+            // header (when present) must be a declaration's; fewer bytes
+            // cannot tell text from a record, and are taken as a record.
+            let header = b.get(8..16);
+            let ok = marked
+                && header.is_none_or(|h| {
+                    header_parses(h)
+                        || self
+                            .headers
+                            .binary_search(&u64::from_le_bytes(h.try_into().expect("8 bytes")))
+                            .is_ok()
+                });
+            return (u8::from(ok), 0);
         };
         let header = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
-        let header_ok = self.headers.binary_search(&header).is_ok();
+        let header_ok =
+            self.headers.binary_search(&header).is_ok() || (marked && header_parses(&r[8..16]));
         let field = &r[DECLARATION_NAME_AT..DECLARATION_NAME_AT + NAME_BYTES];
         let name = actlut_codegen::record::parse_name(field);
         let sha = &r[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32];
@@ -512,6 +557,19 @@ impl Known {
     }
 }
 
+/// Whether a declaration's header bytes (8 to 16: version, representation,
+/// width, byte order, length) are a possible combination.
+fn header_parses(h: &[u8]) -> bool {
+    let len = u32::from_le_bytes([h[4], h[5], h[6], h[7]]);
+    matches!(h[0], 1 | 2)
+        && match (h[1], h[2], h[3]) {
+            (0, 2, 0 | 1) => len == 1 << 17,
+            (0, 1, 0) => matches!(len, 16 | 64 | 256),
+            (1, 1, 0) => len > 0 && len < 1 << 17,
+            _ => false,
+        }
+}
+
 /// The byte order of a parsed declaration of a 16-bit table.
 fn order_of(d: &Declared) -> Option<StoredOrder> {
     d.declaration
@@ -539,131 +597,5 @@ pub(crate) fn mark_mixed_orders(declared: &mut [Declared]) {
                 None => None,
             };
         }
-    }
-}
-
-impl crate::Index {
-    /// Judges the bytes of one declaration record and its table, `bytes`
-    /// starting at the record (at file offset `offset`), as the scan does:
-    /// `None` when they are no record. `native` is the byte order the file
-    /// declares, if any.
-    pub fn judge_declaration(
-        &self,
-        offset: u64,
-        bytes: &[u8],
-        native: Option<ByteOrder>,
-    ) -> Option<Declared> {
-        self.declared.judge(offset, bytes, native)
-    }
-}
-
-impl crate::Scanner<'_> {
-    /// Judges the declaration candidates whose record and table are in the
-    /// buffer (all of them at the end, `last`). Each judgement hashes its
-    /// table: it is charged to the verification budget, and a flood of
-    /// records stops the scan at the budget or at [`crate::MAX_FOUND`]
-    /// findings kept ([`crate::Report::too_many`]).
-    pub(crate) fn read_declared(&mut self, last: bool) {
-        const REACH: u64 = (DECLARATION_BYTES + (1 << 17)) as u64;
-        let end = self.end();
-        self.declared_at.sort_unstable();
-        self.declared_at.dedup();
-        let mut waiting = Vec::new();
-        for p in core::mem::take(&mut self.declared_at) {
-            if !last && p + REACH > end {
-                waiting.push(p);
-                continue;
-            }
-            if p < self.base {
-                continue;
-            }
-            // Looking at a candidate (its fields looked up among the known
-            // tables) costs 64, charged before anything else is done with
-            // it, and every byte it compares with a known table after it one
-            // unit more; a record found also pays a finding's cost and the
-            // table it hashes, one unit per two bytes. Once the budget is
-            // spent or [`crate::MAX_FOUND`] findings are kept, it is not
-            // judged.
-            let kind = crate::report::Kind::Declaration;
-            if !self.spend(64, kind, p) || !self.keep(kind, p) {
-                continue;
-            }
-            // Candidates come in order of offset: one at or before the last
-            // judged was judged already.
-            if self.declared_to.is_some_and(|q| p <= q) {
-                continue;
-            }
-            self.declared_to = Some(p);
-            let at = (p - self.base) as usize;
-            let to = (at + REACH as usize).min(self.buf.len());
-            let (d, compared) = self
-                .index
-                .declared
-                .judge_costed(p, &self.buf[at..to], self.native);
-            self.compared += compared;
-            if let Some(d) = d {
-                self.compared += crate::FINDING_COST + d.present as u64 / 2;
-                self.declared.push(d);
-            }
-        }
-        self.declared_at = waiting;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use actlut_codegen::{Format, Function};
-
-    fn known() -> (Known, Declaration, Vec<u8>) {
-        let r = Reference::generate(Function::Tanh, Format::Fp8E4M3);
-        let bytes = r.bytes_le.clone();
-        let d = Declaration::new(
-            "tanh_fp8_e4m3",
-            Representation::Full,
-            1,
-            StoredOrder::Little,
-            256,
-            r.sha256,
-        );
-        let mut file = d.to_bytes().to_vec();
-        file.extend_from_slice(&bytes);
-        (Known::new(&[r], &[]), d, file)
-    }
-
-    #[test]
-    fn an_intact_declaration_passes_and_every_changed_byte_of_it_or_its_table_is_a_problem() {
-        let (k, _, file) = known();
-        let ok = k.judge(0, &file, None).expect("a record");
-        assert_eq!(ok.problem(), None);
-        for i in 0..file.len() {
-            let mut f = file.clone();
-            f[i] ^= 0x01;
-            let j = k.judge(0, &f, None);
-            assert!(
-                j.as_ref().and_then(Declared::problem).is_some(),
-                "byte {i} changed: {j:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_record_whose_marker_was_changed_is_found_while_two_other_fields_hold() {
-        let (k, _, file) = known();
-        let mut f = file.clone();
-        f[..8].copy_from_slice(b"XXXXXXXX");
-        let j = k.judge(0, &f, None).expect("found by its fields");
-        assert_eq!(j.found_by, FoundBy::Fields(4));
-        assert!(j.problem().unwrap().contains("marker was changed"));
-        // Marker, header and name changed: hash and table start remain.
-        f[8..16].fill(0xEE);
-        f[DECLARATION_NAME_AT] = b'x';
-        assert_eq!(
-            k.judge(0, &f, None).map(|j| j.found_by),
-            Some(FoundBy::Fields(2))
-        );
-        // And the hash too: no longer recognisable.
-        f[DECLARATION_SHA_AT + 3] ^= 1;
-        assert_eq!(k.judge(0, &f, None), None);
     }
 }

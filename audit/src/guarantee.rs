@@ -69,7 +69,9 @@ use std::vec::Vec;
 use actlut_codegen::Format;
 
 use crate::index::Image;
-use crate::*;
+use crate::index::Index;
+use crate::limits::*;
+use crate::reference::ByteOrder;
 
 /// The hiding cost of one table in one byte order, and what it is made of.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! The index of known tables: every form in each byte order, cut into the grams the scan looks up.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
@@ -9,7 +8,10 @@ use std::vec::Vec;
 use actlut_codegen::lock::Entry;
 
 use crate::compact;
-use crate::*;
+use crate::filter::Filter;
+pub(crate) use crate::filter::{filter_bits, is_periodic, is_progression, mix};
+use crate::limits::*;
+use crate::reference::{ByteOrder, Reference};
 
 /// One byte order of one form of one reference, as stored in artifacts.
 pub(crate) struct Image {
@@ -150,16 +152,6 @@ pub(crate) fn is_surprise(e: &[u16; 4], mask: u16) -> bool {
     d(2) != d(1) && d(2) != d(0)
 }
 
-/// Whether the steps of `values` repeat with period 1 or 2 (a run, a
-/// count, an alternation), wrapping at `mask + 1`.
-pub(crate) fn is_periodic(values: &[u16], mask: u16) -> bool {
-    let d: Vec<u16> = values
-        .windows(2)
-        .map(|w| w[1].wrapping_sub(w[0]) & mask)
-        .collect();
-    d.windows(3).all(|w| w[2] == w[0])
-}
-
 /// Whether the steps of a three-entry gram are both -1, 0 or +1 (a slow ramp,
 /// which binaries hold in many unrelated tables).
 pub(crate) fn is_slow(values: &[u16], mask: u16) -> bool {
@@ -167,14 +159,6 @@ pub(crate) fn is_slow(values: &[u16], mask: u16) -> bool {
         let d = w[1].wrapping_sub(w[0]) & mask;
         d <= 1 || d == mask
     })
-}
-
-/// Whether `values` form an arithmetic progression (wrapping at `mask + 1`).
-pub(crate) fn is_progression(values: &[u16], mask: u16) -> bool {
-    let step = values[1].wrapping_sub(values[0]) & mask;
-    values
-        .windows(2)
-        .all(|w| w[1].wrapping_sub(w[0]) & mask == step)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -186,16 +170,6 @@ pub(crate) struct Site {
 }
 
 pub(crate) const NEEDLE: u32 = u32::MAX;
-
-/// splitmix64's finalizer.
-#[inline(always)]
-pub(crate) fn mix(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
 
 /// Exact keys (grams, hash prefixes) to sites, behind a one-word Bloom filter.
 pub(crate) struct Grams {
@@ -334,44 +308,6 @@ impl Grams {
     }
 }
 
-/// A one-word Bloom filter of keys without sites: the scan's first test of
-/// the 8-byte value at every offset, for everything it may start (a gram, a
-/// hash, a manifest record, a compact header, a table below the content
-/// threshold), so that one load answers for them all.
-pub(crate) struct Filter {
-    words: Vec<u64>,
-    shift: u32,
-}
-
-impl Filter {
-    pub(crate) fn new(keys: &[u64]) -> Filter {
-        let words = (keys.len() * 32 / 64).next_power_of_two().max(64);
-        let mut f = Filter {
-            words: vec![0; words],
-            shift: 64 - words.trailing_zeros(),
-        };
-        for &k in keys {
-            let (w, m) = filter_bits(k, f.shift);
-            f.words[w] |= m;
-        }
-        f
-    }
-
-    #[inline(always)]
-    pub(crate) fn maybe(&self, key: u64) -> bool {
-        let (w, m) = filter_bits(key, self.shift);
-        self.words[w] & m == m
-    }
-}
-
-/// One multiply: the word from the top bits, three bits from the middle.
-#[inline(always)]
-fn filter_bits(key: u64, shift: u32) -> (usize, u64) {
-    let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let m = (1 << ((h >> 24) & 63)) | (1 << ((h >> 30) & 63)) | (1 << ((h >> 36) & 63));
-    ((h >> shift) as usize, m)
-}
-
 pub(crate) struct Needle {
     pub(crate) sha256: [u8; 32],
     pub(crate) names: Vec<String>,
@@ -465,7 +401,7 @@ pub(crate) fn key_le(bytes: &[u8]) -> u64 {
 }
 
 impl Index {
-    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`]),
+    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`](crate::merge_aliases)),
     /// and their hashes as names an artifact may list.
     pub fn new(refs: Vec<Reference>) -> Index {
         Index::with_lock(refs, &[])
@@ -900,49 +836,19 @@ impl Index {
     pub fn grams(&self) -> (usize, usize) {
         (self.large.keys.len(), self.small.keys.len())
     }
+}
 
-    /// Every table in `data` (see [`Scanner`]).
-    pub fn scan(&self, data: &[u8]) -> Report {
-        let mut s = Scanner::new(self);
-        for block in data.chunks(BLOCK_BYTES) {
-            s.feed(block);
-        }
-        s.finish()
-    }
-
-    /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]:
-    /// memory stays bounded by the index, a block and two table lengths,
-    /// whatever the size of the input.
-    ///
-    /// # Errors
-    ///
-    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
-    pub fn scan_reader<R: Read>(&self, reader: R) -> std::io::Result<Report> {
-        self.scan_reader_in(reader, None)
-    }
-
-    /// [`scan_reader`](Self::scan_reader) of a file whose container declares
-    /// the byte order `order` ([`crate::container::Container::order`]): a
-    /// Mach-O, PE or COFF file's, or an ar archive's members' order, which
-    /// the scan does not read from its first bytes.
-    ///
-    /// # Errors
-    ///
-    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
-    pub fn scan_reader_in<R: Read>(
+impl Index {
+    /// Judges the bytes of one declaration record and its table, `bytes`
+    /// starting at the record (at file offset `offset`), as the scan does:
+    /// `None` when they are no record. `native` is the byte order the file
+    /// declares, if any.
+    pub fn judge_declaration(
         &self,
-        mut reader: R,
-        order: Option<ByteOrder>,
-    ) -> std::io::Result<Report> {
-        let mut s = Scanner::with_order(self, order);
-        let mut block = vec![0u8; BLOCK_BYTES];
-        loop {
-            match reader.read(&mut block) {
-                Ok(0) => return Ok(s.finish()),
-                Ok(n) => s.feed(&block[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        offset: u64,
+        bytes: &[u8],
+        native: Option<ByteOrder>,
+    ) -> Option<crate::declared::Declared> {
+        self.declared.judge_costed(offset, bytes, native).0
     }
 }

@@ -7,7 +7,7 @@ use std::{format, vec};
 use actlut_codegen::{Format, Function};
 
 use crate::compact;
-use crate::compact_form_label;
+use crate::limits::compact_form_label;
 
 /// The byte order in which a table is stored in an artifact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,8 +130,8 @@ impl Reference {
 
     /// Adds a compact stored form of this 16-bit table (what actlut's
     /// `compact` feature embeds instead of the table, in either layout),
-    /// labelled by its layout ([`compact_form_label`]: [`COMPACT_FORM`](crate::COMPACT_FORM) or
-    /// [`COMPACT_WORDS_FORM`](crate::COMPACT_WORDS_FORM)): it is found by
+    /// labelled by its layout ([`compact_form_label`]: [`COMPACT_FORM`](crate::limits::COMPACT_FORM) or
+    /// [`COMPACT_WORDS_FORM`](crate::limits::COMPACT_WORDS_FORM)): it is found by
     /// content and by its header, and compared byte for byte (see
     /// [`compact`]). A table may have one form of each layout; both are
     /// searched.

@@ -8,7 +8,8 @@ use actlut_codegen::lock::Entry;
 use actlut_codegen::Format;
 
 use crate::compact::{CompactDetail, FoundBy};
-use crate::{ByteOrder, BUDGET_PER_BYTE, MAX_FOUND, TABLE_FORM};
+use crate::limits::{BUDGET_PER_BYTE, MAX_FOUND, TABLE_FORM};
+use crate::reference::ByteOrder;
 
 /// What a found copy is, against its reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -433,9 +434,18 @@ pub(crate) enum Kind {
     Declaration,
 }
 
-/// What [`Index::scan`](crate::Index::scan) found in one artifact.
+/// What [`audit`](crate::audit) (or [`Index::scan`](crate::Index::scan))
+/// found in one artifact.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// The artifact's name in reports: its path, as given.
+    pub path: String,
+    /// What kind of file its headers say it is ([`crate::container::Container::kind`]:
+    /// `ELF`, `wasm`, `ar archive`, …, or `bytes`).
+    pub kind: &'static str,
+    /// SHA-256 of the whole artifact (zeros from [`Index::scan`](crate::Index::scan),
+    /// which does not hash it).
+    pub file_sha256: [u8; 32],
     /// Bytes scanned.
     pub bytes: u64,
     /// Every copy found, by increasing offset.
@@ -479,11 +489,6 @@ pub struct Report {
     /// ([`crate::container::inspect`]; set by the caller that read them): a
     /// problem.
     pub malformed: Option<String>,
-    /// Where the loader (or the linker) would not leave a declared table, a
-    /// record or an intact copy as the file holds it
-    /// ([`crate::loader::judge_report`]; set by the caller that read the
-    /// file's load map): each a problem.
-    pub loaded: Vec<String>,
     /// The most matching surprises of a 16-bit table candidate that was
     /// compared in full and not reported: the margin of
     /// [`MIN_EVIDENCE_WORDS`](crate::MIN_EVIDENCE_WORDS) on this input.
@@ -526,16 +531,194 @@ impl Report {
         )
     }
 
+    /// Every problem, one line each (the messages of [`findings`](Self::findings)):
+    /// a copy that is modified, truncated or not in `lock`, a table named by
+    /// its hash that is not here intact, a record or declaration that does
+    /// not hold, malformed headers, a scan that stopped. An audit passes when
+    /// this is empty.
     pub fn problems(&self, lock: &[Entry]) -> Vec<String> {
-        let mut out: Vec<String> = self.found.iter().filter_map(|f| f.problem(lock)).collect();
-        out.extend(self.listed.iter().filter_map(Listed::problem));
-        out.extend(self.records.iter().filter_map(|r| r.problem(lock)));
-        out.extend(self.declared.iter().filter_map(|d| d.problem()));
-        out.extend(self.malformed.clone());
-        out.extend(self.loaded.iter().cloned());
+        self.findings(lock).into_iter().map(|p| p.message).collect()
+    }
+
+    /// Every problem with where it lies in the file and what kind it is.
+    pub fn findings(&self, lock: &[Entry]) -> Vec<Problem> {
+        let mut out = Vec::new();
+        for f in &self.found {
+            if let Some(message) = f.problem(lock) {
+                let rule = match f.verdict {
+                    Verdict::Intact if f.foreign_order => Rule::ForeignByteOrder,
+                    Verdict::Intact => Rule::NotInLock,
+                    Verdict::Modified => Rule::Modified,
+                    Verdict::Truncated => Rule::Truncated,
+                    Verdict::Unknown | Verdict::Invalid => Rule::CompactForm,
+                };
+                out.push(Problem::at(rule, f.offset, f.len as u64, message));
+            }
+        }
+        for l in &self.listed {
+            if let Some(message) = l.problem() {
+                out.push(Problem::at(Rule::Listed, l.offset, 32, message));
+            }
+        }
+        for r in &self.records {
+            if let Some(message) = r.problem(lock) {
+                let len = crate::manifest::RECORD_BYTES as u64;
+                out.push(Problem::at(Rule::Record, r.offset, len, message));
+            }
+        }
+        for d in &self.declared {
+            if let Some(message) = d.problem() {
+                let len = d.table_offset() - d.offset;
+                out.push(Problem::at(Rule::Declaration, d.offset, len, message));
+            }
+        }
+        if let Some(m) = &self.malformed {
+            out.push(Problem {
+                rule: Rule::Malformed,
+                offset: None,
+                length: None,
+                message: m.clone(),
+            });
+        }
         if self.too_many {
-            out.push(self.stopped());
+            out.push(Problem {
+                rule: Rule::NotJudged,
+                offset: self.unjudged.from,
+                length: None,
+                message: self.stopped(),
+            });
         }
         out
+    }
+
+    /// Whether nothing was verified: no table found by content, no
+    /// declaration, no table named by its hash. Not a confirmation of
+    /// anything ([`NOTHING_VERIFIED`]).
+    pub fn nothing_verified(&self) -> bool {
+        self.found.is_empty()
+            && self.declared.is_empty()
+            && self.listed.is_empty()
+            && self.records.is_empty()
+    }
+
+    /// Whether a table named `name` is here: a copy found under that name,
+    /// or a declaration of it, or a table the file names by hash.
+    pub fn holds(&self, name: &str) -> bool {
+        self.found.iter().any(|f| f.names.iter().any(|n| n == name))
+            || self.declared.iter().any(|d| d.name() == Some(name))
+            || self
+                .listed
+                .iter()
+                .any(|l| l.names.iter().any(|n| n == name))
+    }
+}
+
+/// What every report says of a file in which nothing was verified.
+pub const NOTHING_VERIFIED: &str = "no actlut table found: nothing was verified";
+
+/// The kinds of problem, each a rule of the SARIF report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// A copy whose entries differ from its table's.
+    Modified,
+    /// A copy that an end of the file cuts off.
+    Truncated,
+    /// An intact copy of a table the lock does not hold with its hash.
+    NotInLock,
+    /// An intact copy in the other byte order than the file declares.
+    ForeignByteOrder,
+    /// A compact stored form of no known table, or not valid.
+    CompactForm,
+    /// A table the file names by its hash that is not here intact.
+    Listed,
+    /// A manifest record whose hash is not the lock's, or malformed.
+    Record,
+    /// A declaration that does not parse, or whose table does not hold.
+    Declaration,
+    /// Headers that do not hold.
+    Malformed,
+    /// What the scan did not judge once its budget ran out.
+    NotJudged,
+    /// A table the caller expects (`--expect`) that the file does not hold.
+    Expected,
+}
+
+impl Rule {
+    /// Every rule, in order.
+    pub const ALL: [Rule; 11] = [
+        Rule::Modified,
+        Rule::Truncated,
+        Rule::NotInLock,
+        Rule::ForeignByteOrder,
+        Rule::CompactForm,
+        Rule::Listed,
+        Rule::Record,
+        Rule::Declaration,
+        Rule::Malformed,
+        Rule::NotJudged,
+        Rule::Expected,
+    ];
+
+    /// Its identifier (`modified`, `bad-declaration`, …).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Rule::Modified => "modified",
+            Rule::Truncated => "truncated",
+            Rule::NotInLock => "not-in-lock",
+            Rule::ForeignByteOrder => "foreign-byte-order",
+            Rule::CompactForm => "compact-form",
+            Rule::Listed => "named-table-missing",
+            Rule::Record => "manifest-record",
+            Rule::Declaration => "bad-declaration",
+            Rule::Malformed => "malformed",
+            Rule::NotJudged => "not-judged",
+            Rule::Expected => "expected-table-missing",
+        }
+    }
+
+    /// What it means, in one line.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Rule::Modified => "a copy of a known table whose entries differ",
+            Rule::Truncated => "a copy of a known table cut off by an end of the file",
+            Rule::NotInLock => "an intact table that the lock does not hold with its hash",
+            Rule::ForeignByteOrder => {
+                "an intact table in the other byte order than the file declares"
+            }
+            Rule::CompactForm => "a compact stored form of no known table, or not valid",
+            Rule::Listed => "a table the file names by its SHA-256 that is not in it intact",
+            Rule::Record => "a manifest record whose hash is not the lock's, or malformed",
+            Rule::Declaration => {
+                "a declaration that does not parse, or whose table is not its hash's"
+            }
+            Rule::Malformed => "file headers that do not hold",
+            Rule::NotJudged => "what the scan did not judge once its budget ran out",
+            Rule::Expected => "a table the caller expects that the file does not hold",
+        }
+    }
+}
+
+/// One problem: its kind, where it lies (file offset and bytes, when it has
+/// a place) and one line that says what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Its kind.
+    pub rule: Rule,
+    /// File offset of what is wrong.
+    pub offset: Option<u64>,
+    /// Bytes of what is wrong from there.
+    pub length: Option<u64>,
+    /// The line.
+    pub message: String,
+}
+
+impl Problem {
+    fn at(rule: Rule, offset: u64, length: u64, message: String) -> Problem {
+        Problem {
+            rule,
+            offset: Some(offset),
+            length: Some(length),
+            message,
+        }
     }
 }

@@ -284,6 +284,7 @@ fn run(orders: &[ByteOrder], elf: bool, bytes_too: bool, per_round: fn(usize) ->
 /// than the hiding cost (the table must still be reported), later rounds
 /// break what is left, a few audits a table.
 #[test]
+#[ignore = "tens of seconds in debug: .ci/steps/30-audit.sh runs it in release (--include-ignored)"]
 fn the_adaptive_attack_needs_at_least_the_hiding_cost_of_every_table() {
     run(&[ByteOrder::Little], true, true, |cost| cost.max(1));
     run(&[ByteOrder::Big], false, false, |cost| cost.max(1));
@@ -343,6 +344,7 @@ fn the_evasions_that_hid_tables_before_are_reported_now() {
 /// with a close relative, such as `silu_fp8_e4m3` and `gelu_quick_fp8_e4m3`,
 /// stay reported, as a modified copy of the relative.)
 #[test]
+#[ignore = "tens of seconds in debug: .ci/steps/30-audit.sh runs it in release (--include-ignored)"]
 fn the_adaptive_attack_beats_the_stated_cost_of_a_weakened_audit() {
     let costs = index().hiding_costs();
     let weak = Index::new(Reference::generate_all()).weakened(2);

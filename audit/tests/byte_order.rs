@@ -57,7 +57,7 @@ fn declared(order: ByteOrder, twin: bool) -> Vec<u8> {
 /// problem, then the scan.
 fn audit(index: &Index, bytes: &[u8]) -> (Container, Report) {
     let c = inspect(bytes, bytes.len() as u64);
-    let mut r = index.scan_reader_in(bytes, c.order).unwrap();
+    let mut r = index.scan_reader_in(bytes, c.order, 0).unwrap();
     r.malformed = c.problem.clone();
     (c, r)
 }

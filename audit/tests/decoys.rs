@@ -60,6 +60,7 @@ fn assert_both_reported(report: &Report, name: &str, at: u64, decoy: u64, what: 
 }
 
 #[test]
+#[ignore = "tens of seconds in debug: .ci/steps/30-audit.sh runs it in release (--include-ignored)"]
 fn an_intact_16_bit_copy_sharing_1_to_2046_bytes_never_hides_a_tampered_one() {
     let index = index();
     for (function, format) in [(Function::Gelu, Format::F16), (Function::Elu, Format::Bf16)] {

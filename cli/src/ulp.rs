@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use actlut::ulp::{ordinals, Grade, Wrong};
+use actlut::ulp::{ordinals, Grade, ReportOptions, Tolerance, Wrong};
 use actlut::{BuiltinTables as _, Format, Function};
 use serde::Serialize;
 
@@ -101,12 +101,28 @@ pub(crate) struct Args {
     /// Print one JSON object: table, function, format, entries, mismatches, max_ulp (null
     /// when a NaN stands for a number or the reverse), max_numeric_ulp (the largest error
     /// between two numbers), histogram, nan_for_number, number_for_nan, invalid_codes,
-    /// nan_payloads_differ, worst
+    /// nan_payloads_differ, worst (each with midpoint_ulps, the exact value's distance from the
+    /// nearest rounding midpoint), hidden_by (the wrong entries each tolerance passes)
     #[arg(long)]
     json: bool,
     /// List the N worst inputs
     #[arg(long, value_name = "N", default_value_t = DEFAULT_WORST)]
     worst: usize,
+    /// Also count the wrong entries that |got - correct| <= ATOL + RTOL*|correct| passes
+    /// (besides torch.testing.assert_close's and numpy.allclose's defaults, always counted)
+    #[arg(long, value_name = "RTOL", requires = "atol", value_parser = tolerance, allow_negative_numbers = true)]
+    rtol: Option<f64>,
+    /// The absolute tolerance that goes with --rtol
+    #[arg(long, value_name = "ATOL", requires = "rtol", value_parser = tolerance, allow_negative_numbers = true)]
+    atol: Option<f64>,
+}
+
+/// A tolerance: a finite, non-negative number.
+fn tolerance(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a finite, non-negative number")),
+    }
 }
 
 /// Reads FILE: a regular file of exactly `bytes` bytes.
@@ -165,19 +181,23 @@ pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
     let name = format!("{}_{}", a.function.name(), a.format.name());
     let got = read_entries(&a.file, a.format, &format!("{name} outputs"))?;
     let g = Grade::against(a.function, a.format, table, &ordinals(a.format), &got);
+    let mut opts = ReportOptions::new(a.worst);
+    if let (Some(rtol), Some(atol)) = (a.rtol, a.atol) {
+        opts.tolerances.push(Tolerance::Given { rtol, atol });
+    }
     io.emit(&if a.json {
-        json(&g, a.worst)
+        json(&g, &opts)
     } else {
-        g.text(a.worst)
+        g.text_with(&opts)
     });
     Ok(if g.mismatches.is_empty() { 0 } else { 1 })
 }
 
 /// The report of `actlut ulp --json`: one JSON object and a newline, listing
-/// the `worst` worst inputs. Its keys are docs/ulp.md's; the Python package's
-/// `Grade.to_json` returns it.
-pub fn json(g: &Grade, worst: usize) -> String {
-    to_json(&Report::new(g, worst), 0)
+/// the worst inputs and the tolerances of `opts`. Its keys are docs/ulp.md's;
+/// the Python package's `Grade.to_json` returns it.
+pub fn json(g: &Grade, opts: &ReportOptions) -> String {
+    to_json(&Report::new(g, opts), 0)
 }
 
 /// The object of `actlut ulp --json`.
@@ -198,6 +218,20 @@ struct Report {
     invalid_codes: usize,
     nan_payloads_differ: usize,
     worst: Vec<Worst>,
+    /// How many wrong entries each tolerance passes.
+    hidden_by: Vec<Hidden>,
+}
+
+/// One tolerance and the wrong entries it passes.
+#[derive(Serialize)]
+struct Hidden {
+    /// `torch`, `numpy` or `given`.
+    tolerance: &'static str,
+    /// `assert_close's default bf16 tolerance`.
+    description: String,
+    rtol: f64,
+    atol: f64,
+    count: usize,
 }
 
 /// One distance of the histogram and its number of entries.
@@ -220,10 +254,15 @@ struct Worst {
     exact: String,
     ulps: Option<u32>,
     kind: &'static str,
+    /// The exact value's signed distance from the nearest rounding midpoint,
+    /// in ulps (null where NaN is due or the exact value is infinite).
+    midpoint_ulps: Option<f64>,
+    /// The bound on its error, in ulps.
+    midpoint_error: Option<f64>,
 }
 
 impl Report {
-    fn new(g: &Grade, worst: usize) -> Report {
+    fn new(g: &Grade, opts: &ReportOptions) -> Report {
         Report {
             table: g.table_name(),
             function: g.function.name(),
@@ -242,10 +281,11 @@ impl Report {
             invalid_codes: g.count(Wrong::InvalidCode),
             nan_payloads_differ: g.nan_payloads_differ,
             worst: g
-                .worst(worst)
+                .worst_beyond(opts.worst, opts.beyond)
                 .iter()
                 .map(|m| {
                     let v = g.shown(m);
+                    let midpoint = g.midpoint(m).filter(|d| d.ulps.is_finite());
                     Worst {
                         input: v.input,
                         input_value: v.input_value,
@@ -259,6 +299,23 @@ impl Report {
                             _ => None,
                         },
                         kind: m.wrong.kind(),
+                        midpoint_ulps: midpoint.map(|d| d.ulps),
+                        midpoint_error: midpoint.map(|d| d.error_bound),
+                    }
+                })
+                .collect(),
+            hidden_by: opts
+                .tolerances
+                .iter()
+                .zip(g.hidden_by_each(&opts.tolerances))
+                .map(|(&t, count)| {
+                    let (rtol, atol) = t.rtol_atol(g.format);
+                    Hidden {
+                        tolerance: t.key(),
+                        description: t.describe(g.format),
+                        rtol,
+                        atol,
+                        count,
                     }
                 })
                 .collect(),

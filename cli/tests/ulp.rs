@@ -349,6 +349,127 @@ fn bad_input_is_one_line_and_exit_2() {
         &["ulp", "gelu", "f16", good, "--worst", "x"],
         "invalid value 'x' for '--worst <N>'",
     );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", good, "--rtol", "0.01"],
+        "the following required arguments were not provided:",
+    );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", good, "--rtol", "-1", "--atol", "0"],
+        "`-1` is not a finite, non-negative number",
+    );
+    assert_usage_error(
+        &["ulp", "gelu", "f16", good, "--rtol", "0", "--atol", "nan"],
+        "`nan` is not a finite, non-negative number",
+    );
+}
+
+/// Errors of +3 and +7 ulps at chosen f16 inputs: the wrong entries each tolerance passes
+/// (`hidden_by`), torch's and numpy's defaults and a given one, against a count made here from
+/// the values (f16 values decoded by hand); and each listed input says how far its exact value
+/// lies from a rounding midpoint.
+#[test]
+fn tolerances_count_the_wrong_entries_they_would_pass() {
+    fn f16_value(b: u16) -> f64 {
+        let (e, m) = (i32::from((b >> 10) & 0x1f), f64::from(b & 0x3ff));
+        let v = if e == 0 {
+            m * (2f64).powi(-24)
+        } else {
+            (1.0 + m / 1024.0) * (2f64).powi(e - 15)
+        };
+        if b & 0x8000 != 0 {
+            -v
+        } else {
+            v
+        }
+    }
+    let table = words("exp_f16");
+    let mut t = table.clone();
+    // exp of 1.0.. (positive, finite outputs): +3 and +7 ulps.
+    let moves = [
+        (0x3C00, 3),
+        (0x3C40, 3),
+        (0x4000, 7),
+        (0x3800, 7),
+        (0x4200, 3),
+    ];
+    for &(i, k) in &moves {
+        t[i] += k;
+    }
+    let file = tmp_file("exp_f16_tolerances.bin", &word_bytes(&t));
+    let o = actlut(&[
+        "ulp",
+        "exp",
+        "f16",
+        file.to_str().unwrap(),
+        "--json",
+        "--rtol",
+        "0.004",
+        "--atol",
+        "0",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let independent = |rtol: f64, atol: f64| {
+        moves
+            .iter()
+            .filter(|&&(i, _)| {
+                let (a, e) = (f16_value(t[i]), f16_value(table[i]));
+                (a - e).abs() <= atol + rtol * e.abs()
+            })
+            .count()
+    };
+    let counts: Vec<(String, u64)> = v["hidden_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["tolerance"].as_str().unwrap().to_string(),
+                h["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("torch", independent(1e-3, 1e-5)),
+        ("numpy", independent(1e-5, 1e-8)),
+        ("given", independent(0.004, 0.0)),
+    ];
+    let want: Vec<(String, u64)> = want
+        .iter()
+        .map(|&(k, n)| (k.to_string(), n as u64))
+        .collect();
+    assert_eq!(counts, want);
+    assert!(
+        want[2].1 > 0 && want[2].1 < moves.len() as u64,
+        "the given tolerance splits them"
+    );
+    assert_eq!(v["hidden_by"][2]["description"], "rtol=0.004, atol=0");
+    for w in v["worst"].as_array().unwrap() {
+        let d = w["midpoint_ulps"].as_f64().unwrap();
+        assert!(d.abs() <= 0.5 + 1e-6, "{w}");
+    }
+    let o = actlut(&[
+        "ulp",
+        "exp",
+        "f16",
+        file.to_str().unwrap(),
+        "--rtol",
+        "0.004",
+        "--atol",
+        "0",
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!(
+            "\n  {} of 5 pass rtol=0.004, atol=0 (rtol 0.004, atol 0)\n",
+            want[2].1
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(" ulp below a midpoint): ") || text.contains(" ulp above a midpoint): "),
+        "{text}"
+    );
 }
 
 /// Other libraries' names of a format grade over that format; an ambiguous one is refused
@@ -447,6 +568,7 @@ fn the_json_report_parses_with_the_documented_keys_and_types() {
             ("invalid_codes", "count"),
             ("nan_payloads_differ", "count"),
             ("worst", "list"),
+            ("hidden_by", "list"),
         ])
     );
     assert_eq!(
@@ -473,9 +595,33 @@ fn the_json_report_parses_with_the_documented_keys_and_types() {
     ]);
     for (w, ulps) in [(&worst[0], "null"), (&worst[1], "count")] {
         let mut want = text_keys.clone();
-        want.extend(owned(&[("ulps", ulps), ("kind", "string")]));
+        want.extend(owned(&[
+            ("ulps", ulps),
+            ("kind", "string"),
+            ("midpoint_ulps", "number"),
+            ("midpoint_error", "number"),
+        ]));
         assert_eq!(keys(&json[at..], w), want, "{w}");
     }
+    let hidden = v["hidden_by"].as_array().unwrap();
+    assert_eq!(hidden.len(), 2, "the two presets");
+    let at = json.find("\"hidden_by\"").unwrap();
+    for h in hidden {
+        assert_eq!(
+            keys(&json[at..], h),
+            owned(&[
+                ("tolerance", "string"),
+                ("description", "string"),
+                ("rtol", "number"),
+                ("atol", "number"),
+                ("count", "count"),
+            ])
+        );
+    }
+    assert_eq!(
+        (&hidden[0]["tolerance"], &hidden[1]["tolerance"]),
+        (&"torch".into(), &"numpy".into())
+    );
     assert_eq!(worst[0]["kind"], "nan_for_number");
     assert_eq!(
         (&worst[1]["kind"], &worst[1]["ulps"]),

@@ -87,3 +87,39 @@ pub fn cfg_predicate(features: &[&str]) -> String {
         _ => format!("all({})", list.join(", ")),
     }
 }
+
+/// The item of `actlut::tables::checked` (the `self-check` feature) for a declared table
+/// `static`: a `manifest::Checked` over its declaration and the reference the lookups read,
+/// which verifies the table in memory before its first use. `gate` is the item's
+/// `#[cfg]` lines; `declared` the path of its declared static from the module the item
+/// goes in (`super::GELU_F16_DECLARED`, `super::super::compact::GELU_F16_STORED.0`),
+/// `table` the path of the reference the lookups read, `ty` the table's type, `sha` the
+/// path of the table's SHA-256 (of its entries), `record_sha` that of the hash its
+/// declaration holds (the stored form's, for a compact form).
+pub fn checked_static(
+    gate: &str,
+    name: &str,
+    ty: &str,
+    declared: &str,
+    table: &str,
+    sha: &str,
+    record_sha: &str,
+) -> String {
+    let item = static_name_of(name);
+    format!(
+        "\n/// [`{item}`](crate::tables) verified in memory before its first use (`self-check`).\n\
+         {gate}pub static {item}: crate::manifest::Checked<{ty}> =\n    \
+         crate::manifest::Checked::new({name:?}, &{declared}.record, {table}, {sha}, {record_sha});\n"
+    )
+}
+
+/// The item of `actlut::tables::checked` for a table whose bytes are another's (an alias):
+/// the same checked static, as the table's `static` is the same.
+pub fn checked_alias(gate: &str, name: &str, first: &str) -> String {
+    format!(
+        "\n/// The same table as [`{first}`], checked once for both names.\n\
+         {gate}pub use self::{first} as {name};\n",
+        first = static_name_of(first),
+        name = static_name_of(name),
+    )
+}

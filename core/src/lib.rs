@@ -112,6 +112,91 @@ pub fn eval_traced(function: Function, format: Format, bits: u16) -> (u16, Path)
     }
 }
 
+/// Where the exact value of a function at an input lies among the rounding
+/// midpoints of the output format: how hard its correct rounding is
+/// ([`midpoint_distance`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MidpointDistance {
+    /// The exact value's signed distance from the nearer of the two rounding
+    /// boundaries around the correctly rounded value, in ulps of the format
+    /// at that boundary (the spacing of the two values it separates): 0 on a
+    /// midpoint, ±0.5 on a value of the format, positive when the exact value
+    /// is greater than the boundary (value order: for a negative value,
+    /// positive is toward zero). The boundaries are the midpoints between
+    /// neighbouring values and the overflow threshold, so beyond it (and
+    /// beyond a saturating format's largest value) the distance exceeds 0.5
+    /// ulp; it is `±inf` for an infinite exact value. Where the exact value
+    /// lies within the error bound of a value of the format, both midpoints
+    /// are 0.5 ulp away and which is nearer is not decided: the magnitude is
+    /// then right and the sign either (the nearer by the evaluation is taken;
+    /// on a value exactly, the upper).
+    pub ulps: f64,
+    /// A bound on `|ulps − exact distance|`, in ulps: the error bound of the
+    /// evaluation that settled the table entry, in ulps at the boundary, plus
+    /// the rounding of the subtraction (none when it is exact). On the plain path it
+    /// is at most 2^-40 of the value in ulps (below 2^-29 ulp in f16, 2^-32 in
+    /// bf16, less in the byte formats); on the refined path, the refined
+    /// evaluation's bound; 0 for exact values.
+    pub error_bound: f64,
+    /// The evaluation it comes from: the same that settles the table entry
+    /// ([`eval_traced`]).
+    pub path: Path,
+}
+
+/// The distance of the exact value of `function` at the input bits `bits` of
+/// `format` from the nearest rounding midpoint, in ulps of `format`: `None`
+/// where the result is NaN (a NaN input, or outside the function's domain).
+///
+/// It comes from the evaluation that settles the table entry: the plain one
+/// when no rounding boundary lies within twice its error bound, otherwise the
+/// refined one (so the sign is certain, and the error is at most half the
+/// distance, far less in practice: [`MidpointDistance::error_bound`]). A kernel
+/// whose output is 1 ulp off where `|ulps|` is tiny missed a hard case; where
+/// it is near 0.5, it made a plain error.
+///
+/// ```
+/// use actlut_core::{midpoint_distance, Format, Function};
+/// // sigmoid(0) = 0.5 exactly, a value of f16: half an ulp below the midpoint above it.
+/// let d = midpoint_distance(Function::Sigmoid, Format::F16, 0x0000).unwrap();
+/// assert_eq!((d.ulps, d.error_bound), (-0.5, 0.0));
+/// // log(−1) is NaN.
+/// assert!(midpoint_distance(Function::Log, Format::F16, 0xBC00).is_none());
+/// ```
+///
+/// # Panics
+///
+/// As [`eval`]: if the format cannot represent the function, or if the
+/// rounding cannot be settled (which no table input does).
+pub fn midpoint_distance(
+    function: Function,
+    format: Format,
+    bits: u16,
+) -> Option<MidpointDistance> {
+    assert_representable(function, format);
+    let bits = bits & format.code_mask();
+    if format.is_nan(bits) {
+        return None;
+    }
+    let x = format.decode(bits);
+    match settle(function, x, |v| round::round(format, v).map(|_| v)) {
+        Outcome::Settled(v, path) => {
+            let (ulps, error_bound) = round::midpoint_distance(format, v);
+            Some(MidpointDistance {
+                ulps,
+                error_bound,
+                path,
+            })
+        }
+        Outcome::DefaultNan => None,
+        Outcome::Unsettled(_) => panic!(
+            "actlut-core: cannot settle the rounding of {}_{} at input {bits:#06x} ({x:e}); \
+             this is a bug in the reference evaluation",
+            function.name(),
+            format.name(),
+        ),
+    }
+}
+
 /// Panics, naming the reason, when `function` has no table over `format`
 /// ([`Format::can_represent`]).
 fn assert_representable(function: Function, format: Format) {
@@ -305,6 +390,42 @@ mod tests {
         assert_eq!(pairs.len(), Format::ALL.len() * Function::ALL.len() - 3 * 2);
         assert_eq!(pairs[0], (Function::ALL[0], Format::F16));
         assert!(pairs.windows(2).all(|w| w[0].1 <= w[1].1));
+    }
+
+    /// On every input of every table, the midpoint distance agrees with the
+    /// table entry: its path is eval's, it is `None` only where the entry is
+    /// NaN, its sign is certain (the bound is at most half the distance, or 0),
+    /// and it is at most half an ulp (up to its bound) wherever the entry is a
+    /// finite value below the largest (beyond, the nearest boundary is the
+    /// overflow threshold or the saturation midpoint). The MPFR oracle checks
+    /// the values themselves (oracle/tests/midpoint.rs).
+    #[test]
+    fn midpoint_distances_agree_with_every_table_entry() {
+        for (function, format) in table_pairs() {
+            for b in (0..format.entries()).map(|i| i as u16) {
+                let (entry, path) = eval_traced(function, format, b);
+                let Some(d) = midpoint_distance(function, format, b) else {
+                    assert!(format.is_nan(entry), "{} {b:#x}", function.name());
+                    continue;
+                };
+                assert_eq!(d.path, path, "{}_{} {b:#x}", function.name(), format.name());
+                assert!(
+                    d.error_bound * 2.0 <= d.ulps.abs() || d.error_bound == 0.0,
+                    "{}_{} {b:#x}: {d:?}",
+                    function.name(),
+                    format.name()
+                );
+                assert!(
+                    d.ulps.abs() <= 0.5 + d.error_bound
+                        || !format.is_finite_mag(format.mag(entry))
+                        || format.is_nan(entry)
+                        || format.mag(entry) == format.max_finite_bits(),
+                    "{}_{} {b:#x}: {d:?} for a finite entry {entry:#x}",
+                    function.name(),
+                    format.name()
+                );
+            }
+        }
     }
 
     /// Every (function, format, input) is settled without a panic, and the number

@@ -14,6 +14,16 @@
 //!
 //! All fields are bytes or little-endian integers, so a record is the same on
 //! every target and in either byte order.
+//!
+//! Declarations come in two versions. Version 1 ([`DECLARATION_BYTES`], 128
+//! bytes) holds a name of up to [`NAME_BYTES`] (32) lower-case letters, digits
+//! and `_`: every table of the lock (`gelu_bf16`), and what the build writes for
+//! them. Version 2 ([`DECLARATION_V2_BYTES`], 192 bytes) holds a name of up to
+//! [`LONG_NAME_BYTES`] (128) bytes that may also hold `(`, `)`, `,`, `.`, `=`,
+//! `+` and `-`: the names of tables with constants and of derivatives, an op's
+//! canonical text then its format (`leaky_relu_derivative(alpha=0.01)_fp8_e4m3fnuz`).
+//! Both share every field's offset; version 2 has a longer name field and
+//! padding. The parser reads both.
 
 /// The 8 bytes that open a manifest record.
 pub const MARK: [u8; 8] = *b"ACTLUTM1";
@@ -71,19 +81,73 @@ fn unhide(shifted: [u8; 8]) -> [u8; 8] {
 
 /// The 8 bytes that open a declaration.
 pub const DECLARATION_MARK: [u8; 8] = *b"ACTLUTDT";
-/// The declaration layout this build writes ([`Declaration::version`]).
+/// The declaration layout of a table whose name is a short name
+/// ([`parse_name`]): every table of the lock ([`Declaration::version`]).
 pub const DECLARATION_VERSION: u8 = 1;
-/// Bytes of a declaration: a multiple of the 64-byte alignment of compact
-/// stored forms, so the table after it keeps its alignment.
+/// The declaration layout of a table whose name needs a long name field
+/// ([`parse_long_name`]): tables with constants and derivatives.
+pub const DECLARATION_VERSION_2: u8 = 2;
+/// Bytes of a version-1 declaration: a multiple of the 64-byte alignment of
+/// compact stored forms, so the table after it keeps its alignment.
 pub const DECLARATION_BYTES: usize = 128;
+/// Bytes of a version-2 declaration (also a multiple of 64).
+pub const DECLARATION_V2_BYTES: usize = 192;
+/// The most bytes a declaration of any version takes.
+pub const MAX_DECLARATION_BYTES: usize = DECLARATION_V2_BYTES;
+/// Bytes of a version-2 declaration's name field: the name, then NUL bytes.
+pub const LONG_NAME_BYTES: usize = 128;
 /// Offset of the SHA-256 in a declaration. It comes before the name, so that
 /// no manifest record (marker, name, hash) reads as a declaration whose
 /// marker was changed.
 pub const DECLARATION_SHA_AT: usize = 16;
 /// Offset of the name field in a declaration.
 pub const DECLARATION_NAME_AT: usize = DECLARATION_SHA_AT + 32;
-/// Offset of the zero padding that ends a declaration.
+/// Offset of the zero padding that ends a version-1 declaration.
 pub const DECLARATION_PAD_AT: usize = DECLARATION_NAME_AT + NAME_BYTES;
+/// Offset of the zero padding that ends a version-2 declaration.
+pub const DECLARATION_V2_PAD_AT: usize = DECLARATION_NAME_AT + LONG_NAME_BYTES;
+
+/// Whether `b` may stand in a long name ([`parse_long_name`]): a lower-case
+/// ASCII letter, a digit, or one of `_ ( ) , . = + -`.
+pub const fn is_long_name_byte(b: u8) -> bool {
+    b.is_ascii_lowercase()
+        || b.is_ascii_digit()
+        || matches!(b, b'_' | b'(' | b')' | b',' | b'.' | b'=' | b'+' | b'-')
+}
+
+/// The name a version-2 name field holds: [`is_long_name_byte`] bytes, then
+/// only NUL bytes; `None` for anything else (an empty name included).
+pub fn parse_long_name(field: &[u8]) -> Option<&str> {
+    let len = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    let (name, rest) = field.split_at(len);
+    if name.is_empty()
+        || !name.iter().all(|&b| is_long_name_byte(b))
+        || rest.iter().any(|&b| b != 0)
+    {
+        return None;
+    }
+    core::str::from_utf8(name).ok()
+}
+
+/// The version-2 name field for `name` ([`LONG_NAME_BYTES`]), or `None` when
+/// `name` is empty, too long, or holds a byte a long name may not
+/// ([`is_long_name_byte`]).
+pub const fn long_name_field(name: &str) -> Option<[u8; LONG_NAME_BYTES]> {
+    let b = name.as_bytes();
+    if b.is_empty() || b.len() > LONG_NAME_BYTES {
+        return None;
+    }
+    let mut out = [0u8; LONG_NAME_BYTES];
+    let mut i = 0;
+    while i < b.len() {
+        if !is_long_name_byte(b[i]) {
+            return None;
+        }
+        out[i] = b[i];
+        i += 1;
+    }
+    Some(out)
+}
 
 /// How a declared table is stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,7 +171,7 @@ pub enum StoredOrder {
 /// One declaration: the header of an embedded table `static`, which the
 /// table's stored bytes follow immediately.
 ///
-/// Layout ([`DECLARATION_BYTES`] = 128 bytes):
+/// Layout of version 1 ([`DECLARATION_BYTES`] = 128 bytes):
 ///
 /// | offset | bytes | field |
 /// |---:|---:|---|
@@ -121,12 +185,19 @@ pub enum StoredOrder {
 /// | 48 | 32 | name, lower-case ASCII letters, digits and `_`, then NUL bytes ([`name_field`]) |
 /// | 80 | 48 | zero |
 ///
+/// Version 2 ([`DECLARATION_V2_BYTES`] = 192 bytes) has the same fields at
+/// the same offsets, the version byte 2, a name field of [`LONG_NAME_BYTES`]
+/// (128) at offset 48 ([`long_name_field`]: `a-z`, `0-9`, `_ ( ) , . = + -`,
+/// then NUL bytes), and 16 zero bytes at offset 176.
+///
 /// The table's stored bytes start at the record's offset plus
-/// [`DECLARATION_BYTES`]; a 16-bit table on a big-endian target is stored
-/// big-endian and hashed over its little-endian bytes.
+/// [`record_bytes`](Declaration::record_bytes) (128 or 192); a 16-bit table on
+/// a big-endian target is stored big-endian and hashed over its little-endian
+/// bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Declaration {
-    /// The layout version ([`DECLARATION_VERSION`]).
+    /// The layout version: [`DECLARATION_VERSION`] (1) or
+    /// [`DECLARATION_VERSION_2`] (2).
     pub version: u8,
     /// Full table or compact stored form.
     pub representation: Representation,
@@ -136,8 +207,10 @@ pub struct Declaration {
     pub order: StoredOrder,
     /// Bytes of the stored table after the record.
     pub len: u32,
-    /// The name field ([`name_field`]); [`Declaration::name`] reads it.
-    pub name_field: [u8; NAME_BYTES],
+    /// The name field, NUL-padded to [`LONG_NAME_BYTES`] ([`name_field`] in
+    /// its first [`NAME_BYTES`] for version 1, [`long_name_field`] for
+    /// version 2); [`Declaration::name`] reads it.
+    pub name_field: [u8; LONG_NAME_BYTES],
     /// The declared SHA-256.
     pub sha256: [u8; 32],
 }
@@ -159,7 +232,8 @@ pub enum DeclarationError {
     Order(u8),
     /// A length that no table of this width has.
     Length(u32),
-    /// A name field that is not a name then NUL bytes ([`parse_name`]).
+    /// A name field that is not a name then NUL bytes ([`parse_name`];
+    /// [`parse_long_name`] in version 2).
     Name,
     /// A non-zero byte in the padding, at this offset of the record.
     Padding(usize),
@@ -182,11 +256,13 @@ impl core::fmt::Display for DeclarationError {
 }
 
 impl Declaration {
-    /// The declaration of a table `name` stored as `len` bytes.
+    /// The declaration of a table `name` stored as `len` bytes: version 1
+    /// when `name` is a short name ([`name_field`]: every table of the lock),
+    /// else version 2 ([`long_name_field`]).
     ///
     /// # Panics
     ///
-    /// If `name` does not fit a name field (the build's table names all do).
+    /// If `name` fits neither name field.
     pub fn new(
         name: &str,
         representation: Representation,
@@ -195,20 +271,71 @@ impl Declaration {
         len: u32,
         sha256: [u8; 32],
     ) -> Declaration {
+        let (version, name_field) = match (name_field(name), long_name_field(name)) {
+            (Some(short), _) if parse_name(&short).is_some() => {
+                let mut f = [0u8; LONG_NAME_BYTES];
+                f[..NAME_BYTES].copy_from_slice(&short);
+                (DECLARATION_VERSION, f)
+            }
+            (_, Some(long)) => (DECLARATION_VERSION_2, long),
+            _ => panic!("a table name fits a name field: {name:?} does not"),
+        };
         Declaration {
-            version: DECLARATION_VERSION,
+            version,
             representation,
             width,
             order,
             len,
-            name_field: name_field(name).expect("a table name fits a name field"),
+            name_field,
             sha256,
         }
     }
 
-    /// The record's [`DECLARATION_BYTES`] bytes.
+    /// Bytes of this declaration's record, which its table follows:
+    /// [`DECLARATION_BYTES`] (version 1) or [`DECLARATION_V2_BYTES`].
+    pub const fn record_bytes(&self) -> usize {
+        record_bytes_of(self.version)
+    }
+
+    /// The record's bytes, [`record_bytes`](Self::record_bytes) of them
+    /// (the rest zero).
+    pub fn encode(&self) -> [u8; MAX_DECLARATION_BYTES] {
+        let mut b = [0u8; MAX_DECLARATION_BYTES];
+        self.write_fields(&mut b);
+        b
+    }
+
+    /// The record's [`DECLARATION_BYTES`] bytes (version 1).
+    ///
+    /// # Panics
+    ///
+    /// If this is a version-2 declaration ([`encode`](Self::encode) writes
+    /// both).
     pub fn to_bytes(&self) -> [u8; DECLARATION_BYTES] {
+        assert_eq!(
+            self.version, DECLARATION_VERSION,
+            "a version-2 declaration has 192 bytes: use `encode`"
+        );
         let mut b = [0u8; DECLARATION_BYTES];
+        self.write_fields(&mut b);
+        b
+    }
+
+    /// The record's [`DECLARATION_V2_BYTES`] bytes (version 2).
+    ///
+    /// # Panics
+    ///
+    /// If this is a version-1 declaration.
+    pub fn to_bytes_v2(&self) -> [u8; DECLARATION_V2_BYTES] {
+        assert_eq!(
+            self.version, DECLARATION_VERSION_2,
+            "a version-1 declaration has 128 bytes: use `to_bytes`"
+        );
+        self.encode()
+    }
+
+    /// Writes the fields into `b` (at least [`record_bytes`](Self::record_bytes) long).
+    fn write_fields(&self, b: &mut [u8]) {
         b[..8].copy_from_slice(&declaration_mark());
         b[8] = self.version;
         b[9] = match self.representation {
@@ -222,25 +349,24 @@ impl Declaration {
         };
         b[12..16].copy_from_slice(&self.len.to_le_bytes());
         b[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32].copy_from_slice(&self.sha256);
-        b[DECLARATION_NAME_AT..DECLARATION_PAD_AT].copy_from_slice(&self.name_field);
-        b
+        let name = name_bytes_of(self.version);
+        b[DECLARATION_NAME_AT..DECLARATION_NAME_AT + name]
+            .copy_from_slice(&self.name_field[..name]);
     }
 
-    /// Parses a record (the first [`DECLARATION_BYTES`] of `bytes`), marker
-    /// included. Every field is checked: a record that does not parse is
+    /// Parses a record (the first [`DECLARATION_BYTES`] of `bytes`, or
+    /// [`DECLARATION_V2_BYTES`] for version 2), marker included. Every field is checked: a record that does not parse is
     /// never half-read.
     ///
     /// # Errors
     ///
     /// The first field that is wrong, in the order of the layout.
     pub fn parse(bytes: &[u8]) -> Result<Declaration, DeclarationError> {
-        let b = bytes
-            .get(..DECLARATION_BYTES)
-            .ok_or(DeclarationError::Truncated)?;
-        if b[..8] != declaration_mark() {
+        let mark = bytes.get(..8).ok_or(DeclarationError::Truncated)?;
+        if mark != declaration_mark() {
             return Err(DeclarationError::Marker);
         }
-        Self::parse_fields(b)
+        Self::parse_fields(bytes)
     }
 
     /// Parses everything after the marker (the first 8 bytes are not read):
@@ -250,12 +376,14 @@ impl Declaration {
     ///
     /// As [`Declaration::parse`], but never [`DeclarationError::Marker`].
     pub fn parse_fields(bytes: &[u8]) -> Result<Declaration, DeclarationError> {
-        let b = bytes
-            .get(..DECLARATION_BYTES)
-            .ok_or(DeclarationError::Truncated)?;
-        if b[8] != DECLARATION_VERSION {
-            return Err(DeclarationError::Version(b[8]));
+        let head = bytes.get(..9).ok_or(DeclarationError::Truncated)?;
+        if head[8] != DECLARATION_VERSION && head[8] != DECLARATION_VERSION_2 {
+            return Err(DeclarationError::Version(head[8]));
         }
+        let version = head[8];
+        let b = bytes
+            .get(..record_bytes_of(version))
+            .ok_or(DeclarationError::Truncated)?;
         let representation = match b[9] {
             0 => Representation::Full,
             1 => Representation::Compact,
@@ -281,17 +409,24 @@ impl Declaration {
         if !possible {
             return Err(DeclarationError::Length(len));
         }
-        let name_field: [u8; NAME_BYTES] = b[DECLARATION_NAME_AT..DECLARATION_PAD_AT]
-            .try_into()
-            .expect("32 bytes");
-        if parse_name(&name_field).is_none() {
+        let name = name_bytes_of(version);
+        let field = &b[DECLARATION_NAME_AT..DECLARATION_NAME_AT + name];
+        let parsed = if version == DECLARATION_VERSION {
+            parse_name(field)
+        } else {
+            parse_long_name(field)
+        };
+        if parsed.is_none() {
             return Err(DeclarationError::Name);
         }
-        if let Some(at) = b[DECLARATION_PAD_AT..].iter().position(|&x| x != 0) {
-            return Err(DeclarationError::Padding(DECLARATION_PAD_AT + at));
+        let mut name_field = [0u8; LONG_NAME_BYTES];
+        name_field[..name].copy_from_slice(field);
+        let pad = DECLARATION_NAME_AT + name;
+        if let Some(at) = b[pad..].iter().position(|&x| x != 0) {
+            return Err(DeclarationError::Padding(pad + at));
         }
         Ok(Declaration {
-            version: b[8],
+            version,
             representation,
             width,
             order,
@@ -305,7 +440,32 @@ impl Declaration {
 
     /// The declared table's name.
     pub fn name(&self) -> &str {
-        parse_name(&self.name_field).expect("a parsed declaration has a well-formed name")
+        let field = &self.name_field[..name_bytes_of(self.version)];
+        let name = if self.version == DECLARATION_VERSION {
+            parse_name(field)
+        } else {
+            parse_long_name(field)
+        };
+        name.expect("a parsed declaration has a well-formed name")
+    }
+}
+
+/// Bytes of a declaration record of `version` (1 or 2; any other is read as
+/// 1, the shorter, to say what is wrong with it).
+pub const fn record_bytes_of(version: u8) -> usize {
+    if version == DECLARATION_VERSION_2 {
+        DECLARATION_V2_BYTES
+    } else {
+        DECLARATION_BYTES
+    }
+}
+
+/// Bytes of the name field of a declaration of `version`.
+pub const fn name_bytes_of(version: u8) -> usize {
+    if version == DECLARATION_VERSION_2 {
+        LONG_NAME_BYTES
+    } else {
+        NAME_BYTES
     }
 }
 
@@ -354,7 +514,9 @@ mod tests {
             Declaration::parse(&c)
         };
         assert_eq!(with(0, b'a'), Err(DeclarationError::Marker));
-        assert_eq!(with(8, 2), Err(DeclarationError::Version(2)));
+        assert_eq!(with(8, 3), Err(DeclarationError::Version(3)));
+        // Version 2 is longer: 128 bytes are a cut-off version-2 record.
+        assert_eq!(with(8, 2), Err(DeclarationError::Truncated));
         assert_eq!(with(9, 2), Err(DeclarationError::Representation(2)));
         assert_eq!(with(10, 3), Err(DeclarationError::Width(3)));
         assert_eq!(with(11, 2), Err(DeclarationError::Order(2)));
@@ -388,6 +550,85 @@ mod tests {
             Declaration::parse(&c),
             Err(DeclarationError::Length(1 << 17))
         );
+    }
+
+    /// Names of tables with constants and of derivatives (issues 40 and 41)
+    /// take a version-2 record; today's names keep version 1, byte for byte.
+    #[test]
+    fn a_long_name_takes_a_version_2_declaration_that_parses_back() {
+        let long = "leaky_relu_derivative(alpha=0.01)_fp8_e4m3fnuz";
+        let d = Declaration::new(
+            long,
+            Representation::Full,
+            1,
+            StoredOrder::Little,
+            256,
+            [3; 32],
+        );
+        assert_eq!(d.version, DECLARATION_VERSION_2);
+        assert_eq!(d.record_bytes(), DECLARATION_V2_BYTES);
+        let b = d.to_bytes_v2();
+        assert_eq!(Declaration::parse(&b), Ok(d));
+        assert_eq!(Declaration::parse(&b).unwrap().name(), long);
+        assert_eq!(
+            Declaration::parse(&b[..191]),
+            Err(DeclarationError::Truncated)
+        );
+        // Every accepted byte, and 128 of them.
+        for name in [
+            "softcap(cap=30)_bf16",
+            "elu(alpha=-0.5e+2,x=1)_f16",
+            &"a".repeat(LONG_NAME_BYTES),
+        ] {
+            let d = Declaration::new(
+                name,
+                Representation::Full,
+                2,
+                StoredOrder::Little,
+                1 << 17,
+                [0; 32],
+            );
+            assert_eq!(
+                Declaration::parse(&d.encode()).map(|d| d.name() == name),
+                Ok(true),
+                "{name}"
+            );
+        }
+        let with = |i: usize, v: u8| {
+            let mut c = b;
+            c[i] = v;
+            Declaration::parse(&c)
+        };
+        assert_eq!(with(60, b'A'), Err(DeclarationError::Name));
+        assert_eq!(with(60, b' '), Err(DeclarationError::Name));
+        assert_eq!(
+            with(DECLARATION_NAME_AT + 100, b'x'),
+            Err(DeclarationError::Name),
+            "a byte after the NULs"
+        );
+        for i in DECLARATION_V2_PAD_AT..DECLARATION_V2_BYTES {
+            assert_eq!(with(i, 1), Err(DeclarationError::Padding(i)));
+        }
+        // Too long, or a byte no name holds: no declaration.
+        assert_eq!(long_name_field(&"a".repeat(LONG_NAME_BYTES + 1)), None);
+        assert_eq!(long_name_field("gelu bf16"), None);
+        assert_eq!(long_name_field(""), None);
+        // Today's names keep version 1, with the bytes they always had.
+        let short = Declaration::new(
+            "gelu_bf16",
+            Representation::Full,
+            2,
+            StoredOrder::Little,
+            1 << 17,
+            [9; 32],
+        );
+        assert_eq!(short.version, DECLARATION_VERSION);
+        assert_eq!(short.encode()[..DECLARATION_BYTES], short.to_bytes());
+        assert!(short.encode()[DECLARATION_BYTES..].iter().all(|&x| x == 0));
+        // A version-1 record with a long name's bytes does not parse.
+        let mut v1 = short.to_bytes();
+        v1[DECLARATION_NAME_AT + 4] = b'(';
+        assert_eq!(Declaration::parse(&v1), Err(DeclarationError::Name));
     }
 
     #[test]

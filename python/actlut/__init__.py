@@ -11,8 +11,13 @@ gives them to Python:
   8-, 16- and 4-bit integer codes, as ``actlut quant`` writes them;
 - :func:`grade` -- how far an implementation is from the exact table, on every
   input of the format, as ``actlut ulp`` reports it;
-- :mod:`actlut.testing` -- assertions for test suites;
-- ``python -m actlut ulp FUNCTION FORMAT FILE [--json]`` -- the command.
+- :meth:`Grade.hidden_by` -- how many wrong entries a test tolerance
+  (``torch.testing.assert_close``'s, ``numpy.allclose``'s, or yours) lets pass;
+- :mod:`actlut.testing` -- assertions for test suites, position dependence,
+  edge values (and a pytest plugin that offers them as parameters);
+- ``python -m actlut ulp FUNCTION FORMAT FILE [--json]`` -- the command;
+- ``python -m actlut survey [--json]`` -- the installed numpy, scipy,
+  ml_dtypes and onnxruntime, graded.
 
 The formats are :func:`formats` (``f16``, ``bf16``, ``fp8_e4m3``, ...), each with
 its numpy dtype, :func:`dtype`: numpy's ``float16`` for f16, and for the others
@@ -44,15 +49,18 @@ from . import _actlut
 __all__ = [
     "Grade",
     "Mismatch",
+    "Tolerance",
     "apply",
     "dtype",
     "dtype_name",
     "formats",
     "functions",
     "grade",
+    "midpoints",
     "quant_table",
     "table",
     "testing",
+    "tolerance",
 ]
 
 __version__ = "0.1.0"
@@ -240,6 +248,16 @@ class Mismatch(NamedTuple):
     (17 significant digits); ``ulps`` is the distance, None when it is
     unbounded; ``kind`` is ``"ulps"``, ``"nan_for_number"``, ``"number_for_nan"``
     or ``"invalid_code"``.
+
+    ``midpoint_ulps`` is the exact value's signed distance from the nearest
+    rounding midpoint, in ulps of the format, from the crate's reference (the
+    evaluation that settles the table entry, not a float): near 0, the input
+    is a hard case a kernel can miss by rounding from a few extra bits; near
+    0.5, the exact value sits on a value of the format and a 1-ulp error is a
+    plain one. Positive when the exact value is above the midpoint. It is
+    within ``midpoint_error`` of the exact distance (below 2^-29 ulp in f16
+    unless the refined evaluation was needed, far less then). Both are None
+    where NaN is due or the exact value is infinite.
     """
 
     input: int
@@ -251,6 +269,8 @@ class Mismatch(NamedTuple):
     got_value: Optional[float]
     expected_value: Optional[float]
     exact: str
+    midpoint_ulps: Optional[float] = None
+    midpoint_error: Optional[float] = None
 
 
 def _value(s: str) -> Optional[float]:
@@ -258,6 +278,50 @@ def _value(s: str) -> Optional[float]:
         return float(s)
     except ValueError:
         return None
+
+
+class Tolerance(NamedTuple):
+    """A closeness test: ``got`` passes for ``expected`` when
+    ``|got - expected| <= atol + rtol * |expected|`` (both as float64), as
+    ``torch.testing.assert_close`` and ``numpy.allclose`` test it
+    (:func:`tolerance`, :meth:`Grade.hidden_by`). ``preset`` is ``"torch"``,
+    ``"numpy"`` or None (given); ``description`` is what reports call it."""
+
+    rtol: float
+    atol: float
+    preset: Optional[str]
+    description: str
+
+
+def _tolerance_number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, _numbers.Real):
+        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    v = float(value)
+    if not (v >= 0 and v != float("inf")):
+        raise ValueError(f"{what} must be finite and non-negative, not {value!r}")
+    return v
+
+
+def tolerance(preset: str, format: str) -> Tolerance:
+    """The default tolerance of a test library for ``format``'s dtype.
+
+    - ``"torch"``: ``torch.testing.assert_close``'s defaults
+      (``_DTYPE_PRECISIONS`` in ``torch/testing/_comparison.py``): f16 rtol
+      1e-3, atol 1e-5; bf16 rtol 1.6e-2, atol 1e-5; every other format (no
+      entry for its dtype) rtol 0, atol 0, an exact comparison.
+    - ``"numpy"``: ``numpy.allclose``'s defaults, rtol 1e-5, atol 1e-8.
+
+    >>> actlut.tolerance("torch", "bf16")
+    Tolerance(rtol=0.016, atol=1e-05, preset='torch', description="assert_close's default bf16 tolerance")
+    """
+    if not isinstance(preset, str):
+        raise TypeError(f"preset must be a str, 'torch' or 'numpy', not {type(preset).__name__}")
+    rtol, atol, description = _actlut.tolerance_preset(preset, _format_name(format))
+    return Tolerance(rtol, atol, preset, description)
+
+
+def _given(rtol: float, atol: float) -> Tolerance:
+    return Tolerance(rtol, atol, None, f"rtol={rtol!r}, atol={atol!r}")
 
 
 class Grade:
@@ -278,15 +342,19 @@ class Grade:
         histogram: ``{ulps: count}`` of the numeric mismatches.
         nan_for_number, number_for_nan, invalid_codes: the unbounded ones.
         nan_payloads_differ: NaN where NaN is due, with other bits (correct).
-        worst: the worst inputs, a list of :class:`Mismatch`, unbounded first.
+        worst: the worst inputs, a list of :class:`Mismatch`, unbounded first,
+            each with the exact value's distance from the rounding midpoint.
 
-    ``str(grade)`` is ``actlut ulp``'s text report; :meth:`to_dict` its JSON.
+    ``str(grade)`` is ``actlut ulp``'s text report; :meth:`to_dict` its JSON;
+    :meth:`hidden_by` counts what a test tolerance would let pass.
     """
 
-    def __init__(self, report_json: str, report_text: str) -> None:
-        self._json = report_json
-        self._text = report_text
-        d = _json.loads(report_json)
+    def __init__(self, rust: Any, worst: int = 10) -> None:
+        self._rust = rust
+        self._worst = worst
+        self._json = rust.json(worst, 0, [])
+        self._text: Optional[str] = None
+        d = _json.loads(self._json)
         self.table: str = d["table"]
         self.function: str = d["function"]
         self.format: str = d["format"]
@@ -299,32 +367,88 @@ class Grade:
         self.number_for_nan: int = d["number_for_nan"]
         self.invalid_codes: int = d["invalid_codes"]
         self.nan_payloads_differ: int = d["nan_payloads_differ"]
-        self.worst: List[Mismatch] = [
-            Mismatch(
-                input=int(w["input"], 16),
-                got=int(w["got"], 16),
-                expected=int(w["correct"], 16),
-                ulps=w["ulps"],
-                kind=w["kind"],
-                input_value=_value(w["input_value"]),
-                got_value=_value(w["got_value"]),
-                expected_value=_value(w["correct_value"]),
-                exact=w["exact"],
-            )
-            for w in d["worst"]
-        ]
+        self.worst: List[Mismatch] = [_mismatch(w) for w in d["worst"]]
+        self._hidden: Dict[str, int] = {h["tolerance"]: h["count"] for h in d["hidden_by"]}
 
     @property
     def correctly_rounded(self) -> bool:
         """Whether every output is correctly rounded (no mismatch)."""
         return self.mismatches == 0
 
+    def hidden_by(
+        self,
+        tolerance: Union[str, Tolerance, None] = None,
+        *,
+        rtol: Optional[float] = None,
+        atol: Optional[float] = None,
+    ) -> int:
+        """How many wrong entries a test tolerance would let pass.
+
+        A wrong entry passes when ``|got - expected| <= atol + rtol *
+        |expected|``, ``expected`` the correctly rounded entry, both as float64
+        (what ``torch.testing.assert_close`` and ``numpy.allclose`` see when
+        the reference is exact in the dtype); an infinity passes only for
+        itself, a NaN never (neither library's default ``equal_nan``), an
+        invalid code never; ``-0`` for ``+0`` always.
+
+        ``tolerance`` is a preset name, ``"torch"`` (``assert_close``'s
+        default for the format's dtype) or ``"numpy"`` (``numpy.allclose``'s),
+        or a :class:`Tolerance`; otherwise give both ``rtol`` and ``atol``.
+
+        >>> g.hidden_by("torch"), g.hidden_by(rtol=1e-2, atol=0)
+        """
+        if tolerance is not None:
+            if rtol is not None or atol is not None:
+                raise TypeError("give a tolerance, or rtol and atol, not both")
+            if isinstance(tolerance, str):
+                return self._hidden_by_preset(tolerance)
+            if isinstance(tolerance, Tolerance):
+                if tolerance.preset is not None:
+                    return self._hidden_by_preset(tolerance.preset)
+                rtol, atol = tolerance.rtol, tolerance.atol
+            else:
+                raise TypeError(
+                    "tolerance must be 'torch', 'numpy' or an actlut.Tolerance, "
+                    f"not {type(tolerance).__name__}"
+                )
+        if rtol is None or atol is None:
+            raise TypeError(
+                "hidden_by needs a preset ('torch', 'numpy'), a Tolerance, or both rtol and atol"
+            )
+        return self._rust.hidden_by(
+            None, _tolerance_number(rtol, "rtol"), _tolerance_number(atol, "atol")
+        )
+
+    def _hidden_by_preset(self, preset: str) -> int:
+        if preset in self._hidden:
+            return self._hidden[preset]
+        return self._rust.hidden_by(preset)
+
+    def report(self, *, worst: Optional[int] = None, beyond: int = 0, tolerances: Any = ()) -> str:
+        """``actlut ulp``'s text report with other options: the ``worst`` worst
+        inputs (default: as graded) more than ``beyond`` ulps off, and the
+        wrong entries each of ``tolerances`` (:class:`Tolerance` objects, or
+        ``(rtol, atol)`` pairs) passes besides the presets."""
+        w = self._worst if worst is None else _operator.index(worst)
+        given = []
+        for t in tolerances:
+            if isinstance(t, Tolerance):
+                if t.preset is None:
+                    given.append((t.rtol, t.atol))
+            else:
+                r, a = t
+                given.append((_tolerance_number(r, "rtol"), _tolerance_number(a, "atol")))
+        return self._rust.text(w, _operator.index(beyond), given)
+
     def to_dict(self) -> Dict[str, Any]:
         """The report as ``actlut ulp --json`` prints it, parsed: the same keys
         (``table``, ``function``, ``format``, ``entries``, ``mismatches``,
         ``max_ulp``, ``max_numeric_ulp``, ``histogram`` as a list of
         ``{"ulps", "count"}``, ``nan_for_number``, ``number_for_nan``,
-        ``invalid_codes``, ``nan_payloads_differ``, ``worst``)."""
+        ``invalid_codes``, ``nan_payloads_differ``, ``worst`` (each with
+        ``midpoint_ulps`` and ``midpoint_error``), ``hidden_by`` (each preset
+        tolerance's ``tolerance``, ``description``, ``rtol``, ``atol`` and
+        ``count``))."""
         return _json.loads(self._json)
 
     def to_json(self) -> str:
@@ -332,7 +456,9 @@ class Grade:
         return self._json
 
     def __str__(self) -> str:
-        """``actlut ulp``'s text report: counts, histogram, the worst inputs."""
+        """``actlut ulp``'s text report: counts, tolerances, histogram, the worst inputs."""
+        if self._text is None:
+            self._text = self._rust.text(self._worst, 0, [])
         return self._text
 
     def __repr__(self) -> str:
@@ -354,6 +480,43 @@ class Grade:
             f"; worst input {_hex(self.format, w.input)} ({w.input_value!r}): "
             f"got {w.got_value!r}, expected {w.expected_value!r}>"
         )
+
+
+def _mismatch(w: Dict[str, Any]) -> Mismatch:
+    return Mismatch(
+        input=int(w["input"], 16),
+        got=int(w["got"], 16),
+        expected=int(w["correct"], 16),
+        ulps=w["ulps"],
+        kind=w["kind"],
+        input_value=_value(w["input_value"]),
+        got_value=_value(w["got_value"]),
+        expected_value=_value(w["correct_value"]),
+        exact=w["exact"],
+        midpoint_ulps=w["midpoint_ulps"],
+        midpoint_error=w["midpoint_error"],
+    )
+
+
+def midpoints(function: str, format: str, inputs: Any) -> "tuple[_np.ndarray, _np.ndarray]":
+    """The exact value's distance from the nearest rounding midpoint at each
+    input (bit patterns, or values of the format's dtype), in ulps of the
+    format, and the bound on its error: two float64 arrays, NaN where NaN is
+    due. From the crate's reference (``actlut_core::midpoint_distance``), as
+    :attr:`Mismatch.midpoint_ulps`."""
+    fn = _function_name(function)
+    fmt = _format_name(format)
+    x = _np.asarray(inputs)
+    entries, width = _actlut.format_shape(fmt)
+    if x.dtype == _DTYPES[fmt]:
+        x = x.view(_np.uint16 if width == 2 else _np.uint8)
+    if x.dtype.kind not in "ui":
+        raise TypeError(f"inputs must be bit patterns (integers) or {fmt} values, not {x.dtype}")
+    flat = x.reshape(-1)
+    if flat.size and (flat.min() < 0 or flat.max() >= entries):
+        raise ValueError(f"inputs must be bit patterns of {fmt}: 0..={entries - 1}")
+    d, e = _actlut.midpoints(fn, fmt, _np.ascontiguousarray(flat, dtype=_np.uint16))
+    return d.reshape(x.shape), e.reshape(x.shape)
 
 
 def _hex(format: str, bits: int) -> str:
@@ -409,7 +572,7 @@ def grade(
     dt = _DTYPES[fmt]
     bits_dt = _np.dtype(_np.uint16) if width == 2 else _np.dtype(_np.uint8)
     if callable(impl):
-        y = _np.asarray(impl(_inputs(fmt)))
+        y = _np.asarray(_call(impl, _inputs(fmt), f"the array of every {fmt} input"))
         if y.shape != (entries,):
             raise ValueError(
                 f"the callable returned an array of shape {y.shape}; it must return one "
@@ -434,8 +597,18 @@ def grade(
             f"round the outputs to the format first, e.g. .astype({_dtype_expr(fmt)})"
         )
     got = _np.ascontiguousarray(got, dtype=_np.uint16)
-    report_json, report_text = _actlut.grade_bits(fn, fmt, got, worst)
-    return Grade(report_json, report_text)
+    return Grade(_actlut.grade_bits(fn, fmt, got), worst)
+
+
+def _call(impl: Callable[[_np.ndarray], Any], x: _np.ndarray, what: str) -> Any:
+    """``impl(x)``, an exception it raises turned into a ValueError naming the call."""
+    try:
+        return impl(x)
+    except Exception as e:
+        raise ValueError(
+            f"the callable raised {type(e).__name__} on {what} "
+            f"(a 1-D {x.dtype} array of {x.size} elements): {e}"
+        ) from e
 
 
 def _dtype_expr(fmt: str) -> str:

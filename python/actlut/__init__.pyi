@@ -1,6 +1,6 @@
 """Type stubs of the package ``actlut`` (docs/python.md)."""
 
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,22 @@ class Mismatch(NamedTuple):
     got_value: Optional[float]
     expected_value: Optional[float]
     exact: str
+    midpoint_ulps: Optional[float] = ...
+    midpoint_error: Optional[float] = ...
+
+class Tolerance(NamedTuple):
+    """A closeness test: ``|got - expected| <= atol + rtol * |expected|``."""
+
+    rtol: float
+    atol: float
+    preset: Optional[str]
+    description: str
+
+def tolerance(preset: str, format: str) -> Tolerance:
+    """``torch.testing.assert_close``'s (``"torch"``) or ``numpy.allclose``'s (``"numpy"``) default for ``format``."""
+
+def midpoints(function: str, format: str, inputs: npt.ArrayLike) -> Tuple[np.ndarray, np.ndarray]:
+    """The exact value's distance from the nearest rounding midpoint at each input, in ulps, and its error bound."""
 
 class Grade:
     """The grade of an implementation on every input of a format."""
@@ -72,10 +88,20 @@ class Grade:
     invalid_codes: int
     nan_payloads_differ: int
     worst: List[Mismatch]
-    def __init__(self, report_json: str, report_text: str) -> None: ...
+    def __init__(self, rust: Any, worst: int = 10) -> None: ...
     @property
     def correctly_rounded(self) -> bool:
         """Whether every output is correctly rounded."""
+    def hidden_by(
+        self,
+        tolerance: Union[str, Tolerance, None] = None,
+        *,
+        rtol: Optional[float] = None,
+        atol: Optional[float] = None,
+    ) -> int:
+        """How many wrong entries a test tolerance would let pass."""
+    def report(self, *, worst: Optional[int] = None, beyond: int = 0, tolerances: Iterable[Any] = ()) -> str:
+        """``actlut ulp``'s text report with other options."""
     def to_dict(self) -> Dict[str, Any]:
         """The report of ``actlut ulp --json``, parsed."""
     def to_json(self) -> str:

@@ -17,7 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use actlut::ulp::{ordinals, Grade};
+use actlut::ulp::{ordinals, Grade, ReportOptions, Tolerance};
 use actlut::{BuiltinTables, Format, Function, TableRef};
 use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
 use numpy::ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
@@ -410,18 +410,71 @@ fn cached_ordinals(fmt: Format) -> &'static [Option<i64>] {
     CACHE[i].get_or_init(|| ordinals(fmt))
 }
 
+/// A grade computed in Rust (`actlut::ulp::Grade`), which the Python `Grade`
+/// holds: its reports, and the counts a tolerance lets through.
+#[pyclass(frozen, module = "actlut._actlut")]
+struct RustGrade {
+    grade: Grade,
+}
+
+/// A tolerance preset by name (`torch`, `numpy`), or a given one.
+fn tolerance(name: Option<&str>, rtol: f64, atol: f64) -> PyResult<Tolerance> {
+    match name {
+        None => Ok(Tolerance::Given { rtol, atol }),
+        Some(name) => Tolerance::PRESETS
+            .into_iter()
+            .find(|t| t.key() == name)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "unknown tolerance preset {name:?}: expected \"torch\" or \"numpy\""
+                ))
+            }),
+    }
+}
+
+/// The options of a report: the `worst` worst inputs beyond `beyond` ulps,
+/// the presets and the `given` `(rtol, atol)` pairs.
+fn options(worst: usize, beyond: u32, given: Vec<(f64, f64)>) -> ReportOptions {
+    let mut opts = ReportOptions::new(worst);
+    opts.beyond = beyond;
+    opts.tolerances.extend(
+        given
+            .into_iter()
+            .map(|(rtol, atol)| Tolerance::Given { rtol, atol }),
+    );
+    opts
+}
+
+#[pymethods]
+impl RustGrade {
+    /// The JSON report of `actlut ulp --json` (`actlut_cli::ulp::json`).
+    fn json(&self, worst: usize, beyond: u32, given: Vec<(f64, f64)>) -> String {
+        actlut_cli::ulp::json(&self.grade, &options(worst, beyond, given))
+    }
+
+    /// The text report of `actlut ulp` (`Grade::text_with`).
+    fn text(&self, worst: usize, beyond: u32, given: Vec<(f64, f64)>) -> String {
+        self.grade.text_with(&options(worst, beyond, given))
+    }
+
+    /// How many wrong entries the tolerance passes (`Grade::hidden_by`): a
+    /// preset by `name`, or `rtol` and `atol` when `name` is None.
+    #[pyo3(signature = (name, rtol=0.0, atol=0.0))]
+    fn hidden_by(&self, name: Option<&str>, rtol: f64, atol: f64) -> PyResult<usize> {
+        Ok(self.grade.hidden_by(tolerance(name, rtol, atol)?))
+    }
+}
+
 /// Grades `got` (the implementation's output bits for every input, in
-/// bit-pattern order; byte formats in the low byte) against the table:
-/// `(json, text)`, the two reports of `actlut ulp`, each listing the `worst`
-/// worst inputs. The GIL is released while grading.
+/// bit-pattern order; byte formats in the low byte) against the table. The
+/// GIL is released while grading.
 #[pyfunction]
 fn grade_bits(
     py: Python<'_>,
     function: &str,
     format_name: &str,
     got: PyReadonlyArray1<'_, u16>,
-    worst: usize,
-) -> PyResult<(String, String)> {
+) -> PyResult<RustGrade> {
     let act = activation(function)?;
     let fmt = format(format_name)?;
     let t = table(act, fmt)?;
@@ -445,10 +498,58 @@ fn grade_bits(
                     &owned
                 }
             };
-            let g = Grade::against(act, fmt, t, cached_ordinals(fmt), got);
-            Ok((actlut_cli::ulp::json(&g, worst), g.text(worst)))
+            let grade = Grade::against(act, fmt, t, cached_ordinals(fmt), got);
+            Ok(RustGrade { grade })
         })
     })
+}
+
+/// `(rtol, atol, description)` of a tolerance preset (`torch`, `numpy`) for a
+/// format: `Tolerance::rtol_atol` and `Tolerance::describe`.
+#[pyfunction]
+fn tolerance_preset(name: &str, format_name: &str) -> PyResult<(f64, f64, String)> {
+    let t = tolerance(Some(name), 0.0, 0.0)?;
+    let fmt = format(format_name)?;
+    let (rtol, atol) = t.rtol_atol(fmt);
+    Ok((rtol, atol, t.describe(fmt)))
+}
+
+/// Two `float64` arrays of the same length.
+type TwoArrays<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>);
+
+/// The exact value's distance from the nearest rounding midpoint at each
+/// input (`actlut_core::midpoint_distance`): `(ulps, error_bound)` arrays,
+/// NaN where NaN is due.
+#[pyfunction]
+fn midpoints<'py>(
+    py: Python<'py>,
+    function: &str,
+    format_name: &str,
+    inputs: PyReadonlyArray1<'py, u16>,
+) -> PyResult<TwoArrays<'py>> {
+    let act = activation(function)?;
+    let fmt = format(format_name)?;
+    table(act, fmt)?;
+    let xs = inputs.as_array().to_vec();
+    if let Some(&bad) = xs.iter().find(|&&b| usize::from(b) >= fmt.entries()) {
+        return Err(PyValueError::new_err(format!(
+            "0x{bad:x} is not a {} bit pattern: they are 0..={}",
+            fmt.name(),
+            fmt.entries() - 1
+        )));
+    }
+    let (d, e): (Vec<f64>, Vec<f64>) = py.detach(|| {
+        guard(|| {
+            Ok(xs
+                .iter()
+                .map(|&b| match actlut::ulp::midpoint_distance(act, fmt, b) {
+                    Some(m) => (m.ulps, m.error_bound),
+                    None => (f64::NAN, f64::NAN),
+                })
+                .unzip())
+        })
+    })?;
+    Ok((d.into_pyarray(py), e.into_pyarray(py)))
 }
 
 /// The fused quantized table of `actlut quant`: entry `i` for the code whose
@@ -639,6 +740,9 @@ fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(map_f32, m)?)?;
     m.add_function(wrap_pyfunction!(apply_f32, m)?)?;
     m.add_function(wrap_pyfunction!(grade_bits, m)?)?;
+    m.add_function(wrap_pyfunction!(tolerance_preset, m)?)?;
+    m.add_function(wrap_pyfunction!(midpoints, m)?)?;
+    m.add_class::<RustGrade>()?;
     m.add_function(wrap_pyfunction!(quant_table_bits, m)?)?;
     m.add_function(wrap_pyfunction!(quant_types, m)?)?;
     m.add_function(wrap_pyfunction!(time_map_bf16, m)?)?;

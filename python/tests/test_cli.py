@@ -65,7 +65,16 @@ def files(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "options", [[], ["--json"], ["--worst", "3"], ["--worst=0", "--json"], ["--worst", "+2", "--"]]
+    "options",
+    [
+        [],
+        ["--json"],
+        ["--worst", "3"],
+        ["--worst=0", "--json"],
+        ["--worst", "+2", "--"],
+        ["--rtol", "0.01", "--atol", "1e-3"],
+        ["--json", "--rtol=0", "--atol=0.5"],
+    ],
 )
 def test_output_and_exit_status_are_the_commands(actlut_cli, tmp_path, options):
     seen = set()
@@ -101,6 +110,10 @@ def test_usage_errors_are_the_commands_one_line_and_exit_2(actlut_cli, tmp_path)
         ["gelu", "f16", f16, "--worst", "1_0"],
         ["gelu", "f16", f16, "--worst= 3"],
         ["gelu", "f16", f16, "--worst", "-1"],
+        ["gelu", "f16", f16, "--rtol", "0.1"],
+        ["gelu", "f16", f16, "--atol", "0.1"],
+        ["gelu", "f16", f16, "--rtol", "-0.1", "--atol", "0"],
+        ["gelu", "f16", f16, "--rtol", "inf", "--atol", "0"],
     ]
     if os.path.exists("/dev/null"):
         cases.append(["gelu", "f16", "/dev/null"])

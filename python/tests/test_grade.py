@@ -3,6 +3,7 @@ code), checked against independently planted errors and against the command's
 own JSON on the same outputs."""
 
 import json
+import math
 import subprocess
 
 import ml_dtypes
@@ -156,16 +157,22 @@ def test_repr_names_the_table_the_counts_and_the_worst_input():
     assert "max_ulp=None, max_numeric_ulp=0, nan_for_number=1, number_for_nan=0" in r
 
 
-def test_assert_correctly_rounded_fails_with_the_worst_inputs_one_per_line():
+def test_assert_correctly_rounded_fails_with_a_short_first_line_then_the_report():
     y = planted("exp", "f16", [(0x3C00, 1), (0x3800, 3)])
     with pytest.raises(AssertionError) as e:
         actlut.testing.assert_correctly_rounded("exp", "f16", y)
     msg = str(e.value)
-    assert msg.startswith("exp_f16: 2 of 65536 outputs are not correctly rounded (max error 3 ulps")
-    lines = msg.splitlines()
+    first, *rest = msg.splitlines()
+    assert first == (
+        "exp_f16: 2 of 65,536 outputs not correctly rounded; max 3 ulps; worst input 0x3800 (0.5): "
+        "got 1.6514, expected 1.6484; 1 of 2 wrong entries pass assert_close's default f16 tolerance"
+    )
+    # Then the command's report without its first line: the tolerances, the histogram, the worst inputs.
+    g = actlut.grade("exp", "f16", y)
+    assert rest == str(g).splitlines()[1:]
     got = bits(actlut.table("exp", "f16"))[0x3800] + 3
-    assert lines[1].startswith(f"  input 0x3800 (0.5): got 0x{got:04x}") and lines[1].endswith(": 3 ulps")
-    assert lines[2].startswith("  input 0x3c00 (1.0):") and lines[2].endswith(": 1 ulp")
+    worst = rest[rest.index("worst inputs:") + 1]
+    assert worst.startswith(f"  input 0x3800 (5e-1): got 0x{got:04x}") and worst.endswith(": 3 ulps")
 
 
 def test_assert_within_ulp_passes_at_the_bound_and_lists_only_what_exceeds_it():
@@ -173,12 +180,182 @@ def test_assert_within_ulp_passes_at_the_bound_and_lists_only_what_exceeds_it():
     assert actlut.testing.assert_within_ulp("exp", "f16", y, 3).max_ulp == 3
     with pytest.raises(AssertionError) as e:
         actlut.testing.assert_within_ulp("exp", "f16", y, 2)
-    msg = str(e.value)
-    assert msg.startswith("exp_f16: 1 of 65536 outputs are more than 2 ulps from the correctly rounded value")
-    assert len(msg.splitlines()) == 2 and "0x3800" in msg
+    lines = str(e.value).splitlines()
+    assert lines[0].startswith("exp_f16: 1 of 65,536 outputs more than 2 ulps off; max 3 ulps; worst input 0x3800")
+    at = lines.index("worst inputs beyond 2 ulps:")
+    assert len(lines) == at + 2 and "input 0x3800" in lines[at + 1]
     t = bits(actlut.table("gelu", "f16")).copy()
     t[0x3C00] = 0x7E00
-    with pytest.raises(AssertionError, match="NaN for a number"):
+    with pytest.raises(AssertionError, match="max unbounded \\(1 NaN for a number\\)"):
         actlut.testing.assert_within_ulp("gelu", "f16", t, 1000)
     with pytest.raises(ValueError, match="max_ulp must be a non-negative int"):
         actlut.testing.assert_within_ulp("gelu", "f16", t, -1)
+
+
+def f32_then_cast(function, fmt):
+    """The exact float32 value (the crate's computed path) rounded again to ``fmt``:
+    double rounding, the usual way a kernel is "exact" in float32."""
+    x = inputs(fmt)
+    with np.errstate(all="ignore"):
+        return actlut.apply(function, x.astype(np.float32)).astype(actlut.dtype(fmt))
+
+
+@pytest.mark.parametrize(
+    "function,fmt,make",
+    [
+        ("gelu", "bf16", lambda: f32_then_cast("gelu", "bf16")),  # the issue's 2,565-character line
+        ("sigmoid", "f16", lambda: naive_sigmoid()),
+        ("gelu", "f16", lambda: np.full(65536, np.nan, np.float16)),  # every entry NaN
+        ("gelu", "fp4_e2m1", lambda: np.full(16, 0xFF, np.uint8)),  # every byte no code
+        ("exp", "fp8_e4m3fnuz", lambda: np.zeros(256, np.uint8)),
+    ],
+)
+def test_the_first_line_of_a_failure_is_at_most_200_characters(function, fmt, make):
+    y = make()
+    with pytest.raises(AssertionError) as e:
+        actlut.testing.assert_correctly_rounded(function, fmt, y)
+    first = str(e.value).splitlines()[0]
+    assert len(first) <= actlut.testing.FIRST_LINE_MAX == 200, first
+    g = actlut.grade(function, fmt, y)
+    assert first.startswith(f"{g.table}: {g.mismatches:,} of {g.entries:,} outputs not correctly rounded; max ")
+    tol = actlut.tolerance("torch", fmt).description
+    assert first.endswith(f"; {g.hidden_by('torch'):,} of {g.mismatches:,} wrong entries pass {tol}"), first
+
+
+def naive_sigmoid():
+    x = inputs("f16")
+    with np.errstate(all="ignore"):
+        return (1 / (1 + np.exp(-x))).astype(np.float16)
+
+
+def test_an_unknown_function_name_lists_actluts_names_and_where_the_aliases_are():
+    with pytest.raises(ValueError) as e:
+        actlut.grade("gelux", "f16", actlut.table("gelu", "f16"))
+    msg = str(e.value)
+    assert msg.startswith("unknown function name `gelux`: expected one of ")
+    for name in actlut.functions():
+        assert name in msg
+    assert "docs/SEMANTICS.md (\"Other engines' names\")" in msg
+    assert len(msg) < 450, len(msg)
+    # The engine names it points to are accepted.
+    assert actlut.grade("GELU", "f16", actlut.table("gelu", "f16")).function == "gelu"
+
+
+# --- what a tolerance hides ---------------------------------------------------------------
+
+#: +3 and +7 ulps at chosen bf16 inputs of gelu (positive outputs, where bits follow values):
+#: at the bottom of a binade 3 ulps are 3·2^-7 relative, above torch's rtol 1.6e-2; at the
+#: top 3·2^-8, below it; 7 ulps are above it everywhere.
+PLANTED_BF16 = [(0x4080, 3), (0x40FE, 3), (0x4180, 3), (0x41FE, 3), (0x4100, 7), (0x417E, 7), (0x3F80, 3)]
+
+
+def independent_hidden(fmt, got, rtol, atol):
+    """The wrong entries that |got - expected| <= atol + rtol*|expected| passes, counted
+    with numpy from the dtype's values (not through the extension)."""
+    want = actlut.table(GRADED[fmt], fmt)
+    g = np.asarray(got).view(actlut.dtype(fmt)).astype(np.float64)
+    e = want.astype(np.float64)
+    wrong = bits(np.asarray(got)) != bits(want)
+    with np.errstate(invalid="ignore"):
+        close = np.abs(g - e) <= atol + rtol * np.abs(e)
+    close &= np.isfinite(g) & np.isfinite(e) | (g == e)
+    return int(np.count_nonzero(wrong & close))
+
+
+GRADED = {"bf16": "gelu", "f16": "exp"}
+
+
+def test_hidden_by_counts_what_torchs_and_numpys_defaults_and_given_tolerances_pass():
+    y = planted("gelu", "bf16", PLANTED_BF16)
+    g = actlut.grade("gelu", "bf16", y)
+    assert g.mismatches == len(PLANTED_BF16)
+    torch_count = independent_hidden("bf16", y, 0.016, 1e-5)
+    assert 0 < torch_count < len(PLANTED_BF16), "the plant splits the planted errors"
+    assert g.hidden_by("torch") == torch_count
+    assert g.hidden_by(actlut.tolerance("torch", "bf16")) == torch_count
+    assert g.hidden_by("numpy") == independent_hidden("bf16", y, 1e-5, 1e-8)
+    for rtol, atol in [(0.02, 0.0), (0.05, 0.0), (0.0, 0.1), (0.03, 0.01)]:
+        assert g.hidden_by(rtol=rtol, atol=atol) == independent_hidden("bf16", y, rtol, atol), (rtol, atol)
+    # The report and its JSON give the presets' counts.
+    d = {h["tolerance"]: h for h in g.to_dict()["hidden_by"]}
+    assert d["torch"]["count"] == torch_count and d["torch"]["rtol"] == 0.016
+    assert f"  {torch_count} of 7 pass assert_close's default bf16 tolerance (rtol 0.016, atol 1e-5)" in str(g)
+
+
+def test_torchs_default_is_exact_for_formats_it_has_no_entry_for_and_numpys_is_the_same_everywhere():
+    assert actlut.tolerance("torch", "f16")[:2] == (1e-3, 1e-5)
+    assert actlut.tolerance("torch", "bf16")[:2] == (0.016, 1e-5)
+    for fmt in actlut.formats():
+        assert actlut.tolerance("numpy", fmt)[:2] == (1e-5, 1e-8)
+        if fmt not in ("f16", "bf16"):
+            assert actlut.tolerance("torch", fmt)[:2] == (0.0, 0.0)
+    assert actlut.tolerance("torch", "bf16").description == "assert_close's default bf16 tolerance"
+    # -0 for +0 is wrong by one step and passes any tolerance, even an exact one.
+    t = bits(actlut.table("gelu", "fp8_e4m3")).copy()
+    t[0] = 0x80
+    t[0x38] += 1
+    g = actlut.grade("gelu", "fp8_e4m3", t)
+    assert (g.mismatches, g.hidden_by("torch")) == (2, 1)
+
+
+def test_bad_tolerances_are_errors_naming_what_is_expected():
+    g = actlut.grade("gelu", "bf16", planted("gelu", "bf16", PLANTED_BF16))
+    with pytest.raises(TypeError, match="both rtol and atol"):
+        g.hidden_by(rtol=0.01)
+    with pytest.raises(TypeError, match="both rtol and atol"):
+        g.hidden_by()
+    with pytest.raises(ValueError, match='unknown tolerance preset "jax": expected "torch" or "numpy"'):
+        g.hidden_by("jax")
+    with pytest.raises(ValueError, match="rtol must be finite and non-negative"):
+        g.hidden_by(rtol=-1, atol=0)
+    with pytest.raises(ValueError, match="atol must be finite and non-negative"):
+        g.hidden_by(rtol=0, atol=float("nan"))
+    with pytest.raises(TypeError, match="rtol must be a real number, not str"):
+        g.hidden_by(rtol="0.1", atol=0)
+    with pytest.raises(TypeError, match="not both"):
+        g.hidden_by("torch", rtol=0.1, atol=0)
+
+
+# --- midpoints -----------------------------------------------------------------------------
+
+
+def midpoint_distance_f64(function, fmt, i):
+    """The exact value's signed distance (value order) from the nearer midpoint around its
+    correctly rounded value, in ulps, from Python's float64 math (libm, within an ulp of
+    float64: ~2^-40 of a bf16 ulp) and the dtype's neighbours: an independent estimate."""
+    x = float(inputs(fmt)[i].astype(np.float64))
+    exact = {"gelu": lambda x: 0.5 * x * math.erfc(-x / math.sqrt(2)), "exp": math.exp}[function](x)
+    c = bits(actlut.table(function, fmt))[i]
+    assert c < 0x7F80, "a positive finite value"
+    v = lambda b: float(np.array([b], np.uint16).view(actlut.dtype(fmt)).astype(np.float64)[0])  # noqa: E731
+    lo, mid, hi = v(c - 1), v(c), v(c + 1)
+    cands = [(exact - (lo + mid) / 2) / (mid - lo), (exact - (mid + hi) / 2) / (hi - mid)]
+    return min(cands, key=abs)
+
+
+def test_a_one_ulp_error_at_a_near_midpoint_input_says_it_is_a_hard_case():
+    # The bf16 inputs of gelu in [2^-7, 8), graded here by float64 distance.
+    xs = range(0x3C00, 0x4100)
+    near = min(xs, key=lambda i: abs(midpoint_distance_f64("gelu", "bf16", i)))
+    far = max(xs, key=lambda i: abs(midpoint_distance_f64("gelu", "bf16", i)))
+    assert abs(midpoint_distance_f64("gelu", "bf16", near)) < 1e-3
+    y = planted("gelu", "bf16", [(near, 1), (far, 1)])
+    g = actlut.grade("gelu", "bf16", y)
+    by_input = {w.input: w for w in g.worst}
+    assert set(by_input) == {near, far} and g.histogram == {1: 2}
+    for i in (near, far):
+        w = by_input[i]
+        assert w.midpoint_ulps == pytest.approx(midpoint_distance_f64("gelu", "bf16", i), abs=1e-6)
+        assert 0 <= w.midpoint_error < 1e-8
+    assert abs(by_input[near].midpoint_ulps) < 1e-3 and abs(by_input[far].midpoint_ulps) > 0.49
+    # The text report says it on the input's line.
+    line = next(l for l in str(g).splitlines() if l.startswith(f"  input 0x{near:04x}"))
+    assert "ulp above a midpoint" in line or "ulp below a midpoint" in line
+    assert "e-" in line.split("(")[-1], "a distance below 0.01 ulp is shown in scientific notation"
+    # actlut.midpoints gives the same numbers for any inputs.
+    d, e = actlut.midpoints("gelu", "bf16", [near, far])
+    assert list(d) == [by_input[near].midpoint_ulps, by_input[far].midpoint_ulps]
+    d, _ = actlut.midpoints("log", "f16", np.array([0xBC00], np.uint16))
+    assert np.isnan(d[0]), "log(-1) is NaN: no midpoint"
+    with pytest.raises(ValueError, match="bit patterns of fp4_e2m1: 0..=15"):
+        actlut.midpoints("gelu", "fp4_e2m1", [16])

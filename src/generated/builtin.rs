@@ -231,41 +231,41 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
 fn read_table_f16(function: Function) -> Result<&'static crate::read::ReadTable, MissingTable> {
     match function {
         #[cfg(all(feature = "gelu", feature = "f16"))]
-        Function::Gelu => Ok(&crate::tables::read::GELU_F16),
+        Function::Gelu => Ok(&crate::tables::read_table!(GELU_F16)),
         #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-        Function::GeluTanh => Ok(&crate::tables::read::GELU_TANH_F16),
+        Function::GeluTanh => Ok(&crate::tables::read_table!(GELU_TANH_F16)),
         #[cfg(all(feature = "sigmoid", feature = "f16"))]
-        Function::Sigmoid => Ok(&crate::tables::read::SIGMOID_F16),
+        Function::Sigmoid => Ok(&crate::tables::read_table!(SIGMOID_F16)),
         #[cfg(all(feature = "tanh", feature = "f16"))]
-        Function::Tanh => Ok(&crate::tables::read::TANH_F16),
+        Function::Tanh => Ok(&crate::tables::read_table!(TANH_F16)),
         #[cfg(all(feature = "silu", feature = "f16"))]
-        Function::Silu => Ok(&crate::tables::read::SILU_F16),
+        Function::Silu => Ok(&crate::tables::read_table!(SILU_F16)),
         #[cfg(all(feature = "mish", feature = "f16"))]
-        Function::Mish => Ok(&crate::tables::read::MISH_F16),
+        Function::Mish => Ok(&crate::tables::read_table!(MISH_F16)),
         #[cfg(all(feature = "softplus", feature = "f16"))]
-        Function::Softplus => Ok(&crate::tables::read::SOFTPLUS_F16),
+        Function::Softplus => Ok(&crate::tables::read_table!(SOFTPLUS_F16)),
         #[cfg(all(feature = "softsign", feature = "f16"))]
-        Function::Softsign => Ok(&crate::tables::read::SOFTSIGN_F16),
+        Function::Softsign => Ok(&crate::tables::read_table!(SOFTSIGN_F16)),
         #[cfg(all(feature = "elu", feature = "f16"))]
-        Function::Elu => Ok(&crate::tables::read::ELU_F16),
+        Function::Elu => Ok(&crate::tables::read_table!(ELU_F16)),
         #[cfg(all(feature = "selu", feature = "f16"))]
-        Function::Selu => Ok(&crate::tables::read::SELU_F16),
+        Function::Selu => Ok(&crate::tables::read_table!(SELU_F16)),
         #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-        Function::Hardsigmoid => Ok(&crate::tables::read::HARDSIGMOID_F16),
+        Function::Hardsigmoid => Ok(&crate::tables::read_table!(HARDSIGMOID_F16)),
         #[cfg(all(feature = "hardswish", feature = "f16"))]
-        Function::Hardswish => Ok(&crate::tables::read::HARDSWISH_F16),
+        Function::Hardswish => Ok(&crate::tables::read_table!(HARDSWISH_F16)),
         #[cfg(all(feature = "erf", feature = "f16"))]
-        Function::Erf => Ok(&crate::tables::read::ERF_F16),
+        Function::Erf => Ok(&crate::tables::read_table!(ERF_F16)),
         #[cfg(all(feature = "exp", feature = "f16"))]
-        Function::Exp => Ok(&crate::tables::read::EXP_F16),
+        Function::Exp => Ok(&crate::tables::read_table!(EXP_F16)),
         #[cfg(all(feature = "log", feature = "f16"))]
-        Function::Log => Ok(&crate::tables::read::LOG_F16),
+        Function::Log => Ok(&crate::tables::read_table!(LOG_F16)),
         #[cfg(all(feature = "rsqrt", feature = "f16"))]
-        Function::Rsqrt => Ok(&crate::tables::read::RSQRT_F16),
+        Function::Rsqrt => Ok(&crate::tables::read_table!(RSQRT_F16)),
         #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-        Function::GeluQuick => Ok(&crate::tables::read::GELU_QUICK_F16),
+        Function::GeluQuick => Ok(&crate::tables::read_table!(GELU_QUICK_F16)),
         #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-        Function::Logsigmoid => Ok(&crate::tables::read::LOGSIGMOID_F16),
+        Function::Logsigmoid => Ok(&crate::tables::read_table!(LOGSIGMOID_F16)),
         #[allow(unreachable_patterns)]
         _ => Err(MissingTable { function, format: Format::F16 }),
     }
@@ -275,41 +275,41 @@ fn read_table_f16(function: Function) -> Result<&'static crate::read::ReadTable,
 fn read_table_bf16(function: Function) -> Result<&'static crate::read::ReadTable, MissingTable> {
     match function {
         #[cfg(all(feature = "gelu", feature = "bf16"))]
-        Function::Gelu => Ok(&crate::tables::read::GELU_BF16),
+        Function::Gelu => Ok(&crate::tables::read_table!(GELU_BF16)),
         #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-        Function::GeluTanh => Ok(&crate::tables::read::GELU_TANH_BF16),
+        Function::GeluTanh => Ok(&crate::tables::read_table!(GELU_TANH_BF16)),
         #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-        Function::Sigmoid => Ok(&crate::tables::read::SIGMOID_BF16),
+        Function::Sigmoid => Ok(&crate::tables::read_table!(SIGMOID_BF16)),
         #[cfg(all(feature = "tanh", feature = "bf16"))]
-        Function::Tanh => Ok(&crate::tables::read::TANH_BF16),
+        Function::Tanh => Ok(&crate::tables::read_table!(TANH_BF16)),
         #[cfg(all(feature = "silu", feature = "bf16"))]
-        Function::Silu => Ok(&crate::tables::read::SILU_BF16),
+        Function::Silu => Ok(&crate::tables::read_table!(SILU_BF16)),
         #[cfg(all(feature = "mish", feature = "bf16"))]
-        Function::Mish => Ok(&crate::tables::read::MISH_BF16),
+        Function::Mish => Ok(&crate::tables::read_table!(MISH_BF16)),
         #[cfg(all(feature = "softplus", feature = "bf16"))]
-        Function::Softplus => Ok(&crate::tables::read::SOFTPLUS_BF16),
+        Function::Softplus => Ok(&crate::tables::read_table!(SOFTPLUS_BF16)),
         #[cfg(all(feature = "softsign", feature = "bf16"))]
-        Function::Softsign => Ok(&crate::tables::read::SOFTSIGN_BF16),
+        Function::Softsign => Ok(&crate::tables::read_table!(SOFTSIGN_BF16)),
         #[cfg(all(feature = "elu", feature = "bf16"))]
-        Function::Elu => Ok(&crate::tables::read::ELU_BF16),
+        Function::Elu => Ok(&crate::tables::read_table!(ELU_BF16)),
         #[cfg(all(feature = "selu", feature = "bf16"))]
-        Function::Selu => Ok(&crate::tables::read::SELU_BF16),
+        Function::Selu => Ok(&crate::tables::read_table!(SELU_BF16)),
         #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-        Function::Hardsigmoid => Ok(&crate::tables::read::HARDSIGMOID_BF16),
+        Function::Hardsigmoid => Ok(&crate::tables::read_table!(HARDSIGMOID_BF16)),
         #[cfg(all(feature = "hardswish", feature = "bf16"))]
-        Function::Hardswish => Ok(&crate::tables::read::HARDSWISH_BF16),
+        Function::Hardswish => Ok(&crate::tables::read_table!(HARDSWISH_BF16)),
         #[cfg(all(feature = "erf", feature = "bf16"))]
-        Function::Erf => Ok(&crate::tables::read::ERF_BF16),
+        Function::Erf => Ok(&crate::tables::read_table!(ERF_BF16)),
         #[cfg(all(feature = "exp", feature = "bf16"))]
-        Function::Exp => Ok(&crate::tables::read::EXP_BF16),
+        Function::Exp => Ok(&crate::tables::read_table!(EXP_BF16)),
         #[cfg(all(feature = "log", feature = "bf16"))]
-        Function::Log => Ok(&crate::tables::read::LOG_BF16),
+        Function::Log => Ok(&crate::tables::read_table!(LOG_BF16)),
         #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-        Function::Rsqrt => Ok(&crate::tables::read::RSQRT_BF16),
+        Function::Rsqrt => Ok(&crate::tables::read_table!(RSQRT_BF16)),
         #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-        Function::GeluQuick => Ok(&crate::tables::read::GELU_QUICK_BF16),
+        Function::GeluQuick => Ok(&crate::tables::read_table!(GELU_QUICK_BF16)),
         #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-        Function::Logsigmoid => Ok(&crate::tables::read::LOGSIGMOID_BF16),
+        Function::Logsigmoid => Ok(&crate::tables::read_table!(LOGSIGMOID_BF16)),
         #[allow(unreachable_patterns)]
         _ => Err(MissingTable { function, format: Format::Bf16 }),
     }
@@ -319,41 +319,41 @@ impl BuiltinTables for Function {
     fn table_f16(self) -> Result<&'static [u16; 65536], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_F16)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_F16))),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_F16)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_F16))),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_F16)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_F16))),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_F16)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_F16))),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_F16)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_F16))),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_F16)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_F16))),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_F16)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_F16))),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_F16)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_F16))),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_F16)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_F16))),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_F16)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_F16))),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_F16)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_F16))),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_F16)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_F16))),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_F16)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_F16))),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_F16)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_F16))),
             #[cfg(all(feature = "log", feature = "f16"))]
-            Function::Log => Ok(&(*crate::tables::LOG_F16)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_F16))),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_F16)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_F16))),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_F16)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_F16)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_F16))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::F16 }),
         }
@@ -364,41 +364,41 @@ impl BuiltinTables for Function {
     fn compact_table_f16(self) -> Result<&'static crate::compact::CompactRef<'static>, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            Function::Gelu => Ok(&crate::tables::compact::GELU_F16),
+            Function::Gelu => Ok(&crate::tables::compact_table!(GELU_F16)),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            Function::GeluTanh => Ok(&crate::tables::compact::GELU_TANH_F16),
+            Function::GeluTanh => Ok(&crate::tables::compact_table!(GELU_TANH_F16)),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            Function::Sigmoid => Ok(&crate::tables::compact::SIGMOID_F16),
+            Function::Sigmoid => Ok(&crate::tables::compact_table!(SIGMOID_F16)),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            Function::Tanh => Ok(&crate::tables::compact::TANH_F16),
+            Function::Tanh => Ok(&crate::tables::compact_table!(TANH_F16)),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            Function::Silu => Ok(&crate::tables::compact::SILU_F16),
+            Function::Silu => Ok(&crate::tables::compact_table!(SILU_F16)),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            Function::Mish => Ok(&crate::tables::compact::MISH_F16),
+            Function::Mish => Ok(&crate::tables::compact_table!(MISH_F16)),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            Function::Softplus => Ok(&crate::tables::compact::SOFTPLUS_F16),
+            Function::Softplus => Ok(&crate::tables::compact_table!(SOFTPLUS_F16)),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            Function::Softsign => Ok(&crate::tables::compact::SOFTSIGN_F16),
+            Function::Softsign => Ok(&crate::tables::compact_table!(SOFTSIGN_F16)),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            Function::Elu => Ok(&crate::tables::compact::ELU_F16),
+            Function::Elu => Ok(&crate::tables::compact_table!(ELU_F16)),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            Function::Selu => Ok(&crate::tables::compact::SELU_F16),
+            Function::Selu => Ok(&crate::tables::compact_table!(SELU_F16)),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            Function::Hardsigmoid => Ok(&crate::tables::compact::HARDSIGMOID_F16),
+            Function::Hardsigmoid => Ok(&crate::tables::compact_table!(HARDSIGMOID_F16)),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            Function::Hardswish => Ok(&crate::tables::compact::HARDSWISH_F16),
+            Function::Hardswish => Ok(&crate::tables::compact_table!(HARDSWISH_F16)),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            Function::Erf => Ok(&crate::tables::compact::ERF_F16),
+            Function::Erf => Ok(&crate::tables::compact_table!(ERF_F16)),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            Function::Exp => Ok(&crate::tables::compact::EXP_F16),
+            Function::Exp => Ok(&crate::tables::compact_table!(EXP_F16)),
             #[cfg(all(feature = "log", feature = "f16"))]
-            Function::Log => Ok(&crate::tables::compact::LOG_F16),
+            Function::Log => Ok(&crate::tables::compact_table!(LOG_F16)),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            Function::Rsqrt => Ok(&crate::tables::compact::RSQRT_F16),
+            Function::Rsqrt => Ok(&crate::tables::compact_table!(RSQRT_F16)),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            Function::GeluQuick => Ok(&crate::tables::compact::GELU_QUICK_F16),
+            Function::GeluQuick => Ok(&crate::tables::compact_table!(GELU_QUICK_F16)),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            Function::Logsigmoid => Ok(&crate::tables::compact::LOGSIGMOID_F16),
+            Function::Logsigmoid => Ok(&crate::tables::compact_table!(LOGSIGMOID_F16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::F16 }),
         }
@@ -407,41 +407,41 @@ impl BuiltinTables for Function {
     fn table_bf16(self) -> Result<&'static [u16; 65536], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_BF16)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_BF16))),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_BF16)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_BF16))),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_BF16)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_BF16))),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_BF16)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_BF16))),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_BF16)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_BF16))),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_BF16)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_BF16))),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_BF16)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_BF16))),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_BF16)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_BF16))),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_BF16)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_BF16))),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_BF16)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_BF16))),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_BF16)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_BF16))),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_BF16)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_BF16))),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_BF16)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_BF16))),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_BF16)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_BF16))),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            Function::Log => Ok(&(*crate::tables::LOG_BF16)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_BF16))),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_BF16)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_BF16))),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_BF16)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_BF16)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_BF16))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Bf16 }),
         }
@@ -452,41 +452,41 @@ impl BuiltinTables for Function {
     fn compact_table_bf16(self) -> Result<&'static crate::compact::CompactRef<'static>, MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            Function::Gelu => Ok(&crate::tables::compact::GELU_BF16),
+            Function::Gelu => Ok(&crate::tables::compact_table!(GELU_BF16)),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            Function::GeluTanh => Ok(&crate::tables::compact::GELU_TANH_BF16),
+            Function::GeluTanh => Ok(&crate::tables::compact_table!(GELU_TANH_BF16)),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            Function::Sigmoid => Ok(&crate::tables::compact::SIGMOID_BF16),
+            Function::Sigmoid => Ok(&crate::tables::compact_table!(SIGMOID_BF16)),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            Function::Tanh => Ok(&crate::tables::compact::TANH_BF16),
+            Function::Tanh => Ok(&crate::tables::compact_table!(TANH_BF16)),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            Function::Silu => Ok(&crate::tables::compact::SILU_BF16),
+            Function::Silu => Ok(&crate::tables::compact_table!(SILU_BF16)),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            Function::Mish => Ok(&crate::tables::compact::MISH_BF16),
+            Function::Mish => Ok(&crate::tables::compact_table!(MISH_BF16)),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            Function::Softplus => Ok(&crate::tables::compact::SOFTPLUS_BF16),
+            Function::Softplus => Ok(&crate::tables::compact_table!(SOFTPLUS_BF16)),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            Function::Softsign => Ok(&crate::tables::compact::SOFTSIGN_BF16),
+            Function::Softsign => Ok(&crate::tables::compact_table!(SOFTSIGN_BF16)),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            Function::Elu => Ok(&crate::tables::compact::ELU_BF16),
+            Function::Elu => Ok(&crate::tables::compact_table!(ELU_BF16)),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            Function::Selu => Ok(&crate::tables::compact::SELU_BF16),
+            Function::Selu => Ok(&crate::tables::compact_table!(SELU_BF16)),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            Function::Hardsigmoid => Ok(&crate::tables::compact::HARDSIGMOID_BF16),
+            Function::Hardsigmoid => Ok(&crate::tables::compact_table!(HARDSIGMOID_BF16)),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            Function::Hardswish => Ok(&crate::tables::compact::HARDSWISH_BF16),
+            Function::Hardswish => Ok(&crate::tables::compact_table!(HARDSWISH_BF16)),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            Function::Erf => Ok(&crate::tables::compact::ERF_BF16),
+            Function::Erf => Ok(&crate::tables::compact_table!(ERF_BF16)),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            Function::Exp => Ok(&crate::tables::compact::EXP_BF16),
+            Function::Exp => Ok(&crate::tables::compact_table!(EXP_BF16)),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            Function::Log => Ok(&crate::tables::compact::LOG_BF16),
+            Function::Log => Ok(&crate::tables::compact_table!(LOG_BF16)),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            Function::Rsqrt => Ok(&crate::tables::compact::RSQRT_BF16),
+            Function::Rsqrt => Ok(&crate::tables::compact_table!(RSQRT_BF16)),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            Function::GeluQuick => Ok(&crate::tables::compact::GELU_QUICK_BF16),
+            Function::GeluQuick => Ok(&crate::tables::compact_table!(GELU_QUICK_BF16)),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            Function::Logsigmoid => Ok(&crate::tables::compact::LOGSIGMOID_BF16),
+            Function::Logsigmoid => Ok(&crate::tables::compact_table!(LOGSIGMOID_BF16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Bf16 }),
         }
@@ -495,41 +495,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e4m3(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E4M3))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E4M3))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E4M3))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E4M3))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E4M3))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E4M3))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E4M3))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E4M3))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E4M3))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E4M3))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E4M3))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E4M3)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E4M3))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E4M3))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3 }),
         }
@@ -538,41 +538,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e5m2(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E5M2)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E5M2))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E5M2)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E5M2))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E5M2)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E5M2))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E5M2)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E5M2))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E5M2)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E5M2))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E5M2)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E5M2))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E5M2)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E5M2)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E5M2)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E5M2))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E5M2)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E5M2))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E5M2)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E5M2)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E5M2))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E5M2)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E5M2))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E5M2)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E5M2))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E5M2)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E5M2))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E5M2)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E5M2))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E5M2)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E5M2)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E5M2 }),
         }
@@ -581,41 +581,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e4m3fnuz(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3fnuz"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3FNUZ)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3fnuz"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3FNUZ)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3fnuz"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3FNUZ)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3fnuz"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3FNUZ)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3fnuz"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3FNUZ)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3fnuz"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3FNUZ)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3fnuz"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3FNUZ)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3fnuz"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3FNUZ)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3fnuz"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3FNUZ)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3fnuz"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3FNUZ)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3fnuz"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3fnuz"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3FNUZ)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3fnuz"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3FNUZ)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3fnuz"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3FNUZ)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3fnuz"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E4M3FNUZ)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3fnuz"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3FNUZ)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3fnuz"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3FNUZ)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3Fnuz }),
         }
@@ -624,41 +624,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e5m2fnuz(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2fnuz"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E5M2FNUZ)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2fnuz"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E5M2FNUZ)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2fnuz"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E5M2FNUZ)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2fnuz"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E5M2FNUZ)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2fnuz"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E5M2FNUZ)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2fnuz"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E5M2FNUZ)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2fnuz"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E5M2FNUZ)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2fnuz"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E5M2FNUZ)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2fnuz"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E5M2FNUZ)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2fnuz"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E5M2FNUZ)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2fnuz"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2fnuz"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E5M2FNUZ)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2fnuz"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E5M2FNUZ)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2fnuz"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E5M2FNUZ)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2fnuz"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E5M2FNUZ)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2fnuz"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E5M2FNUZ)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2fnuz"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E5M2FNUZ)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E5M2Fnuz }),
         }
@@ -667,37 +667,37 @@ impl BuiltinTables for Function {
     fn table_fp6_e2m3(self) -> Result<&'static [u8; 64], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp6-e2m3"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP6_E2M3)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP6_E2M3))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e2m3"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP6_E2M3)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP6_E2M3))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e2m3"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP6_E2M3)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP6_E2M3))),
             #[cfg(all(feature = "tanh", feature = "fp6-e2m3"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP6_E2M3)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP6_E2M3))),
             #[cfg(all(feature = "silu", feature = "fp6-e2m3"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP6_E2M3)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP6_E2M3))),
             #[cfg(all(feature = "mish", feature = "fp6-e2m3"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP6_E2M3)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP6_E2M3))),
             #[cfg(all(feature = "softplus", feature = "fp6-e2m3"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP6_E2M3)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3))),
             #[cfg(all(feature = "softsign", feature = "fp6-e2m3"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP6_E2M3)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3))),
             #[cfg(all(feature = "elu", feature = "fp6-e2m3"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP6_E2M3)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP6_E2M3))),
             #[cfg(all(feature = "selu", feature = "fp6-e2m3"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP6_E2M3)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP6_E2M3))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e2m3"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP6_E2M3)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e2m3"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP6_E2M3)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP6_E2M3))),
             #[cfg(all(feature = "erf", feature = "fp6-e2m3"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP6_E2M3)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP6_E2M3))),
             #[cfg(all(feature = "exp", feature = "fp6-e2m3"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP6_E2M3)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP6_E2M3))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e2m3"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP6_E2M3)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e2m3"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP6_E2M3)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp6E2M3 }),
         }
@@ -706,37 +706,37 @@ impl BuiltinTables for Function {
     fn table_fp6_e3m2(self) -> Result<&'static [u8; 64], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp6-e3m2"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP6_E3M2)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP6_E3M2))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e3m2"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP6_E3M2)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP6_E3M2))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e3m2"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP6_E3M2)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP6_E3M2))),
             #[cfg(all(feature = "tanh", feature = "fp6-e3m2"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP6_E3M2)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP6_E3M2))),
             #[cfg(all(feature = "silu", feature = "fp6-e3m2"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP6_E3M2)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP6_E3M2))),
             #[cfg(all(feature = "mish", feature = "fp6-e3m2"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP6_E3M2)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP6_E3M2))),
             #[cfg(all(feature = "softplus", feature = "fp6-e3m2"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP6_E3M2)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2))),
             #[cfg(all(feature = "softsign", feature = "fp6-e3m2"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP6_E3M2)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2))),
             #[cfg(all(feature = "elu", feature = "fp6-e3m2"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP6_E3M2)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP6_E3M2))),
             #[cfg(all(feature = "selu", feature = "fp6-e3m2"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP6_E3M2)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP6_E3M2))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e3m2"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP6_E3M2)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e3m2"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP6_E3M2)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP6_E3M2))),
             #[cfg(all(feature = "erf", feature = "fp6-e3m2"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP6_E3M2)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP6_E3M2))),
             #[cfg(all(feature = "exp", feature = "fp6-e3m2"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP6_E3M2)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP6_E3M2))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e3m2"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP6_E3M2)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e3m2"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP6_E3M2)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp6E3M2 }),
         }
@@ -745,37 +745,37 @@ impl BuiltinTables for Function {
     fn table_fp4_e2m1(self) -> Result<&'static [u8; 16], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp4-e2m1"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP4_E2M1)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP4_E2M1))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp4-e2m1"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP4_E2M1)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP4_E2M1))),
             #[cfg(all(feature = "sigmoid", feature = "fp4-e2m1"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP4_E2M1)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP4_E2M1))),
             #[cfg(all(feature = "tanh", feature = "fp4-e2m1"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP4_E2M1)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP4_E2M1))),
             #[cfg(all(feature = "silu", feature = "fp4-e2m1"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP4_E2M1)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP4_E2M1))),
             #[cfg(all(feature = "mish", feature = "fp4-e2m1"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP4_E2M1)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP4_E2M1))),
             #[cfg(all(feature = "softplus", feature = "fp4-e2m1"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP4_E2M1)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1))),
             #[cfg(all(feature = "softsign", feature = "fp4-e2m1"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP4_E2M1)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1))),
             #[cfg(all(feature = "elu", feature = "fp4-e2m1"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP4_E2M1)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP4_E2M1))),
             #[cfg(all(feature = "selu", feature = "fp4-e2m1"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP4_E2M1)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP4_E2M1))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp4-e2m1"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP4_E2M1)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1))),
             #[cfg(all(feature = "hardswish", feature = "fp4-e2m1"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP4_E2M1)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP4_E2M1))),
             #[cfg(all(feature = "erf", feature = "fp4-e2m1"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP4_E2M1)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP4_E2M1))),
             #[cfg(all(feature = "exp", feature = "fp4-e2m1"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP4_E2M1)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP4_E2M1))),
             #[cfg(all(feature = "gelu-quick", feature = "fp4-e2m1"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP4_E2M1)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP4_E2M1)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp4E2M1 }),
         }
@@ -784,41 +784,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e3m4(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e3m4"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E3M4)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E3M4))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e3m4"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E3M4)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E3M4))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e3m4"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E3M4)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E3M4))),
             #[cfg(all(feature = "tanh", feature = "fp8-e3m4"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E3M4)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E3M4))),
             #[cfg(all(feature = "silu", feature = "fp8-e3m4"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E3M4)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E3M4))),
             #[cfg(all(feature = "mish", feature = "fp8-e3m4"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E3M4)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E3M4))),
             #[cfg(all(feature = "softplus", feature = "fp8-e3m4"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E3M4)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E3M4))),
             #[cfg(all(feature = "softsign", feature = "fp8-e3m4"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E3M4)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E3M4))),
             #[cfg(all(feature = "elu", feature = "fp8-e3m4"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E3M4)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E3M4))),
             #[cfg(all(feature = "selu", feature = "fp8-e3m4"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E3M4)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E3M4))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e3m4"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E3M4)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E3M4))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e3m4"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E3M4)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E3M4))),
             #[cfg(all(feature = "erf", feature = "fp8-e3m4"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E3M4)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E3M4))),
             #[cfg(all(feature = "exp", feature = "fp8-e3m4"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E3M4)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E3M4))),
             #[cfg(all(feature = "log", feature = "fp8-e3m4"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E3M4)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E3M4))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e3m4"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E3M4)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E3M4))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e3m4"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E3M4)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E3M4))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E3M4)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E3M4))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E3M4 }),
         }
@@ -827,41 +827,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e4m3ieee(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3ieee"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3IEEE)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E4M3IEEE))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3IEEE)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E4M3IEEE))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3ieee"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3IEEE)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E4M3IEEE))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3ieee"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3IEEE)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E4M3IEEE))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3ieee"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3IEEE)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E4M3IEEE))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3ieee"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3IEEE)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E4M3IEEE))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3ieee"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3IEEE)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3IEEE))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3ieee"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3IEEE)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3IEEE))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3ieee"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3IEEE)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E4M3IEEE))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3ieee"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3IEEE)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E4M3IEEE))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3ieee"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3IEEE)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3IEEE))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3ieee"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3IEEE)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E4M3IEEE))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3ieee"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3IEEE)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E4M3IEEE))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3ieee"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3IEEE)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E4M3IEEE))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3ieee"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E4M3IEEE)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E4M3IEEE))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3ieee"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3IEEE)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E4M3IEEE))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3ieee"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3IEEE)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3IEEE))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3IEEE)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3IEEE))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3Ieee }),
         }
@@ -870,41 +870,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e4m3b11fnuz(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E4M3B11FNUZ)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E4M3B11FNUZ)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3b11fnuz"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E4M3B11FNUZ)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3b11fnuz"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E4M3B11FNUZ)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3b11fnuz"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E4M3B11FNUZ)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3b11fnuz"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E4M3B11FNUZ)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3b11fnuz"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E4M3B11FNUZ)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3b11fnuz"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E4M3B11FNUZ)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3b11fnuz"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E4M3B11FNUZ)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3b11fnuz"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E4M3B11FNUZ)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3b11fnuz"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E4M3B11FNUZ)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3b11fnuz"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E4M3B11FNUZ)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3b11fnuz"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E4M3B11FNUZ)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3b11fnuz"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E4M3B11FNUZ)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3b11fnuz"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E4M3B11FNUZ)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3b11fnuz"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E4M3B11FNUZ)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3b11fnuz"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E4M3B11FNUZ)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E4M3B11FNUZ)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3B11FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3B11Fnuz }),
         }
@@ -913,41 +913,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e5m3fnu(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e5m3fnu"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E5M3FNU)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E5M3FNU))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E5M3FNU)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E5M3FNU))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m3fnu"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E5M3FNU)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E5M3FNU))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m3fnu"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E5M3FNU)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E5M3FNU))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m3fnu"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E5M3FNU)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E5M3FNU))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m3fnu"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E5M3FNU)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E5M3FNU))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m3fnu"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E5M3FNU)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E5M3FNU))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m3fnu"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E5M3FNU)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E5M3FNU))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m3fnu"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E5M3FNU)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E5M3FNU))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m3fnu"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E5M3FNU)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E5M3FNU))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m3fnu"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E5M3FNU)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M3FNU))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m3fnu"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E5M3FNU)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E5M3FNU))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m3fnu"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E5M3FNU)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E5M3FNU))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m3fnu"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E5M3FNU)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E5M3FNU))),
             #[cfg(all(feature = "log", feature = "fp8-e5m3fnu"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E5M3FNU)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E5M3FNU))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m3fnu"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E5M3FNU)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E5M3FNU))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m3fnu"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E5M3FNU)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M3FNU))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E5M3FNU)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M3FNU))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E5M3Fnu }),
         }
@@ -956,41 +956,41 @@ impl BuiltinTables for Function {
     fn table_fp8_e8m0fnu(self) -> Result<&'static [u8; 256], MissingTable> {
         match self {
             #[cfg(all(feature = "gelu", feature = "fp8-e8m0fnu"))]
-            Function::Gelu => Ok(&(*crate::tables::GELU_FP8_E8M0FNU)),
+            Function::Gelu => Ok(&(*crate::tables::table!(GELU_FP8_E8M0FNU))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
-            Function::GeluTanh => Ok(&(*crate::tables::GELU_TANH_FP8_E8M0FNU)),
+            Function::GeluTanh => Ok(&(*crate::tables::table!(GELU_TANH_FP8_E8M0FNU))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e8m0fnu"))]
-            Function::Sigmoid => Ok(&(*crate::tables::SIGMOID_FP8_E8M0FNU)),
+            Function::Sigmoid => Ok(&(*crate::tables::table!(SIGMOID_FP8_E8M0FNU))),
             #[cfg(all(feature = "tanh", feature = "fp8-e8m0fnu"))]
-            Function::Tanh => Ok(&(*crate::tables::TANH_FP8_E8M0FNU)),
+            Function::Tanh => Ok(&(*crate::tables::table!(TANH_FP8_E8M0FNU))),
             #[cfg(all(feature = "silu", feature = "fp8-e8m0fnu"))]
-            Function::Silu => Ok(&(*crate::tables::SILU_FP8_E8M0FNU)),
+            Function::Silu => Ok(&(*crate::tables::table!(SILU_FP8_E8M0FNU))),
             #[cfg(all(feature = "mish", feature = "fp8-e8m0fnu"))]
-            Function::Mish => Ok(&(*crate::tables::MISH_FP8_E8M0FNU)),
+            Function::Mish => Ok(&(*crate::tables::table!(MISH_FP8_E8M0FNU))),
             #[cfg(all(feature = "softplus", feature = "fp8-e8m0fnu"))]
-            Function::Softplus => Ok(&(*crate::tables::SOFTPLUS_FP8_E8M0FNU)),
+            Function::Softplus => Ok(&(*crate::tables::table!(SOFTPLUS_FP8_E8M0FNU))),
             #[cfg(all(feature = "softsign", feature = "fp8-e8m0fnu"))]
-            Function::Softsign => Ok(&(*crate::tables::SOFTSIGN_FP8_E8M0FNU)),
+            Function::Softsign => Ok(&(*crate::tables::table!(SOFTSIGN_FP8_E8M0FNU))),
             #[cfg(all(feature = "elu", feature = "fp8-e8m0fnu"))]
-            Function::Elu => Ok(&(*crate::tables::ELU_FP8_E8M0FNU)),
+            Function::Elu => Ok(&(*crate::tables::table!(ELU_FP8_E8M0FNU))),
             #[cfg(all(feature = "selu", feature = "fp8-e8m0fnu"))]
-            Function::Selu => Ok(&(*crate::tables::SELU_FP8_E8M0FNU)),
+            Function::Selu => Ok(&(*crate::tables::table!(SELU_FP8_E8M0FNU))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e8m0fnu"))]
-            Function::Hardsigmoid => Ok(&(*crate::tables::HARDSIGMOID_FP8_E8M0FNU)),
+            Function::Hardsigmoid => Ok(&(*crate::tables::table!(HARDSIGMOID_FP8_E8M0FNU))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e8m0fnu"))]
-            Function::Hardswish => Ok(&(*crate::tables::HARDSWISH_FP8_E8M0FNU)),
+            Function::Hardswish => Ok(&(*crate::tables::table!(HARDSWISH_FP8_E8M0FNU))),
             #[cfg(all(feature = "erf", feature = "fp8-e8m0fnu"))]
-            Function::Erf => Ok(&(*crate::tables::ERF_FP8_E8M0FNU)),
+            Function::Erf => Ok(&(*crate::tables::table!(ERF_FP8_E8M0FNU))),
             #[cfg(all(feature = "exp", feature = "fp8-e8m0fnu"))]
-            Function::Exp => Ok(&(*crate::tables::EXP_FP8_E8M0FNU)),
+            Function::Exp => Ok(&(*crate::tables::table!(EXP_FP8_E8M0FNU))),
             #[cfg(all(feature = "log", feature = "fp8-e8m0fnu"))]
-            Function::Log => Ok(&(*crate::tables::LOG_FP8_E8M0FNU)),
+            Function::Log => Ok(&(*crate::tables::table!(LOG_FP8_E8M0FNU))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e8m0fnu"))]
-            Function::Rsqrt => Ok(&(*crate::tables::RSQRT_FP8_E8M0FNU)),
+            Function::Rsqrt => Ok(&(*crate::tables::table!(RSQRT_FP8_E8M0FNU))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e8m0fnu"))]
-            Function::GeluQuick => Ok(&(*crate::tables::GELU_QUICK_FP8_E8M0FNU)),
+            Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E8M0FNU))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
-            Function::Logsigmoid => Ok(&(*crate::tables::LOGSIGMOID_FP8_E8M0FNU)),
+            Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E8M0FNU))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E8M0Fnu }),
         }
@@ -999,497 +999,497 @@ impl BuiltinTables for Function {
     fn table(self, format: Format) -> Result<TableRef, MissingTable> {
         match (self, format) {
             #[cfg(all(feature = "gelu", feature = "f16"))]
-            (Function::Gelu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::GELU_F16)),
+            (Function::Gelu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_F16))),
             #[cfg(all(feature = "gelu-tanh", feature = "f16"))]
-            (Function::GeluTanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::GELU_TANH_F16)),
+            (Function::GeluTanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_TANH_F16))),
             #[cfg(all(feature = "sigmoid", feature = "f16"))]
-            (Function::Sigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::SIGMOID_F16)),
+            (Function::Sigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SIGMOID_F16))),
             #[cfg(all(feature = "tanh", feature = "f16"))]
-            (Function::Tanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::TANH_F16)),
+            (Function::Tanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(TANH_F16))),
             #[cfg(all(feature = "silu", feature = "f16"))]
-            (Function::Silu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::SILU_F16)),
+            (Function::Silu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SILU_F16))),
             #[cfg(all(feature = "mish", feature = "f16"))]
-            (Function::Mish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::MISH_F16)),
+            (Function::Mish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(MISH_F16))),
             #[cfg(all(feature = "softplus", feature = "f16"))]
-            (Function::Softplus, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::SOFTPLUS_F16)),
+            (Function::Softplus, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTPLUS_F16))),
             #[cfg(all(feature = "softsign", feature = "f16"))]
-            (Function::Softsign, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::SOFTSIGN_F16)),
+            (Function::Softsign, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTSIGN_F16))),
             #[cfg(all(feature = "elu", feature = "f16"))]
-            (Function::Elu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::ELU_F16)),
+            (Function::Elu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ELU_F16))),
             #[cfg(all(feature = "selu", feature = "f16"))]
-            (Function::Selu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::SELU_F16)),
+            (Function::Selu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SELU_F16))),
             #[cfg(all(feature = "hardsigmoid", feature = "f16"))]
-            (Function::Hardsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::HARDSIGMOID_F16)),
+            (Function::Hardsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_F16))),
             #[cfg(all(feature = "hardswish", feature = "f16"))]
-            (Function::Hardswish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::HARDSWISH_F16)),
+            (Function::Hardswish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSWISH_F16))),
             #[cfg(all(feature = "erf", feature = "f16"))]
-            (Function::Erf, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::ERF_F16)),
+            (Function::Erf, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ERF_F16))),
             #[cfg(all(feature = "exp", feature = "f16"))]
-            (Function::Exp, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::EXP_F16)),
+            (Function::Exp, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(EXP_F16))),
             #[cfg(all(feature = "log", feature = "f16"))]
-            (Function::Log, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::LOG_F16)),
+            (Function::Log, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOG_F16))),
             #[cfg(all(feature = "rsqrt", feature = "f16"))]
-            (Function::Rsqrt, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::RSQRT_F16)),
+            (Function::Rsqrt, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RSQRT_F16))),
             #[cfg(all(feature = "gelu-quick", feature = "f16"))]
-            (Function::GeluQuick, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::GELU_QUICK_F16)),
+            (Function::GeluQuick, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
-            (Function::Logsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read::LOGSIGMOID_F16)),
+            (Function::Logsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_F16))),
             #[cfg(all(feature = "gelu", feature = "bf16"))]
-            (Function::Gelu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::GELU_BF16)),
+            (Function::Gelu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_BF16))),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
-            (Function::GeluTanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::GELU_TANH_BF16)),
+            (Function::GeluTanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_TANH_BF16))),
             #[cfg(all(feature = "sigmoid", feature = "bf16"))]
-            (Function::Sigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::SIGMOID_BF16)),
+            (Function::Sigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SIGMOID_BF16))),
             #[cfg(all(feature = "tanh", feature = "bf16"))]
-            (Function::Tanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::TANH_BF16)),
+            (Function::Tanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(TANH_BF16))),
             #[cfg(all(feature = "silu", feature = "bf16"))]
-            (Function::Silu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::SILU_BF16)),
+            (Function::Silu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SILU_BF16))),
             #[cfg(all(feature = "mish", feature = "bf16"))]
-            (Function::Mish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::MISH_BF16)),
+            (Function::Mish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(MISH_BF16))),
             #[cfg(all(feature = "softplus", feature = "bf16"))]
-            (Function::Softplus, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::SOFTPLUS_BF16)),
+            (Function::Softplus, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTPLUS_BF16))),
             #[cfg(all(feature = "softsign", feature = "bf16"))]
-            (Function::Softsign, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::SOFTSIGN_BF16)),
+            (Function::Softsign, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SOFTSIGN_BF16))),
             #[cfg(all(feature = "elu", feature = "bf16"))]
-            (Function::Elu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::ELU_BF16)),
+            (Function::Elu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ELU_BF16))),
             #[cfg(all(feature = "selu", feature = "bf16"))]
-            (Function::Selu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::SELU_BF16)),
+            (Function::Selu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SELU_BF16))),
             #[cfg(all(feature = "hardsigmoid", feature = "bf16"))]
-            (Function::Hardsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::HARDSIGMOID_BF16)),
+            (Function::Hardsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSIGMOID_BF16))),
             #[cfg(all(feature = "hardswish", feature = "bf16"))]
-            (Function::Hardswish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::HARDSWISH_BF16)),
+            (Function::Hardswish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDSWISH_BF16))),
             #[cfg(all(feature = "erf", feature = "bf16"))]
-            (Function::Erf, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::ERF_BF16)),
+            (Function::Erf, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(ERF_BF16))),
             #[cfg(all(feature = "exp", feature = "bf16"))]
-            (Function::Exp, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::EXP_BF16)),
+            (Function::Exp, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(EXP_BF16))),
             #[cfg(all(feature = "log", feature = "bf16"))]
-            (Function::Log, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::LOG_BF16)),
+            (Function::Log, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOG_BF16))),
             #[cfg(all(feature = "rsqrt", feature = "bf16"))]
-            (Function::Rsqrt, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::RSQRT_BF16)),
+            (Function::Rsqrt, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RSQRT_BF16))),
             #[cfg(all(feature = "gelu-quick", feature = "bf16"))]
-            (Function::GeluQuick, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::GELU_QUICK_BF16)),
+            (Function::GeluQuick, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
-            (Function::Logsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read::LOGSIGMOID_BF16)),
+            (Function::Logsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_BF16))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
-            (Function::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3))),
+            (Function::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
-            (Function::GeluTanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3))),
+            (Function::GeluTanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3"))]
-            (Function::Sigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3))),
+            (Function::Sigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E4M3)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3"))]
-            (Function::Tanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3))),
+            (Function::Tanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E4M3)))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3"))]
-            (Function::Silu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3))),
+            (Function::Silu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E4M3)))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3"))]
-            (Function::Mish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3))),
+            (Function::Mish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E4M3)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3"))]
-            (Function::Softplus, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3))),
+            (Function::Softplus, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3"))]
-            (Function::Softsign, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3))),
+            (Function::Softsign, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3)))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3"))]
-            (Function::Elu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3))),
+            (Function::Elu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E4M3)))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3"))]
-            (Function::Selu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3))),
+            (Function::Selu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E4M3)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3"))]
-            (Function::Hardsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3))),
+            (Function::Hardsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3"))]
-            (Function::Hardswish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3))),
+            (Function::Hardswish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3)))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3"))]
-            (Function::Erf, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3))),
+            (Function::Erf, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E4M3)))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3"))]
-            (Function::Exp, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3))),
+            (Function::Exp, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E4M3)))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3"))]
-            (Function::Log, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3))),
+            (Function::Log, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E4M3)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3"))]
-            (Function::Rsqrt, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3))),
+            (Function::Rsqrt, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E4M3)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3"))]
-            (Function::GeluQuick, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3))),
+            (Function::GeluQuick, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3"))]
-            (Function::Logsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3))),
+            (Function::Logsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2"))]
-            (Function::Gelu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E5M2))),
+            (Function::Gelu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M2)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2"))]
-            (Function::GeluTanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E5M2))),
+            (Function::GeluTanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2"))]
-            (Function::Sigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E5M2))),
+            (Function::Sigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E5M2)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2"))]
-            (Function::Tanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E5M2))),
+            (Function::Tanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E5M2)))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2"))]
-            (Function::Silu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E5M2))),
+            (Function::Silu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E5M2)))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2"))]
-            (Function::Mish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E5M2))),
+            (Function::Mish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E5M2)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2"))]
-            (Function::Softplus, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E5M2))),
+            (Function::Softplus, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2"))]
-            (Function::Softsign, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E5M2))),
+            (Function::Softsign, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2)))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2"))]
-            (Function::Elu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E5M2))),
+            (Function::Elu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E5M2)))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2"))]
-            (Function::Selu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E5M2))),
+            (Function::Selu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E5M2)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2"))]
-            (Function::Hardsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E5M2))),
+            (Function::Hardsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2"))]
-            (Function::Hardswish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E5M2))),
+            (Function::Hardswish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2)))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2"))]
-            (Function::Erf, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E5M2))),
+            (Function::Erf, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E5M2)))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2"))]
-            (Function::Exp, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E5M2))),
+            (Function::Exp, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E5M2)))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2"))]
-            (Function::Log, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E5M2))),
+            (Function::Log, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E5M2)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2"))]
-            (Function::Rsqrt, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E5M2))),
+            (Function::Rsqrt, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E5M2)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2"))]
-            (Function::GeluQuick, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E5M2))),
+            (Function::GeluQuick, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2"))]
-            (Function::Logsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E5M2))),
+            (Function::Logsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3fnuz"))]
-            (Function::Gelu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3FNUZ))),
+            (Function::Gelu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3fnuz"))]
-            (Function::GeluTanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3FNUZ))),
+            (Function::GeluTanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3fnuz"))]
-            (Function::Sigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3FNUZ))),
+            (Function::Sigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3fnuz"))]
-            (Function::Tanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3FNUZ))),
+            (Function::Tanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3fnuz"))]
-            (Function::Silu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3FNUZ))),
+            (Function::Silu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3fnuz"))]
-            (Function::Mish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3FNUZ))),
+            (Function::Mish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3fnuz"))]
-            (Function::Softplus, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3FNUZ))),
+            (Function::Softplus, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3fnuz"))]
-            (Function::Softsign, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3FNUZ))),
+            (Function::Softsign, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3fnuz"))]
-            (Function::Elu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3FNUZ))),
+            (Function::Elu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3fnuz"))]
-            (Function::Selu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3FNUZ))),
+            (Function::Selu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3fnuz"))]
-            (Function::Hardsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3FNUZ))),
+            (Function::Hardsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3fnuz"))]
-            (Function::Hardswish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3FNUZ))),
+            (Function::Hardswish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3fnuz"))]
-            (Function::Erf, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3FNUZ))),
+            (Function::Erf, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3fnuz"))]
-            (Function::Exp, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3FNUZ))),
+            (Function::Exp, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3fnuz"))]
-            (Function::Log, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3FNUZ))),
+            (Function::Log, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3fnuz"))]
-            (Function::Rsqrt, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3FNUZ))),
+            (Function::Rsqrt, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3fnuz"))]
-            (Function::GeluQuick, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3FNUZ))),
+            (Function::GeluQuick, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
-            (Function::Logsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3FNUZ))),
+            (Function::Logsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2fnuz"))]
-            (Function::Gelu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E5M2FNUZ))),
+            (Function::Gelu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2fnuz"))]
-            (Function::GeluTanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E5M2FNUZ))),
+            (Function::GeluTanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m2fnuz"))]
-            (Function::Sigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E5M2FNUZ))),
+            (Function::Sigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m2fnuz"))]
-            (Function::Tanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E5M2FNUZ))),
+            (Function::Tanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m2fnuz"))]
-            (Function::Silu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E5M2FNUZ))),
+            (Function::Silu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m2fnuz"))]
-            (Function::Mish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E5M2FNUZ))),
+            (Function::Mish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m2fnuz"))]
-            (Function::Softplus, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E5M2FNUZ))),
+            (Function::Softplus, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m2fnuz"))]
-            (Function::Softsign, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E5M2FNUZ))),
+            (Function::Softsign, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m2fnuz"))]
-            (Function::Elu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E5M2FNUZ))),
+            (Function::Elu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m2fnuz"))]
-            (Function::Selu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E5M2FNUZ))),
+            (Function::Selu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m2fnuz"))]
-            (Function::Hardsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E5M2FNUZ))),
+            (Function::Hardsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m2fnuz"))]
-            (Function::Hardswish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E5M2FNUZ))),
+            (Function::Hardswish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m2fnuz"))]
-            (Function::Erf, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E5M2FNUZ))),
+            (Function::Erf, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m2fnuz"))]
-            (Function::Exp, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E5M2FNUZ))),
+            (Function::Exp, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "log", feature = "fp8-e5m2fnuz"))]
-            (Function::Log, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E5M2FNUZ))),
+            (Function::Log, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m2fnuz"))]
-            (Function::Rsqrt, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E5M2FNUZ))),
+            (Function::Rsqrt, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m2fnuz"))]
-            (Function::GeluQuick, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E5M2FNUZ))),
+            (Function::GeluQuick, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
-            (Function::Logsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E5M2FNUZ))),
+            (Function::Logsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp6-e2m3"))]
-            (Function::Gelu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::GELU_FP6_E2M3))),
+            (Function::Gelu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP6_E2M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e2m3"))]
-            (Function::GeluTanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP6_E2M3))),
+            (Function::GeluTanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP6_E2M3)))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e2m3"))]
-            (Function::Sigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP6_E2M3))),
+            (Function::Sigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP6_E2M3)))),
             #[cfg(all(feature = "tanh", feature = "fp6-e2m3"))]
-            (Function::Tanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::TANH_FP6_E2M3))),
+            (Function::Tanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP6_E2M3)))),
             #[cfg(all(feature = "silu", feature = "fp6-e2m3"))]
-            (Function::Silu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SILU_FP6_E2M3))),
+            (Function::Silu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP6_E2M3)))),
             #[cfg(all(feature = "mish", feature = "fp6-e2m3"))]
-            (Function::Mish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::MISH_FP6_E2M3))),
+            (Function::Mish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP6_E2M3)))),
             #[cfg(all(feature = "softplus", feature = "fp6-e2m3"))]
-            (Function::Softplus, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP6_E2M3))),
+            (Function::Softplus, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP6_E2M3)))),
             #[cfg(all(feature = "softsign", feature = "fp6-e2m3"))]
-            (Function::Softsign, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP6_E2M3))),
+            (Function::Softsign, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP6_E2M3)))),
             #[cfg(all(feature = "elu", feature = "fp6-e2m3"))]
-            (Function::Elu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::ELU_FP6_E2M3))),
+            (Function::Elu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP6_E2M3)))),
             #[cfg(all(feature = "selu", feature = "fp6-e2m3"))]
-            (Function::Selu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::SELU_FP6_E2M3))),
+            (Function::Selu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP6_E2M3)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e2m3"))]
-            (Function::Hardsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP6_E2M3))),
+            (Function::Hardsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP6_E2M3)))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e2m3"))]
-            (Function::Hardswish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP6_E2M3))),
+            (Function::Hardswish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP6_E2M3)))),
             #[cfg(all(feature = "erf", feature = "fp6-e2m3"))]
-            (Function::Erf, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::ERF_FP6_E2M3))),
+            (Function::Erf, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP6_E2M3)))),
             #[cfg(all(feature = "exp", feature = "fp6-e2m3"))]
-            (Function::Exp, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::EXP_FP6_E2M3))),
+            (Function::Exp, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP6_E2M3)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e2m3"))]
-            (Function::GeluQuick, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP6_E2M3))),
+            (Function::GeluQuick, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e2m3"))]
-            (Function::Logsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP6_E2M3))),
+            (Function::Logsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3)))),
             #[cfg(all(feature = "gelu", feature = "fp6-e3m2"))]
-            (Function::Gelu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::GELU_FP6_E3M2))),
+            (Function::Gelu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP6_E3M2)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e3m2"))]
-            (Function::GeluTanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP6_E3M2))),
+            (Function::GeluTanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP6_E3M2)))),
             #[cfg(all(feature = "sigmoid", feature = "fp6-e3m2"))]
-            (Function::Sigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP6_E3M2))),
+            (Function::Sigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP6_E3M2)))),
             #[cfg(all(feature = "tanh", feature = "fp6-e3m2"))]
-            (Function::Tanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::TANH_FP6_E3M2))),
+            (Function::Tanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP6_E3M2)))),
             #[cfg(all(feature = "silu", feature = "fp6-e3m2"))]
-            (Function::Silu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SILU_FP6_E3M2))),
+            (Function::Silu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP6_E3M2)))),
             #[cfg(all(feature = "mish", feature = "fp6-e3m2"))]
-            (Function::Mish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::MISH_FP6_E3M2))),
+            (Function::Mish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP6_E3M2)))),
             #[cfg(all(feature = "softplus", feature = "fp6-e3m2"))]
-            (Function::Softplus, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP6_E3M2))),
+            (Function::Softplus, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP6_E3M2)))),
             #[cfg(all(feature = "softsign", feature = "fp6-e3m2"))]
-            (Function::Softsign, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP6_E3M2))),
+            (Function::Softsign, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP6_E3M2)))),
             #[cfg(all(feature = "elu", feature = "fp6-e3m2"))]
-            (Function::Elu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::ELU_FP6_E3M2))),
+            (Function::Elu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP6_E3M2)))),
             #[cfg(all(feature = "selu", feature = "fp6-e3m2"))]
-            (Function::Selu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::SELU_FP6_E3M2))),
+            (Function::Selu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP6_E3M2)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp6-e3m2"))]
-            (Function::Hardsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP6_E3M2))),
+            (Function::Hardsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP6_E3M2)))),
             #[cfg(all(feature = "hardswish", feature = "fp6-e3m2"))]
-            (Function::Hardswish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP6_E3M2))),
+            (Function::Hardswish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP6_E3M2)))),
             #[cfg(all(feature = "erf", feature = "fp6-e3m2"))]
-            (Function::Erf, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::ERF_FP6_E3M2))),
+            (Function::Erf, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP6_E3M2)))),
             #[cfg(all(feature = "exp", feature = "fp6-e3m2"))]
-            (Function::Exp, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::EXP_FP6_E3M2))),
+            (Function::Exp, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP6_E3M2)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp6-e3m2"))]
-            (Function::GeluQuick, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP6_E3M2))),
+            (Function::GeluQuick, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e3m2"))]
-            (Function::Logsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP6_E3M2))),
+            (Function::Logsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2)))),
             #[cfg(all(feature = "gelu", feature = "fp4-e2m1"))]
-            (Function::Gelu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_FP4_E2M1))),
+            (Function::Gelu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP4_E2M1)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp4-e2m1"))]
-            (Function::GeluTanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP4_E2M1))),
+            (Function::GeluTanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP4_E2M1)))),
             #[cfg(all(feature = "sigmoid", feature = "fp4-e2m1"))]
-            (Function::Sigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP4_E2M1))),
+            (Function::Sigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP4_E2M1)))),
             #[cfg(all(feature = "tanh", feature = "fp4-e2m1"))]
-            (Function::Tanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::TANH_FP4_E2M1))),
+            (Function::Tanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP4_E2M1)))),
             #[cfg(all(feature = "silu", feature = "fp4-e2m1"))]
-            (Function::Silu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SILU_FP4_E2M1))),
+            (Function::Silu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP4_E2M1)))),
             #[cfg(all(feature = "mish", feature = "fp4-e2m1"))]
-            (Function::Mish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::MISH_FP4_E2M1))),
+            (Function::Mish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP4_E2M1)))),
             #[cfg(all(feature = "softplus", feature = "fp4-e2m1"))]
-            (Function::Softplus, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP4_E2M1))),
+            (Function::Softplus, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP4_E2M1)))),
             #[cfg(all(feature = "softsign", feature = "fp4-e2m1"))]
-            (Function::Softsign, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP4_E2M1))),
+            (Function::Softsign, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP4_E2M1)))),
             #[cfg(all(feature = "elu", feature = "fp4-e2m1"))]
-            (Function::Elu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::ELU_FP4_E2M1))),
+            (Function::Elu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP4_E2M1)))),
             #[cfg(all(feature = "selu", feature = "fp4-e2m1"))]
-            (Function::Selu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::SELU_FP4_E2M1))),
+            (Function::Selu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP4_E2M1)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp4-e2m1"))]
-            (Function::Hardsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP4_E2M1))),
+            (Function::Hardsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP4_E2M1)))),
             #[cfg(all(feature = "hardswish", feature = "fp4-e2m1"))]
-            (Function::Hardswish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP4_E2M1))),
+            (Function::Hardswish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP4_E2M1)))),
             #[cfg(all(feature = "erf", feature = "fp4-e2m1"))]
-            (Function::Erf, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::ERF_FP4_E2M1))),
+            (Function::Erf, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP4_E2M1)))),
             #[cfg(all(feature = "exp", feature = "fp4-e2m1"))]
-            (Function::Exp, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::EXP_FP4_E2M1))),
+            (Function::Exp, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP4_E2M1)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp4-e2m1"))]
-            (Function::GeluQuick, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP4_E2M1))),
+            (Function::GeluQuick, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
-            (Function::Logsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP4_E2M1))),
+            (Function::Logsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e3m4"))]
-            (Function::Gelu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E3M4))),
+            (Function::Gelu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E3M4)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e3m4"))]
-            (Function::GeluTanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E3M4))),
+            (Function::GeluTanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E3M4)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e3m4"))]
-            (Function::Sigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E3M4))),
+            (Function::Sigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E3M4)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e3m4"))]
-            (Function::Tanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E3M4))),
+            (Function::Tanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E3M4)))),
             #[cfg(all(feature = "silu", feature = "fp8-e3m4"))]
-            (Function::Silu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E3M4))),
+            (Function::Silu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E3M4)))),
             #[cfg(all(feature = "mish", feature = "fp8-e3m4"))]
-            (Function::Mish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E3M4))),
+            (Function::Mish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E3M4)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e3m4"))]
-            (Function::Softplus, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E3M4))),
+            (Function::Softplus, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E3M4)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e3m4"))]
-            (Function::Softsign, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E3M4))),
+            (Function::Softsign, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E3M4)))),
             #[cfg(all(feature = "elu", feature = "fp8-e3m4"))]
-            (Function::Elu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E3M4))),
+            (Function::Elu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E3M4)))),
             #[cfg(all(feature = "selu", feature = "fp8-e3m4"))]
-            (Function::Selu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E3M4))),
+            (Function::Selu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E3M4)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e3m4"))]
-            (Function::Hardsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E3M4))),
+            (Function::Hardsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E3M4)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e3m4"))]
-            (Function::Hardswish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E3M4))),
+            (Function::Hardswish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E3M4)))),
             #[cfg(all(feature = "erf", feature = "fp8-e3m4"))]
-            (Function::Erf, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E3M4))),
+            (Function::Erf, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E3M4)))),
             #[cfg(all(feature = "exp", feature = "fp8-e3m4"))]
-            (Function::Exp, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E3M4))),
+            (Function::Exp, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E3M4)))),
             #[cfg(all(feature = "log", feature = "fp8-e3m4"))]
-            (Function::Log, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E3M4))),
+            (Function::Log, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E3M4)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e3m4"))]
-            (Function::Rsqrt, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E3M4))),
+            (Function::Rsqrt, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E3M4)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e3m4"))]
-            (Function::GeluQuick, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E3M4))),
+            (Function::GeluQuick, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E3M4)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
-            (Function::Logsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E3M4))),
+            (Function::Logsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E3M4)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3ieee"))]
-            (Function::Gelu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3IEEE))),
+            (Function::Gelu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
-            (Function::GeluTanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3IEEE))),
+            (Function::GeluTanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3ieee"))]
-            (Function::Sigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3IEEE))),
+            (Function::Sigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3ieee"))]
-            (Function::Tanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3IEEE))),
+            (Function::Tanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3ieee"))]
-            (Function::Silu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3IEEE))),
+            (Function::Silu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3ieee"))]
-            (Function::Mish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3IEEE))),
+            (Function::Mish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3ieee"))]
-            (Function::Softplus, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3IEEE))),
+            (Function::Softplus, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3ieee"))]
-            (Function::Softsign, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3IEEE))),
+            (Function::Softsign, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3ieee"))]
-            (Function::Elu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3IEEE))),
+            (Function::Elu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3ieee"))]
-            (Function::Selu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3IEEE))),
+            (Function::Selu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3ieee"))]
-            (Function::Hardsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3IEEE))),
+            (Function::Hardsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3ieee"))]
-            (Function::Hardswish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3IEEE))),
+            (Function::Hardswish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3ieee"))]
-            (Function::Erf, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3IEEE))),
+            (Function::Erf, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3ieee"))]
-            (Function::Exp, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3IEEE))),
+            (Function::Exp, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3ieee"))]
-            (Function::Log, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3IEEE))),
+            (Function::Log, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3ieee"))]
-            (Function::Rsqrt, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3IEEE))),
+            (Function::Rsqrt, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3ieee"))]
-            (Function::GeluQuick, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3IEEE))),
+            (Function::GeluQuick, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
-            (Function::Logsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3IEEE))),
+            (Function::Logsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Gelu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E4M3B11FNUZ))),
+            (Function::Gelu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
-            (Function::GeluTanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E4M3B11FNUZ))),
+            (Function::GeluTanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Sigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E4M3B11FNUZ))),
+            (Function::Sigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Tanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E4M3B11FNUZ))),
+            (Function::Tanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "silu", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Silu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E4M3B11FNUZ))),
+            (Function::Silu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "mish", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Mish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E4M3B11FNUZ))),
+            (Function::Mish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Softplus, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E4M3B11FNUZ))),
+            (Function::Softplus, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Softsign, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E4M3B11FNUZ))),
+            (Function::Softsign, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "elu", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Elu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E4M3B11FNUZ))),
+            (Function::Elu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "selu", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Selu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E4M3B11FNUZ))),
+            (Function::Selu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Hardsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E4M3B11FNUZ))),
+            (Function::Hardsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Hardswish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E4M3B11FNUZ))),
+            (Function::Hardswish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "erf", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Erf, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E4M3B11FNUZ))),
+            (Function::Erf, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "exp", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Exp, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E4M3B11FNUZ))),
+            (Function::Exp, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "log", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Log, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E4M3B11FNUZ))),
+            (Function::Log, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Rsqrt, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E4M3B11FNUZ))),
+            (Function::Rsqrt, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e4m3b11fnuz"))]
-            (Function::GeluQuick, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E4M3B11FNUZ))),
+            (Function::GeluQuick, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
-            (Function::Logsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E4M3B11FNUZ))),
+            (Function::Logsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m3fnu"))]
-            (Function::Gelu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E5M3FNU))),
+            (Function::Gelu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M3FNU)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
-            (Function::GeluTanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E5M3FNU))),
+            (Function::GeluTanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E5M3FNU)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e5m3fnu"))]
-            (Function::Sigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E5M3FNU))),
+            (Function::Sigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E5M3FNU)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e5m3fnu"))]
-            (Function::Tanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E5M3FNU))),
+            (Function::Tanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E5M3FNU)))),
             #[cfg(all(feature = "silu", feature = "fp8-e5m3fnu"))]
-            (Function::Silu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E5M3FNU))),
+            (Function::Silu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E5M3FNU)))),
             #[cfg(all(feature = "mish", feature = "fp8-e5m3fnu"))]
-            (Function::Mish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E5M3FNU))),
+            (Function::Mish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E5M3FNU)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e5m3fnu"))]
-            (Function::Softplus, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E5M3FNU))),
+            (Function::Softplus, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E5M3FNU)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e5m3fnu"))]
-            (Function::Softsign, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E5M3FNU))),
+            (Function::Softsign, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E5M3FNU)))),
             #[cfg(all(feature = "elu", feature = "fp8-e5m3fnu"))]
-            (Function::Elu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E5M3FNU))),
+            (Function::Elu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E5M3FNU)))),
             #[cfg(all(feature = "selu", feature = "fp8-e5m3fnu"))]
-            (Function::Selu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E5M3FNU))),
+            (Function::Selu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E5M3FNU)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e5m3fnu"))]
-            (Function::Hardsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E5M3FNU))),
+            (Function::Hardsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E5M3FNU)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e5m3fnu"))]
-            (Function::Hardswish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E5M3FNU))),
+            (Function::Hardswish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E5M3FNU)))),
             #[cfg(all(feature = "erf", feature = "fp8-e5m3fnu"))]
-            (Function::Erf, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E5M3FNU))),
+            (Function::Erf, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E5M3FNU)))),
             #[cfg(all(feature = "exp", feature = "fp8-e5m3fnu"))]
-            (Function::Exp, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E5M3FNU))),
+            (Function::Exp, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E5M3FNU)))),
             #[cfg(all(feature = "log", feature = "fp8-e5m3fnu"))]
-            (Function::Log, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E5M3FNU))),
+            (Function::Log, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E5M3FNU)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e5m3fnu"))]
-            (Function::Rsqrt, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E5M3FNU))),
+            (Function::Rsqrt, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E5M3FNU)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e5m3fnu"))]
-            (Function::GeluQuick, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E5M3FNU))),
+            (Function::GeluQuick, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M3FNU)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
-            (Function::Logsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E5M3FNU))),
+            (Function::Logsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M3FNU)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e8m0fnu"))]
-            (Function::Gelu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_FP8_E8M0FNU))),
+            (Function::Gelu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E8M0FNU)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
-            (Function::GeluTanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_TANH_FP8_E8M0FNU))),
+            (Function::GeluTanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_TANH_FP8_E8M0FNU)))),
             #[cfg(all(feature = "sigmoid", feature = "fp8-e8m0fnu"))]
-            (Function::Sigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SIGMOID_FP8_E8M0FNU))),
+            (Function::Sigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SIGMOID_FP8_E8M0FNU)))),
             #[cfg(all(feature = "tanh", feature = "fp8-e8m0fnu"))]
-            (Function::Tanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::TANH_FP8_E8M0FNU))),
+            (Function::Tanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(TANH_FP8_E8M0FNU)))),
             #[cfg(all(feature = "silu", feature = "fp8-e8m0fnu"))]
-            (Function::Silu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SILU_FP8_E8M0FNU))),
+            (Function::Silu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SILU_FP8_E8M0FNU)))),
             #[cfg(all(feature = "mish", feature = "fp8-e8m0fnu"))]
-            (Function::Mish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::MISH_FP8_E8M0FNU))),
+            (Function::Mish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(MISH_FP8_E8M0FNU)))),
             #[cfg(all(feature = "softplus", feature = "fp8-e8m0fnu"))]
-            (Function::Softplus, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTPLUS_FP8_E8M0FNU))),
+            (Function::Softplus, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTPLUS_FP8_E8M0FNU)))),
             #[cfg(all(feature = "softsign", feature = "fp8-e8m0fnu"))]
-            (Function::Softsign, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SOFTSIGN_FP8_E8M0FNU))),
+            (Function::Softsign, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SOFTSIGN_FP8_E8M0FNU)))),
             #[cfg(all(feature = "elu", feature = "fp8-e8m0fnu"))]
-            (Function::Elu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::ELU_FP8_E8M0FNU))),
+            (Function::Elu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(ELU_FP8_E8M0FNU)))),
             #[cfg(all(feature = "selu", feature = "fp8-e8m0fnu"))]
-            (Function::Selu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::SELU_FP8_E8M0FNU))),
+            (Function::Selu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SELU_FP8_E8M0FNU)))),
             #[cfg(all(feature = "hardsigmoid", feature = "fp8-e8m0fnu"))]
-            (Function::Hardsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSIGMOID_FP8_E8M0FNU))),
+            (Function::Hardsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSIGMOID_FP8_E8M0FNU)))),
             #[cfg(all(feature = "hardswish", feature = "fp8-e8m0fnu"))]
-            (Function::Hardswish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::HARDSWISH_FP8_E8M0FNU))),
+            (Function::Hardswish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(HARDSWISH_FP8_E8M0FNU)))),
             #[cfg(all(feature = "erf", feature = "fp8-e8m0fnu"))]
-            (Function::Erf, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::ERF_FP8_E8M0FNU))),
+            (Function::Erf, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(ERF_FP8_E8M0FNU)))),
             #[cfg(all(feature = "exp", feature = "fp8-e8m0fnu"))]
-            (Function::Exp, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::EXP_FP8_E8M0FNU))),
+            (Function::Exp, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(EXP_FP8_E8M0FNU)))),
             #[cfg(all(feature = "log", feature = "fp8-e8m0fnu"))]
-            (Function::Log, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::LOG_FP8_E8M0FNU))),
+            (Function::Log, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LOG_FP8_E8M0FNU)))),
             #[cfg(all(feature = "rsqrt", feature = "fp8-e8m0fnu"))]
-            (Function::Rsqrt, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::RSQRT_FP8_E8M0FNU))),
+            (Function::Rsqrt, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RSQRT_FP8_E8M0FNU)))),
             #[cfg(all(feature = "gelu-quick", feature = "fp8-e8m0fnu"))]
-            (Function::GeluQuick, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::GELU_QUICK_FP8_E8M0FNU))),
+            (Function::GeluQuick, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E8M0FNU)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
-            (Function::Logsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::LOGSIGMOID_FP8_E8M0FNU))),
+            (Function::Logsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E8M0FNU)))),
             _ => Err(MissingTable { function: self, format }),
         }
     }

@@ -132,22 +132,23 @@ impl Func {
         r.format.can_represent(self.function)
     }
 
-    /// The full table over `r`, as a place: `(*crate::tables::GELU_TANH_F16)`
-    /// (the static is a reference into the table's declared static).
+    /// The full table over `r`, as a place: `(*crate::tables::table!(GELU_TANH_F16))`
+    /// (the static, a reference into the table's declared static; with `self-check`, its
+    /// checked form, verified before its first use).
     fn table(&self, r: &Repr) -> String {
         format!(
-            "(*crate::tables::{})",
+            "(*crate::tables::table!({}))",
             emit::static_name(self.function, r.format)
         )
     }
 
     /// The static the lookups over `r` read: for a 16-bit format the form the
-    /// `compact` feature selects (`crate::tables::read::GELU_F16`), otherwise
+    /// `compact` feature selects (`crate::tables::read_table!(GELU_F16)`), otherwise
     /// the table.
     fn read(&self, r: &Repr) -> String {
         if emit::is_16_bit(r.format) {
             format!(
-                "crate::tables::read::{}",
+                "crate::tables::read_table!({})",
                 emit::static_name(self.function, r.format)
             )
         } else {
@@ -426,7 +427,7 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
                 "crate::compact::CompactRef<'static>",
                 &|f| {
                     format!(
-                        "crate::tables::compact::{}",
+                        "crate::tables::compact_table!({})",
                         emit::static_name(f.function, r.format)
                     )
                 },

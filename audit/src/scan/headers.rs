@@ -8,9 +8,11 @@ use std::vec::Vec;
 use actlut_codegen::Format;
 
 use crate::compact::{self, CompactDetail, Decoded, FoundBy};
-use crate::index::mix;
+use crate::filter::mix;
+use crate::limits::*;
+use crate::reference::ByteOrder;
 use crate::report::Kind;
-use crate::*;
+use crate::report::{Found, Verdict};
 
 use super::verify::Evidence;
 use super::Scanner;
@@ -199,7 +201,7 @@ impl Scanner<'_> {
             }),
             foreign_order: false,
         };
-        let evidence_at = Evidence { at: evidence_at };
+        let evidence_at = Evidence::new(evidence_at);
         (Some((found, evidence_at)), (evidence, share, complete))
     }
 

@@ -1,10 +1,11 @@
 //! Report merging: the verified candidates, the forms found by their header, the tables
 //! below the content threshold and the hashes the file names, made one [`Report`].
 
-use std::string::ToString;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
-use crate::*;
+use crate::limits::*;
+use crate::report::{Found, Listed, ListedStatus, Report, Verdict};
 
 use super::verify::clears;
 use super::Scanner;
@@ -44,13 +45,22 @@ impl Scanner<'_> {
             }
         }
         self.read_declared(true);
+        self.settle(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
         let native = self.native;
-        // A table below the content threshold (or over an unsigned format) counts only when
-        // the artifact names it: present byte for byte, it is intact, and like every intact
-        // copy it clears the evidence of other tables that lies inside it.
-        let mut named_copies: Vec<Found> = Vec::new();
+        let cover = core::mem::take(&mut self.cover);
+        let mut kept: Vec<Found> = Vec::new();
+        for (mut f, evidence) in found.into_iter().zip(evidence) {
+            if f.verdict == Verdict::Intact {
+                f.foreign_order = !clears(&f, native);
+                kept.push(f);
+            } else if evidence.any_outside(&cover) {
+                kept.push(f);
+            }
+        }
+        // A table below the content threshold counts only when the artifact
+        // names it: present byte for byte, it is intact.
         for (&image, &offset) in &self.exact {
             let im = &self.index.images[image as usize];
             let reference = &self.index.refs[im.reference];
@@ -59,7 +69,7 @@ impl Scanner<'_> {
                 .iter()
                 .any(|&(n, _)| self.index.needles[n].sha256 == reference.sha256);
             if named {
-                named_copies.push(Found {
+                kept.push(Found {
                     offset,
                     len: im.bytes.len(),
                     form_offset: 0,
@@ -79,24 +89,6 @@ impl Scanner<'_> {
                 });
             }
         }
-        let mut cover = Claimed::default();
-        for f in found
-            .iter()
-            .chain(&named_copies)
-            .filter(|f| clears(f, native))
-        {
-            cover.insert(f.offset, f.offset + f.len as u64);
-        }
-        let mut kept: Vec<Found> = Vec::new();
-        for (mut f, evidence) in found.into_iter().zip(evidence) {
-            if f.verdict == Verdict::Intact {
-                f.foreign_order = !clears(&f, native);
-                kept.push(f);
-            } else if evidence.any_outside(&cover) {
-                kept.push(f);
-            }
-        }
-        kept.extend(named_copies);
         merge_headers(&mut kept, core::mem::take(&mut self.by_header));
         kept.sort_by(|a, b| a.offset.cmp(&b.offset).then(a.names.cmp(&b.names)));
         let mut listed: Vec<Listed> = self
@@ -135,6 +127,9 @@ impl Scanner<'_> {
             .collect();
         listed.sort_by_key(|l| l.offset);
         Report {
+            path: String::new(),
+            kind: "bytes",
+            file_sha256: [0; 32],
             bytes: end,
             found: kept,
             listed,
@@ -151,7 +146,6 @@ impl Scanner<'_> {
             rejected_matching: self.rejected_small.get().1,
             rejected_distinctive_per_mille: self.rejected_distinctive.get(),
             malformed: None,
-            loaded: Vec::new(),
             declared: {
                 let mut declared = core::mem::take(&mut self.declared);
                 declared.sort_by_key(|d| d.offset);
@@ -182,34 +176,4 @@ pub(crate) fn merge_headers(kept: &mut Vec<Found>, by_header: Vec<Found>) {
     kept.extend(by_header.into_iter().filter(|h| {
         h.compact.as_ref().is_some_and(|c| c.other_packing) || !by_content.contains(&h.offset)
     }));
-}
-
-/// The file ranges of the copies reported so far, merged, by start.
-#[derive(Default)]
-pub(super) struct Claimed(std::collections::BTreeMap<u64, u64>);
-
-impl Claimed {
-    /// Whether some byte of `[a, b]` is in a range.
-    pub(super) fn overlaps(&self, a: u64, b: u64) -> bool {
-        self.0
-            .range(..=b)
-            .next_back()
-            .is_some_and(|(_, &hi)| a < hi)
-    }
-
-    pub(super) fn insert(&mut self, mut lo: u64, mut hi: u64) {
-        if lo >= hi {
-            return;
-        }
-        // Merge with every range that overlaps or touches [lo, hi).
-        while let Some((&a, &b)) = self.0.range(..=hi).next_back() {
-            if b < lo {
-                break;
-            }
-            self.0.remove(&a);
-            lo = lo.min(a);
-            hi = hi.max(b);
-        }
-        self.0.insert(lo, hi);
-    }
 }

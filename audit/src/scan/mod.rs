@@ -3,11 +3,18 @@
 //! headers, [`records`] reads manifest records, and [`merge`] makes the report.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::vec::Vec;
 
+use crate::index::Index;
+use crate::limits::*;
 use crate::manifest::Record;
-use crate::*;
+use crate::reference::ByteOrder;
+use crate::report::Report;
+use crate::report::{Found, Unjudged};
 
+mod cover;
+mod declarations;
 mod headers;
 mod merge;
 mod probe;
@@ -54,6 +61,12 @@ pub struct Scanner<'a> {
     pub(crate) intact: Vec<verify::Intact>,
     /// Where the evidence of each of [`found`](Self::found) lies.
     pub(crate) evidence_at: Vec<Evidence>,
+    /// The found copies before this one have their evidence settled
+    /// ([`Scanner::settle`]).
+    pub(crate) unsettled: usize,
+    /// The file ranges of the copies found so far that clear what lies in
+    /// them ([`verify::clears`]), merged.
+    pub(crate) cover: cover::Claimed,
     pub(crate) listed: Vec<(usize, u64)>,
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
@@ -102,6 +115,11 @@ pub struct Scanner<'a> {
 /// [`MIN_CONTENT_ENTRIES`] at most 64).
 pub(crate) const LOOKAHEAD: usize = 64;
 
+/// Candidate starts whose votes are kept at once: past this, after a block,
+/// the scan says it stopped and compares them all as if they had every vote
+/// (a hash table of 16-byte entries: at most 64 MiB, and 32 MiB pending).
+pub(crate) const MAX_VOTING_STARTS: usize = 1 << 21;
+
 /// Starts of one 8-bit table whose feature hits are kept at once (a power of
 /// two above 256 + [`FEATURE_REACH`]).
 pub(crate) const FEATURE_RING: usize = 512;
@@ -122,6 +140,8 @@ impl<'a> Scanner<'a> {
             found: Vec::new(),
             intact: Vec::new(),
             evidence_at: Vec::new(),
+            unsettled: 0,
+            cover: cover::Claimed::default(),
             listed: Vec::new(),
             exact: HashMap::new(),
             headers: Vec::new(),
@@ -205,6 +225,7 @@ impl<'a> Scanner<'a> {
             self.probe(end - LOOKAHEAD as u64 + 1);
         }
         self.verify_ready(false);
+        self.settle(false);
         self.verify_headers(false);
         self.read_records();
         self.read_declared(false);
@@ -219,7 +240,7 @@ impl<'a> Scanner<'a> {
             self.base = keep;
             // The votes left are those of the candidates not yet ready
             // (`verify_ready` takes the others), all after `keep`.
-            if self.seen.len() > 1 << 22 {
+            if self.seen.len() > MAX_VOTING_STARTS {
                 // Forgetting votes could hide a copy whose grams lie on
                 // either side of the flood: the scan says it stopped. Its
                 // candidates are still compared, as if they had every vote.
@@ -321,5 +342,42 @@ impl VoteKey {
     pub(crate) fn split(self, key: u64) -> (u32, i64) {
         let image = (key & ((1 << self.bits) - 1)) as u32;
         (image, (key >> self.bits) as i64 - self.bias)
+    }
+}
+
+impl Index {
+    /// Every table in `data` (see [`Scanner`]).
+    pub fn scan(&self, data: &[u8]) -> Report {
+        self.scan_reader_in(data, None, 0)
+            .expect("reading bytes in memory cannot fail")
+    }
+
+    /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]
+    /// (memory stays bounded whatever the input's size), of a file whose
+    /// container declares the byte order `order` ([`crate::container::Container::order`]:
+    /// a Mach-O, PE or COFF file's, an ar archive's members', which the scan
+    /// does not read from its first bytes), with `spent` of the budget spent
+    /// already (reading the file's headers: every stage charges one budget).
+    ///
+    /// # Errors
+    ///
+    /// The reader's errors ([`std::io::ErrorKind::Interrupted`] is retried).
+    pub fn scan_reader_in<R: Read>(
+        &self,
+        mut reader: R,
+        order: Option<ByteOrder>,
+        spent: u64,
+    ) -> std::io::Result<Report> {
+        let mut s = Scanner::with_order(self, order);
+        s.compared = spent;
+        let mut block = vec![0u8; BLOCK_BYTES];
+        loop {
+            match reader.read(&mut block) {
+                Ok(0) => return Ok(s.finish()),
+                Ok(n) => s.feed(&block[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }

@@ -2,10 +2,11 @@
 //! for a candidate start (grams, compact keys, 8-bit features), and the hashes, headers and
 //! records it meets noted for the later stages.
 
+use crate::compact;
 use crate::index::{feature_key, key_le, NEEDLE};
+use crate::limits::*;
 use crate::manifest::MARK;
 use crate::report::Kind;
-use crate::*;
 
 use super::verify::enough_matching;
 use super::{Scanner, Votes, FEATURE_RING};
@@ -34,6 +35,7 @@ impl Scanner<'_> {
             pending,
             listed,
             exact,
+            cover,
             headers,
             record_at,
             declared_at,
@@ -121,14 +123,16 @@ impl Scanner<'_> {
                 }
                 if index.exact.maybe(x) {
                     for site in index.exact.get(x) {
-                        // The first copy is the one kept: a fill of a constant table's
-                        // bytes is compared once, not at every offset.
-                        if exact.contains_key(&site.image) {
-                            continue;
-                        }
                         let bytes = &index.images[site.image as usize].bytes;
                         if i + bytes.len() <= n && buf[i..i + bytes.len()] == bytes[..] {
-                            exact.insert(site.image, *base + i as u64);
+                            let at = *base + i as u64;
+                            exact.entry(site.image).or_insert(at);
+                            // A whole table of 256 bytes (one over an unsigned format) is an
+                            // intact copy of a known table: like any, it clears the evidence
+                            // of other tables inside it (a FP6 or FP4 table is too short to).
+                            if bytes.len() >= MIN_CONTENT_ENTRIES {
+                                cover.insert(at, at + bytes.len() as u64);
+                            }
                         }
                     }
                 }

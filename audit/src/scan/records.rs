@@ -1,9 +1,9 @@
 //! Manifest records: the `ACTLUTM1` records (and name fields) the probe met, read once
 //! their bytes are in the buffer.
 
+use crate::limits::FINDING_COST;
 use crate::manifest::{Record, RECORD_BYTES};
 use crate::report::Kind;
-use crate::FINDING_COST;
 
 use super::Scanner;
 

@@ -5,10 +5,12 @@ use std::string::ToString;
 use std::vec::Vec;
 
 use crate::index::swap16;
+use crate::limits::*;
+use crate::reference::ByteOrder;
 use crate::report::Kind;
-use crate::*;
+use crate::report::{Found, Verdict};
 
-use super::merge::Claimed;
+use super::cover::Claimed;
 use super::{Scanner, Votes};
 
 impl Scanner<'_> {
@@ -185,6 +187,9 @@ impl Scanner<'_> {
             if let Some((f, at)) = found {
                 self.compared += FINDING_COST;
                 self.intact.extend(Intact::of(&f, self.found.len()));
+                if clears(&f, self.native) {
+                    self.cover.insert(f.offset, f.offset + f.len as u64);
+                }
                 self.found.push(f);
                 self.evidence_at.push(at);
             }
@@ -544,12 +549,10 @@ impl Scanner<'_> {
         };
         Some((
             found,
-            Evidence {
-                at: {
-                    evidence_at.extend(pairs_at);
-                    evidence_at
-                },
-            },
+            Evidence::new({
+                evidence_at.extend(pairs_at);
+                evidence_at
+            }),
         ))
     }
 }
@@ -715,16 +718,51 @@ pub(super) fn clears(f: &Found, native: Option<ByteOrder>) -> bool {
 pub(crate) struct Evidence {
     /// Each matching item of its evidence (a surprise with the entries
     /// before it, a pair gram, a feature's two entries, a compact key
-    /// window), as the file offsets of its first and last byte.
+    /// window), as the file offsets of its first and last byte; emptied
+    /// once [`settled`](Self::settled).
     pub(crate) at: Vec<(u64, u64)>,
+    /// [`any_outside`](Self::any_outside) of the clearing copies, once every
+    /// copy that could overlap it is verified ([`Scanner::settle`]): its
+    /// items are then let go, so that memory does not grow with the
+    /// findings.
+    pub(crate) settled: Option<bool>,
 }
 
 impl Evidence {
+    /// Unsettled evidence at `at`.
+    pub(crate) fn new(at: Vec<(u64, u64)>) -> Evidence {
+        Evidence { at, settled: None }
+    }
+
     /// Whether some item of it has no byte in `cover`: then the candidate
     /// has evidence of its own. An item that overlaps a clearing copy is
     /// that copy's bytes but for at most the three entries of it beyond the
     /// copy's end: the same bytes read a byte or an entry off.
     pub(super) fn any_outside(&self, cover: &Claimed) -> bool {
-        self.at.iter().any(|&(a, b)| !cover.overlaps(a, b))
+        self.settled
+            .unwrap_or_else(|| self.at.iter().any(|&(a, b)| !cover.overlaps(a, b)))
+    }
+}
+
+impl Scanner<'_> {
+    /// Settles the evidence of every copy found whose clearing copies are
+    /// all verified (the scan is two form lengths past its end: a copy that
+    /// overlaps it starts before its end and is verified once probed one
+    /// form length past its own end), or of all at the end of the file.
+    pub(crate) fn settle(&mut self, eof: bool) {
+        let reach = 2 * self.index.max_len as u64;
+        for k in self.unsettled..self.found.len() {
+            let f = &self.found[k];
+            if !eof && f.offset + f.len as u64 + reach > self.next {
+                break;
+            }
+            let e = &mut self.evidence_at[k];
+            if e.settled.is_none() {
+                let outside = e.any_outside(&self.cover);
+                e.settled = Some(outside);
+                e.at = Vec::new();
+            }
+            self.unsettled = k + 1;
+        }
     }
 }

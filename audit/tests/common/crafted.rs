@@ -7,7 +7,7 @@ use actlut_audit::Index;
 use actlut_codegen::compact::{ENTRIES, HEADER_BYTES, MAGIC};
 
 /// The crafted classes, by name, and random bytes to compare them with.
-pub const CLASSES: [&str; 8] = [
+pub const CLASSES: [&str; 12] = [
     "random",
     "header-flood",
     "plausible-header-flood",
@@ -16,6 +16,10 @@ pub const CLASSES: [&str; 8] = [
     "fragments",
     "reversed-chunks",
     "declaration-flood",
+    "marker-flood",
+    "modified-16-bit-copies",
+    "relr-bitmaps",
+    "wasm-global-segments",
 ];
 
 /// xorshift64 bytes.
@@ -45,8 +49,18 @@ fn rng(seed: u64) -> impl FnMut() -> u64 {
 ///   order, so that three features meet at one start almost everywhere.
 /// - `reversed-chunks`: a 16-bit table's 32-byte chunks in reverse order,
 ///   so that every 32 bytes imply another candidate.
-/// - `declaration-flood`: the declaration marker `ACTLUTDT` every 8 bytes:
-///   each a declaration candidate, none of which parses.
+/// - `declaration-flood`: the declaration marker `ACTLUTDT` and a header
+///   that parses every 16 bytes: each a declaration, none of which parses.
+/// - `marker-flood`: the marker alone every 8 bytes (text, no record).
+/// - `modified-16-bit-copies`: an ELF header, then every 16-bit table over
+///   and over, one entry changed in each: each a finding with thousands of
+///   items of evidence (what the scan holds until it is settled).
+/// - `relr-bitmaps`: an ELF header, then `SHT_RELR`-like words (every bit
+///   set): what made the load-map emulation 76 times slower per byte than
+///   random bytes.
+/// - `wasm-global-segments`: a wasm module whose one data section holds
+///   data segments placed by `global.get`, each a fragment of an 8-bit
+///   table: what made it 440 times slower per byte.
 pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
     let mut next = rng(len as u64 ^ 0xC0FFEE);
     let refs = index.references();
@@ -132,13 +146,78 @@ pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
             }
         }
         "declaration-flood" => {
+            // The marker and a header that parses (an 8-bit table's), every
+            // 16 bytes: each is a record (two of its five parts), none
+            // parses (its name field holds markers).
             let mark = actlut_codegen::record::declaration_mark();
             while data.len() < len {
                 data.extend_from_slice(&mark);
+                data.extend_from_slice(&[1, 0, 1, 0, 0, 1, 0, 0]);
+            }
+        }
+        "marker-flood" => {
+            // The declaration marker alone every 8 bytes: text, no record.
+            let mark = actlut_codegen::record::declaration_mark();
+            while data.len() < len {
+                data.extend_from_slice(&mark);
+            }
+        }
+        "modified-16-bit-copies" => {
+            data.extend_from_slice(&elf_header());
+            let wide: Vec<&[u8]> = refs
+                .iter()
+                .filter(|r| r.format.entries() == 65_536)
+                .map(|r| r.bytes_le.as_slice())
+                .collect();
+            let mut k = 0;
+            while data.len() < len {
+                let at = data.len();
+                data.extend_from_slice(wide[k % wide.len()]);
+                let j = at + 2 * (next() % 65_536) as usize;
+                data[j] ^= 1;
+                k += 1;
+            }
+        }
+        "relr-bitmaps" => {
+            data.extend_from_slice(&elf_header());
+            while data.len() < len {
+                data.extend_from_slice(&u64::MAX.to_le_bytes());
+                data.extend_from_slice(&(0x1000u64 + data.len() as u64).to_le_bytes());
+            }
+        }
+        "wasm-global-segments" => {
+            // One data section of segments `(global.get 0) end` + 16
+            // bytes of an 8-bit table, its size a 5-byte LEB128.
+            data.extend_from_slice(b"\0asm\x01\0\0\0\x0b");
+            let size = len.saturating_sub(14) as u32;
+            for i in 0..5 {
+                let b = (size >> (7 * i)) as u8 & 0x7F;
+                data.push(if i < 4 { b | 0x80 } else { b });
+            }
+            while data.len() < len {
+                let t = small[(next() % small.len() as u64) as usize];
+                let from = (next() % 240) as usize;
+                data.extend_from_slice(&[0x00, 0x23, 0x00, 0x0b, 16]);
+                data.extend_from_slice(&t[from..from + 16]);
             }
         }
         _ => panic!("no crafted class {class}"),
     }
     data.truncate(len);
     data
+}
+
+/// The 64 bytes of a little-endian x86-64 ELF header (no program or section
+/// headers).
+fn elf_header() -> [u8; 64] {
+    let mut h = [0u8; 64];
+    h[..4].copy_from_slice(b"\x7fELF");
+    h[4] = 2;
+    h[5] = 1;
+    h[6] = 1;
+    h[16] = 3; // ET_DYN
+    h[18] = 62; // x86-64
+    h[20] = 1;
+    h[52] = 64; // e_ehsize
+    h
 }

@@ -28,6 +28,10 @@
 //! bytes of a COFF header open but that does not parse as COFF, are bytes.
 //! Every other file, including one of no known format, is scanned as
 //! bytes, with no problem of its own.
+//!
+//! A wasm module or component is read by its sections (each must end
+//! within the file), not parsed further. A file over [`IN_MEMORY_BYTES`] is
+//! read in pieces ([`inspect_file`]), so memory does not grow with it.
 
 use std::collections::BTreeSet;
 use std::format;
@@ -37,7 +41,9 @@ use std::vec::Vec;
 use object::read::macho::{FatArch, MachOFatFile};
 use object::{FileKind, Object, ObjectSection, ObjectSegment, ReadRef};
 
-use crate::ByteOrder;
+use crate::reference::ByteOrder;
+
+mod large;
 
 /// What an artifact's headers say.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +58,10 @@ pub struct Container {
     /// Why the headers do not hold, for a file that opens with the magic of
     /// a format the audit reads: one line.
     pub problem: Option<String>,
+    /// What reading the headers cost, in the units of the scan's budget
+    /// (`BUDGET_PER_BYTE`): one per 8 bytes read, and 64 per read of a file
+    /// read in pieces. [`crate::audit`] charges it to the scan's budget.
+    pub cost: u64,
 }
 
 impl Container {
@@ -61,6 +71,7 @@ impl Container {
             kind,
             order: None,
             problem: Some(format!("malformed {kind} file: {}", why.into())),
+            cost: 0,
         }
     }
 }
@@ -76,6 +87,7 @@ impl Container {
             kind: "bytes",
             order: None,
             problem: None,
+            cost: 0,
         }
     }
 
@@ -88,6 +100,7 @@ impl Container {
                 ByteOrder::Big
             }),
             problem: None,
+            cost: 0,
         }
     }
 }
@@ -144,6 +157,7 @@ impl Parts {
             kind: self.kind,
             order: self.order,
             problem: None,
+            cost: 0,
         }
     }
 }
@@ -378,6 +392,93 @@ pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
     inspect_at(data, len, 0)
 }
 
+/// The header checks of an ELF file whose first bytes (up to 64) are
+/// `head`: its byte order, or the problem.
+fn elf_header(head: &[u8], len: u64) -> Result<ByteOrder, Container> {
+    let kind = "ELF";
+    if head.len() < 6 {
+        return Err(Container::malformed(
+            kind,
+            "the file ends inside the ELF identification",
+        ));
+    }
+    let order = match head[5] {
+        1 => ByteOrder::Little,
+        2 => ByteOrder::Big,
+        d => {
+            return Err(Container::malformed(
+                kind,
+                format!(
+                    "its byte-order byte (EI_DATA) is {d}, neither 1 (little-endian) nor 2 (big-endian)"
+                ),
+            ))
+        }
+    };
+    // e_ehsize, the header's own size, read in the declared order: a
+    // byte-order byte that lies makes it nonsense.
+    let (at, want) = match head[4] {
+        1 => (40, 52),
+        2 => (52, 64),
+        c => {
+            return Err(Container::malformed(
+                kind,
+                format!("its class byte (EI_CLASS) is {c}, neither 1 nor 2"),
+            ))
+        }
+    };
+    let Some(b) = head.get(at..at + 2) else {
+        return Err(Container::malformed(
+            kind,
+            format!("the file ends inside the ELF header ({len} bytes)"),
+        ));
+    };
+    let ehsize = match order {
+        ByteOrder::Big => u16::from_be_bytes([b[0], b[1]]),
+        _ => u16::from_le_bytes([b[0], b[1]]),
+    };
+    if ehsize != want {
+        return Err(Container::malformed(
+            kind,
+            format!(
+                "its header size (e_ehsize) reads {ehsize} in the byte order EI_DATA declares ({}), not {want}",
+                if order == ByteOrder::Big { "big-endian" } else { "little-endian" }
+            ),
+        ));
+    }
+    machine(u16::from_le_bytes([head[18], head[19]]), order)
+        .map_err(|why| Container::malformed(kind, why))?;
+    Ok(order)
+}
+
+/// Files up to this size are read into memory whole and their headers read
+/// by `object` ([`inspect`]); larger ones are read in pieces of at most
+/// 1 MiB, so that memory does not grow with the file
+/// ([`inspect_file`]).
+pub const IN_MEMORY_BYTES: u64 = 64 << 20;
+
+/// Reads the headers of the regular file `file` of `len` bytes, in bounded
+/// memory: a file of up to [`IN_MEMORY_BYTES`] is read whole and judged as
+/// [`inspect`] judges it; a larger ELF file by its header and its program
+/// and section header tables, a wasm module or component by its sections,
+/// an ar archive by its members' headers and first bytes (not its symbol
+/// table), and a Mach-O, PE, COFF or XCOFF file by its magic alone.
+///
+/// # Errors
+///
+/// The file's read errors.
+pub fn inspect_file(file: &std::fs::File, len: u64) -> std::io::Result<Container> {
+    use std::io::Read as _;
+    if len <= IN_MEMORY_BYTES {
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.take(len).read_to_end(&mut bytes)?;
+        let n = bytes.len() as u64;
+        let mut c = inspect(&bytes[..], n);
+        c.cost = n / 8;
+        return Ok(c);
+    }
+    large::inspect(file, len, 0)
+}
+
 /// [`inspect`] of a file nested `depth` deep in containers.
 fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container {
     let head = data.read_bytes_at(0, len.min(64)).unwrap_or(&[]);
@@ -392,65 +493,15 @@ fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container 
     }
     let kind = if elf { "ELF" } else { "wasm" };
     if elf {
-        if head.len() < 6 {
-            return Container::malformed(kind, "the file ends inside the ELF identification");
-        }
-        let order = match head[5] {
-            1 => ByteOrder::Little,
-            2 => ByteOrder::Big,
-            d => {
-                return Container::malformed(
-                    kind,
-                    format!(
-                        "its byte-order byte (EI_DATA) is {d}, neither 1 (little-endian) nor 2 (big-endian)"
-                    ),
-                )
-            }
-        };
-        // e_ehsize, the header's own size, read in the declared order: a
-        // byte-order byte that lies makes it nonsense.
-        let (at, want) = match head[4] {
-            1 => (40, 52),
-            2 => (52, 64),
-            c => {
-                return Container::malformed(
-                    kind,
-                    format!("its class byte (EI_CLASS) is {c}, neither 1 nor 2"),
-                )
-            }
-        };
-        let Some(b) = head.get(at..at + 2) else {
-            return Container::malformed(
-                kind,
-                format!("the file ends inside the ELF header ({len} bytes)"),
-            );
-        };
-        let ehsize = match order {
-            ByteOrder::Big => u16::from_be_bytes([b[0], b[1]]),
-            _ => u16::from_le_bytes([b[0], b[1]]),
-        };
-        if ehsize != want {
-            return Container::malformed(
-                kind,
-                format!(
-                    "its header size (e_ehsize) reads {ehsize} in the byte order EI_DATA declares ({}), not {want}",
-                    if order == ByteOrder::Big { "big-endian" } else { "little-endian" }
-                ),
-            );
-        }
-        if let Err(why) = machine(u16::from_le_bytes([head[18], head[19]]), order) {
-            return Container::malformed(kind, why);
+        if let Err(c) = elf_header(head, len) {
+            return c;
         }
     }
     if wasm {
-        return match object::read::wasm::WasmFile::<R>::parse(data) {
-            Ok(_) => Container {
-                kind,
-                order: Some(ByteOrder::Little),
-                problem: None,
-            },
-            Err(e) => Container::malformed(kind, e.to_string()),
+        let Ok(bytes) = data.read_bytes_at(0, len) else {
+            return Container::malformed(kind, "the file cannot be read");
         };
+        return large::wasm(&mut std::io::Cursor::new(bytes), len);
     }
     match FileKind::parse(data) {
         Ok(FileKind::Elf32 | FileKind::Elf64 | FileKind::Wasm) => {}
@@ -495,6 +546,7 @@ fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container 
             ByteOrder::Big
         }),
         problem: None,
+        cost: 0,
     }
 }
 

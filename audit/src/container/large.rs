@@ -1,0 +1,409 @@
+//! The headers of a file over [`super::IN_MEMORY_BYTES`], read in pieces of
+//! at most [`PIECE`] bytes, so that memory does not grow with the file; and
+//! the sections of a wasm module or component, of any size.
+
+use std::format;
+use std::io::{Read, Seek, SeekFrom};
+use std::string::{String, ToString};
+use std::vec;
+
+use super::{elf_header, Container, MAX_NESTING};
+use crate::reference::ByteOrder;
+
+/// The most bytes read at once.
+pub(crate) const PIECE: usize = 1 << 20;
+
+/// A view of `len` bytes at `base` of a file.
+#[derive(Clone, Copy)]
+struct View<'f> {
+    file: &'f std::fs::File,
+    base: u64,
+    len: u64,
+    /// What the reads cost so far ([`Container::cost`]).
+    cost: &'f core::cell::Cell<u64>,
+}
+
+impl View<'_> {
+    /// The `n` bytes at `at` (fewer at the end of the view).
+    fn read(&self, at: u64, n: usize) -> std::io::Result<std::vec::Vec<u8>> {
+        let n = (n as u64).min(self.len.saturating_sub(at)) as usize;
+        self.cost.set(self.cost.get() + 64 + n as u64 / 8);
+        let mut out = vec![0; n];
+        let mut f = self.file;
+        f.seek(SeekFrom::Start(self.base + at))?;
+        f.read_exact(&mut out)?;
+        Ok(out)
+    }
+}
+
+/// Reads the headers of the `len`-byte `file` (see [`super::inspect_file`]).
+pub(crate) fn inspect(file: &std::fs::File, len: u64, depth: usize) -> std::io::Result<Container> {
+    let cost = core::cell::Cell::new(0);
+    let mut c = view(
+        View {
+            file,
+            base: 0,
+            len,
+            cost: &cost,
+        },
+        depth,
+    )?;
+    c.cost = cost.get();
+    Ok(c)
+}
+
+fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
+    let head = v.read(0, 64)?;
+    if head.starts_with(b"!<arch>\n") {
+        return archive(v, depth);
+    }
+    if head.starts_with(b"<bigaf>\n") {
+        return Ok(Container::malformed(
+            "ar archive",
+            format!(
+                "an AIX big archive over {} bytes is not read",
+                super::IN_MEMORY_BYTES
+            ),
+        ));
+    }
+    if head.starts_with(b"\x7fELF") {
+        return elf(v, &head);
+    }
+    if head.starts_with(b"\0asm") {
+        let mut f = v.file;
+        f.seek(SeekFrom::Start(v.base))?;
+        return Ok(wasm(&mut std::io::BufReader::new(f.take(v.len)), v.len));
+    }
+    Ok(by_magic(&head))
+}
+
+/// A Mach-O, PE, COFF or XCOFF file over [`super::IN_MEMORY_BYTES`]: the
+/// byte order its magic states (Mach-O), or its format's (PE and COFF
+/// little-endian, XCOFF big-endian); anything else is bytes.
+fn by_magic(head: &[u8]) -> Container {
+    let word = |b: &[u8]| b.get(..4).map(|w| [w[0], w[1], w[2], w[3]]);
+    match word(head) {
+        Some([0xFE, 0xED, 0xFA, 0xCE | 0xCF]) => Container::ordered("Mach-O", false),
+        Some([0xCE | 0xCF, 0xFA, 0xED, 0xFE]) => Container::ordered("Mach-O", true),
+        Some([b'M', b'Z', ..]) => Container::ordered("PE", true),
+        Some([0x01, 0xDF | 0xF7, ..]) => Container::ordered("XCOFF", false),
+        _ => Container::bytes(),
+    }
+}
+
+/// Reads a `u64` or `u32` (by `wide`) at `at` of `b` in `order`.
+fn word(b: &[u8], at: usize, wide: bool, order: ByteOrder) -> u64 {
+    let n = if wide { 8 } else { 4 };
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&b[at..at + n]);
+    if order == ByteOrder::Big {
+        w[..n].reverse();
+    }
+    u64::from_le_bytes(w)
+}
+
+fn half(b: &[u8], at: usize, order: ByteOrder) -> u64 {
+    let h = [b[at], b[at + 1]];
+    u64::from(match order {
+        ByteOrder::Big => u16::from_be_bytes(h),
+        _ => u16::from_le_bytes(h),
+    })
+}
+
+/// An ELF file: its header checks ([`elf_header`]), then every program and
+/// section header read in pieces: each segment's and section's file part,
+/// and both tables, must lie in the file.
+fn elf(v: View<'_>, head: &[u8]) -> std::io::Result<Container> {
+    const KIND: &str = "ELF";
+    let order = match elf_header(head, v.len) {
+        Ok(o) => o,
+        Err(c) => return Ok(c),
+    };
+    let wide = head[4] == 2;
+    let (phoff, shoff) = if wide {
+        (word(head, 32, true, order), word(head, 40, true, order))
+    } else {
+        (word(head, 28, false, order), word(head, 32, false, order))
+    };
+    let base = if wide { 54 } else { 42 };
+    let (phentsize, phnum) = (half(head, base, order), half(head, base + 2, order));
+    let (shentsize, mut shnum) = (half(head, base + 4, order), half(head, base + 6, order));
+    let (want_ph, want_sh) = if wide { (56, 64) } else { (32, 40) };
+    let past = |what: &str, off: u64, size: u64| {
+        Container::malformed(
+            KIND,
+            format!(
+                "{what} ({size} bytes at {off:#x}) runs past the end of the file ({} bytes): the file is cut off",
+                v.len
+            ),
+        )
+    };
+    // Program headers.
+    if phnum > 0 {
+        if phentsize != want_ph {
+            return Ok(Container::malformed(
+                KIND,
+                format!("its program header size is {phentsize}, not {want_ph}"),
+            ));
+        }
+        let size = phnum * phentsize;
+        if phoff.checked_add(size).is_none_or(|e| e > v.len) {
+            return Ok(past("the program header table", phoff, size));
+        }
+        let table = v.read(phoff, size as usize)?;
+        for p in table.chunks_exact(phentsize as usize) {
+            let (off, filesz) = if wide {
+                (word(p, 8, true, order), word(p, 32, true, order))
+            } else {
+                (word(p, 4, false, order), word(p, 16, false, order))
+            };
+            if off.checked_add(filesz).is_none_or(|e| e > v.len) {
+                return Ok(past("a segment", off, filesz));
+            }
+        }
+    }
+    // Section headers, read a piece at a time (an extended count is in
+    // section 0's size).
+    if shoff > 0 {
+        if shentsize != want_sh {
+            return Ok(Container::malformed(
+                KIND,
+                format!("its section header size is {shentsize}, not {want_sh}"),
+            ));
+        }
+        if shoff.checked_add(shentsize).is_none_or(|e| e > v.len) {
+            return Ok(past("the section header table", shoff, shentsize));
+        }
+        if shnum == 0 {
+            let first = v.read(shoff, shentsize as usize)?;
+            shnum = if wide {
+                word(&first, 32, true, order)
+            } else {
+                word(&first, 20, false, order)
+            };
+        }
+        let size = shnum.saturating_mul(shentsize);
+        if shoff.checked_add(size).is_none_or(|e| e > v.len) {
+            return Ok(past("the section header table", shoff, size));
+        }
+        let per_piece = (PIECE as u64 / shentsize).max(1);
+        let mut i = 0;
+        while i < shnum {
+            let n = per_piece.min(shnum - i);
+            let piece = v.read(shoff + i * shentsize, (n * shentsize) as usize)?;
+            for (k, s) in piece.chunks_exact(shentsize as usize).enumerate() {
+                let kind = word(s, 4, false, order) as u32;
+                let (off, size) = if wide {
+                    (word(s, 24, true, order), word(s, 32, true, order))
+                } else {
+                    (word(s, 16, false, order), word(s, 20, false, order))
+                };
+                // SHT_NULL and SHT_NOBITS have no bytes in the file.
+                if kind != 0 && kind != 8 && off.checked_add(size).is_none_or(|e| e > v.len) {
+                    return Ok(past(&format!("section {}", i + k as u64), off, size));
+                }
+            }
+            i += n;
+        }
+    }
+    Ok(Container {
+        kind: KIND,
+        order: Some(order),
+        problem: None,
+        cost: 0,
+    })
+}
+
+/// A wasm module (version 1) or component (layer 1, what `wasm32-wasip2`
+/// builds), `len` bytes from `r`'s position: little-endian, once its
+/// header holds and every section ends within the file. Sections are
+/// skipped, not parsed (an engine validates them; the audit reads bytes).
+pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
+    const KIND: &str = "wasm";
+    let mut head = [0u8; 8];
+    if len < 8 || r.read_exact(&mut head).is_err() {
+        return Container::malformed(
+            KIND,
+            format!("the file ends inside the wasm header ({len} bytes)"),
+        );
+    }
+    let version = u16::from_le_bytes([head[4], head[5]]);
+    let layer = u16::from_le_bytes([head[6], head[7]]);
+    let kind = match (version, layer) {
+        (1, 0) => "wasm",
+        (_, 1) => "wasm component",
+        _ => {
+            return Container::malformed(
+                KIND,
+                format!("its version is {version} and its layer {layer}: neither a module (1, 0) nor a component (layer 1)"),
+            )
+        }
+    };
+    let mut at = 8u64;
+    let mut n = 0u64;
+    while at < len {
+        let mut id = [0u8; 1];
+        if r.read_exact(&mut id).is_err() {
+            break;
+        }
+        let mut size = 0u64;
+        let mut shift = 0;
+        let mut leb = 0u64;
+        loop {
+            let mut b = [0u8; 1];
+            if shift > 28 || r.read_exact(&mut b).is_err() {
+                return Container::malformed(
+                    KIND,
+                    format!("section {n} at {at:#x}: its size is not a LEB128 u32 within the file"),
+                );
+            }
+            leb += 1;
+            size |= u64::from(b[0] & 0x7F) << shift;
+            shift += 7;
+            if b[0] & 0x80 == 0 {
+                break;
+            }
+        }
+        let data = at + 1 + leb;
+        if data + size > len {
+            return Container::malformed(
+                KIND,
+                format!("section {n} ({size} bytes at {data:#x}) runs past the end of the file ({len} bytes)"),
+            );
+        }
+        if r.seek(SeekFrom::Current(size as i64)).is_err() {
+            return Container::malformed(KIND, String::from("the file cannot be read"));
+        }
+        at = data + size;
+        n += 1;
+    }
+    let _ = n;
+    Container {
+        kind,
+        order: Some(ByteOrder::Little),
+        problem: None,
+        cost: 0,
+    }
+}
+
+/// An ar archive over [`super::IN_MEMORY_BYTES`]: every member header must
+/// parse and its member lie in the file; each member's byte order is read
+/// from its first bytes (an ELF header, checked as [`elf_header`] does; a
+/// Mach-O or COFF magic; a wasm module; an archive nested in it, up to
+/// [`MAX_NESTING`] deep), and members of both orders are a problem. Its
+/// symbol table is not read.
+fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
+    const KIND: &str = "ar archive";
+    if depth > MAX_NESTING {
+        return Ok(Container::malformed(
+            KIND,
+            format!("it is nested more than {MAX_NESTING} deep in other containers"),
+        ));
+    }
+    let mut order: Option<ByteOrder> = None;
+    let mut at = 8u64;
+    let mut f = std::io::BufReader::new(v.file);
+    f.seek(SeekFrom::Start(v.base + at))?;
+    let mut pos = v.base + at;
+    while at < v.len {
+        if at % 2 == 1 {
+            at += 1;
+            if at >= v.len {
+                break;
+            }
+        }
+        if at + 60 > v.len {
+            return Ok(Container::malformed(
+                KIND,
+                format!("a member header at {at:#x} is cut off by the end of the file"),
+            ));
+        }
+        f.seek_relative((v.base + at) as i64 - pos as i64)?;
+        let mut h = [0u8; 60];
+        f.read_exact(&mut h)?;
+        v.cost.set(v.cost.get() + 64 + 8);
+        pos = v.base + at + 60;
+        if &h[58..60] != b"`\n" {
+            return Ok(Container::malformed(
+                KIND,
+                format!("the member header at {at:#x} does not parse"),
+            ));
+        }
+        let field = |a: usize, b: usize| String::from_utf8_lossy(&h[a..b]).trim_end().to_string();
+        let Ok(size) = field(48, 58).parse::<u64>() else {
+            return Ok(Container::malformed(
+                KIND,
+                format!("the member header at {at:#x} has no size"),
+            ));
+        };
+        let name = field(0, 16);
+        let data = at + 60;
+        if data.checked_add(size).is_none_or(|e| e > v.len) {
+            return Ok(Container::malformed(
+                KIND,
+                format!("member {name} ({size} bytes at {data:#x}) runs past the end of the file"),
+            ));
+        }
+        // A BSD name (`#1/N`) lies at the start of the member's data.
+        let skip = name
+            .strip_prefix("#1/")
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(0)
+            .min(size);
+        let special = matches!(name.as_str(), "/" | "/SYM64/" | "//" | "/<ECSYMBOLS>/")
+            || name.starts_with("__.SYMDEF")
+            || (skip > 0 && {
+                let n = v.read(data, skip as usize)?;
+                n.starts_with(b"__.SYMDEF")
+            });
+        if !special {
+            let member = View {
+                file: v.file,
+                base: v.base + data + skip,
+                len: size - skip,
+                cost: v.cost,
+            };
+            let head = member.read(0, 64)?;
+            let part = if head.starts_with(b"!<arch>\n") {
+                archive(member, depth + 1)?
+            } else if head.starts_with(b"\x7fELF") {
+                match elf_header(&head, member.len) {
+                    Ok(o) => Container {
+                        kind: "ELF",
+                        order: Some(o),
+                        problem: None,
+                        cost: 0,
+                    },
+                    Err(c) => c,
+                }
+            } else if head.starts_with(b"\0asm") {
+                Container::ordered("wasm", true)
+            } else if head.len() >= 2 && head[..2] == [0x64, 0x86]
+                || head.len() >= 2 && head[..2] == [0x4C, 0x01]
+            {
+                Container::ordered("COFF", true)
+            } else {
+                by_magic(&head)
+            };
+            if let Some(p) = part.problem {
+                return Ok(Container::malformed(KIND, format!("member {name}: {p}")));
+            }
+            if let Some(this) = part.order {
+                if order.is_some_and(|o| o != this) {
+                    return Ok(Container::malformed(
+                        KIND,
+                        format!("member {name} is a {} {} file, and the members before it are the other order", super::order_name(this), part.kind),
+                    ));
+                }
+                order = Some(this);
+            }
+        }
+        at = data + size;
+    }
+    Ok(Container {
+        kind: KIND,
+        order,
+        problem: None,
+        cost: 0,
+    })
+}

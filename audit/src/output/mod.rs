@@ -1,0 +1,220 @@
+//! What an audit of one or more files says, rendered for a person or a tool:
+//! [`text`], [`json`] (the keys of `actlut audit --json`), [`sarif`] (SARIF
+//! 2.1.0), [`cyclonedx`] (a CycloneDX 1.5 SBOM) and [`in_toto`] (an in-toto
+//! Statement v1). Each renderer is one small function over the same
+//! [`Audit`]; every machine format is serialized with serde (none is written
+//! by hand), and the exit status is the same whatever the format
+//! ([`Audit::exit_code`]).
+
+use std::string::String;
+use std::vec::Vec;
+
+use std::string::ToString;
+
+use crate::{Found, LockStatus, Problem, Report, Rule, NOTHING_VERIFIED};
+
+mod cyclonedx;
+mod in_toto;
+mod json;
+mod sarif;
+mod text;
+
+pub use cyclonedx::cyclonedx;
+pub use in_toto::{in_toto, PREDICATE_TYPE};
+pub use json::{json, json_value};
+pub use sarif::sarif;
+pub use text::text;
+
+/// The formats `actlut audit --format` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Lines for a person ([`text`]).
+    Text,
+    /// The JSON of `--json` ([`json`]).
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools ([`sarif`]).
+    Sarif,
+    /// A CycloneDX 1.5 SBOM ([`cyclonedx`]).
+    CycloneDx,
+    /// An unsigned in-toto Statement v1 ([`in_toto`]).
+    InToto,
+}
+
+impl OutputFormat {
+    /// Every format.
+    pub const ALL: [OutputFormat; 5] = [
+        OutputFormat::Text,
+        OutputFormat::Json,
+        OutputFormat::Sarif,
+        OutputFormat::CycloneDx,
+        OutputFormat::InToto,
+    ];
+
+    /// Its name on the command line: `text`, `json`, `sarif`, `cyclonedx`,
+    /// `in-toto`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Text => "text",
+            OutputFormat::Json => "json",
+            OutputFormat::Sarif => "sarif",
+            OutputFormat::CycloneDx => "cyclonedx",
+            OutputFormat::InToto => "in-toto",
+        }
+    }
+
+    /// The format named `name` ([`name`](Self::name)).
+    pub fn from_name(name: &str) -> Option<OutputFormat> {
+        OutputFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// An audit of one or more files against one lock: what every renderer
+/// reads.
+pub struct Audit<'a> {
+    /// The lock's label and entries.
+    pub lock: &'a crate::Lock,
+    /// One report per file, in the order given.
+    pub reports: &'a [Report],
+    /// Tables every file must hold (`--expect`): one missing is a problem.
+    pub expect: &'a [String],
+}
+
+impl Audit<'_> {
+    /// Every problem of `report`, those of `--expect` included.
+    pub fn findings(&self, report: &Report) -> Vec<Problem> {
+        let mut out = report.findings(&self.lock.entries);
+        for name in self.expect.iter().filter(|n| !report.holds(n)) {
+            out.push(Problem {
+                rule: Rule::Expected,
+                offset: None,
+                length: None,
+                message: format!("expected table {name} not found"),
+            });
+        }
+        out
+    }
+
+    /// Problems in all files.
+    pub fn problem_count(&self) -> usize {
+        self.reports.iter().map(|r| self.findings(r).len()).sum()
+    }
+
+    /// Copies found by content in all files.
+    pub fn tables_found(&self) -> usize {
+        self.reports.iter().map(|r| r.found.len()).sum()
+    }
+
+    /// Whether nothing was verified in any file ([`NOTHING_VERIFIED`]).
+    pub fn nothing_verified(&self) -> bool {
+        self.reports.iter().all(Report::nothing_verified)
+    }
+
+    /// The note every format carries when nothing was verified.
+    pub fn note(&self) -> Option<&'static str> {
+        self.nothing_verified().then_some(NOTHING_VERIFIED)
+    }
+
+    /// The exit status of `actlut audit`: 0 when there is no problem, 1
+    /// otherwise, in every format.
+    pub fn exit_code(&self) -> u8 {
+        u8::from(self.problem_count() > 0)
+    }
+
+    /// The whole output in `format`.
+    pub fn render(&self, format: OutputFormat) -> String {
+        match format {
+            OutputFormat::Text => text(self),
+            OutputFormat::Json => json(self),
+            OutputFormat::Sarif => sarif(self),
+            OutputFormat::CycloneDx => cyclonedx(self),
+            OutputFormat::InToto => in_toto(self),
+        }
+    }
+}
+
+/// One table a file holds, as the supply-chain formats list it: a copy
+/// found by its content, or a declared table the content search does not
+/// see (FP6, FP4).
+pub(crate) struct TableItem<'r> {
+    pub(crate) name: String,
+    pub(crate) aliases: Vec<String>,
+    pub(crate) format: &'static str,
+    pub(crate) form: String,
+    pub(crate) offset: u64,
+    /// The lock's SHA-256 for it, when the lock holds one of its names.
+    pub(crate) lock_sha256: Option<[u8; 32]>,
+    pub(crate) verdict: String,
+    pub(crate) found: Option<&'r Found>,
+}
+
+/// The tables `report` holds, by offset.
+pub(crate) fn tables<'r>(
+    report: &'r Report,
+    lock: &[actlut_codegen::lock::Entry],
+) -> Vec<TableItem<'r>> {
+    let locked = |names: &[String]| {
+        names
+            .iter()
+            .find_map(|n| lock.iter().find(|e| &e.name == n).map(|e| e.sha256))
+    };
+    let mut out: Vec<TableItem<'r>> = report
+        .found
+        .iter()
+        .map(|f| {
+            let status = f.lock_status(lock);
+            let verdict = if f.problem(lock).is_none() {
+                "intact"
+            } else if f.verdict != crate::Verdict::Intact {
+                f.verdict.name()
+            } else if f.foreign_order {
+                "foreign-byte-order"
+            } else {
+                "not-in-lock"
+            }
+            .to_string();
+            TableItem {
+                name: f.names.first().cloned().unwrap_or_else(|| "unknown".into()),
+                aliases: f.names.iter().skip(1).cloned().collect(),
+                format: f.format.name(),
+                form: f.form.clone(),
+                offset: f.offset,
+                lock_sha256: match status {
+                    LockStatus::Differs { expected } => Some(expected),
+                    _ => locked(&f.names),
+                },
+                verdict,
+                found: Some(f),
+            }
+        })
+        .collect();
+    // Declared tables no copy found by content stands for (FP6, FP4, or a
+    // table the content search left aside).
+    for d in &report.declared {
+        let Ok(decl) = &d.declaration else { continue };
+        if out.iter().any(|t| t.offset == d.table_offset()) {
+            continue;
+        }
+        let name = decl.name().to_string();
+        let format = crate::ops::split_name(&name).map_or("unknown", |(_, f)| f.name());
+        out.push(TableItem {
+            lock_sha256: locked(core::slice::from_ref(&name)),
+            name,
+            aliases: Vec::new(),
+            format,
+            form: match decl.representation {
+                crate::declared::Representation::Full => crate::TABLE_FORM.to_string(),
+                crate::declared::Representation::Compact => crate::COMPACT_FORM.to_string(),
+            },
+            offset: d.table_offset(),
+            verdict: if d.problem().is_none() {
+                "intact"
+            } else {
+                "bad-declaration"
+            }
+            .to_string(),
+            found: None,
+        });
+    }
+    out.sort_by_key(|t| t.offset);
+    out
+}

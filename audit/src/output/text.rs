@@ -1,0 +1,148 @@
+//! The report for a person: a line per file, a line per table, declaration,
+//! record and problem, and a summary.
+
+use std::fmt::Write as _;
+use std::string::{String, ToString};
+
+use crate::declared::Declared;
+use crate::{Found, ListedStatus, LockStatus, Rule, Verdict, NOTHING_VERIFIED};
+
+use super::Audit;
+
+/// The text report of `audit`.
+pub fn text(audit: &Audit<'_>) -> String {
+    let lock = &audit.lock.entries;
+    let label = &audit.lock.label;
+    let mut out = String::new();
+    for report in audit.reports {
+        let listed = match report.listed.len() {
+            0 => String::new(),
+            n => format!(
+                "; names {n} table{} by SHA-256 (actlut's manifest)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        let found = match report.found.len() {
+            _ if report.nothing_verified() => NOTHING_VERIFIED.to_string(),
+            0 => "no actlut tables found by content".to_string(),
+            1 => "1 table".to_string(),
+            n => format!("{n} tables"),
+        };
+        let _ = writeln!(
+            out,
+            "{}: {} bytes, {found}{listed}",
+            report.path, report.bytes
+        );
+        for f in &report.found {
+            out.push_str(&table_line(f, &f.lock_status(lock)));
+        }
+        for l in &report.listed {
+            let status = match (&l.status, l.problem()) {
+                (_, None) => "listed by the manifest, found intact".to_string(),
+                (ListedStatus::Missing, Some(p)) => format!("MISSING: {p}"),
+                (ListedStatus::Damaged { verdict, .. }, Some(p)) => {
+                    format!("{}: {p}", verdict.name().to_uppercase())
+                }
+                (ListedStatus::Intact, Some(p)) => p,
+            };
+            let _ = writeln!(
+                out,
+                "  {:#010x}  {:<22} sha256  {status}",
+                l.offset,
+                l.names.join(" = "),
+            );
+        }
+        for d in &report.declared {
+            let _ = writeln!(out, "{}", declared_line(d));
+        }
+        for r in &report.records {
+            if let Some(p) = r.problem(lock) {
+                let _ = writeln!(
+                    out,
+                    "  {:#010x}  {:<22} record  MISMATCH: {p}",
+                    r.offset, r.name
+                );
+            }
+        }
+        for p in audit.findings(report) {
+            match p.rule {
+                Rule::Malformed => {
+                    let _ = writeln!(out, "  MALFORMED: {}", p.message);
+                }
+                Rule::NotJudged => {
+                    let _ = writeln!(out, "  STOPPED: {}", p.message);
+                }
+                Rule::Expected => {
+                    let _ = writeln!(out, "  MISSING: {}", p.message);
+                }
+                _ => {}
+            }
+        }
+    }
+    let total = audit.tables_found();
+    let problems = audit.problem_count();
+    let files = audit.reports.len();
+    let _ = writeln!(
+        out,
+        "audit: {total} table{} found in {files} file{}, {}",
+        if total == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" },
+        match (problems, audit.note()) {
+            (0, Some(note)) => format!("{note} (lock: {label})"),
+            (0, None) => format!("all intact and in the lock ({label})"),
+            (n, _) => format!(
+                "{n} problem{} (lock: {label})",
+                if n == 1 { "" } else { "s" }
+            ),
+        }
+    );
+    out
+}
+
+/// One line for a declaration record: where it is, what it declares, and
+/// whether its table is intact at its location.
+pub fn declared_line(d: &Declared) -> String {
+    let name = d.name().unwrap_or(&d.shown_name);
+    let what = match d.problem() {
+        None => format!(
+            "declared, its table at {:#010x} intact, in the lock",
+            d.table_offset()
+        ),
+        Some(p) => format!("BAD DECLARATION: {p}"),
+    };
+    format!("  {:#010x}  {name:<22} decl  {what}", d.offset)
+}
+
+/// One line for a copy found by content.
+pub fn table_line(f: &Found, status: &LockStatus) -> String {
+    let what = match (f.verdict, status) {
+        (Verdict::Intact, _) if f.foreign_order => {
+            "FOREIGN BYTE ORDER: intact, but not in the order the file declares".to_string()
+        }
+        (Verdict::Intact, LockStatus::InLock) => "intact, in the lock".to_string(),
+        (Verdict::Intact, LockStatus::Differs { expected }) => format!(
+            "NOT IN THE LOCK: the lock has {}",
+            actlut_codegen::hex(expected)
+        ),
+        (Verdict::Intact, LockStatus::NotInLock) => "NOT IN THE LOCK: no entry".to_string(),
+        _ => shout_verdict(&f.describe()),
+    };
+    let sha = f
+        .sha256
+        .map(|h| actlut_codegen::hex(&h))
+        .unwrap_or_else(|| format!("{:<64}", "-"));
+    format!(
+        "  {:#010x}  {:<22} {}  {sha}  {what}\n",
+        f.offset,
+        f.label(),
+        f.order.short_name(),
+    )
+}
+
+/// A description with its verdict word upper-cased (`MODIFIED: …`).
+fn shout_verdict(description: &str) -> String {
+    match description.split_once(':') {
+        Some((word, rest)) => format!("{}:{rest}", word.to_uppercase()),
+        None => description.to_uppercase(),
+    }
+}
