@@ -145,7 +145,8 @@ pub struct MidpointDistance {
 
 /// The distance of the exact value of `function` at the input bits `bits` of
 /// `format` from the nearest rounding midpoint, in ulps of `format`: `None`
-/// where the result is NaN (a NaN input, or outside the function's domain).
+/// where the result is NaN (a NaN input, outside the function's domain, or a
+/// value an unsigned format cannot hold).
 ///
 /// It comes from the evaluation that settles the table entry: the plain one
 /// when no rounding boundary lies within twice its error bound, otherwise the
@@ -178,8 +179,11 @@ pub fn midpoint_distance(
         return None;
     }
     let x = format.decode(bits);
-    match settle(function, x, |v| round::round(format, v).map(|_| v)) {
-        Outcome::Settled(v, path) => {
+    match settle(function, x, |v| round::round(format, v).map(|r| (v, r))) {
+        // A value an unsigned format cannot hold (a negative one, or E8M0's zero, or an
+        // overflow) is its NaN: no rounding, no midpoint.
+        Outcome::Settled((_, r), _) if !format.is_signed() && format.is_nan(r) => None,
+        Outcome::Settled((v, _), path) => {
             let (ulps, error_bound) = round::midpoint_distance(format, v);
             Some(MidpointDistance {
                 ulps,

@@ -27,7 +27,13 @@ const LISTED: usize = 20;
 
 /// The format's midpoints in magnitude: `(midpoint, ulp)`, increasing.
 fn midpoints(fmt: Fmt) -> Vec<(Rational, Rational)> {
-    let mut values: Vec<Rational> = (0..fmt.sign_bit())
+    // The non-negative codes: below the sign bit, or every code of an unsigned format.
+    let positive = if fmt.is_signed() {
+        fmt.sign_bit()
+    } else {
+        fmt.entries() as u32
+    };
+    let mut values: Vec<Rational> = (0..positive)
         .filter_map(|b| match decode(fmt, b) {
             Decoded::Zero { .. } => Some(Rational::new()),
             Decoded::Finite {
@@ -41,10 +47,17 @@ fn midpoints(fmt: Fmt) -> Vec<(Rational, Rational)> {
     values.sort();
     values.dedup();
     if !fmt.saturates() {
-        // The value the exponent range would have next: the overflow threshold lies halfway.
-        let n = values.len();
-        let next = values[n - 1].clone() * 2u32 - &values[n - 2];
-        values.push(next);
+        // The value the exponent range would have next, one quantum of the largest value's
+        // binade above it (E8M0: twice it): the overflow threshold lies halfway.
+        let Decoded::Finite {
+            significand,
+            exponent,
+            ..
+        } = decode(fmt, fmt.max_finite())
+        else {
+            unreachable!("the largest finite value is finite")
+        };
+        values.push(finite_to_rational(false, significand + 1, exponent));
     }
     values
         .windows(2)
