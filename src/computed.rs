@@ -25,7 +25,8 @@ use actlut_core::{Format, Function};
 /// ```
 /// use actlut::{computed, Format, Function};
 ///
-/// for format in Format::ALL {
+/// // (E8M0 has no zero: its code 0 is 2^-127.)
+/// for format in Format::ALL.into_iter().filter(|f| f.has_zero()) {
 ///     // exp(+0) = 1, whose bit pattern each format spells its own way.
 ///     let one = computed::bits(Function::Exp, format, 0);
 ///     if format.can_represent(Function::Log) {

@@ -165,7 +165,8 @@ pub trait BuiltinTables: Copy + crate::builtin::Sealed {
     /// for format in Format::ALL {
     ///     let table = Function::Gelu.table(format)?;
     ///     assert_eq!(table.entries(), format.entries());
-    ///     // gelu(+0) = +0 in every format.
+    ///     // Code 0: gelu(+0) = +0 (in E8M0, which has no zero, 2^-127, where gelu
+    ///     // rounds back to 2^-127).
     ///     assert_eq!(table.get(0), Some(0));
     /// }
     /// # }
