@@ -547,9 +547,11 @@ def edge_values(format: str) -> Dict[str, Any]:
     exact exp exceeds the largest finite value: the first that overflows to
     inf or NaN, or, in FP6 and FP4, that saturates), ``largest_finite``,
     ``inf``, ``negative_inf`` and ``nan`` (the format's default quiet NaN). A
-    name whose value the format lacks is left out: the fnuz formats have no
-    ``negative_zero``; only f16, bf16 and fp8_e5m2 have infinities; FP6 and
-    FP4 have no NaN. Every value is found among the format's bit patterns.
+    name whose value the format lacks is left out: the fnuz and unsigned
+    formats have no ``negative_zero``; fp8_e8m0fnu has no ``zero`` and no
+    subnormals (its ``smallest_normal`` is 2^-127); only f16, bf16, fp8_e5m2,
+    fp8_e3m4 and fp8_e4m3ieee have infinities; FP6 and FP4 have no NaN. Every
+    value is found among the format's bit patterns.
 
     >>> actlut.testing.edge_values("fp4_e2m1")["below_one"]
     float4_e2m1fn(0.5)
@@ -566,19 +568,26 @@ def _edges(fmt: str) -> List[EdgeValue]:
     with np.errstate(invalid="ignore"):  # NaN patterns
         v = x.astype(np.float64)
     nmant = int(ml_dtypes.finfo(dt).nmant)
-    sign = _actlut.format_shape(fmt)[0] // 2  # the sign bit: the upper half of the codes
+    entries = _actlut.format_shape(fmt)[0]
+    signed = bool((v[np.isfinite(v)] < 0).any())
+    # The sign bit is the upper half of the codes; an unsigned format's codes are all positive.
+    sign = entries // 2 if signed else entries
     found: Dict[str, int] = {}
 
     def first(mask: np.ndarray) -> Optional[int]:
         i = np.nonzero(mask)[0]
         return int(i[0]) if i.size else None
 
-    found["zero"] = 0
-    if v[sign] == 0 and math.copysign(1.0, v[sign]) < 0:
-        found["negative_zero"] = sign
-    found["smallest_subnormal"] = 1
-    found["largest_subnormal"] = (1 << nmant) - 1
-    found["smallest_normal"] = 1 << nmant
+    if v[0] == 0:
+        found["zero"] = 0
+        if signed and v[sign] == 0 and math.copysign(1.0, v[sign]) < 0:
+            found["negative_zero"] = sign
+        found["smallest_subnormal"] = 1
+        found["largest_subnormal"] = (1 << nmant) - 1
+        found["smallest_normal"] = 1 << nmant
+    else:
+        # No zero (E8M0): code 0 is the smallest value, a normal one; no subnormals.
+        found["smallest_normal"] = 0
     positive = np.isfinite(v) & (v > 0) & (np.arange(v.size) < sign)
     below = positive & (v < 1)
     found["below_one"] = int(np.nonzero(below)[0][np.argmax(v[below])])
@@ -586,7 +595,9 @@ def _edges(fmt: str) -> List[EdgeValue]:
     above = positive & (v > 1)
     found["above_one"] = int(np.nonzero(above)[0][np.argmin(v[above])])
     largest = int(np.nonzero(positive)[0][np.argmax(v[positive])])
-    if fmt in ("fp6_e2m3", "fp6_e3m2", "fp4_e2m1"):
+    has_nan = bool(np.isnan(np.array(np.nan).astype(dt).astype(np.float64)))
+    if not has_nan:
+        # FP6 and FP4: no NaN and no inf, so exp saturates.
         over = positive & (v > math.log(v[largest]))
     else:
         exp = table("exp", fmt).astype(np.float64)

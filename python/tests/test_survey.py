@@ -72,7 +72,7 @@ def test_the_table_names_the_cpu_each_kernel_and_its_columns():
 
 def test_bad_arguments_are_usage_errors():
     code, out, err = run(["--format", "f8"])
-    assert code == 2 and out == "" and "unknown format `f8`" in err
+    assert code == 2 and out == "" and "unknown format name `f8`" in err
     code, out, err = run(["--bogus"])
     assert code == 2 and "unrecognized arguments: --bogus" in err
 
