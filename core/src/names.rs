@@ -1,82 +1,144 @@
-//! Other engines' names for the functions: what candle, burn, PyTorch, ONNX and Hugging Face
-//! configs call them, as one table ([`ENGINE_NAMES`]) and its lookup ([`from_engine_name`]);
-//! and other libraries' names for the formats ([`FORMAT_NAMES`], below).
+//! Other engines' names for the functions: what Hugging Face transformers, vLLM, candle, burn,
+//! PyTorch and ONNX call them, as one table ([`ENGINE_NAMES`]) and its lookups
+//! ([`op_from_engine_name`], [`from_engine_name`]); and other libraries' names for the
+//! formats ([`FORMAT_NAMES`], below).
 //!
-//! A name is listed only where the engine's function *is* the exact function of actlut's
-//! [`Function`] (docs/SEMANTICS.md of actlut), with the engine's default parameters:
+//! Each name maps to the text of an actlut [`Op`]: a function, with the engine's constants
+//! where they are not actlut's defaults (transformers' `gelu_10` is
+//! `gelu_clipped(min=-10,max=10)`). The op is always the *exact* function; where an engine
+//! computes a rounded or truncated form of it, actlut computes the exact one, and a table is
+//! then the correct rounding of what the engine approximates:
 //!
-//! - candle's `Tensor::gelu` is the tanh form, but actlut's `gelu` keeps its own meaning
-//!   (the erf form, as in `candle_nn::Activation` and PyTorch); candle's erf form is
-//!   `gelu_erf`.
-//! - PyTorch's `GELU(approximate='tanh')`, burn's `gelu_approximate`, Hugging Face's
-//!   `gelu_new`, `gelu_fast` and `gelu_pytorch_tanh` are the tanh form, `gelu_tanh`.
+//! - transformers' and vLLM's `gelu_fast` evaluate `tanh(x·0.7978845608·(1 + 0.044715·x²))`
+//!   with √(2/π) truncated to 10 decimals; `gelu_new`, `gelu_accurate` and `gelu_python_tanh`
+//!   use √(2/π) rounded to `f64`. All are `gelu_tanh`, with the exact √(2/π): the truncation
+//!   changes tanh's argument by 3.6·10⁻¹² relative, far below every table format's resolution
+//!   (the oracle's `engine_names` test holds gelu_fast's own constant to the same f16 and bf16
+//!   tables).
+//! - `quick_gelu` is `gelu_quick`, 1.702 the exact decimal (an engine multiplies by 1.702
+//!   rounded to its float type).
+//! - vLLM's `swigluoai` (`SwigluOAIAndMul`) is `swiglu_oai` at its defaults, alpha 1.702 and
+//!   limit 7: the gate's function, `c·sigmoid(alpha·c)` with `c = min(x, limit)`; the
+//!   multiplication by the clamped linear half plus one stays the engine's. An engine that
+//!   rounds alpha to bf16 computes `swiglu_oai(alpha=1.703125)`: write that op to match it.
+//! - `laplace` is transformers' LaplaceActivation with its defaults mu 0.707107 and sigma
+//!   0.282095 as exact decimals.
+//! - `prelu` (PyTorch's `PReLU`, ONNX's `PRelu`) and `xielu` have trained constants without
+//!   default: their names parse to an error that names the constant to give (`weight`;
+//!   `alpha_p`).
+//! - candle's `Tensor::gelu` is the tanh form, but actlut's `gelu` keeps its own meaning (the
+//!   erf form, as in `candle_nn::Activation` and PyTorch); candle's erf form is `gelu_erf`.
 //! - ONNX's `HardSigmoid` and burn's `hard_sigmoid` default to slope 0.2, not actlut's 1/6:
 //!   they are not listed. PyTorch's `Hardsigmoid` (slope 1/6) is.
-//! - ONNX's `Elu`/`Selu` and PyTorch's `ELU`/`SELU` have actlut's defaults (α = 1; SELU's
-//!   λ and α), and `Softplus` PyTorch's β = 1.
+//! - vLLM's `fatrelu_and_mul` applies FATReLU with its default threshold 0, which is `relu`.
 //!
 //! Matching is exact (case and punctuation included): the names are spelled as each engine
-//! spells them, and actlut's own table names and feature names are accepted besides
-//! ([`Function::from_name`]).
+//! spells them, and actlut's own names are accepted besides ([`Function::from_name`]); vLLM
+//! lowercases the names it is given, and its lowercase names are listed.
 //!
 //! ```
-//! use actlut_core::{names, Function};
+//! use actlut_core::{names, Function, Op};
 //! assert_eq!(names::from_engine_name("gelu_erf"), Some(Function::Gelu));
 //! assert_eq!(names::from_engine_name("GELU(approximate='tanh')"), Some(Function::GeluTanh));
 //! assert_eq!(names::from_engine_name("SiLU"), Some(Function::Silu));
 //! assert_eq!(names::from_engine_name("HardSigmoid"), None); // ONNX's: slope 0.2
+//! let gelu_10 = names::op_from_engine_name("gelu_10").unwrap()?;
+//! assert_eq!(gelu_10.to_string(), "gelu_clipped(min=-10,max=10)");
+//! assert!(names::op_from_engine_name("prelu").is_none()); // actlut's own name: `Op::from_str`
+//! assert!(names::op_from_engine_name("PReLU").unwrap().is_err()); // `weight` has no default
+//! # Ok::<(), actlut_core::OpError>(())
 //! ```
 
+use crate::op::{Op, OpError};
 use crate::{Format, Function};
 
-/// `(engine's name, function)`: the names other engines give the functions, beyond actlut's
-/// own table and feature names. Each name appears once.
-pub const ENGINE_NAMES: &[(&str, Function)] = &[
-    // candle (`Tensor::gelu_erf`, `candle_nn::Activation`), Hugging Face `hidden_act`.
-    ("gelu_erf", Function::Gelu),
-    ("gelu_new", Function::GeluTanh),
-    ("gelu_fast", Function::GeluTanh),
-    ("gelu_pytorch_tanh", Function::GeluTanh),
-    ("quick_gelu", Function::GeluQuick),
-    ("swish", Function::Silu),
+/// `(engine's name, actlut op text)`: the names other engines give the functions, beyond
+/// actlut's own function and feature names. Each name appears once.
+pub const ENGINE_NAMES: &[(&str, &str)] = &[
+    // Hugging Face transformers: the keys of `ACT2CLS` (src/transformers/activations.py) that
+    // are not actlut's own names. The others (gelu, laplace, leaky_relu, mish, relu, relu2,
+    // relu6, sigmoid, silu, swish, tanh, prelu, xielu, hardswish, sqrtsoftplus) are.
+    ("gelu_10", "gelu_clipped(min=-10,max=10)"),
+    ("gelu_fast", "gelu_tanh"),
+    ("gelu_new", "gelu_tanh"),
+    ("gelu_python", "gelu"),
+    ("gelu_pytorch_tanh", "gelu_tanh"),
+    ("gelu_python_tanh", "gelu_tanh"),
+    ("gelu_accurate", "gelu_tanh"),
+    ("linear", "identity"),
+    ("quick_gelu", "gelu_quick"),
+    // vLLM (vllm/model_executor/layers/activation.py): the and-mul registry (`geglu`,
+    // `swigluoai`) and the custom ops' names; its other registry keys are transformers'.
+    ("geglu", "gelu"),
+    ("swigluoai", "swiglu_oai"),
+    ("swigluoai_and_mul", "swiglu_oai"),
+    ("silu_and_mul", "silu"),
+    ("mul_and_silu", "silu"),
+    ("gelu_and_mul", "gelu"),
+    ("gelu_tanh_and_mul", "gelu_tanh"),
+    ("fatrelu_and_mul", "relu"),
+    // candle (`Tensor::gelu_erf`, `candle_nn::Activation`).
+    ("gelu_erf", "gelu"),
     // burn (`burn::tensor::activation`, `burn::nn::ActivationConfig`).
-    ("gelu_approximate", Function::GeluTanh),
-    ("GeluApproximate", Function::GeluTanh),
-    ("log_sigmoid", Function::Logsigmoid),
-    ("hard_swish", Function::Hardswish),
-    ("HardSwish", Function::Hardswish),
+    ("gelu_approximate", "gelu_tanh"),
+    ("GeluApproximate", "gelu_tanh"),
+    ("log_sigmoid", "logsigmoid"),
+    ("hard_swish", "hardswish"),
+    ("HardSwish", "hardswish"),
     // PyTorch (`torch.nn` modules and their repr).
-    ("GELU", Function::Gelu),
-    ("GELU(approximate='none')", Function::Gelu),
-    ("GELU(approximate='tanh')", Function::GeluTanh),
-    ("SiLU", Function::Silu),
-    ("Mish", Function::Mish),
-    ("ELU", Function::Elu),
-    ("SELU", Function::Selu),
-    ("Hardsigmoid", Function::Hardsigmoid),
-    ("Hardswish", Function::Hardswish),
-    ("LogSigmoid", Function::Logsigmoid),
+    ("GELU", "gelu"),
+    ("GELU(approximate='none')", "gelu"),
+    ("GELU(approximate='tanh')", "gelu_tanh"),
+    ("SiLU", "silu"),
+    ("Mish", "mish"),
+    ("ELU", "elu"),
+    ("CELU", "celu"),
+    ("SELU", "selu"),
+    ("ReLU", "relu"),
+    ("ReLU6", "relu6"),
+    ("LeakyReLU", "leaky_relu"),
+    ("PReLU", "prelu"),
+    ("Hardtanh", "hardtanh"),
+    ("Hardsigmoid", "hardsigmoid"),
+    ("Hardswish", "hardswish"),
+    ("LogSigmoid", "logsigmoid"),
+    ("Identity", "identity"),
     // ONNX operators (`HardSwish` is burn's spelling above), and PyTorch's modules of the
     // same name.
-    ("Gelu", Function::Gelu),
-    ("Sigmoid", Function::Sigmoid),
-    ("Tanh", Function::Tanh),
-    ("Softplus", Function::Softplus),
-    ("Softsign", Function::Softsign),
-    ("Elu", Function::Elu),
-    ("Selu", Function::Selu),
-    ("Erf", Function::Erf),
-    ("Exp", Function::Exp),
-    ("Log", Function::Log),
+    ("Gelu", "gelu"),
+    ("Sigmoid", "sigmoid"),
+    ("Tanh", "tanh"),
+    ("Softplus", "softplus"),
+    ("Softsign", "softsign"),
+    ("Elu", "elu"),
+    ("Celu", "celu"),
+    ("Selu", "selu"),
+    ("Relu", "relu"),
+    ("LeakyRelu", "leaky_relu"),
+    ("PRelu", "prelu"),
+    ("Erf", "erf"),
+    ("Exp", "exp"),
+    ("Log", "log"),
 ];
 
-/// The function an engine calls `name` ([`ENGINE_NAMES`]), or `None`. actlut's own names are
-/// [`Function::from_name`]'s.
-pub fn from_engine_name(name: &str) -> Option<Function> {
+/// The op an engine calls `name` ([`ENGINE_NAMES`]): `None` when no engine's name is `name`
+/// (actlut's own names are [`Op`]'s `FromStr`), `Some(Err)` when the op needs a constant the
+/// name does not give (`PReLU`'s `weight`).
+pub fn op_from_engine_name(name: &str) -> Option<Result<Op, OpError>> {
     ENGINE_NAMES
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|&(_, f)| f)
+        .map(|&(_, op)| op.parse())
+}
+
+/// The function an engine calls `name`, when that name means the function at its default
+/// constants ([`ENGINE_NAMES`]); `None` otherwise (for `gelu_10`, a clipped GELU with
+/// constants, use [`op_from_engine_name`]). actlut's own names are [`Function::from_name`]'s.
+pub fn from_engine_name(name: &str) -> Option<Function> {
+    match op_from_engine_name(name)? {
+        Ok(op) if op.is_default() && !op.is_derivative() => Some(op.function()),
+        _ => None,
+    }
 }
 
 /// The longest rejected name [`UnknownFunction`] and [`UnknownFormat`] keep (in bytes); a
@@ -491,14 +553,86 @@ mod tests {
 
     #[test]
     fn each_engine_name_is_listed_once_and_is_not_an_actlut_name() {
-        for (i, (name, f)) in ENGINE_NAMES.iter().enumerate() {
+        for (i, (name, op)) in ENGINE_NAMES.iter().enumerate() {
             assert!(
                 ENGINE_NAMES[..i].iter().all(|(n, _)| n != name),
                 "{name} twice"
             );
             assert_eq!(Function::from_name(name), None, "{name} is actlut's own");
-            assert_eq!(from_engine_name(name), Some(*f));
+            // The op text is canonical, and parses (or names its missing constant).
+            match op.parse::<Op>() {
+                Ok(o) => assert_eq!(std::format!("{o}"), *op, "{name}"),
+                Err(OpError::Missing { .. }) => {}
+                Err(e) => panic!("{name}: {e}"),
+            }
         }
+    }
+
+    /// Every key of transformers' `ACT2CLS` (24 names) and of vLLM's two registries parses as
+    /// an op, or (for a trained constant without default) as the error that names it.
+    #[test]
+    fn transformers_and_vllm_names_parse() {
+        let transformers = [
+            "gelu",
+            "gelu_10",
+            "gelu_fast",
+            "gelu_new",
+            "gelu_python",
+            "gelu_pytorch_tanh",
+            "gelu_python_tanh",
+            "gelu_accurate",
+            "laplace",
+            "leaky_relu",
+            "linear",
+            "mish",
+            "quick_gelu",
+            "relu",
+            "relu2",
+            "relu6",
+            "sigmoid",
+            "silu",
+            "swish",
+            "tanh",
+            "prelu",
+            "xielu",
+            "hardswish",
+            "sqrtsoftplus",
+        ];
+        assert_eq!(transformers.len(), 24);
+        let vllm = [
+            "gelu",
+            "gelu_fast",
+            "gelu_new",
+            "gelu_pytorch_tanh",
+            "relu",
+            "relu2",
+            "silu",
+            "quick_gelu",
+            "tanh",
+            "sigmoid",
+            "xielu",
+            "geglu",
+            "swigluoai",
+            "identity",
+        ];
+        for name in transformers.into_iter().chain(vllm) {
+            match name.parse::<Op>() {
+                Ok(op) => assert!(!op.is_derivative(), "{name}"),
+                Err(OpError::Missing { function, constant }) => {
+                    assert!(
+                        matches!((name, constant), ("prelu", "weight") | ("xielu", "alpha_p")),
+                        "{name}: {function:?} {constant}"
+                    );
+                }
+                Err(e) => panic!("{name}: {e}"),
+            }
+        }
+        let p = |s: &str| s.parse::<Op>().map(|o| std::format!("{o}"));
+        assert_eq!(p("gelu_10").as_deref(), Ok("gelu_clipped(min=-10,max=10)"));
+        assert_eq!(p("swigluoai").as_deref(), Ok("swiglu_oai"));
+        assert_eq!(p("linear").as_deref(), Ok("identity"));
+        assert_eq!(p("gelu_fast").as_deref(), Ok("gelu_tanh"));
+        assert_eq!(p("quick_gelu").as_deref(), Ok("gelu_quick"));
     }
 
     #[test]
@@ -507,11 +641,16 @@ mod tests {
         for name in [
             "HardSigmoid",
             "hard_sigmoid",
-            "relu",
             "GELU(approximate=tanh)",
+            "Swish",
         ] {
             assert_eq!(from_engine_name(name), None, "{name}");
+            assert!(op_from_engine_name(name).is_none(), "{name}");
         }
+        // Names of ops with constants are not plain functions.
+        assert_eq!(from_engine_name("gelu_10"), None);
+        assert_eq!(from_engine_name("PReLU"), None);
+        assert_eq!(from_engine_name("LeakyReLU"), Some(Function::LeakyRelu));
     }
 
     /// The prefix that introduces `library`'s names (its first in `PREFIXES`).

@@ -5,9 +5,10 @@
 //!
 //! 1. [`dequantize`]: `x = (q − zero_point) as f32 * scale`: the difference is exact in `f32`,
 //!    the product is rounded once.
-//! 2. `y = f(x)` rounded to the output format: [`eval_f32`] for `f32`
+//! 2. `y = f(x)` rounded to the output format: [`eval_f32`](crate::eval_f32) for `f32`
 //!    outputs, [`eval_value`] (correct rounding of `f` at the exact value `x`) for `f16` and
-//!    `bf16` outputs. The [`Op::Identity`] keeps `x` (rounded once to `f16`/`bf16`).
+//!    `bf16` outputs. The op `identity` ([`Function::Identity`](crate::Function::Identity)) keeps `x`
+//!    (rounded once to `f16`/`bf16`).
 //! 3. For requantized outputs only, [`requantize_with`]:
 //!    `saturate(round(y / out_scale) + out_zero_point)`, the division in `f32`, `round` to
 //!    nearest with ties by the pipeline's [`Rounding`] (to even by default, as ONNX; away from
@@ -22,17 +23,21 @@
 //! with it, so they agree by construction.
 //!
 //! ```
-//! use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
+//! use actlut_core::quant::{OutputType, Pipeline, QuantType};
 //! use actlut_core::Function;
 //!
-//! let p = Pipeline::new(Op::Function(Function::Gelu), QuantType::I8, 0.05, -3, OutputType::F32)?;
+//! let p = Pipeline::new(Function::Gelu.into(), QuantType::I8, 0.05, -3, OutputType::F32)?;
 //! // q = 17: x = (17 + 3) · 0.05 = 1.0 (rounded in f32), gelu(1.0) = 0.8413447.
 //! assert_eq!(f32::from_bits(p.entry(17)), 0.841_344_75);
 //! # Ok::<(), actlut_core::quant::QuantError>(())
 //! ```
 
-use crate::settle::{settle, Outcome};
-use crate::{eval_f32, round, Format, Function};
+use crate::settle::{settle, IntoFormat, Outcome};
+use crate::Format;
+
+/// The op a fused table applies between dequantization and output ([`crate::Op`]; the
+/// identity is [`Function::Identity`](crate::Function::Identity)).
+pub use crate::Op;
 use core::fmt;
 
 /// An integer type of quantized data.
@@ -260,81 +265,35 @@ impl QuantType {
     }
 }
 
-/// What a fused table applies between dequantization and output.
+/// Stage 2 for an `f32` output: `op` at `x`, rounded once to `f32` ([`eval_op_f32`](crate::eval_op_f32);
+/// `x` itself for the identity).
 ///
 /// ```
-/// use actlut_core::quant::Op;
-/// use actlut_core::Function;
-/// assert_eq!(Op::from(Function::Exp).name(), "exp");
-/// assert_eq!(Op::Identity.apply_f32(0.1), 0.1);
+/// use actlut_core::quant::apply_f32;
+/// use actlut_core::{eval_f32, Function, Op};
+/// assert_eq!(apply_f32(&Op::from(Function::Tanh), 0.5), eval_f32(Function::Tanh, 0.5));
+/// assert_eq!(apply_f32(&Op::from(Function::Identity), 0.1), 0.1);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// `y = x`: a plain dequantization (and requantization) table.
-    Identity,
-    /// One of the tabulated functions.
-    Function(Function),
+pub fn apply_f32(op: &Op, x: f32) -> f32 {
+    crate::eval_op_f32(op, x)
 }
 
-impl From<Function> for Op {
-    fn from(f: Function) -> Self {
-        Op::Function(f)
-    }
-}
-
-impl Op {
-    /// `identity`, or the function's [`name`](Function::name).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Op::Identity => "identity",
-            Op::Function(f) => f.name(),
-        }
-    }
-
-    /// Looks an op up by its [`name`](Self::name) (functions also by their cargo feature).
-    ///
-    /// ```
-    /// use actlut_core::quant::Op;
-    /// use actlut_core::Function;
-    /// assert_eq!(Op::from_name("gelu-tanh"), Some(Op::Function(Function::GeluTanh)));
-    /// assert_eq!(Op::from_name("identity"), Some(Op::Identity));
-    /// ```
-    pub fn from_name(name: &str) -> Option<Op> {
-        if name == "identity" {
-            return Some(Op::Identity);
-        }
-        Function::from_name(name).map(Op::Function)
-    }
-
-    /// Stage 2 for an `f32` output: [`eval_f32`], or `x` itself.
-    ///
-    /// ```
-    /// use actlut_core::quant::Op;
-    /// use actlut_core::{eval_f32, Function};
-    /// assert_eq!(Op::Function(Function::Tanh).apply_f32(0.5), eval_f32(Function::Tanh, 0.5));
-    /// ```
-    pub fn apply_f32(self, x: f32) -> f32 {
-        match self {
-            Op::Identity => x,
-            Op::Function(f) => eval_f32(f, x),
-        }
-    }
-
-    /// Stage 2 for an output in `format`: [`eval_value`] at the exact value `x`, or `x`
-    /// rounded once into `format`.
-    ///
-    /// ```
-    /// use actlut_core::quant::Op;
-    /// use actlut_core::Format;
-    /// assert_eq!(Op::Identity.apply_format(Format::F16, 1.0), 0x3C00);
-    /// assert_eq!(Op::Identity.apply_format(Format::F16, 1e6), 0x7C00); // overflows to inf
-    /// ```
-    pub fn apply_format(self, format: Format, x: f32) -> u16 {
-        match self {
-            Op::Identity => format.encode(f64::from(x)),
-            Op::Function(f) => eval_value(f, format, f64::from(x)),
-        }
-    }
+/// Stage 2 for an output in `format`: [`eval_value`] of `op` at the exact value `x` (for the
+/// identity, `x` rounded once into `format`).
+///
+/// ```
+/// use actlut_core::quant::apply_format;
+/// use actlut_core::{Format, Function, Op};
+/// let id = Op::from(Function::Identity);
+/// assert_eq!(apply_format(&id, Format::F16, 1.0), 0x3C00);
+/// assert_eq!(apply_format(&id, Format::F16, 1e6), 0x7C00); // overflows to inf
+/// ```
+///
+/// # Panics
+///
+/// For a derivative op, as [`apply_f32`].
+pub fn apply_format(op: &Op, format: Format, x: f32) -> u16 {
+    eval_value(*op, format, f64::from(x))
 }
 
 /// The output of a fused table.
@@ -567,6 +526,12 @@ pub enum QuantError {
         /// The number of entries required.
         expected: usize,
     },
+    /// The op is a derivative: the quantized pipeline evaluates functions only (a derivative's
+    /// table over a float format is [`fill_table`](crate::fill_table)'s).
+    Derivative {
+        /// Its function.
+        function: crate::Function,
+    },
     /// The value and output slices of a map have different lengths.
     Lengths {
         /// Length of the value slice.
@@ -604,6 +569,11 @@ impl fmt::Display for QuantError {
                 ty.name(),
                 ty.min(),
                 ty.max()
+            ),
+            QuantError::Derivative { function } => write!(
+                f,
+                "{}_derivative: the quantized pipeline evaluates functions, not derivatives",
+                function.name()
             ),
             QuantError::Lengths { values, outputs } => write!(
                 f,
@@ -793,8 +763,9 @@ pub enum Certainty {
     Faithful,
 }
 
-/// `function` at the exact value `x`, rounded once, to nearest, ties to even, into `format`,
-/// with the special values of docs/SEMANTICS.md (a NaN `x` gives the default NaN).
+/// `op` (an [`Op`], or a [`Function`](crate::Function) at its default constants) at the exact
+/// value `x`, rounded once, to nearest, ties to even, into `format`, with the special values
+/// of docs/SEMANTICS.md (a NaN `x` gives the default NaN).
 ///
 /// This is [`eval`](crate::eval) for an input given as a value rather than bits (the same
 /// evaluation, so `eval_value(f, fmt, fmt.decode(b)) == eval(f, fmt, b)` for every non-NaN
@@ -816,8 +787,13 @@ pub enum Certainty {
 /// use actlut_core::{eval, Format, Function};
 /// assert_eq!(eval_value(Function::Gelu, Format::F16, 1.0), eval(Function::Gelu, Format::F16, 0x3C00));
 /// ```
-pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
-    eval_value_traced(function, format, x).0
+///
+/// # Panics
+///
+/// For a derivative op (the quantized pipeline evaluates functions only), and for a function
+/// with a constant without default (the conversion to an [`Op`]).
+pub fn eval_value(op: impl Into<Op>, format: Format, x: f64) -> u16 {
+    eval_value_traced(op, format, x).0
 }
 
 /// [`eval_value`], and whether the result is known to be correctly rounded.
@@ -828,65 +804,39 @@ pub fn eval_value(function: Function, format: Format, x: f64) -> u16 {
 /// // gelu(96.09375) lies just below x, which is the f16 midpoint of 0x5601 and 0x5602.
 /// assert_eq!(eval_value_traced(Function::Gelu, Format::F16, 96.093_75), (0x5601, Certainty::Correct));
 /// ```
-pub fn eval_value_traced(function: Function, format: Format, x: f64) -> (u16, Certainty) {
+///
+/// # Panics
+///
+/// As [`eval_value`].
+pub fn eval_value_traced(op: impl Into<Op>, format: Format, x: f64) -> (u16, Certainty) {
+    let op = op.into();
+    if op.is_derivative() {
+        panic!(
+            "actlut-core: {}",
+            QuantError::Derivative {
+                function: op.function()
+            }
+        );
+    }
+    let facts = crate::facts_of(&op);
     if x.is_nan() {
         return (format.default_nan_bits(), Certainty::Correct);
     }
-    match settle(function, x, |v| round::round(format, v)) {
+    match settle(facts, op.args(), x, &IntoFormat(format)) {
         Outcome::Settled(r, _) => (r, Certainty::Correct),
         Outcome::DefaultNan => (format.default_nan_bits(), Certainty::Correct),
-        Outcome::Unsettled(v) => match settle_at_input_midpoint(function, format, x, v) {
-            Some(r) => (r, Certainty::Correct),
-            None => (format.encode(v.hi + v.lo), Certainty::Faithful),
-        },
+        Outcome::Unsettled(v) => (format.encode(v.hi + v.lo), Certainty::Faithful),
     }
-}
-
-/// Settles an unsettled rounding when the input `x` is itself a rounding boundary of
-/// `format` (possible for an `f32` `x`, never for an input of the format), the evaluation lies
-/// within its bound of `x`, and `f(x)` is known to lie strictly on one side of `x`: the result
-/// is then the neighbour on that side, exactly (boundaries are a format quantum apart, far
-/// more than the bound). `None` otherwise.
-fn settle_at_input_midpoint(
-    function: Function,
-    format: Format,
-    x: f64,
-    v: round::Bounded,
-) -> Option<u16> {
-    if !x.is_finite() || x == 0.0 {
-        return None;
-    }
-    let side = function.side_of_input(x)?;
-    // The f64 neighbours of x: one bit pattern toward zero, one away (x is an f32, so both
-    // lie far inside the cells of every format next to x).
-    let toward_zero = f64::from_bits(x.to_bits() - 1);
-    let away = f64::from_bits(x.to_bits() + 1);
-    // x is a boundary when values just off it on either side round differently.
-    let (lower, higher) = if x > 0.0 {
-        (toward_zero, away)
-    } else {
-        (away, toward_zero)
-    };
-    let (lo_bits, hi_bits) = (format.encode(lower), format.encode(higher));
-    if lo_bits == hi_bits {
-        return None;
-    }
-    if ((v.hi - x) + v.lo).abs() > 2.0 * v.err {
-        return None;
-    }
-    Some(match side {
-        core::cmp::Ordering::Less => lo_bits,
-        _ => hi_bits,
-    })
 }
 
 /// A validated fused pipeline: input type and dequantization parameters, the op, and the
 /// output. Computes table entries.
 ///
 /// ```
-/// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
-/// let p = Pipeline::new(Op::Identity, QuantType::U4, 0.5, 8, OutputType::F16)?;
-/// assert_eq!((p.op(), p.input(), p.scale(), p.zero_point()), (Op::Identity, QuantType::U4, 0.5, 8));
+/// use actlut_core::quant::{OutputType, Pipeline, QuantType};
+/// use actlut_core::{Function, Op};
+/// let p = Pipeline::new(Function::Identity.into(), QuantType::U4, 0.5, 8, OutputType::F16)?;
+/// assert_eq!((p.op(), p.input(), p.scale(), p.zero_point()), (Op::from(Function::Identity), QuantType::U4, 0.5, 8));
 /// assert_eq!(p.output(), OutputType::F16);
 /// assert_eq!(p.entry(10), 0x3C00); // (10 − 8) · 0.5 = 1
 /// # Ok::<(), actlut_core::quant::QuantError>(())
@@ -909,13 +859,14 @@ impl Pipeline {
     /// `out_zero_point` of the output type). Requantization rounds ties to even; see [`with_rounding`](Self::with_rounding).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantError, QuantType};
-    /// let bad = Pipeline::new(Op::Identity, QuantType::U8, 0.1, 256, OutputType::F32);
+    /// use actlut_core::quant::{OutputType, Pipeline, QuantError, QuantType};
+    /// use actlut_core::Function;
+    /// let bad = Pipeline::new(Function::Identity.into(), QuantType::U8, 0.1, 256, OutputType::F32);
     /// assert_eq!(
     ///     bad.unwrap_err().to_string(),
     ///     "zero_point = 256 is outside u8 (0..=255)"
     /// );
-    /// let bad = Pipeline::new(Op::Identity, QuantType::I8, 0.1, 0, OutputType::I8 { scale: -1.0, zero_point: 0 });
+    /// let bad = Pipeline::new(Function::Identity.into(), QuantType::I8, 0.1, 0, OutputType::I8 { scale: -1.0, zero_point: 0 });
     /// assert!(matches!(bad, Err(QuantError::Scale { parameter: "out_scale", .. })));
     /// ```
     pub fn new(
@@ -925,6 +876,11 @@ impl Pipeline {
         zero_point: i32,
         output: OutputType,
     ) -> Result<Pipeline, QuantError> {
+        if op.is_derivative() {
+            return Err(QuantError::Derivative {
+                function: op.function(),
+            });
+        }
         check_scale("scale", scale)?;
         input.check_zero_point("zero_point", zero_point)?;
         if input.bits() == 16 {
@@ -948,9 +904,10 @@ impl Pipeline {
     /// outputs).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
+    /// use actlut_core::quant::{OutputType, Pipeline, QuantType, Rounding};
+    /// use actlut_core::Function;
     /// let out = OutputType::I8 { scale: 2.0, zero_point: 0 };
-    /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, out)?;
+    /// let p = Pipeline::new(Function::Identity.into(), QuantType::I8, 1.0, 0, out)?;
     /// let away = p.with_rounding(Rounding::TiesAwayFromZero);
     /// assert_eq!((p.entry(1), away.entry(1)), (0, 1)); // 1 / 2 = 0.5
     /// assert_eq!((p.entry(0xFD), away.entry(0xFD)), (0xFE, 0xFE)); // −1.5 → −2 either way
@@ -996,8 +953,9 @@ impl Pipeline {
     /// and `i16` as their two's complement: `i8` −1 is `0xFF`, `i16` −1 is `0xFFFF`).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
-    /// let p = Pipeline::new(Op::Identity, QuantType::I8, 1.0, 0, OutputType::I8 { scale: 2.0, zero_point: 0 })?;
+    /// use actlut_core::quant::{OutputType, Pipeline, QuantType};
+    /// use actlut_core::Function;
+    /// let p = Pipeline::new(Function::Identity.into(), QuantType::I8, 1.0, 0, OutputType::I8 { scale: 2.0, zero_point: 0 })?;
     /// assert_eq!(p.entry(0xFF), 0); // −1 / 2 = −0.5 ties to 0
     /// assert_eq!(p.entry(0xFD), 0xFE); // −3 / 2 = −1.5 ties to −2
     /// # Ok::<(), actlut_core::quant::QuantError>(())
@@ -1005,14 +963,14 @@ impl Pipeline {
     pub fn entry(&self, code: u16) -> u32 {
         let x = dequantize(self.input.value(code), self.scale, self.zero_point);
         match self.output {
-            OutputType::F32 => self.op.apply_f32(x).to_bits(),
-            OutputType::F16 => u32::from(self.op.apply_format(Format::F16, x)),
-            OutputType::Bf16 => u32::from(self.op.apply_format(Format::Bf16, x)),
+            OutputType::F32 => apply_f32(&self.op, x).to_bits(),
+            OutputType::F16 => u32::from(apply_format(&self.op, Format::F16, x)),
+            OutputType::Bf16 => u32::from(apply_format(&self.op, Format::Bf16, x)),
             OutputType::I8 { scale, zero_point }
             | OutputType::U8 { scale, zero_point }
             | OutputType::I16 { scale, zero_point }
             | OutputType::U16 { scale, zero_point } => {
-                let y = self.op.apply_f32(x);
+                let y = apply_f32(&self.op, x);
                 requantized_bits(self.output, y, scale, zero_point, self.rounding)
             }
         }
@@ -1025,8 +983,9 @@ impl Pipeline {
     /// If `out.len()` is not the input's [`codes`](QuantType::codes).
     ///
     /// ```
-    /// use actlut_core::quant::{Op, OutputType, Pipeline, QuantType};
-    /// let p = Pipeline::new(Op::Identity, QuantType::U4, 1.0, 0, OutputType::F32)?;
+    /// use actlut_core::quant::{OutputType, Pipeline, QuantType};
+    /// use actlut_core::Function;
+    /// let p = Pipeline::new(Function::Identity.into(), QuantType::U4, 1.0, 0, OutputType::F32)?;
     /// let mut t = [0u32; 16];
     /// p.fill(&mut t);
     /// assert_eq!(f32::from_bits(t[15]), 15.0);
@@ -1086,6 +1045,7 @@ pub fn output_bits(output: OutputType, y: f32, rounding: Rounding) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Function;
 
     #[test]
     fn values_and_codes_are_inverse_on_every_code() {
@@ -1171,7 +1131,7 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_themselves() {
-        let p = |s, z, o| Pipeline::new(Op::Identity, QuantType::I4, s, z, o);
+        let p = |s, z, o| Pipeline::new(Function::Identity.into(), QuantType::I4, s, z, o);
         for s in [0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             match p(s, 0, OutputType::F32) {
                 Err(QuantError::Scale {
@@ -1184,7 +1144,15 @@ mod tests {
         assert!(p(f32::from_bits(1), 0, OutputType::F32).is_ok());
         // 16-bit inputs: the smallest scale whose farthest code (−32768) dequantizes to a
         // normal f32 (2^-126 / 2^15), and the next smaller one.
-        let p16 = |s, z| Pipeline::new(Op::Identity, QuantType::I16, s, z, OutputType::F32);
+        let p16 = |s, z| {
+            Pipeline::new(
+                Function::Identity.into(),
+                QuantType::I16,
+                s,
+                z,
+                OutputType::F32,
+            )
+        };
         let line = f32::MIN_POSITIVE / 32768.0;
         assert!(p16(line, 0).is_ok());
         assert!(matches!(
@@ -1204,7 +1172,13 @@ mod tests {
         }
         assert!(p16(s, 32767).is_err());
         assert!(p16(f32::from_bits(s.to_bits() + 1), 32767).is_ok());
-        let u16_line = Pipeline::new(Op::Identity, QuantType::U16, s, 0, OutputType::F32);
+        let u16_line = Pipeline::new(
+            Function::Identity.into(),
+            QuantType::U16,
+            s,
+            0,
+            OutputType::F32,
+        );
         assert!(u16_line.is_err()); // distance 65535 too
         assert!(matches!(
             p16(1.0, 32768),

@@ -108,11 +108,15 @@ pub const DECLARATION_PAD_AT: usize = DECLARATION_NAME_AT + NAME_BYTES;
 pub const DECLARATION_V2_PAD_AT: usize = DECLARATION_NAME_AT + LONG_NAME_BYTES;
 
 /// Whether `b` may stand in a long name ([`parse_long_name`]): a lower-case
-/// ASCII letter, a digit, or one of `_ ( ) , . = + -`.
+/// ASCII letter, a digit, or one of `_ ( ) , . = + - /` (`/` for a constant that is no
+/// decimal: `hardtanh(min=-1/3,max=1)`).
 pub const fn is_long_name_byte(b: u8) -> bool {
     b.is_ascii_lowercase()
         || b.is_ascii_digit()
-        || matches!(b, b'_' | b'(' | b')' | b',' | b'.' | b'=' | b'+' | b'-')
+        || matches!(
+            b,
+            b'_' | b'(' | b')' | b',' | b'.' | b'=' | b'+' | b'-' | b'/'
+        )
 }
 
 /// The name a version-2 name field holds: [`is_long_name_byte`] bytes, then
@@ -187,7 +191,7 @@ pub enum StoredOrder {
 ///
 /// Version 2 ([`DECLARATION_V2_BYTES`] = 192 bytes) has the same fields at
 /// the same offsets, the version byte 2, a name field of [`LONG_NAME_BYTES`]
-/// (128) at offset 48 ([`long_name_field`]: `a-z`, `0-9`, `_ ( ) , . = + -`,
+/// (128) at offset 48 ([`long_name_field`]: `a-z`, `0-9`, `_ ( ) , . = + - /`,
 /// then NUL bytes), and 16 zero bytes at offset 176.
 ///
 /// The table's stored bytes start at the record's offset plus
@@ -237,6 +241,10 @@ pub enum DeclarationError {
     Name,
     /// A non-zero byte in the padding, at this offset of the record.
     Padding(usize),
+    /// A version that the declared name does not take ([`version_of_name`]):
+    /// version 2 for a short name, which a build declares in version 1 with
+    /// its table at offset 128, not 192.
+    NameVersion(u8),
 }
 
 impl core::fmt::Display for DeclarationError {
@@ -251,6 +259,14 @@ impl core::fmt::Display for DeclarationError {
             Self::Length(l) => write!(f, "impossible length {l}"),
             Self::Name => write!(f, "malformed name field"),
             Self::Padding(at) => write!(f, "non-zero padding byte at record offset {at}"),
+            Self::NameVersion(v) => write!(
+                f,
+                "version {v} for a name that takes version {}: a build puts its table at \
+                 record offset {}, not {}",
+                3 - v,
+                record_bytes_of(3 - v),
+                record_bytes_of(v)
+            ),
         }
     }
 }
@@ -271,14 +287,17 @@ impl Declaration {
         len: u32,
         sha256: [u8; 32],
     ) -> Declaration {
-        let (version, name_field) = match (name_field(name), long_name_field(name)) {
-            (Some(short), _) if parse_name(&short).is_some() => {
+        let (version, name_field) = match (version_of_name(name), name_field(name)) {
+            (Some(DECLARATION_VERSION), Some(short)) => {
                 let mut f = [0u8; LONG_NAME_BYTES];
                 f[..NAME_BYTES].copy_from_slice(&short);
                 (DECLARATION_VERSION, f)
             }
-            (_, Some(long)) => (DECLARATION_VERSION_2, long),
-            _ => panic!("a table name fits a name field: {name:?} does not"),
+            (Some(_), _) => (
+                DECLARATION_VERSION_2,
+                long_name_field(name).expect("a version-2 name fits the long name field"),
+            ),
+            (None, _) => panic!("a table name fits a name field: {name:?} does not"),
         };
         Declaration {
             version,
@@ -416,8 +435,13 @@ impl Declaration {
         } else {
             parse_long_name(field)
         };
-        if parsed.is_none() {
+        let Some(parsed) = parsed else {
             return Err(DeclarationError::Name);
+        };
+        // One layout per name: a short name in version 2 would move its
+        // table 64 bytes past where the program's code reads it.
+        if version_of_name(parsed) != Some(version) {
+            return Err(DeclarationError::NameVersion(version));
         }
         let mut name_field = [0u8; LONG_NAME_BYTES];
         name_field[..name].copy_from_slice(field);
@@ -447,6 +471,23 @@ impl Declaration {
             parse_long_name(field)
         };
         name.expect("a parsed declaration has a well-formed name")
+    }
+}
+
+/// The version a declaration of the table `name` has: [`DECLARATION_VERSION`]
+/// (1) for a short name ([`name_field`] and [`parse_name`]: at most
+/// [`NAME_BYTES`] lower-case letters, digits and `_`), else
+/// [`DECLARATION_VERSION_2`] for a long name ([`long_name_field`]); `None`
+/// for a name that fits neither. Each name has one layout, so where its
+/// table lies after the record ([`record_bytes_of`]) follows from its name:
+/// [`Declaration::parse`] refuses any other version.
+pub fn version_of_name(name: &str) -> Option<u8> {
+    if name_field(name).is_some_and(|f| parse_name(&f).is_some()) {
+        Some(DECLARATION_VERSION)
+    } else if long_name_field(name).is_some() {
+        Some(DECLARATION_VERSION_2)
+    } else {
+        None
     }
 }
 
@@ -629,6 +670,22 @@ mod tests {
         let mut v1 = short.to_bytes();
         v1[DECLARATION_NAME_AT + 4] = b'(';
         assert_eq!(Declaration::parse(&v1), Err(DeclarationError::Name));
+        // Nor does a short name's record rewritten as version 2 (its byte
+        // 8 set to 2, 64 zero bytes more): its table would lie at 192, not
+        // where the program reads it. A long name of short-name bytes
+        // (more than 32 of them) takes version 2.
+        let mut v2 = short.encode();
+        v2[8] = DECLARATION_VERSION_2;
+        assert_eq!(
+            Declaration::parse(&v2),
+            Err(DeclarationError::NameVersion(2))
+        );
+        let long_plain = "a".repeat(NAME_BYTES + 1);
+        assert_eq!(version_of_name(&long_plain), Some(DECLARATION_VERSION_2));
+        assert_eq!(version_of_name("gelu_bf16"), Some(DECLARATION_VERSION));
+        assert_eq!(version_of_name(&"a".repeat(NAME_BYTES)), Some(1));
+        assert_eq!(version_of_name("gelu bf16"), None);
+        assert_eq!(version_of_name(""), None);
     }
 
     #[test]

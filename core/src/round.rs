@@ -59,6 +59,14 @@ impl Bounded {
         }
     }
 
+    /// The same value with a bound of at least `err`.
+    pub fn max_err(self, err: f64) -> Self {
+        Bounded {
+            err: self.err.max(err),
+            ..self
+        }
+    }
+
     /// `hi` exact plus `lo = n / d` rounded once: exact when the remainder is zero.
     pub fn exact_plus_quotient(hi: f64, n: f64, d: f64) -> Self {
         let lo = n / d;
@@ -226,15 +234,15 @@ pub(crate) fn round(fmt: Format, v: Bounded) -> Option<u16> {
     // Margins to each boundary, computed with relative error ≤ 2^-52 (a − boundary
     // is exact by Sterbenz's lemma whenever it is small); demand twice the bound.
     let need = 2.0 * v.err;
-    if let Some(lb) = lower {
-        if (a - lb.at) + ta <= need {
-            return None;
-        }
+    if let Some(lb) = lower
+        && (a - lb.at) + ta <= need
+    {
+        return None;
     }
-    if let Some(ub) = upper {
-        if (ub.at - a) - ta <= need {
-            return None;
-        }
+    if let Some(ub) = upper
+        && (ub.at - a) - ta <= need
+    {
+        return None;
     }
     Some(r)
 }

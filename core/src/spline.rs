@@ -269,7 +269,7 @@ pub use build::{pack, pack_pipeline, PackError};
 #[cfg(feature = "alloc")]
 mod build {
     use super::*;
-    use crate::quant::{dequantize, Op, Pipeline};
+    use crate::quant::{dequantize, Pipeline};
     use alloc::vec::Vec;
 
     /// Why a table could not be packed.
@@ -420,12 +420,10 @@ mod build {
             } else {
                 (q - i64::from(zp)) as f64 * f64::from(scale)
             };
-            let y = match op {
-                Op::Identity => x,
-                Op::Function(f) => match crate::evaluate(f, x) {
-                    Some(e) => e.hi + e.lo,
-                    None => return f64::NAN,
-                },
+            // (The identity's evaluation is x itself.)
+            let y = match crate::evaluate(op, x) {
+                Some(e) => e.hi + e.lo,
+                None => return f64::NAN,
             };
             y / f64::from(out_scale) + f64::from(out_zp)
         };

@@ -15,6 +15,8 @@
 //! (softsign, hardsigmoid, hardswish, elu and selu for x > 0), the exact value is rounded
 //! instead with [`round_rational`], which settles exact ties by ties-to-even. An input that is
 //! still undecided at the last precision makes [`reference()`] panic: the oracle never guesses.
+//!
+//! The derivatives of every function are the module [`derivative`], on the same ladder.
 
 use rug::float::Constant;
 use rug::ops::NegAssign;
@@ -624,7 +626,7 @@ pub enum Act {
     Softplus,
     /// x/(1 + |x|)
     Softsign,
-    /// x for x > 0, else e^x − 1
+    /// x for x > 0, else alpha·(e^x − 1)
     Elu,
     /// λ·x for x > 0, else λ·α·(e^x − 1)
     Selu,
@@ -644,11 +646,43 @@ pub enum Act {
     GeluQuick,
     /// ln sigmoid(x) = −softplus(−x)
     Logsigmoid,
+    /// x
+    Identity,
+    /// x for x > 0, else +0
+    Relu,
+    /// x² for x > 0, else +0
+    Relu2,
+    /// min(max(0, x), 6), +0 below
+    Relu6,
+    /// x for x > 0, else alpha·x
+    LeakyRelu,
+    /// x for x > 0, else weight·x
+    Prelu,
+    /// min for x ≤ min, max for x ≥ max, x between
+    Hardtanh,
+    /// x for x > 0, else alpha·(e^(x/alpha) − 1)
+    Celu,
+    /// cap·tanh(x/cap)
+    Softcap,
+    /// beta·tanh(x/beta)·sigmoid(x)
+    Situ,
+    /// c·sigmoid(alpha·c), c = min(x, limit)
+    SwigluOai,
+    /// x·sigmoid(beta·x)
+    Swish,
+    /// (1 + erf((x − mu)/(sigma·√2)))/2
+    Laplace,
+    /// √ln(1 + e^x)
+    Sqrtsoftplus,
+    /// gelu(x) clamped to [min, max]
+    GeluClipped,
+    /// alpha_p·x² + beta·x for x > 0, else (e^min(x, eps) − 1 − x)·alpha_n + beta·x
+    Xielu,
 }
 
 impl Act {
     /// Every function the oracle knows.
-    pub const ALL: [Act; 18] = [
+    pub const ALL: [Act; 34] = [
         Act::Gelu,
         Act::GeluTanh,
         Act::Sigmoid,
@@ -667,6 +701,22 @@ impl Act {
         Act::Rsqrt,
         Act::GeluQuick,
         Act::Logsigmoid,
+        Act::Identity,
+        Act::Relu,
+        Act::Relu2,
+        Act::Relu6,
+        Act::LeakyRelu,
+        Act::Prelu,
+        Act::Hardtanh,
+        Act::Celu,
+        Act::Softcap,
+        Act::Situ,
+        Act::SwigluOai,
+        Act::Swish,
+        Act::Laplace,
+        Act::Sqrtsoftplus,
+        Act::GeluClipped,
+        Act::Xielu,
     ];
 
     /// The snake-case name used in table names.
@@ -690,6 +740,22 @@ impl Act {
             Act::Rsqrt => "rsqrt",
             Act::GeluQuick => "gelu_quick",
             Act::Logsigmoid => "logsigmoid",
+            Act::Identity => "identity",
+            Act::Relu => "relu",
+            Act::Relu2 => "relu2",
+            Act::Relu6 => "relu6",
+            Act::LeakyRelu => "leaky_relu",
+            Act::Prelu => "prelu",
+            Act::Hardtanh => "hardtanh",
+            Act::Celu => "celu",
+            Act::Softcap => "softcap",
+            Act::Situ => "situ",
+            Act::SwigluOai => "swiglu_oai",
+            Act::Swish => "swish",
+            Act::Laplace => "laplace",
+            Act::Sqrtsoftplus => "sqrtsoftplus",
+            Act::GeluClipped => "gelu_clipped",
+            Act::Xielu => "xielu",
         }
     }
 
@@ -697,6 +763,140 @@ impl Act {
     pub fn from_name(name: &str) -> Option<Act> {
         Act::ALL.into_iter().find(|a| a.name() == name)
     }
+
+    /// The constants, in docs/SEMANTICS.md's order: name and default (the exact decimal, or
+    /// `None` for a constant without default).
+    pub const fn constants(self) -> &'static [(&'static str, Option<&'static str>)] {
+        match self {
+            Act::Elu | Act::Celu => &[("alpha", Some("1"))],
+            Act::LeakyRelu => &[("alpha", Some("0.01"))],
+            Act::Prelu => &[("weight", None)],
+            Act::Hardtanh => &[("min", Some("-1")), ("max", Some("1"))],
+            Act::Softcap => &[("cap", None)],
+            Act::Situ => &[("beta", Some("4"))],
+            Act::SwigluOai => &[("alpha", Some("1.702")), ("limit", Some("7"))],
+            Act::Swish => &[("beta", Some("1"))],
+            Act::Laplace => &[("mu", Some("0.707107")), ("sigma", Some("0.282095"))],
+            Act::GeluClipped => &[("min", None), ("max", None)],
+            Act::Xielu => &[
+                ("alpha_p", None),
+                ("alpha_n", None),
+                ("beta", Some("0.5")),
+                ("eps", Some("-0.000001")),
+            ],
+            _ => &[],
+        }
+    }
+}
+
+/// A function with the exact values of its constants (in [`Act::constants`]' order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Func {
+    /// The function.
+    pub act: Act,
+    /// The constants' values.
+    pub k: Vec<Rational>,
+}
+
+impl Func {
+    /// `act` with the constants given as decimal or fraction text, in order.
+    ///
+    /// # Panics
+    /// If the number of values is not the function's, or a text is not a number.
+    pub fn new(act: Act, values: &[&str]) -> Func {
+        assert_eq!(
+            values.len(),
+            act.constants().len(),
+            "{} has {} constants",
+            act.name(),
+            act.constants().len()
+        );
+        Func {
+            act,
+            k: values.iter().map(|v| rational(v)).collect(),
+        }
+    }
+
+    /// `act` at its default constants, or `None` when one has no default.
+    pub fn default_of(act: Act) -> Option<Func> {
+        let values: Option<Vec<&str>> = act.constants().iter().map(|(_, d)| *d).collect();
+        Some(Func::new(act, &values?))
+    }
+
+    /// The constant `i` (in declared order).
+    pub(crate) fn c(&self, i: usize) -> &Rational {
+        &self.k[i]
+    }
+
+    /// The constant `i` at `prec` bits.
+    pub(crate) fn cf(&self, i: usize, prec: u32) -> Float {
+        Float::with_val(prec, &self.k[i])
+    }
+
+    /// A name for messages: `softcap(cap=30)`, with the values as reduced fractions.
+    pub fn label(&self) -> String {
+        if self.k.is_empty() {
+            return self.act.name().into();
+        }
+        let parts: Vec<String> = self
+            .act
+            .constants()
+            .iter()
+            .zip(&self.k)
+            .map(|((n, _), v)| format!("{n}={v}"))
+            .collect();
+        format!("{}({})", self.act.name(), parts.join(","))
+    }
+}
+
+/// A function at its default constants.
+///
+/// # Panics
+/// When a constant has no default.
+impl From<Act> for Func {
+    fn from(act: Act) -> Func {
+        Func::default_of(act)
+            .unwrap_or_else(|| panic!("{} has a constant without default", act.name()))
+    }
+}
+
+impl From<&Func> for Func {
+    fn from(f: &Func) -> Func {
+        f.clone()
+    }
+}
+
+/// A decimal (`1.702`, `-1e-6`, `30`) or fraction (`1/6`, `-7/3`) text as an exact rational.
+///
+/// # Panics
+/// If the text is not one.
+pub fn rational(s: &str) -> Rational {
+    if let Some((n, d)) = s.split_once('/') {
+        let n: Integer = n.parse().expect("a numerator");
+        let d: Integer = d.parse().expect("a denominator");
+        return Rational::from((n, d));
+    }
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (mantissa, exp) = match body.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().expect("an exponent")),
+        None => (body, 0),
+    };
+    let mut r = decimal_rational(mantissa);
+    let ten = Rational::from(10);
+    for _ in 0..exp.unsigned_abs() {
+        if exp > 0 {
+            r *= &ten;
+        } else {
+            r /= &ten;
+        }
+    }
+    if neg {
+        r.neg_assign();
+    }
+    r
 }
 
 /// How a reference output was obtained.
@@ -716,9 +916,10 @@ pub enum Path {
         /// The exact value is a midpoint (settled to even).
         tie: bool,
     },
-    /// Near a midpoint at every precision, where the input itself is that midpoint and the
-    /// function is known to lie strictly on one side of `x` (see [`side_of_input`]): e.g. gelu
-    /// at a large `x`, `x − x·Φ(−x)` with a residual below 2^-4000 relative.
+    /// Near a midpoint at every precision, where that midpoint is a point the function is
+    /// known to lie strictly on one side of (see [`pinned_points`]): the input itself (gelu at
+    /// a large `x`, `x − x·Φ(−x)` with a residual below 2^-4000 relative), or a limit (softcap
+    /// near its cap).
     Side,
 }
 
@@ -730,14 +931,58 @@ pub enum Path {
 pub fn side_of_input(act: Act, x_negative: bool) -> Option<Ordering> {
     use Act::*;
     match (act, x_negative) {
-        (Gelu | GeluTanh | Silu | Mish | GeluQuick, false) => Some(Ordering::Less),
+        (Gelu | GeluTanh | Silu | Mish | GeluQuick | Swish | SwigluOai, false) => {
+            Some(Ordering::Less)
+        }
         (Softplus, _) => Some(Ordering::Greater),
         // ln sigmoid(x) = x − ln(1 + e^x) < x.
         (Logsigmoid, _) => Some(Ordering::Less),
-        (Tanh | Softsign, false) => Some(Ordering::Less),
-        (Tanh | Softsign, true) => Some(Ordering::Greater),
+        (Tanh | Softsign | Softcap | Situ, false) => Some(Ordering::Less),
+        (Tanh | Softsign | Softcap | Situ, true) => Some(Ordering::Greater),
+        // x + alpha·(e^(x/alpha) − 1 − x/alpha) > x.
+        (Celu, true) => Some(Ordering::Greater),
         _ => None,
     }
+}
+
+/// The points that `f(x)` can approach closer than any precision resolves, with the side of
+/// each where `f(x)` lies: the input itself ([`side_of_input`]), and the limits that the
+/// function approaches from one side (softcap's ±cap, situ's beta, elu's and celu's −alpha).
+pub fn pinned_points(f: &Func, x: &Rational) -> Vec<(Rational, Ordering)> {
+    let negative = x.cmp0() == Ordering::Less;
+    let mut out: Vec<(Rational, Ordering)> = side_of_input(f.act, negative)
+        .map(|side| (x.clone(), side))
+        .into_iter()
+        .collect();
+    match (f.act, negative) {
+        (Act::Softcap, false) => out.push((f.c(0).clone(), Ordering::Less)),
+        (Act::Softcap, true) => out.push((-f.c(0).clone(), Ordering::Greater)),
+        (Act::Situ, false) => out.push((f.c(0).clone(), Ordering::Less)),
+        (Act::Celu, true) => out.push((-f.c(0).clone(), Ordering::Greater)),
+        // alpha·(e^x − 1) = alpha·x + alpha·(e^x − 1 − x), the second term positive: above
+        // alpha·x (by a residual beyond every precision for tiny x), and above −alpha.
+        (Act::Elu, true) => {
+            out.push((f.c(0).clone() * x, Ordering::Greater));
+            out.push((-f.c(0).clone(), Ordering::Greater));
+        }
+        // Past the limit the value is limit·sigmoid(alpha·limit), below limit.
+        (Act::SwigluOai, false) if x > f.c(1) => out.push((f.c(1).clone(), Ordering::Less)),
+        // √softplus(x) > √x, by a residual beyond every precision for large x: a point when
+        // x is a rational square (an f32 input whose root is a midpoint of the output).
+        (Act::Sqrtsoftplus, false)
+            if x.numer().is_perfect_square() && x.denom().is_perfect_square() =>
+        {
+            let root = Rational::from((x.numer().clone().sqrt(), x.denom().clone().sqrt()));
+            out.push((root, Ordering::Greater));
+        }
+        // For x ≤ eps: alpha_n·e^x + [(beta − alpha_n)·x − alpha_n], above the rational.
+        (Act::Xielu, true) if x <= f.c(3) => {
+            let p = (f.c(2).clone() - f.c(1)) * x - f.c(1);
+            out.push((p, Ordering::Greater));
+        }
+        _ => {}
+    }
+    out
 }
 
 /// A reference output.
@@ -758,24 +1003,20 @@ enum Value {
         negative: bool,
     },
     DefaultNan,
-    /// An ordinary real number, rounded like any other.
-    Real(fn(u32) -> Float),
+    /// An ordinary real number at a given precision, rounded like any other.
+    Real(Box<dyn Fn(u32) -> Float>),
+    /// An exact rational (a constant): rounded exactly; zero is +0.
+    Exact(Rational),
 }
 
 fn one(prec: u32) -> Float {
     Float::with_val(prec, 1)
-}
-fn minus_one(prec: u32) -> Float {
-    Float::with_val(prec, -1)
 }
 fn half(prec: u32) -> Float {
     Float::with_val(prec, 0.5)
 }
 fn ln2(prec: u32) -> Float {
     Float::with_val(prec, Constant::Log2)
-}
-fn minus_ln2(prec: u32) -> Float {
-    -ln2(prec)
 }
 fn minus_lambda_alpha(prec: u32) -> Float {
     let mut v = selu_lambda(prec) * selu_alpha(prec);
@@ -800,42 +1041,117 @@ fn decimal_rational(s: &str) -> Rational {
     ))
 }
 
+/// The clamp of a special value `g` of gelu (−0, +0, +inf) to gelu_clipped's `[min, max]`.
+fn clipped_special(f: &Func, g: Value) -> Value {
+    let (min, max) = (f.c(0).clone(), f.c(1).clone());
+    let sign = |v: &Value| match v {
+        Value::Inf { negative: false } => Ordering::Greater,
+        _ => Ordering::Equal,
+    };
+    // A zero compares equal to 0, an infinity beyond every constant.
+    let at_or_below = |c: &Rational| match sign(&g) {
+        Ordering::Greater => false,
+        _ => c.cmp0() != Ordering::Less,
+    };
+    let at_or_above = |c: &Rational| match sign(&g) {
+        Ordering::Greater => true,
+        _ => c.cmp0() != Ordering::Greater,
+    };
+    if at_or_below(&min) {
+        Value::Exact(min)
+    } else if at_or_above(&max) {
+        Value::Exact(max)
+    } else {
+        g
+    }
+}
+
 /// The limit at −inf (`negative`) or +inf.
-fn limit(act: Act, negative: bool) -> Value {
+fn limit(f: &Func, negative: bool) -> Value {
     use Act::*;
     if negative {
-        match act {
-            Gelu | GeluTanh | Silu | Mish | Hardswish | GeluQuick => Value::Zero { negative: true },
-            Sigmoid | Softplus | Hardsigmoid | Exp => Value::Zero { negative: false },
-            Tanh | Softsign | Elu | Erf => Value::Real(minus_one),
-            Selu => Value::Real(minus_lambda_alpha),
+        match f.act {
+            Gelu | GeluTanh | Silu | Mish | Hardswish | GeluQuick | Situ | SwigluOai | Swish => {
+                Value::Zero { negative: true }
+            }
+            Sigmoid | Softplus | Hardsigmoid | Exp | Relu | Relu2 | Relu6 | Laplace
+            | Sqrtsoftplus => Value::Zero { negative: false },
+            Tanh | Softsign | Erf => Value::Exact(Rational::from(-1)),
+            Elu | Celu | Softcap => Value::Exact(-f.c(0).clone()),
+            Selu => Value::Real(Box::new(minus_lambda_alpha)),
             Log | Rsqrt => Value::DefaultNan,
-            Logsigmoid => Value::Inf { negative: true },
+            Logsigmoid | Identity => Value::Inf { negative: true },
+            LeakyRelu | Prelu => match f.c(0).cmp0() {
+                Ordering::Greater => Value::Inf { negative: true },
+                Ordering::Less => Value::Inf { negative: false },
+                Ordering::Equal => Value::Zero { negative: true },
+            },
+            Hardtanh => Value::Exact(f.c(0).clone()),
+            GeluClipped => clipped_special(f, Value::Zero { negative: true }),
+            Xielu => match f.c(1).cmp(f.c(2)) {
+                Ordering::Greater => Value::Inf { negative: false },
+                Ordering::Less => Value::Inf { negative: true },
+                Ordering::Equal => Value::Exact(-f.c(1).clone()),
+            },
         }
     } else {
-        match act {
+        match f.act {
             Gelu | GeluTanh | Silu | Mish | Softplus | Elu | Selu | Hardswish | Exp | Log
-            | GeluQuick => Value::Inf { negative: false },
-            Sigmoid | Tanh | Softsign | Hardsigmoid | Erf => Value::Real(one),
+            | GeluQuick | Identity | Relu | Relu2 | LeakyRelu | Prelu | Celu | Swish
+            | Sqrtsoftplus | Xielu => Value::Inf { negative: false },
+            Sigmoid | Tanh | Softsign | Hardsigmoid | Erf | Laplace => Value::Real(Box::new(one)),
             Rsqrt => Value::Zero { negative: false },
             Logsigmoid => Value::Zero { negative: true },
+            Relu6 => Value::Exact(Rational::from(6)),
+            Hardtanh => Value::Exact(f.c(1).clone()),
+            Softcap | Situ => Value::Exact(f.c(0).clone()),
+            SwigluOai => {
+                let g = f.clone();
+                Value::Real(Box::new(move |prec| {
+                    let l = g.cf(1, prec);
+                    let k = Float::with_val(prec, &g.cf(0, prec) * &l);
+                    x_over_one_plus_exp_neg(&l, &k, prec)
+                }))
+            }
+            GeluClipped => clipped_special(f, Value::Inf { negative: false }),
         }
     }
 }
 
 /// The value at ±0.
-fn at_zero(act: Act, negative: bool) -> Value {
+fn at_zero(f: &Func, negative: bool) -> Value {
     use Act::*;
-    match act {
-        // Odd functions, x·g(x) with g(0) > 0, elu and selu keep the zero's sign.
+    match f.act {
+        // Odd functions, x·g(x) with g(0) > 0, the linear functions keep the zero's sign.
         Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf
-        | GeluQuick => Value::Zero { negative },
-        Sigmoid | Hardsigmoid => Value::Real(half),
-        Softplus => Value::Real(ln2),
-        Exp => Value::Real(one),
+        | GeluQuick | Identity | LeakyRelu | Prelu | Celu | Softcap | Situ | SwigluOai | Swish => {
+            Value::Zero { negative }
+        }
+        Relu | Relu2 | Relu6 => Value::Zero { negative: false },
+        Sigmoid | Hardsigmoid => Value::Real(Box::new(half)),
+        Softplus => Value::Real(Box::new(ln2)),
+        Sqrtsoftplus => Value::Real(Box::new(|prec| ln2(prec).sqrt())),
+        Exp => Value::Real(Box::new(one)),
         Log => Value::Inf { negative: true },
         Rsqrt => Value::Inf { negative },
-        Logsigmoid => Value::Real(minus_ln2),
+        Logsigmoid => Value::Real(Box::new(|prec| -ln2(prec))),
+        Hardtanh => {
+            if f.c(0).cmp0() != Ordering::Less {
+                Value::Exact(f.c(0).clone())
+            } else if f.c(1).cmp0() != Ordering::Greater {
+                Value::Exact(f.c(1).clone())
+            } else {
+                Value::Zero { negative }
+            }
+        }
+        GeluClipped => clipped_special(f, Value::Zero { negative }),
+        Laplace | Xielu => {
+            let g = f.clone();
+            Value::Real(Box::new(move |prec| {
+                let x = Float::with_val(prec, 0);
+                evaluate_func(&g, &x, &Rational::new(), prec, false)
+            }))
+        }
     }
 }
 
@@ -843,32 +1159,39 @@ fn value_bits(fmt: Fmt, value: Value) -> u32 {
     match value {
         Value::Zero { negative } => fmt.zero(negative),
         // E4M3 has no infinities: an infinite result is NaN with the infinity's sign (fnuz:
-        // the NaN 0x80; FP6 and FP4 would saturate, but no function of theirs is infinite).
+        // the NaN 0x80; FP6 and FP4 saturate).
         Value::Inf { negative } => fmt.overflow(negative),
         Value::DefaultNan => fmt.default_nan(),
+        Value::Exact(r) => round_rational(fmt, &r).0,
         Value::Real(make) => {
-            let v = make(BASE_PREC);
-            let r = round_float(fmt, &v, BASE_PREC - GUARD_BITS);
-            assert!(
-                !r.near_midpoint,
-                "special value {v} is near a midpoint of {}",
-                fmt.name()
-            );
-            r.bits
+            for prec in [BASE_PREC, RAISED_PRECS[0], RAISED_PRECS[1]] {
+                let v = make(prec);
+                let r = round_float(fmt, &v, prec - GUARD_BITS);
+                if !r.near_midpoint {
+                    return r.bits;
+                }
+            }
+            panic!("a special value stays near a midpoint of {}", fmt.name())
         }
     }
 }
 
-/// The sign of f(x) for a finite nonzero x where f(x) is not exactly zero.
-fn value_is_negative(act: Act, x: &Float) -> bool {
+/// The sign of f(x) for a finite nonzero x where f(x) is not exactly zero, where it is known
+/// from the definition (`None` for xielu's negative side and gelu_clipped, whose sign the
+/// evaluation gives).
+fn value_is_negative(f: &Func, x: &Rational) -> Option<bool> {
     use Act::*;
-    match act {
+    let neg = x.cmp0() == Ordering::Less;
+    Some(match f.act {
         Gelu | GeluTanh | Tanh | Silu | Mish | Softsign | Elu | Selu | Hardswish | Erf
-        | GeluQuick => x.is_sign_negative(),
-        Sigmoid | Softplus | Hardsigmoid | Exp | Rsqrt => false,
+        | GeluQuick | Identity | Celu | Softcap | Situ | SwigluOai | Swish => neg,
+        Sigmoid | Softplus | Hardsigmoid | Exp | Rsqrt | Relu | Relu2 | Relu6 | Laplace
+        | Sqrtsoftplus => false,
         Log => *x < 1,
         Logsigmoid => true,
-    }
+        LeakyRelu | Prelu => neg && f.c(0).cmp0() == Ordering::Greater,
+        Hardtanh | GeluClipped | Xielu => return None,
+    })
 }
 
 /// ln(1 + e^x) without cancellation or overflow: x + ln(1 + e^−x) for x > 0.
@@ -894,16 +1217,25 @@ fn x_over_one_plus_exp_neg(x: &Float, k: &Float, prec: u32) -> Float {
     Float::with_val(prec, x / &t)
 }
 
+/// `c·tanh(x/c)`.
+fn softcap_value(x: &Float, c: &Float, prec: u32) -> Float {
+    let mut t = Float::with_val(prec, x / c);
+    t.tanh_mut();
+    t * c
+}
+
 /// The exact value when it is rational; `None` where the function is transcendental.
-pub fn exact_rational(act: Act, x: &Rational) -> Option<Rational> {
+pub fn exact_rational(f: impl Into<Func>, x: &Rational) -> Option<Rational> {
+    let f = f.into();
     let three = Rational::from(3);
-    match act {
+    let positive = x.cmp0() == Ordering::Greater;
+    match f.act {
         Act::Softsign => {
             let den = x.clone().abs() + 1u32;
             Some(Rational::from(x / &den))
         }
-        Act::Elu if x.cmp0() == Ordering::Greater => Some(x.clone()),
-        Act::Selu if x.cmp0() == Ordering::Greater => Some(decimal_rational(SELU_LAMBDA) * x),
+        Act::Elu | Act::Celu if positive => Some(x.clone()),
+        Act::Selu if positive => Some(decimal_rational(SELU_LAMBDA) * x),
         Act::Hardsigmoid => Some(if *x >= three {
             Rational::from(1)
         } else if *x <= -three {
@@ -918,30 +1250,116 @@ pub fn exact_rational(act: Act, x: &Rational) -> Option<Rational> {
         } else {
             (x.clone() + 3u32) * x / 6u32
         }),
+        Act::Identity => Some(x.clone()),
+        Act::Relu => Some(if positive { x.clone() } else { Rational::new() }),
+        Act::Relu2 => Some(if positive {
+            x.clone() * x
+        } else {
+            Rational::new()
+        }),
+        Act::Relu6 => Some(if !positive {
+            Rational::new()
+        } else if *x >= 6 {
+            Rational::from(6)
+        } else {
+            x.clone()
+        }),
+        Act::LeakyRelu | Act::Prelu => Some(if positive {
+            x.clone()
+        } else {
+            f.c(0).clone() * x
+        }),
+        Act::Hardtanh => Some(if x <= f.c(0) {
+            f.c(0).clone()
+        } else if x >= f.c(1) {
+            f.c(1).clone()
+        } else {
+            x.clone()
+        }),
+        Act::Xielu if positive => Some(f.c(0).clone() * x * x + f.c(2).clone() * x),
+        Act::GeluClipped => {
+            // Past a clamp the value is the constant: decided at the largest precision.
+            let prec = RAISED_PRECS[1];
+            let xf = Float::with_val(prec, x);
+            match clip(&f, &gelu(&xf, prec, false), prec) {
+                Clip::Below => Some(f.c(0).clone()),
+                Clip::Above => Some(f.c(1).clone()),
+                _ => None,
+            }
+        }
         _ => None,
     }
+}
+
+/// Where gelu's value `g` (at `prec` bits) lies against gelu_clipped's clamps.
+enum Clip {
+    Below,
+    Above,
+    Inside,
+    /// Within 2^-(prec − GUARD_BITS) of this clamp (0 for min, 1 for max).
+    Near(usize),
+}
+
+fn clip(f: &Func, g: &Float, prec: u32) -> Clip {
+    let mut margin = Float::with_val(prec, g.abs_ref());
+    margin >>= prec - GUARD_BITS;
+    for (i, want) in [(0, Ordering::Less), (1, Ordering::Greater)] {
+        let d = Float::with_val(prec, g - f.c(i));
+        if Float::with_val(prec, d.abs_ref()) <= margin {
+            return Clip::Near(i);
+        }
+        if d.partial_cmp(&0) == Some(want) || d.is_zero() {
+            return if i == 0 { Clip::Below } else { Clip::Above };
+        }
+    }
+    Clip::Inside
+}
+
+/// `(x/2)·erfc(−x/√2)`. With `fast` (a value to be rounded, not measured): below −15 the value
+/// is `x·erfc(u)/2` with `u = −x/√2 > 10.6`, at most `e^(−u²)/√(2π) < 2^-160`
+/// (erfc(u) < e^(−u²)/(u·√π)): below half the smallest subnormal of every format (2^-150 for
+/// `f32`), and on the same side of every nonzero constant (at least 2^-128 in magnitude) as
+/// −2^-3000, which is returned instead (MPFR's erfc takes milliseconds for arguments between
+/// 5 and 40).
+fn gelu(x: &Float, prec: u32, fast: bool) -> Float {
+    if fast && *x < -15 {
+        let mut tiny = Float::with_val(prec, -1);
+        tiny >>= 3000;
+        return tiny;
+    }
+    let sqrt2 = Float::with_val(prec, 2).sqrt();
+    let mut t = Float::with_val(prec, x / &sqrt2);
+    t.neg_assign();
+    t.erfc_mut();
+    let mut v = Float::with_val(prec, x * &t);
+    v >>= 1;
+    v
 }
 
 /// f(x) at `prec` bits for a finite nonzero x (given exactly at `prec` bits and as a rational),
 /// in the domain. Each step is one correctly rounded MPFR operation; formulas avoid
 /// cancellation, so the relative error stays within a few units of 2^-prec times the
 /// function's condition number.
-pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
-    match act {
-        Act::Gelu => {
-            // (x/2)·erfc(−x/√2)
-            let sqrt2 = Float::with_val(prec, 2).sqrt();
-            let mut t = Float::with_val(prec, x / &sqrt2);
-            t.neg_assign();
-            t.erfc_mut();
-            let mut v = Float::with_val(prec, x * &t);
-            v >>= 1;
-            v
-        }
+pub fn evaluate(f: impl Into<Func>, x: &Float, xr: &Rational, prec: u32) -> Float {
+    evaluate_func(&f.into(), x, xr, prec, false)
+}
+
+/// [`evaluate`]; with `fast`, a value to be rounded rather than measured: where the value is
+/// certain to round to ∓0 or 1 in every format (gelu far below 0, laplace far from its
+/// center), a stand-in that rounds the same is returned without computing it.
+fn evaluate_func(f: &Func, x: &Float, xr: &Rational, prec: u32, fast: bool) -> Float {
+    let rational = |f: &Func| Float::with_val(prec, &exact_rational(f, xr).expect("rational"));
+    match f.act {
+        Act::Gelu => gelu(x, prec, fast),
         Act::GeluTanh => {
-            // (x/2)(1 + tanh z) = x / (1 + e^(−2z)), z = √(2/π)·(x + 0.044715·x³)
+            // (x/2)(1 + tanh z) = x / (1 + e^(−2z)), z = √(2/π)·(x + 0.044715·x³). A constant
+            // given in `k` replaces √(2/π) (gelu_fast's truncated 0.7978845608: a check of the
+            // engine's formula, not an actlut function).
             let c = Float::with_val(prec, &Rational::from((44715, 1_000_000)));
-            let k = (Float::with_val(prec, 2) / Float::with_val(prec, Constant::Pi)).sqrt();
+            let k = match f.k.first() {
+                Some(k) => Float::with_val(prec, k),
+                None => (Float::with_val(prec, 2) / Float::with_val(prec, Constant::Pi)).sqrt(),
+            };
             let x3 = Float::with_val(prec, x * x) * x; // exact: at most 3·24 bits
             let inner = Float::with_val(prec, &c * &x3) + x;
             let mut two_z = k * inner;
@@ -965,7 +1383,17 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
             if x.is_sign_positive() {
                 x.clone()
             } else {
-                Float::with_val(prec, x.exp_m1_ref())
+                Float::with_val(prec, x.exp_m1_ref()) * f.cf(0, prec)
+            }
+        }
+        Act::Celu => {
+            if x.is_sign_positive() {
+                x.clone()
+            } else {
+                let a = f.cf(0, prec);
+                let mut t = Float::with_val(prec, x / &a);
+                t.exp_m1_mut();
+                t * a
             }
         }
         Act::Selu => {
@@ -976,9 +1404,15 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
                 Float::with_val(prec, x.exp_m1_ref()) * la
             }
         }
-        Act::Hardsigmoid | Act::Hardswish => {
-            Float::with_val(prec, &exact_rational(act, xr).expect("rational"))
-        }
+        Act::Hardsigmoid
+        | Act::Hardswish
+        | Act::Identity
+        | Act::Relu
+        | Act::Relu2
+        | Act::Relu6
+        | Act::LeakyRelu
+        | Act::Prelu
+        | Act::Hardtanh => rational(f),
         Act::Erf => Float::with_val(prec, x.erf_ref()),
         Act::Exp => Float::with_val(prec, x.exp_ref()),
         Act::Log => Float::with_val(prec, x.ln_ref()),
@@ -995,17 +1429,87 @@ pub fn evaluate(act: Act, x: &Float, xr: &Rational, prec: u32) -> Float {
             let minus_x = Float::with_val(prec, -x);
             -softplus(&minus_x, prec)
         }
+        Act::Softcap => softcap_value(x, &f.cf(0, prec), prec),
+        Act::Situ => {
+            // beta·tanh(x/beta) / (1 + e^(−x))
+            let s = softcap_value(x, &f.cf(0, prec), prec);
+            x_over_one_plus_exp_neg(&s, x, prec)
+        }
+        Act::Swish => {
+            let bx = Float::with_val(prec, &f.cf(0, prec) * x);
+            x_over_one_plus_exp_neg(x, &bx, prec)
+        }
+        Act::SwigluOai => {
+            // c = min(x, limit), decided exactly on the rational input.
+            let c = if xr <= f.c(1) {
+                x.clone()
+            } else {
+                f.cf(1, prec)
+            };
+            let ac = Float::with_val(prec, &f.cf(0, prec) * &c);
+            x_over_one_plus_exp_neg(&c, &ac, prec)
+        }
+        Act::Laplace => {
+            // erfc(−(x − mu)/(sigma·√2))/2, x − mu exact as a rational. With `fast`, past |u| = 10.5 the
+            // value is within erfc(10.5)/2 < e^(−u²)/(2u·√π) < 2^-160 of 0 (u > 10.5) or of 1
+            // (u < −10.5): beyond every format's resolution there (half the smallest f32
+            // subnormal is 2^-150; 1 is a value of every format, 1 − 2^-25 its nearest
+            // rounding boundary below), as 2^-3000 and 1 are, which are returned instead
+            // (MPFR's erfc takes milliseconds for arguments between 5 and 40).
+            let d = Float::with_val(prec, &(xr.clone() - f.c(0)));
+            let s2 = f.cf(1, prec) * Float::with_val(prec, 2).sqrt();
+            let mut u = Float::with_val(prec, &d / &s2);
+            u.neg_assign();
+            if fast && u > 10.5 {
+                let mut tiny = Float::with_val(prec, 1);
+                tiny >>= 3000;
+                return tiny;
+            }
+            if fast && u < -10.5 {
+                return one(prec);
+            }
+            u.erfc_mut();
+            u >>= 1;
+            u
+        }
+        Act::Sqrtsoftplus => softplus(x, prec).sqrt(),
+        Act::GeluClipped => {
+            let g = gelu(x, prec, fast);
+            match clip(f, &g, prec) {
+                Clip::Inside => g,
+                Clip::Below | Clip::Near(0) => f.cf(0, prec),
+                Clip::Above | Clip::Near(_) => f.cf(1, prec),
+            }
+        }
+        Act::Xielu => {
+            if xr.cmp0() == Ordering::Greater {
+                return rational(f);
+            }
+            // (e^m − 1 − x)·alpha_n + beta·x, m = min(x, eps) decided exactly.
+            let (an, b) = (f.cf(1, prec), f.cf(2, prec));
+            let m = if xr <= f.c(3) {
+                x.clone()
+            } else {
+                f.cf(3, prec)
+            };
+            let mut e = Float::with_val(prec, m.exp_m1_ref());
+            e -= x;
+            let t1 = e * an;
+            let t2 = Float::with_val(prec, &b * x);
+            t1 + t2
+        }
     }
 }
 
-/// The correctly rounded output of `act` in `fmt` for the input bit pattern `bits`.
+/// The correctly rounded output of `f` (an [`Act`] at its default constants, or a [`Func`])
+/// in `fmt` for the input bit pattern `bits`.
 ///
 /// # Panics
 /// When an input stays within the near-midpoint margin at every precision of
 /// [`RAISED_PRECS`] and the function has no exact rational value there.
-pub fn reference(act: Act, fmt: Fmt, bits: u32) -> Reference {
+pub fn reference(f: impl Into<Func>, fmt: Fmt, bits: u32) -> Reference {
     let [p1, p2] = RAISED_PRECS;
-    reference_with_precisions(act, fmt, bits, &[BASE_PREC, p1, p2])
+    reference_with_precisions(f, fmt, bits, &[BASE_PREC, p1, p2])
 }
 
 /// [`reference()`] with another ladder of precisions (the first one is the base): lets tests
@@ -1013,18 +1517,30 @@ pub fn reference(act: Act, fmt: Fmt, bits: u32) -> Reference {
 ///
 /// # Panics
 /// As [`reference()`], at the last precision of `precs`; also when `precs` is empty.
-pub fn reference_with_precisions(act: Act, fmt: Fmt, bits: u32, precs: &[u32]) -> Reference {
-    reference_converting(act, fmt, fmt, bits, precs)
+pub fn reference_with_precisions(
+    f: impl Into<Func>,
+    fmt: Fmt,
+    bits: u32,
+    precs: &[u32],
+) -> Reference {
+    reference_converting(f, fmt, fmt, bits, precs)
 }
 
-/// The correctly rounded output in `fmt` of `act` at the input bit pattern `bits` of another
+/// The correctly rounded output in `fmt` of `f` at the input bit pattern `bits` of another
 /// format `input` (e.g. an `f32` input and an `f16` output, as quantized tables evaluate).
 /// A NaN input gives the same NaN quieted when the formats are the same, and otherwise the
 /// default NaN of `fmt`.
 ///
 /// # Panics
 /// As [`reference_with_precisions`].
-pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[u32]) -> Reference {
+pub fn reference_converting(
+    f: impl Into<Func>,
+    input: Fmt,
+    fmt: Fmt,
+    bits: u32,
+    precs: &[u32],
+) -> Reference {
+    let f = f.into();
     let special = |bits| Reference {
         bits,
         path: Path::Special,
@@ -1032,8 +1548,8 @@ pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[
     let (negative, significand, exponent) = match decode(input, bits) {
         Decoded::Nan if input == fmt => return special(bits | fmt.quiet_bit()),
         Decoded::Nan => return special(fmt.default_nan()),
-        Decoded::Inf { negative } => return special(value_bits(fmt, limit(act, negative))),
-        Decoded::Zero { negative } => return special(value_bits(fmt, at_zero(act, negative))),
+        Decoded::Inf { negative } => return special(value_bits(fmt, limit(&f, negative))),
+        Decoded::Zero { negative } => return special(value_bits(fmt, at_zero(&f, negative))),
         Decoded::Finite {
             negative,
             significand,
@@ -1042,37 +1558,67 @@ pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[
     };
     let xr = finite_to_rational(negative, significand, exponent);
     // Domain errors and exact zeros at nonzero inputs.
-    match act {
+    match f.act {
         Act::Log | Act::Rsqrt if negative => return special(fmt.default_nan()),
         Act::Log if xr == 1 => return special(fmt.zero(false)),
         Act::Hardsigmoid if xr <= -3 => return special(fmt.zero(false)),
         Act::Hardswish if xr <= -3 => return special(fmt.zero(true)),
+        Act::Relu | Act::Relu2 | Act::Relu6 if negative => return special(fmt.zero(false)),
+        Act::LeakyRelu | Act::Prelu if negative && f.c(0).cmp0() == Ordering::Equal => {
+            return special(fmt.zero(true))
+        }
         _ => {}
+    }
+    // Rational values are rounded exactly (a tie is settled to even, and an exact zero is
+    // +0, as the constants of docs/SEMANTICS.md are).
+    if matches!(
+        f.act,
+        Act::Identity
+            | Act::Relu
+            | Act::Relu2
+            | Act::Relu6
+            | Act::LeakyRelu
+            | Act::Prelu
+            | Act::Hardtanh
+    ) || (f.act == Act::Xielu && !negative)
+    {
+        let exact = exact_rational(&f, &xr).expect("rational");
+        let (bits, tie) = round_rational(fmt, &exact);
+        let bits = if exact.cmp0() == Ordering::Equal {
+            fmt.zero(false)
+        } else {
+            bits
+        };
+        return Reference {
+            bits,
+            path: Path::Exact { tie },
+        };
     }
     let mut last = None;
     for (i, &prec) in precs.iter().enumerate() {
         let x = finite_to_float(negative, significand, exponent, prec);
-        let mut v = evaluate(act, &x, &xr, prec);
+        let mut v = evaluate_func(&f, &x, &xr, prec, true);
         assert!(
             !v.is_nan(),
             "{} {}: NaN at {bits:#06x}",
-            act.name(),
+            f.label(),
             fmt.name()
         );
-        let expect_negative = value_is_negative(act, &x);
-        if v.is_zero() {
-            // An underflow of the working range: the exact value is nonzero, of known sign.
-            if v.is_sign_negative() != expect_negative {
-                v.neg_assign();
+        if let Some(expect_negative) = value_is_negative(&f, &xr) {
+            if v.is_zero() {
+                // An underflow of the working range: the exact value is nonzero, of known sign.
+                if v.is_sign_negative() != expect_negative {
+                    v.neg_assign();
+                }
             }
+            assert_eq!(
+                v.is_sign_negative(),
+                expect_negative,
+                "{} {}: sign of {v} at {bits:#06x}",
+                f.label(),
+                fmt.name()
+            );
         }
-        assert_eq!(
-            v.is_sign_negative(),
-            expect_negative,
-            "{} {}: sign of {v} at {bits:#06x}",
-            act.name(),
-            fmt.name()
-        );
         let r = round_float(fmt, &v, prec - GUARD_BITS);
         if !r.near_midpoint {
             let path = if i == 0 {
@@ -1082,8 +1628,13 @@ pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[
             };
             return Reference { bits: r.bits, path };
         }
-        if let Some(exact) = exact_rational(act, &xr) {
+        if let Some(exact) = exact_rational(&f, &xr) {
             let (bits, tie) = round_rational(fmt, &exact);
+            let bits = if exact.cmp0() == Ordering::Equal {
+                fmt.zero(false)
+            } else {
+                bits
+            };
             return Reference {
                 bits,
                 path: Path::Exact { tie },
@@ -1091,53 +1642,56 @@ pub fn reference_converting(act: Act, input: Fmt, fmt: Fmt, bits: u32, precs: &[
         }
         last = Some(v);
     }
-    // Still near a midpoint: if the input itself is that midpoint and f lies strictly on a known
-    // side of it, f(x) rounds like a value just off x on that side. (If x is not a midpoint, it
-    // lies at least a quantum of the input format away from every midpoint, and a residual that
-    // small cannot bridge that: such a case would be a coincidence beyond every precision, and
-    // panics below.)
-    let (_, x_is_midpoint) = round_rational(fmt, &xr);
+    // Still near a midpoint: if that midpoint is a point the function lies strictly on a
+    // known side of (the input itself, or a limit it approaches), f(x) rounds like a value
+    // just off it on that side. (Otherwise the point lies at least a quantum of the input
+    // format away from every midpoint, and a residual that small cannot bridge that: such a
+    // case would be a coincidence beyond every precision, and panics below.)
     let prec = *precs.last().expect("a precision");
-    let near_x = last.as_ref().is_some_and(|v: &Float| {
-        let x = finite_to_float(negative, significand, exponent, prec);
-        let mut margin = Float::with_val(prec, x.abs_ref());
-        margin >>= prec - GUARD_BITS;
-        Float::with_val(prec, v - &x).abs() <= margin
-    });
-    if let (true, true, Some(side)) = (x_is_midpoint, near_x, side_of_input(act, negative)) {
-        let mut nudge = xr.clone().abs();
-        nudge >>= 64u32;
-        let off = match side {
-            Ordering::Less => xr.clone() - nudge,
-            _ => xr.clone() + nudge,
-        };
-        return Reference {
-            bits: round_rational(fmt, &off).0,
-            path: Path::Side,
-        };
+    for (p, side) in pinned_points(&f, &xr) {
+        let (_, p_is_midpoint) = round_rational(fmt, &p);
+        let near_p = last.as_ref().is_some_and(|v: &Float| {
+            let pf = Float::with_val(prec, &p);
+            let mut margin = Float::with_val(prec, pf.abs_ref());
+            margin >>= prec - GUARD_BITS;
+            Float::with_val(prec, v - &pf).abs() <= margin
+        });
+        if p_is_midpoint && near_p {
+            let mut nudge = p.clone().abs();
+            nudge >>= 64u32;
+            let off = match side {
+                Ordering::Less => p.clone() - nudge,
+                _ => p.clone() + nudge,
+            };
+            return Reference {
+                bits: round_rational(fmt, &off).0,
+                path: Path::Side,
+            };
+        }
     }
     panic!(
         "{} {}: input {bits:#06x} = {} stays within 2^-{} of a midpoint at {} bits: {}",
-        act.name(),
+        f.label(),
         fmt.name(),
         Float::with_val(64, &xr),
-        precs.last().expect("a precision") - GUARD_BITS,
-        precs.last().expect("a precision"),
+        prec - GUARD_BITS,
+        prec,
         last.expect("evaluated")
     )
 }
 
 /// Whether `got` (bits of `fmt`) is the correct rounding of some value within
-/// 2^rel_log2 (relative) of the exact `act` at the finite nonzero input `bits` of `input`: a
+/// 2^rel_log2 (relative) of the exact `f` at the finite nonzero input `bits` of `input`: a
 /// faithful result under that error bound (0.5 ulp + 2^rel_log2). `false` for other inputs.
 pub fn is_rounding_within(
-    act: Act,
+    f: impl Into<Func>,
     input: Fmt,
     fmt: Fmt,
     bits: u32,
     got: u32,
     rel_log2: i32,
 ) -> bool {
+    let f = f.into();
     let Decoded::Finite {
         negative,
         significand,
@@ -1146,12 +1700,12 @@ pub fn is_rounding_within(
     else {
         return false;
     };
-    if negative && matches!(act, Act::Log | Act::Rsqrt) {
+    if negative && matches!(f.act, Act::Log | Act::Rsqrt) {
         return false;
     }
     let x = finite_to_float(negative, significand, exponent, BASE_PREC);
     let xr = finite_to_rational(negative, significand, exponent);
-    let v = evaluate(act, &x, &xr, BASE_PREC);
+    let v = evaluate_func(&f, &x, &xr, BASE_PREC, false);
     let mut delta = Float::with_val(BASE_PREC, v.abs_ref());
     delta <<= rel_log2;
     let lo = Float::with_val(BASE_PREC, &v - &delta);
@@ -1161,7 +1715,8 @@ pub fn is_rounding_within(
 }
 
 /// The input's value and f(input) at [`BASE_PREC`] bits, for messages.
-pub fn describe(act: Act, fmt: Fmt, bits: u32) -> (String, String) {
+pub fn describe(f: impl Into<Func>, fmt: Fmt, bits: u32) -> (String, String) {
+    let f = f.into();
     match decode(fmt, bits) {
         Decoded::Nan => ("NaN".into(), "NaN".into()),
         Decoded::Inf { negative } => {
@@ -1180,9 +1735,9 @@ pub fn describe(act: Act, fmt: Fmt, bits: u32) -> (String, String) {
             let x = finite_to_float(negative, significand, exponent, BASE_PREC);
             let xr = finite_to_rational(negative, significand, exponent);
             let input = format!("{:.12e}", x);
-            let in_domain = !(negative && matches!(act, Act::Log | Act::Rsqrt));
+            let in_domain = !(negative && matches!(f.act, Act::Log | Act::Rsqrt));
             let value = if in_domain {
-                format!("{:.40e}", evaluate(act, &x, &xr, BASE_PREC))
+                format!("{:.40e}", evaluate_func(&f, &x, &xr, BASE_PREC, false))
             } else {
                 "NaN (outside the domain)".into()
             };
@@ -1190,6 +1745,8 @@ pub fn describe(act: Act, fmt: Fmt, bits: u32) -> (String, String) {
         }
     }
 }
+
+pub mod derivative;
 
 #[cfg(test)]
 mod tests;

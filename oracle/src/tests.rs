@@ -716,6 +716,35 @@ fn f64_formula(act: Act, x: f64) -> Option<f64> {
         Act::Rsqrt => 1.0 / x.sqrt(),
         Act::GeluQuick => x / (1.0 + (-1.702 * x).exp()),
         Act::Logsigmoid => -softplus(-x),
+        // At the default constants.
+        Act::Identity => x,
+        Act::Relu => x.max(0.0),
+        Act::Relu2 => x.max(0.0) * x.max(0.0),
+        Act::Relu6 => x.clamp(0.0, 6.0),
+        Act::LeakyRelu => {
+            if x > 0.0 {
+                x
+            } else {
+                0.01 * x
+            }
+        }
+        Act::Hardtanh => x.clamp(-1.0, 1.0),
+        Act::Celu => {
+            if x > 0.0 {
+                x
+            } else {
+                x.exp_m1()
+            }
+        }
+        Act::Situ => 4.0 * (x / 4.0).tanh() / (1.0 + (-x).exp()),
+        Act::SwigluOai => {
+            let c = x.min(7.0);
+            c / (1.0 + (-1.702 * c).exp())
+        }
+        Act::Swish => x / (1.0 + (-x).exp()),
+        Act::Sqrtsoftplus => softplus(x).sqrt(),
+        // No erf in std; no defaults.
+        Act::Laplace | Act::Prelu | Act::Softcap | Act::GeluClipped | Act::Xielu => return None,
     })
 }
 
@@ -738,7 +767,17 @@ fn mpfr_formulas_agree_with_f64_formulas_away_from_midpoints() {
             }
             let x = finite_to_float(negative, significand, exponent, 64).to_f64();
             let Some(y) = f64_formula(act, x) else { break };
-            if y == 0.0 && matches!(act, Act::Hardsigmoid | Act::Hardswish | Act::Log) {
+            if y == 0.0
+                && matches!(
+                    act,
+                    Act::Hardsigmoid
+                        | Act::Hardswish
+                        | Act::Log
+                        | Act::Relu
+                        | Act::Relu2
+                        | Act::Relu6
+                )
+            {
                 continue; // exact zeros: their sign is a rule, not a rounding
             }
             let approx = round_float(fmt, &Float::with_val(53, y), 36);
@@ -755,7 +794,7 @@ fn mpfr_formulas_agree_with_f64_formulas_away_from_midpoints() {
             );
             compared += 1;
         }
-        if !matches!(act, Act::Gelu | Act::Erf) {
+        if f64_formula(act, 1.0).is_some() {
             // Exact ties (hardswish) are skipped here; everything else must be comparable.
             assert!(
                 skipped * 20 < compared,
@@ -884,4 +923,34 @@ fn fnuz_fp6_fp4_round_and_saturate_by_hand() {
     assert_eq!(r(Fmt::Fp6E2M3, 31, 4, 0), 0x1F); // 7.75
     assert_eq!(r(Fmt::Fp6E3M2, 30, 1, 0), 0x1F); // 30: saturates to 28
     assert_eq!(r(Fmt::Fp6E3M2, 26, 1, 0), 0x1E); // tie between 24 and 28
+}
+
+#[test]
+fn constants_parse_as_exact_rationals() {
+    assert_eq!(rational("1.702"), Rational::from((851, 500)));
+    assert_eq!(rational("-1e-6"), Rational::from((-1, 1_000_000)));
+    assert_eq!(rational("2.5E+3"), Rational::from(2500));
+    assert_eq!(rational("-7/3"), Rational::from((-7, 3)));
+    assert_eq!(rational("0.707107"), Rational::from((707_107, 1_000_000)));
+    let f = Func::new(Act::Softcap, &["30"]);
+    assert_eq!(f.label(), "softcap(cap=30)");
+    assert_eq!(Func::default_of(Act::Softcap), None);
+    assert_eq!(Func::from(Act::LeakyRelu).k, vec![Rational::from((1, 100))]);
+    // Every function with constants names them; the ones with all defaults build.
+    for act in Act::ALL {
+        let all = act.constants().iter().all(|(_, d)| d.is_some());
+        assert_eq!(Func::default_of(act).is_some(), all, "{}", act.name());
+    }
+}
+
+#[test]
+fn a_limit_on_a_midpoint_is_settled_by_the_side_it_is_approached_from() {
+    // softcap(cap=30) over e5m2: 30 lies halfway between 28 and 32, and softcap(57344) is
+    // 30·(1 − 2e^(−3822.9…)) below it: 28.
+    let f = Func::new(Act::Softcap, &["30"]);
+    let r = reference(&f, Fmt::Fp8E5M2, 0x7B);
+    assert_eq!((r.bits, r.path), (0x4F, Path::Side));
+    // At +inf the value is 30 itself, an exact tie: to even, 32 (0x50).
+    let r = reference(&f, Fmt::Fp8E5M2, 0x7C);
+    assert_eq!(r.bits, 0x50);
 }

@@ -71,6 +71,7 @@ fn reference_error_bounds_hold_on_every_input() {
     std::thread::scope(|s| {
         let handles: Vec<_> = Function::ALL
             .into_iter()
+            .filter(|f| f.has_defaults())
             .map(|function| {
                 s.spawn(move || {
                     let mut out = Vec::new();

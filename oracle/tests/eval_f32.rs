@@ -202,7 +202,7 @@ fn eval_f32_is_within_half_an_ulp_plus_2_pow_minus_40_of_mpfr() {
     let xs = inputs(n);
     let mut failures = Vec::new();
     let mut not_cr_total = 0;
-    for function in Function::ALL {
+    for function in Function::ALL.into_iter().filter(|f| f.has_defaults()) {
         let act = Act::from_name(function.name()).expect("the oracle knows every function");
         let tally = run(function, act, &xs);
         not_cr_total += tally.faithful_only.len();
@@ -235,7 +235,7 @@ fn eval_f32_is_within_half_an_ulp_plus_2_pow_minus_40_of_mpfr() {
     }
     println!(
         "eval_f32: {not_cr_total} results not correctly rounded over {} functions × {} inputs",
-        Function::ALL.len(),
+        Function::ALL.iter().filter(|f| f.has_defaults()).count(),
         xs.len()
     );
     if !failures.is_empty() {

@@ -69,7 +69,7 @@ fn eval_value_is_correct_where_it_says_so_and_faithful_elsewhere() {
     let xs = inputs();
     let mut failures = Vec::new();
     let mut faithful_total = 0;
-    for function in Function::ALL {
+    for function in Function::ALL.into_iter().filter(|f| f.has_defaults()) {
         let act = Act::from_name(function.name()).unwrap();
         for (format, fmt) in [(Format::F16, Fmt::F16), (Format::Bf16, Fmt::Bf16)] {
             let (mut correct, mut flagged_correct, mut faithful) = (0, 0, Vec::new());

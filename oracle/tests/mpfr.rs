@@ -162,7 +162,8 @@ macro_rules! exhaustive_tests {
         #[test]
         fn every_codegen_function_has_an_exhaustive_test() {
             let tested = [$(Function::$function.name()),*];
-            for function in Function::ALL {
+            // Every function with built-in tables (the others: tests/constants.rs).
+            for function in Function::ALL.into_iter().filter(|f| f.has_defaults()) {
                 assert!(tested.contains(&function.name()), "no oracle test for {}", function.name());
             }
         }
@@ -188,6 +189,18 @@ exhaustive_tests! {
     rsqrt_tables_match_mpfr_on_every_input: Rsqrt => Rsqrt;
     gelu_quick_tables_match_mpfr_on_every_input: GeluQuick => GeluQuick;
     logsigmoid_tables_match_mpfr_on_every_input: Logsigmoid => Logsigmoid;
+    identity_tables_match_mpfr_on_every_input: Identity => Identity;
+    relu_tables_match_mpfr_on_every_input: Relu => Relu;
+    relu2_tables_match_mpfr_on_every_input: Relu2 => Relu2;
+    relu6_tables_match_mpfr_on_every_input: Relu6 => Relu6;
+    leaky_relu_tables_match_mpfr_on_every_input: LeakyRelu => LeakyRelu;
+    hardtanh_tables_match_mpfr_on_every_input: Hardtanh => Hardtanh;
+    celu_tables_match_mpfr_on_every_input: Celu => Celu;
+    situ_tables_match_mpfr_on_every_input: Situ => Situ;
+    swiglu_oai_tables_match_mpfr_on_every_input: SwigluOai => SwigluOai;
+    swish_tables_match_mpfr_on_every_input: Swish => Swish;
+    laplace_tables_match_mpfr_on_every_input: Laplace => Laplace;
+    sqrtsoftplus_tables_match_mpfr_on_every_input: Sqrtsoftplus => Sqrtsoftplus;
 }
 
 #[test]

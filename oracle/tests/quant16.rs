@@ -43,14 +43,14 @@ fn cases() -> Vec<Case> {
     vec![
         // TFLite 16x8 logistic and tanh.
         Case {
-            op: Op::Function(Function::Sigmoid),
+            op: Op::from(Function::Sigmoid),
             input: QuantType::I16,
             scale: 1.0 / 4096.0,
             zero_point: 0,
             outs: tflite,
         },
         Case {
-            op: Op::Function(Function::Tanh),
+            op: Op::from(Function::Tanh),
             input: QuantType::I16,
             scale: 1.0 / 4096.0,
             zero_point: 0,
@@ -58,7 +58,7 @@ fn cases() -> Vec<Case> {
         },
         // Exact ties: the identity with an output scale 256× (i8) or 2× (i16) the input's.
         Case {
-            op: Op::Identity,
+            op: Op::from(Function::Identity),
             input: QuantType::I16,
             scale: 1.0 / 1024.0,
             zero_point: 0,
@@ -72,7 +72,7 @@ fn cases() -> Vec<Case> {
         // hardswish: x(x + 3)/6 is dyadic for x = k/2^10 with 3 | k(k + 3·2^10), and many of
         // those quotients are halves.
         Case {
-            op: Op::Function(Function::Hardswish),
+            op: Op::from(Function::Hardswish),
             input: QuantType::I16,
             scale: 1.0 / 1024.0,
             zero_point: 0,
@@ -85,7 +85,7 @@ fn cases() -> Vec<Case> {
         },
         // ONNX-style uint16 gelu, and log (NaN below the zero point).
         Case {
-            op: Op::Function(Function::Gelu),
+            op: Op::from(Function::Gelu),
             input: QuantType::U16,
             scale: 0.001,
             zero_point: 32768,
@@ -97,7 +97,7 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
-            op: Op::Function(Function::Log),
+            op: Op::from(Function::Log),
             input: QuantType::I16,
             scale: 0.01,
             zero_point: -100,
@@ -177,12 +177,12 @@ fn table(c: &Case, output: OutputType, r: Rounding) -> Vec<u32> {
 
 /// The oracle's stage 2 into `fmt` at `x`.
 fn stage2(op: Op, fmt: Fmt, x: f32) -> (u32, Path) {
-    match op {
-        Op::Identity => (
+    match op.function() {
+        Function::Identity => (
             round_rational(fmt, &rat(x)).0 | sign_of_zero(fmt, x),
             Path::Special,
         ),
-        Op::Function(f) => {
+        f => {
             let act = Act::from_name(f.name()).unwrap();
             let r = reference_converting(act, Fmt::F32, fmt, x.to_bits(), &PRECS);
             (r.bits, r.path)
@@ -205,7 +205,7 @@ fn sign_of_zero(fmt: Fmt, x: f32) -> u32 {
 fn check_case(c: &Case, failures: &mut Vec<String>) {
     let name = format!(
         "{} {} scale {:e} zp {}",
-        c.op.name(),
+        c.op,
         c.input.name(),
         c.scale,
         c.zero_point
@@ -239,8 +239,9 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
     let mut faithful = 0;
     for (i, (&got, want)) in f32_table.iter().zip(&refs).enumerate() {
         if got != want[0] {
-            let ok = match c.op {
-                Op::Function(f) => is_rounding_within(
+            let ok = match c.op.function() {
+                Function::Identity => false,
+                f => is_rounding_within(
                     Act::from_name(f.name()).unwrap(),
                     Fmt::F32,
                     Fmt::F32,
@@ -248,7 +249,6 @@ fn check_case(c: &Case, failures: &mut Vec<String>) {
                     got,
                     -40,
                 ),
-                Op::Identity => false,
             };
             // NaN results: any NaN is the same entry for the requantization.
             let both_nan = f32::from_bits(got).is_nan() && f32::from_bits(want[0]).is_nan();

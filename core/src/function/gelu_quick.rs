@@ -1,10 +1,10 @@
 //! `x·sigmoid(1.702·x) = x/(1 + e^(−1.702·x))`, the quick GELU of CLIP and ggml (1.702 is the
 //! exact decimal).
 
-use super::{Derivative, Facts, Value};
+use super::{Facts, Slopes, Value};
+use crate::math::silu_derivative;
 use crate::round::{Bounded, ABS, REL};
 use core::cmp::Ordering;
-
 
 /// 1.702, rounded to `f64` (within 2^-53 relative of the decimal).
 const K: f64 = 1.702;
@@ -30,20 +30,41 @@ fn plain(x: f64) -> Bounded {
 
 pub(super) const FACTS: Facts = Facts {
     definition: "x*sigmoid(1.702*x) = x/(1 + e^(-1.702*x))",
+    constants: &[],
+    check: None,
     at_zero: [Value::Exact(-0.0), Value::Exact(0.0)],
     at_inf: [Value::Exact(-0.0), Value::Exact(f64::INFINITY)],
-    eval: |x| Some(plain(x)),
+    eval: |x, _| Some(plain(x)),
     // x/2 exact plus (x/2)·tanh(1.702·x/2): settles the ties of tiny x, as for gelu (the
     // argument's relative error, 2^-52, passes to tanh's value undamped, far within REL).
-    refined: Some(|x| {
+    refined: Some(|x, _| {
         let half = 0.5 * x;
         Bounded::exact_plus(half, half * libm::tanh(K * half))
     }),
+    exact: None,
     // x·sigmoid(1.702·x) < x for x > 0.
     side_of_input: [None, Some(Ordering::Less)],
+    pinned: None,
     // f'(x) = silu'(1.702·x): the same maximum as silu's (near 1.702·x = 2.3994).
-    derivative: Some(Derivative {
+    slopes: Some(Slopes {
         sup_abs: 1.099_839_4,
         asymptotic_slopes: (0.0, 1.0),
     }),
+};
+
+/// The derivative `silu'(1.702·x) = σ(t)·(1 + t·σ(−t))`, `t = 1.702·x` (its evaluation and
+/// bound: [`silu_derivative`], with the argument's relative error below 2^-52, taken as
+/// 2^-51): 1/2 at ±0, 1 at +inf, −0 at −inf (the limit 0 from below).
+pub(super) const DERIVATIVE: Facts = Facts {
+    definition: "sigmoid(t)*(1 + t*sigmoid(-t)), t = 1.702*x",
+    constants: &[],
+    check: None,
+    at_zero: [Value::Exact(0.5), Value::Exact(0.5)],
+    at_inf: [Value::Exact(-0.0), Value::Exact(1.0)],
+    eval: |x, _| Some(silu_derivative(K * x, libm::scalbn(1.0, -51))),
+    refined: None,
+    exact: None,
+    side_of_input: [None, None],
+    pinned: None,
+    slopes: None,
 };

@@ -1,10 +1,10 @@
 //! `1/(1 + e^−x)`.
 
-use super::{Derivative, Facts, Value};
+use super::{Facts, Slopes, Value};
+use crate::math::keep_positive;
 use crate::round::{two_sum, Bounded, ABS};
 
-
-fn plain(x: f64) -> Bounded {
+pub(super) fn plain(x: f64) -> Bounded {
     Bounded::evaluated(1.0 / (1.0 + libm::exp(-x)))
 }
 
@@ -12,7 +12,7 @@ fn plain(x: f64) -> Bounded {
 /// just below (x > 0) or above it: the series `1/2 + x/4 − x³/48 + x⁵/480 − 17x⁷/80640 + …`
 /// with `1/2 + x/4` carried exactly by TwoSum. Up to |x| = 1, `1/2 + tanh(x/2)/2` with 1/2
 /// exact; beyond, the plain form.
-fn refined(x: f64) -> Bounded {
+pub(super) fn refined(x: f64) -> Bounded {
     const SMALL: f64 = 1.0 / 1024.0;
     if x.abs() >= 1.0 {
         // Far from 1/2 the tanh form would cancel; the plain form is as good.
@@ -37,14 +37,43 @@ fn refined(x: f64) -> Bounded {
 
 pub(super) const FACTS: Facts = Facts {
     definition: "1/(1 + e^-x)",
+    constants: &[],
+    check: None,
     at_zero: [Value::Exact(0.5), Value::Exact(0.5)],
     at_inf: [Value::Exact(0.0), Value::Exact(1.0)],
-    eval: |x| Some(plain(x)),
-    refined: Some(refined),
+    eval: |x, _| Some(plain(x)),
+    refined: Some(|x, _| refined(x)),
+    exact: None,
     side_of_input: [None, None],
+    pinned: None,
     // At 0.
-    derivative: Some(Derivative {
+    slopes: Some(Slopes {
         sup_abs: 0.25,
         asymptotic_slopes: (0.0, 0.0),
     }),
+};
+
+/// `sigmoid'(x) = σ(x)·σ(−x) = E/(1 + E)²` with `E = e^−|x|` (its argument exact): an even
+/// function, positive everywhere, without cancellation. libm's `exp` and the three roundings
+/// stay far within [`REL`]; where `E` is an `f64` subnormal or 0 (`|x| > 708`) the value is
+/// below 10^-307 and [`ABS`] covers the absolute error.
+pub(super) fn derivative(x: f64) -> Bounded {
+    let e = libm::exp(-x.abs());
+    let d = 1.0 + e;
+    keep_positive(Bounded::evaluated(e / (d * d)))
+}
+
+/// The derivative `σ(x)·σ(−x)`: 1/4 at ±0, +0 at ±inf.
+pub(super) const DERIVATIVE: Facts = Facts {
+    definition: "sigmoid(x)*sigmoid(-x)",
+    constants: &[],
+    check: None,
+    at_zero: [Value::Exact(0.25), Value::Exact(0.25)],
+    at_inf: [Value::Exact(0.0), Value::Exact(0.0)],
+    eval: |x, _| Some(derivative(x)),
+    refined: None,
+    exact: None,
+    side_of_input: [None, None],
+    pinned: None,
+    slopes: None,
 };
