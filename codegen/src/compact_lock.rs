@@ -79,6 +79,7 @@ pub fn entry_for(function: Function, format: Format, stored: &[u8], layout: Layo
     Entry {
         name: crate::table_name(function, format),
         function,
+        derivative: false,
         format,
         entries: format.entries(),
         bytes: format.table_bytes(),

@@ -89,13 +89,24 @@ pub fn cfg_predicate(features: &[&str]) -> String {
 }
 
 /// The item of `actlut::tables::checked` (the `self-check` feature) for a declared table
-/// `static`: a `manifest::Checked` over its declaration and the reference the lookups read,
-/// which verifies the table in memory before its first use. `gate` is the item's
-/// `#[cfg]` lines; `declared` the path of its declared static from the module the item
-/// goes in (`super::GELU_F16_DECLARED`, `super::super::compact::GELU_F16_STORED.0`),
-/// `table` the path of the reference the lookups read, `ty` the table's type, `sha` the
-/// path of the table's SHA-256 (of its entries), `record_sha` that of the hash its
-/// declaration holds (the stored form's, for a compact form).
+/// `static`: a `manifest::Checked`, which verifies the table in memory before its first use,
+/// and the `manifest::Source` it is made of. `gate` is the items' `#[cfg]` lines; `declared`
+/// the path of its declared static from the module the items go in
+/// (`super::GELU_F16_DECLARED`, `super::super::compact::GELU_F16_STORED.0`), `table` the
+/// path of the reference the lookups read, `ty` the table's type, `sha` the path of the
+/// table's SHA-256 (of its entries), `record_sha` that of the hash its declaration holds (the
+/// stored form's, for a compact form).
+///
+/// The `Checked` holds no data. The `Source`, a type of its own (`<ITEM>_SOURCE`), has two
+/// functions that are never inlined (so they are compiled in actlut, and the `static`s they
+/// name are not reached from other crates): `reach` returns the table with its key once its
+/// first-use state says it was verified, `check` verifies it (hashing the same reference it
+/// returns) and sets the state. The state is a `static` of its own, `<ITEM>_FIRST_USE`, zero,
+/// so that it lies in `.bss` (no byte of the program's file holds it), and only these two
+/// functions name it, so that the code reaches it through its own address, not through a
+/// pointer in the program's data. The name is a suffix of a longer literal, so that no name
+/// stands alone in read-only data next to a hash (which the audit would read as parts of a
+/// declaration).
 pub fn checked_static(
     gate: &str,
     name: &str,
@@ -106,10 +117,30 @@ pub fn checked_static(
     record_sha: &str,
 ) -> String {
     let item = static_name_of(name);
+    const PREFIX: &str = "actlut table ";
+    let text = format!("{PREFIX}{name}");
+    let skip = PREFIX.len();
     format!(
         "\n/// [`{item}`](crate::tables) verified in memory before its first use (`self-check`).\n\
-         {gate}pub static {item}: crate::manifest::Checked<{ty}> =\n    \
-         crate::manifest::Checked::new({name:?}, &{declared}.record, {table}, {sha}, {record_sha});\n"
+         {gate}pub static {item}: crate::manifest::Checked<{item}_SOURCE> = crate::manifest::Checked::new();\n\
+         {gate}static {item}_FIRST_USE: crate::manifest::FirstUse = crate::manifest::FirstUse::new();\n\
+         /// How the code reaches [`{item}`]'s table, declaration and state.\n\
+         {gate}#[doc(hidden)]\n#[allow(non_camel_case_types)]\npub struct {item}_SOURCE;\n\
+         {gate}impl crate::manifest::sealed::Sealed for {item}_SOURCE {{}}\n\
+         {gate}impl crate::manifest::Source for {item}_SOURCE {{\n    \
+         type Table = {ty};\n    \
+         const NAME: &'static str = crate::manifest::name_after({text:?}, {skip});\n    \
+         const SHA256: [u8; 32] = {sha};\n    \
+         const KEY: u64 = crate::manifest::key_of(&{sha});\n    \
+         #[inline(never)]\n    \
+         fn reach() -> (&'static {ty}, u64) {{\n        \
+         {item}_FIRST_USE.reach({table}, Self::KEY)\n    }}\n    \
+         #[inline(never)]\n    \
+         fn check() -> Result<(&'static {ty}, u64), crate::manifest::SelfCheckError> {{\n        \
+         let table = crate::manifest::verify_table(Self::NAME, &{declared}.record, {table}, &{sha}, \
+         &{record_sha}, &{item}_FIRST_USE)?;\n        \
+         Ok((table, Self::KEY))\n    }}\n\
+         }}\n"
     )
 }
 

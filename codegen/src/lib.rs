@@ -32,12 +32,131 @@ pub mod emit;
 pub mod lock;
 pub mod runtime;
 
-/// The table of `function` over `format` (entry `i` is the output for input
-/// bit pattern `i`).
+/// Every built-in table, as the op it tabulates and its format: first every function table
+/// ([`table_pairs`]: a function at its default constants), then every derivative table
+/// ([`derivative_table_pairs`]: the same functions' derivatives, feature `derivatives` of
+/// actlut). The order of the lock, the build and the audit's references.
+pub fn builtin_tables() -> impl Iterator<Item = (Op, Format)> {
+    table_pairs()
+        .map(|(function, format)| (Op::from(function), format))
+        .chain(
+            derivative_table_pairs()
+                .map(|(function, format)| (Op::from(function).with_derivative(true), format)),
+        )
+}
+
+/// The built-in table of `op` over `format`, one of [`builtin_tables`].
+///
+/// # Panics
+///
+/// If `op` is not a built-in table's (a constant away from its default, or no such table).
+pub fn builtin_table(op: &Op, format: Format) -> Vec<u16> {
+    op_table(op, format).unwrap_or_else(|e| panic!("actlut-codegen: {e}"))
+}
+
+/// The table of `function` (at its default constants) over `format` (entry `i` is the
+/// output for input bit pattern `i`).
+///
+/// # Panics
+///
+/// If the function has a constant without default, or there is no such table
+/// ([`Format::can_represent`]).
 pub fn table(function: Function, format: Format) -> Vec<u16> {
+    op_table(&Op::from(function), format).unwrap_or_else(|e| panic!("actlut-codegen: {e}"))
+}
+
+/// The table of `op` over `format` (entry `i` is the output for input bit pattern `i`).
+///
+/// ```
+/// use actlut_codegen::{op_table, Format, Op};
+/// let t = op_table(&"softcap(cap=30)".parse::<Op>()?, Format::Bf16)?;
+/// assert_eq!(t[0x4234], 0x41D9); // 30·tanh(45/30) = 27.15…
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`fill_table`]: an input whose rounding cannot be settled, a format that cannot
+/// represent the function, a derivative.
+pub fn op_table(op: &Op, format: Format) -> Result<Vec<u16>, EvalError> {
     let mut t = vec![0u16; format.entries()];
-    fill_table(function, format, &mut t);
-    t
+    fill_table(op, format, &mut t)?;
+    Ok(t)
+}
+
+/// The name of the table of `op` over `format`: `<op>_<format>`, `gelu_f16`,
+/// `softcap(cap=30)_bf16`, `leaky_relu_derivative(alpha=0.2)_fp8_e4m3`.
+pub fn op_table_name(op: &Op, format: Format) -> String {
+    format!("{op}_{}", format.name())
+}
+
+/// A table of an op, ready to embed with its declaration: what the build script, the
+/// [`builder`] and the `table!` macro write, so that all three declare a table alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredTable {
+    /// The table's name, [`op_table_name`].
+    pub name: String,
+    /// The entries (output bits per input bits).
+    pub entries: Vec<u16>,
+    /// The entries as stored: 2 bytes each in the target's byte order for a 16-bit format,
+    /// 1 byte each otherwise.
+    pub stored: Vec<u8>,
+    /// SHA-256 of the little-endian bytes (the table's identity, as in the lock).
+    pub sha256: [u8; 32],
+    /// The declaration record that opens the table's `static` ([`record::Declaration`]):
+    /// version 1 ([`record::DECLARATION_BYTES`]) for a name of the lock's kind (`gelu_f16`),
+    /// version 2 ([`record::DECLARATION_V2_BYTES`]) for an op's name with constants
+    /// (`softcap(cap=30)_bf16`), which its long name field holds whole.
+    pub record: Vec<u8>,
+}
+
+/// The table of `op` over `format` with its declaration, stored for a target of the given
+/// byte order.
+///
+/// # Errors
+///
+/// As [`op_table`].
+///
+/// # Panics
+///
+/// If the table's name does not fit a declaration's long name field
+/// ([`record::LONG_NAME_BYTES`], 128 bytes: an op whose constants are written with dozens of
+/// digits each).
+pub fn declared_table(
+    op: &Op,
+    format: Format,
+    big_endian: bool,
+) -> Result<DeclaredTable, EvalError> {
+    let entries = op_table(op, format)?;
+    let le = table_bytes_le(format, &entries);
+    let sha256 = sha256(&le);
+    let wide = format.entry_bytes() == 2;
+    let stored: Vec<u8> = if wide && big_endian {
+        entries.iter().flat_map(|v| v.to_be_bytes()).collect()
+    } else {
+        le
+    };
+    let name = op_table_name(op, format);
+    let declaration = record::Declaration::new(
+        &name,
+        record::Representation::Full,
+        if wide { 2 } else { 1 },
+        if wide && big_endian {
+            record::StoredOrder::Big
+        } else {
+            record::StoredOrder::Little
+        },
+        u32::try_from(stored.len()).expect("a table is under 4 GiB"),
+        sha256,
+    );
+    let record = declaration.encode()[..declaration.record_bytes()].to_vec();
+    Ok(DeclaredTable {
+        name,
+        entries,
+        stored,
+        sha256,
+        record,
+    })
 }
 
 /// A table's bytes in little-endian order: 2 bytes per entry for 16-bit formats,

@@ -29,6 +29,9 @@ pub struct Entry {
     pub name: String,
     /// The function.
     pub function: Function,
+    /// Whether the table is the function's derivative (its name and its function column
+    /// then say `<function>_derivative`).
+    pub derivative: bool,
     /// The format.
     pub format: Format,
     /// Number of entries (65,536 or 256).
@@ -109,18 +112,18 @@ pub(crate) fn check_same_reference(
     entries: &[Entry],
     key: impl Fn(&Entry) -> &str,
 ) -> Result<(), ParseError> {
-    if let Some(first) = entries.first() {
-        if let Some(odd) = entries.iter().find(|e| key(e) != key(first)) {
-            return Err(ParseError {
-                line: line_of(text, &odd.name),
-                message: format!(
-                    "{}: reference `{}` differs from `{}` of the other lines (a truncated or edited lock)",
-                    odd.name,
-                    key(odd),
-                    key(first)
-                ),
-            });
-        }
+    if let Some(first) = entries.first()
+        && let Some(odd) = entries.iter().find(|e| key(e) != key(first))
+    {
+        return Err(ParseError {
+            line: line_of(text, &odd.name),
+            message: format!(
+                "{}: reference `{}` differs from `{}` of the other lines (a truncated or edited lock)",
+                odd.name,
+                key(odd),
+                key(first)
+            ),
+        });
     }
     Ok(())
 }
@@ -135,9 +138,9 @@ fn line_of(text: &str, name: &str) -> usize {
 /// Checks that `entries` has one entry for every table actlut can generate: a
 /// lock that lost lines is an error, not a shorter list of allowed tables.
 pub fn check_complete(entries: &[Entry]) -> Result<(), String> {
-    let all = crate::table_pairs().count();
-    let missing: Vec<String> = crate::table_pairs()
-        .map(|(fu, fo)| crate::table_name(fu, fo))
+    let all = crate::builtin_tables().count();
+    let missing: Vec<String> = crate::builtin_tables()
+        .map(|(op, fo)| crate::op_table_name(&op, fo))
         .filter(|n| !entries.iter().any(|e| &e.name == n))
         .collect();
     match missing.len() {
@@ -171,11 +174,28 @@ fn parse_lines(text: &str) -> Result<Vec<Entry>, ParseError> {
                 cols.len()
             )));
         }
-        let function = Function::from_name(cols[1])
+        let (function_name, derivative) = match cols[1].strip_suffix("_derivative") {
+            Some(name) => (name, true),
+            None => (cols[1], false),
+        };
+        let function = Function::from_name(function_name)
             .ok_or_else(|| err(format!("unknown function `{}`", cols[1])))?;
+        if !function.has_defaults() {
+            return Err(err(format!(
+                "`{}` has no built-in tables (a constant without default): the lock has no line for it",
+                cols[1]
+            )));
+        }
         let format = Format::from_name(cols[2])
             .ok_or_else(|| err(format!("unknown format `{}`", cols[2])))?;
-        let expected_name = crate::table_name(function, format);
+        let op = crate::Op::from(function).with_derivative(derivative);
+        if derivative && !format.can_represent_derivative(function) {
+            return Err(err(format!(
+                "`{}` has no built-in table over {} (a derivative NaN where the format has none)",
+                cols[1], cols[2]
+            )));
+        }
+        let expected_name = crate::op_table_name(&op, format);
         if cols[0] != expected_name {
             return Err(err(format!(
                 "table name `{}` does not match function `{}` and format `{}` (expected `{expected_name}`)",
@@ -208,6 +228,7 @@ fn parse_lines(text: &str) -> Result<Vec<Entry>, ParseError> {
         out.push(Entry {
             name: expected_name,
             function,
+            derivative,
             format,
             entries,
             bytes,
@@ -251,7 +272,7 @@ pub(crate) fn render_line(e: &Entry) -> String {
     format!(
         "{:<22} {:<12} {:<9} {:>6} {:>7} {} {}\n",
         e.name,
-        e.function.name(),
+        op_column(e),
         e.format.name(),
         e.entries,
         e.bytes,
@@ -260,31 +281,55 @@ pub(crate) fn render_line(e: &Entry) -> String {
     )
 }
 
+/// The function column of a lock line: the function's name, with `_derivative` for a
+/// derivative table.
+fn op_column(e: &Entry) -> String {
+    if e.derivative {
+        format!("{}_derivative", e.function.name())
+    } else {
+        String::from(e.function.name())
+    }
+}
+
 /// Renders `tables/SHA256SUMS`: coreutils `sha256sum` lines for `<name>.bin` dumps.
 pub fn render_sha256sums(entries: &[Entry]) -> String {
     let mut s = String::new();
-    for e in entries {
+    // The function tables, which `actlut dump` writes; the derivative tables' hashes are
+    // in the lock.
+    for e in entries.iter().filter(|e| !e.derivative) {
         s.push_str(&format!("{}  {}.bin\n", crate::hex(&e.sha256), e.name));
     }
     s
 }
 
-/// Generates every table (every function × every format) and returns its lock
-/// entry. Slow in debug builds: about 2.2 million evaluations.
+/// Generates every built-in table ([`crate::builtin_tables`]: every function and every
+/// derivative over every format) and returns its lock entry. Slow in debug builds: millions of
+/// evaluations.
 pub fn generate_all() -> Vec<Entry> {
     let mut out = Vec::new();
-    for (function, format) in crate::table_pairs() {
-        out.push(entry_for(function, format, &crate::table(function, format)));
+    for (op, format) in crate::builtin_tables() {
+        out.push(entry_for_op(
+            &op,
+            format,
+            &crate::builtin_table(&op, format),
+        ));
     }
     out
 }
 
-/// The lock entry of a generated table.
+/// The lock entry of a generated function table.
 pub fn entry_for(function: Function, format: Format, table: &[u16]) -> Entry {
+    entry_for_op(&crate::Op::from(function), format, table)
+}
+
+/// The lock entry of a generated built-in table of `op` (a function with its default
+/// constants, or its derivative).
+pub fn entry_for_op(op: &crate::Op, format: Format, table: &[u16]) -> Entry {
     let bytes = crate::table_bytes_le(format, table);
     Entry {
-        name: crate::table_name(function, format),
-        function,
+        name: crate::op_table_name(op, format),
+        function: op.function(),
+        derivative: op.is_derivative(),
         format,
         entries: format.entries(),
         bytes: bytes.len(),

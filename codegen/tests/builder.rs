@@ -45,10 +45,10 @@ fn generated_tables_compile_and_hold_the_pipeline_entries() {
     ];
     // NaN (log), infinities (exp at a huge scale), −0 (gelu) and subnormals among the entries.
     let cases = [
-        (Op::Function(Function::Log), 0.1f32),
-        (Op::Function(Function::Exp), 3.0e36),
-        (Op::Function(Function::Gelu), 0.05),
-        (Op::Identity, 1.0e-45),
+        (Op::from(Function::Log), 0.1f32),
+        (Op::from(Function::Exp), 3.0e36),
+        (Op::from(Function::Gelu), 0.05),
+        (Op::from(Function::Identity), 1.0e-45),
     ];
     for (k, (op, scale)) in cases.into_iter().enumerate() {
         for (j, output) in outputs.into_iter().enumerate() {
@@ -218,7 +218,7 @@ fn generated_16_bit_tables_embed_their_bytes_and_hold_the_pipeline_entries() {
         (
             "ID_I16_I8",
             Pipeline::new(
-                Op::Identity,
+                Op::from(Function::Identity),
                 QuantType::I16,
                 1.0,
                 0,

@@ -112,7 +112,7 @@ fn other_tables_are_exact_on_every_entry() {
         (
             "identity i16 -> i16",
             Pipeline::new(
-                Op::Identity,
+                Op::from(Function::Identity),
                 QuantType::I16,
                 1.0,
                 0,

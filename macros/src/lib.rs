@@ -1,4 +1,7 @@
-//! Proc macros of [actlut]: fused quantized tables computed at compile time.
+//! Proc macros of [actlut]: tables computed at compile time.
+//!
+//! [`table!`] declares a `static` table of an op, a function with literal constants
+//! (`softcap(cap = 30)`), over a format, with the declaration record and hash of every table.
 //!
 //! [`dequant_table!`] declares a `static` [`DequantTable`] (or `PackedDequantTable`) whose
 //! entries the macro computes from literal parameters with `actlut-codegen`, exactly as
@@ -11,6 +14,8 @@
 //!
 //! [actlut]: https://docs.rs/actlut
 //! [`DequantTable`]: https://docs.rs/actlut/latest/actlut/quant/struct.DequantTable.html
+
+mod table;
 
 use actlut_codegen::builder::literal;
 use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantError, QuantType, Rounding};
@@ -88,6 +93,75 @@ use syn::{parse_macro_input, Attribute, Ident, Lit, Token, Visibility};
 #[proc_macro]
 pub fn dequant_table(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
     let decl = parse_macro_input!(input as Declaration);
+    match decl.expand() {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// Declares a `static` table of an op (a function with literal constants) over a format,
+/// computed when the crate compiles.
+///
+/// ```text
+/// table!(ATTRS VIS static NAME: OP -> FORMAT);
+/// OP:     function | function(constant = value, ...) | an engine's name (gelu_10, swigluoai)
+/// value:  30 | 1.702 | -1e-6 | 1/6       (exact: the literal's decimal digits, never an f64)
+/// FORMAT: f16 | bf16 | fp8_e4m3 | fp8_e5m2 | fp8_e4m3fnuz | fp8_e5m2fnuz | fp6_e2m3 | fp6_e3m2 | fp4_e2m1
+/// ```
+///
+/// The static's type is `&'static [u16; 65536]` for the 16-bit formats and `&'static [u8; N]`
+/// for the others (the table `actlut::tables` would hold): entry `i` is the op at the value
+/// with bit pattern `i`, correctly rounded. Like the built-in tables it is stored after its
+/// declaration record (`actlut::manifest::Declared`: name, length, byte order, SHA-256), in
+/// the target's byte order, so `actlut audit` verifies it where it lies. Its doc comment
+/// states its SHA-256.
+///
+/// ```
+/// use actlut_macros::table;
+///
+/// table!(static SOFTCAP_30: softcap(cap = 30) -> bf16);
+/// table!(
+///     /// GPT-OSS's gate with alpha rounded to bf16, as one engine computes it.
+///     pub static GATE: swiglu_oai(alpha = 1.703125, limit = 7) -> f16
+/// );
+/// table!(static LEAKY: leaky_relu(alpha = 0.2) -> fp8_e4m3);
+/// table!(static GELU_10: gelu_10 -> bf16);
+///
+/// let op: actlut::Op = "softcap(cap=30)".parse().unwrap();
+/// let mut run_time = [0u16; 65536];
+/// actlut::fill_table(&op, actlut::Format::Bf16, &mut run_time).unwrap();
+/// assert_eq!(SOFTCAP_30[..], run_time[..]);
+/// assert_eq!(SOFTCAP_30[0x4234], 0x41D9); // 30·tanh(45/30) = 27.15…
+/// assert_eq!(LEAKY[0xB8], 0xA5); // −1 → −0.2, rounded to E4M3
+/// assert_eq!(GATE.len(), 65536);
+/// assert_eq!(GELU_10[0x4300], 0x4120); // gelu(128) = 128, clipped to 10
+/// ```
+///
+/// A constant out of its domain, an unknown or missing constant, a suffixed literal: a compile
+/// error that points at it.
+///
+/// ```compile_fail
+/// actlut_macros::table!(static T: softcap(cap = 0) -> bf16);
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::table!(static T: softcap -> bf16); // `cap` has no default
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::table!(static T: hardtanh(min = 2, max = 1) -> f16);
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::table!(static T: softcap(capp = 30) -> f16);
+/// ```
+///
+/// ```compile_fail
+/// actlut_macros::table!(static T: softcap(cap = 30.0f32) -> f16);
+/// ```
+#[proc_macro]
+pub fn table(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let decl = parse_macro_input!(input as table::Declaration);
     match decl.expand() {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
@@ -213,6 +287,23 @@ impl Parse for Declaration {
 }
 
 const KEYS: [&str; 4] = ["scale", "zero_point", "out_scale", "out_zero_point"];
+
+/// An expression of the op `op` usable in a `static` (its parts computed here).
+fn op_tokens(op: &actlut_codegen::Op) -> TokenStream {
+    let variant = format_ident!("{}", format!("{:?}", op.function()));
+    let parts = op.prepared().map(|(r, hi, lo)| {
+        let (n, d) = (r.numerator(), r.denominator());
+        let hi: TokenStream = format!("{hi:?}f64").parse().expect("a float literal");
+        let lo: TokenStream = format!("{lo:?}f64").parse().expect("a float literal");
+        quote!((::actlut::Rational::reduced(#n, #d), #hi, #lo))
+    });
+    let derivative = op.is_derivative();
+    quote!(::actlut::Op::from_prepared(
+        ::actlut::Function::#variant,
+        [#(#parts),*],
+        #derivative,
+    ))
+}
 
 impl Declaration {
     fn arg(&self, key: &str) -> Option<&(Ident, Number)> {
@@ -350,7 +441,8 @@ impl Declaration {
             // Not a parameter of the macro: point at the whole invocation.
             QuantError::OutOfRange { .. }
             | QuantError::Length { .. }
-            | QuantError::Lengths { .. } => return syn::Error::new(Span::call_site(), e),
+            | QuantError::Lengths { .. }
+            | QuantError::Derivative { .. } => return syn::Error::new(Span::call_site(), e),
         };
         match self.arg(parameter) {
             Some((_, v)) => v.error(e),
@@ -398,13 +490,7 @@ impl Declaration {
             .iter()
             .map(|&b| entry(b))
             .chain(std::iter::repeat_n(zero, 256 - bits.len()));
-        let op = match p.op() {
-            Op::Identity => quote!(::actlut::quant::Op::Identity),
-            Op::Function(f) => {
-                let variant = format_ident!("{}", format!("{f:?}"));
-                quote!(::actlut::quant::Op::Function(::actlut::quant::__private::Function::#variant))
-            }
-        };
+        let op = op_tokens(&p.op());
         let scale: TokenStream = literal(OutputType::F32, p.scale().to_bits())
             .parse()
             .expect("a literal");

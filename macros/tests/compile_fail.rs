@@ -1,4 +1,5 @@
-//! Invalid parameters of `dequant_table!` are compile errors that point at the argument.
+//! Invalid parameters of `dequant_table!` and `table!` are compile errors that point at the
+//! argument.
 //! The expected messages are in `ui/*.stderr` (regenerate with `TRYBUILD=overwrite` and
 //! review the diff).
 

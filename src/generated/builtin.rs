@@ -267,6 +267,30 @@ fn read_table_f16(function: Function) -> Result<&'static crate::read::ReadTable,
         Function::GeluQuick => Ok(&crate::tables::read_table!(GELU_QUICK_F16)),
         #[cfg(all(feature = "logsigmoid", feature = "f16"))]
         Function::Logsigmoid => Ok(&crate::tables::read_table!(LOGSIGMOID_F16)),
+        #[cfg(all(feature = "identity", feature = "f16"))]
+        Function::Identity => Ok(&crate::tables::read_table!(IDENTITY_F16)),
+        #[cfg(all(feature = "relu", feature = "f16"))]
+        Function::Relu => Ok(&crate::tables::read_table!(RELU_F16)),
+        #[cfg(all(feature = "relu2", feature = "f16"))]
+        Function::Relu2 => Ok(&crate::tables::read_table!(RELU2_F16)),
+        #[cfg(all(feature = "relu6", feature = "f16"))]
+        Function::Relu6 => Ok(&crate::tables::read_table!(RELU6_F16)),
+        #[cfg(all(feature = "leaky-relu", feature = "f16"))]
+        Function::LeakyRelu => Ok(&crate::tables::read_table!(LEAKY_RELU_F16)),
+        #[cfg(all(feature = "hardtanh", feature = "f16"))]
+        Function::Hardtanh => Ok(&crate::tables::read_table!(HARDTANH_F16)),
+        #[cfg(all(feature = "celu", feature = "f16"))]
+        Function::Celu => Ok(&crate::tables::read_table!(CELU_F16)),
+        #[cfg(all(feature = "situ", feature = "f16"))]
+        Function::Situ => Ok(&crate::tables::read_table!(SITU_F16)),
+        #[cfg(all(feature = "swiglu-oai", feature = "f16"))]
+        Function::SwigluOai => Ok(&crate::tables::read_table!(SWIGLU_OAI_F16)),
+        #[cfg(all(feature = "swish", feature = "f16"))]
+        Function::Swish => Ok(&crate::tables::read_table!(SWISH_F16)),
+        #[cfg(all(feature = "laplace", feature = "f16"))]
+        Function::Laplace => Ok(&crate::tables::read_table!(LAPLACE_F16)),
+        #[cfg(all(feature = "sqrtsoftplus", feature = "f16"))]
+        Function::Sqrtsoftplus => Ok(&crate::tables::read_table!(SQRTSOFTPLUS_F16)),
         #[allow(unreachable_patterns)]
         _ => Err(MissingTable { function, format: Format::F16 }),
     }
@@ -311,6 +335,30 @@ fn read_table_bf16(function: Function) -> Result<&'static crate::read::ReadTable
         Function::GeluQuick => Ok(&crate::tables::read_table!(GELU_QUICK_BF16)),
         #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
         Function::Logsigmoid => Ok(&crate::tables::read_table!(LOGSIGMOID_BF16)),
+        #[cfg(all(feature = "identity", feature = "bf16"))]
+        Function::Identity => Ok(&crate::tables::read_table!(IDENTITY_BF16)),
+        #[cfg(all(feature = "relu", feature = "bf16"))]
+        Function::Relu => Ok(&crate::tables::read_table!(RELU_BF16)),
+        #[cfg(all(feature = "relu2", feature = "bf16"))]
+        Function::Relu2 => Ok(&crate::tables::read_table!(RELU2_BF16)),
+        #[cfg(all(feature = "relu6", feature = "bf16"))]
+        Function::Relu6 => Ok(&crate::tables::read_table!(RELU6_BF16)),
+        #[cfg(all(feature = "leaky-relu", feature = "bf16"))]
+        Function::LeakyRelu => Ok(&crate::tables::read_table!(LEAKY_RELU_BF16)),
+        #[cfg(all(feature = "hardtanh", feature = "bf16"))]
+        Function::Hardtanh => Ok(&crate::tables::read_table!(HARDTANH_BF16)),
+        #[cfg(all(feature = "celu", feature = "bf16"))]
+        Function::Celu => Ok(&crate::tables::read_table!(CELU_BF16)),
+        #[cfg(all(feature = "situ", feature = "bf16"))]
+        Function::Situ => Ok(&crate::tables::read_table!(SITU_BF16)),
+        #[cfg(all(feature = "swiglu-oai", feature = "bf16"))]
+        Function::SwigluOai => Ok(&crate::tables::read_table!(SWIGLU_OAI_BF16)),
+        #[cfg(all(feature = "swish", feature = "bf16"))]
+        Function::Swish => Ok(&crate::tables::read_table!(SWISH_BF16)),
+        #[cfg(all(feature = "laplace", feature = "bf16"))]
+        Function::Laplace => Ok(&crate::tables::read_table!(LAPLACE_BF16)),
+        #[cfg(all(feature = "sqrtsoftplus", feature = "bf16"))]
+        Function::Sqrtsoftplus => Ok(&crate::tables::read_table!(SQRTSOFTPLUS_BF16)),
         #[allow(unreachable_patterns)]
         _ => Err(MissingTable { function, format: Format::Bf16 }),
     }
@@ -355,6 +403,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_F16))),
+            #[cfg(all(feature = "identity", feature = "f16"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_F16))),
+            #[cfg(all(feature = "relu", feature = "f16"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_F16))),
+            #[cfg(all(feature = "relu2", feature = "f16"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_F16))),
+            #[cfg(all(feature = "relu6", feature = "f16"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_F16))),
+            #[cfg(all(feature = "leaky-relu", feature = "f16"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_F16))),
+            #[cfg(all(feature = "hardtanh", feature = "f16"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_F16))),
+            #[cfg(all(feature = "celu", feature = "f16"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_F16))),
+            #[cfg(all(feature = "situ", feature = "f16"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_F16))),
+            #[cfg(all(feature = "swiglu-oai", feature = "f16"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_F16))),
+            #[cfg(all(feature = "swish", feature = "f16"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_F16))),
+            #[cfg(all(feature = "laplace", feature = "f16"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_F16))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "f16"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_F16))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::F16 }),
         }
@@ -400,6 +472,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&crate::tables::compact_table!(GELU_QUICK_F16)),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
             Function::Logsigmoid => Ok(&crate::tables::compact_table!(LOGSIGMOID_F16)),
+            #[cfg(all(feature = "identity", feature = "f16"))]
+            Function::Identity => Ok(&crate::tables::compact_table!(IDENTITY_F16)),
+            #[cfg(all(feature = "relu", feature = "f16"))]
+            Function::Relu => Ok(&crate::tables::compact_table!(RELU_F16)),
+            #[cfg(all(feature = "relu2", feature = "f16"))]
+            Function::Relu2 => Ok(&crate::tables::compact_table!(RELU2_F16)),
+            #[cfg(all(feature = "relu6", feature = "f16"))]
+            Function::Relu6 => Ok(&crate::tables::compact_table!(RELU6_F16)),
+            #[cfg(all(feature = "leaky-relu", feature = "f16"))]
+            Function::LeakyRelu => Ok(&crate::tables::compact_table!(LEAKY_RELU_F16)),
+            #[cfg(all(feature = "hardtanh", feature = "f16"))]
+            Function::Hardtanh => Ok(&crate::tables::compact_table!(HARDTANH_F16)),
+            #[cfg(all(feature = "celu", feature = "f16"))]
+            Function::Celu => Ok(&crate::tables::compact_table!(CELU_F16)),
+            #[cfg(all(feature = "situ", feature = "f16"))]
+            Function::Situ => Ok(&crate::tables::compact_table!(SITU_F16)),
+            #[cfg(all(feature = "swiglu-oai", feature = "f16"))]
+            Function::SwigluOai => Ok(&crate::tables::compact_table!(SWIGLU_OAI_F16)),
+            #[cfg(all(feature = "swish", feature = "f16"))]
+            Function::Swish => Ok(&crate::tables::compact_table!(SWISH_F16)),
+            #[cfg(all(feature = "laplace", feature = "f16"))]
+            Function::Laplace => Ok(&crate::tables::compact_table!(LAPLACE_F16)),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "f16"))]
+            Function::Sqrtsoftplus => Ok(&crate::tables::compact_table!(SQRTSOFTPLUS_F16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::F16 }),
         }
@@ -443,6 +539,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_BF16))),
+            #[cfg(all(feature = "identity", feature = "bf16"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_BF16))),
+            #[cfg(all(feature = "relu", feature = "bf16"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_BF16))),
+            #[cfg(all(feature = "relu2", feature = "bf16"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_BF16))),
+            #[cfg(all(feature = "relu6", feature = "bf16"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_BF16))),
+            #[cfg(all(feature = "leaky-relu", feature = "bf16"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_BF16))),
+            #[cfg(all(feature = "hardtanh", feature = "bf16"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_BF16))),
+            #[cfg(all(feature = "celu", feature = "bf16"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_BF16))),
+            #[cfg(all(feature = "situ", feature = "bf16"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_BF16))),
+            #[cfg(all(feature = "swiglu-oai", feature = "bf16"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_BF16))),
+            #[cfg(all(feature = "swish", feature = "bf16"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_BF16))),
+            #[cfg(all(feature = "laplace", feature = "bf16"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_BF16))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "bf16"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_BF16))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Bf16 }),
         }
@@ -488,6 +608,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&crate::tables::compact_table!(GELU_QUICK_BF16)),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
             Function::Logsigmoid => Ok(&crate::tables::compact_table!(LOGSIGMOID_BF16)),
+            #[cfg(all(feature = "identity", feature = "bf16"))]
+            Function::Identity => Ok(&crate::tables::compact_table!(IDENTITY_BF16)),
+            #[cfg(all(feature = "relu", feature = "bf16"))]
+            Function::Relu => Ok(&crate::tables::compact_table!(RELU_BF16)),
+            #[cfg(all(feature = "relu2", feature = "bf16"))]
+            Function::Relu2 => Ok(&crate::tables::compact_table!(RELU2_BF16)),
+            #[cfg(all(feature = "relu6", feature = "bf16"))]
+            Function::Relu6 => Ok(&crate::tables::compact_table!(RELU6_BF16)),
+            #[cfg(all(feature = "leaky-relu", feature = "bf16"))]
+            Function::LeakyRelu => Ok(&crate::tables::compact_table!(LEAKY_RELU_BF16)),
+            #[cfg(all(feature = "hardtanh", feature = "bf16"))]
+            Function::Hardtanh => Ok(&crate::tables::compact_table!(HARDTANH_BF16)),
+            #[cfg(all(feature = "celu", feature = "bf16"))]
+            Function::Celu => Ok(&crate::tables::compact_table!(CELU_BF16)),
+            #[cfg(all(feature = "situ", feature = "bf16"))]
+            Function::Situ => Ok(&crate::tables::compact_table!(SITU_BF16)),
+            #[cfg(all(feature = "swiglu-oai", feature = "bf16"))]
+            Function::SwigluOai => Ok(&crate::tables::compact_table!(SWIGLU_OAI_BF16)),
+            #[cfg(all(feature = "swish", feature = "bf16"))]
+            Function::Swish => Ok(&crate::tables::compact_table!(SWISH_BF16)),
+            #[cfg(all(feature = "laplace", feature = "bf16"))]
+            Function::Laplace => Ok(&crate::tables::compact_table!(LAPLACE_BF16)),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "bf16"))]
+            Function::Sqrtsoftplus => Ok(&crate::tables::compact_table!(SQRTSOFTPLUS_BF16)),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Bf16 }),
         }
@@ -531,6 +675,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E4M3))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E4M3))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E4M3))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E4M3))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E4M3))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E4M3))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E4M3))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E4M3))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E4M3))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3 }),
         }
@@ -574,6 +742,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2))),
+            #[cfg(all(feature = "identity", feature = "fp8-e5m2"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E5M2))),
+            #[cfg(all(feature = "relu", feature = "fp8-e5m2"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E5M2))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e5m2"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E5M2))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e5m2"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E5M2))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e5m2"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E5M2))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e5m2"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E5M2))),
+            #[cfg(all(feature = "celu", feature = "fp8-e5m2"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E5M2))),
+            #[cfg(all(feature = "situ", feature = "fp8-e5m2"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E5M2))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m2"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E5M2))),
+            #[cfg(all(feature = "swish", feature = "fp8-e5m2"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E5M2))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e5m2"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E5M2))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m2"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E5M2))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E5M2 }),
         }
@@ -617,6 +809,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3fnuz"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3fnuz"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3fnuz"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3fnuz"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3fnuz"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3fnuz"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3fnuz"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3fnuz"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3fnuz"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3fnuz"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3fnuz"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E4M3FNUZ))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3fnuz"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3Fnuz }),
         }
@@ -660,6 +876,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "identity", feature = "fp8-e5m2fnuz"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "relu", feature = "fp8-e5m2fnuz"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e5m2fnuz"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e5m2fnuz"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e5m2fnuz"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e5m2fnuz"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "celu", feature = "fp8-e5m2fnuz"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "situ", feature = "fp8-e5m2fnuz"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m2fnuz"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "swish", feature = "fp8-e5m2fnuz"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e5m2fnuz"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E5M2FNUZ))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m2fnuz"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E5M2FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E5M2Fnuz }),
         }
@@ -699,6 +939,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e2m3"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3))),
+            #[cfg(all(feature = "identity", feature = "fp6-e2m3"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP6_E2M3))),
+            #[cfg(all(feature = "relu", feature = "fp6-e2m3"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP6_E2M3))),
+            #[cfg(all(feature = "relu2", feature = "fp6-e2m3"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP6_E2M3))),
+            #[cfg(all(feature = "relu6", feature = "fp6-e2m3"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP6_E2M3))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp6-e2m3"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP6_E2M3))),
+            #[cfg(all(feature = "hardtanh", feature = "fp6-e2m3"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP6_E2M3))),
+            #[cfg(all(feature = "celu", feature = "fp6-e2m3"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP6_E2M3))),
+            #[cfg(all(feature = "situ", feature = "fp6-e2m3"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP6_E2M3))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp6-e2m3"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP6_E2M3))),
+            #[cfg(all(feature = "swish", feature = "fp6-e2m3"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP6_E2M3))),
+            #[cfg(all(feature = "laplace", feature = "fp6-e2m3"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP6_E2M3))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp6-e2m3"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP6_E2M3))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp6E2M3 }),
         }
@@ -738,6 +1002,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e3m2"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2))),
+            #[cfg(all(feature = "identity", feature = "fp6-e3m2"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP6_E3M2))),
+            #[cfg(all(feature = "relu", feature = "fp6-e3m2"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP6_E3M2))),
+            #[cfg(all(feature = "relu2", feature = "fp6-e3m2"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP6_E3M2))),
+            #[cfg(all(feature = "relu6", feature = "fp6-e3m2"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP6_E3M2))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp6-e3m2"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP6_E3M2))),
+            #[cfg(all(feature = "hardtanh", feature = "fp6-e3m2"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP6_E3M2))),
+            #[cfg(all(feature = "celu", feature = "fp6-e3m2"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP6_E3M2))),
+            #[cfg(all(feature = "situ", feature = "fp6-e3m2"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP6_E3M2))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp6-e3m2"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP6_E3M2))),
+            #[cfg(all(feature = "swish", feature = "fp6-e3m2"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP6_E3M2))),
+            #[cfg(all(feature = "laplace", feature = "fp6-e3m2"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP6_E3M2))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp6-e3m2"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP6_E3M2))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp6E3M2 }),
         }
@@ -777,6 +1065,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1))),
+            #[cfg(all(feature = "identity", feature = "fp4-e2m1"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP4_E2M1))),
+            #[cfg(all(feature = "relu", feature = "fp4-e2m1"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP4_E2M1))),
+            #[cfg(all(feature = "relu2", feature = "fp4-e2m1"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP4_E2M1))),
+            #[cfg(all(feature = "relu6", feature = "fp4-e2m1"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP4_E2M1))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp4-e2m1"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP4_E2M1))),
+            #[cfg(all(feature = "hardtanh", feature = "fp4-e2m1"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP4_E2M1))),
+            #[cfg(all(feature = "celu", feature = "fp4-e2m1"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP4_E2M1))),
+            #[cfg(all(feature = "situ", feature = "fp4-e2m1"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP4_E2M1))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp4-e2m1"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP4_E2M1))),
+            #[cfg(all(feature = "swish", feature = "fp4-e2m1"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP4_E2M1))),
+            #[cfg(all(feature = "laplace", feature = "fp4-e2m1"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP4_E2M1))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp4-e2m1"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP4_E2M1))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp4E2M1 }),
         }
@@ -820,6 +1132,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E3M4))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E3M4))),
+            #[cfg(all(feature = "identity", feature = "fp8-e3m4"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E3M4))),
+            #[cfg(all(feature = "relu", feature = "fp8-e3m4"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E3M4))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e3m4"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E3M4))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e3m4"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E3M4))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e3m4"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E3M4))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e3m4"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E3M4))),
+            #[cfg(all(feature = "celu", feature = "fp8-e3m4"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E3M4))),
+            #[cfg(all(feature = "situ", feature = "fp8-e3m4"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E3M4))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e3m4"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E3M4))),
+            #[cfg(all(feature = "swish", feature = "fp8-e3m4"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E3M4))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e3m4"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E3M4))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e3m4"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E3M4))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E3M4 }),
         }
@@ -863,6 +1199,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3IEEE))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3ieee"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3ieee"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3ieee"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3ieee"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3ieee"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3ieee"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3ieee"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3ieee"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3ieee"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3ieee"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3ieee"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E4M3IEEE))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3ieee"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3IEEE))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3Ieee }),
         }
@@ -906,6 +1266,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3B11FNUZ))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3b11fnuz"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3b11fnuz"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3b11fnuz"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3b11fnuz"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3b11fnuz"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3b11fnuz"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3b11fnuz"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3b11fnuz"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3b11fnuz"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3b11fnuz"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3b11fnuz"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E4M3B11FNUZ))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3b11fnuz"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3B11FNUZ))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E4M3B11Fnuz }),
         }
@@ -949,6 +1333,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E5M3FNU))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M3FNU))),
+            #[cfg(all(feature = "identity", feature = "fp8-e5m3fnu"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E5M3FNU))),
+            #[cfg(all(feature = "relu", feature = "fp8-e5m3fnu"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e5m3fnu"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E5M3FNU))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e5m3fnu"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E5M3FNU))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e5m3fnu"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e5m3fnu"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E5M3FNU))),
+            #[cfg(all(feature = "celu", feature = "fp8-e5m3fnu"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "situ", feature = "fp8-e5m3fnu"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E5M3FNU))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m3fnu"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E5M3FNU))),
+            #[cfg(all(feature = "swish", feature = "fp8-e5m3fnu"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E5M3FNU))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e5m3fnu"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E5M3FNU))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m3fnu"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E5M3FNU))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E5M3Fnu }),
         }
@@ -992,6 +1400,30 @@ impl BuiltinTables for Function {
             Function::GeluQuick => Ok(&(*crate::tables::table!(GELU_QUICK_FP8_E8M0FNU))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
             Function::Logsigmoid => Ok(&(*crate::tables::table!(LOGSIGMOID_FP8_E8M0FNU))),
+            #[cfg(all(feature = "identity", feature = "fp8-e8m0fnu"))]
+            Function::Identity => Ok(&(*crate::tables::table!(IDENTITY_FP8_E8M0FNU))),
+            #[cfg(all(feature = "relu", feature = "fp8-e8m0fnu"))]
+            Function::Relu => Ok(&(*crate::tables::table!(RELU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e8m0fnu"))]
+            Function::Relu2 => Ok(&(*crate::tables::table!(RELU2_FP8_E8M0FNU))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e8m0fnu"))]
+            Function::Relu6 => Ok(&(*crate::tables::table!(RELU6_FP8_E8M0FNU))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e8m0fnu"))]
+            Function::LeakyRelu => Ok(&(*crate::tables::table!(LEAKY_RELU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e8m0fnu"))]
+            Function::Hardtanh => Ok(&(*crate::tables::table!(HARDTANH_FP8_E8M0FNU))),
+            #[cfg(all(feature = "celu", feature = "fp8-e8m0fnu"))]
+            Function::Celu => Ok(&(*crate::tables::table!(CELU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "situ", feature = "fp8-e8m0fnu"))]
+            Function::Situ => Ok(&(*crate::tables::table!(SITU_FP8_E8M0FNU))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e8m0fnu"))]
+            Function::SwigluOai => Ok(&(*crate::tables::table!(SWIGLU_OAI_FP8_E8M0FNU))),
+            #[cfg(all(feature = "swish", feature = "fp8-e8m0fnu"))]
+            Function::Swish => Ok(&(*crate::tables::table!(SWISH_FP8_E8M0FNU))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e8m0fnu"))]
+            Function::Laplace => Ok(&(*crate::tables::table!(LAPLACE_FP8_E8M0FNU))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e8m0fnu"))]
+            Function::Sqrtsoftplus => Ok(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E8M0FNU))),
             #[allow(unreachable_patterns)]
             _ => Err(MissingTable { function: self, format: Format::Fp8E8M0Fnu }),
         }
@@ -1035,6 +1467,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_QUICK_F16))),
             #[cfg(all(feature = "logsigmoid", feature = "f16"))]
             (Function::Logsigmoid, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_F16))),
+            #[cfg(all(feature = "identity", feature = "f16"))]
+            (Function::Identity, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(IDENTITY_F16))),
+            #[cfg(all(feature = "relu", feature = "f16"))]
+            (Function::Relu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RELU_F16))),
+            #[cfg(all(feature = "relu2", feature = "f16"))]
+            (Function::Relu2, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RELU2_F16))),
+            #[cfg(all(feature = "relu6", feature = "f16"))]
+            (Function::Relu6, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RELU6_F16))),
+            #[cfg(all(feature = "leaky-relu", feature = "f16"))]
+            (Function::LeakyRelu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LEAKY_RELU_F16))),
+            #[cfg(all(feature = "hardtanh", feature = "f16"))]
+            (Function::Hardtanh, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDTANH_F16))),
+            #[cfg(all(feature = "celu", feature = "f16"))]
+            (Function::Celu, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(CELU_F16))),
+            #[cfg(all(feature = "situ", feature = "f16"))]
+            (Function::Situ, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SITU_F16))),
+            #[cfg(all(feature = "swiglu-oai", feature = "f16"))]
+            (Function::SwigluOai, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SWIGLU_OAI_F16))),
+            #[cfg(all(feature = "swish", feature = "f16"))]
+            (Function::Swish, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SWISH_F16))),
+            #[cfg(all(feature = "laplace", feature = "f16"))]
+            (Function::Laplace, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LAPLACE_F16))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "f16"))]
+            (Function::Sqrtsoftplus, Format::F16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SQRTSOFTPLUS_F16))),
             #[cfg(all(feature = "gelu", feature = "bf16"))]
             (Function::Gelu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_BF16))),
             #[cfg(all(feature = "gelu-tanh", feature = "bf16"))]
@@ -1071,6 +1527,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(GELU_QUICK_BF16))),
             #[cfg(all(feature = "logsigmoid", feature = "bf16"))]
             (Function::Logsigmoid, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LOGSIGMOID_BF16))),
+            #[cfg(all(feature = "identity", feature = "bf16"))]
+            (Function::Identity, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(IDENTITY_BF16))),
+            #[cfg(all(feature = "relu", feature = "bf16"))]
+            (Function::Relu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RELU_BF16))),
+            #[cfg(all(feature = "relu2", feature = "bf16"))]
+            (Function::Relu2, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RELU2_BF16))),
+            #[cfg(all(feature = "relu6", feature = "bf16"))]
+            (Function::Relu6, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(RELU6_BF16))),
+            #[cfg(all(feature = "leaky-relu", feature = "bf16"))]
+            (Function::LeakyRelu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LEAKY_RELU_BF16))),
+            #[cfg(all(feature = "hardtanh", feature = "bf16"))]
+            (Function::Hardtanh, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(HARDTANH_BF16))),
+            #[cfg(all(feature = "celu", feature = "bf16"))]
+            (Function::Celu, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(CELU_BF16))),
+            #[cfg(all(feature = "situ", feature = "bf16"))]
+            (Function::Situ, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SITU_BF16))),
+            #[cfg(all(feature = "swiglu-oai", feature = "bf16"))]
+            (Function::SwigluOai, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SWIGLU_OAI_BF16))),
+            #[cfg(all(feature = "swish", feature = "bf16"))]
+            (Function::Swish, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SWISH_BF16))),
+            #[cfg(all(feature = "laplace", feature = "bf16"))]
+            (Function::Laplace, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(LAPLACE_BF16))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "bf16"))]
+            (Function::Sqrtsoftplus, Format::Bf16) => Ok(crate::read::table_ref(&crate::tables::read_table!(SQRTSOFTPLUS_BF16))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3"))]
             (Function::Gelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3"))]
@@ -1107,6 +1587,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3"))]
             (Function::Logsigmoid, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3"))]
+            (Function::Identity, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E4M3)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3"))]
+            (Function::Relu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E4M3)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3"))]
+            (Function::Relu2, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E4M3)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3"))]
+            (Function::Relu6, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E4M3)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3"))]
+            (Function::LeakyRelu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3"))]
+            (Function::Hardtanh, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E4M3)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3"))]
+            (Function::Celu, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E4M3)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3"))]
+            (Function::Situ, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E4M3)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3"))]
+            (Function::SwigluOai, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3"))]
+            (Function::Swish, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E4M3)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3"))]
+            (Function::Laplace, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E4M3)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3"))]
+            (Function::Sqrtsoftplus, Format::Fp8E4M3) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2"))]
             (Function::Gelu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M2)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2"))]
@@ -1143,6 +1647,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2"))]
             (Function::Logsigmoid, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e5m2"))]
+            (Function::Identity, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E5M2)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e5m2"))]
+            (Function::Relu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E5M2)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e5m2"))]
+            (Function::Relu2, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E5M2)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e5m2"))]
+            (Function::Relu6, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E5M2)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e5m2"))]
+            (Function::LeakyRelu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E5M2)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e5m2"))]
+            (Function::Hardtanh, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E5M2)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e5m2"))]
+            (Function::Celu, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E5M2)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e5m2"))]
+            (Function::Situ, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E5M2)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m2"))]
+            (Function::SwigluOai, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E5M2)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e5m2"))]
+            (Function::Swish, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E5M2)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e5m2"))]
+            (Function::Laplace, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E5M2)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m2"))]
+            (Function::Sqrtsoftplus, Format::Fp8E5M2) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E5M2)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3fnuz"))]
             (Function::Gelu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3fnuz"))]
@@ -1179,6 +1707,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
             (Function::Logsigmoid, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3fnuz"))]
+            (Function::Identity, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3fnuz"))]
+            (Function::Relu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3fnuz"))]
+            (Function::Relu2, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3fnuz"))]
+            (Function::Relu6, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3fnuz"))]
+            (Function::LeakyRelu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3fnuz"))]
+            (Function::Hardtanh, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3fnuz"))]
+            (Function::Celu, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3fnuz"))]
+            (Function::Situ, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3fnuz"))]
+            (Function::SwigluOai, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3fnuz"))]
+            (Function::Swish, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3fnuz"))]
+            (Function::Laplace, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E4M3FNUZ)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3fnuz"))]
+            (Function::Sqrtsoftplus, Format::Fp8E4M3Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m2fnuz"))]
             (Function::Gelu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m2fnuz"))]
@@ -1215,6 +1767,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
             (Function::Logsigmoid, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e5m2fnuz"))]
+            (Function::Identity, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e5m2fnuz"))]
+            (Function::Relu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e5m2fnuz"))]
+            (Function::Relu2, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e5m2fnuz"))]
+            (Function::Relu6, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e5m2fnuz"))]
+            (Function::LeakyRelu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e5m2fnuz"))]
+            (Function::Hardtanh, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e5m2fnuz"))]
+            (Function::Celu, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e5m2fnuz"))]
+            (Function::Situ, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m2fnuz"))]
+            (Function::SwigluOai, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e5m2fnuz"))]
+            (Function::Swish, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e5m2fnuz"))]
+            (Function::Laplace, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E5M2FNUZ)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m2fnuz"))]
+            (Function::Sqrtsoftplus, Format::Fp8E5M2Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E5M2FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp6-e2m3"))]
             (Function::Gelu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP6_E2M3)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e2m3"))]
@@ -1247,6 +1823,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP6_E2M3)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e2m3"))]
             (Function::Logsigmoid, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP6_E2M3)))),
+            #[cfg(all(feature = "identity", feature = "fp6-e2m3"))]
+            (Function::Identity, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP6_E2M3)))),
+            #[cfg(all(feature = "relu", feature = "fp6-e2m3"))]
+            (Function::Relu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP6_E2M3)))),
+            #[cfg(all(feature = "relu2", feature = "fp6-e2m3"))]
+            (Function::Relu2, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP6_E2M3)))),
+            #[cfg(all(feature = "relu6", feature = "fp6-e2m3"))]
+            (Function::Relu6, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP6_E2M3)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp6-e2m3"))]
+            (Function::LeakyRelu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP6_E2M3)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp6-e2m3"))]
+            (Function::Hardtanh, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP6_E2M3)))),
+            #[cfg(all(feature = "celu", feature = "fp6-e2m3"))]
+            (Function::Celu, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP6_E2M3)))),
+            #[cfg(all(feature = "situ", feature = "fp6-e2m3"))]
+            (Function::Situ, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP6_E2M3)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp6-e2m3"))]
+            (Function::SwigluOai, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP6_E2M3)))),
+            #[cfg(all(feature = "swish", feature = "fp6-e2m3"))]
+            (Function::Swish, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP6_E2M3)))),
+            #[cfg(all(feature = "laplace", feature = "fp6-e2m3"))]
+            (Function::Laplace, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP6_E2M3)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp6-e2m3"))]
+            (Function::Sqrtsoftplus, Format::Fp6E2M3) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP6_E2M3)))),
             #[cfg(all(feature = "gelu", feature = "fp6-e3m2"))]
             (Function::Gelu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP6_E3M2)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp6-e3m2"))]
@@ -1279,6 +1879,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP6_E3M2)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp6-e3m2"))]
             (Function::Logsigmoid, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP6_E3M2)))),
+            #[cfg(all(feature = "identity", feature = "fp6-e3m2"))]
+            (Function::Identity, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP6_E3M2)))),
+            #[cfg(all(feature = "relu", feature = "fp6-e3m2"))]
+            (Function::Relu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP6_E3M2)))),
+            #[cfg(all(feature = "relu2", feature = "fp6-e3m2"))]
+            (Function::Relu2, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP6_E3M2)))),
+            #[cfg(all(feature = "relu6", feature = "fp6-e3m2"))]
+            (Function::Relu6, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP6_E3M2)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp6-e3m2"))]
+            (Function::LeakyRelu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP6_E3M2)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp6-e3m2"))]
+            (Function::Hardtanh, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP6_E3M2)))),
+            #[cfg(all(feature = "celu", feature = "fp6-e3m2"))]
+            (Function::Celu, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP6_E3M2)))),
+            #[cfg(all(feature = "situ", feature = "fp6-e3m2"))]
+            (Function::Situ, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP6_E3M2)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp6-e3m2"))]
+            (Function::SwigluOai, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP6_E3M2)))),
+            #[cfg(all(feature = "swish", feature = "fp6-e3m2"))]
+            (Function::Swish, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP6_E3M2)))),
+            #[cfg(all(feature = "laplace", feature = "fp6-e3m2"))]
+            (Function::Laplace, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP6_E3M2)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp6-e3m2"))]
+            (Function::Sqrtsoftplus, Format::Fp6E3M2) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP6_E3M2)))),
             #[cfg(all(feature = "gelu", feature = "fp4-e2m1"))]
             (Function::Gelu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP4_E2M1)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp4-e2m1"))]
@@ -1311,6 +1935,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP4_E2M1)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp4-e2m1"))]
             (Function::Logsigmoid, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP4_E2M1)))),
+            #[cfg(all(feature = "identity", feature = "fp4-e2m1"))]
+            (Function::Identity, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP4_E2M1)))),
+            #[cfg(all(feature = "relu", feature = "fp4-e2m1"))]
+            (Function::Relu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP4_E2M1)))),
+            #[cfg(all(feature = "relu2", feature = "fp4-e2m1"))]
+            (Function::Relu2, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP4_E2M1)))),
+            #[cfg(all(feature = "relu6", feature = "fp4-e2m1"))]
+            (Function::Relu6, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP4_E2M1)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp4-e2m1"))]
+            (Function::LeakyRelu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP4_E2M1)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp4-e2m1"))]
+            (Function::Hardtanh, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP4_E2M1)))),
+            #[cfg(all(feature = "celu", feature = "fp4-e2m1"))]
+            (Function::Celu, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP4_E2M1)))),
+            #[cfg(all(feature = "situ", feature = "fp4-e2m1"))]
+            (Function::Situ, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP4_E2M1)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp4-e2m1"))]
+            (Function::SwigluOai, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP4_E2M1)))),
+            #[cfg(all(feature = "swish", feature = "fp4-e2m1"))]
+            (Function::Swish, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP4_E2M1)))),
+            #[cfg(all(feature = "laplace", feature = "fp4-e2m1"))]
+            (Function::Laplace, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP4_E2M1)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp4-e2m1"))]
+            (Function::Sqrtsoftplus, Format::Fp4E2M1) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP4_E2M1)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e3m4"))]
             (Function::Gelu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E3M4)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e3m4"))]
@@ -1347,6 +1995,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E3M4)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e3m4"))]
             (Function::Logsigmoid, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E3M4)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e3m4"))]
+            (Function::Identity, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E3M4)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e3m4"))]
+            (Function::Relu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E3M4)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e3m4"))]
+            (Function::Relu2, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E3M4)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e3m4"))]
+            (Function::Relu6, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E3M4)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e3m4"))]
+            (Function::LeakyRelu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E3M4)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e3m4"))]
+            (Function::Hardtanh, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E3M4)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e3m4"))]
+            (Function::Celu, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E3M4)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e3m4"))]
+            (Function::Situ, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E3M4)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e3m4"))]
+            (Function::SwigluOai, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E3M4)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e3m4"))]
+            (Function::Swish, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E3M4)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e3m4"))]
+            (Function::Laplace, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E3M4)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e3m4"))]
+            (Function::Sqrtsoftplus, Format::Fp8E3M4) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E3M4)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3ieee"))]
             (Function::Gelu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
@@ -1383,6 +2055,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
             (Function::Logsigmoid, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3ieee"))]
+            (Function::Identity, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3ieee"))]
+            (Function::Relu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3ieee"))]
+            (Function::Relu2, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3ieee"))]
+            (Function::Relu6, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3ieee"))]
+            (Function::LeakyRelu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3ieee"))]
+            (Function::Hardtanh, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3ieee"))]
+            (Function::Celu, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3ieee"))]
+            (Function::Situ, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3ieee"))]
+            (Function::SwigluOai, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3ieee"))]
+            (Function::Swish, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3ieee"))]
+            (Function::Laplace, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E4M3IEEE)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3ieee"))]
+            (Function::Sqrtsoftplus, Format::Fp8E4M3Ieee) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3IEEE)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
             (Function::Gelu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
@@ -1419,6 +2115,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
             (Function::Logsigmoid, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Identity, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Relu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Relu2, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Relu6, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::LeakyRelu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Hardtanh, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Celu, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Situ, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3b11fnuz"))]
+            (Function::SwigluOai, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Swish, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Laplace, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E4M3B11FNUZ)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3b11fnuz"))]
+            (Function::Sqrtsoftplus, Format::Fp8E4M3B11Fnuz) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E4M3B11FNUZ)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e5m3fnu"))]
             (Function::Gelu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E5M3FNU)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
@@ -1455,6 +2175,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E5M3FNU)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
             (Function::Logsigmoid, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e5m3fnu"))]
+            (Function::Identity, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e5m3fnu"))]
+            (Function::Relu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e5m3fnu"))]
+            (Function::Relu2, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e5m3fnu"))]
+            (Function::Relu6, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e5m3fnu"))]
+            (Function::LeakyRelu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e5m3fnu"))]
+            (Function::Hardtanh, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e5m3fnu"))]
+            (Function::Celu, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e5m3fnu"))]
+            (Function::Situ, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m3fnu"))]
+            (Function::SwigluOai, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e5m3fnu"))]
+            (Function::Swish, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e5m3fnu"))]
+            (Function::Laplace, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E5M3FNU)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m3fnu"))]
+            (Function::Sqrtsoftplus, Format::Fp8E5M3Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E5M3FNU)))),
             #[cfg(all(feature = "gelu", feature = "fp8-e8m0fnu"))]
             (Function::Gelu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_FP8_E8M0FNU)))),
             #[cfg(all(feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
@@ -1491,6 +2235,30 @@ impl BuiltinTables for Function {
             (Function::GeluQuick, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(GELU_QUICK_FP8_E8M0FNU)))),
             #[cfg(all(feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
             (Function::Logsigmoid, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LOGSIGMOID_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "identity", feature = "fp8-e8m0fnu"))]
+            (Function::Identity, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(IDENTITY_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "relu", feature = "fp8-e8m0fnu"))]
+            (Function::Relu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RELU_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "relu2", feature = "fp8-e8m0fnu"))]
+            (Function::Relu2, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RELU2_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "relu6", feature = "fp8-e8m0fnu"))]
+            (Function::Relu6, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(RELU6_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "leaky-relu", feature = "fp8-e8m0fnu"))]
+            (Function::LeakyRelu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LEAKY_RELU_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "hardtanh", feature = "fp8-e8m0fnu"))]
+            (Function::Hardtanh, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(HARDTANH_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "celu", feature = "fp8-e8m0fnu"))]
+            (Function::Celu, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(CELU_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "situ", feature = "fp8-e8m0fnu"))]
+            (Function::Situ, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SITU_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "swiglu-oai", feature = "fp8-e8m0fnu"))]
+            (Function::SwigluOai, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SWIGLU_OAI_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "swish", feature = "fp8-e8m0fnu"))]
+            (Function::Swish, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SWISH_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "laplace", feature = "fp8-e8m0fnu"))]
+            (Function::Laplace, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(LAPLACE_FP8_E8M0FNU)))),
+            #[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e8m0fnu"))]
+            (Function::Sqrtsoftplus, Format::Fp8E8M0Fnu) => Ok(TableRef::U8(&(*crate::tables::table!(SQRTSOFTPLUS_FP8_E8M0FNU)))),
             _ => Err(MissingTable { function: self, format }),
         }
     }

@@ -276,17 +276,17 @@ pub fn softsign_f32(x: f32) -> f32 {
     f32(Function::Softsign, x)
 }
 
-/// `elu` at one `f16`, computed: `x if x > 0 else e^x - 1`.
+/// `elu` at one `f16`, computed: `x if x > 0 else alpha*(e^x - 1)`.
 pub fn elu_f16(x: half::f16) -> half::f16 {
     f16(Function::Elu, x)
 }
 
-/// `elu` at one `bf16`, computed: `x if x > 0 else e^x - 1`.
+/// `elu` at one `bf16`, computed: `x if x > 0 else alpha*(e^x - 1)`.
 pub fn elu_bf16(x: half::bf16) -> half::bf16 {
     bf16(Function::Elu, x)
 }
 
-/// `elu` at one `f32`, computed: `x if x > 0 else e^x - 1`. Accuracy: see [`f32()`].
+/// `elu` at one `f32`, computed: `x if x > 0 else alpha*(e^x - 1)`. Accuracy: see [`f32()`].
 pub fn elu_f32(x: f32) -> f32 {
     f32(Function::Elu, x)
 }
@@ -424,4 +424,184 @@ pub fn logsigmoid_bf16(x: half::bf16) -> half::bf16 {
 /// `logsigmoid` at one `f32`, computed: `ln(sigmoid(x)) = -softplus(-x)`. Accuracy: see [`f32()`].
 pub fn logsigmoid_f32(x: f32) -> f32 {
     f32(Function::Logsigmoid, x)
+}
+
+/// `identity` at one `f16`, computed: `x`.
+pub fn identity_f16(x: half::f16) -> half::f16 {
+    f16(Function::Identity, x)
+}
+
+/// `identity` at one `bf16`, computed: `x`.
+pub fn identity_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Identity, x)
+}
+
+/// `identity` at one `f32`, computed: `x`. Accuracy: see [`f32()`].
+pub fn identity_f32(x: f32) -> f32 {
+    f32(Function::Identity, x)
+}
+
+/// `relu` at one `f16`, computed: `max(0, x)`.
+pub fn relu_f16(x: half::f16) -> half::f16 {
+    f16(Function::Relu, x)
+}
+
+/// `relu` at one `bf16`, computed: `max(0, x)`.
+pub fn relu_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Relu, x)
+}
+
+/// `relu` at one `f32`, computed: `max(0, x)`. Accuracy: see [`f32()`].
+pub fn relu_f32(x: f32) -> f32 {
+    f32(Function::Relu, x)
+}
+
+/// `relu2` at one `f16`, computed: `max(0, x)^2`.
+pub fn relu2_f16(x: half::f16) -> half::f16 {
+    f16(Function::Relu2, x)
+}
+
+/// `relu2` at one `bf16`, computed: `max(0, x)^2`.
+pub fn relu2_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Relu2, x)
+}
+
+/// `relu2` at one `f32`, computed: `max(0, x)^2`. Accuracy: see [`f32()`].
+pub fn relu2_f32(x: f32) -> f32 {
+    f32(Function::Relu2, x)
+}
+
+/// `relu6` at one `f16`, computed: `min(max(0, x), 6)`.
+pub fn relu6_f16(x: half::f16) -> half::f16 {
+    f16(Function::Relu6, x)
+}
+
+/// `relu6` at one `bf16`, computed: `min(max(0, x), 6)`.
+pub fn relu6_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Relu6, x)
+}
+
+/// `relu6` at one `f32`, computed: `min(max(0, x), 6)`. Accuracy: see [`f32()`].
+pub fn relu6_f32(x: f32) -> f32 {
+    f32(Function::Relu6, x)
+}
+
+/// `leaky_relu` at one `f16`, computed: `x if x > 0 else alpha*x`.
+pub fn leaky_relu_f16(x: half::f16) -> half::f16 {
+    f16(Function::LeakyRelu, x)
+}
+
+/// `leaky_relu` at one `bf16`, computed: `x if x > 0 else alpha*x`.
+pub fn leaky_relu_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::LeakyRelu, x)
+}
+
+/// `leaky_relu` at one `f32`, computed: `x if x > 0 else alpha*x`. Accuracy: see [`f32()`].
+pub fn leaky_relu_f32(x: f32) -> f32 {
+    f32(Function::LeakyRelu, x)
+}
+
+/// `hardtanh` at one `f16`, computed: `min(max(x, min), max)`.
+pub fn hardtanh_f16(x: half::f16) -> half::f16 {
+    f16(Function::Hardtanh, x)
+}
+
+/// `hardtanh` at one `bf16`, computed: `min(max(x, min), max)`.
+pub fn hardtanh_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Hardtanh, x)
+}
+
+/// `hardtanh` at one `f32`, computed: `min(max(x, min), max)`. Accuracy: see [`f32()`].
+pub fn hardtanh_f32(x: f32) -> f32 {
+    f32(Function::Hardtanh, x)
+}
+
+/// `celu` at one `f16`, computed: `x if x > 0 else alpha*(e^(x/alpha) - 1)`.
+pub fn celu_f16(x: half::f16) -> half::f16 {
+    f16(Function::Celu, x)
+}
+
+/// `celu` at one `bf16`, computed: `x if x > 0 else alpha*(e^(x/alpha) - 1)`.
+pub fn celu_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Celu, x)
+}
+
+/// `celu` at one `f32`, computed: `x if x > 0 else alpha*(e^(x/alpha) - 1)`. Accuracy: see [`f32()`].
+pub fn celu_f32(x: f32) -> f32 {
+    f32(Function::Celu, x)
+}
+
+/// `situ` at one `f16`, computed: `beta*tanh(x/beta)*sigmoid(x)`.
+pub fn situ_f16(x: half::f16) -> half::f16 {
+    f16(Function::Situ, x)
+}
+
+/// `situ` at one `bf16`, computed: `beta*tanh(x/beta)*sigmoid(x)`.
+pub fn situ_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Situ, x)
+}
+
+/// `situ` at one `f32`, computed: `beta*tanh(x/beta)*sigmoid(x)`. Accuracy: see [`f32()`].
+pub fn situ_f32(x: f32) -> f32 {
+    f32(Function::Situ, x)
+}
+
+/// `swiglu_oai` at one `f16`, computed: `c*sigmoid(alpha*c), c = min(x, limit)`.
+pub fn swiglu_oai_f16(x: half::f16) -> half::f16 {
+    f16(Function::SwigluOai, x)
+}
+
+/// `swiglu_oai` at one `bf16`, computed: `c*sigmoid(alpha*c), c = min(x, limit)`.
+pub fn swiglu_oai_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::SwigluOai, x)
+}
+
+/// `swiglu_oai` at one `f32`, computed: `c*sigmoid(alpha*c), c = min(x, limit)`. Accuracy: see [`f32()`].
+pub fn swiglu_oai_f32(x: f32) -> f32 {
+    f32(Function::SwigluOai, x)
+}
+
+/// `swish` at one `f16`, computed: `x*sigmoid(beta*x)`.
+pub fn swish_f16(x: half::f16) -> half::f16 {
+    f16(Function::Swish, x)
+}
+
+/// `swish` at one `bf16`, computed: `x*sigmoid(beta*x)`.
+pub fn swish_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Swish, x)
+}
+
+/// `swish` at one `f32`, computed: `x*sigmoid(beta*x)`. Accuracy: see [`f32()`].
+pub fn swish_f32(x: f32) -> f32 {
+    f32(Function::Swish, x)
+}
+
+/// `laplace` at one `f16`, computed: `(1 + erf((x - mu)/(sigma*sqrt(2))))/2`.
+pub fn laplace_f16(x: half::f16) -> half::f16 {
+    f16(Function::Laplace, x)
+}
+
+/// `laplace` at one `bf16`, computed: `(1 + erf((x - mu)/(sigma*sqrt(2))))/2`.
+pub fn laplace_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Laplace, x)
+}
+
+/// `laplace` at one `f32`, computed: `(1 + erf((x - mu)/(sigma*sqrt(2))))/2`. Accuracy: see [`f32()`].
+pub fn laplace_f32(x: f32) -> f32 {
+    f32(Function::Laplace, x)
+}
+
+/// `sqrtsoftplus` at one `f16`, computed: `sqrt(ln(1 + e^x))`.
+pub fn sqrtsoftplus_f16(x: half::f16) -> half::f16 {
+    f16(Function::Sqrtsoftplus, x)
+}
+
+/// `sqrtsoftplus` at one `bf16`, computed: `sqrt(ln(1 + e^x))`.
+pub fn sqrtsoftplus_bf16(x: half::bf16) -> half::bf16 {
+    bf16(Function::Sqrtsoftplus, x)
+}
+
+/// `sqrtsoftplus` at one `f32`, computed: `sqrt(ln(1 + e^x))`. Accuracy: see [`f32()`].
+pub fn sqrtsoftplus_f32(x: f32) -> f32 {
+    f32(Function::Sqrtsoftplus, x)
 }

@@ -84,6 +84,90 @@ pub mod gelu {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `gelu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `gelu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: GELU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: GELU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: GELU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: GELU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: GELU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: GELU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: GELU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: GELU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: GELU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: GELU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: GELU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: GELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: GELU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_derivative", feature: "gelu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `gelu_tanh`: `(x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))`, over every enabled format.
@@ -164,6 +248,90 @@ pub mod gelu_tanh {
         function: "gelu_tanh", feature: "gelu-tanh",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_TANH_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `gelu_tanh`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `gelu-tanh` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "f16", format_feature: "f16", ty: half::f16, table: GELU_TANH_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: GELU_TANH_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: GELU_TANH_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: GELU_TANH_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: GELU_TANH_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_tanh_derivative", feature: "gelu-tanh",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_TANH_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -246,6 +414,90 @@ pub mod sigmoid {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SIGMOID_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `sigmoid`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `sigmoid` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SIGMOID_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SIGMOID_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SIGMOID_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SIGMOID_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SIGMOID_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sigmoid_derivative", feature: "sigmoid",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SIGMOID_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `tanh`: `tanh(x)`, over every enabled format.
@@ -326,6 +578,90 @@ pub mod tanh {
         function: "tanh", feature: "tanh",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: TANH_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `tanh`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `tanh` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "f16", format_feature: "f16", ty: half::f16, table: TANH_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: TANH_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: TANH_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: TANH_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: TANH_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: TANH_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: TANH_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: TANH_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: TANH_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: TANH_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: TANH_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: TANH_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: TANH_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "tanh_derivative", feature: "tanh",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: TANH_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -408,6 +744,90 @@ pub mod silu {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SILU_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `silu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `silu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "silu_derivative", feature: "silu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SILU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "silu_derivative", feature: "silu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SILU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SILU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SILU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SILU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SILU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SILU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SILU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SILU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SILU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SILU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SILU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SILU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "silu_derivative", feature: "silu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SILU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `mish`: `x*tanh(softplus(x))`, over every enabled format.
@@ -488,6 +908,90 @@ pub mod mish {
         function: "mish", feature: "mish",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: MISH_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `mish`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `mish` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "mish_derivative", feature: "mish",
+            format: "f16", format_feature: "f16", ty: half::f16, table: MISH_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "mish_derivative", feature: "mish",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: MISH_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: MISH_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: MISH_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: MISH_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: MISH_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: MISH_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: MISH_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: MISH_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: MISH_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: MISH_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: MISH_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: MISH_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "mish_derivative", feature: "mish",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: MISH_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -570,6 +1074,90 @@ pub mod softplus {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SOFTPLUS_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `softplus`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `softplus` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SOFTPLUS_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SOFTPLUS_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SOFTPLUS_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SOFTPLUS_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SOFTPLUS_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softplus_derivative", feature: "softplus",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SOFTPLUS_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `softsign`: `x/(1 + |x|)`, over every enabled format.
@@ -651,12 +1239,98 @@ pub mod softsign {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SOFTSIGN_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `softsign`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `softsign` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SOFTSIGN_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SOFTSIGN_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SOFTSIGN_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SOFTSIGN_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SOFTSIGN_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "softsign_derivative", feature: "softsign",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SOFTSIGN_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
-/// `elu`: `x if x > 0 else e^x - 1`, over every enabled format.
+/// `elu`: `x if x > 0 else alpha*(e^x - 1)`, over every enabled format.
 ///
 /// Each entry point is one table load per element; every result is the
 /// correctly rounded value of the exact function.
+///
+/// At its default constants: `alpha` = 1.
 ///
 /// Requires the feature `elu`, and each item its format's feature.
 #[cfg(feature = "elu")]
@@ -731,6 +1405,90 @@ pub mod elu {
         function: "elu", feature: "elu",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: ELU_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `elu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `elu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "elu_derivative", feature: "elu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: ELU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "elu_derivative", feature: "elu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: ELU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: ELU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: ELU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: ELU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: ELU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: ELU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: ELU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: ELU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: ELU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: ELU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: ELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: ELU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "elu_derivative", feature: "elu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: ELU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -813,6 +1571,90 @@ pub mod selu {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SELU_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `selu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `selu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "selu_derivative", feature: "selu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SELU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "selu_derivative", feature: "selu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SELU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SELU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SELU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SELU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SELU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SELU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SELU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SELU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SELU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SELU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SELU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "selu_derivative", feature: "selu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SELU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `hardsigmoid`: `max(0, min(1, x/6 + 1/2))`, over every enabled format.
@@ -893,6 +1735,90 @@ pub mod hardsigmoid {
         function: "hardsigmoid", feature: "hardsigmoid",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDSIGMOID_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `hardsigmoid`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `hardsigmoid` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "f16", format_feature: "f16", ty: half::f16, table: HARDSIGMOID_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: HARDSIGMOID_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: HARDSIGMOID_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: HARDSIGMOID_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: HARDSIGMOID_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardsigmoid_derivative", feature: "hardsigmoid",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDSIGMOID_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -975,6 +1901,90 @@ pub mod hardswish {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDSWISH_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `hardswish`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `hardswish` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "f16", format_feature: "f16", ty: half::f16, table: HARDSWISH_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: HARDSWISH_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: HARDSWISH_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: HARDSWISH_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: HARDSWISH_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardswish_derivative", feature: "hardswish",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDSWISH_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `erf`: `erf(x)`, over every enabled format.
@@ -1055,6 +2065,90 @@ pub mod erf {
         function: "erf", feature: "erf",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: ERF_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `erf`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `erf` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "erf_derivative", feature: "erf",
+            format: "f16", format_feature: "f16", ty: half::f16, table: ERF_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "erf_derivative", feature: "erf",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: ERF_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: ERF_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: ERF_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: ERF_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: ERF_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: ERF_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: ERF_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: ERF_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: ERF_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: ERF_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: ERF_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: ERF_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "erf_derivative", feature: "erf",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: ERF_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -1137,6 +2231,90 @@ pub mod exp {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: EXP_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `exp`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `exp` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "exp_derivative", feature: "exp",
+            format: "f16", format_feature: "f16", ty: half::f16, table: EXP_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "exp_derivative", feature: "exp",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: EXP_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: EXP_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: EXP_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: EXP_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: EXP_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: EXP_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: EXP_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: EXP_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: EXP_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: EXP_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: EXP_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: EXP_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "exp_derivative", feature: "exp",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: EXP_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `log`: `ln(x)`, over every enabled format.
@@ -1203,6 +2381,75 @@ pub mod log {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LOG_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `log`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `log` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "log_derivative", feature: "log",
+            format: "f16", format_feature: "f16", ty: half::f16, table: LOG_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "log_derivative", feature: "log",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: LOG_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: LOG_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: LOG_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: LOG_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LOG_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LOG_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LOG_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LOG_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LOG_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "log_derivative", feature: "log",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LOG_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `rsqrt`: `1/sqrt(x)`, over every enabled format.
@@ -1268,6 +2515,75 @@ pub mod rsqrt {
         function: "rsqrt", feature: "rsqrt",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RSQRT_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `rsqrt`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `rsqrt` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "f16", format_feature: "f16", ty: half::f16, table: RSQRT_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: RSQRT_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RSQRT_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RSQRT_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RSQRT_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RSQRT_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RSQRT_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RSQRT_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RSQRT_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RSQRT_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "rsqrt_derivative", feature: "rsqrt",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RSQRT_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }
 
@@ -1350,6 +2666,90 @@ pub mod gelu_quick {
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_QUICK_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
     }
+
+    /// The derivative of `gelu_quick`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `gelu-quick` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "f16", format_feature: "f16", ty: half::f16, table: GELU_QUICK_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: GELU_QUICK_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: GELU_QUICK_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: GELU_QUICK_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: GELU_QUICK_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "gelu_quick_derivative", feature: "gelu-quick",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: GELU_QUICK_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
 }
 
 /// `logsigmoid`: `ln(sigmoid(x)) = -softplus(-x)`, over every enabled format.
@@ -1430,5 +2830,2083 @@ pub mod logsigmoid {
         function: "logsigmoid", feature: "logsigmoid",
         format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LOGSIGMOID_FP8_E8M0FNU,
         items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `logsigmoid`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `logsigmoid` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "f16", format_feature: "f16", ty: half::f16, table: LOGSIGMOID_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: LOGSIGMOID_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: LOGSIGMOID_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: LOGSIGMOID_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: LOGSIGMOID_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "logsigmoid_derivative", feature: "logsigmoid",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LOGSIGMOID_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `identity`: `x`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// Requires the feature `identity`, and each item its format's feature.
+#[cfg(feature = "identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "identity")))]
+pub mod identity {
+    crate::functions::typed16! {
+        function: "identity", feature: "identity",
+        format: "f16", format_feature: "f16", ty: half::f16, table: IDENTITY_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "identity", feature: "identity",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: IDENTITY_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: IDENTITY_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: IDENTITY_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: IDENTITY_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: IDENTITY_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: IDENTITY_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: IDENTITY_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: IDENTITY_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: IDENTITY_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: IDENTITY_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: IDENTITY_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: IDENTITY_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "identity", feature: "identity",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: IDENTITY_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `identity`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `identity` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "identity_derivative", feature: "identity",
+            format: "f16", format_feature: "f16", ty: half::f16, table: IDENTITY_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "identity_derivative", feature: "identity",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: IDENTITY_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: IDENTITY_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: IDENTITY_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: IDENTITY_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "identity_derivative", feature: "identity",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: IDENTITY_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `relu`: `max(0, x)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// Requires the feature `relu`, and each item its format's feature.
+#[cfg(feature = "relu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "relu")))]
+pub mod relu {
+    crate::functions::typed16! {
+        function: "relu", feature: "relu",
+        format: "f16", format_feature: "f16", ty: half::f16, table: RELU_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "relu", feature: "relu",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: RELU_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RELU_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RELU_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RELU_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RELU_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: RELU_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: RELU_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: RELU_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RELU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RELU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RELU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RELU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu", feature: "relu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RELU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `relu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `relu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "relu_derivative", feature: "relu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: RELU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "relu_derivative", feature: "relu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: RELU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RELU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RELU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RELU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RELU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: RELU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: RELU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: RELU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RELU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RELU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RELU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu_derivative", feature: "relu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RELU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `relu2`: `max(0, x)^2`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// Requires the feature `relu2`, and each item its format's feature.
+#[cfg(feature = "relu2")]
+#[cfg_attr(docsrs, doc(cfg(feature = "relu2")))]
+pub mod relu2 {
+    crate::functions::typed16! {
+        function: "relu2", feature: "relu2",
+        format: "f16", format_feature: "f16", ty: half::f16, table: RELU2_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "relu2", feature: "relu2",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: RELU2_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RELU2_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RELU2_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RELU2_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RELU2_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: RELU2_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: RELU2_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: RELU2_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RELU2_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RELU2_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RELU2_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RELU2_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu2", feature: "relu2",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RELU2_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `relu2`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `relu2` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "f16", format_feature: "f16", ty: half::f16, table: RELU2_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: RELU2_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RELU2_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RELU2_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RELU2_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RELU2_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: RELU2_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: RELU2_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: RELU2_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RELU2_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RELU2_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RELU2_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RELU2_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu2_derivative", feature: "relu2",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RELU2_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `relu6`: `min(max(0, x), 6)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// Requires the feature `relu6`, and each item its format's feature.
+#[cfg(feature = "relu6")]
+#[cfg_attr(docsrs, doc(cfg(feature = "relu6")))]
+pub mod relu6 {
+    crate::functions::typed16! {
+        function: "relu6", feature: "relu6",
+        format: "f16", format_feature: "f16", ty: half::f16, table: RELU6_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "relu6", feature: "relu6",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: RELU6_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RELU6_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RELU6_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RELU6_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RELU6_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: RELU6_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: RELU6_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: RELU6_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RELU6_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RELU6_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RELU6_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RELU6_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "relu6", feature: "relu6",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RELU6_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `relu6`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `relu6` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "f16", format_feature: "f16", ty: half::f16, table: RELU6_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: RELU6_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: RELU6_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: RELU6_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: RELU6_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: RELU6_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: RELU6_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: RELU6_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: RELU6_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: RELU6_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: RELU6_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: RELU6_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: RELU6_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "relu6_derivative", feature: "relu6",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: RELU6_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `leaky_relu`: `x if x > 0 else alpha*x`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `alpha` = 0.01.
+///
+/// Requires the feature `leaky-relu`, and each item its format's feature.
+#[cfg(feature = "leaky-relu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "leaky-relu")))]
+pub mod leaky_relu {
+    crate::functions::typed16! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "f16", format_feature: "f16", ty: half::f16, table: LEAKY_RELU_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: LEAKY_RELU_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: LEAKY_RELU_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: LEAKY_RELU_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: LEAKY_RELU_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LEAKY_RELU_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: LEAKY_RELU_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: LEAKY_RELU_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: LEAKY_RELU_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LEAKY_RELU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LEAKY_RELU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LEAKY_RELU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LEAKY_RELU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "leaky_relu", feature: "leaky-relu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LEAKY_RELU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `leaky_relu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `leaky-relu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: LEAKY_RELU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: LEAKY_RELU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: LEAKY_RELU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: LEAKY_RELU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: LEAKY_RELU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "leaky_relu_derivative", feature: "leaky-relu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LEAKY_RELU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `hardtanh`: `min(max(x, min), max)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `min` = -1, `max` = 1.
+///
+/// Requires the feature `hardtanh`, and each item its format's feature.
+#[cfg(feature = "hardtanh")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hardtanh")))]
+pub mod hardtanh {
+    crate::functions::typed16! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "f16", format_feature: "f16", ty: half::f16, table: HARDTANH_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: HARDTANH_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: HARDTANH_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: HARDTANH_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: HARDTANH_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: HARDTANH_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: HARDTANH_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: HARDTANH_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: HARDTANH_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: HARDTANH_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: HARDTANH_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: HARDTANH_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: HARDTANH_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "hardtanh", feature: "hardtanh",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDTANH_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `hardtanh`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `hardtanh` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "f16", format_feature: "f16", ty: half::f16, table: HARDTANH_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: HARDTANH_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: HARDTANH_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: HARDTANH_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: HARDTANH_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "hardtanh_derivative", feature: "hardtanh",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: HARDTANH_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `celu`: `x if x > 0 else alpha*(e^(x/alpha) - 1)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `alpha` = 1.
+///
+/// Requires the feature `celu`, and each item its format's feature.
+#[cfg(feature = "celu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "celu")))]
+pub mod celu {
+    crate::functions::typed16! {
+        function: "celu", feature: "celu",
+        format: "f16", format_feature: "f16", ty: half::f16, table: CELU_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "celu", feature: "celu",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: CELU_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: CELU_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: CELU_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: CELU_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: CELU_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: CELU_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: CELU_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: CELU_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: CELU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: CELU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: CELU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: CELU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "celu", feature: "celu",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: CELU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `celu`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `celu` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "celu_derivative", feature: "celu",
+            format: "f16", format_feature: "f16", ty: half::f16, table: CELU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "celu_derivative", feature: "celu",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: CELU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: CELU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: CELU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: CELU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: CELU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: CELU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: CELU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: CELU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: CELU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: CELU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: CELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: CELU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "celu_derivative", feature: "celu",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: CELU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `situ`: `beta*tanh(x/beta)*sigmoid(x)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `beta` = 4.
+///
+/// Requires the feature `situ`, and each item its format's feature.
+#[cfg(feature = "situ")]
+#[cfg_attr(docsrs, doc(cfg(feature = "situ")))]
+pub mod situ {
+    crate::functions::typed16! {
+        function: "situ", feature: "situ",
+        format: "f16", format_feature: "f16", ty: half::f16, table: SITU_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "situ", feature: "situ",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: SITU_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SITU_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SITU_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SITU_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SITU_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SITU_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SITU_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SITU_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SITU_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SITU_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SITU_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SITU_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "situ", feature: "situ",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SITU_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `situ`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `situ` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "situ_derivative", feature: "situ",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SITU_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "situ_derivative", feature: "situ",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SITU_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SITU_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SITU_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SITU_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SITU_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SITU_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SITU_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SITU_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SITU_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SITU_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SITU_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SITU_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "situ_derivative", feature: "situ",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SITU_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `swiglu_oai`: `c*sigmoid(alpha*c), c = min(x, limit)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `alpha` = 1.702, `limit` = 7.
+///
+/// Requires the feature `swiglu-oai`, and each item its format's feature.
+#[cfg(feature = "swiglu-oai")]
+#[cfg_attr(docsrs, doc(cfg(feature = "swiglu-oai")))]
+pub mod swiglu_oai {
+    crate::functions::typed16! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "f16", format_feature: "f16", ty: half::f16, table: SWIGLU_OAI_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: SWIGLU_OAI_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SWIGLU_OAI_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SWIGLU_OAI_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SWIGLU_OAI_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SWIGLU_OAI_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SWIGLU_OAI_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SWIGLU_OAI_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SWIGLU_OAI_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SWIGLU_OAI_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SWIGLU_OAI_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SWIGLU_OAI_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SWIGLU_OAI_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swiglu_oai", feature: "swiglu-oai",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SWIGLU_OAI_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `swiglu_oai`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `swiglu-oai` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SWIGLU_OAI_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SWIGLU_OAI_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SWIGLU_OAI_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SWIGLU_OAI_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SWIGLU_OAI_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swiglu_oai_derivative", feature: "swiglu-oai",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SWIGLU_OAI_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `swish`: `x*sigmoid(beta*x)`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `beta` = 1.
+///
+/// Requires the feature `swish`, and each item its format's feature.
+#[cfg(feature = "swish")]
+#[cfg_attr(docsrs, doc(cfg(feature = "swish")))]
+pub mod swish {
+    crate::functions::typed16! {
+        function: "swish", feature: "swish",
+        format: "f16", format_feature: "f16", ty: half::f16, table: SWISH_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "swish", feature: "swish",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: SWISH_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SWISH_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SWISH_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SWISH_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SWISH_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SWISH_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SWISH_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SWISH_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SWISH_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SWISH_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SWISH_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SWISH_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "swish", feature: "swish",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SWISH_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `swish`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `swish` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "swish_derivative", feature: "swish",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SWISH_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "swish_derivative", feature: "swish",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SWISH_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SWISH_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SWISH_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SWISH_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SWISH_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SWISH_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SWISH_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SWISH_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SWISH_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SWISH_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SWISH_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SWISH_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "swish_derivative", feature: "swish",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SWISH_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `laplace`: `(1 + erf((x - mu)/(sigma*sqrt(2))))/2`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// At its default constants: `mu` = 0.707107, `sigma` = 0.282095.
+///
+/// Requires the feature `laplace`, and each item its format's feature.
+#[cfg(feature = "laplace")]
+#[cfg_attr(docsrs, doc(cfg(feature = "laplace")))]
+pub mod laplace {
+    crate::functions::typed16! {
+        function: "laplace", feature: "laplace",
+        format: "f16", format_feature: "f16", ty: half::f16, table: LAPLACE_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "laplace", feature: "laplace",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: LAPLACE_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: LAPLACE_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: LAPLACE_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: LAPLACE_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LAPLACE_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: LAPLACE_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: LAPLACE_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: LAPLACE_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LAPLACE_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LAPLACE_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LAPLACE_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LAPLACE_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "laplace", feature: "laplace",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LAPLACE_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `laplace`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `laplace` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "f16", format_feature: "f16", ty: half::f16, table: LAPLACE_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: LAPLACE_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: LAPLACE_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: LAPLACE_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: LAPLACE_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "laplace_derivative", feature: "laplace",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: LAPLACE_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
+    }
+}
+
+/// `sqrtsoftplus`: `sqrt(ln(1 + e^x))`, over every enabled format.
+///
+/// Each entry point is one table load per element; every result is the
+/// correctly rounded value of the exact function.
+///
+/// Requires the feature `sqrtsoftplus`, and each item its format's feature.
+#[cfg(feature = "sqrtsoftplus")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqrtsoftplus")))]
+pub mod sqrtsoftplus {
+    crate::functions::typed16! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "f16", format_feature: "f16", ty: half::f16, table: SQRTSOFTPLUS_F16,
+        items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+    }
+    crate::functions::typed16! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "bf16", format_feature: "bf16", ty: half::bf16, table: SQRTSOFTPLUS_BF16,
+        items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SQRTSOFTPLUS_FP8_E4M3,
+        items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SQRTSOFTPLUS_FP8_E5M2,
+        items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SQRTSOFTPLUS_FP8_E4M3FNUZ,
+        items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SQRTSOFTPLUS_FP8_E5M2FNUZ,
+        items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SQRTSOFTPLUS_FP6_E2M3,
+        items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SQRTSOFTPLUS_FP6_E3M2,
+        items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SQRTSOFTPLUS_FP4_E2M1,
+        items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SQRTSOFTPLUS_FP8_E3M4,
+        items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SQRTSOFTPLUS_FP8_E4M3IEEE,
+        items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SQRTSOFTPLUS_FP8_E4M3B11FNUZ,
+        items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SQRTSOFTPLUS_FP8_E5M3FNU,
+        items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+    }
+    crate::functions::byte_codes! {
+        function: "sqrtsoftplus", feature: "sqrtsoftplus",
+        format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SQRTSOFTPLUS_FP8_E8M0FNU,
+        items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+    }
+
+    /// The derivative of `sqrtsoftplus`, over every enabled format: the same entry points,
+    /// each one load of a derivative table (always full, with `compact` too), every
+    /// result the correctly rounded value of the exact derivative (docs/SEMANTICS.md,
+    /// "Derivatives": the one-sided value at a kink).
+    ///
+    /// Requires the features `sqrtsoftplus` and `derivatives`, and each item its format's
+    /// feature.
+    #[cfg(feature = "derivatives")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "derivatives")))]
+    pub mod derivative {
+        crate::functions::typed16! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "f16", format_feature: "f16", ty: half::f16, table: SQRTSOFTPLUS_DERIVATIVE_F16,
+            read: [table, full],
+            items: [f16, f16_bits, apply_f16, map_f16, apply_f16_bits, map_f16_bits],
+        }
+        crate::functions::typed16! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "bf16", format_feature: "bf16", ty: half::bf16, table: SQRTSOFTPLUS_DERIVATIVE_BF16,
+            read: [table, full],
+            items: [bf16, bf16_bits, apply_bf16, map_bf16, apply_bf16_bits, map_bf16_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e4m3", format_feature: "fp8-e4m3", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3,
+            items: [fp8_e4m3_bits, apply_fp8_e4m3_bits, map_fp8_e4m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e5m2", format_feature: "fp8-e5m2", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E5M2,
+            items: [fp8_e5m2_bits, apply_fp8_e5m2_bits, map_fp8_e5m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e4m3fnuz", format_feature: "fp8-e4m3fnuz", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3FNUZ,
+            items: [fp8_e4m3fnuz_bits, apply_fp8_e4m3fnuz_bits, map_fp8_e4m3fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e5m2fnuz", format_feature: "fp8-e5m2fnuz", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E5M2FNUZ,
+            items: [fp8_e5m2fnuz_bits, apply_fp8_e5m2fnuz_bits, map_fp8_e5m2fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp6_e2m3", format_feature: "fp6-e2m3", codes: 64, table: SQRTSOFTPLUS_DERIVATIVE_FP6_E2M3,
+            items: [fp6_e2m3_bits, apply_fp6_e2m3_bits, map_fp6_e2m3_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp6_e3m2", format_feature: "fp6-e3m2", codes: 64, table: SQRTSOFTPLUS_DERIVATIVE_FP6_E3M2,
+            items: [fp6_e3m2_bits, apply_fp6_e3m2_bits, map_fp6_e3m2_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp4_e2m1", format_feature: "fp4-e2m1", codes: 16, table: SQRTSOFTPLUS_DERIVATIVE_FP4_E2M1,
+            items: [fp4_e2m1_bits, apply_fp4_e2m1_bits, map_fp4_e2m1_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e3m4", format_feature: "fp8-e3m4", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E3M4,
+            items: [fp8_e3m4_bits, apply_fp8_e3m4_bits, map_fp8_e3m4_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e4m3ieee", format_feature: "fp8-e4m3ieee", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3IEEE,
+            items: [fp8_e4m3ieee_bits, apply_fp8_e4m3ieee_bits, map_fp8_e4m3ieee_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e4m3b11fnuz", format_feature: "fp8-e4m3b11fnuz", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3B11FNUZ,
+            items: [fp8_e4m3b11fnuz_bits, apply_fp8_e4m3b11fnuz_bits, map_fp8_e4m3b11fnuz_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e5m3fnu", format_feature: "fp8-e5m3fnu", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E5M3FNU,
+            items: [fp8_e5m3fnu_bits, apply_fp8_e5m3fnu_bits, map_fp8_e5m3fnu_bits],
+        }
+        crate::functions::byte_codes! {
+            function: "sqrtsoftplus_derivative", feature: "sqrtsoftplus",
+            format: "fp8_e8m0fnu", format_feature: "fp8-e8m0fnu", codes: 256, table: SQRTSOFTPLUS_DERIVATIVE_FP8_E8M0FNU,
+            items: [fp8_e8m0fnu_bits, apply_fp8_e8m0fnu_bits, map_fp8_e8m0fnu_bits],
+        }
     }
 }

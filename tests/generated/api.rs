@@ -3388,6 +3388,7872 @@ fn logsigmoid_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
     );
 }
 
+#[cfg(all(feature = "identity", feature = "f16"))]
+#[test]
+fn identity_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Identity,
+        Format::F16,
+        [actlut::identity::f16, |x| Function::Identity.f16(x).unwrap()],
+        actlut::identity::f16_bits,
+        [actlut::identity::apply_f16, |xs| Function::Identity.apply_f16(xs).unwrap()],
+        [actlut::identity::map_f16, |xs, ys| Function::Identity.map_f16(xs, ys).unwrap()],
+        actlut::identity::apply_f16_bits,
+        actlut::identity::map_f16_bits,
+    );
+    full(&want, Function::Identity.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Identity.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "identity", feature = "bf16"))]
+#[test]
+fn identity_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Identity,
+        Format::Bf16,
+        [actlut::identity::bf16, |x| Function::Identity.bf16(x).unwrap()],
+        actlut::identity::bf16_bits,
+        [actlut::identity::apply_bf16, |xs| Function::Identity.apply_bf16(xs).unwrap()],
+        [actlut::identity::map_bf16, |xs, ys| Function::Identity.map_bf16(xs, ys).unwrap()],
+        actlut::identity::apply_bf16_bits,
+        actlut::identity::map_bf16_bits,
+    );
+    full(&want, Function::Identity.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Identity.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e4m3"))]
+#[test]
+fn identity_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E4M3,
+        Function::Identity.table_fp8_e4m3().unwrap(),
+        actlut::identity::fp8_e4m3_bits,
+        actlut::identity::apply_fp8_e4m3_bits,
+        actlut::identity::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e5m2"))]
+#[test]
+fn identity_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E5M2,
+        Function::Identity.table_fp8_e5m2().unwrap(),
+        actlut::identity::fp8_e5m2_bits,
+        actlut::identity::apply_fp8_e5m2_bits,
+        actlut::identity::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn identity_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E4M3Fnuz,
+        Function::Identity.table_fp8_e4m3fnuz().unwrap(),
+        actlut::identity::fp8_e4m3fnuz_bits,
+        actlut::identity::apply_fp8_e4m3fnuz_bits,
+        actlut::identity::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn identity_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E5M2Fnuz,
+        Function::Identity.table_fp8_e5m2fnuz().unwrap(),
+        actlut::identity::fp8_e5m2fnuz_bits,
+        actlut::identity::apply_fp8_e5m2fnuz_bits,
+        actlut::identity::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp6-e2m3"))]
+#[test]
+fn identity_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp6E2M3,
+        Function::Identity.table_fp6_e2m3().unwrap(),
+        actlut::identity::fp6_e2m3_bits,
+        actlut::identity::apply_fp6_e2m3_bits,
+        actlut::identity::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp6-e3m2"))]
+#[test]
+fn identity_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp6E3M2,
+        Function::Identity.table_fp6_e3m2().unwrap(),
+        actlut::identity::fp6_e3m2_bits,
+        actlut::identity::apply_fp6_e3m2_bits,
+        actlut::identity::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp4-e2m1"))]
+#[test]
+fn identity_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp4E2M1,
+        Function::Identity.table_fp4_e2m1().unwrap(),
+        actlut::identity::fp4_e2m1_bits,
+        actlut::identity::apply_fp4_e2m1_bits,
+        actlut::identity::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e3m4"))]
+#[test]
+fn identity_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E3M4,
+        Function::Identity.table_fp8_e3m4().unwrap(),
+        actlut::identity::fp8_e3m4_bits,
+        actlut::identity::apply_fp8_e3m4_bits,
+        actlut::identity::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e4m3ieee"))]
+#[test]
+fn identity_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E4M3Ieee,
+        Function::Identity.table_fp8_e4m3ieee().unwrap(),
+        actlut::identity::fp8_e4m3ieee_bits,
+        actlut::identity::apply_fp8_e4m3ieee_bits,
+        actlut::identity::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn identity_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Identity.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::identity::fp8_e4m3b11fnuz_bits,
+        actlut::identity::apply_fp8_e4m3b11fnuz_bits,
+        actlut::identity::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e5m3fnu"))]
+#[test]
+fn identity_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E5M3Fnu,
+        Function::Identity.table_fp8_e5m3fnu().unwrap(),
+        actlut::identity::fp8_e5m3fnu_bits,
+        actlut::identity::apply_fp8_e5m3fnu_bits,
+        actlut::identity::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "identity", feature = "fp8-e8m0fnu"))]
+#[test]
+fn identity_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Identity,
+        Format::Fp8E8M0Fnu,
+        Function::Identity.table_fp8_e8m0fnu().unwrap(),
+        actlut::identity::fp8_e8m0fnu_bits,
+        actlut::identity::apply_fp8_e8m0fnu_bits,
+        actlut::identity::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "f16"))]
+#[test]
+fn relu_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Relu,
+        Format::F16,
+        [actlut::relu::f16, |x| Function::Relu.f16(x).unwrap()],
+        actlut::relu::f16_bits,
+        [actlut::relu::apply_f16, |xs| Function::Relu.apply_f16(xs).unwrap()],
+        [actlut::relu::map_f16, |xs, ys| Function::Relu.map_f16(xs, ys).unwrap()],
+        actlut::relu::apply_f16_bits,
+        actlut::relu::map_f16_bits,
+    );
+    full(&want, Function::Relu.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Relu.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "relu", feature = "bf16"))]
+#[test]
+fn relu_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Relu,
+        Format::Bf16,
+        [actlut::relu::bf16, |x| Function::Relu.bf16(x).unwrap()],
+        actlut::relu::bf16_bits,
+        [actlut::relu::apply_bf16, |xs| Function::Relu.apply_bf16(xs).unwrap()],
+        [actlut::relu::map_bf16, |xs, ys| Function::Relu.map_bf16(xs, ys).unwrap()],
+        actlut::relu::apply_bf16_bits,
+        actlut::relu::map_bf16_bits,
+    );
+    full(&want, Function::Relu.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Relu.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e4m3"))]
+#[test]
+fn relu_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E4M3,
+        Function::Relu.table_fp8_e4m3().unwrap(),
+        actlut::relu::fp8_e4m3_bits,
+        actlut::relu::apply_fp8_e4m3_bits,
+        actlut::relu::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e5m2"))]
+#[test]
+fn relu_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E5M2,
+        Function::Relu.table_fp8_e5m2().unwrap(),
+        actlut::relu::fp8_e5m2_bits,
+        actlut::relu::apply_fp8_e5m2_bits,
+        actlut::relu::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn relu_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E4M3Fnuz,
+        Function::Relu.table_fp8_e4m3fnuz().unwrap(),
+        actlut::relu::fp8_e4m3fnuz_bits,
+        actlut::relu::apply_fp8_e4m3fnuz_bits,
+        actlut::relu::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn relu_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E5M2Fnuz,
+        Function::Relu.table_fp8_e5m2fnuz().unwrap(),
+        actlut::relu::fp8_e5m2fnuz_bits,
+        actlut::relu::apply_fp8_e5m2fnuz_bits,
+        actlut::relu::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp6-e2m3"))]
+#[test]
+fn relu_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp6E2M3,
+        Function::Relu.table_fp6_e2m3().unwrap(),
+        actlut::relu::fp6_e2m3_bits,
+        actlut::relu::apply_fp6_e2m3_bits,
+        actlut::relu::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp6-e3m2"))]
+#[test]
+fn relu_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp6E3M2,
+        Function::Relu.table_fp6_e3m2().unwrap(),
+        actlut::relu::fp6_e3m2_bits,
+        actlut::relu::apply_fp6_e3m2_bits,
+        actlut::relu::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp4-e2m1"))]
+#[test]
+fn relu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp4E2M1,
+        Function::Relu.table_fp4_e2m1().unwrap(),
+        actlut::relu::fp4_e2m1_bits,
+        actlut::relu::apply_fp4_e2m1_bits,
+        actlut::relu::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e3m4"))]
+#[test]
+fn relu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E3M4,
+        Function::Relu.table_fp8_e3m4().unwrap(),
+        actlut::relu::fp8_e3m4_bits,
+        actlut::relu::apply_fp8_e3m4_bits,
+        actlut::relu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn relu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E4M3Ieee,
+        Function::Relu.table_fp8_e4m3ieee().unwrap(),
+        actlut::relu::fp8_e4m3ieee_bits,
+        actlut::relu::apply_fp8_e4m3ieee_bits,
+        actlut::relu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn relu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Relu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::relu::fp8_e4m3b11fnuz_bits,
+        actlut::relu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::relu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn relu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E5M3Fnu,
+        Function::Relu.table_fp8_e5m3fnu().unwrap(),
+        actlut::relu::fp8_e5m3fnu_bits,
+        actlut::relu::apply_fp8_e5m3fnu_bits,
+        actlut::relu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "relu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn relu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu,
+        Format::Fp8E8M0Fnu,
+        Function::Relu.table_fp8_e8m0fnu().unwrap(),
+        actlut::relu::fp8_e8m0fnu_bits,
+        actlut::relu::apply_fp8_e8m0fnu_bits,
+        actlut::relu::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "f16"))]
+#[test]
+fn relu2_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Relu2,
+        Format::F16,
+        [actlut::relu2::f16, |x| Function::Relu2.f16(x).unwrap()],
+        actlut::relu2::f16_bits,
+        [actlut::relu2::apply_f16, |xs| Function::Relu2.apply_f16(xs).unwrap()],
+        [actlut::relu2::map_f16, |xs, ys| Function::Relu2.map_f16(xs, ys).unwrap()],
+        actlut::relu2::apply_f16_bits,
+        actlut::relu2::map_f16_bits,
+    );
+    full(&want, Function::Relu2.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Relu2.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "relu2", feature = "bf16"))]
+#[test]
+fn relu2_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Relu2,
+        Format::Bf16,
+        [actlut::relu2::bf16, |x| Function::Relu2.bf16(x).unwrap()],
+        actlut::relu2::bf16_bits,
+        [actlut::relu2::apply_bf16, |xs| Function::Relu2.apply_bf16(xs).unwrap()],
+        [actlut::relu2::map_bf16, |xs, ys| Function::Relu2.map_bf16(xs, ys).unwrap()],
+        actlut::relu2::apply_bf16_bits,
+        actlut::relu2::map_bf16_bits,
+    );
+    full(&want, Function::Relu2.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Relu2.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e4m3"))]
+#[test]
+fn relu2_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E4M3,
+        Function::Relu2.table_fp8_e4m3().unwrap(),
+        actlut::relu2::fp8_e4m3_bits,
+        actlut::relu2::apply_fp8_e4m3_bits,
+        actlut::relu2::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e5m2"))]
+#[test]
+fn relu2_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E5M2,
+        Function::Relu2.table_fp8_e5m2().unwrap(),
+        actlut::relu2::fp8_e5m2_bits,
+        actlut::relu2::apply_fp8_e5m2_bits,
+        actlut::relu2::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn relu2_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E4M3Fnuz,
+        Function::Relu2.table_fp8_e4m3fnuz().unwrap(),
+        actlut::relu2::fp8_e4m3fnuz_bits,
+        actlut::relu2::apply_fp8_e4m3fnuz_bits,
+        actlut::relu2::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn relu2_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E5M2Fnuz,
+        Function::Relu2.table_fp8_e5m2fnuz().unwrap(),
+        actlut::relu2::fp8_e5m2fnuz_bits,
+        actlut::relu2::apply_fp8_e5m2fnuz_bits,
+        actlut::relu2::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp6-e2m3"))]
+#[test]
+fn relu2_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp6E2M3,
+        Function::Relu2.table_fp6_e2m3().unwrap(),
+        actlut::relu2::fp6_e2m3_bits,
+        actlut::relu2::apply_fp6_e2m3_bits,
+        actlut::relu2::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp6-e3m2"))]
+#[test]
+fn relu2_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp6E3M2,
+        Function::Relu2.table_fp6_e3m2().unwrap(),
+        actlut::relu2::fp6_e3m2_bits,
+        actlut::relu2::apply_fp6_e3m2_bits,
+        actlut::relu2::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp4-e2m1"))]
+#[test]
+fn relu2_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp4E2M1,
+        Function::Relu2.table_fp4_e2m1().unwrap(),
+        actlut::relu2::fp4_e2m1_bits,
+        actlut::relu2::apply_fp4_e2m1_bits,
+        actlut::relu2::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e3m4"))]
+#[test]
+fn relu2_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E3M4,
+        Function::Relu2.table_fp8_e3m4().unwrap(),
+        actlut::relu2::fp8_e3m4_bits,
+        actlut::relu2::apply_fp8_e3m4_bits,
+        actlut::relu2::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e4m3ieee"))]
+#[test]
+fn relu2_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E4M3Ieee,
+        Function::Relu2.table_fp8_e4m3ieee().unwrap(),
+        actlut::relu2::fp8_e4m3ieee_bits,
+        actlut::relu2::apply_fp8_e4m3ieee_bits,
+        actlut::relu2::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn relu2_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Relu2.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::relu2::fp8_e4m3b11fnuz_bits,
+        actlut::relu2::apply_fp8_e4m3b11fnuz_bits,
+        actlut::relu2::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e5m3fnu"))]
+#[test]
+fn relu2_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E5M3Fnu,
+        Function::Relu2.table_fp8_e5m3fnu().unwrap(),
+        actlut::relu2::fp8_e5m3fnu_bits,
+        actlut::relu2::apply_fp8_e5m3fnu_bits,
+        actlut::relu2::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "relu2", feature = "fp8-e8m0fnu"))]
+#[test]
+fn relu2_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu2,
+        Format::Fp8E8M0Fnu,
+        Function::Relu2.table_fp8_e8m0fnu().unwrap(),
+        actlut::relu2::fp8_e8m0fnu_bits,
+        actlut::relu2::apply_fp8_e8m0fnu_bits,
+        actlut::relu2::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "f16"))]
+#[test]
+fn relu6_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Relu6,
+        Format::F16,
+        [actlut::relu6::f16, |x| Function::Relu6.f16(x).unwrap()],
+        actlut::relu6::f16_bits,
+        [actlut::relu6::apply_f16, |xs| Function::Relu6.apply_f16(xs).unwrap()],
+        [actlut::relu6::map_f16, |xs, ys| Function::Relu6.map_f16(xs, ys).unwrap()],
+        actlut::relu6::apply_f16_bits,
+        actlut::relu6::map_f16_bits,
+    );
+    full(&want, Function::Relu6.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Relu6.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "relu6", feature = "bf16"))]
+#[test]
+fn relu6_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Relu6,
+        Format::Bf16,
+        [actlut::relu6::bf16, |x| Function::Relu6.bf16(x).unwrap()],
+        actlut::relu6::bf16_bits,
+        [actlut::relu6::apply_bf16, |xs| Function::Relu6.apply_bf16(xs).unwrap()],
+        [actlut::relu6::map_bf16, |xs, ys| Function::Relu6.map_bf16(xs, ys).unwrap()],
+        actlut::relu6::apply_bf16_bits,
+        actlut::relu6::map_bf16_bits,
+    );
+    full(&want, Function::Relu6.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Relu6.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e4m3"))]
+#[test]
+fn relu6_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E4M3,
+        Function::Relu6.table_fp8_e4m3().unwrap(),
+        actlut::relu6::fp8_e4m3_bits,
+        actlut::relu6::apply_fp8_e4m3_bits,
+        actlut::relu6::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e5m2"))]
+#[test]
+fn relu6_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E5M2,
+        Function::Relu6.table_fp8_e5m2().unwrap(),
+        actlut::relu6::fp8_e5m2_bits,
+        actlut::relu6::apply_fp8_e5m2_bits,
+        actlut::relu6::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn relu6_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E4M3Fnuz,
+        Function::Relu6.table_fp8_e4m3fnuz().unwrap(),
+        actlut::relu6::fp8_e4m3fnuz_bits,
+        actlut::relu6::apply_fp8_e4m3fnuz_bits,
+        actlut::relu6::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn relu6_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E5M2Fnuz,
+        Function::Relu6.table_fp8_e5m2fnuz().unwrap(),
+        actlut::relu6::fp8_e5m2fnuz_bits,
+        actlut::relu6::apply_fp8_e5m2fnuz_bits,
+        actlut::relu6::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp6-e2m3"))]
+#[test]
+fn relu6_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp6E2M3,
+        Function::Relu6.table_fp6_e2m3().unwrap(),
+        actlut::relu6::fp6_e2m3_bits,
+        actlut::relu6::apply_fp6_e2m3_bits,
+        actlut::relu6::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp6-e3m2"))]
+#[test]
+fn relu6_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp6E3M2,
+        Function::Relu6.table_fp6_e3m2().unwrap(),
+        actlut::relu6::fp6_e3m2_bits,
+        actlut::relu6::apply_fp6_e3m2_bits,
+        actlut::relu6::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp4-e2m1"))]
+#[test]
+fn relu6_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp4E2M1,
+        Function::Relu6.table_fp4_e2m1().unwrap(),
+        actlut::relu6::fp4_e2m1_bits,
+        actlut::relu6::apply_fp4_e2m1_bits,
+        actlut::relu6::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e3m4"))]
+#[test]
+fn relu6_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E3M4,
+        Function::Relu6.table_fp8_e3m4().unwrap(),
+        actlut::relu6::fp8_e3m4_bits,
+        actlut::relu6::apply_fp8_e3m4_bits,
+        actlut::relu6::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e4m3ieee"))]
+#[test]
+fn relu6_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E4M3Ieee,
+        Function::Relu6.table_fp8_e4m3ieee().unwrap(),
+        actlut::relu6::fp8_e4m3ieee_bits,
+        actlut::relu6::apply_fp8_e4m3ieee_bits,
+        actlut::relu6::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn relu6_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Relu6.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::relu6::fp8_e4m3b11fnuz_bits,
+        actlut::relu6::apply_fp8_e4m3b11fnuz_bits,
+        actlut::relu6::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e5m3fnu"))]
+#[test]
+fn relu6_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E5M3Fnu,
+        Function::Relu6.table_fp8_e5m3fnu().unwrap(),
+        actlut::relu6::fp8_e5m3fnu_bits,
+        actlut::relu6::apply_fp8_e5m3fnu_bits,
+        actlut::relu6::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "relu6", feature = "fp8-e8m0fnu"))]
+#[test]
+fn relu6_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Relu6,
+        Format::Fp8E8M0Fnu,
+        Function::Relu6.table_fp8_e8m0fnu().unwrap(),
+        actlut::relu6::fp8_e8m0fnu_bits,
+        actlut::relu6::apply_fp8_e8m0fnu_bits,
+        actlut::relu6::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "f16"))]
+#[test]
+fn leaky_relu_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::LeakyRelu,
+        Format::F16,
+        [actlut::leaky_relu::f16, |x| Function::LeakyRelu.f16(x).unwrap()],
+        actlut::leaky_relu::f16_bits,
+        [actlut::leaky_relu::apply_f16, |xs| Function::LeakyRelu.apply_f16(xs).unwrap()],
+        [actlut::leaky_relu::map_f16, |xs, ys| Function::LeakyRelu.map_f16(xs, ys).unwrap()],
+        actlut::leaky_relu::apply_f16_bits,
+        actlut::leaky_relu::map_f16_bits,
+    );
+    full(&want, Function::LeakyRelu.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::LeakyRelu.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "bf16"))]
+#[test]
+fn leaky_relu_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::LeakyRelu,
+        Format::Bf16,
+        [actlut::leaky_relu::bf16, |x| Function::LeakyRelu.bf16(x).unwrap()],
+        actlut::leaky_relu::bf16_bits,
+        [actlut::leaky_relu::apply_bf16, |xs| Function::LeakyRelu.apply_bf16(xs).unwrap()],
+        [actlut::leaky_relu::map_bf16, |xs, ys| Function::LeakyRelu.map_bf16(xs, ys).unwrap()],
+        actlut::leaky_relu::apply_bf16_bits,
+        actlut::leaky_relu::map_bf16_bits,
+    );
+    full(&want, Function::LeakyRelu.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::LeakyRelu.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3"))]
+#[test]
+fn leaky_relu_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E4M3,
+        Function::LeakyRelu.table_fp8_e4m3().unwrap(),
+        actlut::leaky_relu::fp8_e4m3_bits,
+        actlut::leaky_relu::apply_fp8_e4m3_bits,
+        actlut::leaky_relu::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e5m2"))]
+#[test]
+fn leaky_relu_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E5M2,
+        Function::LeakyRelu.table_fp8_e5m2().unwrap(),
+        actlut::leaky_relu::fp8_e5m2_bits,
+        actlut::leaky_relu::apply_fp8_e5m2_bits,
+        actlut::leaky_relu::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn leaky_relu_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E4M3Fnuz,
+        Function::LeakyRelu.table_fp8_e4m3fnuz().unwrap(),
+        actlut::leaky_relu::fp8_e4m3fnuz_bits,
+        actlut::leaky_relu::apply_fp8_e4m3fnuz_bits,
+        actlut::leaky_relu::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn leaky_relu_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E5M2Fnuz,
+        Function::LeakyRelu.table_fp8_e5m2fnuz().unwrap(),
+        actlut::leaky_relu::fp8_e5m2fnuz_bits,
+        actlut::leaky_relu::apply_fp8_e5m2fnuz_bits,
+        actlut::leaky_relu::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp6-e2m3"))]
+#[test]
+fn leaky_relu_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp6E2M3,
+        Function::LeakyRelu.table_fp6_e2m3().unwrap(),
+        actlut::leaky_relu::fp6_e2m3_bits,
+        actlut::leaky_relu::apply_fp6_e2m3_bits,
+        actlut::leaky_relu::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp6-e3m2"))]
+#[test]
+fn leaky_relu_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp6E3M2,
+        Function::LeakyRelu.table_fp6_e3m2().unwrap(),
+        actlut::leaky_relu::fp6_e3m2_bits,
+        actlut::leaky_relu::apply_fp6_e3m2_bits,
+        actlut::leaky_relu::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp4-e2m1"))]
+#[test]
+fn leaky_relu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp4E2M1,
+        Function::LeakyRelu.table_fp4_e2m1().unwrap(),
+        actlut::leaky_relu::fp4_e2m1_bits,
+        actlut::leaky_relu::apply_fp4_e2m1_bits,
+        actlut::leaky_relu::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e3m4"))]
+#[test]
+fn leaky_relu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E3M4,
+        Function::LeakyRelu.table_fp8_e3m4().unwrap(),
+        actlut::leaky_relu::fp8_e3m4_bits,
+        actlut::leaky_relu::apply_fp8_e3m4_bits,
+        actlut::leaky_relu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn leaky_relu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E4M3Ieee,
+        Function::LeakyRelu.table_fp8_e4m3ieee().unwrap(),
+        actlut::leaky_relu::fp8_e4m3ieee_bits,
+        actlut::leaky_relu::apply_fp8_e4m3ieee_bits,
+        actlut::leaky_relu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn leaky_relu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::LeakyRelu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::leaky_relu::fp8_e4m3b11fnuz_bits,
+        actlut::leaky_relu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::leaky_relu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn leaky_relu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E5M3Fnu,
+        Function::LeakyRelu.table_fp8_e5m3fnu().unwrap(),
+        actlut::leaky_relu::fp8_e5m3fnu_bits,
+        actlut::leaky_relu::apply_fp8_e5m3fnu_bits,
+        actlut::leaky_relu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "leaky-relu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn leaky_relu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::LeakyRelu,
+        Format::Fp8E8M0Fnu,
+        Function::LeakyRelu.table_fp8_e8m0fnu().unwrap(),
+        actlut::leaky_relu::fp8_e8m0fnu_bits,
+        actlut::leaky_relu::apply_fp8_e8m0fnu_bits,
+        actlut::leaky_relu::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "f16"))]
+#[test]
+fn hardtanh_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Hardtanh,
+        Format::F16,
+        [actlut::hardtanh::f16, |x| Function::Hardtanh.f16(x).unwrap()],
+        actlut::hardtanh::f16_bits,
+        [actlut::hardtanh::apply_f16, |xs| Function::Hardtanh.apply_f16(xs).unwrap()],
+        [actlut::hardtanh::map_f16, |xs, ys| Function::Hardtanh.map_f16(xs, ys).unwrap()],
+        actlut::hardtanh::apply_f16_bits,
+        actlut::hardtanh::map_f16_bits,
+    );
+    full(&want, Function::Hardtanh.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Hardtanh.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "hardtanh", feature = "bf16"))]
+#[test]
+fn hardtanh_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Hardtanh,
+        Format::Bf16,
+        [actlut::hardtanh::bf16, |x| Function::Hardtanh.bf16(x).unwrap()],
+        actlut::hardtanh::bf16_bits,
+        [actlut::hardtanh::apply_bf16, |xs| Function::Hardtanh.apply_bf16(xs).unwrap()],
+        [actlut::hardtanh::map_bf16, |xs, ys| Function::Hardtanh.map_bf16(xs, ys).unwrap()],
+        actlut::hardtanh::apply_bf16_bits,
+        actlut::hardtanh::map_bf16_bits,
+    );
+    full(&want, Function::Hardtanh.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Hardtanh.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e4m3"))]
+#[test]
+fn hardtanh_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E4M3,
+        Function::Hardtanh.table_fp8_e4m3().unwrap(),
+        actlut::hardtanh::fp8_e4m3_bits,
+        actlut::hardtanh::apply_fp8_e4m3_bits,
+        actlut::hardtanh::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e5m2"))]
+#[test]
+fn hardtanh_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E5M2,
+        Function::Hardtanh.table_fp8_e5m2().unwrap(),
+        actlut::hardtanh::fp8_e5m2_bits,
+        actlut::hardtanh::apply_fp8_e5m2_bits,
+        actlut::hardtanh::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn hardtanh_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E4M3Fnuz,
+        Function::Hardtanh.table_fp8_e4m3fnuz().unwrap(),
+        actlut::hardtanh::fp8_e4m3fnuz_bits,
+        actlut::hardtanh::apply_fp8_e4m3fnuz_bits,
+        actlut::hardtanh::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn hardtanh_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E5M2Fnuz,
+        Function::Hardtanh.table_fp8_e5m2fnuz().unwrap(),
+        actlut::hardtanh::fp8_e5m2fnuz_bits,
+        actlut::hardtanh::apply_fp8_e5m2fnuz_bits,
+        actlut::hardtanh::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp6-e2m3"))]
+#[test]
+fn hardtanh_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp6E2M3,
+        Function::Hardtanh.table_fp6_e2m3().unwrap(),
+        actlut::hardtanh::fp6_e2m3_bits,
+        actlut::hardtanh::apply_fp6_e2m3_bits,
+        actlut::hardtanh::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp6-e3m2"))]
+#[test]
+fn hardtanh_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp6E3M2,
+        Function::Hardtanh.table_fp6_e3m2().unwrap(),
+        actlut::hardtanh::fp6_e3m2_bits,
+        actlut::hardtanh::apply_fp6_e3m2_bits,
+        actlut::hardtanh::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp4-e2m1"))]
+#[test]
+fn hardtanh_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp4E2M1,
+        Function::Hardtanh.table_fp4_e2m1().unwrap(),
+        actlut::hardtanh::fp4_e2m1_bits,
+        actlut::hardtanh::apply_fp4_e2m1_bits,
+        actlut::hardtanh::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e3m4"))]
+#[test]
+fn hardtanh_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E3M4,
+        Function::Hardtanh.table_fp8_e3m4().unwrap(),
+        actlut::hardtanh::fp8_e3m4_bits,
+        actlut::hardtanh::apply_fp8_e3m4_bits,
+        actlut::hardtanh::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e4m3ieee"))]
+#[test]
+fn hardtanh_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E4M3Ieee,
+        Function::Hardtanh.table_fp8_e4m3ieee().unwrap(),
+        actlut::hardtanh::fp8_e4m3ieee_bits,
+        actlut::hardtanh::apply_fp8_e4m3ieee_bits,
+        actlut::hardtanh::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn hardtanh_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Hardtanh.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::hardtanh::fp8_e4m3b11fnuz_bits,
+        actlut::hardtanh::apply_fp8_e4m3b11fnuz_bits,
+        actlut::hardtanh::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e5m3fnu"))]
+#[test]
+fn hardtanh_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E5M3Fnu,
+        Function::Hardtanh.table_fp8_e5m3fnu().unwrap(),
+        actlut::hardtanh::fp8_e5m3fnu_bits,
+        actlut::hardtanh::apply_fp8_e5m3fnu_bits,
+        actlut::hardtanh::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "hardtanh", feature = "fp8-e8m0fnu"))]
+#[test]
+fn hardtanh_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Hardtanh,
+        Format::Fp8E8M0Fnu,
+        Function::Hardtanh.table_fp8_e8m0fnu().unwrap(),
+        actlut::hardtanh::fp8_e8m0fnu_bits,
+        actlut::hardtanh::apply_fp8_e8m0fnu_bits,
+        actlut::hardtanh::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "f16"))]
+#[test]
+fn celu_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Celu,
+        Format::F16,
+        [actlut::celu::f16, |x| Function::Celu.f16(x).unwrap()],
+        actlut::celu::f16_bits,
+        [actlut::celu::apply_f16, |xs| Function::Celu.apply_f16(xs).unwrap()],
+        [actlut::celu::map_f16, |xs, ys| Function::Celu.map_f16(xs, ys).unwrap()],
+        actlut::celu::apply_f16_bits,
+        actlut::celu::map_f16_bits,
+    );
+    full(&want, Function::Celu.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Celu.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "celu", feature = "bf16"))]
+#[test]
+fn celu_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Celu,
+        Format::Bf16,
+        [actlut::celu::bf16, |x| Function::Celu.bf16(x).unwrap()],
+        actlut::celu::bf16_bits,
+        [actlut::celu::apply_bf16, |xs| Function::Celu.apply_bf16(xs).unwrap()],
+        [actlut::celu::map_bf16, |xs, ys| Function::Celu.map_bf16(xs, ys).unwrap()],
+        actlut::celu::apply_bf16_bits,
+        actlut::celu::map_bf16_bits,
+    );
+    full(&want, Function::Celu.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Celu.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e4m3"))]
+#[test]
+fn celu_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E4M3,
+        Function::Celu.table_fp8_e4m3().unwrap(),
+        actlut::celu::fp8_e4m3_bits,
+        actlut::celu::apply_fp8_e4m3_bits,
+        actlut::celu::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e5m2"))]
+#[test]
+fn celu_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E5M2,
+        Function::Celu.table_fp8_e5m2().unwrap(),
+        actlut::celu::fp8_e5m2_bits,
+        actlut::celu::apply_fp8_e5m2_bits,
+        actlut::celu::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn celu_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E4M3Fnuz,
+        Function::Celu.table_fp8_e4m3fnuz().unwrap(),
+        actlut::celu::fp8_e4m3fnuz_bits,
+        actlut::celu::apply_fp8_e4m3fnuz_bits,
+        actlut::celu::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn celu_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E5M2Fnuz,
+        Function::Celu.table_fp8_e5m2fnuz().unwrap(),
+        actlut::celu::fp8_e5m2fnuz_bits,
+        actlut::celu::apply_fp8_e5m2fnuz_bits,
+        actlut::celu::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp6-e2m3"))]
+#[test]
+fn celu_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp6E2M3,
+        Function::Celu.table_fp6_e2m3().unwrap(),
+        actlut::celu::fp6_e2m3_bits,
+        actlut::celu::apply_fp6_e2m3_bits,
+        actlut::celu::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp6-e3m2"))]
+#[test]
+fn celu_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp6E3M2,
+        Function::Celu.table_fp6_e3m2().unwrap(),
+        actlut::celu::fp6_e3m2_bits,
+        actlut::celu::apply_fp6_e3m2_bits,
+        actlut::celu::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp4-e2m1"))]
+#[test]
+fn celu_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp4E2M1,
+        Function::Celu.table_fp4_e2m1().unwrap(),
+        actlut::celu::fp4_e2m1_bits,
+        actlut::celu::apply_fp4_e2m1_bits,
+        actlut::celu::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e3m4"))]
+#[test]
+fn celu_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E3M4,
+        Function::Celu.table_fp8_e3m4().unwrap(),
+        actlut::celu::fp8_e3m4_bits,
+        actlut::celu::apply_fp8_e3m4_bits,
+        actlut::celu::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn celu_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E4M3Ieee,
+        Function::Celu.table_fp8_e4m3ieee().unwrap(),
+        actlut::celu::fp8_e4m3ieee_bits,
+        actlut::celu::apply_fp8_e4m3ieee_bits,
+        actlut::celu::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn celu_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Celu.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::celu::fp8_e4m3b11fnuz_bits,
+        actlut::celu::apply_fp8_e4m3b11fnuz_bits,
+        actlut::celu::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn celu_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E5M3Fnu,
+        Function::Celu.table_fp8_e5m3fnu().unwrap(),
+        actlut::celu::fp8_e5m3fnu_bits,
+        actlut::celu::apply_fp8_e5m3fnu_bits,
+        actlut::celu::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "celu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn celu_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Celu,
+        Format::Fp8E8M0Fnu,
+        Function::Celu.table_fp8_e8m0fnu().unwrap(),
+        actlut::celu::fp8_e8m0fnu_bits,
+        actlut::celu::apply_fp8_e8m0fnu_bits,
+        actlut::celu::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "f16"))]
+#[test]
+fn situ_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Situ,
+        Format::F16,
+        [actlut::situ::f16, |x| Function::Situ.f16(x).unwrap()],
+        actlut::situ::f16_bits,
+        [actlut::situ::apply_f16, |xs| Function::Situ.apply_f16(xs).unwrap()],
+        [actlut::situ::map_f16, |xs, ys| Function::Situ.map_f16(xs, ys).unwrap()],
+        actlut::situ::apply_f16_bits,
+        actlut::situ::map_f16_bits,
+    );
+    full(&want, Function::Situ.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Situ.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "situ", feature = "bf16"))]
+#[test]
+fn situ_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Situ,
+        Format::Bf16,
+        [actlut::situ::bf16, |x| Function::Situ.bf16(x).unwrap()],
+        actlut::situ::bf16_bits,
+        [actlut::situ::apply_bf16, |xs| Function::Situ.apply_bf16(xs).unwrap()],
+        [actlut::situ::map_bf16, |xs, ys| Function::Situ.map_bf16(xs, ys).unwrap()],
+        actlut::situ::apply_bf16_bits,
+        actlut::situ::map_bf16_bits,
+    );
+    full(&want, Function::Situ.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Situ.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e4m3"))]
+#[test]
+fn situ_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E4M3,
+        Function::Situ.table_fp8_e4m3().unwrap(),
+        actlut::situ::fp8_e4m3_bits,
+        actlut::situ::apply_fp8_e4m3_bits,
+        actlut::situ::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e5m2"))]
+#[test]
+fn situ_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E5M2,
+        Function::Situ.table_fp8_e5m2().unwrap(),
+        actlut::situ::fp8_e5m2_bits,
+        actlut::situ::apply_fp8_e5m2_bits,
+        actlut::situ::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn situ_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E4M3Fnuz,
+        Function::Situ.table_fp8_e4m3fnuz().unwrap(),
+        actlut::situ::fp8_e4m3fnuz_bits,
+        actlut::situ::apply_fp8_e4m3fnuz_bits,
+        actlut::situ::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn situ_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E5M2Fnuz,
+        Function::Situ.table_fp8_e5m2fnuz().unwrap(),
+        actlut::situ::fp8_e5m2fnuz_bits,
+        actlut::situ::apply_fp8_e5m2fnuz_bits,
+        actlut::situ::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp6-e2m3"))]
+#[test]
+fn situ_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp6E2M3,
+        Function::Situ.table_fp6_e2m3().unwrap(),
+        actlut::situ::fp6_e2m3_bits,
+        actlut::situ::apply_fp6_e2m3_bits,
+        actlut::situ::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp6-e3m2"))]
+#[test]
+fn situ_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp6E3M2,
+        Function::Situ.table_fp6_e3m2().unwrap(),
+        actlut::situ::fp6_e3m2_bits,
+        actlut::situ::apply_fp6_e3m2_bits,
+        actlut::situ::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp4-e2m1"))]
+#[test]
+fn situ_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp4E2M1,
+        Function::Situ.table_fp4_e2m1().unwrap(),
+        actlut::situ::fp4_e2m1_bits,
+        actlut::situ::apply_fp4_e2m1_bits,
+        actlut::situ::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e3m4"))]
+#[test]
+fn situ_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E3M4,
+        Function::Situ.table_fp8_e3m4().unwrap(),
+        actlut::situ::fp8_e3m4_bits,
+        actlut::situ::apply_fp8_e3m4_bits,
+        actlut::situ::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e4m3ieee"))]
+#[test]
+fn situ_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E4M3Ieee,
+        Function::Situ.table_fp8_e4m3ieee().unwrap(),
+        actlut::situ::fp8_e4m3ieee_bits,
+        actlut::situ::apply_fp8_e4m3ieee_bits,
+        actlut::situ::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn situ_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Situ.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::situ::fp8_e4m3b11fnuz_bits,
+        actlut::situ::apply_fp8_e4m3b11fnuz_bits,
+        actlut::situ::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e5m3fnu"))]
+#[test]
+fn situ_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E5M3Fnu,
+        Function::Situ.table_fp8_e5m3fnu().unwrap(),
+        actlut::situ::fp8_e5m3fnu_bits,
+        actlut::situ::apply_fp8_e5m3fnu_bits,
+        actlut::situ::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "situ", feature = "fp8-e8m0fnu"))]
+#[test]
+fn situ_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Situ,
+        Format::Fp8E8M0Fnu,
+        Function::Situ.table_fp8_e8m0fnu().unwrap(),
+        actlut::situ::fp8_e8m0fnu_bits,
+        actlut::situ::apply_fp8_e8m0fnu_bits,
+        actlut::situ::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "f16"))]
+#[test]
+fn swiglu_oai_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::SwigluOai,
+        Format::F16,
+        [actlut::swiglu_oai::f16, |x| Function::SwigluOai.f16(x).unwrap()],
+        actlut::swiglu_oai::f16_bits,
+        [actlut::swiglu_oai::apply_f16, |xs| Function::SwigluOai.apply_f16(xs).unwrap()],
+        [actlut::swiglu_oai::map_f16, |xs, ys| Function::SwigluOai.map_f16(xs, ys).unwrap()],
+        actlut::swiglu_oai::apply_f16_bits,
+        actlut::swiglu_oai::map_f16_bits,
+    );
+    full(&want, Function::SwigluOai.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::SwigluOai.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "bf16"))]
+#[test]
+fn swiglu_oai_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::SwigluOai,
+        Format::Bf16,
+        [actlut::swiglu_oai::bf16, |x| Function::SwigluOai.bf16(x).unwrap()],
+        actlut::swiglu_oai::bf16_bits,
+        [actlut::swiglu_oai::apply_bf16, |xs| Function::SwigluOai.apply_bf16(xs).unwrap()],
+        [actlut::swiglu_oai::map_bf16, |xs, ys| Function::SwigluOai.map_bf16(xs, ys).unwrap()],
+        actlut::swiglu_oai::apply_bf16_bits,
+        actlut::swiglu_oai::map_bf16_bits,
+    );
+    full(&want, Function::SwigluOai.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::SwigluOai.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3"))]
+#[test]
+fn swiglu_oai_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E4M3,
+        Function::SwigluOai.table_fp8_e4m3().unwrap(),
+        actlut::swiglu_oai::fp8_e4m3_bits,
+        actlut::swiglu_oai::apply_fp8_e4m3_bits,
+        actlut::swiglu_oai::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m2"))]
+#[test]
+fn swiglu_oai_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E5M2,
+        Function::SwigluOai.table_fp8_e5m2().unwrap(),
+        actlut::swiglu_oai::fp8_e5m2_bits,
+        actlut::swiglu_oai::apply_fp8_e5m2_bits,
+        actlut::swiglu_oai::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn swiglu_oai_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E4M3Fnuz,
+        Function::SwigluOai.table_fp8_e4m3fnuz().unwrap(),
+        actlut::swiglu_oai::fp8_e4m3fnuz_bits,
+        actlut::swiglu_oai::apply_fp8_e4m3fnuz_bits,
+        actlut::swiglu_oai::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn swiglu_oai_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E5M2Fnuz,
+        Function::SwigluOai.table_fp8_e5m2fnuz().unwrap(),
+        actlut::swiglu_oai::fp8_e5m2fnuz_bits,
+        actlut::swiglu_oai::apply_fp8_e5m2fnuz_bits,
+        actlut::swiglu_oai::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp6-e2m3"))]
+#[test]
+fn swiglu_oai_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp6E2M3,
+        Function::SwigluOai.table_fp6_e2m3().unwrap(),
+        actlut::swiglu_oai::fp6_e2m3_bits,
+        actlut::swiglu_oai::apply_fp6_e2m3_bits,
+        actlut::swiglu_oai::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp6-e3m2"))]
+#[test]
+fn swiglu_oai_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp6E3M2,
+        Function::SwigluOai.table_fp6_e3m2().unwrap(),
+        actlut::swiglu_oai::fp6_e3m2_bits,
+        actlut::swiglu_oai::apply_fp6_e3m2_bits,
+        actlut::swiglu_oai::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp4-e2m1"))]
+#[test]
+fn swiglu_oai_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp4E2M1,
+        Function::SwigluOai.table_fp4_e2m1().unwrap(),
+        actlut::swiglu_oai::fp4_e2m1_bits,
+        actlut::swiglu_oai::apply_fp4_e2m1_bits,
+        actlut::swiglu_oai::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e3m4"))]
+#[test]
+fn swiglu_oai_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E3M4,
+        Function::SwigluOai.table_fp8_e3m4().unwrap(),
+        actlut::swiglu_oai::fp8_e3m4_bits,
+        actlut::swiglu_oai::apply_fp8_e3m4_bits,
+        actlut::swiglu_oai::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3ieee"))]
+#[test]
+fn swiglu_oai_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E4M3Ieee,
+        Function::SwigluOai.table_fp8_e4m3ieee().unwrap(),
+        actlut::swiglu_oai::fp8_e4m3ieee_bits,
+        actlut::swiglu_oai::apply_fp8_e4m3ieee_bits,
+        actlut::swiglu_oai::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn swiglu_oai_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E4M3B11Fnuz,
+        Function::SwigluOai.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::swiglu_oai::fp8_e4m3b11fnuz_bits,
+        actlut::swiglu_oai::apply_fp8_e4m3b11fnuz_bits,
+        actlut::swiglu_oai::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e5m3fnu"))]
+#[test]
+fn swiglu_oai_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E5M3Fnu,
+        Function::SwigluOai.table_fp8_e5m3fnu().unwrap(),
+        actlut::swiglu_oai::fp8_e5m3fnu_bits,
+        actlut::swiglu_oai::apply_fp8_e5m3fnu_bits,
+        actlut::swiglu_oai::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "swiglu-oai", feature = "fp8-e8m0fnu"))]
+#[test]
+fn swiglu_oai_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::SwigluOai,
+        Format::Fp8E8M0Fnu,
+        Function::SwigluOai.table_fp8_e8m0fnu().unwrap(),
+        actlut::swiglu_oai::fp8_e8m0fnu_bits,
+        actlut::swiglu_oai::apply_fp8_e8m0fnu_bits,
+        actlut::swiglu_oai::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "f16"))]
+#[test]
+fn swish_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Swish,
+        Format::F16,
+        [actlut::swish::f16, |x| Function::Swish.f16(x).unwrap()],
+        actlut::swish::f16_bits,
+        [actlut::swish::apply_f16, |xs| Function::Swish.apply_f16(xs).unwrap()],
+        [actlut::swish::map_f16, |xs, ys| Function::Swish.map_f16(xs, ys).unwrap()],
+        actlut::swish::apply_f16_bits,
+        actlut::swish::map_f16_bits,
+    );
+    full(&want, Function::Swish.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Swish.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "swish", feature = "bf16"))]
+#[test]
+fn swish_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Swish,
+        Format::Bf16,
+        [actlut::swish::bf16, |x| Function::Swish.bf16(x).unwrap()],
+        actlut::swish::bf16_bits,
+        [actlut::swish::apply_bf16, |xs| Function::Swish.apply_bf16(xs).unwrap()],
+        [actlut::swish::map_bf16, |xs, ys| Function::Swish.map_bf16(xs, ys).unwrap()],
+        actlut::swish::apply_bf16_bits,
+        actlut::swish::map_bf16_bits,
+    );
+    full(&want, Function::Swish.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Swish.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e4m3"))]
+#[test]
+fn swish_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E4M3,
+        Function::Swish.table_fp8_e4m3().unwrap(),
+        actlut::swish::fp8_e4m3_bits,
+        actlut::swish::apply_fp8_e4m3_bits,
+        actlut::swish::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e5m2"))]
+#[test]
+fn swish_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E5M2,
+        Function::Swish.table_fp8_e5m2().unwrap(),
+        actlut::swish::fp8_e5m2_bits,
+        actlut::swish::apply_fp8_e5m2_bits,
+        actlut::swish::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn swish_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E4M3Fnuz,
+        Function::Swish.table_fp8_e4m3fnuz().unwrap(),
+        actlut::swish::fp8_e4m3fnuz_bits,
+        actlut::swish::apply_fp8_e4m3fnuz_bits,
+        actlut::swish::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn swish_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E5M2Fnuz,
+        Function::Swish.table_fp8_e5m2fnuz().unwrap(),
+        actlut::swish::fp8_e5m2fnuz_bits,
+        actlut::swish::apply_fp8_e5m2fnuz_bits,
+        actlut::swish::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp6-e2m3"))]
+#[test]
+fn swish_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp6E2M3,
+        Function::Swish.table_fp6_e2m3().unwrap(),
+        actlut::swish::fp6_e2m3_bits,
+        actlut::swish::apply_fp6_e2m3_bits,
+        actlut::swish::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp6-e3m2"))]
+#[test]
+fn swish_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp6E3M2,
+        Function::Swish.table_fp6_e3m2().unwrap(),
+        actlut::swish::fp6_e3m2_bits,
+        actlut::swish::apply_fp6_e3m2_bits,
+        actlut::swish::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp4-e2m1"))]
+#[test]
+fn swish_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp4E2M1,
+        Function::Swish.table_fp4_e2m1().unwrap(),
+        actlut::swish::fp4_e2m1_bits,
+        actlut::swish::apply_fp4_e2m1_bits,
+        actlut::swish::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e3m4"))]
+#[test]
+fn swish_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E3M4,
+        Function::Swish.table_fp8_e3m4().unwrap(),
+        actlut::swish::fp8_e3m4_bits,
+        actlut::swish::apply_fp8_e3m4_bits,
+        actlut::swish::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e4m3ieee"))]
+#[test]
+fn swish_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E4M3Ieee,
+        Function::Swish.table_fp8_e4m3ieee().unwrap(),
+        actlut::swish::fp8_e4m3ieee_bits,
+        actlut::swish::apply_fp8_e4m3ieee_bits,
+        actlut::swish::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn swish_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Swish.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::swish::fp8_e4m3b11fnuz_bits,
+        actlut::swish::apply_fp8_e4m3b11fnuz_bits,
+        actlut::swish::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e5m3fnu"))]
+#[test]
+fn swish_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E5M3Fnu,
+        Function::Swish.table_fp8_e5m3fnu().unwrap(),
+        actlut::swish::fp8_e5m3fnu_bits,
+        actlut::swish::apply_fp8_e5m3fnu_bits,
+        actlut::swish::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "swish", feature = "fp8-e8m0fnu"))]
+#[test]
+fn swish_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Swish,
+        Format::Fp8E8M0Fnu,
+        Function::Swish.table_fp8_e8m0fnu().unwrap(),
+        actlut::swish::fp8_e8m0fnu_bits,
+        actlut::swish::apply_fp8_e8m0fnu_bits,
+        actlut::swish::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "f16"))]
+#[test]
+fn laplace_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Laplace,
+        Format::F16,
+        [actlut::laplace::f16, |x| Function::Laplace.f16(x).unwrap()],
+        actlut::laplace::f16_bits,
+        [actlut::laplace::apply_f16, |xs| Function::Laplace.apply_f16(xs).unwrap()],
+        [actlut::laplace::map_f16, |xs, ys| Function::Laplace.map_f16(xs, ys).unwrap()],
+        actlut::laplace::apply_f16_bits,
+        actlut::laplace::map_f16_bits,
+    );
+    full(&want, Function::Laplace.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Laplace.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "laplace", feature = "bf16"))]
+#[test]
+fn laplace_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Laplace,
+        Format::Bf16,
+        [actlut::laplace::bf16, |x| Function::Laplace.bf16(x).unwrap()],
+        actlut::laplace::bf16_bits,
+        [actlut::laplace::apply_bf16, |xs| Function::Laplace.apply_bf16(xs).unwrap()],
+        [actlut::laplace::map_bf16, |xs, ys| Function::Laplace.map_bf16(xs, ys).unwrap()],
+        actlut::laplace::apply_bf16_bits,
+        actlut::laplace::map_bf16_bits,
+    );
+    full(&want, Function::Laplace.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Laplace.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e4m3"))]
+#[test]
+fn laplace_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E4M3,
+        Function::Laplace.table_fp8_e4m3().unwrap(),
+        actlut::laplace::fp8_e4m3_bits,
+        actlut::laplace::apply_fp8_e4m3_bits,
+        actlut::laplace::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e5m2"))]
+#[test]
+fn laplace_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E5M2,
+        Function::Laplace.table_fp8_e5m2().unwrap(),
+        actlut::laplace::fp8_e5m2_bits,
+        actlut::laplace::apply_fp8_e5m2_bits,
+        actlut::laplace::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn laplace_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E4M3Fnuz,
+        Function::Laplace.table_fp8_e4m3fnuz().unwrap(),
+        actlut::laplace::fp8_e4m3fnuz_bits,
+        actlut::laplace::apply_fp8_e4m3fnuz_bits,
+        actlut::laplace::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn laplace_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E5M2Fnuz,
+        Function::Laplace.table_fp8_e5m2fnuz().unwrap(),
+        actlut::laplace::fp8_e5m2fnuz_bits,
+        actlut::laplace::apply_fp8_e5m2fnuz_bits,
+        actlut::laplace::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp6-e2m3"))]
+#[test]
+fn laplace_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp6E2M3,
+        Function::Laplace.table_fp6_e2m3().unwrap(),
+        actlut::laplace::fp6_e2m3_bits,
+        actlut::laplace::apply_fp6_e2m3_bits,
+        actlut::laplace::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp6-e3m2"))]
+#[test]
+fn laplace_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp6E3M2,
+        Function::Laplace.table_fp6_e3m2().unwrap(),
+        actlut::laplace::fp6_e3m2_bits,
+        actlut::laplace::apply_fp6_e3m2_bits,
+        actlut::laplace::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp4-e2m1"))]
+#[test]
+fn laplace_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp4E2M1,
+        Function::Laplace.table_fp4_e2m1().unwrap(),
+        actlut::laplace::fp4_e2m1_bits,
+        actlut::laplace::apply_fp4_e2m1_bits,
+        actlut::laplace::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e3m4"))]
+#[test]
+fn laplace_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E3M4,
+        Function::Laplace.table_fp8_e3m4().unwrap(),
+        actlut::laplace::fp8_e3m4_bits,
+        actlut::laplace::apply_fp8_e3m4_bits,
+        actlut::laplace::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e4m3ieee"))]
+#[test]
+fn laplace_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E4M3Ieee,
+        Function::Laplace.table_fp8_e4m3ieee().unwrap(),
+        actlut::laplace::fp8_e4m3ieee_bits,
+        actlut::laplace::apply_fp8_e4m3ieee_bits,
+        actlut::laplace::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn laplace_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Laplace.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::laplace::fp8_e4m3b11fnuz_bits,
+        actlut::laplace::apply_fp8_e4m3b11fnuz_bits,
+        actlut::laplace::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e5m3fnu"))]
+#[test]
+fn laplace_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E5M3Fnu,
+        Function::Laplace.table_fp8_e5m3fnu().unwrap(),
+        actlut::laplace::fp8_e5m3fnu_bits,
+        actlut::laplace::apply_fp8_e5m3fnu_bits,
+        actlut::laplace::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "laplace", feature = "fp8-e8m0fnu"))]
+#[test]
+fn laplace_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Laplace,
+        Format::Fp8E8M0Fnu,
+        Function::Laplace.table_fp8_e8m0fnu().unwrap(),
+        actlut::laplace::fp8_e8m0fnu_bits,
+        actlut::laplace::apply_fp8_e8m0fnu_bits,
+        actlut::laplace::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "f16"))]
+#[test]
+fn sqrtsoftplus_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Sqrtsoftplus,
+        Format::F16,
+        [actlut::sqrtsoftplus::f16, |x| Function::Sqrtsoftplus.f16(x).unwrap()],
+        actlut::sqrtsoftplus::f16_bits,
+        [actlut::sqrtsoftplus::apply_f16, |xs| Function::Sqrtsoftplus.apply_f16(xs).unwrap()],
+        [actlut::sqrtsoftplus::map_f16, |xs, ys| Function::Sqrtsoftplus.map_f16(xs, ys).unwrap()],
+        actlut::sqrtsoftplus::apply_f16_bits,
+        actlut::sqrtsoftplus::map_f16_bits,
+    );
+    full(&want, Function::Sqrtsoftplus.table_f16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Sqrtsoftplus.compact_table_f16().unwrap());
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "bf16"))]
+#[test]
+fn sqrtsoftplus_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed(
+        Function::Sqrtsoftplus,
+        Format::Bf16,
+        [actlut::sqrtsoftplus::bf16, |x| Function::Sqrtsoftplus.bf16(x).unwrap()],
+        actlut::sqrtsoftplus::bf16_bits,
+        [actlut::sqrtsoftplus::apply_bf16, |xs| Function::Sqrtsoftplus.apply_bf16(xs).unwrap()],
+        [actlut::sqrtsoftplus::map_bf16, |xs, ys| Function::Sqrtsoftplus.map_bf16(xs, ys).unwrap()],
+        actlut::sqrtsoftplus::apply_bf16_bits,
+        actlut::sqrtsoftplus::map_bf16_bits,
+    );
+    full(&want, Function::Sqrtsoftplus.table_bf16().unwrap());
+    #[cfg(feature = "compact")]
+    compact(&want, Function::Sqrtsoftplus.compact_table_bf16().unwrap());
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3"))]
+#[test]
+fn sqrtsoftplus_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3,
+        Function::Sqrtsoftplus.table_fp8_e4m3().unwrap(),
+        actlut::sqrtsoftplus::fp8_e4m3_bits,
+        actlut::sqrtsoftplus::apply_fp8_e4m3_bits,
+        actlut::sqrtsoftplus::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m2"))]
+#[test]
+fn sqrtsoftplus_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E5M2,
+        Function::Sqrtsoftplus.table_fp8_e5m2().unwrap(),
+        actlut::sqrtsoftplus::fp8_e5m2_bits,
+        actlut::sqrtsoftplus::apply_fp8_e5m2_bits,
+        actlut::sqrtsoftplus::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn sqrtsoftplus_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3Fnuz,
+        Function::Sqrtsoftplus.table_fp8_e4m3fnuz().unwrap(),
+        actlut::sqrtsoftplus::fp8_e4m3fnuz_bits,
+        actlut::sqrtsoftplus::apply_fp8_e4m3fnuz_bits,
+        actlut::sqrtsoftplus::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn sqrtsoftplus_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E5M2Fnuz,
+        Function::Sqrtsoftplus.table_fp8_e5m2fnuz().unwrap(),
+        actlut::sqrtsoftplus::fp8_e5m2fnuz_bits,
+        actlut::sqrtsoftplus::apply_fp8_e5m2fnuz_bits,
+        actlut::sqrtsoftplus::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp6-e2m3"))]
+#[test]
+fn sqrtsoftplus_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp6E2M3,
+        Function::Sqrtsoftplus.table_fp6_e2m3().unwrap(),
+        actlut::sqrtsoftplus::fp6_e2m3_bits,
+        actlut::sqrtsoftplus::apply_fp6_e2m3_bits,
+        actlut::sqrtsoftplus::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp6-e3m2"))]
+#[test]
+fn sqrtsoftplus_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp6E3M2,
+        Function::Sqrtsoftplus.table_fp6_e3m2().unwrap(),
+        actlut::sqrtsoftplus::fp6_e3m2_bits,
+        actlut::sqrtsoftplus::apply_fp6_e3m2_bits,
+        actlut::sqrtsoftplus::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp4-e2m1"))]
+#[test]
+fn sqrtsoftplus_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp4E2M1,
+        Function::Sqrtsoftplus.table_fp4_e2m1().unwrap(),
+        actlut::sqrtsoftplus::fp4_e2m1_bits,
+        actlut::sqrtsoftplus::apply_fp4_e2m1_bits,
+        actlut::sqrtsoftplus::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e3m4"))]
+#[test]
+fn sqrtsoftplus_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E3M4,
+        Function::Sqrtsoftplus.table_fp8_e3m4().unwrap(),
+        actlut::sqrtsoftplus::fp8_e3m4_bits,
+        actlut::sqrtsoftplus::apply_fp8_e3m4_bits,
+        actlut::sqrtsoftplus::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3ieee"))]
+#[test]
+fn sqrtsoftplus_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3Ieee,
+        Function::Sqrtsoftplus.table_fp8_e4m3ieee().unwrap(),
+        actlut::sqrtsoftplus::fp8_e4m3ieee_bits,
+        actlut::sqrtsoftplus::apply_fp8_e4m3ieee_bits,
+        actlut::sqrtsoftplus::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn sqrtsoftplus_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3B11Fnuz,
+        Function::Sqrtsoftplus.table_fp8_e4m3b11fnuz().unwrap(),
+        actlut::sqrtsoftplus::fp8_e4m3b11fnuz_bits,
+        actlut::sqrtsoftplus::apply_fp8_e4m3b11fnuz_bits,
+        actlut::sqrtsoftplus::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e5m3fnu"))]
+#[test]
+fn sqrtsoftplus_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E5M3Fnu,
+        Function::Sqrtsoftplus.table_fp8_e5m3fnu().unwrap(),
+        actlut::sqrtsoftplus::fp8_e5m3fnu_bits,
+        actlut::sqrtsoftplus::apply_fp8_e5m3fnu_bits,
+        actlut::sqrtsoftplus::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "sqrtsoftplus", feature = "fp8-e8m0fnu"))]
+#[test]
+fn sqrtsoftplus_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes(
+        Function::Sqrtsoftplus,
+        Format::Fp8E8M0Fnu,
+        Function::Sqrtsoftplus.table_fp8_e8m0fnu().unwrap(),
+        actlut::sqrtsoftplus::fp8_e8m0fnu_bits,
+        actlut::sqrtsoftplus::apply_fp8_e8m0fnu_bits,
+        actlut::sqrtsoftplus::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "f16"))]
+#[test]
+fn gelu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Gelu,
+        Format::F16,
+        actlut::gelu::derivative::f16,
+        actlut::gelu::derivative::f16_bits,
+        actlut::gelu::derivative::apply_f16,
+        actlut::gelu::derivative::map_f16,
+        actlut::gelu::derivative::apply_f16_bits,
+        actlut::gelu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::GELU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "bf16"))]
+#[test]
+fn gelu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Gelu,
+        Format::Bf16,
+        actlut::gelu::derivative::bf16,
+        actlut::gelu::derivative::bf16_bits,
+        actlut::gelu::derivative::apply_bf16,
+        actlut::gelu::derivative::map_bf16,
+        actlut::gelu::derivative::apply_bf16_bits,
+        actlut::gelu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::GELU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e4m3"))]
+#[test]
+fn gelu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E4M3,
+        actlut::tables::GELU_DERIVATIVE_FP8_E4M3,
+        actlut::gelu::derivative::fp8_e4m3_bits,
+        actlut::gelu::derivative::apply_fp8_e4m3_bits,
+        actlut::gelu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e5m2"))]
+#[test]
+fn gelu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E5M2,
+        actlut::tables::GELU_DERIVATIVE_FP8_E5M2,
+        actlut::gelu::derivative::fp8_e5m2_bits,
+        actlut::gelu::derivative::apply_fp8_e5m2_bits,
+        actlut::gelu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn gelu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::GELU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::gelu::derivative::fp8_e4m3fnuz_bits,
+        actlut::gelu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::gelu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn gelu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::GELU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::gelu::derivative::fp8_e5m2fnuz_bits,
+        actlut::gelu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::gelu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp6-e2m3"))]
+#[test]
+fn gelu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp6E2M3,
+        actlut::tables::GELU_DERIVATIVE_FP6_E2M3,
+        actlut::gelu::derivative::fp6_e2m3_bits,
+        actlut::gelu::derivative::apply_fp6_e2m3_bits,
+        actlut::gelu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp6-e3m2"))]
+#[test]
+fn gelu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp6E3M2,
+        actlut::tables::GELU_DERIVATIVE_FP6_E3M2,
+        actlut::gelu::derivative::fp6_e3m2_bits,
+        actlut::gelu::derivative::apply_fp6_e3m2_bits,
+        actlut::gelu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp4-e2m1"))]
+#[test]
+fn gelu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp4E2M1,
+        actlut::tables::GELU_DERIVATIVE_FP4_E2M1,
+        actlut::gelu::derivative::fp4_e2m1_bits,
+        actlut::gelu::derivative::apply_fp4_e2m1_bits,
+        actlut::gelu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e3m4"))]
+#[test]
+fn gelu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E3M4,
+        actlut::tables::GELU_DERIVATIVE_FP8_E3M4,
+        actlut::gelu::derivative::fp8_e3m4_bits,
+        actlut::gelu::derivative::apply_fp8_e3m4_bits,
+        actlut::gelu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn gelu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::GELU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::gelu::derivative::fp8_e4m3ieee_bits,
+        actlut::gelu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::gelu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn gelu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::GELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::gelu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::gelu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::gelu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn gelu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::GELU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::gelu::derivative::fp8_e5m3fnu_bits,
+        actlut::gelu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::gelu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn gelu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Gelu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::GELU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::gelu::derivative::fp8_e8m0fnu_bits,
+        actlut::gelu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::gelu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "f16"))]
+#[test]
+fn gelu_tanh_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::GeluTanh,
+        Format::F16,
+        actlut::gelu_tanh::derivative::f16,
+        actlut::gelu_tanh::derivative::f16_bits,
+        actlut::gelu_tanh::derivative::apply_f16,
+        actlut::gelu_tanh::derivative::map_f16,
+        actlut::gelu_tanh::derivative::apply_f16_bits,
+        actlut::gelu_tanh::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::GELU_TANH_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "bf16"))]
+#[test]
+fn gelu_tanh_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::GeluTanh,
+        Format::Bf16,
+        actlut::gelu_tanh::derivative::bf16,
+        actlut::gelu_tanh::derivative::bf16_bits,
+        actlut::gelu_tanh::derivative::apply_bf16,
+        actlut::gelu_tanh::derivative::map_bf16,
+        actlut::gelu_tanh::derivative::apply_bf16_bits,
+        actlut::gelu_tanh::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::GELU_TANH_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e4m3"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E4M3,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E4M3,
+        actlut::gelu_tanh::derivative::fp8_e4m3_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e4m3_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e5m2"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E5M2,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E5M2,
+        actlut::gelu_tanh::derivative::fp8_e5m2_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e5m2_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::gelu_tanh::derivative::fp8_e4m3fnuz_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::gelu_tanh::derivative::fp8_e5m2fnuz_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp6-e2m3"))]
+#[test]
+fn gelu_tanh_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp6E2M3,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP6_E2M3,
+        actlut::gelu_tanh::derivative::fp6_e2m3_bits,
+        actlut::gelu_tanh::derivative::apply_fp6_e2m3_bits,
+        actlut::gelu_tanh::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp6-e3m2"))]
+#[test]
+fn gelu_tanh_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp6E3M2,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP6_E3M2,
+        actlut::gelu_tanh::derivative::fp6_e3m2_bits,
+        actlut::gelu_tanh::derivative::apply_fp6_e3m2_bits,
+        actlut::gelu_tanh::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp4-e2m1"))]
+#[test]
+fn gelu_tanh_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp4E2M1,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP4_E2M1,
+        actlut::gelu_tanh::derivative::fp4_e2m1_bits,
+        actlut::gelu_tanh::derivative::apply_fp4_e2m1_bits,
+        actlut::gelu_tanh::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e3m4"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E3M4,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E3M4,
+        actlut::gelu_tanh::derivative::fp8_e3m4_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e3m4_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e4m3ieee"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::gelu_tanh::derivative::fp8_e4m3ieee_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::gelu_tanh::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e5m3fnu"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E5M3FNU,
+        actlut::gelu_tanh::derivative::fp8_e5m3fnu_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-tanh", feature = "fp8-e8m0fnu"))]
+#[test]
+fn gelu_tanh_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluTanh,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::GELU_TANH_DERIVATIVE_FP8_E8M0FNU,
+        actlut::gelu_tanh::derivative::fp8_e8m0fnu_bits,
+        actlut::gelu_tanh::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::gelu_tanh::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "f16"))]
+#[test]
+fn sigmoid_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Sigmoid,
+        Format::F16,
+        actlut::sigmoid::derivative::f16,
+        actlut::sigmoid::derivative::f16_bits,
+        actlut::sigmoid::derivative::apply_f16,
+        actlut::sigmoid::derivative::map_f16,
+        actlut::sigmoid::derivative::apply_f16_bits,
+        actlut::sigmoid::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SIGMOID_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "bf16"))]
+#[test]
+fn sigmoid_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Sigmoid,
+        Format::Bf16,
+        actlut::sigmoid::derivative::bf16,
+        actlut::sigmoid::derivative::bf16_bits,
+        actlut::sigmoid::derivative::apply_bf16,
+        actlut::sigmoid::derivative::map_bf16,
+        actlut::sigmoid::derivative::apply_bf16_bits,
+        actlut::sigmoid::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SIGMOID_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e4m3"))]
+#[test]
+fn sigmoid_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E4M3,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E4M3,
+        actlut::sigmoid::derivative::fp8_e4m3_bits,
+        actlut::sigmoid::derivative::apply_fp8_e4m3_bits,
+        actlut::sigmoid::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e5m2"))]
+#[test]
+fn sigmoid_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E5M2,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E5M2,
+        actlut::sigmoid::derivative::fp8_e5m2_bits,
+        actlut::sigmoid::derivative::apply_fp8_e5m2_bits,
+        actlut::sigmoid::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn sigmoid_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::sigmoid::derivative::fp8_e4m3fnuz_bits,
+        actlut::sigmoid::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::sigmoid::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn sigmoid_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::sigmoid::derivative::fp8_e5m2fnuz_bits,
+        actlut::sigmoid::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::sigmoid::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp6-e2m3"))]
+#[test]
+fn sigmoid_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp6E2M3,
+        actlut::tables::SIGMOID_DERIVATIVE_FP6_E2M3,
+        actlut::sigmoid::derivative::fp6_e2m3_bits,
+        actlut::sigmoid::derivative::apply_fp6_e2m3_bits,
+        actlut::sigmoid::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp6-e3m2"))]
+#[test]
+fn sigmoid_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp6E3M2,
+        actlut::tables::SIGMOID_DERIVATIVE_FP6_E3M2,
+        actlut::sigmoid::derivative::fp6_e3m2_bits,
+        actlut::sigmoid::derivative::apply_fp6_e3m2_bits,
+        actlut::sigmoid::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp4-e2m1"))]
+#[test]
+fn sigmoid_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp4E2M1,
+        actlut::tables::SIGMOID_DERIVATIVE_FP4_E2M1,
+        actlut::sigmoid::derivative::fp4_e2m1_bits,
+        actlut::sigmoid::derivative::apply_fp4_e2m1_bits,
+        actlut::sigmoid::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e3m4"))]
+#[test]
+fn sigmoid_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E3M4,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E3M4,
+        actlut::sigmoid::derivative::fp8_e3m4_bits,
+        actlut::sigmoid::derivative::apply_fp8_e3m4_bits,
+        actlut::sigmoid::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e4m3ieee"))]
+#[test]
+fn sigmoid_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::sigmoid::derivative::fp8_e4m3ieee_bits,
+        actlut::sigmoid::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::sigmoid::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn sigmoid_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::sigmoid::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::sigmoid::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::sigmoid::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e5m3fnu"))]
+#[test]
+fn sigmoid_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E5M3FNU,
+        actlut::sigmoid::derivative::fp8_e5m3fnu_bits,
+        actlut::sigmoid::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::sigmoid::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sigmoid", feature = "fp8-e8m0fnu"))]
+#[test]
+fn sigmoid_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sigmoid,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SIGMOID_DERIVATIVE_FP8_E8M0FNU,
+        actlut::sigmoid::derivative::fp8_e8m0fnu_bits,
+        actlut::sigmoid::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::sigmoid::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "f16"))]
+#[test]
+fn tanh_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Tanh,
+        Format::F16,
+        actlut::tanh::derivative::f16,
+        actlut::tanh::derivative::f16_bits,
+        actlut::tanh::derivative::apply_f16,
+        actlut::tanh::derivative::map_f16,
+        actlut::tanh::derivative::apply_f16_bits,
+        actlut::tanh::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::TANH_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "bf16"))]
+#[test]
+fn tanh_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Tanh,
+        Format::Bf16,
+        actlut::tanh::derivative::bf16,
+        actlut::tanh::derivative::bf16_bits,
+        actlut::tanh::derivative::apply_bf16,
+        actlut::tanh::derivative::map_bf16,
+        actlut::tanh::derivative::apply_bf16_bits,
+        actlut::tanh::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::TANH_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e4m3"))]
+#[test]
+fn tanh_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E4M3,
+        actlut::tables::TANH_DERIVATIVE_FP8_E4M3,
+        actlut::tanh::derivative::fp8_e4m3_bits,
+        actlut::tanh::derivative::apply_fp8_e4m3_bits,
+        actlut::tanh::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e5m2"))]
+#[test]
+fn tanh_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E5M2,
+        actlut::tables::TANH_DERIVATIVE_FP8_E5M2,
+        actlut::tanh::derivative::fp8_e5m2_bits,
+        actlut::tanh::derivative::apply_fp8_e5m2_bits,
+        actlut::tanh::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn tanh_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::TANH_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::tanh::derivative::fp8_e4m3fnuz_bits,
+        actlut::tanh::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::tanh::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn tanh_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::TANH_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::tanh::derivative::fp8_e5m2fnuz_bits,
+        actlut::tanh::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::tanh::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp6-e2m3"))]
+#[test]
+fn tanh_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp6E2M3,
+        actlut::tables::TANH_DERIVATIVE_FP6_E2M3,
+        actlut::tanh::derivative::fp6_e2m3_bits,
+        actlut::tanh::derivative::apply_fp6_e2m3_bits,
+        actlut::tanh::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp6-e3m2"))]
+#[test]
+fn tanh_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp6E3M2,
+        actlut::tables::TANH_DERIVATIVE_FP6_E3M2,
+        actlut::tanh::derivative::fp6_e3m2_bits,
+        actlut::tanh::derivative::apply_fp6_e3m2_bits,
+        actlut::tanh::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp4-e2m1"))]
+#[test]
+fn tanh_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp4E2M1,
+        actlut::tables::TANH_DERIVATIVE_FP4_E2M1,
+        actlut::tanh::derivative::fp4_e2m1_bits,
+        actlut::tanh::derivative::apply_fp4_e2m1_bits,
+        actlut::tanh::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e3m4"))]
+#[test]
+fn tanh_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E3M4,
+        actlut::tables::TANH_DERIVATIVE_FP8_E3M4,
+        actlut::tanh::derivative::fp8_e3m4_bits,
+        actlut::tanh::derivative::apply_fp8_e3m4_bits,
+        actlut::tanh::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e4m3ieee"))]
+#[test]
+fn tanh_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::TANH_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::tanh::derivative::fp8_e4m3ieee_bits,
+        actlut::tanh::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::tanh::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn tanh_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::TANH_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::tanh::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::tanh::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::tanh::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e5m3fnu"))]
+#[test]
+fn tanh_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::TANH_DERIVATIVE_FP8_E5M3FNU,
+        actlut::tanh::derivative::fp8_e5m3fnu_bits,
+        actlut::tanh::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::tanh::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "tanh", feature = "fp8-e8m0fnu"))]
+#[test]
+fn tanh_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Tanh,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::TANH_DERIVATIVE_FP8_E8M0FNU,
+        actlut::tanh::derivative::fp8_e8m0fnu_bits,
+        actlut::tanh::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::tanh::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "f16"))]
+#[test]
+fn silu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Silu,
+        Format::F16,
+        actlut::silu::derivative::f16,
+        actlut::silu::derivative::f16_bits,
+        actlut::silu::derivative::apply_f16,
+        actlut::silu::derivative::map_f16,
+        actlut::silu::derivative::apply_f16_bits,
+        actlut::silu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SILU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "bf16"))]
+#[test]
+fn silu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Silu,
+        Format::Bf16,
+        actlut::silu::derivative::bf16,
+        actlut::silu::derivative::bf16_bits,
+        actlut::silu::derivative::apply_bf16,
+        actlut::silu::derivative::map_bf16,
+        actlut::silu::derivative::apply_bf16_bits,
+        actlut::silu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SILU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e4m3"))]
+#[test]
+fn silu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E4M3,
+        actlut::tables::SILU_DERIVATIVE_FP8_E4M3,
+        actlut::silu::derivative::fp8_e4m3_bits,
+        actlut::silu::derivative::apply_fp8_e4m3_bits,
+        actlut::silu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e5m2"))]
+#[test]
+fn silu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E5M2,
+        actlut::tables::SILU_DERIVATIVE_FP8_E5M2,
+        actlut::silu::derivative::fp8_e5m2_bits,
+        actlut::silu::derivative::apply_fp8_e5m2_bits,
+        actlut::silu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn silu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SILU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::silu::derivative::fp8_e4m3fnuz_bits,
+        actlut::silu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::silu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn silu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SILU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::silu::derivative::fp8_e5m2fnuz_bits,
+        actlut::silu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::silu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp6-e2m3"))]
+#[test]
+fn silu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp6E2M3,
+        actlut::tables::SILU_DERIVATIVE_FP6_E2M3,
+        actlut::silu::derivative::fp6_e2m3_bits,
+        actlut::silu::derivative::apply_fp6_e2m3_bits,
+        actlut::silu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp6-e3m2"))]
+#[test]
+fn silu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp6E3M2,
+        actlut::tables::SILU_DERIVATIVE_FP6_E3M2,
+        actlut::silu::derivative::fp6_e3m2_bits,
+        actlut::silu::derivative::apply_fp6_e3m2_bits,
+        actlut::silu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp4-e2m1"))]
+#[test]
+fn silu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp4E2M1,
+        actlut::tables::SILU_DERIVATIVE_FP4_E2M1,
+        actlut::silu::derivative::fp4_e2m1_bits,
+        actlut::silu::derivative::apply_fp4_e2m1_bits,
+        actlut::silu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e3m4"))]
+#[test]
+fn silu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E3M4,
+        actlut::tables::SILU_DERIVATIVE_FP8_E3M4,
+        actlut::silu::derivative::fp8_e3m4_bits,
+        actlut::silu::derivative::apply_fp8_e3m4_bits,
+        actlut::silu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn silu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SILU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::silu::derivative::fp8_e4m3ieee_bits,
+        actlut::silu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::silu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn silu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SILU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::silu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::silu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::silu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn silu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SILU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::silu::derivative::fp8_e5m3fnu_bits,
+        actlut::silu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::silu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "silu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn silu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Silu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SILU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::silu::derivative::fp8_e8m0fnu_bits,
+        actlut::silu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::silu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "f16"))]
+#[test]
+fn mish_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Mish,
+        Format::F16,
+        actlut::mish::derivative::f16,
+        actlut::mish::derivative::f16_bits,
+        actlut::mish::derivative::apply_f16,
+        actlut::mish::derivative::map_f16,
+        actlut::mish::derivative::apply_f16_bits,
+        actlut::mish::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::MISH_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "bf16"))]
+#[test]
+fn mish_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Mish,
+        Format::Bf16,
+        actlut::mish::derivative::bf16,
+        actlut::mish::derivative::bf16_bits,
+        actlut::mish::derivative::apply_bf16,
+        actlut::mish::derivative::map_bf16,
+        actlut::mish::derivative::apply_bf16_bits,
+        actlut::mish::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::MISH_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e4m3"))]
+#[test]
+fn mish_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E4M3,
+        actlut::tables::MISH_DERIVATIVE_FP8_E4M3,
+        actlut::mish::derivative::fp8_e4m3_bits,
+        actlut::mish::derivative::apply_fp8_e4m3_bits,
+        actlut::mish::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e5m2"))]
+#[test]
+fn mish_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E5M2,
+        actlut::tables::MISH_DERIVATIVE_FP8_E5M2,
+        actlut::mish::derivative::fp8_e5m2_bits,
+        actlut::mish::derivative::apply_fp8_e5m2_bits,
+        actlut::mish::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn mish_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::MISH_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::mish::derivative::fp8_e4m3fnuz_bits,
+        actlut::mish::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::mish::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn mish_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::MISH_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::mish::derivative::fp8_e5m2fnuz_bits,
+        actlut::mish::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::mish::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp6-e2m3"))]
+#[test]
+fn mish_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp6E2M3,
+        actlut::tables::MISH_DERIVATIVE_FP6_E2M3,
+        actlut::mish::derivative::fp6_e2m3_bits,
+        actlut::mish::derivative::apply_fp6_e2m3_bits,
+        actlut::mish::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp6-e3m2"))]
+#[test]
+fn mish_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp6E3M2,
+        actlut::tables::MISH_DERIVATIVE_FP6_E3M2,
+        actlut::mish::derivative::fp6_e3m2_bits,
+        actlut::mish::derivative::apply_fp6_e3m2_bits,
+        actlut::mish::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp4-e2m1"))]
+#[test]
+fn mish_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp4E2M1,
+        actlut::tables::MISH_DERIVATIVE_FP4_E2M1,
+        actlut::mish::derivative::fp4_e2m1_bits,
+        actlut::mish::derivative::apply_fp4_e2m1_bits,
+        actlut::mish::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e3m4"))]
+#[test]
+fn mish_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E3M4,
+        actlut::tables::MISH_DERIVATIVE_FP8_E3M4,
+        actlut::mish::derivative::fp8_e3m4_bits,
+        actlut::mish::derivative::apply_fp8_e3m4_bits,
+        actlut::mish::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e4m3ieee"))]
+#[test]
+fn mish_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::MISH_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::mish::derivative::fp8_e4m3ieee_bits,
+        actlut::mish::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::mish::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn mish_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::MISH_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::mish::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::mish::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::mish::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e5m3fnu"))]
+#[test]
+fn mish_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::MISH_DERIVATIVE_FP8_E5M3FNU,
+        actlut::mish::derivative::fp8_e5m3fnu_bits,
+        actlut::mish::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::mish::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "mish", feature = "fp8-e8m0fnu"))]
+#[test]
+fn mish_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Mish,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::MISH_DERIVATIVE_FP8_E8M0FNU,
+        actlut::mish::derivative::fp8_e8m0fnu_bits,
+        actlut::mish::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::mish::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "f16"))]
+#[test]
+fn softplus_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Softplus,
+        Format::F16,
+        actlut::softplus::derivative::f16,
+        actlut::softplus::derivative::f16_bits,
+        actlut::softplus::derivative::apply_f16,
+        actlut::softplus::derivative::map_f16,
+        actlut::softplus::derivative::apply_f16_bits,
+        actlut::softplus::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SOFTPLUS_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "bf16"))]
+#[test]
+fn softplus_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Softplus,
+        Format::Bf16,
+        actlut::softplus::derivative::bf16,
+        actlut::softplus::derivative::bf16_bits,
+        actlut::softplus::derivative::apply_bf16,
+        actlut::softplus::derivative::map_bf16,
+        actlut::softplus::derivative::apply_bf16_bits,
+        actlut::softplus::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SOFTPLUS_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e4m3"))]
+#[test]
+fn softplus_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E4M3,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E4M3,
+        actlut::softplus::derivative::fp8_e4m3_bits,
+        actlut::softplus::derivative::apply_fp8_e4m3_bits,
+        actlut::softplus::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e5m2"))]
+#[test]
+fn softplus_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E5M2,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E5M2,
+        actlut::softplus::derivative::fp8_e5m2_bits,
+        actlut::softplus::derivative::apply_fp8_e5m2_bits,
+        actlut::softplus::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn softplus_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::softplus::derivative::fp8_e4m3fnuz_bits,
+        actlut::softplus::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::softplus::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn softplus_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::softplus::derivative::fp8_e5m2fnuz_bits,
+        actlut::softplus::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::softplus::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp6-e2m3"))]
+#[test]
+fn softplus_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp6E2M3,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP6_E2M3,
+        actlut::softplus::derivative::fp6_e2m3_bits,
+        actlut::softplus::derivative::apply_fp6_e2m3_bits,
+        actlut::softplus::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp6-e3m2"))]
+#[test]
+fn softplus_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp6E3M2,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP6_E3M2,
+        actlut::softplus::derivative::fp6_e3m2_bits,
+        actlut::softplus::derivative::apply_fp6_e3m2_bits,
+        actlut::softplus::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp4-e2m1"))]
+#[test]
+fn softplus_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp4E2M1,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP4_E2M1,
+        actlut::softplus::derivative::fp4_e2m1_bits,
+        actlut::softplus::derivative::apply_fp4_e2m1_bits,
+        actlut::softplus::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e3m4"))]
+#[test]
+fn softplus_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E3M4,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E3M4,
+        actlut::softplus::derivative::fp8_e3m4_bits,
+        actlut::softplus::derivative::apply_fp8_e3m4_bits,
+        actlut::softplus::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e4m3ieee"))]
+#[test]
+fn softplus_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::softplus::derivative::fp8_e4m3ieee_bits,
+        actlut::softplus::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::softplus::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn softplus_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::softplus::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::softplus::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::softplus::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e5m3fnu"))]
+#[test]
+fn softplus_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E5M3FNU,
+        actlut::softplus::derivative::fp8_e5m3fnu_bits,
+        actlut::softplus::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::softplus::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softplus", feature = "fp8-e8m0fnu"))]
+#[test]
+fn softplus_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softplus,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SOFTPLUS_DERIVATIVE_FP8_E8M0FNU,
+        actlut::softplus::derivative::fp8_e8m0fnu_bits,
+        actlut::softplus::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::softplus::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "f16"))]
+#[test]
+fn softsign_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Softsign,
+        Format::F16,
+        actlut::softsign::derivative::f16,
+        actlut::softsign::derivative::f16_bits,
+        actlut::softsign::derivative::apply_f16,
+        actlut::softsign::derivative::map_f16,
+        actlut::softsign::derivative::apply_f16_bits,
+        actlut::softsign::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SOFTSIGN_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "bf16"))]
+#[test]
+fn softsign_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Softsign,
+        Format::Bf16,
+        actlut::softsign::derivative::bf16,
+        actlut::softsign::derivative::bf16_bits,
+        actlut::softsign::derivative::apply_bf16,
+        actlut::softsign::derivative::map_bf16,
+        actlut::softsign::derivative::apply_bf16_bits,
+        actlut::softsign::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SOFTSIGN_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e4m3"))]
+#[test]
+fn softsign_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E4M3,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E4M3,
+        actlut::softsign::derivative::fp8_e4m3_bits,
+        actlut::softsign::derivative::apply_fp8_e4m3_bits,
+        actlut::softsign::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e5m2"))]
+#[test]
+fn softsign_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E5M2,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E5M2,
+        actlut::softsign::derivative::fp8_e5m2_bits,
+        actlut::softsign::derivative::apply_fp8_e5m2_bits,
+        actlut::softsign::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn softsign_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::softsign::derivative::fp8_e4m3fnuz_bits,
+        actlut::softsign::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::softsign::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn softsign_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::softsign::derivative::fp8_e5m2fnuz_bits,
+        actlut::softsign::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::softsign::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp6-e2m3"))]
+#[test]
+fn softsign_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp6E2M3,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP6_E2M3,
+        actlut::softsign::derivative::fp6_e2m3_bits,
+        actlut::softsign::derivative::apply_fp6_e2m3_bits,
+        actlut::softsign::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp6-e3m2"))]
+#[test]
+fn softsign_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp6E3M2,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP6_E3M2,
+        actlut::softsign::derivative::fp6_e3m2_bits,
+        actlut::softsign::derivative::apply_fp6_e3m2_bits,
+        actlut::softsign::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp4-e2m1"))]
+#[test]
+fn softsign_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp4E2M1,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP4_E2M1,
+        actlut::softsign::derivative::fp4_e2m1_bits,
+        actlut::softsign::derivative::apply_fp4_e2m1_bits,
+        actlut::softsign::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e3m4"))]
+#[test]
+fn softsign_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E3M4,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E3M4,
+        actlut::softsign::derivative::fp8_e3m4_bits,
+        actlut::softsign::derivative::apply_fp8_e3m4_bits,
+        actlut::softsign::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e4m3ieee"))]
+#[test]
+fn softsign_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::softsign::derivative::fp8_e4m3ieee_bits,
+        actlut::softsign::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::softsign::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn softsign_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::softsign::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::softsign::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::softsign::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e5m3fnu"))]
+#[test]
+fn softsign_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E5M3FNU,
+        actlut::softsign::derivative::fp8_e5m3fnu_bits,
+        actlut::softsign::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::softsign::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "softsign", feature = "fp8-e8m0fnu"))]
+#[test]
+fn softsign_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Softsign,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SOFTSIGN_DERIVATIVE_FP8_E8M0FNU,
+        actlut::softsign::derivative::fp8_e8m0fnu_bits,
+        actlut::softsign::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::softsign::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "f16"))]
+#[test]
+fn elu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Elu,
+        Format::F16,
+        actlut::elu::derivative::f16,
+        actlut::elu::derivative::f16_bits,
+        actlut::elu::derivative::apply_f16,
+        actlut::elu::derivative::map_f16,
+        actlut::elu::derivative::apply_f16_bits,
+        actlut::elu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::ELU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "bf16"))]
+#[test]
+fn elu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Elu,
+        Format::Bf16,
+        actlut::elu::derivative::bf16,
+        actlut::elu::derivative::bf16_bits,
+        actlut::elu::derivative::apply_bf16,
+        actlut::elu::derivative::map_bf16,
+        actlut::elu::derivative::apply_bf16_bits,
+        actlut::elu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::ELU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e4m3"))]
+#[test]
+fn elu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E4M3,
+        actlut::tables::ELU_DERIVATIVE_FP8_E4M3,
+        actlut::elu::derivative::fp8_e4m3_bits,
+        actlut::elu::derivative::apply_fp8_e4m3_bits,
+        actlut::elu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e5m2"))]
+#[test]
+fn elu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E5M2,
+        actlut::tables::ELU_DERIVATIVE_FP8_E5M2,
+        actlut::elu::derivative::fp8_e5m2_bits,
+        actlut::elu::derivative::apply_fp8_e5m2_bits,
+        actlut::elu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn elu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::ELU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::elu::derivative::fp8_e4m3fnuz_bits,
+        actlut::elu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::elu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn elu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::ELU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::elu::derivative::fp8_e5m2fnuz_bits,
+        actlut::elu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::elu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp6-e2m3"))]
+#[test]
+fn elu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp6E2M3,
+        actlut::tables::ELU_DERIVATIVE_FP6_E2M3,
+        actlut::elu::derivative::fp6_e2m3_bits,
+        actlut::elu::derivative::apply_fp6_e2m3_bits,
+        actlut::elu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp6-e3m2"))]
+#[test]
+fn elu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp6E3M2,
+        actlut::tables::ELU_DERIVATIVE_FP6_E3M2,
+        actlut::elu::derivative::fp6_e3m2_bits,
+        actlut::elu::derivative::apply_fp6_e3m2_bits,
+        actlut::elu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp4-e2m1"))]
+#[test]
+fn elu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp4E2M1,
+        actlut::tables::ELU_DERIVATIVE_FP4_E2M1,
+        actlut::elu::derivative::fp4_e2m1_bits,
+        actlut::elu::derivative::apply_fp4_e2m1_bits,
+        actlut::elu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e3m4"))]
+#[test]
+fn elu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E3M4,
+        actlut::tables::ELU_DERIVATIVE_FP8_E3M4,
+        actlut::elu::derivative::fp8_e3m4_bits,
+        actlut::elu::derivative::apply_fp8_e3m4_bits,
+        actlut::elu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn elu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::ELU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::elu::derivative::fp8_e4m3ieee_bits,
+        actlut::elu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::elu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn elu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::ELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::elu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::elu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::elu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn elu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::ELU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::elu::derivative::fp8_e5m3fnu_bits,
+        actlut::elu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::elu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "elu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn elu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Elu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::ELU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::elu::derivative::fp8_e8m0fnu_bits,
+        actlut::elu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::elu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "f16"))]
+#[test]
+fn selu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Selu,
+        Format::F16,
+        actlut::selu::derivative::f16,
+        actlut::selu::derivative::f16_bits,
+        actlut::selu::derivative::apply_f16,
+        actlut::selu::derivative::map_f16,
+        actlut::selu::derivative::apply_f16_bits,
+        actlut::selu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SELU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "bf16"))]
+#[test]
+fn selu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Selu,
+        Format::Bf16,
+        actlut::selu::derivative::bf16,
+        actlut::selu::derivative::bf16_bits,
+        actlut::selu::derivative::apply_bf16,
+        actlut::selu::derivative::map_bf16,
+        actlut::selu::derivative::apply_bf16_bits,
+        actlut::selu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SELU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e4m3"))]
+#[test]
+fn selu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E4M3,
+        actlut::tables::SELU_DERIVATIVE_FP8_E4M3,
+        actlut::selu::derivative::fp8_e4m3_bits,
+        actlut::selu::derivative::apply_fp8_e4m3_bits,
+        actlut::selu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e5m2"))]
+#[test]
+fn selu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E5M2,
+        actlut::tables::SELU_DERIVATIVE_FP8_E5M2,
+        actlut::selu::derivative::fp8_e5m2_bits,
+        actlut::selu::derivative::apply_fp8_e5m2_bits,
+        actlut::selu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn selu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SELU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::selu::derivative::fp8_e4m3fnuz_bits,
+        actlut::selu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::selu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn selu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SELU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::selu::derivative::fp8_e5m2fnuz_bits,
+        actlut::selu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::selu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp6-e2m3"))]
+#[test]
+fn selu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp6E2M3,
+        actlut::tables::SELU_DERIVATIVE_FP6_E2M3,
+        actlut::selu::derivative::fp6_e2m3_bits,
+        actlut::selu::derivative::apply_fp6_e2m3_bits,
+        actlut::selu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp6-e3m2"))]
+#[test]
+fn selu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp6E3M2,
+        actlut::tables::SELU_DERIVATIVE_FP6_E3M2,
+        actlut::selu::derivative::fp6_e3m2_bits,
+        actlut::selu::derivative::apply_fp6_e3m2_bits,
+        actlut::selu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp4-e2m1"))]
+#[test]
+fn selu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp4E2M1,
+        actlut::tables::SELU_DERIVATIVE_FP4_E2M1,
+        actlut::selu::derivative::fp4_e2m1_bits,
+        actlut::selu::derivative::apply_fp4_e2m1_bits,
+        actlut::selu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e3m4"))]
+#[test]
+fn selu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E3M4,
+        actlut::tables::SELU_DERIVATIVE_FP8_E3M4,
+        actlut::selu::derivative::fp8_e3m4_bits,
+        actlut::selu::derivative::apply_fp8_e3m4_bits,
+        actlut::selu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn selu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SELU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::selu::derivative::fp8_e4m3ieee_bits,
+        actlut::selu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::selu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn selu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::selu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::selu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::selu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn selu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SELU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::selu::derivative::fp8_e5m3fnu_bits,
+        actlut::selu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::selu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "selu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn selu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Selu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SELU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::selu::derivative::fp8_e8m0fnu_bits,
+        actlut::selu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::selu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "f16"))]
+#[test]
+fn hardsigmoid_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Hardsigmoid,
+        Format::F16,
+        actlut::hardsigmoid::derivative::f16,
+        actlut::hardsigmoid::derivative::f16_bits,
+        actlut::hardsigmoid::derivative::apply_f16,
+        actlut::hardsigmoid::derivative::map_f16,
+        actlut::hardsigmoid::derivative::apply_f16_bits,
+        actlut::hardsigmoid::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::HARDSIGMOID_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "bf16"))]
+#[test]
+fn hardsigmoid_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Hardsigmoid,
+        Format::Bf16,
+        actlut::hardsigmoid::derivative::bf16,
+        actlut::hardsigmoid::derivative::bf16_bits,
+        actlut::hardsigmoid::derivative::apply_bf16,
+        actlut::hardsigmoid::derivative::map_bf16,
+        actlut::hardsigmoid::derivative::apply_bf16_bits,
+        actlut::hardsigmoid::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::HARDSIGMOID_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e4m3"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E4M3,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E4M3,
+        actlut::hardsigmoid::derivative::fp8_e4m3_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e4m3_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e5m2"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E5M2,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E5M2,
+        actlut::hardsigmoid::derivative::fp8_e5m2_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e5m2_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::hardsigmoid::derivative::fp8_e4m3fnuz_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::hardsigmoid::derivative::fp8_e5m2fnuz_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp6-e2m3"))]
+#[test]
+fn hardsigmoid_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp6E2M3,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP6_E2M3,
+        actlut::hardsigmoid::derivative::fp6_e2m3_bits,
+        actlut::hardsigmoid::derivative::apply_fp6_e2m3_bits,
+        actlut::hardsigmoid::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp6-e3m2"))]
+#[test]
+fn hardsigmoid_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp6E3M2,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP6_E3M2,
+        actlut::hardsigmoid::derivative::fp6_e3m2_bits,
+        actlut::hardsigmoid::derivative::apply_fp6_e3m2_bits,
+        actlut::hardsigmoid::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp4-e2m1"))]
+#[test]
+fn hardsigmoid_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp4E2M1,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP4_E2M1,
+        actlut::hardsigmoid::derivative::fp4_e2m1_bits,
+        actlut::hardsigmoid::derivative::apply_fp4_e2m1_bits,
+        actlut::hardsigmoid::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e3m4"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E3M4,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E3M4,
+        actlut::hardsigmoid::derivative::fp8_e3m4_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e3m4_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e4m3ieee"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::hardsigmoid::derivative::fp8_e4m3ieee_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::hardsigmoid::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e5m3fnu"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E5M3FNU,
+        actlut::hardsigmoid::derivative::fp8_e5m3fnu_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardsigmoid", feature = "fp8-e8m0fnu"))]
+#[test]
+fn hardsigmoid_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardsigmoid,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::HARDSIGMOID_DERIVATIVE_FP8_E8M0FNU,
+        actlut::hardsigmoid::derivative::fp8_e8m0fnu_bits,
+        actlut::hardsigmoid::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::hardsigmoid::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "f16"))]
+#[test]
+fn hardswish_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Hardswish,
+        Format::F16,
+        actlut::hardswish::derivative::f16,
+        actlut::hardswish::derivative::f16_bits,
+        actlut::hardswish::derivative::apply_f16,
+        actlut::hardswish::derivative::map_f16,
+        actlut::hardswish::derivative::apply_f16_bits,
+        actlut::hardswish::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::HARDSWISH_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "bf16"))]
+#[test]
+fn hardswish_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Hardswish,
+        Format::Bf16,
+        actlut::hardswish::derivative::bf16,
+        actlut::hardswish::derivative::bf16_bits,
+        actlut::hardswish::derivative::apply_bf16,
+        actlut::hardswish::derivative::map_bf16,
+        actlut::hardswish::derivative::apply_bf16_bits,
+        actlut::hardswish::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::HARDSWISH_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e4m3"))]
+#[test]
+fn hardswish_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E4M3,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E4M3,
+        actlut::hardswish::derivative::fp8_e4m3_bits,
+        actlut::hardswish::derivative::apply_fp8_e4m3_bits,
+        actlut::hardswish::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e5m2"))]
+#[test]
+fn hardswish_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E5M2,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E5M2,
+        actlut::hardswish::derivative::fp8_e5m2_bits,
+        actlut::hardswish::derivative::apply_fp8_e5m2_bits,
+        actlut::hardswish::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn hardswish_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::hardswish::derivative::fp8_e4m3fnuz_bits,
+        actlut::hardswish::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::hardswish::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn hardswish_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::hardswish::derivative::fp8_e5m2fnuz_bits,
+        actlut::hardswish::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::hardswish::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp6-e2m3"))]
+#[test]
+fn hardswish_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp6E2M3,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP6_E2M3,
+        actlut::hardswish::derivative::fp6_e2m3_bits,
+        actlut::hardswish::derivative::apply_fp6_e2m3_bits,
+        actlut::hardswish::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp6-e3m2"))]
+#[test]
+fn hardswish_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp6E3M2,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP6_E3M2,
+        actlut::hardswish::derivative::fp6_e3m2_bits,
+        actlut::hardswish::derivative::apply_fp6_e3m2_bits,
+        actlut::hardswish::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp4-e2m1"))]
+#[test]
+fn hardswish_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp4E2M1,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP4_E2M1,
+        actlut::hardswish::derivative::fp4_e2m1_bits,
+        actlut::hardswish::derivative::apply_fp4_e2m1_bits,
+        actlut::hardswish::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e3m4"))]
+#[test]
+fn hardswish_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E3M4,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E3M4,
+        actlut::hardswish::derivative::fp8_e3m4_bits,
+        actlut::hardswish::derivative::apply_fp8_e3m4_bits,
+        actlut::hardswish::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e4m3ieee"))]
+#[test]
+fn hardswish_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::hardswish::derivative::fp8_e4m3ieee_bits,
+        actlut::hardswish::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::hardswish::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn hardswish_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::hardswish::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::hardswish::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::hardswish::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e5m3fnu"))]
+#[test]
+fn hardswish_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E5M3FNU,
+        actlut::hardswish::derivative::fp8_e5m3fnu_bits,
+        actlut::hardswish::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::hardswish::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardswish", feature = "fp8-e8m0fnu"))]
+#[test]
+fn hardswish_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardswish,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::HARDSWISH_DERIVATIVE_FP8_E8M0FNU,
+        actlut::hardswish::derivative::fp8_e8m0fnu_bits,
+        actlut::hardswish::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::hardswish::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "f16"))]
+#[test]
+fn erf_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Erf,
+        Format::F16,
+        actlut::erf::derivative::f16,
+        actlut::erf::derivative::f16_bits,
+        actlut::erf::derivative::apply_f16,
+        actlut::erf::derivative::map_f16,
+        actlut::erf::derivative::apply_f16_bits,
+        actlut::erf::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::ERF_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "bf16"))]
+#[test]
+fn erf_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Erf,
+        Format::Bf16,
+        actlut::erf::derivative::bf16,
+        actlut::erf::derivative::bf16_bits,
+        actlut::erf::derivative::apply_bf16,
+        actlut::erf::derivative::map_bf16,
+        actlut::erf::derivative::apply_bf16_bits,
+        actlut::erf::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::ERF_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e4m3"))]
+#[test]
+fn erf_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E4M3,
+        actlut::tables::ERF_DERIVATIVE_FP8_E4M3,
+        actlut::erf::derivative::fp8_e4m3_bits,
+        actlut::erf::derivative::apply_fp8_e4m3_bits,
+        actlut::erf::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e5m2"))]
+#[test]
+fn erf_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E5M2,
+        actlut::tables::ERF_DERIVATIVE_FP8_E5M2,
+        actlut::erf::derivative::fp8_e5m2_bits,
+        actlut::erf::derivative::apply_fp8_e5m2_bits,
+        actlut::erf::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn erf_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::ERF_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::erf::derivative::fp8_e4m3fnuz_bits,
+        actlut::erf::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::erf::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn erf_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::ERF_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::erf::derivative::fp8_e5m2fnuz_bits,
+        actlut::erf::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::erf::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp6-e2m3"))]
+#[test]
+fn erf_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp6E2M3,
+        actlut::tables::ERF_DERIVATIVE_FP6_E2M3,
+        actlut::erf::derivative::fp6_e2m3_bits,
+        actlut::erf::derivative::apply_fp6_e2m3_bits,
+        actlut::erf::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp6-e3m2"))]
+#[test]
+fn erf_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp6E3M2,
+        actlut::tables::ERF_DERIVATIVE_FP6_E3M2,
+        actlut::erf::derivative::fp6_e3m2_bits,
+        actlut::erf::derivative::apply_fp6_e3m2_bits,
+        actlut::erf::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp4-e2m1"))]
+#[test]
+fn erf_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp4E2M1,
+        actlut::tables::ERF_DERIVATIVE_FP4_E2M1,
+        actlut::erf::derivative::fp4_e2m1_bits,
+        actlut::erf::derivative::apply_fp4_e2m1_bits,
+        actlut::erf::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e3m4"))]
+#[test]
+fn erf_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E3M4,
+        actlut::tables::ERF_DERIVATIVE_FP8_E3M4,
+        actlut::erf::derivative::fp8_e3m4_bits,
+        actlut::erf::derivative::apply_fp8_e3m4_bits,
+        actlut::erf::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e4m3ieee"))]
+#[test]
+fn erf_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::ERF_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::erf::derivative::fp8_e4m3ieee_bits,
+        actlut::erf::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::erf::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn erf_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::ERF_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::erf::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::erf::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::erf::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e5m3fnu"))]
+#[test]
+fn erf_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::ERF_DERIVATIVE_FP8_E5M3FNU,
+        actlut::erf::derivative::fp8_e5m3fnu_bits,
+        actlut::erf::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::erf::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "erf", feature = "fp8-e8m0fnu"))]
+#[test]
+fn erf_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Erf,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::ERF_DERIVATIVE_FP8_E8M0FNU,
+        actlut::erf::derivative::fp8_e8m0fnu_bits,
+        actlut::erf::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::erf::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "f16"))]
+#[test]
+fn exp_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Exp,
+        Format::F16,
+        actlut::exp::derivative::f16,
+        actlut::exp::derivative::f16_bits,
+        actlut::exp::derivative::apply_f16,
+        actlut::exp::derivative::map_f16,
+        actlut::exp::derivative::apply_f16_bits,
+        actlut::exp::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::EXP_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "bf16"))]
+#[test]
+fn exp_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Exp,
+        Format::Bf16,
+        actlut::exp::derivative::bf16,
+        actlut::exp::derivative::bf16_bits,
+        actlut::exp::derivative::apply_bf16,
+        actlut::exp::derivative::map_bf16,
+        actlut::exp::derivative::apply_bf16_bits,
+        actlut::exp::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::EXP_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e4m3"))]
+#[test]
+fn exp_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E4M3,
+        actlut::tables::EXP_DERIVATIVE_FP8_E4M3,
+        actlut::exp::derivative::fp8_e4m3_bits,
+        actlut::exp::derivative::apply_fp8_e4m3_bits,
+        actlut::exp::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e5m2"))]
+#[test]
+fn exp_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E5M2,
+        actlut::tables::EXP_DERIVATIVE_FP8_E5M2,
+        actlut::exp::derivative::fp8_e5m2_bits,
+        actlut::exp::derivative::apply_fp8_e5m2_bits,
+        actlut::exp::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn exp_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::EXP_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::exp::derivative::fp8_e4m3fnuz_bits,
+        actlut::exp::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::exp::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn exp_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::EXP_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::exp::derivative::fp8_e5m2fnuz_bits,
+        actlut::exp::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::exp::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp6-e2m3"))]
+#[test]
+fn exp_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp6E2M3,
+        actlut::tables::EXP_DERIVATIVE_FP6_E2M3,
+        actlut::exp::derivative::fp6_e2m3_bits,
+        actlut::exp::derivative::apply_fp6_e2m3_bits,
+        actlut::exp::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp6-e3m2"))]
+#[test]
+fn exp_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp6E3M2,
+        actlut::tables::EXP_DERIVATIVE_FP6_E3M2,
+        actlut::exp::derivative::fp6_e3m2_bits,
+        actlut::exp::derivative::apply_fp6_e3m2_bits,
+        actlut::exp::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp4-e2m1"))]
+#[test]
+fn exp_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp4E2M1,
+        actlut::tables::EXP_DERIVATIVE_FP4_E2M1,
+        actlut::exp::derivative::fp4_e2m1_bits,
+        actlut::exp::derivative::apply_fp4_e2m1_bits,
+        actlut::exp::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e3m4"))]
+#[test]
+fn exp_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E3M4,
+        actlut::tables::EXP_DERIVATIVE_FP8_E3M4,
+        actlut::exp::derivative::fp8_e3m4_bits,
+        actlut::exp::derivative::apply_fp8_e3m4_bits,
+        actlut::exp::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e4m3ieee"))]
+#[test]
+fn exp_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::EXP_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::exp::derivative::fp8_e4m3ieee_bits,
+        actlut::exp::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::exp::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn exp_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::EXP_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::exp::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::exp::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::exp::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e5m3fnu"))]
+#[test]
+fn exp_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::EXP_DERIVATIVE_FP8_E5M3FNU,
+        actlut::exp::derivative::fp8_e5m3fnu_bits,
+        actlut::exp::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::exp::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "exp", feature = "fp8-e8m0fnu"))]
+#[test]
+fn exp_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Exp,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::EXP_DERIVATIVE_FP8_E8M0FNU,
+        actlut::exp::derivative::fp8_e8m0fnu_bits,
+        actlut::exp::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::exp::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "f16"))]
+#[test]
+fn log_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Log,
+        Format::F16,
+        actlut::log::derivative::f16,
+        actlut::log::derivative::f16_bits,
+        actlut::log::derivative::apply_f16,
+        actlut::log::derivative::map_f16,
+        actlut::log::derivative::apply_f16_bits,
+        actlut::log::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::LOG_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "bf16"))]
+#[test]
+fn log_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Log,
+        Format::Bf16,
+        actlut::log::derivative::bf16,
+        actlut::log::derivative::bf16_bits,
+        actlut::log::derivative::apply_bf16,
+        actlut::log::derivative::map_bf16,
+        actlut::log::derivative::apply_bf16_bits,
+        actlut::log::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::LOG_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e4m3"))]
+#[test]
+fn log_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E4M3,
+        actlut::tables::LOG_DERIVATIVE_FP8_E4M3,
+        actlut::log::derivative::fp8_e4m3_bits,
+        actlut::log::derivative::apply_fp8_e4m3_bits,
+        actlut::log::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e5m2"))]
+#[test]
+fn log_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E5M2,
+        actlut::tables::LOG_DERIVATIVE_FP8_E5M2,
+        actlut::log::derivative::fp8_e5m2_bits,
+        actlut::log::derivative::apply_fp8_e5m2_bits,
+        actlut::log::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn log_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::LOG_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::log::derivative::fp8_e4m3fnuz_bits,
+        actlut::log::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::log::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn log_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::LOG_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::log::derivative::fp8_e5m2fnuz_bits,
+        actlut::log::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::log::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e3m4"))]
+#[test]
+fn log_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E3M4,
+        actlut::tables::LOG_DERIVATIVE_FP8_E3M4,
+        actlut::log::derivative::fp8_e3m4_bits,
+        actlut::log::derivative::apply_fp8_e3m4_bits,
+        actlut::log::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e4m3ieee"))]
+#[test]
+fn log_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::LOG_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::log::derivative::fp8_e4m3ieee_bits,
+        actlut::log::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::log::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn log_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::LOG_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::log::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::log::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::log::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e5m3fnu"))]
+#[test]
+fn log_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::LOG_DERIVATIVE_FP8_E5M3FNU,
+        actlut::log::derivative::fp8_e5m3fnu_bits,
+        actlut::log::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::log::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "log", feature = "fp8-e8m0fnu"))]
+#[test]
+fn log_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Log,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::LOG_DERIVATIVE_FP8_E8M0FNU,
+        actlut::log::derivative::fp8_e8m0fnu_bits,
+        actlut::log::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::log::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "f16"))]
+#[test]
+fn rsqrt_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Rsqrt,
+        Format::F16,
+        actlut::rsqrt::derivative::f16,
+        actlut::rsqrt::derivative::f16_bits,
+        actlut::rsqrt::derivative::apply_f16,
+        actlut::rsqrt::derivative::map_f16,
+        actlut::rsqrt::derivative::apply_f16_bits,
+        actlut::rsqrt::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::RSQRT_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "bf16"))]
+#[test]
+fn rsqrt_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Rsqrt,
+        Format::Bf16,
+        actlut::rsqrt::derivative::bf16,
+        actlut::rsqrt::derivative::bf16_bits,
+        actlut::rsqrt::derivative::apply_bf16,
+        actlut::rsqrt::derivative::map_bf16,
+        actlut::rsqrt::derivative::apply_bf16_bits,
+        actlut::rsqrt::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::RSQRT_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e4m3"))]
+#[test]
+fn rsqrt_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E4M3,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E4M3,
+        actlut::rsqrt::derivative::fp8_e4m3_bits,
+        actlut::rsqrt::derivative::apply_fp8_e4m3_bits,
+        actlut::rsqrt::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e5m2"))]
+#[test]
+fn rsqrt_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E5M2,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E5M2,
+        actlut::rsqrt::derivative::fp8_e5m2_bits,
+        actlut::rsqrt::derivative::apply_fp8_e5m2_bits,
+        actlut::rsqrt::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn rsqrt_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::rsqrt::derivative::fp8_e4m3fnuz_bits,
+        actlut::rsqrt::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::rsqrt::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn rsqrt_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::rsqrt::derivative::fp8_e5m2fnuz_bits,
+        actlut::rsqrt::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::rsqrt::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e3m4"))]
+#[test]
+fn rsqrt_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E3M4,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E3M4,
+        actlut::rsqrt::derivative::fp8_e3m4_bits,
+        actlut::rsqrt::derivative::apply_fp8_e3m4_bits,
+        actlut::rsqrt::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e4m3ieee"))]
+#[test]
+fn rsqrt_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::rsqrt::derivative::fp8_e4m3ieee_bits,
+        actlut::rsqrt::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::rsqrt::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn rsqrt_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::rsqrt::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::rsqrt::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::rsqrt::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e5m3fnu"))]
+#[test]
+fn rsqrt_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E5M3FNU,
+        actlut::rsqrt::derivative::fp8_e5m3fnu_bits,
+        actlut::rsqrt::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::rsqrt::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "rsqrt", feature = "fp8-e8m0fnu"))]
+#[test]
+fn rsqrt_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Rsqrt,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::RSQRT_DERIVATIVE_FP8_E8M0FNU,
+        actlut::rsqrt::derivative::fp8_e8m0fnu_bits,
+        actlut::rsqrt::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::rsqrt::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "f16"))]
+#[test]
+fn gelu_quick_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::GeluQuick,
+        Format::F16,
+        actlut::gelu_quick::derivative::f16,
+        actlut::gelu_quick::derivative::f16_bits,
+        actlut::gelu_quick::derivative::apply_f16,
+        actlut::gelu_quick::derivative::map_f16,
+        actlut::gelu_quick::derivative::apply_f16_bits,
+        actlut::gelu_quick::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::GELU_QUICK_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "bf16"))]
+#[test]
+fn gelu_quick_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::GeluQuick,
+        Format::Bf16,
+        actlut::gelu_quick::derivative::bf16,
+        actlut::gelu_quick::derivative::bf16_bits,
+        actlut::gelu_quick::derivative::apply_bf16,
+        actlut::gelu_quick::derivative::map_bf16,
+        actlut::gelu_quick::derivative::apply_bf16_bits,
+        actlut::gelu_quick::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::GELU_QUICK_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e4m3"))]
+#[test]
+fn gelu_quick_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E4M3,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E4M3,
+        actlut::gelu_quick::derivative::fp8_e4m3_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e4m3_bits,
+        actlut::gelu_quick::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e5m2"))]
+#[test]
+fn gelu_quick_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E5M2,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E5M2,
+        actlut::gelu_quick::derivative::fp8_e5m2_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e5m2_bits,
+        actlut::gelu_quick::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn gelu_quick_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::gelu_quick::derivative::fp8_e4m3fnuz_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::gelu_quick::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn gelu_quick_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::gelu_quick::derivative::fp8_e5m2fnuz_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::gelu_quick::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp6-e2m3"))]
+#[test]
+fn gelu_quick_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp6E2M3,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP6_E2M3,
+        actlut::gelu_quick::derivative::fp6_e2m3_bits,
+        actlut::gelu_quick::derivative::apply_fp6_e2m3_bits,
+        actlut::gelu_quick::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp6-e3m2"))]
+#[test]
+fn gelu_quick_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp6E3M2,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP6_E3M2,
+        actlut::gelu_quick::derivative::fp6_e3m2_bits,
+        actlut::gelu_quick::derivative::apply_fp6_e3m2_bits,
+        actlut::gelu_quick::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp4-e2m1"))]
+#[test]
+fn gelu_quick_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp4E2M1,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP4_E2M1,
+        actlut::gelu_quick::derivative::fp4_e2m1_bits,
+        actlut::gelu_quick::derivative::apply_fp4_e2m1_bits,
+        actlut::gelu_quick::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e3m4"))]
+#[test]
+fn gelu_quick_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E3M4,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E3M4,
+        actlut::gelu_quick::derivative::fp8_e3m4_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e3m4_bits,
+        actlut::gelu_quick::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e4m3ieee"))]
+#[test]
+fn gelu_quick_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::gelu_quick::derivative::fp8_e4m3ieee_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::gelu_quick::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn gelu_quick_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::gelu_quick::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::gelu_quick::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e5m3fnu"))]
+#[test]
+fn gelu_quick_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E5M3FNU,
+        actlut::gelu_quick::derivative::fp8_e5m3fnu_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::gelu_quick::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "gelu-quick", feature = "fp8-e8m0fnu"))]
+#[test]
+fn gelu_quick_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::GeluQuick,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::GELU_QUICK_DERIVATIVE_FP8_E8M0FNU,
+        actlut::gelu_quick::derivative::fp8_e8m0fnu_bits,
+        actlut::gelu_quick::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::gelu_quick::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "f16"))]
+#[test]
+fn logsigmoid_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Logsigmoid,
+        Format::F16,
+        actlut::logsigmoid::derivative::f16,
+        actlut::logsigmoid::derivative::f16_bits,
+        actlut::logsigmoid::derivative::apply_f16,
+        actlut::logsigmoid::derivative::map_f16,
+        actlut::logsigmoid::derivative::apply_f16_bits,
+        actlut::logsigmoid::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::LOGSIGMOID_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "bf16"))]
+#[test]
+fn logsigmoid_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Logsigmoid,
+        Format::Bf16,
+        actlut::logsigmoid::derivative::bf16,
+        actlut::logsigmoid::derivative::bf16_bits,
+        actlut::logsigmoid::derivative::apply_bf16,
+        actlut::logsigmoid::derivative::map_bf16,
+        actlut::logsigmoid::derivative::apply_bf16_bits,
+        actlut::logsigmoid::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::LOGSIGMOID_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e4m3"))]
+#[test]
+fn logsigmoid_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E4M3,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E4M3,
+        actlut::logsigmoid::derivative::fp8_e4m3_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e4m3_bits,
+        actlut::logsigmoid::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e5m2"))]
+#[test]
+fn logsigmoid_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E5M2,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E5M2,
+        actlut::logsigmoid::derivative::fp8_e5m2_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e5m2_bits,
+        actlut::logsigmoid::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn logsigmoid_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::logsigmoid::derivative::fp8_e4m3fnuz_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::logsigmoid::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn logsigmoid_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::logsigmoid::derivative::fp8_e5m2fnuz_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::logsigmoid::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp6-e2m3"))]
+#[test]
+fn logsigmoid_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp6E2M3,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP6_E2M3,
+        actlut::logsigmoid::derivative::fp6_e2m3_bits,
+        actlut::logsigmoid::derivative::apply_fp6_e2m3_bits,
+        actlut::logsigmoid::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp6-e3m2"))]
+#[test]
+fn logsigmoid_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp6E3M2,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP6_E3M2,
+        actlut::logsigmoid::derivative::fp6_e3m2_bits,
+        actlut::logsigmoid::derivative::apply_fp6_e3m2_bits,
+        actlut::logsigmoid::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp4-e2m1"))]
+#[test]
+fn logsigmoid_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp4E2M1,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP4_E2M1,
+        actlut::logsigmoid::derivative::fp4_e2m1_bits,
+        actlut::logsigmoid::derivative::apply_fp4_e2m1_bits,
+        actlut::logsigmoid::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e3m4"))]
+#[test]
+fn logsigmoid_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E3M4,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E3M4,
+        actlut::logsigmoid::derivative::fp8_e3m4_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e3m4_bits,
+        actlut::logsigmoid::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e4m3ieee"))]
+#[test]
+fn logsigmoid_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::logsigmoid::derivative::fp8_e4m3ieee_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::logsigmoid::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn logsigmoid_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::logsigmoid::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::logsigmoid::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e5m3fnu"))]
+#[test]
+fn logsigmoid_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E5M3FNU,
+        actlut::logsigmoid::derivative::fp8_e5m3fnu_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::logsigmoid::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "logsigmoid", feature = "fp8-e8m0fnu"))]
+#[test]
+fn logsigmoid_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Logsigmoid,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::LOGSIGMOID_DERIVATIVE_FP8_E8M0FNU,
+        actlut::logsigmoid::derivative::fp8_e8m0fnu_bits,
+        actlut::logsigmoid::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::logsigmoid::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "f16"))]
+#[test]
+fn identity_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Identity,
+        Format::F16,
+        actlut::identity::derivative::f16,
+        actlut::identity::derivative::f16_bits,
+        actlut::identity::derivative::apply_f16,
+        actlut::identity::derivative::map_f16,
+        actlut::identity::derivative::apply_f16_bits,
+        actlut::identity::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::IDENTITY_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "bf16"))]
+#[test]
+fn identity_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Identity,
+        Format::Bf16,
+        actlut::identity::derivative::bf16,
+        actlut::identity::derivative::bf16_bits,
+        actlut::identity::derivative::apply_bf16,
+        actlut::identity::derivative::map_bf16,
+        actlut::identity::derivative::apply_bf16_bits,
+        actlut::identity::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::IDENTITY_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e4m3"))]
+#[test]
+fn identity_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E4M3,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E4M3,
+        actlut::identity::derivative::fp8_e4m3_bits,
+        actlut::identity::derivative::apply_fp8_e4m3_bits,
+        actlut::identity::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e5m2"))]
+#[test]
+fn identity_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E5M2,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E5M2,
+        actlut::identity::derivative::fp8_e5m2_bits,
+        actlut::identity::derivative::apply_fp8_e5m2_bits,
+        actlut::identity::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn identity_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::identity::derivative::fp8_e4m3fnuz_bits,
+        actlut::identity::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::identity::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn identity_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::identity::derivative::fp8_e5m2fnuz_bits,
+        actlut::identity::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::identity::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp6-e2m3"))]
+#[test]
+fn identity_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp6E2M3,
+        actlut::tables::IDENTITY_DERIVATIVE_FP6_E2M3,
+        actlut::identity::derivative::fp6_e2m3_bits,
+        actlut::identity::derivative::apply_fp6_e2m3_bits,
+        actlut::identity::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp6-e3m2"))]
+#[test]
+fn identity_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp6E3M2,
+        actlut::tables::IDENTITY_DERIVATIVE_FP6_E3M2,
+        actlut::identity::derivative::fp6_e3m2_bits,
+        actlut::identity::derivative::apply_fp6_e3m2_bits,
+        actlut::identity::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp4-e2m1"))]
+#[test]
+fn identity_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp4E2M1,
+        actlut::tables::IDENTITY_DERIVATIVE_FP4_E2M1,
+        actlut::identity::derivative::fp4_e2m1_bits,
+        actlut::identity::derivative::apply_fp4_e2m1_bits,
+        actlut::identity::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e3m4"))]
+#[test]
+fn identity_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E3M4,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E3M4,
+        actlut::identity::derivative::fp8_e3m4_bits,
+        actlut::identity::derivative::apply_fp8_e3m4_bits,
+        actlut::identity::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e4m3ieee"))]
+#[test]
+fn identity_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::identity::derivative::fp8_e4m3ieee_bits,
+        actlut::identity::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::identity::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn identity_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::identity::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::identity::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::identity::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e5m3fnu"))]
+#[test]
+fn identity_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E5M3FNU,
+        actlut::identity::derivative::fp8_e5m3fnu_bits,
+        actlut::identity::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::identity::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "identity", feature = "fp8-e8m0fnu"))]
+#[test]
+fn identity_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Identity,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::IDENTITY_DERIVATIVE_FP8_E8M0FNU,
+        actlut::identity::derivative::fp8_e8m0fnu_bits,
+        actlut::identity::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::identity::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "f16"))]
+#[test]
+fn relu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Relu,
+        Format::F16,
+        actlut::relu::derivative::f16,
+        actlut::relu::derivative::f16_bits,
+        actlut::relu::derivative::apply_f16,
+        actlut::relu::derivative::map_f16,
+        actlut::relu::derivative::apply_f16_bits,
+        actlut::relu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::RELU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "bf16"))]
+#[test]
+fn relu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Relu,
+        Format::Bf16,
+        actlut::relu::derivative::bf16,
+        actlut::relu::derivative::bf16_bits,
+        actlut::relu::derivative::apply_bf16,
+        actlut::relu::derivative::map_bf16,
+        actlut::relu::derivative::apply_bf16_bits,
+        actlut::relu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::RELU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e4m3"))]
+#[test]
+fn relu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E4M3,
+        actlut::tables::RELU_DERIVATIVE_FP8_E4M3,
+        actlut::relu::derivative::fp8_e4m3_bits,
+        actlut::relu::derivative::apply_fp8_e4m3_bits,
+        actlut::relu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e5m2"))]
+#[test]
+fn relu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E5M2,
+        actlut::tables::RELU_DERIVATIVE_FP8_E5M2,
+        actlut::relu::derivative::fp8_e5m2_bits,
+        actlut::relu::derivative::apply_fp8_e5m2_bits,
+        actlut::relu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn relu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::RELU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::relu::derivative::fp8_e4m3fnuz_bits,
+        actlut::relu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::relu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn relu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::RELU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::relu::derivative::fp8_e5m2fnuz_bits,
+        actlut::relu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::relu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp6-e2m3"))]
+#[test]
+fn relu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp6E2M3,
+        actlut::tables::RELU_DERIVATIVE_FP6_E2M3,
+        actlut::relu::derivative::fp6_e2m3_bits,
+        actlut::relu::derivative::apply_fp6_e2m3_bits,
+        actlut::relu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp6-e3m2"))]
+#[test]
+fn relu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp6E3M2,
+        actlut::tables::RELU_DERIVATIVE_FP6_E3M2,
+        actlut::relu::derivative::fp6_e3m2_bits,
+        actlut::relu::derivative::apply_fp6_e3m2_bits,
+        actlut::relu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp4-e2m1"))]
+#[test]
+fn relu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp4E2M1,
+        actlut::tables::RELU_DERIVATIVE_FP4_E2M1,
+        actlut::relu::derivative::fp4_e2m1_bits,
+        actlut::relu::derivative::apply_fp4_e2m1_bits,
+        actlut::relu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e3m4"))]
+#[test]
+fn relu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E3M4,
+        actlut::tables::RELU_DERIVATIVE_FP8_E3M4,
+        actlut::relu::derivative::fp8_e3m4_bits,
+        actlut::relu::derivative::apply_fp8_e3m4_bits,
+        actlut::relu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn relu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::RELU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::relu::derivative::fp8_e4m3ieee_bits,
+        actlut::relu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::relu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn relu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::RELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::relu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::relu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::relu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn relu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::RELU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::relu::derivative::fp8_e5m3fnu_bits,
+        actlut::relu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::relu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn relu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::RELU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::relu::derivative::fp8_e8m0fnu_bits,
+        actlut::relu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::relu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "f16"))]
+#[test]
+fn relu2_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Relu2,
+        Format::F16,
+        actlut::relu2::derivative::f16,
+        actlut::relu2::derivative::f16_bits,
+        actlut::relu2::derivative::apply_f16,
+        actlut::relu2::derivative::map_f16,
+        actlut::relu2::derivative::apply_f16_bits,
+        actlut::relu2::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::RELU2_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "bf16"))]
+#[test]
+fn relu2_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Relu2,
+        Format::Bf16,
+        actlut::relu2::derivative::bf16,
+        actlut::relu2::derivative::bf16_bits,
+        actlut::relu2::derivative::apply_bf16,
+        actlut::relu2::derivative::map_bf16,
+        actlut::relu2::derivative::apply_bf16_bits,
+        actlut::relu2::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::RELU2_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e4m3"))]
+#[test]
+fn relu2_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E4M3,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E4M3,
+        actlut::relu2::derivative::fp8_e4m3_bits,
+        actlut::relu2::derivative::apply_fp8_e4m3_bits,
+        actlut::relu2::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e5m2"))]
+#[test]
+fn relu2_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E5M2,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E5M2,
+        actlut::relu2::derivative::fp8_e5m2_bits,
+        actlut::relu2::derivative::apply_fp8_e5m2_bits,
+        actlut::relu2::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn relu2_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::relu2::derivative::fp8_e4m3fnuz_bits,
+        actlut::relu2::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::relu2::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn relu2_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::relu2::derivative::fp8_e5m2fnuz_bits,
+        actlut::relu2::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::relu2::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp6-e2m3"))]
+#[test]
+fn relu2_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp6E2M3,
+        actlut::tables::RELU2_DERIVATIVE_FP6_E2M3,
+        actlut::relu2::derivative::fp6_e2m3_bits,
+        actlut::relu2::derivative::apply_fp6_e2m3_bits,
+        actlut::relu2::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp6-e3m2"))]
+#[test]
+fn relu2_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp6E3M2,
+        actlut::tables::RELU2_DERIVATIVE_FP6_E3M2,
+        actlut::relu2::derivative::fp6_e3m2_bits,
+        actlut::relu2::derivative::apply_fp6_e3m2_bits,
+        actlut::relu2::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp4-e2m1"))]
+#[test]
+fn relu2_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp4E2M1,
+        actlut::tables::RELU2_DERIVATIVE_FP4_E2M1,
+        actlut::relu2::derivative::fp4_e2m1_bits,
+        actlut::relu2::derivative::apply_fp4_e2m1_bits,
+        actlut::relu2::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e3m4"))]
+#[test]
+fn relu2_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E3M4,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E3M4,
+        actlut::relu2::derivative::fp8_e3m4_bits,
+        actlut::relu2::derivative::apply_fp8_e3m4_bits,
+        actlut::relu2::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e4m3ieee"))]
+#[test]
+fn relu2_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::relu2::derivative::fp8_e4m3ieee_bits,
+        actlut::relu2::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::relu2::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn relu2_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::relu2::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::relu2::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::relu2::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e5m3fnu"))]
+#[test]
+fn relu2_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E5M3FNU,
+        actlut::relu2::derivative::fp8_e5m3fnu_bits,
+        actlut::relu2::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::relu2::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu2", feature = "fp8-e8m0fnu"))]
+#[test]
+fn relu2_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu2,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::RELU2_DERIVATIVE_FP8_E8M0FNU,
+        actlut::relu2::derivative::fp8_e8m0fnu_bits,
+        actlut::relu2::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::relu2::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "f16"))]
+#[test]
+fn relu6_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Relu6,
+        Format::F16,
+        actlut::relu6::derivative::f16,
+        actlut::relu6::derivative::f16_bits,
+        actlut::relu6::derivative::apply_f16,
+        actlut::relu6::derivative::map_f16,
+        actlut::relu6::derivative::apply_f16_bits,
+        actlut::relu6::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::RELU6_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "bf16"))]
+#[test]
+fn relu6_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Relu6,
+        Format::Bf16,
+        actlut::relu6::derivative::bf16,
+        actlut::relu6::derivative::bf16_bits,
+        actlut::relu6::derivative::apply_bf16,
+        actlut::relu6::derivative::map_bf16,
+        actlut::relu6::derivative::apply_bf16_bits,
+        actlut::relu6::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::RELU6_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e4m3"))]
+#[test]
+fn relu6_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E4M3,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E4M3,
+        actlut::relu6::derivative::fp8_e4m3_bits,
+        actlut::relu6::derivative::apply_fp8_e4m3_bits,
+        actlut::relu6::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e5m2"))]
+#[test]
+fn relu6_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E5M2,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E5M2,
+        actlut::relu6::derivative::fp8_e5m2_bits,
+        actlut::relu6::derivative::apply_fp8_e5m2_bits,
+        actlut::relu6::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn relu6_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::relu6::derivative::fp8_e4m3fnuz_bits,
+        actlut::relu6::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::relu6::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn relu6_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::relu6::derivative::fp8_e5m2fnuz_bits,
+        actlut::relu6::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::relu6::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp6-e2m3"))]
+#[test]
+fn relu6_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp6E2M3,
+        actlut::tables::RELU6_DERIVATIVE_FP6_E2M3,
+        actlut::relu6::derivative::fp6_e2m3_bits,
+        actlut::relu6::derivative::apply_fp6_e2m3_bits,
+        actlut::relu6::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp6-e3m2"))]
+#[test]
+fn relu6_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp6E3M2,
+        actlut::tables::RELU6_DERIVATIVE_FP6_E3M2,
+        actlut::relu6::derivative::fp6_e3m2_bits,
+        actlut::relu6::derivative::apply_fp6_e3m2_bits,
+        actlut::relu6::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp4-e2m1"))]
+#[test]
+fn relu6_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp4E2M1,
+        actlut::tables::RELU6_DERIVATIVE_FP4_E2M1,
+        actlut::relu6::derivative::fp4_e2m1_bits,
+        actlut::relu6::derivative::apply_fp4_e2m1_bits,
+        actlut::relu6::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e3m4"))]
+#[test]
+fn relu6_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E3M4,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E3M4,
+        actlut::relu6::derivative::fp8_e3m4_bits,
+        actlut::relu6::derivative::apply_fp8_e3m4_bits,
+        actlut::relu6::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e4m3ieee"))]
+#[test]
+fn relu6_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::relu6::derivative::fp8_e4m3ieee_bits,
+        actlut::relu6::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::relu6::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn relu6_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::relu6::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::relu6::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::relu6::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e5m3fnu"))]
+#[test]
+fn relu6_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E5M3FNU,
+        actlut::relu6::derivative::fp8_e5m3fnu_bits,
+        actlut::relu6::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::relu6::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "relu6", feature = "fp8-e8m0fnu"))]
+#[test]
+fn relu6_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Relu6,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::RELU6_DERIVATIVE_FP8_E8M0FNU,
+        actlut::relu6::derivative::fp8_e8m0fnu_bits,
+        actlut::relu6::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::relu6::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "f16"))]
+#[test]
+fn leaky_relu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::LeakyRelu,
+        Format::F16,
+        actlut::leaky_relu::derivative::f16,
+        actlut::leaky_relu::derivative::f16_bits,
+        actlut::leaky_relu::derivative::apply_f16,
+        actlut::leaky_relu::derivative::map_f16,
+        actlut::leaky_relu::derivative::apply_f16_bits,
+        actlut::leaky_relu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::LEAKY_RELU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "bf16"))]
+#[test]
+fn leaky_relu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::LeakyRelu,
+        Format::Bf16,
+        actlut::leaky_relu::derivative::bf16,
+        actlut::leaky_relu::derivative::bf16_bits,
+        actlut::leaky_relu::derivative::apply_bf16,
+        actlut::leaky_relu::derivative::map_bf16,
+        actlut::leaky_relu::derivative::apply_bf16_bits,
+        actlut::leaky_relu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::LEAKY_RELU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e4m3"))]
+#[test]
+fn leaky_relu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E4M3,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E4M3,
+        actlut::leaky_relu::derivative::fp8_e4m3_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e4m3_bits,
+        actlut::leaky_relu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e5m2"))]
+#[test]
+fn leaky_relu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E5M2,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E5M2,
+        actlut::leaky_relu::derivative::fp8_e5m2_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e5m2_bits,
+        actlut::leaky_relu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn leaky_relu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::leaky_relu::derivative::fp8_e4m3fnuz_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::leaky_relu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn leaky_relu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::leaky_relu::derivative::fp8_e5m2fnuz_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::leaky_relu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp6-e2m3"))]
+#[test]
+fn leaky_relu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp6E2M3,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP6_E2M3,
+        actlut::leaky_relu::derivative::fp6_e2m3_bits,
+        actlut::leaky_relu::derivative::apply_fp6_e2m3_bits,
+        actlut::leaky_relu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp6-e3m2"))]
+#[test]
+fn leaky_relu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp6E3M2,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP6_E3M2,
+        actlut::leaky_relu::derivative::fp6_e3m2_bits,
+        actlut::leaky_relu::derivative::apply_fp6_e3m2_bits,
+        actlut::leaky_relu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp4-e2m1"))]
+#[test]
+fn leaky_relu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp4E2M1,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP4_E2M1,
+        actlut::leaky_relu::derivative::fp4_e2m1_bits,
+        actlut::leaky_relu::derivative::apply_fp4_e2m1_bits,
+        actlut::leaky_relu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e3m4"))]
+#[test]
+fn leaky_relu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E3M4,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E3M4,
+        actlut::leaky_relu::derivative::fp8_e3m4_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e3m4_bits,
+        actlut::leaky_relu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn leaky_relu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::leaky_relu::derivative::fp8_e4m3ieee_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::leaky_relu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn leaky_relu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::leaky_relu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::leaky_relu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn leaky_relu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::leaky_relu::derivative::fp8_e5m3fnu_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::leaky_relu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "leaky-relu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn leaky_relu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::LeakyRelu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::LEAKY_RELU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::leaky_relu::derivative::fp8_e8m0fnu_bits,
+        actlut::leaky_relu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::leaky_relu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "f16"))]
+#[test]
+fn hardtanh_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Hardtanh,
+        Format::F16,
+        actlut::hardtanh::derivative::f16,
+        actlut::hardtanh::derivative::f16_bits,
+        actlut::hardtanh::derivative::apply_f16,
+        actlut::hardtanh::derivative::map_f16,
+        actlut::hardtanh::derivative::apply_f16_bits,
+        actlut::hardtanh::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::HARDTANH_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "bf16"))]
+#[test]
+fn hardtanh_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Hardtanh,
+        Format::Bf16,
+        actlut::hardtanh::derivative::bf16,
+        actlut::hardtanh::derivative::bf16_bits,
+        actlut::hardtanh::derivative::apply_bf16,
+        actlut::hardtanh::derivative::map_bf16,
+        actlut::hardtanh::derivative::apply_bf16_bits,
+        actlut::hardtanh::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::HARDTANH_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e4m3"))]
+#[test]
+fn hardtanh_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E4M3,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E4M3,
+        actlut::hardtanh::derivative::fp8_e4m3_bits,
+        actlut::hardtanh::derivative::apply_fp8_e4m3_bits,
+        actlut::hardtanh::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e5m2"))]
+#[test]
+fn hardtanh_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E5M2,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E5M2,
+        actlut::hardtanh::derivative::fp8_e5m2_bits,
+        actlut::hardtanh::derivative::apply_fp8_e5m2_bits,
+        actlut::hardtanh::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn hardtanh_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::hardtanh::derivative::fp8_e4m3fnuz_bits,
+        actlut::hardtanh::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::hardtanh::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn hardtanh_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::hardtanh::derivative::fp8_e5m2fnuz_bits,
+        actlut::hardtanh::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::hardtanh::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp6-e2m3"))]
+#[test]
+fn hardtanh_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp6E2M3,
+        actlut::tables::HARDTANH_DERIVATIVE_FP6_E2M3,
+        actlut::hardtanh::derivative::fp6_e2m3_bits,
+        actlut::hardtanh::derivative::apply_fp6_e2m3_bits,
+        actlut::hardtanh::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp6-e3m2"))]
+#[test]
+fn hardtanh_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp6E3M2,
+        actlut::tables::HARDTANH_DERIVATIVE_FP6_E3M2,
+        actlut::hardtanh::derivative::fp6_e3m2_bits,
+        actlut::hardtanh::derivative::apply_fp6_e3m2_bits,
+        actlut::hardtanh::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp4-e2m1"))]
+#[test]
+fn hardtanh_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp4E2M1,
+        actlut::tables::HARDTANH_DERIVATIVE_FP4_E2M1,
+        actlut::hardtanh::derivative::fp4_e2m1_bits,
+        actlut::hardtanh::derivative::apply_fp4_e2m1_bits,
+        actlut::hardtanh::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e3m4"))]
+#[test]
+fn hardtanh_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E3M4,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E3M4,
+        actlut::hardtanh::derivative::fp8_e3m4_bits,
+        actlut::hardtanh::derivative::apply_fp8_e3m4_bits,
+        actlut::hardtanh::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e4m3ieee"))]
+#[test]
+fn hardtanh_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::hardtanh::derivative::fp8_e4m3ieee_bits,
+        actlut::hardtanh::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::hardtanh::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn hardtanh_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::hardtanh::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::hardtanh::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::hardtanh::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e5m3fnu"))]
+#[test]
+fn hardtanh_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E5M3FNU,
+        actlut::hardtanh::derivative::fp8_e5m3fnu_bits,
+        actlut::hardtanh::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::hardtanh::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "hardtanh", feature = "fp8-e8m0fnu"))]
+#[test]
+fn hardtanh_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Hardtanh,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::HARDTANH_DERIVATIVE_FP8_E8M0FNU,
+        actlut::hardtanh::derivative::fp8_e8m0fnu_bits,
+        actlut::hardtanh::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::hardtanh::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "f16"))]
+#[test]
+fn celu_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Celu,
+        Format::F16,
+        actlut::celu::derivative::f16,
+        actlut::celu::derivative::f16_bits,
+        actlut::celu::derivative::apply_f16,
+        actlut::celu::derivative::map_f16,
+        actlut::celu::derivative::apply_f16_bits,
+        actlut::celu::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::CELU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "bf16"))]
+#[test]
+fn celu_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Celu,
+        Format::Bf16,
+        actlut::celu::derivative::bf16,
+        actlut::celu::derivative::bf16_bits,
+        actlut::celu::derivative::apply_bf16,
+        actlut::celu::derivative::map_bf16,
+        actlut::celu::derivative::apply_bf16_bits,
+        actlut::celu::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::CELU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e4m3"))]
+#[test]
+fn celu_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E4M3,
+        actlut::tables::CELU_DERIVATIVE_FP8_E4M3,
+        actlut::celu::derivative::fp8_e4m3_bits,
+        actlut::celu::derivative::apply_fp8_e4m3_bits,
+        actlut::celu::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e5m2"))]
+#[test]
+fn celu_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E5M2,
+        actlut::tables::CELU_DERIVATIVE_FP8_E5M2,
+        actlut::celu::derivative::fp8_e5m2_bits,
+        actlut::celu::derivative::apply_fp8_e5m2_bits,
+        actlut::celu::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn celu_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::CELU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::celu::derivative::fp8_e4m3fnuz_bits,
+        actlut::celu::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::celu::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn celu_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::CELU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::celu::derivative::fp8_e5m2fnuz_bits,
+        actlut::celu::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::celu::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp6-e2m3"))]
+#[test]
+fn celu_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp6E2M3,
+        actlut::tables::CELU_DERIVATIVE_FP6_E2M3,
+        actlut::celu::derivative::fp6_e2m3_bits,
+        actlut::celu::derivative::apply_fp6_e2m3_bits,
+        actlut::celu::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp6-e3m2"))]
+#[test]
+fn celu_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp6E3M2,
+        actlut::tables::CELU_DERIVATIVE_FP6_E3M2,
+        actlut::celu::derivative::fp6_e3m2_bits,
+        actlut::celu::derivative::apply_fp6_e3m2_bits,
+        actlut::celu::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp4-e2m1"))]
+#[test]
+fn celu_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp4E2M1,
+        actlut::tables::CELU_DERIVATIVE_FP4_E2M1,
+        actlut::celu::derivative::fp4_e2m1_bits,
+        actlut::celu::derivative::apply_fp4_e2m1_bits,
+        actlut::celu::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e3m4"))]
+#[test]
+fn celu_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E3M4,
+        actlut::tables::CELU_DERIVATIVE_FP8_E3M4,
+        actlut::celu::derivative::fp8_e3m4_bits,
+        actlut::celu::derivative::apply_fp8_e3m4_bits,
+        actlut::celu::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e4m3ieee"))]
+#[test]
+fn celu_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::CELU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::celu::derivative::fp8_e4m3ieee_bits,
+        actlut::celu::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::celu::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn celu_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::CELU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::celu::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::celu::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::celu::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e5m3fnu"))]
+#[test]
+fn celu_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::CELU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::celu::derivative::fp8_e5m3fnu_bits,
+        actlut::celu::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::celu::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "celu", feature = "fp8-e8m0fnu"))]
+#[test]
+fn celu_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Celu,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::CELU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::celu::derivative::fp8_e8m0fnu_bits,
+        actlut::celu::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::celu::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "f16"))]
+#[test]
+fn situ_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Situ,
+        Format::F16,
+        actlut::situ::derivative::f16,
+        actlut::situ::derivative::f16_bits,
+        actlut::situ::derivative::apply_f16,
+        actlut::situ::derivative::map_f16,
+        actlut::situ::derivative::apply_f16_bits,
+        actlut::situ::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SITU_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "bf16"))]
+#[test]
+fn situ_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Situ,
+        Format::Bf16,
+        actlut::situ::derivative::bf16,
+        actlut::situ::derivative::bf16_bits,
+        actlut::situ::derivative::apply_bf16,
+        actlut::situ::derivative::map_bf16,
+        actlut::situ::derivative::apply_bf16_bits,
+        actlut::situ::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SITU_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e4m3"))]
+#[test]
+fn situ_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E4M3,
+        actlut::tables::SITU_DERIVATIVE_FP8_E4M3,
+        actlut::situ::derivative::fp8_e4m3_bits,
+        actlut::situ::derivative::apply_fp8_e4m3_bits,
+        actlut::situ::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e5m2"))]
+#[test]
+fn situ_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E5M2,
+        actlut::tables::SITU_DERIVATIVE_FP8_E5M2,
+        actlut::situ::derivative::fp8_e5m2_bits,
+        actlut::situ::derivative::apply_fp8_e5m2_bits,
+        actlut::situ::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn situ_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SITU_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::situ::derivative::fp8_e4m3fnuz_bits,
+        actlut::situ::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::situ::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn situ_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SITU_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::situ::derivative::fp8_e5m2fnuz_bits,
+        actlut::situ::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::situ::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp6-e2m3"))]
+#[test]
+fn situ_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp6E2M3,
+        actlut::tables::SITU_DERIVATIVE_FP6_E2M3,
+        actlut::situ::derivative::fp6_e2m3_bits,
+        actlut::situ::derivative::apply_fp6_e2m3_bits,
+        actlut::situ::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp6-e3m2"))]
+#[test]
+fn situ_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp6E3M2,
+        actlut::tables::SITU_DERIVATIVE_FP6_E3M2,
+        actlut::situ::derivative::fp6_e3m2_bits,
+        actlut::situ::derivative::apply_fp6_e3m2_bits,
+        actlut::situ::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp4-e2m1"))]
+#[test]
+fn situ_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp4E2M1,
+        actlut::tables::SITU_DERIVATIVE_FP4_E2M1,
+        actlut::situ::derivative::fp4_e2m1_bits,
+        actlut::situ::derivative::apply_fp4_e2m1_bits,
+        actlut::situ::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e3m4"))]
+#[test]
+fn situ_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E3M4,
+        actlut::tables::SITU_DERIVATIVE_FP8_E3M4,
+        actlut::situ::derivative::fp8_e3m4_bits,
+        actlut::situ::derivative::apply_fp8_e3m4_bits,
+        actlut::situ::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e4m3ieee"))]
+#[test]
+fn situ_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SITU_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::situ::derivative::fp8_e4m3ieee_bits,
+        actlut::situ::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::situ::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn situ_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SITU_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::situ::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::situ::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::situ::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e5m3fnu"))]
+#[test]
+fn situ_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SITU_DERIVATIVE_FP8_E5M3FNU,
+        actlut::situ::derivative::fp8_e5m3fnu_bits,
+        actlut::situ::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::situ::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "situ", feature = "fp8-e8m0fnu"))]
+#[test]
+fn situ_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Situ,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SITU_DERIVATIVE_FP8_E8M0FNU,
+        actlut::situ::derivative::fp8_e8m0fnu_bits,
+        actlut::situ::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::situ::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "f16"))]
+#[test]
+fn swiglu_oai_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::SwigluOai,
+        Format::F16,
+        actlut::swiglu_oai::derivative::f16,
+        actlut::swiglu_oai::derivative::f16_bits,
+        actlut::swiglu_oai::derivative::apply_f16,
+        actlut::swiglu_oai::derivative::map_f16,
+        actlut::swiglu_oai::derivative::apply_f16_bits,
+        actlut::swiglu_oai::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SWIGLU_OAI_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "bf16"))]
+#[test]
+fn swiglu_oai_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::SwigluOai,
+        Format::Bf16,
+        actlut::swiglu_oai::derivative::bf16,
+        actlut::swiglu_oai::derivative::bf16_bits,
+        actlut::swiglu_oai::derivative::apply_bf16,
+        actlut::swiglu_oai::derivative::map_bf16,
+        actlut::swiglu_oai::derivative::apply_bf16_bits,
+        actlut::swiglu_oai::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SWIGLU_OAI_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e4m3"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E4M3,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E4M3,
+        actlut::swiglu_oai::derivative::fp8_e4m3_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e4m3_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e5m2"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E5M2,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E5M2,
+        actlut::swiglu_oai::derivative::fp8_e5m2_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e5m2_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::swiglu_oai::derivative::fp8_e4m3fnuz_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::swiglu_oai::derivative::fp8_e5m2fnuz_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp6-e2m3"))]
+#[test]
+fn swiglu_oai_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp6E2M3,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP6_E2M3,
+        actlut::swiglu_oai::derivative::fp6_e2m3_bits,
+        actlut::swiglu_oai::derivative::apply_fp6_e2m3_bits,
+        actlut::swiglu_oai::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp6-e3m2"))]
+#[test]
+fn swiglu_oai_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp6E3M2,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP6_E3M2,
+        actlut::swiglu_oai::derivative::fp6_e3m2_bits,
+        actlut::swiglu_oai::derivative::apply_fp6_e3m2_bits,
+        actlut::swiglu_oai::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp4-e2m1"))]
+#[test]
+fn swiglu_oai_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp4E2M1,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP4_E2M1,
+        actlut::swiglu_oai::derivative::fp4_e2m1_bits,
+        actlut::swiglu_oai::derivative::apply_fp4_e2m1_bits,
+        actlut::swiglu_oai::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e3m4"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E3M4,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E3M4,
+        actlut::swiglu_oai::derivative::fp8_e3m4_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e3m4_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e4m3ieee"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::swiglu_oai::derivative::fp8_e4m3ieee_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::swiglu_oai::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e5m3fnu"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E5M3FNU,
+        actlut::swiglu_oai::derivative::fp8_e5m3fnu_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swiglu-oai", feature = "fp8-e8m0fnu"))]
+#[test]
+fn swiglu_oai_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::SwigluOai,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SWIGLU_OAI_DERIVATIVE_FP8_E8M0FNU,
+        actlut::swiglu_oai::derivative::fp8_e8m0fnu_bits,
+        actlut::swiglu_oai::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::swiglu_oai::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "f16"))]
+#[test]
+fn swish_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Swish,
+        Format::F16,
+        actlut::swish::derivative::f16,
+        actlut::swish::derivative::f16_bits,
+        actlut::swish::derivative::apply_f16,
+        actlut::swish::derivative::map_f16,
+        actlut::swish::derivative::apply_f16_bits,
+        actlut::swish::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SWISH_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "bf16"))]
+#[test]
+fn swish_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Swish,
+        Format::Bf16,
+        actlut::swish::derivative::bf16,
+        actlut::swish::derivative::bf16_bits,
+        actlut::swish::derivative::apply_bf16,
+        actlut::swish::derivative::map_bf16,
+        actlut::swish::derivative::apply_bf16_bits,
+        actlut::swish::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SWISH_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e4m3"))]
+#[test]
+fn swish_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E4M3,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E4M3,
+        actlut::swish::derivative::fp8_e4m3_bits,
+        actlut::swish::derivative::apply_fp8_e4m3_bits,
+        actlut::swish::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e5m2"))]
+#[test]
+fn swish_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E5M2,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E5M2,
+        actlut::swish::derivative::fp8_e5m2_bits,
+        actlut::swish::derivative::apply_fp8_e5m2_bits,
+        actlut::swish::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn swish_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::swish::derivative::fp8_e4m3fnuz_bits,
+        actlut::swish::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::swish::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn swish_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::swish::derivative::fp8_e5m2fnuz_bits,
+        actlut::swish::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::swish::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp6-e2m3"))]
+#[test]
+fn swish_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp6E2M3,
+        actlut::tables::SWISH_DERIVATIVE_FP6_E2M3,
+        actlut::swish::derivative::fp6_e2m3_bits,
+        actlut::swish::derivative::apply_fp6_e2m3_bits,
+        actlut::swish::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp6-e3m2"))]
+#[test]
+fn swish_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp6E3M2,
+        actlut::tables::SWISH_DERIVATIVE_FP6_E3M2,
+        actlut::swish::derivative::fp6_e3m2_bits,
+        actlut::swish::derivative::apply_fp6_e3m2_bits,
+        actlut::swish::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp4-e2m1"))]
+#[test]
+fn swish_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp4E2M1,
+        actlut::tables::SWISH_DERIVATIVE_FP4_E2M1,
+        actlut::swish::derivative::fp4_e2m1_bits,
+        actlut::swish::derivative::apply_fp4_e2m1_bits,
+        actlut::swish::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e3m4"))]
+#[test]
+fn swish_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E3M4,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E3M4,
+        actlut::swish::derivative::fp8_e3m4_bits,
+        actlut::swish::derivative::apply_fp8_e3m4_bits,
+        actlut::swish::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e4m3ieee"))]
+#[test]
+fn swish_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::swish::derivative::fp8_e4m3ieee_bits,
+        actlut::swish::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::swish::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn swish_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::swish::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::swish::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::swish::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e5m3fnu"))]
+#[test]
+fn swish_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E5M3FNU,
+        actlut::swish::derivative::fp8_e5m3fnu_bits,
+        actlut::swish::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::swish::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "swish", feature = "fp8-e8m0fnu"))]
+#[test]
+fn swish_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Swish,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SWISH_DERIVATIVE_FP8_E8M0FNU,
+        actlut::swish::derivative::fp8_e8m0fnu_bits,
+        actlut::swish::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::swish::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "f16"))]
+#[test]
+fn laplace_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Laplace,
+        Format::F16,
+        actlut::laplace::derivative::f16,
+        actlut::laplace::derivative::f16_bits,
+        actlut::laplace::derivative::apply_f16,
+        actlut::laplace::derivative::map_f16,
+        actlut::laplace::derivative::apply_f16_bits,
+        actlut::laplace::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::LAPLACE_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "bf16"))]
+#[test]
+fn laplace_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Laplace,
+        Format::Bf16,
+        actlut::laplace::derivative::bf16,
+        actlut::laplace::derivative::bf16_bits,
+        actlut::laplace::derivative::apply_bf16,
+        actlut::laplace::derivative::map_bf16,
+        actlut::laplace::derivative::apply_bf16_bits,
+        actlut::laplace::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::LAPLACE_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e4m3"))]
+#[test]
+fn laplace_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E4M3,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E4M3,
+        actlut::laplace::derivative::fp8_e4m3_bits,
+        actlut::laplace::derivative::apply_fp8_e4m3_bits,
+        actlut::laplace::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e5m2"))]
+#[test]
+fn laplace_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E5M2,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E5M2,
+        actlut::laplace::derivative::fp8_e5m2_bits,
+        actlut::laplace::derivative::apply_fp8_e5m2_bits,
+        actlut::laplace::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn laplace_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::laplace::derivative::fp8_e4m3fnuz_bits,
+        actlut::laplace::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::laplace::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn laplace_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::laplace::derivative::fp8_e5m2fnuz_bits,
+        actlut::laplace::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::laplace::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp6-e2m3"))]
+#[test]
+fn laplace_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp6E2M3,
+        actlut::tables::LAPLACE_DERIVATIVE_FP6_E2M3,
+        actlut::laplace::derivative::fp6_e2m3_bits,
+        actlut::laplace::derivative::apply_fp6_e2m3_bits,
+        actlut::laplace::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp6-e3m2"))]
+#[test]
+fn laplace_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp6E3M2,
+        actlut::tables::LAPLACE_DERIVATIVE_FP6_E3M2,
+        actlut::laplace::derivative::fp6_e3m2_bits,
+        actlut::laplace::derivative::apply_fp6_e3m2_bits,
+        actlut::laplace::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp4-e2m1"))]
+#[test]
+fn laplace_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp4E2M1,
+        actlut::tables::LAPLACE_DERIVATIVE_FP4_E2M1,
+        actlut::laplace::derivative::fp4_e2m1_bits,
+        actlut::laplace::derivative::apply_fp4_e2m1_bits,
+        actlut::laplace::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e3m4"))]
+#[test]
+fn laplace_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E3M4,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E3M4,
+        actlut::laplace::derivative::fp8_e3m4_bits,
+        actlut::laplace::derivative::apply_fp8_e3m4_bits,
+        actlut::laplace::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e4m3ieee"))]
+#[test]
+fn laplace_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::laplace::derivative::fp8_e4m3ieee_bits,
+        actlut::laplace::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::laplace::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn laplace_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::laplace::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::laplace::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::laplace::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e5m3fnu"))]
+#[test]
+fn laplace_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E5M3FNU,
+        actlut::laplace::derivative::fp8_e5m3fnu_bits,
+        actlut::laplace::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::laplace::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "laplace", feature = "fp8-e8m0fnu"))]
+#[test]
+fn laplace_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Laplace,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::LAPLACE_DERIVATIVE_FP8_E8M0FNU,
+        actlut::laplace::derivative::fp8_e8m0fnu_bits,
+        actlut::laplace::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::laplace::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "f16"))]
+#[test]
+fn sqrtsoftplus_derivative_f16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Sqrtsoftplus,
+        Format::F16,
+        actlut::sqrtsoftplus::derivative::f16,
+        actlut::sqrtsoftplus::derivative::f16_bits,
+        actlut::sqrtsoftplus::derivative::apply_f16,
+        actlut::sqrtsoftplus::derivative::map_f16,
+        actlut::sqrtsoftplus::derivative::apply_f16_bits,
+        actlut::sqrtsoftplus::derivative::map_f16_bits,
+    );
+    full(&want, actlut::tables::SQRTSOFTPLUS_DERIVATIVE_F16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "bf16"))]
+#[test]
+fn sqrtsoftplus_derivative_bf16_entry_points_give_the_table_entry_at_every_input() {
+    let want = typed_derivative(
+        Function::Sqrtsoftplus,
+        Format::Bf16,
+        actlut::sqrtsoftplus::derivative::bf16,
+        actlut::sqrtsoftplus::derivative::bf16_bits,
+        actlut::sqrtsoftplus::derivative::apply_bf16,
+        actlut::sqrtsoftplus::derivative::map_bf16,
+        actlut::sqrtsoftplus::derivative::apply_bf16_bits,
+        actlut::sqrtsoftplus::derivative::map_bf16_bits,
+    );
+    full(&want, actlut::tables::SQRTSOFTPLUS_DERIVATIVE_BF16);
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e4m3"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e4m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3,
+        actlut::sqrtsoftplus::derivative::fp8_e4m3_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e4m3_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e4m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e5m2"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e5m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E5M2,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E5M2,
+        actlut::sqrtsoftplus::derivative::fp8_e5m2_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e5m2_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e5m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e4m3fnuz"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e4m3fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3Fnuz,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3FNUZ,
+        actlut::sqrtsoftplus::derivative::fp8_e4m3fnuz_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e4m3fnuz_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e4m3fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e5m2fnuz"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e5m2fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E5M2Fnuz,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E5M2FNUZ,
+        actlut::sqrtsoftplus::derivative::fp8_e5m2fnuz_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e5m2fnuz_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e5m2fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp6-e2m3"))]
+#[test]
+fn sqrtsoftplus_derivative_fp6_e2m3_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp6E2M3,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP6_E2M3,
+        actlut::sqrtsoftplus::derivative::fp6_e2m3_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp6_e2m3_bits,
+        actlut::sqrtsoftplus::derivative::map_fp6_e2m3_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp6-e3m2"))]
+#[test]
+fn sqrtsoftplus_derivative_fp6_e3m2_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp6E3M2,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP6_E3M2,
+        actlut::sqrtsoftplus::derivative::fp6_e3m2_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp6_e3m2_bits,
+        actlut::sqrtsoftplus::derivative::map_fp6_e3m2_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp4-e2m1"))]
+#[test]
+fn sqrtsoftplus_derivative_fp4_e2m1_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp4E2M1,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP4_E2M1,
+        actlut::sqrtsoftplus::derivative::fp4_e2m1_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp4_e2m1_bits,
+        actlut::sqrtsoftplus::derivative::map_fp4_e2m1_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e3m4"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e3m4_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E3M4,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E3M4,
+        actlut::sqrtsoftplus::derivative::fp8_e3m4_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e3m4_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e3m4_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e4m3ieee"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e4m3ieee_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3Ieee,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3IEEE,
+        actlut::sqrtsoftplus::derivative::fp8_e4m3ieee_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e4m3ieee_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e4m3ieee_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e4m3b11fnuz"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e4m3b11fnuz_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E4M3B11Fnuz,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E4M3B11FNUZ,
+        actlut::sqrtsoftplus::derivative::fp8_e4m3b11fnuz_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e4m3b11fnuz_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e4m3b11fnuz_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e5m3fnu"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e5m3fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E5M3Fnu,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E5M3FNU,
+        actlut::sqrtsoftplus::derivative::fp8_e5m3fnu_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e5m3fnu_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e5m3fnu_bits,
+    );
+}
+
+#[cfg(all(feature = "derivatives", feature = "sqrtsoftplus", feature = "fp8-e8m0fnu"))]
+#[test]
+fn sqrtsoftplus_derivative_fp8_e8m0fnu_entry_points_give_the_table_entry_at_every_input() {
+    bytes_derivative(
+        Function::Sqrtsoftplus,
+        Format::Fp8E8M0Fnu,
+        actlut::tables::SQRTSOFTPLUS_DERIVATIVE_FP8_E8M0FNU,
+        actlut::sqrtsoftplus::derivative::fp8_e8m0fnu_bits,
+        actlut::sqrtsoftplus::derivative::apply_fp8_e8m0fnu_bits,
+        actlut::sqrtsoftplus::derivative::map_fp8_e8m0fnu_bits,
+    );
+}
+
 #[test]
 fn computed_gelu_shorthands_are_the_function_at_one_format() {
     shorthand(Function::Gelu, computed::gelu_f16, computed::f16);
@@ -3515,8 +11381,92 @@ fn computed_logsigmoid_shorthands_are_the_function_at_one_format() {
 }
 
 #[test]
+fn computed_identity_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Identity, computed::identity_f16, computed::f16);
+    shorthand(Function::Identity, computed::identity_bf16, computed::bf16);
+    shorthand_f32(Function::Identity, computed::identity_f32);
+}
+
+#[test]
+fn computed_relu_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Relu, computed::relu_f16, computed::f16);
+    shorthand(Function::Relu, computed::relu_bf16, computed::bf16);
+    shorthand_f32(Function::Relu, computed::relu_f32);
+}
+
+#[test]
+fn computed_relu2_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Relu2, computed::relu2_f16, computed::f16);
+    shorthand(Function::Relu2, computed::relu2_bf16, computed::bf16);
+    shorthand_f32(Function::Relu2, computed::relu2_f32);
+}
+
+#[test]
+fn computed_relu6_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Relu6, computed::relu6_f16, computed::f16);
+    shorthand(Function::Relu6, computed::relu6_bf16, computed::bf16);
+    shorthand_f32(Function::Relu6, computed::relu6_f32);
+}
+
+#[test]
+fn computed_leaky_relu_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::LeakyRelu, computed::leaky_relu_f16, computed::f16);
+    shorthand(Function::LeakyRelu, computed::leaky_relu_bf16, computed::bf16);
+    shorthand_f32(Function::LeakyRelu, computed::leaky_relu_f32);
+}
+
+#[test]
+fn computed_hardtanh_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Hardtanh, computed::hardtanh_f16, computed::f16);
+    shorthand(Function::Hardtanh, computed::hardtanh_bf16, computed::bf16);
+    shorthand_f32(Function::Hardtanh, computed::hardtanh_f32);
+}
+
+#[test]
+fn computed_celu_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Celu, computed::celu_f16, computed::f16);
+    shorthand(Function::Celu, computed::celu_bf16, computed::bf16);
+    shorthand_f32(Function::Celu, computed::celu_f32);
+}
+
+#[test]
+fn computed_situ_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Situ, computed::situ_f16, computed::f16);
+    shorthand(Function::Situ, computed::situ_bf16, computed::bf16);
+    shorthand_f32(Function::Situ, computed::situ_f32);
+}
+
+#[test]
+fn computed_swiglu_oai_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::SwigluOai, computed::swiglu_oai_f16, computed::f16);
+    shorthand(Function::SwigluOai, computed::swiglu_oai_bf16, computed::bf16);
+    shorthand_f32(Function::SwigluOai, computed::swiglu_oai_f32);
+}
+
+#[test]
+fn computed_swish_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Swish, computed::swish_f16, computed::f16);
+    shorthand(Function::Swish, computed::swish_bf16, computed::bf16);
+    shorthand_f32(Function::Swish, computed::swish_f32);
+}
+
+#[test]
+fn computed_laplace_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Laplace, computed::laplace_f16, computed::f16);
+    shorthand(Function::Laplace, computed::laplace_bf16, computed::bf16);
+    shorthand_f32(Function::Laplace, computed::laplace_f32);
+}
+
+#[test]
+fn computed_sqrtsoftplus_shorthands_are_the_function_at_one_format() {
+    shorthand(Function::Sqrtsoftplus, computed::sqrtsoftplus_f16, computed::f16);
+    shorthand(Function::Sqrtsoftplus, computed::sqrtsoftplus_bf16, computed::bf16);
+    shorthand_f32(Function::Sqrtsoftplus, computed::sqrtsoftplus_f32);
+}
+
+#[test]
 fn computed_f16_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::F16.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::F16.can_represent(f)) {
         for x in inputs(Format::F16) {
             let want = computed::bits(act, Format::F16, x);
             assert_eq!(computed::f16_bits(act, x), want, "{act:?} {x:#x}");
@@ -3527,7 +11477,7 @@ fn computed_f16_functions_equal_bits() {
 
 #[test]
 fn computed_bf16_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Bf16.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Bf16.can_represent(f)) {
         for x in inputs(Format::Bf16) {
             let want = computed::bits(act, Format::Bf16, x);
             assert_eq!(computed::bf16_bits(act, x), want, "{act:?} {x:#x}");
@@ -3538,7 +11488,7 @@ fn computed_bf16_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e4m3_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E4M3.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E4M3.can_represent(f)) {
         for x in inputs(Format::Fp8E4M3) {
             let want = computed::bits(act, Format::Fp8E4M3, x);
             assert_eq!(u16::from(computed::fp8_e4m3_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3548,7 +11498,7 @@ fn computed_fp8_e4m3_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e5m2_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E5M2.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E5M2.can_represent(f)) {
         for x in inputs(Format::Fp8E5M2) {
             let want = computed::bits(act, Format::Fp8E5M2, x);
             assert_eq!(u16::from(computed::fp8_e5m2_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3558,7 +11508,7 @@ fn computed_fp8_e5m2_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e4m3fnuz_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E4M3Fnuz.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E4M3Fnuz.can_represent(f)) {
         for x in inputs(Format::Fp8E4M3Fnuz) {
             let want = computed::bits(act, Format::Fp8E4M3Fnuz, x);
             assert_eq!(u16::from(computed::fp8_e4m3fnuz_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3568,7 +11518,7 @@ fn computed_fp8_e4m3fnuz_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e5m2fnuz_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E5M2Fnuz.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E5M2Fnuz.can_represent(f)) {
         for x in inputs(Format::Fp8E5M2Fnuz) {
             let want = computed::bits(act, Format::Fp8E5M2Fnuz, x);
             assert_eq!(u16::from(computed::fp8_e5m2fnuz_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3578,7 +11528,7 @@ fn computed_fp8_e5m2fnuz_functions_equal_bits() {
 
 #[test]
 fn computed_fp6_e2m3_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp6E2M3.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp6E2M3.can_represent(f)) {
         for x in inputs(Format::Fp6E2M3) {
             let want = computed::bits(act, Format::Fp6E2M3, x);
             assert_eq!(u16::from(computed::fp6_e2m3_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3588,7 +11538,7 @@ fn computed_fp6_e2m3_functions_equal_bits() {
 
 #[test]
 fn computed_fp6_e3m2_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp6E3M2.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp6E3M2.can_represent(f)) {
         for x in inputs(Format::Fp6E3M2) {
             let want = computed::bits(act, Format::Fp6E3M2, x);
             assert_eq!(u16::from(computed::fp6_e3m2_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3598,7 +11548,7 @@ fn computed_fp6_e3m2_functions_equal_bits() {
 
 #[test]
 fn computed_fp4_e2m1_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp4E2M1.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp4E2M1.can_represent(f)) {
         for x in inputs(Format::Fp4E2M1) {
             let want = computed::bits(act, Format::Fp4E2M1, x);
             assert_eq!(u16::from(computed::fp4_e2m1_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3608,7 +11558,7 @@ fn computed_fp4_e2m1_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e3m4_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E3M4.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E3M4.can_represent(f)) {
         for x in inputs(Format::Fp8E3M4) {
             let want = computed::bits(act, Format::Fp8E3M4, x);
             assert_eq!(u16::from(computed::fp8_e3m4_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3618,7 +11568,7 @@ fn computed_fp8_e3m4_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e4m3ieee_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E4M3Ieee.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E4M3Ieee.can_represent(f)) {
         for x in inputs(Format::Fp8E4M3Ieee) {
             let want = computed::bits(act, Format::Fp8E4M3Ieee, x);
             assert_eq!(u16::from(computed::fp8_e4m3ieee_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3628,7 +11578,7 @@ fn computed_fp8_e4m3ieee_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e4m3b11fnuz_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E4M3B11Fnuz.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E4M3B11Fnuz.can_represent(f)) {
         for x in inputs(Format::Fp8E4M3B11Fnuz) {
             let want = computed::bits(act, Format::Fp8E4M3B11Fnuz, x);
             assert_eq!(u16::from(computed::fp8_e4m3b11fnuz_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3638,7 +11588,7 @@ fn computed_fp8_e4m3b11fnuz_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e5m3fnu_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E5M3Fnu.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E5M3Fnu.can_represent(f)) {
         for x in inputs(Format::Fp8E5M3Fnu) {
             let want = computed::bits(act, Format::Fp8E5M3Fnu, x);
             assert_eq!(u16::from(computed::fp8_e5m3fnu_bits(act, x as u8)), want, "{act:?} {x:#x}");
@@ -3648,7 +11598,7 @@ fn computed_fp8_e5m3fnu_functions_equal_bits() {
 
 #[test]
 fn computed_fp8_e8m0fnu_functions_equal_bits() {
-    for act in Function::ALL.into_iter().filter(|&f| Format::Fp8E8M0Fnu.can_represent(f)) {
+    for act in Function::ALL.into_iter().filter(|&f| f.has_defaults() && Format::Fp8E8M0Fnu.can_represent(f)) {
         for x in inputs(Format::Fp8E8M0Fnu) {
             let want = computed::bits(act, Format::Fp8E8M0Fnu, x);
             assert_eq!(u16::from(computed::fp8_e8m0fnu_bits(act, x as u8)), want, "{act:?} {x:#x}");

@@ -1,0 +1,5 @@
+use actlut::table;
+
+table!(static T: log_derivative -> fp4_e2m1);
+
+fn main() {}

@@ -1,0 +1,5 @@
+use actlut::table;
+
+table!(static T: softcap -> bf16);
+
+fn main() {}
