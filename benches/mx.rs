@@ -41,7 +41,7 @@ fn mxfp4_gelu_bf16(c: &mut Criterion) {
         .map(|b| 119 + b % 16)
         .collect();
     let gelu = MxFp4Table::<bf16>::new(Function::Gelu);
-    let identity = MxFp4Table::<bf16>::new(Op::Identity);
+    let identity = MxFp4Table::<bf16>::new(Function::Identity);
     let mut out = vec![bf16::ZERO; N];
 
     let mut g = c.benchmark_group("mxfp4-gelu-bf16");

@@ -1,6 +1,6 @@
 //! What the `self-check` feature costs: the check itself (once per table,
 //! before its first use: a SHA-256 of the table in memory), and what every
-//! later lookup pays for it (one atomic load), side by side with a lookup of
+//! later lookup pays for it (a call and one atomic load), side by side with a lookup of
 //! the raw static.
 //!
 //! ```text

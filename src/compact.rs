@@ -2,7 +2,7 @@
 //!
 //! With `compact`, every 16-bit table (`f16`, `bf16`) is embedded in its
 //! compact stored form (docs/compact.md) instead of as 65,536 `u16`s: a
-//! directory of one `u32` per page and a pool of residuals, 3–23 KiB instead
+//! directory of one `u32` per page and a pool of residuals, 2–23 KiB instead
 //! of 128 KiB, with the same entry for every input. The build script compacts
 //! each table with `actlut_codegen::compact`, which checks the stored form
 //! against the full table on all 65,536 inputs, checks the stored form's

@@ -38,7 +38,9 @@ use actlut_core::{Format, Function};
 /// # Panics
 ///
 /// If `format` cannot represent `act` ([`Format::can_represent`]: log and
-/// rsqrt over a format without NaN, which have no table either).
+/// rsqrt over a format without NaN, which have no table either), or if a constant of
+/// `act` has no default (softcap, prelu, gelu_clipped, xielu: give the constants in an
+/// [`Op`](crate::Op) and use [`eval_op`](crate::eval_op) or [`fill_table`](crate::fill_table)).
 pub fn bits(act: Function, format: Format, x: u16) -> u16 {
     actlut_core::eval(act, format, x)
 }
@@ -60,6 +62,10 @@ pub fn bits(act: Function, format: Format, x: u16) -> u16 {
 /// same bits for the 16 functions measured (`.ci/steps/16-libm.sh` compares the oldest
 /// and the newest `libm` 0.2). The 16-bit and fp8 functions and tables never
 /// depend on it.
+///
+/// # Panics
+///
+/// If a constant of `act` has no default (use [`eval_op_f32`](crate::eval_op_f32)).
 pub fn f32(act: Function, x: f32) -> f32 {
     actlut_core::eval_f32(act, x)
 }

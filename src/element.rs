@@ -43,7 +43,7 @@ pub enum I4 {}
 ///
 /// ```
 /// use actlut::quant::{Op, PackedDequantTable, U4};
-/// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+/// let t = PackedDequantTable::<U4, u8>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 1.0, 0)?;
 /// assert_eq!(t.lookup(0xF1), [1, 15]);
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```
@@ -55,7 +55,7 @@ pub enum U4 {}
 ///
 /// ```
 /// use actlut::quant::{DequantTable, Op, I2};
-/// let t = DequantTable::<I2, f32>::new(Op::Identity, 0.5, 0)?;
+/// let t = DequantTable::<I2, f32>::new(Op::from(actlut::Function::Identity), 0.5, 0)?;
 /// assert_eq!(t.entries(), [0.0, 0.5, -1.0, -0.5]);
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```
@@ -67,7 +67,7 @@ pub enum I2 {}
 ///
 /// ```
 /// use actlut::quant::{Op, PackedDequantTable, U2};
-/// let t = PackedDequantTable::<U2, u8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+/// let t = PackedDequantTable::<U2, u8, 4>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 1.0, 0)?;
 /// assert_eq!(t.lookup(0b11_10_01_00), [0, 1, 2, 3]); // the first value in the low two bits
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```
@@ -378,20 +378,27 @@ impl FloatOutput for f32 {
     const STAGE: OutputType = OutputType::F32;
     const NAN: Self = f32::NAN;
     fn from_value(op: Op, x: f64) -> Self {
-        match op {
+        if is_identity(&op) {
             // One rounding from the exact value (an `as` cast rounds to nearest-even).
-            Op::Identity => x as f32,
-            Op::Function(f) => actlut_core::eval_value_f32(f, x),
+            x as f32
+        } else {
+            actlut_core::eval_op_value_f32(&op, x)
         }
     }
 }
 
 /// `op` at `x`, rounded once into the 16-bit `format`.
 fn value_16(op: Op, format: Format, x: f64) -> u16 {
-    match op {
-        Op::Identity => format.encode(x),
-        Op::Function(f) => actlut_core::quant::eval_value(f, format, x),
+    if is_identity(&op) {
+        format.encode(x)
+    } else {
+        actlut_core::quant::eval_value(op, format, x)
     }
+}
+
+/// Whether `op` is the identity (a plain dequantization: `x` rounded once, NaN as it is).
+fn is_identity(op: &Op) -> bool {
+    op.function() == actlut_core::Function::Identity && !op.is_derivative()
 }
 
 impl FloatOutput for half::bf16 {
@@ -414,9 +421,9 @@ impl FloatOutput for half::f16 {
 ///
 /// ```
 /// use actlut::quant::{DequantTable, Op};
-/// let t = DequantTable::<i8, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 128)?;
+/// let t = DequantTable::<i8, u8>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 1.0, 128)?;
 /// assert_eq!(t.lookup(-128), 0);
-/// let wide = DequantTable::<i8, i16>::requantized(Op::Identity, 1.0, 0, 1.0 / 256.0, 0)?;
+/// let wide = DequantTable::<i8, i16>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 1.0 / 256.0, 0)?;
 /// assert_eq!(wide.lookup(-128), -32768);
 /// # Ok::<(), actlut::quant::QuantError>(())
 /// ```

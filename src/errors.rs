@@ -101,6 +101,15 @@ fn len_mismatch(src: usize, dst: usize) -> ! {
 /// let err = Function::Log.table(Format::Fp4E2M1).unwrap_err();
 /// assert!(err.to_string().contains("has no NaN"), "{err}");
 /// ```
+///
+/// So does a function a constant of which has no default (softcap, prelu, gelu_clipped,
+/// xielu): it has no built-in table, and the message points to [`fill_table`](crate::fill_table):
+///
+/// ```
+/// use actlut::{BuiltinTables, Format, Function};
+/// let err = Function::Softcap.table(Format::Bf16).unwrap_err();
+/// assert!(err.to_string().contains("fill_table"), "{err}");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct MissingTable {
     /// The function requested.
@@ -117,6 +126,15 @@ impl core::fmt::Display for MissingTable {
                 "there is no {0}_{1} table: {0} is NaN for some inputs, and {1} has no NaN",
                 self.function.name(),
                 self.format.name(),
+            );
+        }
+        if !self.function.has_defaults() {
+            return write!(
+                f,
+                "there is no built-in {} table: a constant of {} has no default; build its \
+                 table with actlut::fill_table (or actlut::table!) from an Op with its constants",
+                self.function.name(),
+                self.function.name(),
             );
         }
         write!(

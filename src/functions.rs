@@ -12,12 +12,27 @@
 /// The entry points of one function over one 16-bit format with a `half` type: the typed
 /// value, raw-bits and slice functions, each one table load per element (full or compact,
 /// by the type of `crate::tables::read_table!($table)`; with `self-check`, every table is
-/// read through its checked form, verified before its first use).
+/// read through its checked form, verified before its first use). The form with
+/// `read: [table, full]` always reads the full table (a derivative table, which has no
+/// compact form).
 #[allow(unused_macros)] // unused in a build without a function feature
 macro_rules! typed16 {
     (
         function: $fname:literal, feature: $ffeat:literal,
         format: $fmt:literal, format_feature: $fmtfeat:literal, ty: $ty:ty, table: $table:ident,
+        items: [$one:ident, $one_bits:ident, $apply:ident, $map:ident, $apply_bits:ident, $map_bits:ident] $(,)?
+    ) => {
+        crate::functions::typed16! {
+            function: $fname, feature: $ffeat,
+            format: $fmt, format_feature: $fmtfeat, ty: $ty, table: $table,
+            read: [read_table, selected],
+            items: [$one, $one_bits, $apply, $map, $apply_bits, $map_bits],
+        }
+    };
+    (
+        function: $fname:literal, feature: $ffeat:literal,
+        format: $fmt:literal, format_feature: $fmtfeat:literal, ty: $ty:ty, table: $table:ident,
+        read: [$read:ident, $lookup:ident],
         items: [$one:ident, $one_bits:ident, $apply:ident, $map:ident, $apply_bits:ident, $map_bits:ident] $(,)?
     ) => {
         #[doc = concat!("`", $fname, "` of one `", $fmt, "` value: one table load.")]
@@ -32,8 +47,8 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one(x: $ty) -> $ty {
-            <$ty>::from_bits(crate::read::at(
-                &crate::tables::read_table!($table),
+            <$ty>::from_bits(crate::read::$lookup::at(
+                &crate::tables::$read!($table),
                 x.to_bits(),
             ))
         }
@@ -45,7 +60,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $one_bits(x: u16) -> u16 {
-            crate::read::at(&crate::tables::read_table!($table), x)
+            crate::read::$lookup::at(&crate::tables::$read!($table), x)
         }
 
         #[doc = concat!("Applies `", $fname, "` in place to every `", $fmt, "` of `xs`.")]
@@ -56,10 +71,7 @@ macro_rules! typed16 {
         #[inline]
         pub fn $apply(xs: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::read::apply(
-                &crate::tables::read_table!($table),
-                xs.reinterpret_cast_mut(),
-            );
+            crate::read::$lookup::apply(&crate::tables::$read!($table), xs.reinterpret_cast_mut());
         }
 
         #[doc = concat!("Writes `", $fname, "` of every `", $fmt, "` of `xs` to `ys`.")]
@@ -76,8 +88,8 @@ macro_rules! typed16 {
         #[track_caller]
         pub fn $map(xs: &[$ty], ys: &mut [$ty]) {
             use half::slice::HalfFloatSliceExt;
-            crate::read::map(
-                &crate::tables::read_table!($table),
+            crate::read::$lookup::map(
+                &crate::tables::$read!($table),
                 xs.reinterpret_cast(),
                 ys.reinterpret_cast_mut(),
             );
@@ -90,7 +102,7 @@ macro_rules! typed16 {
         #[cfg_attr(docsrs, doc(cfg(all(feature = $ffeat, feature = $fmtfeat))))]
         #[inline]
         pub fn $apply_bits(xs: &mut [u16]) {
-            crate::read::apply(&crate::tables::read_table!($table), xs);
+            crate::read::$lookup::apply(&crate::tables::$read!($table), xs);
         }
 
         #[doc = concat!("Writes `", $fname, "` of raw `", $fmt, "` bit patterns `xs` to `ys`.")]
@@ -106,7 +118,7 @@ macro_rules! typed16 {
         #[inline]
         #[track_caller]
         pub fn $map_bits(xs: &[u16], ys: &mut [u16]) {
-            crate::read::map(&crate::tables::read_table!($table), xs, ys);
+            crate::read::$lookup::map(&crate::tables::$read!($table), xs, ys);
         }
     };
 }

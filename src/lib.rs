@@ -1,9 +1,12 @@
 //! Exact activation functions on small number formats, as build-time lookup tables.
 //!
 //! A function of a 16-bit float has only 65,536 possible inputs, of an 8-bit float 256. actlut
-//! evaluates 18 functions (GELU, sigmoid, tanh, SiLU, exp, erf, …) at every input of 14 formats
-//! (f16, bf16, nine fp8, two FP6, FP4) when the crate is built, and embeds the 246 tables as
-//! `static` arrays: evaluating the function is one load per element. Every entry is the exact
+//! evaluates 30 functions (GELU, sigmoid, tanh, SiLU, exp, erf, relu², …) at every input of 14
+//! formats (f16, bf16, nine fp8, two FP6, FP4) when the crate is built, and embeds the 414
+//! tables as `static` arrays: evaluating the function is one load per element. Functions with
+//! constants (an [`Op`]: `softcap(cap=30)`, `leaky_relu(alpha=0.2)`) are tables too, made at
+//! compile time (`table!`, the `macros` feature) or into a caller's buffer at run time
+//! ([`fill_table`]). Every entry is the exact
 //! mathematical value rounded once to nearest-even (not an approximation "within an ulp"), and the
 //! [`computed`] path, which uses no table, gives the same bits. `no_std`, no `alloc`, no lazy
 //! initialization: the tables are read-only data, and a binary carries only the tables it
@@ -69,6 +72,32 @@
 //! assert_eq!(gelu.lookup(17), actlut::computed::gelu_f32(1.0)); // (17 + 3)·0.05 = 1
 //! ```
 //!
+//! # Derivatives
+//!
+//! With the feature `derivatives`, every function module has a `derivative` module with the
+//! same entry points over the derivative's table (`gelu::derivative::bf16`, `map_bf16`,
+//! `fp8_e4m3_bits`, …), each entry the correctly rounded f'(x); at a kink, the limit from the
+//! left (docs/SEMANTICS.md, "Derivatives"). The tables are declared, locked and audited like
+//! the functions' (`tables::GELU_DERIVATIVE_BF16`), and always full. An op with constants, or
+//! its derivative, fills a buffer at run time ([`fill_table`]):
+//!
+//! ```
+//! # #[cfg(all(feature = "derivatives", feature = "gelu", feature = "relu", feature = "bf16"))] {
+//! use actlut::half::bf16;
+//!
+//! assert_eq!(actlut::gelu::derivative::bf16(bf16::ZERO), bf16::from_f32(0.5)); // Φ(0) + 0·φ(0)
+//! assert_eq!(actlut::relu::derivative::bf16(bf16::ZERO), bf16::ZERO); // the left limit at 0
+//! let mut grad = [bf16::from_f32(-1.0), bf16::from_f32(2.0)];
+//! actlut::gelu::derivative::apply_bf16(&mut grad); // one load per element
+//! assert_eq!(grad[1], actlut::gelu::derivative::bf16(bf16::from_f32(2.0)));
+//! # }
+//! let op: actlut::Op = "leaky_relu_derivative(alpha=0.2)".parse().unwrap();
+//! let mut table = vec![0u16; 65_536];
+//! actlut::fill_table(&op, actlut::Format::Bf16, &mut table[..]).unwrap();
+//! let x = actlut::half::bf16::from_f32(-3.0).to_bits();
+//! assert_eq!(table[usize::from(x)], actlut::half::bf16::from_f32(0.2).to_bits());
+//! ```
+//!
 //! # Which API for which job
 //!
 //! | job | module |
@@ -81,7 +110,8 @@
 //! | `i16`/`u16` codes | [`quant16`] (tables in a buffer you own, or boxed with `alloc`) |
 //! | OCP MX and NVFP4 blocks | [`mx`] |
 //! | `f32` on a quantization grid with proven error bounds, log-sum-exp | the crate `actlut-approx` (approximate, with proven error bounds; not exact) |
-//! | 16-bit tables in 3–23 KiB | [`compact`] (the `compact` feature) |
+//! | a function with constants, or an engine's name for one (`gelu_10`, `swigluoai`) | [`Op`]; [`fill_table`] into your buffer, `table!` at compile time |
+//! | 16-bit tables in 2–23 KiB | [`compact`] (the `compact` feature) |
 //! | `f32` ↔ fp8 with one rounding | [`fp8`] |
 //! | SIMD lookups over your own 256-entry and 16-bit tables | [`kernels`] |
 //! | candle tensors | the crate `actlut-candle` ([adapters/candle](https://github.com/actlut/actlut/tree/main/adapters/candle)) |
@@ -124,7 +154,7 @@
 //! | `mish` | `x·tanh(softplus(x))` |
 //! | `softplus` | `ln(1 + e^x)` |
 //! | `softsign` | `x/(1 + \|x\|)` |
-//! | `elu` | ELU with α = 1 |
+//! | `elu` | ELU, α = 1 |
 //! | `selu` | SELU with the standard λ, α |
 //! | `hardsigmoid` | `max(0, min(1, x/6 + 1/2))` |
 //! | `hardswish` | `x·hardsigmoid(x)` |
@@ -134,6 +164,20 @@
 //! | `rsqrt` | `1/√x` |
 //! | `gelu-quick` | `x·sigmoid(1.702·x)`, the quick GELU of CLIP and ggml |
 //! | `logsigmoid` | `ln sigmoid(x)`, PyTorch's `LogSigmoid` |
+//! | `identity` | `x` (transformers' `linear`) |
+//! | `relu`, `relu2`, `relu6` | `max(0, x)`, its square, `min(max(0, x), 6)` |
+//! | `leaky-relu` | `x`, or `α·x` below 0; α = 0.01 exact |
+//! | `hardtanh` | `x` clamped to `[−1, 1]` |
+//! | `celu` | CELU, α = 1 |
+//! | `situ` | `β·tanh(x/β)·sigmoid(x)`, β = 4 (Kimi-K3's SiTU) |
+//! | `swiglu-oai` | `c·sigmoid(α·c)`, `c = min(x, 7)`, α = 1.702 (GPT-OSS's gate) |
+//! | `swish` | `x·sigmoid(β·x)`, β = 1 |
+//! | `laplace` | `Φ((x − 0.707107)/0.282095)` (transformers' `laplace`) |
+//! | `sqrtsoftplus` | `√softplus(x)` (DeepSeek-V4's router) |
+//!
+//! The features' tables hold the default constants; other constants make an [`Op`]
+//! (docs/SEMANTICS.md, *Constants*). softcap, prelu, gelu_clipped and xielu have constants
+//! without default, and so no feature.
 //!
 //! | other feature | enables |
 //! |---|---|
@@ -143,10 +187,11 @@
 //! | `std` (default) | run-time CPU detection for the SIMD [`kernels`] (otherwise compile-time target features) |
 //! | `avx512` (default) | the AVX-512 kernels, picked at run time on CPUs with AVX-512 F, BW and VBMI: [`kernels::Kernel::Avx512Vbmi`], the 256-entry byte lookup in two `vpermi2b` per 64 bytes, and [`kernels::Kernel::Avx512`], the gathers of 16-bit and compact tables; off: AVX2 and SSE2 |
 //! | `alloc` | heap-built tables: `quant16`'s boxed tables and spline stored form; `ulp`, the grader of `actlut ulp` and the Python package |
-//! | `macros` | `dequant_table!`: a fused [`quant`] table as a `static`, computed at compile time |
+//! | `macros` | `table!`: an op's table as a declared `static`; `dequant_table!`: a fused [`quant`] table as a `static`; both computed at compile time |
+//! | `derivatives` | the derivative table of every enabled function over every enabled format: `gelu::derivative::bf16`, `tables::GELU_DERIVATIVE_BF16`, each entry the correctly rounded derivative (the one-sided value at a kink: docs/SEMANTICS.md), with its declaration and lock line; always full, with `compact` too |
 //! | `self-check` | every table verified in memory before its first use (`tables::checked`; a mismatch panics naming the table, `verify()` returns it), and `manifest::Table::check` (`sha2`, `no_std`) |
 //! | `float8` | the `float8` crate's `F8E4M3`/`F8E5M2` in and out of the fp8 tables: `Float8Tables::fp8_e4m3`, `apply_fp8_e4m3`, `map_fp8_e4m3` (and E5M2) |
-//! | `compact` | every 16-bit table also in its [`compact`] stored form: 3–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`BuiltinTables`] read the compact forms, and a binary links only the forms it references |
+//! | `compact` | every 16-bit table also in its [`compact`] stored form: 2–23 KiB instead of 128 KiB, the same bits, two dependent loads and an add per lookup. Additive: `tables::compact` sits beside the full tables, which keep their type; the function modules and [`BuiltinTables`] read the compact forms, and a binary links only the forms it references |
 //! | `compact-words` | `compact` with every stored form in the words layout ([`compact::Layout::Words`], checked against `tables/actlut-compact-words.lock`): 30% more bytes, no width branch in the decode; on a Zen 5 2.1–2.57 times the full table's time where the bytes layout takes 3.3–4.3 |
 //!
 //! # Accuracy
@@ -221,7 +266,7 @@ pub mod ulp;
 pub use actlut_core::names::{UnknownFormat, UnknownFunction};
 #[cfg(feature = "macros")]
 #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
-pub use actlut_macros::dequant_table;
+pub use actlut_macros::{dequant_table, table};
 pub use builtin::BuiltinTables;
 pub use errors::{LengthMismatch, MissingTable};
 #[cfg(feature = "float8")]
@@ -245,4 +290,7 @@ pub use table_ref::TableRef;
 ))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-pub use actlut_core::{Format, Function};
+pub use actlut_core::{
+    eval_op, eval_op_f32, fill_table, EvalError, Format, Function, Op, OpError, Rational,
+    RationalError, TableEntry,
+};

@@ -6,7 +6,7 @@
 //!
 //! Each element becomes `y = f(decode(code) · scale)`, **correctly rounded once** to the output
 //! type (`f32`, `bf16` or `f16`) from the exact dequantized value, where `f` is one of the
-//! [`Function`](crate::Function)s or the identity ([`Op::Identity`], a plain dequantization). The product is exact
+//! [`Function`](crate::Function)s or the identity ([`Function::Identity`](crate::Function::Identity), a plain dequantization). The product is exact
 //! in `f64`: an element has at most 4 significant bits, an E8M0 scale is a power of two between
 //! 2^-127 and 2^127, an E4M3 scale has 4 significant bits and an `f32` global scale 24, so the
 //! product has at most 32 significant bits and lies between 2^-159 and 2^143, well inside `f64`
@@ -166,8 +166,8 @@ pub fn e8m0_to_f32(code: u8) -> f32 {
 ///
 /// ```
 /// use actlut::mx::{reference, Op};
-/// assert_eq!(reference::<f32>(Op::Identity, 6.0, 2f64.powi(127)), f32::INFINITY);
-/// assert!(reference::<f32>(Op::Identity, 1.0, f64::NAN).is_nan());
+/// assert_eq!(reference::<f32>(Op::from(actlut::Function::Identity), 6.0, 2f64.powi(127)), f32::INFINITY);
+/// assert!(reference::<f32>(Op::from(actlut::Function::Identity), 1.0, f64::NAN).is_nan());
 /// ```
 pub fn reference<O: FloatOutput>(op: Op, element: f64, scale: f64) -> O {
     let x = element * scale; // exact for every element and scale of this module
@@ -362,7 +362,7 @@ pub struct Fp4Table<S: BlockScale, O: FloatOutput> {
 ///
 /// ```
 /// use actlut::mx::{MxFp4Table, Op};
-/// let t = MxFp4Table::<f32>::new(Op::Identity);
+/// let t = MxFp4Table::<f32>::new(Op::from(actlut::Function::Identity));
 /// assert_eq!(t.lookup(127 + 3, 0x7), 48.0); // 6 · 2^3
 /// assert!(t.lookup(0xFF, 0x7).is_nan()); // the NaN scale
 /// ```
@@ -373,9 +373,9 @@ pub type MxFp4Table<O> = Fp4Table<Mx, O>;
 ///
 /// ```
 /// use actlut::mx::{Nvfp4Table, Op};
-/// let t = Nvfp4Table::<f32>::new(Op::Identity, 0.5)?;
+/// let t = Nvfp4Table::<f32>::new(Op::from(actlut::Function::Identity), 0.5)?;
 /// assert_eq!(t.lookup(0x38, 0x7), 3.0); // 6 · 1.0 (E4M3 0x38) · 0.5
-/// assert!(Nvfp4Table::<f32>::new(Op::Identity, 0.0).is_err());
+/// assert!(Nvfp4Table::<f32>::new(Op::from(actlut::Function::Identity), 0.0).is_err());
 /// # Ok::<(), actlut::mx::BlockError>(())
 /// ```
 pub type Nvfp4Table<O> = Fp4Table<Nvfp4, O>;
@@ -494,7 +494,7 @@ impl<O: FloatOutput> Fp4Table<Nvfp4, O> {
 /// use actlut::mx::{map_mx, Element, Op};
 /// let codes = [0x08u8; 32]; // FP6 E2M3 1.0
 /// let mut out = [0f32; 32];
-/// map_mx(Op::Identity, Element::Fp6E2M3, &codes, &[127 - 2], &mut out)?;
+/// map_mx(Op::from(actlut::Function::Identity), Element::Fp6E2M3, &codes, &[127 - 2], &mut out)?;
 /// assert_eq!(out, [0.25; 32]);
 /// # Ok::<(), actlut::mx::BlockError>(())
 /// ```

@@ -6,7 +6,7 @@
 //!
 //! 1. `x = (q − zero_point) as f32 * scale` (the difference exact, the product rounded once);
 //! 2. `y = f(x)` rounded to the output format: `f32` through [`computed::f32`], `f16`/`bf16`
-//!    correctly rounded from the exact `x`; or `y = x` for [`Op::Identity`];
+//!    correctly rounded from the exact `x`; or `y = x` for [`Function::Identity`](crate::Function::Identity);
 //! 3. for `i8`/`u8` outputs, `saturate(round_half_to_even(y / out_scale) + out_zero_point)`,
 //!    the division in `f32`.
 //!
@@ -186,7 +186,7 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Op, I4};
-    /// let t = DequantTable::<I4, f32>::new(Op::Identity, 0.5, 0)?;
+    /// let t = DequantTable::<I4, f32>::new(Op::from(actlut::Function::Identity), 0.5, 0)?;
     /// assert_eq!(t.get(-8), Ok(-4.0));
     /// assert_eq!(t.get(100).unwrap_err().to_string(), "value 100 is outside i4 (-8..=7)");
     /// # Ok::<(), actlut::quant::QuantError>(())
@@ -205,7 +205,8 @@ impl<In: Input, Out: Output> DequantTable<In, Out> {
 }
 
 impl<In: Input, Out: FloatOutput> DequantTable<In, Out> {
-    /// The table of `op` (a [`Function`](crate::Function) or [`Op::Identity`]) after
+    /// The table of `op` (an [`Op`] or a [`Function`](crate::Function); the identity is a plain
+    /// dequantization) after
     /// dequantizing with `scale` and `zero_point`, with float outputs.
     ///
     /// # Errors
@@ -280,10 +281,10 @@ impl<In: Input, Out: QuantOutput> DequantTable<In, Out> {
     /// ```
     /// use actlut::quant::{DequantTable, Op, Rounding};
     /// let away = DequantTable::<i8, i8>::requantized_with(
-    ///     Op::Identity, 1.0, 0, 2.0, 0, Rounding::TiesAwayFromZero,
+    ///     Op::from(actlut::Function::Identity), 1.0, 0, 2.0, 0, Rounding::TiesAwayFromZero,
     /// )?;
     /// assert_eq!([away.lookup(1), away.lookup(3), away.lookup(-3)], [1, 2, -2]);
-    /// let even = DequantTable::<i8, i8>::requantized(Op::Identity, 1.0, 0, 2.0, 0)?;
+    /// let even = DequantTable::<i8, i8>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 2.0, 0)?;
     /// assert_eq!([even.lookup(1), even.lookup(3), even.lookup(-3)], [0, 2, -2]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -432,7 +433,7 @@ impl<Out: Output> DequantTable<U2, Out> {
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Op, U2};
-    /// let t = DequantTable::<U2, f32>::new(Op::Identity, 1.0, 1)?;
+    /// let t = DequantTable::<U2, f32>::new(Op::from(actlut::Function::Identity), 1.0, 1)?;
     /// let mut out = [0f32; 2];
     /// t.map(&[0, 3], &mut out)?;
     /// assert_eq!(out, [-1.0, 2.0]);
@@ -496,7 +497,7 @@ impl DequantTable<u8, u8> {
     ///
     /// ```
     /// use actlut::quant::{DequantTable, Op};
-    /// let t = DequantTable::<u8, u8>::requantized(Op::Identity, 1.0, 0, 2.0, 0)?;
+    /// let t = DequantTable::<u8, u8>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 2.0, 0)?;
     /// let mut v = [0u8, 3, 200];
     /// t.apply(&mut v);
     /// assert_eq!(v, [0, 2, 100]); // 1.5 ties to even
@@ -571,7 +572,7 @@ impl<In: PackedInput<N>, Out: Output, const N: usize> PackedDequantTable<In, Out
     ///
     /// ```
     /// use actlut::quant::{PackedDequantTable, Op, U4};
-    /// let t = PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, 0)?;
+    /// let t = PackedDequantTable::<U4, f32>::new(Op::from(actlut::Function::Identity), 1.0, 0)?;
     /// assert_eq!(t.entries()[0x21], [1.0, 2.0]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -583,7 +584,7 @@ impl<In: PackedInput<N>, Out: Output, const N: usize> PackedDequantTable<In, Out
     ///
     /// ```
     /// use actlut::quant::{PackedDequantTable, Op, I4};
-    /// let t = PackedDequantTable::<I4, f32>::new(Op::Identity, 1.0, 0)?;
+    /// let t = PackedDequantTable::<I4, f32>::new(Op::from(actlut::Function::Identity), 1.0, 0)?;
     /// assert_eq!(t.lookup(0x7F), [-1.0, 7.0]);
     /// # Ok::<(), actlut::quant::QuantError>(())
     /// ```
@@ -603,11 +604,11 @@ impl<In: PackedInput<N>, Out: Output, const N: usize> PackedDequantTable<In, Out
     ///
     /// ```
     /// use actlut::quant::{PackedDequantTable, Op, U2, U4};
-    /// let t = PackedDequantTable::<U4, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+    /// let t = PackedDequantTable::<U4, u8>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 1.0, 0)?;
     /// let mut out = [0u8; 4];
     /// t.map(&[0x21, 0x43], &mut out);
     /// assert_eq!(out, [1, 2, 3, 4]);
-    /// let t2 = PackedDequantTable::<U2, u8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0)?;
+    /// let t2 = PackedDequantTable::<U2, u8, 4>::requantized(Op::from(actlut::Function::Identity), 1.0, 0, 1.0, 0)?;
     /// let mut out = [0u8; 5]; // five values in two bytes
     /// t2.map(&[0b00_01_10_11, 0b00_00_00_10], &mut out);
     /// assert_eq!(out, [3, 2, 1, 0, 2]);
@@ -705,7 +706,7 @@ impl<In: PackedInput<N>, Out: QuantOutput, const N: usize> PackedDequantTable<In
     /// ```
     /// use actlut::quant::{PackedDequantTable, Op, Rounding, U4};
     /// let t = PackedDequantTable::<U4, u8>::requantized_with(
-    ///     Op::Identity, 1.0, 0, 2.0, 0, Rounding::TiesAwayFromZero,
+    ///     Op::from(actlut::Function::Identity), 1.0, 0, 2.0, 0, Rounding::TiesAwayFromZero,
     /// )?;
     /// assert_eq!(t.lookup(0x51), [1, 3]); // 0.5 → 1, 2.5 → 3
     /// # Ok::<(), actlut::quant::QuantError>(())

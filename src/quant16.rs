@@ -333,8 +333,8 @@ impl<'a, In: Input16, Out: Output> DequantTable16<'a, In, Out> {
 }
 
 impl<'a, In: Input16, Out: FloatOutput> DequantTable16<'a, In, Out> {
-    /// Builds the table of `op` (a [`Function`](crate::Function) or
-    /// [`Op::Identity`]) after dequantizing with `scale`
+    /// Builds the table of `op` (an [`Op`] or a [`Function`](crate::Function); the identity is a
+    /// plain dequantization) after dequantizing with `scale`
     /// and `zero_point`, with float outputs, into `buffer`.
     ///
     /// # Errors
@@ -350,7 +350,7 @@ impl<'a, In: Input16, Out: FloatOutput> DequantTable16<'a, In, Out> {
     /// use actlut::quant16::DequantTable16;
     /// use half::f16;
     /// let mut buffer = vec![f16::ZERO; 65_536];
-    /// let t = DequantTable16::<u16, f16>::new_in(&mut buffer, Op::Identity, 0.5, 32768)?;
+    /// let t = DequantTable16::<u16, f16>::new_in(&mut buffer, Op::from(actlut::Function::Identity), 0.5, 32768)?;
     /// assert_eq!(t.lookup(32770), f16::ONE);
     /// let mut short = [f16::ZERO; 16];
     /// let e = DequantTable16::<u16, f16>::new_in(&mut short, Function::Gelu, 0.5, 0).unwrap_err();

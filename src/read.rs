@@ -61,3 +61,35 @@ pub(crate) fn table_ref(table: &'static ReadTable) -> TableRef {
     #[cfg(feature = "compact")]
     TableRef::Compact(table)
 }
+
+/// The lookups of the function tables, in the form the `compact` feature selects (the
+/// functions above): what `typed16!`'s `read: [read_table, selected]` calls.
+pub(crate) mod selected {
+    #[allow(unused_imports)]
+    pub(crate) use super::{apply, at, map};
+}
+
+/// The lookups of a table that is always full (a derivative table, `derivatives`: it has no
+/// compact form): what `typed16!`'s `read: [table, full]` calls.
+#[cfg(feature = "derivatives")]
+#[allow(dead_code)]
+pub(crate) mod full {
+    /// The entry for input bits `x`: one load.
+    #[inline]
+    pub(crate) fn at(table: &[u16; 65_536], x: u16) -> u16 {
+        table[usize::from(x)]
+    }
+
+    /// `xs[i] = t[xs[i]]`, with the best kernel.
+    #[inline]
+    pub(crate) fn apply(table: &[u16; 65_536], xs: &mut [u16]) {
+        crate::kernels::apply_u16(table, xs);
+    }
+
+    /// `ys[i] = t[xs[i]]`, panicking with both lengths if they differ.
+    #[inline]
+    #[track_caller]
+    pub(crate) fn map(table: &[u16; 65_536], xs: &[u16], ys: &mut [u16]) {
+        crate::kernels::map_u16(table, xs, ys);
+    }
+}

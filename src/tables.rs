@@ -27,7 +27,7 @@
 //!
 //! The feature adds `tables::compact`: every 16-bit table (`f16`, `bf16`) again,
 //! as a [`CompactRef<'static>`](crate::compact::CompactRef) over its embedded
-//! compact stored form (3–23 KiB instead of 128 KiB; read entry `i` with
+//! compact stored form (2–23 KiB instead of 128 KiB; read entry `i` with
 //! `get(i)`). `tables::GELU_F16` and the others stay `[u16; 65536]`: the feature
 //! only adds. It switches which form the function modules (`gelu::bf16`,
 //! `gelu::apply_bf16`, …) and [`Function`](crate::Function)'s slice and

@@ -42,9 +42,9 @@ use crate::builtin::BuiltinTables;
 use crate::errors::LengthMismatch;
 use crate::kernels::MapError;
 use crate::table_ref::TableRef;
-use actlut_core::{Format, Function};
+use actlut_core::{Format, Function, Op};
 
-pub use actlut_core::{midpoint_distance, MidpointDistance};
+pub use actlut_core::{midpoint_distance, midpoint_distance_op, MidpointDistance};
 
 /// The most distinct distances [`Grade::text`] lists one by one; with more,
 /// it groups them between powers of two.
@@ -259,6 +259,9 @@ pub fn ordinals(format: Format) -> Vec<Option<i64>> {
 pub struct Grade {
     /// The function graded.
     pub function: Function,
+    /// The op graded: the function with its constants, and whether it is the derivative
+    /// ([`Grade::against_op`]); `Op::from(function)` for [`Grade::new`] and [`Grade::against`].
+    pub op: Op,
     /// The format graded.
     pub format: Format,
     /// The number of entries compared: [`Format::entries`].
@@ -306,6 +309,24 @@ impl Grade {
         ordinals: &[Option<i64>],
         got: &[u16],
     ) -> Grade {
+        Grade::against_op(Op::from(function), format, table, ordinals, got)
+    }
+
+    /// [`Grade::against`] for an [`Op`]: a function with constants (`softcap(cap=30)`) or a
+    /// derivative, whose `table` is the op's (a built-in one, or one filled at run time by
+    /// [`fill_table`](crate::fill_table)). The reports name the table `<op>_<format>` and take
+    /// the exact values and midpoints of the op.
+    ///
+    /// # Panics
+    ///
+    /// As [`Grade::against`].
+    pub fn against_op(
+        op: Op,
+        format: Format,
+        table: TableRef,
+        ordinals: &[Option<i64>],
+        got: &[u16],
+    ) -> Grade {
         assert_eq!(got.len(), table.entries(), "one output per table entry");
         assert_eq!(
             ordinals.len(),
@@ -339,7 +360,8 @@ impl Grade {
             });
         }
         Grade {
-            function,
+            function: op.function(),
+            op,
             format,
             entries: got.len(),
             mismatches,
@@ -347,9 +369,9 @@ impl Grade {
         }
     }
 
-    /// The table's name: `gelu_f16`.
+    /// The table's name: `gelu_f16`, `softcap(cap=30)_bf16`, `gelu_derivative_bf16`.
     pub fn table_name(&self) -> String {
-        format!("{}_{}", self.function.name(), self.format.name())
+        format!("{}_{}", self.op, self.format.name())
     }
 
     /// The number of mismatches of kind `w` (for [`Wrong::Ulps`], of exactly
@@ -448,9 +470,12 @@ impl Grade {
     }
 
     /// Where the exact value at `m`'s input lies among the format's rounding
-    /// midpoints ([`actlut_core::midpoint_distance`]): `None` where NaN is due.
+    /// midpoints ([`actlut_core::midpoint_distance_op`]): `None` where NaN is due (or where
+    /// the op cannot be evaluated, which a graded table's op always can).
     pub fn midpoint(&self, m: &Mismatch) -> Option<MidpointDistance> {
-        actlut_core::midpoint_distance(self.function, self.format, m.input)
+        actlut_core::midpoint_distance_op(&self.op, self.format, m.input)
+            .ok()
+            .flatten()
     }
 
     /// The report of `actlut ulp` (its text form), listing the `worst` worst
@@ -581,7 +606,7 @@ impl Grade {
             got_value: value(f, m.got),
             correct: hex(f, m.correct),
             correct_value: value(f, m.correct),
-            exact: exact(self.function, f, m.input),
+            exact: exact(self.op, f, m.input),
             midpoint: self.midpoint(m).map(show_midpoint).unwrap_or_default(),
         }
     }
@@ -650,12 +675,12 @@ fn show_f64(v: f64) -> String {
     }
 }
 
-/// The reference value of `act` at the input, before rounding to the format
+/// The reference value of `op` at the input, before rounding to the format
 /// (the `f64` evaluation actlut's tables are rounded from, 17 significant
 /// digits), or `NaN` where NaN is due.
-fn exact(act: Function, format: Format, input: u16) -> String {
+fn exact(op: Op, format: Format, input: u16) -> String {
     let x = format.decode(input);
-    match actlut_core::evaluate(act, x) {
+    match actlut_core::evaluate(op, x) {
         Some(e) => {
             // `hi + lo` would turn a `-0` into `+0`.
             let v = if e.lo == 0.0 { e.hi } else { e.hi + e.lo };

@@ -80,7 +80,7 @@ fn quantized(c: &mut Criterion) {
             });
         });
         if with_computed {
-            let act = f.function().unwrap_or(Function::Gelu);
+            let act = f.function();
             g.bench_function("computed_exact", |b| {
                 b.iter(|| actlut::computed::map_f32(act, black_box(&xs), &mut ys));
             });

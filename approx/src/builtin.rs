@@ -7,8 +7,9 @@ use crate::Function;
 /// exact values (actlut's reference math), `sup|f'|` and asymptotic slopes.
 ///
 /// These are actlut's activations whose derivative is bounded on the whole
-/// real line (each function's facts come from its one home in
-/// `actlut-codegen`, so this list follows [`Function::ALL`]), plus `relu`.
+/// real line, at their default constants (each function's facts come from its
+/// one home in `actlut-core`, so this list follows [`Function::ALL`]; `relu` is
+/// [`Function::Relu`]).
 /// (`exp`, `log` and `rsqrt` have no finite `sup|f'|`; tabulate them with
 /// `QuantizedFunction::new` or `new_array` and a bound for your range, or use
 /// [`ExpTable`](super::ExpTable).)
@@ -23,15 +24,7 @@ use crate::Function;
 /// # Ok::<(), actlut_approx::ApproxError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Builtin(Kind);
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Kind {
-    /// An activation whose derivative is bounded.
-    Function(Function),
-    /// `max(0, x)`.
-    Relu,
-}
+pub struct Builtin(Function);
 
 /// How many activations have a bounded derivative.
 const BOUNDED: usize = {
@@ -47,19 +40,19 @@ const BOUNDED: usize = {
 };
 
 impl Builtin {
-    /// `max(0, x)`; sup|f'| = 1.
-    pub const RELU: Builtin = Builtin(Kind::Relu);
+    /// `max(0, x)` ([`Function::Relu`]); sup|f'| = 1.
+    pub const RELU: Builtin = Builtin(Function::Relu);
 
     /// Every built-in function: the activations whose derivative is bounded, in
-    /// the order of [`Function::ALL`], then `relu`.
+    /// the order of [`Function::ALL`].
     ///
     /// ```
     /// use actlut_approx::Builtin;
     /// assert!(Builtin::ALL.iter().all(|f| f.sup_abs_derivative() <= 1.76));
-    /// assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
+    /// assert!(Builtin::ALL.contains(&Builtin::RELU));
     /// ```
-    pub const ALL: [Builtin; BOUNDED + 1] = {
-        let mut all = [Builtin::RELU; BOUNDED + 1];
+    pub const ALL: [Builtin; BOUNDED] = {
+        let mut all = [Builtin::RELU; BOUNDED];
         let (mut i, mut n) = (0, 0);
         while i < Function::ALL.len() {
             if let Some(b) = Builtin::new(Function::ALL[i]) {
@@ -81,38 +74,32 @@ impl Builtin {
     /// ```
     pub const fn new(activation: Function) -> Option<Builtin> {
         if activation.sup_abs_derivative().is_some() {
-            Some(Builtin(Kind::Function(activation)))
+            Some(Builtin(activation))
         } else {
             None
         }
     }
 
-    /// The actlut [`Function`] it is, or `None` for `relu`.
+    /// The actlut [`Function`] it is.
     ///
     /// ```
     /// use actlut_approx::{Builtin, Function};
     /// let silu = Builtin::new(Function::Silu).unwrap();
-    /// assert_eq!(silu.function(), Some(Function::Silu));
-    /// assert_eq!(Builtin::RELU.function(), None);
+    /// assert_eq!(silu.function(), Function::Silu);
+    /// assert_eq!(Builtin::RELU.function(), Function::Relu);
     /// ```
-    pub const fn function(self) -> Option<Function> {
-        match self.0 {
-            Kind::Function(a) => Some(a),
-            Kind::Relu => None,
-        }
+    pub const fn function(self) -> Function {
+        self.0
     }
 
-    /// Its name: the activation's table name (`gelu_tanh`, …) or `relu`.
+    /// Its name: the function's table name (`gelu_tanh`, `relu`, …).
     ///
     /// ```
     /// use actlut_approx::{Builtin, Function};
     /// assert_eq!(Builtin::new(Function::GeluTanh).unwrap().name(), "gelu_tanh");
     /// ```
     pub const fn name(self) -> &'static str {
-        match self.function() {
-            Some(a) => a.name(),
-            None => "relu",
-        }
+        self.0.name()
     }
 
     /// Looks a function up by its [`name`](Self::name) or its cargo feature name
@@ -126,7 +113,7 @@ impl Builtin {
     pub fn from_name(name: &str) -> Option<Builtin> {
         Builtin::ALL
             .into_iter()
-            .find(|b| b.name() == name || b.function().is_some_and(|a| a.feature() == name))
+            .find(|b| b.name() == name || b.0.feature() == name)
     }
 
     /// An upper bound on `|f'(x)|` over all real `x` (where `f` is not
@@ -142,12 +129,9 @@ impl Builtin {
     /// assert!(sup(Function::Gelu) > 1.1289);
     /// ```
     pub const fn sup_abs_derivative(self) -> f64 {
-        match self.0 {
-            Kind::Function(a) => match a.sup_abs_derivative() {
-                Some(sup) => sup,
-                None => unreachable!(),
-            },
-            Kind::Relu => 1.0,
+        match self.0.sup_abs_derivative() {
+            Some(sup) => sup,
+            None => unreachable!(),
         }
     }
 
@@ -161,30 +145,21 @@ impl Builtin {
     /// assert_eq!(slopes(Function::Tanh), (0.0, 0.0));
     /// ```
     pub const fn asymptotic_slopes(self) -> (f32, f32) {
-        match self.0 {
-            Kind::Function(a) => match a.asymptotic_slopes() {
-                Some(slopes) => slopes,
-                None => unreachable!(),
-            },
-            Kind::Relu => (0.0, 1.0),
+        match self.0.asymptotic_slopes() {
+            Some(slopes) => slopes,
+            None => unreachable!(),
         }
     }
 
     /// The function at one `f32`, correctly rounded: actlut's computed path
-    /// (`actlut_core::eval_f32`), or `max(0, x)` for `relu`
-    /// (NaN kept).
+    /// (`actlut_core::eval_f32`).
     ///
     /// ```
     /// use actlut_approx::{Builtin, Function};
     /// assert_eq!(Builtin::new(Function::Sigmoid).unwrap().eval(0.0), 0.5);
     /// ```
     pub fn eval(self, x: f32) -> f32 {
-        match self.0 {
-            Kind::Function(a) => actlut_core::eval_f32(a, x),
-            Kind::Relu if x > 0.0 => x,
-            Kind::Relu if x.is_nan() => x,
-            Kind::Relu => 0.0,
-        }
+        actlut_core::eval_f32(self.0, x)
     }
 
     /// The function at one finite `f64`, through actlut's reference math
@@ -202,11 +177,7 @@ impl Builtin {
         if !x.is_finite() {
             return f64::NAN;
         }
-        match self.0 {
-            Kind::Function(a) => actlut_core::evaluate(a, x).map_or(f64::NAN, |e| e.hi + e.lo),
-            Kind::Relu if x > 0.0 => x,
-            Kind::Relu => 0.0,
-        }
+        actlut_core::evaluate(self.0, x).map_or(f64::NAN, |e| e.hi + e.lo)
     }
 }
 

@@ -70,20 +70,20 @@ fn builtin_names_round_trip_and_unknown_names_are_errors() {
 }
 
 /// `Builtin::ALL` is every activation whose derivative is bounded, in the order of
-/// `Function::ALL`, then relu: derived, not listed.
+/// `Function::ALL` (relu among them): derived, not listed.
 #[test]
-fn builtins_are_the_activations_with_a_bounded_derivative_then_relu() {
+fn builtins_are_the_activations_with_a_bounded_derivative() {
     let bounded: Vec<Builtin> = Function::ALL
         .into_iter()
         .filter(|a| a.sup_abs_derivative().is_some())
         .map(|a| Builtin::try_from(a).unwrap())
         .collect();
-    assert_eq!(Builtin::ALL[..Builtin::ALL.len() - 1], bounded[..]);
-    assert_eq!(Builtin::ALL.last(), Some(&Builtin::RELU));
+    assert_eq!(Builtin::ALL[..], bounded[..]);
+    assert!(Builtin::ALL.contains(&Builtin::RELU));
     for a in Function::ALL {
         assert_eq!(
             Builtin::new(a).is_some(),
-            bounded.iter().any(|b| b.function() == Some(a))
+            bounded.iter().any(|b| b.function() == a)
         );
     }
     assert_eq!(
@@ -233,7 +233,8 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
     assert!(sig.eval(1e30) <= 1.0 && sig.eval(-1e30) >= 0.0);
     // Outside [-8, 8] the tails stay within the in-range bound for every
     // builtin but softsign, which approaches ±1 only as 1/|x|: its tail error
-    // is up to 1/(1 + 8).
+    // is up to 1/(1 + 8); and situ (beta 4), whose 4·tanh(x/4)·sigmoid(x) is
+    // 4·(1 − tanh 2) = 0.1457… below 4 at 8.
     for f in Builtin::ALL {
         let q = QuantizedFunction::<[f32; 1025]>::builtin_array(f, 1.0 / 64.0, -8.0, 8.0).unwrap();
         let xs: Vec<f32> = (0..4000).map(|i| -1000.0 + i as f32 * 0.5).collect();
@@ -241,6 +242,8 @@ fn tails_follow_the_asymptotes_of_builtins_and_the_last_secant_of_user_functions
         let allowed = q.error_bound().unwrap()
             + if f == Builtin::new(Function::Softsign).unwrap() {
                 1.0 / 9.0
+            } else if f == Builtin::new(Function::Situ).unwrap() {
+                0.146
             } else {
                 0.0
             };

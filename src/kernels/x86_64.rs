@@ -454,10 +454,13 @@ impl Block<[u16; 65_536]> for Avx512Full {
 
     #[inline(always)]
     unsafe fn prepare(table: &[u16; 65_536]) -> (__m512i, __m512i) {
-        (
-            _mm512_set1_epi32(i32::from(table[65_535])),
-            _mm512_set1_epi32(65_535),
-        )
+        // SAFETY: the caller guarantees AVX-512 F.
+        unsafe {
+            (
+                _mm512_set1_epi32(i32::from(table[65_535])),
+                _mm512_set1_epi32(65_535),
+            )
+        }
     }
 
     #[inline(always)]
