@@ -335,7 +335,7 @@ fn best_is_available_and_the_entry_points_use_it() {
         let best = Kernel::best(shape);
         assert!(best.is_available_for(shape));
         println!("best kernel for {shape:?} tables: {best:?}");
-        // The documented choice for this CPU (tests/kernel_choice.rs holds the table).
+        // The documented choice for this CPU (tests/tables/kernel_choice.rs holds the table).
         assert_eq!(best, Kernel::best_on(shape, CpuClass::detect()));
     }
     // Both layouts, interleaved: each layout's choice is its own, made on its

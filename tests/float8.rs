@@ -145,7 +145,7 @@ fn float8_narrowing_differs_from_actlut_and_ml_dtypes_only_by_saturating() {
         sweep(),
         &mut d5,
     );
-    // And the ml_dtypes vectors (actlut equals them: tests/fp8_conversions.rs).
+    // And the ml_dtypes vectors (actlut equals them: tests/tables/fp8_conversions.rs).
     let v4 = vectors(include_str!("vectors/float8_e4m3fn_from_f32.txt"));
     let v5 = vectors(include_str!("vectors/float8_e5m2_from_f32.txt"));
     compare_narrowing(

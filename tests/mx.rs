@@ -34,12 +34,12 @@ impl Bits for f16 {
     }
 }
 
-const OPS: [Op; 5] = [
-    Op::Identity,
-    Op::Function(Function::Gelu),
-    Op::Function(Function::Silu),
-    Op::Function(Function::Exp),
-    Op::Function(Function::Log),
+const OPS: [Function; 5] = [
+    Function::Identity,
+    Function::Gelu,
+    Function::Silu,
+    Function::Exp,
+    Function::Log,
 ];
 
 fn fp4(code: u8) -> f64 {
@@ -111,7 +111,7 @@ fn element_values_decode_like_ml_dtypes_and_reject_stray_bits() {
 }
 
 fn check_mx_table<O: Bits>() {
-    for op in OPS {
+    for op in OPS.map(Op::from) {
         let t = MxFp4Table::<O>::new(op);
         for s in 0..=255u8 {
             for c in 0..16u8 {
@@ -139,7 +139,7 @@ fn mxfp4_tables_equal_the_reference_on_every_scale_and_code() {
 }
 
 fn check_nvfp4_table<O: Bits>(global: f32) {
-    for op in OPS {
+    for op in OPS.map(Op::from) {
         let t = Nvfp4Table::<O>::new(op, global).unwrap();
         for s in 0..=255u8 {
             let scale = Format::Fp8E4M3.decode(u16::from(s)) * f64::from(global);
@@ -168,7 +168,7 @@ fn nvfp4_tables_equal_the_reference_on_every_scale_and_code() {
 /// 0.5 · 2^-127 is the f32 subnormal 2^-128, and gelu of a huge value is the value.
 #[test]
 fn extreme_scales_round_once_from_the_exact_product() {
-    let t = MxFp4Table::<f32>::new(Op::Identity);
+    let t = MxFp4Table::<f32>::new(Op::from(Function::Identity));
     assert_eq!(t.lookup(254, 0x7), f32::INFINITY);
     assert_eq!(t.lookup(254, 0xF), f32::NEG_INFINITY);
     assert_eq!(t.lookup(254, 0x2), 2f32.powi(127));
@@ -177,7 +177,7 @@ fn extreme_scales_round_once_from_the_exact_product() {
     let b = MxFp4Table::<bf16>::new(Function::Gelu);
     assert_eq!(b.lookup(200, 0x7), bf16::from_f64(6.0 * 2f64.powi(73)));
     assert_eq!(b.lookup(254, 0x7), bf16::INFINITY);
-    let h = MxFp4Table::<f16>::new(Op::Identity);
+    let h = MxFp4Table::<f16>::new(Op::from(Function::Identity));
     assert_eq!(h.lookup(127 + 16, 0x1), f16::from_f32(32768.0));
     assert_eq!(h.lookup(127 + 16, 0x7), f16::INFINITY); // 393216 > 65504
 }
@@ -288,21 +288,21 @@ fn check_kernels<O: Bits + Default>(op: Op) {
 fn every_fp4_kernel_equals_the_scalar_loop_on_every_length_offset_and_byte() {
     check_kernels::<f32>(Op::from(Function::Gelu));
     check_kernels::<bf16>(Op::from(Function::Gelu));
-    check_kernels::<f16>(Op::Identity);
+    check_kernels::<f16>(Op::from(Function::Identity));
 }
 
 /// The kernels' unsafe blocks on short inputs, for Miri: the identity (plain dequantization)
 /// builds its tables without the reference math, which Miri would take minutes to interpret.
 #[test]
 fn every_fp4_kernel_equals_the_scalar_loop_on_short_inputs() {
-    check_kernels::<f32>(Op::Identity);
-    check_kernels::<bf16>(Op::Identity);
+    check_kernels::<f32>(Op::from(Function::Identity));
+    check_kernels::<bf16>(Op::from(Function::Identity));
 }
 
 /// Unpacking order: element 2i is the low nibble of byte i.
 #[test]
 fn mxfp4_packing_puts_the_first_element_in_the_low_nibble() {
-    let t = MxFp4Table::<f32>::new(Op::Identity);
+    let t = MxFp4Table::<f32>::new(Op::from(Function::Identity));
     let mut packed = [0u8; 16];
     packed[0] = 0x2B; // element 0: 0xB (−1.5), element 1: 0x2 (1.0)
     packed[15] = 0x70; // element 30: 0, element 31: 6
@@ -369,7 +369,7 @@ fn check_map_mx<O: Bits + Default>(op: Op) {
 
 #[test]
 fn map_mx_equals_the_reference_for_every_element_format_and_scale() {
-    check_map_mx::<f32>(Op::Identity);
+    check_map_mx::<f32>(Op::from(Function::Identity));
     check_map_mx::<bf16>(Op::from(Function::Gelu));
     check_map_mx::<f16>(Op::from(Function::Tanh));
     check_map_mx::<f32>(Op::from(Function::Sigmoid));
@@ -381,7 +381,7 @@ fn the_nan_scale_makes_its_block_nan() {
     let codes: Vec<u8> = (0..64).map(|i| i as u8).collect(); // two blocks of FP8 codes
     let mut out = [0f32; 64];
     map_mx(
-        Op::Identity,
+        Op::from(Function::Identity),
         Element::Fp8E4M3,
         &codes,
         &[0xFF, 127],
@@ -397,7 +397,7 @@ fn the_nan_scale_makes_its_block_nan() {
     // E4M3 NaN element (0x7F) and an E4M3 NaN NVFP4 block scale.
     let mut out = [0f32; 32];
     map_mx(
-        Op::Identity,
+        Op::from(Function::Identity),
         Element::Fp8E4M3,
         &[0x7F; 32],
         &[127],
@@ -405,14 +405,14 @@ fn the_nan_scale_makes_its_block_nan() {
     )
     .unwrap();
     assert!(out.iter().all(|v| v.to_bits() == 0x7FC0_0000));
-    let nv = Nvfp4Table::<f16>::new(Op::Identity, 1.0).unwrap();
+    let nv = Nvfp4Table::<f16>::new(Op::from(Function::Identity), 1.0).unwrap();
     assert_eq!(nv.lookup(0x7F, 0x3).to_bits(), 0x7E00);
     assert_eq!(nv.lookup(0xFF, 0x0).to_bits(), 0x7E00);
 }
 
 #[test]
 fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
-    let t = MxFp4Table::<f32>::new(Op::Identity);
+    let t = MxFp4Table::<f32>::new(Op::from(Function::Identity));
     let mut out = [7.0f32; 64];
     let e = t.map(&[0; 20], &[127], &mut out[..32]).unwrap_err();
     assert_eq!(
@@ -443,7 +443,7 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
             found: 63
         }
     );
-    let nv = Nvfp4Table::<f32>::new(Op::Identity, 1.0).unwrap();
+    let nv = Nvfp4Table::<f32>::new(Op::from(Function::Identity), 1.0).unwrap();
     let e = nv.map(&[0; 12], &[0x38], &mut out[..16]).unwrap_err();
     assert_eq!(
         e,
@@ -457,7 +457,7 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
     let mut codes = [0x08u8; 64];
     codes[32 + 5] = 0x48;
     let e = map_mx(
-        Op::Identity,
+        Op::from(Function::Identity),
         Element::Fp6E2M3,
         &codes,
         &[127, 127],
@@ -477,7 +477,7 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
         "block 1, element 5: code 0x48 has bits above its width"
     );
     let e = map_mx(
-        Op::Identity,
+        Op::from(Function::Identity),
         Element::Fp8E4M3,
         &codes[..40],
         &[127],
@@ -494,7 +494,7 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
     assert!(out.iter().all(|&v| v == 7.0), "nothing written on error");
     // The NVFP4 global scale must be finite and positive.
     for g in [f32::NAN, 0.0, -0.0, -1.0, f32::INFINITY, f32::NEG_INFINITY] {
-        let e = Nvfp4Table::<f32>::new(Op::Identity, g).unwrap_err();
+        let e = Nvfp4Table::<f32>::new(Op::from(Function::Identity), g).unwrap_err();
         assert!(matches!(e, BlockError::GlobalScale { value } if value.to_bits() == g.to_bits()));
         assert!(e
             .to_string()
@@ -545,7 +545,7 @@ fn bad_blocks_are_errors_that_name_the_block_and_write_nothing() {
 #[test]
 fn fused_mxfp4_gelu_bf16_equals_dequantize_then_the_gelu_bf16_table() {
     let fused = MxFp4Table::<bf16>::new(Function::Gelu);
-    let plain = MxFp4Table::<bf16>::new(Op::Identity);
+    let plain = MxFp4Table::<bf16>::new(Op::from(Function::Identity));
     for s in 0..=255u8 {
         for c in 0..16u8 {
             let x = plain.lookup(s, c);
@@ -571,7 +571,7 @@ fn fused_f32_tables_equal_the_computed_f32_path_inside_f32_range() {
         Function::Exp,
         Function::Log,
     ] {
-        let t = MxFp4Table::<f32>::new(Op::Function(act));
+        let t = MxFp4Table::<f32>::new(Op::from(act));
         for s in 0..0xFFu8 {
             for c in 0..16u8 {
                 let x = fp4(c) * e8m0_to_f64(s);

@@ -16,7 +16,7 @@ use half::{bf16, f16};
 
 fn ops() -> Vec<Op> {
     vec![
-        Op::Identity,
+        Op::from(Function::Identity),
         Op::from(Function::Sigmoid),
         Op::from(Function::Tanh),
         Op::from(Function::Gelu),
@@ -33,18 +33,18 @@ fn stage1(q: i32, scale: f32, zero_point: i32) -> f32 {
 }
 
 fn stage2_f32(op: Op, x: f32) -> f32 {
-    match op {
-        Op::Identity => x,
-        Op::Function(f) => actlut::computed::f32(f, x),
+    match op.function() {
+        Function::Identity => x,
+        f => actlut::computed::f32(f, x),
     }
 }
 
 fn stage2_half(op: Op, format: Format, x: f32) -> u16 {
-    match (op, format) {
+    match (op.function(), format) {
         // half's conversions from f32 round once.
-        (Op::Identity, Format::F16) => f16::from_f32(x).to_bits(),
-        (Op::Identity, _) => bf16::from_f32(x).to_bits(),
-        (Op::Function(f), _) => eval_value(f, format, f64::from(x)),
+        (Function::Identity, Format::F16) => f16::from_f32(x).to_bits(),
+        (Function::Identity, _) => bf16::from_f32(x).to_bits(),
+        (f, _) => eval_value(f, format, f64::from(x)),
     }
 }
 
@@ -73,7 +73,7 @@ fn float_tables<In: Input16>(scale: f32, zp: i32) {
             format!(
                 "{} {} -> {o}: scale {scale:e}, zp {zp}",
                 In::TYPE.name(),
-                op.name()
+                op
             )
         };
         let mut b32 = vec![0f32; 65_536];
@@ -118,7 +118,7 @@ fn quant_table<In: Input16, Out: QuantOutput + Into<i32> + Default + Clone>(
             want,
             "{} {} -> {} ({}) at {i:#06x}",
             In::TYPE.name(),
-            op.name(),
+            op,
             Out::TYPE.name(),
             r.name()
         );
@@ -164,7 +164,7 @@ fn entry_i_is_the_code_with_bit_pattern_i() {
     let mut buf = vec![0i16; 65_536];
     let id = DequantTable16::<i16, i16>::requantized_in(
         &mut buf,
-        Op::Identity,
+        Op::from(Function::Identity),
         1.0,
         0,
         1.0,
@@ -179,7 +179,7 @@ fn entry_i_is_the_code_with_bit_pattern_i() {
     let mut buf = vec![0u16; 65_536];
     let id = DequantTable16::<u16, u16>::requantized_in(
         &mut buf,
-        Op::Identity,
+        Op::from(Function::Identity),
         1.0,
         0,
         1.0,
@@ -200,8 +200,16 @@ fn identity_i16_to_i8_with_256_times_the_scale_has_ties_at_every_odd_multiple_of
     // away disagree where the even neighbour is toward zero: q / 256 = ±(2m + 1/2).
     let mk = |r| {
         let mut buf = vec![0i8; 65_536];
-        DequantTable16::<i16, i8>::requantized_in(&mut buf, Op::Identity, 1.0, 0, 256.0, 0, r)
-            .unwrap();
+        DequantTable16::<i16, i8>::requantized_in(
+            &mut buf,
+            Op::from(Function::Identity),
+            1.0,
+            0,
+            256.0,
+            0,
+            r,
+        )
+        .unwrap();
         buf
     };
     let (even, away) = (mk(Rounding::TiesToEven), mk(Rounding::TiesAwayFromZero));
@@ -273,7 +281,8 @@ fn check_typed<Out: FloatOutput + Default + Clone + PartialEq + std::fmt::Debug>
 #[should_panic(expected = "source slice length (3) does not match destination slice length (2)")]
 fn map_with_different_lengths_panics_naming_both() {
     let mut b = vec![f16::ZERO; 65_536];
-    let t = DequantTable16::<u16, f16>::new_in(&mut b, Op::Identity, 1.0, 0).unwrap();
+    let t =
+        DequantTable16::<u16, f16>::new_in(&mut b, Op::from(Function::Identity), 1.0, 0).unwrap();
     t.map(&[1, 2, 3], &mut [f16::ZERO; 2]);
 }
 
@@ -281,7 +290,8 @@ fn map_with_different_lengths_panics_naming_both() {
 fn bad_parameters_are_errors_naming_the_argument() {
     let mut b = vec![0f32; 65_536];
     for s in [0.0, -1.0, f32::NAN, f32::INFINITY] {
-        let e = DequantTable16::<i16, f32>::new_in(&mut b, Op::Identity, s, 0).unwrap_err();
+        let e = DequantTable16::<i16, f32>::new_in(&mut b, Op::from(Function::Identity), s, 0)
+            .unwrap_err();
         assert!(
             matches!(
                 e,
@@ -295,8 +305,11 @@ fn bad_parameters_are_errors_naming_the_argument() {
     }
     // Too small: 32768 · scale < 2^-126.
     let line = f32::MIN_POSITIVE / 32768.0;
-    assert!(DequantTable16::<i16, f32>::new_in(&mut b, Op::Identity, line, 0).is_ok());
-    let e = DequantTable16::<i16, f32>::new_in(&mut b, Op::Identity, line / 2.0, 0).unwrap_err();
+    assert!(
+        DequantTable16::<i16, f32>::new_in(&mut b, Op::from(Function::Identity), line, 0).is_ok()
+    );
+    let e = DequantTable16::<i16, f32>::new_in(&mut b, Op::from(Function::Identity), line / 2.0, 0)
+        .unwrap_err();
     assert!(matches!(
         e,
         QuantError::ScaleTooSmall {
@@ -307,17 +320,21 @@ fn bad_parameters_are_errors_naming_the_argument() {
     ));
     assert!(e.to_string().contains("2^-126"), "{e}");
     for zp in [-32769, 32768] {
-        let e = DequantTable16::<i16, f32>::new_in(&mut b, Op::Identity, 1.0, zp).unwrap_err();
+        let e = DequantTable16::<i16, f32>::new_in(&mut b, Op::from(Function::Identity), 1.0, zp)
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             format!("zero_point = {zp} is outside i16 (-32768..=32767)")
         );
     }
-    let e = DequantTable16::<u16, f32>::new_in(&mut b, Op::Identity, 1.0, -1).unwrap_err();
+    let e = DequantTable16::<u16, f32>::new_in(&mut b, Op::from(Function::Identity), 1.0, -1)
+        .unwrap_err();
     assert_eq!(e.to_string(), "zero_point = -1 is outside u16 (0..=65535)");
     for len in [0, 65_535, 65_537] {
         let mut short = vec![0f32; len];
-        let e = DequantTable16::<i16, f32>::new_in(&mut short, Op::Identity, 1.0, 0).unwrap_err();
+        let e =
+            DequantTable16::<i16, f32>::new_in(&mut short, Op::from(Function::Identity), 1.0, 0)
+                .unwrap_err();
         assert_eq!(
             e,
             QuantError::Length {
@@ -329,14 +346,30 @@ fn bad_parameters_are_errors_naming_the_argument() {
     }
     let mut b = vec![0i8; 65_536];
     let r = Rounding::TiesToEven;
-    let e = DequantTable16::<i16, i8>::requantized_in(&mut b, Op::Identity, 1.0, 0, 1.0, 128, r)
-        .unwrap_err();
+    let e = DequantTable16::<i16, i8>::requantized_in(
+        &mut b,
+        Op::from(Function::Identity),
+        1.0,
+        0,
+        1.0,
+        128,
+        r,
+    )
+    .unwrap_err();
     assert_eq!(
         e.to_string(),
         "out_zero_point = 128 is outside i8 (-128..=127)"
     );
-    let e = DequantTable16::<i16, i8>::requantized_in(&mut b, Op::Identity, 1.0, 0, 0.0, 0, r)
-        .unwrap_err();
+    let e = DequantTable16::<i16, i8>::requantized_in(
+        &mut b,
+        Op::from(Function::Identity),
+        1.0,
+        0,
+        0.0,
+        0,
+        r,
+    )
+    .unwrap_err();
     assert!(matches!(
         e,
         QuantError::Scale {
@@ -345,8 +378,16 @@ fn bad_parameters_are_errors_naming_the_argument() {
         }
     ));
     let mut b = vec![0u16; 65_536];
-    let e = DequantTable16::<i16, u16>::requantized_in(&mut b, Op::Identity, 1.0, 0, 1.0, 65536, r)
-        .unwrap_err();
+    let e = DequantTable16::<i16, u16>::requantized_in(
+        &mut b,
+        Op::from(Function::Identity),
+        1.0,
+        0,
+        1.0,
+        65536,
+        r,
+    )
+    .unwrap_err();
     assert_eq!(
         e.to_string(),
         "out_zero_point = 65536 is outside u16 (0..=65535)"

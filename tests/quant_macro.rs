@@ -110,7 +110,7 @@ fn macro_tables_equal_run_time_tables() {
     same(
         "identity i4",
         &ID_I4_F32,
-        &DequantTable::<I4, f32>::new(Op::Identity, 0.5, 7).unwrap(),
+        &DequantTable::<I4, f32>::new(Op::from(Function::Identity), 0.5, 7).unwrap(),
     );
     same(
         "erf u4",

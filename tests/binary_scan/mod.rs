@@ -22,10 +22,10 @@ pub fn stored_forms(haystack: &[u8]) -> Vec<(usize, &[u8])> {
         let Ok(header) = Header::parse(&haystack[at..]) else {
             continue;
         };
-        if let Some(bytes) = haystack.get(at..at + header.stored_len()) {
-            if CompactRef::from_bytes(bytes).is_ok() {
-                found.push((at, bytes));
-            }
+        if let Some(bytes) = haystack.get(at..at + header.stored_len())
+            && CompactRef::from_bytes(bytes).is_ok()
+        {
+            found.push((at, bytes));
         }
     }
     found

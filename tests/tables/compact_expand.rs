@@ -7,7 +7,7 @@
 //! A test file of its own: the expansion is process-wide, and the other
 //! compact tests must keep reading the compact forms.
 //!
-//! `cargo test -p actlut --features compact --test compact_expand` (without
+//! `cargo test -p actlut --features compact --test tables compact_expand::` (without
 //! `compact` and `std`, only the tests on packed tables run).
 
 use actlut_codegen::compact::{compact, CompactRef, Layout, StoredFormError, HEADER_BYTES};

@@ -9,7 +9,7 @@ use actlut::TableRef;
 use actlut::{Format, Function};
 use actlut_codegen::sha256;
 
-mod support;
+use crate::support;
 use support::lock_entries;
 
 /// The little-endian bytes of a compiled-in table, through the `Function` API.
@@ -56,11 +56,55 @@ fn manifest_lists_exactly_the_enabled_tables_with_their_lock_hashes() {
             expected_order.push(name);
         }
     }
-    assert_eq!(TABLES.len(), enabled);
-    let order: Vec<&str> = TABLES.iter().map(|t| t.name).collect();
-    assert_eq!(order, expected_order);
+    // The function tables first, in lock order; then the derivative tables (`derivatives`).
+    let functions: Vec<&str> = TABLES
+        .iter()
+        .filter(|t| !t.derivative)
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(functions, expected_order);
+    assert!(TABLES[..enabled].iter().all(|t| !t.derivative));
     assert_eq!(manifest::REFERENCE_VERSION, lock[0].reference);
     assert!(manifest::find("gelu_f17").is_none());
+}
+
+/// With `derivatives`, the manifest lists a derivative table for every enabled function and
+/// format that has one, under its lock name and hash, and the hash is that of the table
+/// `actlut::fill_table` computes at run time; without it, none.
+#[test]
+fn manifest_lists_exactly_the_enabled_derivative_tables() {
+    let lock = lock_entries();
+    let derivatives: Vec<_> = TABLES.iter().filter(|t| t.derivative).collect();
+    if !cfg!(feature = "derivatives") {
+        assert!(derivatives.is_empty());
+        return;
+    }
+    let functions = TABLES.iter().filter(|t| !t.derivative);
+    let mut expected = Vec::new();
+    for format in Format::ALL {
+        for t in functions.clone().filter(|t| t.format == format) {
+            let op = t.op().with_derivative(true);
+            if format.can_represent_op(&op) {
+                expected.push(format!("{op}_{}", format.name()));
+            }
+        }
+    }
+    let names: Vec<String> = derivatives.iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(names, expected);
+    for t in derivatives {
+        let l = lock.iter().find(|e| e.name == t.name).unwrap();
+        assert!(l.derivative && l.function == t.function && l.format == t.format);
+        assert_eq!(t.sha256, l.sha256, "{}: manifest hash vs lock", t.name);
+        let mut table = vec![0u16; t.format.entries()];
+        actlut::fill_table(&t.op(), t.format, &mut table[..]).unwrap();
+        let bytes = actlut_codegen::table_bytes_le(t.format, &table);
+        assert_eq!(
+            t.sha256,
+            sha256(&bytes),
+            "{}: manifest hash vs fill_table",
+            t.name
+        );
+    }
 }
 
 #[test]
@@ -111,7 +155,14 @@ fn distinct_tables_are_distinct_statics() {
 #[cfg(feature = "self-check")]
 #[test]
 fn self_check_accepts_every_compiled_in_table() {
-    for t in TABLES {
+    for t in TABLES.iter().filter(|t| t.derivative) {
+        // A derivative table (`derivatives`): its entries as fill_table computes them.
+        let mut table = vec![0u16; t.format.entries()];
+        actlut::fill_table(&t.op(), t.format, &mut table[..]).unwrap();
+        let bytes = actlut_codegen::table_bytes_le(t.format, &table);
+        assert_eq!(t.check(&bytes[..]), Ok(()), "{}", t.name);
+    }
+    for t in TABLES.iter().filter(|t| !t.derivative) {
         let bytes = embedded_le(t.function, t.format).unwrap();
         assert_eq!(t.check(&bytes[..]), Ok(()), "{}", t.name);
         match t.function.table(t.format).unwrap() {

@@ -7,7 +7,7 @@
 use actlut::fp8::{self, Fp8};
 use actlut_codegen::Format;
 
-mod vector_file;
+use crate::vector_file;
 use vector_file::vectors;
 
 /// The formats of at most 8 bits: every one has ml_dtypes vectors.

@@ -5,7 +5,7 @@ use actlut::BuiltinTables;
 use actlut::{Format, Function};
 use actlut_codegen::{lock, sha256};
 
-mod support;
+use crate::support;
 use support::lock_entries;
 
 /// The little-endian bytes of a full 16-bit table (`tables::<NAME>` is one in
@@ -32,15 +32,28 @@ fn compact_le_bytes(t: &actlut::compact::CompactRef<'_>) -> Vec<u8> {
 #[test]
 fn lock_has_one_entry_for_every_function_and_format() {
     let entries = lock_entries();
-    assert_eq!(entries.len(), actlut_codegen::table_pairs().count());
+    let derivatives = actlut_codegen::derivative_table_pairs().count();
+    assert_eq!(
+        entries.len(),
+        actlut_codegen::table_pairs().count() + derivatives
+    );
     for (function, format) in actlut_codegen::table_pairs() {
-        {
-            let name = format!("{}_{}", function.name(), format.name());
-            assert!(
-                entries.iter().any(|e| e.name == name),
-                "{name} missing from the lock"
-            );
-        }
+        let name = format!("{}_{}", function.name(), format.name());
+        let e = entries.iter().find(|e| e.name == name);
+        assert!(
+            e.is_some_and(|e| !e.derivative && e.function == function),
+            "{name} missing from the lock"
+        );
+    }
+    // The derivative tables follow the function tables, in the same order.
+    for (i, (function, format)) in actlut_codegen::derivative_table_pairs().enumerate() {
+        let name = format!("{}_derivative_{}", function.name(), format.name());
+        let e = &entries[entries.len() - derivatives + i];
+        assert_eq!(e.name, name);
+        assert!(
+            e.derivative && e.function == function && e.format == format,
+            "{name}"
+        );
     }
 }
 
@@ -125,8 +138,12 @@ fn corrupt_locks_are_rejected_with_the_line_and_the_problem() {
         ("gelu_f16 gelu f16 65536 131072", "expected 7 columns"),
         ("gelu_f17 gelu f17 65536 131072 00 ref", "unknown format"),
         (
-            "swish_f16 swish f16 65536 131072 00 ref",
+            "swoosh_f16 swoosh f16 65536 131072 00 ref",
             "unknown function",
+        ),
+        (
+            "softcap_f16 softcap f16 65536 131072 00 ref",
+            "has no built-in tables",
         ),
         ("gelu_bf16 gelu f16 65536 131072 00 ref", "does not match"),
         ("gelu_f16 gelu f16 256 256 00 ref", "has 65536 entries"),
@@ -151,7 +168,7 @@ fn a_bom_a_cut_last_line_a_differing_reference_and_a_missing_table_are_errors() 
         .unwrap();
     assert_eq!(
         lock::parse(&good).unwrap().len(),
-        actlut_codegen::table_pairs().count()
+        actlut_codegen::builtin_tables().count()
     );
 
     let bom = lock::parse(&format!("\u{FEFF}{good}")).unwrap_err();
@@ -182,7 +199,7 @@ fn a_bom_a_cut_last_line_a_differing_reference_and_a_missing_table_are_errors() 
     let err = lock::parse(&lost).unwrap_err();
     let want = format!(
         "the lock is incomplete: 1 of {} tables missing (first: tanh_bf16)",
-        actlut_codegen::table_pairs().count()
+        actlut_codegen::builtin_tables().count()
     );
     assert!(err.message.contains(&want), "{err}");
     assert!(lock::parse("")

@@ -4,14 +4,14 @@
 //! for the bytes layout; `tables/actlut-compact-words.lock` for the words
 //! layout, which `compact-words` embeds).
 //!
-//! Run with `cargo test -p actlut --features compact --test compact` (and
+//! Run with `cargo test -p actlut --features compact --test tables compact::` (and
 //! `--features compact-words`). Without the feature only the lock tests run
 //! (they need no embedded table).
 
 use actlut_codegen::compact::Layout;
 use actlut_codegen::{compact_lock, Format};
 
-mod support;
+use crate::support;
 use support::{compact_lock_entries_of, compact_lock_text_of};
 
 #[test]

@@ -35,7 +35,13 @@ fn every_table_entry_equals_the_computed_path_on_every_input() {
         }
     }
     // Every table of the enabled features, as the manifest lists them.
-    assert_eq!(checked, actlut::manifest::TABLES.len());
+    assert_eq!(
+        checked,
+        actlut::manifest::TABLES
+            .iter()
+            .filter(|t| !t.derivative)
+            .count()
+    );
     #[cfg(feature = "all")]
     assert_eq!(checked, actlut_codegen::table_pairs().count());
 }

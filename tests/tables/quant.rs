@@ -11,10 +11,16 @@ use actlut_codegen::quant::eval_value;
 use actlut_codegen::Format;
 use half::{bf16, f16};
 
-/// Every op: the identity, then the 16 functions.
+/// Every op: the identity, then the other functions with built-in tables (at their default
+/// constants).
 fn ops() -> Vec<Op> {
-    std::iter::once(Op::Identity)
-        .chain(Function::ALL.into_iter().map(Op::Function))
+    std::iter::once(Op::from(Function::Identity))
+        .chain(
+            Function::ALL
+                .into_iter()
+                .filter(|&f| f.has_defaults() && f != Function::Identity)
+                .map(Op::from),
+        )
         .collect()
 }
 
@@ -61,18 +67,18 @@ fn stage1(q: i32, scale: f32, zero_point: i32) -> f32 {
 }
 
 fn stage2_f32(op: Op, x: f32) -> f32 {
-    match op {
-        Op::Identity => x,
-        Op::Function(f) => actlut::computed::f32(f, x),
+    match op.function() {
+        Function::Identity => x,
+        f => actlut::computed::f32(f, x),
     }
 }
 
 fn stage2_half(op: Op, format: Format, x: f32) -> u16 {
-    match (op, format) {
+    match (op.function(), format) {
         // half's conversions from f32 round once (checked exhaustively in codegen's tests).
-        (Op::Identity, Format::F16) => f16::from_f32(x).to_bits(),
-        (Op::Identity, _) => bf16::from_f32(x).to_bits(),
-        (Op::Function(f), _) => eval_value(f, format, f64::from(x)),
+        (Function::Identity, Format::F16) => f16::from_f32(x).to_bits(),
+        (Function::Identity, _) => bf16::from_f32(x).to_bits(),
+        (f, _) => eval_value(f, format, f64::from(x)),
     }
 }
 
@@ -114,13 +120,7 @@ fn float_outputs_equal_the_unfused_pipeline<In: Input>() {
     for op in ops() {
         for scale in SCALES {
             for zp in zero_points(ty) {
-                let what = || {
-                    format!(
-                        "{} {}: scale {scale:e}, zero point {zp}",
-                        ty.name(),
-                        op.name()
-                    )
-                };
+                let what = || format!("{} {}: scale {scale:e}, zero point {zp}", ty.name(), op);
                 let t = DequantTable::<In, f32>::new(op, scale, zp).unwrap();
                 check_table(&|| what() + " -> f32", &t, same_f32, |q| {
                     stage2_f32(op, stage1(q, scale, zp))
@@ -161,7 +161,7 @@ fn requantized_outputs_equal_the_unfused_pipeline<In: Input>() {
                         format!(
                             "{} {} -> i8: scale {scale:e}, zero point {zp}, out {os:e}, {ozp}",
                             ty.name(),
-                            op.name()
+                            op
                         )
                     };
                     check_table(
@@ -180,7 +180,7 @@ fn requantized_outputs_equal_the_unfused_pipeline<In: Input>() {
                         format!(
                             "{} {} -> u8: scale {scale:e}, zero point {zp}, out {os:e}, {ozp}",
                             ty.name(),
-                            op.name()
+                            op
                         )
                     };
                     check_table(
@@ -247,7 +247,8 @@ fn lookup_map_get_and_apply_agree_with_the_entries() {
     let mut m = vec![0i8; 256];
     r.map(&all, &mut m);
     assert_eq!(v, m);
-    let r = DequantTable::<u8, u8>::requantized(Op::Identity, 0.1, 5, 0.1, 5).unwrap();
+    let r =
+        DequantTable::<u8, u8>::requantized(Op::from(Function::Identity), 0.1, 5, 0.1, 5).unwrap();
     let all: Vec<u8> = (0..=255).collect();
     let mut v = all.clone();
     r.apply(&mut v);
@@ -255,15 +256,13 @@ fn lookup_map_get_and_apply_agree_with_the_entries() {
         v, all,
         "identity with equal parameters requantizes every code to itself"
     );
-    // An Function, a Function and an Op give the same table.
+    // A Function and an Op give the same table.
     let a = DequantTable::<u8, f16>::new(Function::Mish, 0.02, 100).unwrap();
-    let b = DequantTable::<u8, f16>::new(Function::Mish, 0.02, 100).unwrap();
-    let c = DequantTable::<u8, f16>::new(Op::Function(Function::Mish), 0.02, 100).unwrap();
-    assert_eq!(a.entries(), b.entries());
-    assert_eq!(b.entries(), c.entries());
+    let c = DequantTable::<u8, f16>::new(Op::from(Function::Mish), 0.02, 100).unwrap();
+    assert_eq!(a.entries(), c.entries());
     assert_eq!(
         (a.scale(), a.zero_point(), a.op()),
-        (0.02, 100, Op::Function(Function::Mish))
+        (0.02, 100, Op::from(Function::Mish))
     );
 }
 
@@ -421,7 +420,9 @@ fn packed_tables_hold_both_nibbles_of_every_byte_low_first() {
         let mut odd = vec![0f32; 511];
         p.map(&bytes, &mut odd);
         assert_eq!(odd[..], out[..511]);
-        let r = PackedDequantTable::<In, u8>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
+        let r =
+            PackedDequantTable::<In, u8>::requantized(Op::from(Function::Identity), 1.0, 0, 1.0, 0)
+                .unwrap();
         for b in 0..=255u8 {
             let [lo, hi] = r.lookup(b);
             let val = |nib: u8| In::TYPE.value(nib.into()).clamp(0, 255) as u8;
@@ -455,7 +456,14 @@ fn packed_2_bit_tables_hold_the_four_values_of_every_byte_lowest_first() {
             p.map(&bytes, &mut part);
             assert_eq!(part[..], out[..1024 - short]);
         }
-        let r = PackedDequantTable::<In, i8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
+        let r = PackedDequantTable::<In, i8, 4>::requantized(
+            Op::from(actlut::Function::Identity),
+            1.0,
+            0,
+            1.0,
+            0,
+        )
+        .unwrap();
         for b in 0..=255u8 {
             let want = [0, 2, 4, 6].map(|shift| In::TYPE.value(((b >> shift) & 3).into()) as i8);
             assert_eq!(r.lookup(b), want, "{b:#04x}");
@@ -464,20 +472,28 @@ fn packed_2_bit_tables_hold_the_four_values_of_every_byte_lowest_first() {
     check::<I2>();
     check::<U2>();
     // The byte ONNX writes for INT2 [1, 0, −1, −2]: 0b10_11_00_01.
-    let t = PackedDequantTable::<I2, i8, 4>::requantized(Op::Identity, 1.0, 0, 1.0, 0).unwrap();
+    let t = PackedDequantTable::<I2, i8, 4>::requantized(
+        Op::from(actlut::Function::Identity),
+        1.0,
+        0,
+        1.0,
+        0,
+    )
+    .unwrap();
     assert_eq!(t.lookup(0b10_11_00_01), [1, 0, -1, -2]);
 }
 
 #[test]
 #[should_panic(expected = "2 packed bytes hold 5..=8 values, not 4")]
 fn packed_2_bit_map_with_a_wrong_length_panics() {
-    let p = PackedDequantTable::<U2, f32, 4>::new(Op::Identity, 1.0, 0).unwrap();
+    let p = PackedDequantTable::<U2, f32, 4>::new(Op::from(actlut::Function::Identity), 1.0, 0)
+        .unwrap();
     p.map(&[0, 0], &mut [0.0; 4]);
 }
 
 #[test]
 fn unpacked_2_bit_values_outside_the_type_are_errors_naming_index_and_value() {
-    let t = DequantTable::<I2, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    let t = DequantTable::<I2, f32>::new(Op::from(actlut::Function::Identity), 1.0, 0).unwrap();
     let mut out = [0f32; 3];
     let e = t.map(&[1, -2, 2], &mut out).unwrap_err();
     assert_eq!(
@@ -494,7 +510,7 @@ fn unpacked_2_bit_values_outside_the_type_are_errors_naming_index_and_value() {
         t.get(-3).unwrap_err().to_string(),
         "value -3 is outside i2 (-2..=1)"
     );
-    let u = DequantTable::<U2, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    let u = DequantTable::<U2, f32>::new(Op::from(actlut::Function::Identity), 1.0, 0).unwrap();
     assert!(u.map(&[4], &mut [0.0]).is_err());
     assert_eq!(
         u.map(&[0, 1], &mut [0.0]).unwrap_err(),
@@ -508,7 +524,7 @@ fn unpacked_2_bit_values_outside_the_type_are_errors_naming_index_and_value() {
 #[test]
 #[should_panic(expected = "2 packed bytes hold 4 or 3 values, not 2")]
 fn packed_map_with_a_wrong_length_panics() {
-    let p = PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    let p = PackedDequantTable::<U4, f32>::new(Op::from(Function::Identity), 1.0, 0).unwrap();
     p.map(&[0, 0], &mut [0.0; 2]);
 }
 
@@ -545,7 +561,7 @@ fn out_of_range_unpacked_4_bit_values_are_errors_naming_index_and_value() {
             format!("value {bad} is outside i4 (-8..=7)")
         );
     }
-    let u = DequantTable::<U4, f32>::new(Op::Identity, 1.0, 0).unwrap();
+    let u = DequantTable::<U4, f32>::new(Op::from(Function::Identity), 1.0, 0).unwrap();
     assert_eq!(
         u.get(100).unwrap_err().to_string(),
         "value 100 is outside u4 (0..=15)"
@@ -606,13 +622,29 @@ fn bad_parameters_are_errors_naming_the_parameter_and_value() {
     }
     let zp = |ty: QuantType, v: i32| -> Result<(), QuantError> {
         match ty {
-            QuantType::I8 => DequantTable::<i8, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
-            QuantType::U8 => DequantTable::<u8, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
-            QuantType::I4 => DequantTable::<I4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
-            QuantType::U4 => PackedDequantTable::<U4, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
-            QuantType::I2 => DequantTable::<I2, f32>::new(Op::Identity, 1.0, v).map(|_| ()),
+            QuantType::I8 => {
+                DequantTable::<i8, f32>::new(Op::from(actlut::Function::Identity), 1.0, v)
+                    .map(|_| ())
+            }
+            QuantType::U8 => {
+                DequantTable::<u8, f32>::new(Op::from(actlut::Function::Identity), 1.0, v)
+                    .map(|_| ())
+            }
+            QuantType::I4 => {
+                DequantTable::<I4, f32>::new(Op::from(actlut::Function::Identity), 1.0, v)
+                    .map(|_| ())
+            }
+            QuantType::U4 => {
+                PackedDequantTable::<U4, f32>::new(Op::from(actlut::Function::Identity), 1.0, v)
+                    .map(|_| ())
+            }
+            QuantType::I2 => {
+                DequantTable::<I2, f32>::new(Op::from(actlut::Function::Identity), 1.0, v)
+                    .map(|_| ())
+            }
             QuantType::U2 => {
-                PackedDequantTable::<U2, f32, 4>::new(Op::Identity, 1.0, v).map(|_| ())
+                PackedDequantTable::<U2, f32, 4>::new(Op::from(actlut::Function::Identity), 1.0, v)
+                    .map(|_| ())
             }
             QuantType::I16 | QuantType::U16 => unreachable!("tests/quant16.rs"),
         }

@@ -1,7 +1,8 @@
 //! The docs follow the code. Every cargo feature of `actlut` has its row in the
 //! feature tables of the README and of the crate docs (the `//!` front page of
 //! `src/lib.rs`), and no row names a feature that does not exist; their
-//! function tables list exactly `Function::ALL` and their format tables
+//! function tables list exactly the functions of `Function::ALL` with built-in tables (every
+//! constant with a default) and their format tables
 //! exactly `Format::ALL`, in order; and every count of functions, formats or
 //! tables in the prose of the README, the crate docs, docs/*.md and
 //! BENCHMARKS.md is either the true one (from `Function::ALL`, `Format::ALL`
@@ -135,11 +136,16 @@ fn check_feature_tables(doc: &str, markdown: &str) {
             }
         }
     }
-    let functions: Vec<&str> = Function::ALL.iter().map(|f| f.feature()).collect();
+    // The functions with built-in tables (every constant with a default) have features.
+    let functions: Vec<&str> = Function::ALL
+        .iter()
+        .filter(|f| f.has_defaults())
+        .map(|f| f.feature())
+        .collect();
     assert_eq!(
         named(&tables, "function"),
         functions,
-        "{doc}: the `function feature` table must list every function of Function::ALL, in order"
+        "{doc}: the `function feature` table must list every function of Function::ALL with built-in tables, in order"
     );
     let formats: Vec<&str> = Format::ALL.iter().map(|f| f.feature()).collect();
     assert_eq!(
@@ -161,14 +167,25 @@ fn every_feature_function_and_format_has_its_row_in_the_crate_docs() {
 
 /// The lock's tables: (name, format) per line.
 fn lock_tables() -> Vec<(String, String)> {
+    lock_lines(false)
+}
+
+/// The (name, format) of every derivative table of the lock (`derivatives`).
+fn lock_derivative_tables() -> Vec<(String, String)> {
+    lock_lines(true)
+}
+
+/// The (name, format) of the lock's function tables, or of its derivative tables.
+fn lock_lines(derivative: bool) -> Vec<(String, String)> {
     read("tables/actlut.lock")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
+        .filter_map(|l| {
             let mut cols = l.split_whitespace();
             let name = cols.next().unwrap().to_string();
-            let format = cols.nth(1).expect("a format column").to_string();
-            (name, format)
+            let function = cols.next().expect("a function column");
+            let format = cols.next().expect("a format column").to_string();
+            (function.ends_with("_derivative") == derivative).then_some((name, format))
         })
         .collect()
 }
@@ -179,9 +196,12 @@ fn truth(what: &str) -> Option<usize> {
     let tables = lock_tables();
     let of_format = |name: &str| tables.iter().filter(|(_, f)| f == name).count();
     Some(match what {
-        "functions" => Function::ALL.len(),
+        // The functions with built-in tables: every constant with a default.
+        "functions" => Function::ALL.iter().filter(|f| f.has_defaults()).count(),
         "formats" => Format::ALL.len(),
+        // The function tables; a derivative table is counted as one ("N derivative tables").
         "tables" => tables.len(),
+        "derivative tables" => lock_derivative_tables().len(),
         "16-bit tables" => of_format("f16") + of_format("bf16"),
         "f16 tables" => of_format("f16"),
         "bf16 tables" => of_format("bf16"),
@@ -228,7 +248,7 @@ fn counts(text: &str) -> Vec<(usize, usize, String, bool)> {
             let (next, after) = (word(k + 1), word(k + 2));
             let what = match (next, after) {
                 ("functions" | "formats" | "tables", _) => next.to_string(),
-                ("16-bit" | "f16" | "bf16", "tables") => format!("{next} tables"),
+                ("16-bit" | "f16" | "bf16" | "derivative", "tables") => format!("{next} tables"),
                 _ => continue,
             };
             let mut end = i;
@@ -625,23 +645,25 @@ fn every_statement_of_the_compact_size_range_is_the_locks() {
                     .rfind(|c: char| !(c.is_ascii_digit() || c == '–'))
                     .map_or(0, |i| i + 1);
                 let range = &head[start..];
-                if let Some((a, b)) = range.split_once('–') {
-                    if !a.is_empty() && !b.is_empty() && !line[..start].ends_with('.') {
-                        seen += 1;
-                        // A line of the words layout (`compact-words`) states
-                        // its lock's range; every other line the bytes layout's.
-                        let (want, lock) = if line.contains("words") {
-                            (&words, "tables/actlut-compact-words.lock")
-                        } else {
-                            (&bytes, "tables/actlut-compact.lock")
-                        };
-                        assert_eq!(
-                            &format!("{range} KiB"),
-                            want,
-                            "{file}:{}: the compact forms' range from {lock} is {want}",
-                            n + 1
-                        );
-                    }
+                if let Some((a, b)) = range.split_once('–')
+                    && !a.is_empty()
+                    && !b.is_empty()
+                    && !line[..start].ends_with('.')
+                {
+                    seen += 1;
+                    // A line of the words layout (`compact-words`) states
+                    // its lock's range; every other line the bytes layout's.
+                    let (want, lock) = if line.contains("words") {
+                        (&words, "tables/actlut-compact-words.lock")
+                    } else {
+                        (&bytes, "tables/actlut-compact.lock")
+                    };
+                    assert_eq!(
+                        &format!("{range} KiB"),
+                        want,
+                        "{file}:{}: the compact forms' range from {lock} is {want}",
+                        n + 1
+                    );
                 }
             }
         }
@@ -812,7 +834,7 @@ fn the_two_layouts_totals_are_the_locks() {
 }
 
 /// docs/SEMANTICS.md's "Other engines' names" table lists exactly the names of
-/// `actlut_core::names::ENGINE_NAMES`, each beside the function it parses to.
+/// `actlut_core::names::ENGINE_NAMES`, each beside the op it parses to.
 #[test]
 fn the_engines_names_table_lists_every_engine_name_with_its_function() {
     let semantics = read("docs/SEMANTICS.md");
@@ -828,7 +850,7 @@ fn the_engines_names_table_lists_every_engine_name_with_its_function() {
     {
         let cells = row_cells(line);
         let (names, functions) = (backticked(&cells[1]), backticked(&cells[2]));
-        // One function for every name, or one per name, in order.
+        // One op for every name, or one per name, in order.
         for (i, name) in names.iter().enumerate() {
             let function = if functions.len() == 1 {
                 &functions[0]
@@ -840,7 +862,7 @@ fn the_engines_names_table_lists_every_engine_name_with_its_function() {
     }
     let mut want: Vec<(String, String)> = actlut_core::names::ENGINE_NAMES
         .iter()
-        .map(|(n, f)| (n.to_string(), f.name().to_string()))
+        .map(|(n, op)| (n.to_string(), op.to_string()))
         .collect();
     listed.sort();
     want.sort();
