@@ -1,141 +1,61 @@
-//! The derivative of every function of [`Function`], for the backward pass.
+//! The derivative of an op for the backward pass: actlut's exact derivative, the op with
+//! `with_derivative(true)` evaluated by [`actlut::eval_op_f32`] (correctly rounded to `f32`)
+//! and, for the 16-bit tables, by [`actlut::fill_table`].
 
-use actlut::Function;
-use core::f64::consts::{FRAC_2_SQRT_PI, PI, SQRT_2};
+use actlut::Op;
 
-/// SELU's λ and α (actlut-core's `selu`, PyTorch's and ONNX's defaults).
-const SELU_LAMBDA: f64 = 1.050_700_987_355_480_5;
-const SELU_ALPHA: f64 = 1.673_263_242_354_377_3;
-
-/// `sigmoid(x)`, without overflow at either end.
-fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + libm::exp(-x))
-    } else {
-        let e = libm::exp(x);
-        e / (1.0 + e)
-    }
-}
-
-/// `sigmoid'(x) = sigmoid(x)·sigmoid(−x) = e^−|x| / (1 + e^−|x|)²`, without cancellation.
-fn sigmoid_prime(x: f64) -> f64 {
-    let e = libm::exp(-x.abs());
-    e / ((1.0 + e) * (1.0 + e))
-}
-
-/// `1 − tanh(u)² = 4·e^−2|u| / (1 + e^−2|u|)²`, without cancellation for large `|u|`.
-fn sech2(u: f64) -> f64 {
-    let e = libm::exp(-2.0 * u.abs());
-    4.0 * e / ((1.0 + e) * (1.0 + e))
-}
-
-/// `ln(1 + e^x)`, stable at both ends.
-fn softplus(x: f64) -> f64 {
-    x.max(0.0) + libm::log1p(libm::exp(-x.abs()))
-}
-
-/// The derivative of `activation` at `x`, evaluated by its closed form in `f64` and rounded
-/// to `f32`: what the backward pass of [`crate::apply`] multiplies the gradient by.
+/// The derivative of `op` at `x`, correctly rounded to `f32`: what the backward pass of
+/// [`crate::apply_op`] multiplies an `F32` gradient by.
 ///
-/// Where the function is not differentiable the value is PyTorch's choice: `hardsigmoid`
-/// `1/6` on the open interval (−3, 3) and 0 outside it (also at ±3); `hardswish` 0 below −3,
-/// `x/3 + 1/2` on [−3, 3], 1 above 3; `elu` and `selu` take the left branch at 0 (1 and
-/// `λ·α`·1). `log` and `rsqrt` are NaN below zero (`log` at −0 and +0: +inf as `1/x` at +0;
-/// `rsqrt` at ±0: −inf). NaN in, NaN out.
+/// actlut's exact derivative, [`actlut::eval_op_f32`] of `op.with_derivative(true)`: for every
+/// function and every value of its constants (`softcap(cap=30)`, `elu(alpha=0.5)`). At a kink
+/// the value is the limit from the left, as actlut's docs/SEMANTICS.md states (relu′(0) = 0,
+/// hardswish′(−3) = 0, hardsigmoid′(3) = 1/6); `log` and `rsqrt` have NaN derivatives below
+/// zero. NaN in, NaN out.
 ///
-/// # Panics
+/// # Errors
 ///
-/// For a function that actlut adds after this crate's release (every function of
-/// `Function::ALL` has its derivative; the tests check each).
+/// [`Error::SecondDerivative`](crate::Error::SecondDerivative) when `op` is itself a
+/// derivative: actlut has no second derivatives.
 ///
 /// ```
-/// use actlut_burn::{derivative, Function};
-/// assert_eq!(derivative(Function::Sigmoid, 0.0), 0.25);
-/// assert_eq!(derivative(Function::Gelu, 0.0), 0.5);
-/// assert_eq!(derivative(Function::Exp, 1.0), core::f32::consts::E);
+/// use actlut_burn::{derivative, Function, Op};
+/// assert_eq!(derivative(&Op::from(Function::Sigmoid), 0.0)?, 0.25);
+/// assert_eq!(derivative(&Op::from(Function::Gelu), 0.0)?, 0.5);
+/// assert_eq!(derivative(&Op::from(Function::Exp), 1.0)?, core::f32::consts::E);
+/// // softcap(x) = 30·tanh(x/30): softcap′(0) = 1.
+/// assert_eq!(derivative(&"softcap(cap=30)".parse()?, 0.0)?, 1.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn derivative(activation: Function, x: f32) -> f32 {
-    let x = f64::from(x);
-    let d = match activation {
-        Function::Gelu => {
-            // Φ(x) + x·φ(x).
-            let cdf = 0.5 * libm::erfc(-x / SQRT_2);
-            let pdf = libm::exp(-0.5 * x * x) / (2.0 * PI).sqrt();
-            cdf + x * pdf
-        }
-        Function::GeluTanh => {
-            let k = (2.0 / PI).sqrt();
-            let u = k * (x + 0.044_715 * x * x * x);
-            0.5 * (1.0 + libm::tanh(u)) + 0.5 * x * sech2(u) * k * (1.0 + 3.0 * 0.044_715 * x * x)
-        }
-        Function::Sigmoid => sigmoid_prime(x),
-        Function::Tanh => sech2(x),
-        Function::Silu => sigmoid(x) + x * sigmoid_prime(x),
-        Function::Mish => {
-            let sp = softplus(x);
-            libm::tanh(sp) + x * sech2(sp) * sigmoid(x)
-        }
-        Function::Softplus => sigmoid(x),
-        Function::Softsign => 1.0 / ((1.0 + x.abs()) * (1.0 + x.abs())),
-        Function::Elu => {
-            if x > 0.0 {
-                1.0
-            } else {
-                libm::exp(x)
-            }
-        }
-        Function::Selu => {
-            if x > 0.0 {
-                SELU_LAMBDA
-            } else {
-                SELU_LAMBDA * SELU_ALPHA * libm::exp(x)
-            }
-        }
-        Function::Hardsigmoid => {
-            if x > -3.0 && x < 3.0 {
-                1.0 / 6.0
-            } else {
-                0.0
-            }
-        }
-        Function::Hardswish => {
-            if x < -3.0 {
-                0.0
-            } else if x <= 3.0 {
-                x / 3.0 + 0.5
-            } else {
-                1.0
-            }
-        }
-        Function::Erf => FRAC_2_SQRT_PI * libm::exp(-x * x),
-        Function::Exp => libm::exp(x),
-        Function::Log => {
-            if x < 0.0 {
-                f64::NAN
-            } else {
-                1.0 / x.abs()
-            }
-        }
-        Function::Rsqrt => {
-            if x < 0.0 {
-                f64::NAN
-            } else if x == 0.0 {
-                f64::NEG_INFINITY
-            } else {
-                -0.5 / (x * x.sqrt())
-            }
-        }
-        Function::GeluQuick => {
-            let a = 1.702;
-            sigmoid(a * x) + a * x * sigmoid_prime(a * x)
-        }
-        Function::Logsigmoid => sigmoid(-x),
-        // `Function` is non-exhaustive: a function added to actlut needs its row here
-        // (the tests run every function of `Function::ALL`).
-        other => unimplemented!("actlut_burn: no derivative for {}", other.name()),
-    };
-    if x.is_nan() {
-        return f32::NAN;
+pub fn derivative(op: &Op, x: f32) -> Result<f32, crate::Error> {
+    Ok(F32Path::derivative_of(op)?.at(x))
+}
+
+/// An op evaluated at an `f32` by actlut's computed path ([`actlut::eval_op_f32`]): a
+/// function, or (for the backward pass) its derivative.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct F32Path {
+    /// The op (the derivative, for the backward pass).
+    op: Op,
+}
+
+impl F32Path {
+    /// The path for `op`.
+    pub(crate) fn of(op: &Op) -> F32Path {
+        F32Path { op: *op }
     }
-    d as f32
+
+    /// The path for the derivative of `op`, or [`crate::Error::SecondDerivative`] when `op`
+    /// is a derivative itself.
+    pub(crate) fn derivative_of(op: &Op) -> Result<F32Path, crate::Error> {
+        if op.is_derivative() {
+            return Err(crate::Error::SecondDerivative { op: *op });
+        }
+        Ok(F32Path::of(&op.with_derivative(true)))
+    }
+
+    /// The value at `x`, correctly rounded to `f32`.
+    pub(crate) fn at(self, x: f32) -> f32 {
+        actlut::eval_op_f32(&self.op, x)
+    }
 }

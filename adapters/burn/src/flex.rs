@@ -1,9 +1,9 @@
 //! The Flex kernels: the forward pass over a `FlexTensor` of any layout, and the autodiff
 //! op with its backward pass.
 
+use actlut::half::slice::HalfFloatSliceExt as _;
 use actlut::half::{bf16, f16};
-use actlut::BuiltinTables as _;
-use actlut::Function;
+use actlut::{Format, Op};
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::grads::Gradients;
@@ -13,78 +13,111 @@ use burn::backend::{Autodiff, Flex};
 use burn::tensor::{Bytes, DType};
 use burn_flex::{FlexTensor, Layout};
 
+use crate::derivative::F32Path;
+use crate::table::{table, table_f32};
 use crate::Error;
 
-/// `Ok` where `dtype` has a path for `activation` (a compiled-in table, or `F32`).
-pub(crate) fn check_dtype(dtype: DType, activation: Function) -> Result<(), Error> {
+/// `Ok` where `dtype` has a path for `op` (a table that is compiled in or can be filled, or
+/// `F32` with an op actlut evaluates), and, when `tracked`, for its derivative too.
+pub(crate) fn check_dtype(dtype: DType, op: &Op, tracked: bool) -> Result<(), Error> {
     match dtype {
-        DType::F16 => activation.table_f16().map(|_| ()).map_err(Error::from),
-        DType::BF16 => activation.table_bf16().map(|_| ()).map_err(Error::from),
-        DType::F32 => Ok(()),
-        dtype => Err(Error::Dtype { activation, dtype }),
+        DType::F16 => check_typed::<f16>(op, tracked),
+        DType::BF16 => check_typed::<bf16>(op, tracked),
+        DType::F32 => check_typed::<f32>(op, tracked),
+        dtype => Err(Error::Dtype { op: *op, dtype }),
     }
 }
 
-/// An element type of the paths: its dtype and its slice maps.
+fn check_typed<E: Elem>(op: &Op, tracked: bool) -> Result<(), Error> {
+    E::path(op)?;
+    if tracked {
+        E::derivative_path(op)?;
+    }
+    Ok(())
+}
+
+/// An element type of the paths: its dtype, how an op is evaluated over it (a table, or the
+/// computed path), and its slice maps.
 trait Elem: bytemuck::Pod + burn::tensor::Element + Default {
     const DTYPE: DType;
-    /// `out = f(x)` over contiguous slices.
-    fn map(act: Function, x: &[Self], out: &mut [Self]) -> Result<(), Error>;
+    /// An op made ready for this type: a table, or the computed path.
+    type Path: Copy;
+    /// The derivative made ready: `f'(x)` correctly rounded to `f32` at every `x` of the type.
+    type DerivativePath: Copy;
+    /// The path of `op`, or why there is none.
+    fn path(op: &Op) -> Result<Self::Path, Error>;
+    /// The path of `op`'s derivative, or why there is none.
+    fn derivative_path(op: &Op) -> Result<Self::DerivativePath, Error>;
+    /// `f'(x)` correctly rounded to `f32`.
+    fn derivative_at(p: Self::DerivativePath, x: Self) -> f32;
+    /// `out = f(x)` over contiguous slices of the same length.
+    fn map(p: Self::Path, x: &[Self], out: &mut [Self]);
     /// `x = f(x)` in place.
-    fn apply(act: Function, x: &mut [Self]) -> Result<(), Error>;
+    fn apply(p: Self::Path, x: &mut [Self]);
     fn to_f32(self) -> f32;
     fn from_f32(v: f32) -> Self;
 }
 
-fn map_err(e: actlut::MapError) -> Error {
-    match e {
-        actlut::MapError::MissingTable(t) => Error::MissingTable(t),
-        // The output is allocated with the input's length.
-        other => unreachable!("{other}"),
-    }
+/// The table path of the two 16-bit types.
+macro_rules! half_elem {
+    ($t:ty, $dtype:expr, $format:expr) => {
+        impl Elem for $t {
+            const DTYPE: DType = $dtype;
+            type Path = &'static [u16; 65536];
+            type DerivativePath = &'static [f32; 65536];
+            fn path(op: &Op) -> Result<Self::Path, Error> {
+                table(op, $format)
+            }
+            fn derivative_path(op: &Op) -> Result<Self::DerivativePath, Error> {
+                if op.is_derivative() {
+                    return Err(Error::SecondDerivative { op: *op });
+                }
+                Ok(table_f32(&op.with_derivative(true), $format))
+            }
+            fn derivative_at(t: Self::DerivativePath, x: $t) -> f32 {
+                t[usize::from(x.to_bits())]
+            }
+            fn map(t: Self::Path, x: &[$t], out: &mut [$t]) {
+                actlut::kernels::map_u16(t, x.reinterpret_cast(), out.reinterpret_cast_mut());
+            }
+            fn apply(t: Self::Path, x: &mut [$t]) {
+                actlut::kernels::apply_u16(t, x.reinterpret_cast_mut());
+            }
+            fn to_f32(self) -> f32 {
+                <$t>::to_f32(self)
+            }
+            fn from_f32(v: f32) -> $t {
+                <$t>::from_f32(v)
+            }
+        }
+    };
 }
 
-impl Elem for f16 {
-    const DTYPE: DType = DType::F16;
-    fn map(act: Function, x: &[f16], out: &mut [f16]) -> Result<(), Error> {
-        act.map_f16(x, out).map_err(map_err)
-    }
-    fn apply(act: Function, x: &mut [f16]) -> Result<(), Error> {
-        act.apply_f16(x).map_err(Error::from)
-    }
-    fn to_f32(self) -> f32 {
-        self.to_f32()
-    }
-    fn from_f32(v: f32) -> f16 {
-        f16::from_f32(v)
-    }
-}
-
-impl Elem for bf16 {
-    const DTYPE: DType = DType::BF16;
-    fn map(act: Function, x: &[bf16], out: &mut [bf16]) -> Result<(), Error> {
-        act.map_bf16(x, out).map_err(map_err)
-    }
-    fn apply(act: Function, x: &mut [bf16]) -> Result<(), Error> {
-        act.apply_bf16(x).map_err(Error::from)
-    }
-    fn to_f32(self) -> f32 {
-        self.to_f32()
-    }
-    fn from_f32(v: f32) -> bf16 {
-        bf16::from_f32(v)
-    }
-}
+half_elem!(f16, DType::F16, Format::F16);
+half_elem!(bf16, DType::BF16, Format::Bf16);
 
 impl Elem for f32 {
     const DTYPE: DType = DType::F32;
-    fn map(act: Function, x: &[f32], out: &mut [f32]) -> Result<(), Error> {
-        actlut::computed::map_f32(act, x, out);
-        Ok(())
+    type Path = F32Path;
+    type DerivativePath = F32Path;
+    fn path(op: &Op) -> Result<F32Path, Error> {
+        Ok(F32Path::of(op))
     }
-    fn apply(act: Function, x: &mut [f32]) -> Result<(), Error> {
-        actlut::computed::apply_f32(act, x);
-        Ok(())
+    fn derivative_path(op: &Op) -> Result<F32Path, Error> {
+        F32Path::derivative_of(op)
+    }
+    fn derivative_at(p: F32Path, x: f32) -> f32 {
+        p.at(x)
+    }
+    fn map(p: F32Path, x: &[f32], out: &mut [f32]) {
+        for (y, &x) in out.iter_mut().zip(x) {
+            *y = p.at(x);
+        }
+    }
+    fn apply(p: F32Path, x: &mut [f32]) {
+        for x in x {
+            *x = p.at(*x);
+        }
     }
     fn to_f32(self) -> f32 {
         self
@@ -102,10 +135,11 @@ fn is_dense<E: Elem>(x: &FlexTensor) -> bool {
 
 /// `f(x)` over a tensor of element type `E`: in place when `x` owns a dense buffer alone,
 /// otherwise into a new contiguous buffer.
-fn forward_typed<E: Elem>(mut x: FlexTensor, act: Function) -> Result<FlexTensor, Error> {
+fn forward_typed<E: Elem>(mut x: FlexTensor, op: &Op) -> Result<FlexTensor, Error> {
+    let path = E::path(op)?;
     if is_dense::<E>(&x) {
         if let Some(buf) = x.try_storage_mut::<E>() {
-            E::apply(act, buf)?;
+            E::apply(path, buf);
             return Ok(x);
         }
     }
@@ -113,11 +147,11 @@ fn forward_typed<E: Elem>(mut x: FlexTensor, act: Function) -> Result<FlexTensor
     let n = x.layout().num_elements();
     let mut out = vec![E::default(); n];
     match x.layout().contiguous_offsets() {
-        Some((start, end)) => E::map(act, &x.storage::<E>()[start..end], &mut out)?,
+        Some((start, end)) => E::map(path, &x.storage::<E>()[start..end], &mut out),
         None => {
             let c = x.to_contiguous();
             let src = c.as_slice::<E>().expect("contiguous");
-            E::map(act, src, &mut out)?;
+            E::map(path, src, &mut out);
         }
     }
     Ok(FlexTensor::new(
@@ -127,16 +161,13 @@ fn forward_typed<E: Elem>(mut x: FlexTensor, act: Function) -> Result<FlexTensor
     ))
 }
 
-/// `activation` of every element of `x` (Flex), or the error [`crate::apply`] reports.
-pub(crate) fn forward(x: FlexTensor, act: Function) -> Result<FlexTensor, Error> {
+/// `op` of every element of `x` (Flex), or the error [`crate::apply_op`] reports.
+pub(crate) fn forward(x: FlexTensor, op: &Op) -> Result<FlexTensor, Error> {
     match x.dtype() {
-        DType::F16 => forward_typed::<f16>(x, act),
-        DType::BF16 => forward_typed::<bf16>(x, act),
-        DType::F32 => forward_typed::<f32>(x, act),
-        dtype => Err(Error::Dtype {
-            activation: act,
-            dtype,
-        }),
+        DType::F16 => forward_typed::<f16>(x, op),
+        DType::BF16 => forward_typed::<bf16>(x, op),
+        DType::F32 => forward_typed::<f32>(x, op),
+        dtype => Err(Error::Dtype { op: *op, dtype }),
     }
 }
 
@@ -149,8 +180,15 @@ fn contiguous<E: Elem>(x: &FlexTensor) -> std::borrow::Cow<'_, [E]> {
     }
 }
 
-/// `grad · f'(x)`, formed in `f32` and rounded once to `E`.
-fn backward_typed<E: Elem>(x: &FlexTensor, grad: &FlexTensor, act: Function) -> FlexTensor {
+/// `grad · f'(x)`: `f'(x)` correctly rounded to `f32` (actlut's computed path of the
+/// derivative, tabulated over the 65,536 inputs of a 16-bit type), the product formed in `f32`
+/// and rounded once to `E`, as burn's own `mul` does.
+fn backward_typed<E: Elem>(
+    x: &FlexTensor,
+    grad: &FlexTensor,
+    op: &Op,
+) -> Result<FlexTensor, Error> {
+    let d = E::derivative_path(op)?;
     let xs = contiguous::<E>(x);
     let gs = contiguous::<E>(grad);
     assert_eq!(
@@ -161,30 +199,36 @@ fn backward_typed<E: Elem>(x: &FlexTensor, grad: &FlexTensor, act: Function) -> 
     let out: Vec<E> = xs
         .iter()
         .zip(gs.iter())
-        .map(|(&x, &g)| E::from_f32(g.to_f32() * crate::derivative(act, x.to_f32())))
+        .map(|(&x, &g)| E::from_f32(g.to_f32() * E::derivative_at(d, x)))
         .collect();
-    FlexTensor::new(
+    Ok(FlexTensor::new(
         Bytes::from_elems(out),
         Layout::contiguous(x.layout().shape().clone()),
         E::DTYPE,
-    )
+    ))
 }
 
-/// The backward pass of an activation: the gradient times `f'` at the forward input.
-pub(crate) fn backward(x: &FlexTensor, grad: &FlexTensor, act: Function) -> FlexTensor {
+/// The backward pass of an op: the gradient times `f'` at the forward input.
+///
+/// # Panics
+///
+/// Never for a tensor that the forward pass recorded: it made the derivative's path (or
+/// reported why there is none) before recording.
+pub(crate) fn backward(x: &FlexTensor, grad: &FlexTensor, op: &Op) -> FlexTensor {
     // The gradient has the output's dtype, which is the input's.
-    match x.dtype() {
-        DType::F16 => backward_typed::<f16>(x, grad, act),
-        DType::BF16 => backward_typed::<bf16>(x, grad, act),
-        DType::F32 => backward_typed::<f32>(x, grad, act),
+    let g = match x.dtype() {
+        DType::F16 => backward_typed::<f16>(x, grad, op),
+        DType::BF16 => backward_typed::<bf16>(x, grad, op),
+        DType::F32 => backward_typed::<f32>(x, grad, op),
         dtype => unreachable!("the forward pass refused {dtype:?}"),
-    }
+    };
+    g.unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The autodiff op: its state is the forward input.
 #[derive(Debug)]
 struct ActlutBackward {
-    activation: Function,
+    op: Op,
 }
 
 impl Backward<Flex, 1> for ActlutBackward {
@@ -194,25 +238,26 @@ impl Backward<Flex, 1> for ActlutBackward {
         let [parent] = ops.parents;
         let grad = grads.consume::<Flex>(&ops.node);
         if let Some(parent) = parent {
-            grads.register::<Flex>(parent.id, backward(&ops.state, &grad, self.activation));
+            grads.register::<Flex>(parent.id, backward(&ops.state, &grad, &self.op));
         }
     }
 }
 
-/// `activation` of every element of `x` (`Autodiff<Flex>`), recording the backward pass
-/// when `x` is tracked.
+/// `op` of every element of `x` (`Autodiff<Flex>`), recording the backward pass when `x` is
+/// tracked (after making the derivative's path, so that the backward pass cannot fail).
 pub(crate) fn forward_autodiff<C: CheckpointStrategy>(
     x: FloatTensor<Autodiff<Flex, C>>,
-    act: Function,
+    op: &Op,
 ) -> Result<FloatTensor<Autodiff<Flex, C>>, Error> {
-    check_dtype(x.primitive().dtype(), act)?;
-    let op = ActlutBackward { activation: act };
-    match op.prepare::<C>([x.node()]).compute_bound().stateful() {
+    let dtype = x.primitive().dtype();
+    check_dtype(dtype, op, x.is_tracked())?;
+    let backward = ActlutBackward { op: *op };
+    match backward.prepare::<C>([x.node()]).compute_bound().stateful() {
         OpsKind::Tracked(prep) => {
             let input = x.primitive().clone();
-            let output = forward(x.into_primitive(), act)?;
+            let output = forward(x.into_primitive(), op)?;
             Ok(prep.finish(input, output))
         }
-        OpsKind::UnTracked(prep) => Ok(prep.finish(forward(x.into_primitive(), act)?)),
+        OpsKind::UnTracked(prep) => Ok(prep.finish(forward(x.into_primitive(), op)?)),
     }
 }

@@ -58,10 +58,35 @@
 //! actlut to enable; so does a format (the `f16`, `bf16` and `fp8-e4m3`
 //! features of actlut).
 //!
+//! # Ops with constants
+//!
+//! [`apply_op`] takes an actlut [`Op`]: a function with its constants as exact decimals
+//! (`"softcap(cap=30)".parse()`, `"leaky_relu(alpha=0.2)"`, `Op::with_constants`). A function
+//! at its default constants uses actlut's built-in table; any other op's table (per op and
+//! dtype: 128 KiB over `F16`/`BF16`, 256 bytes over `F8E4M3`) is filled on its first use by
+//! [`actlut::fill_table`] (every entry the exact value rounded once, milliseconds per 16-bit
+//! table) and kept in a process-wide cache for the life of the process, so later calls are
+//! one lookup. `F32` evaluates the op element by element ([`actlut::eval_op_f32`]). A table
+//! actlut cannot make is a candle error that says why.
+//!
 //! # Gradients
 //!
-//! None: the ops are for inference. [`apply`] returns a tensor without a
-//! backward op (like `Tensor::apply_op1_no_bwd`).
+//! [`apply`] and [`apply_op`] record candle's backward op (`CustomOp1::bwd`): the gradient
+//! of the input is `grad · f'(x)`, where `f'(x)` is the exact derivative
+//! (`op.with_derivative(true)`) at the forward input correctly rounded to `f32` (actlut's
+//! computed path, tabulated once per op over the inputs of an `F16`, `BF16` or `F8E4M3`
+//! tensor and cached), and the product is formed in `f32` and rounded once into the tensor's
+//! dtype. candle then adds it to its zero-initialised gradient store, which makes a −0 +0
+//! and, for `BF16`, flushes a gradient below `f32`'s normal range to zero (the tests count
+//! both). So a 16-bit gradient is the exact product rounded once except
+//! where the `f32` values put it on a midpoint of the dtype (a near-tie: the tests count
+//! them, a few per 65,536); multiplying by the derivative rounded to the 16-bit dtype (what
+//! [`apply_op`] of the derivative op gives) would round twice at 16-bit precision. At a kink
+//! `f'` takes the limit from the left (actlut's docs/SEMANTICS.md).
+//!
+//! The derivative is actlut's for every op, constants included (`softcap(cap=30)`,
+//! `elu(alpha=0.5)`): `f32` values from [`actlut::eval_op_f32`], a derivative op's table from
+//! [`actlut::fill_table`]. [`apply_inplace`] has no backward pass.
 //!
 //! # Versions
 //!
@@ -82,43 +107,51 @@ pub use candle_core;
 /// re-exported so that `actlut-candle` is the one dependency a user needs.
 pub use actlut::Function;
 
+/// A function with its constants (and whether it is the derivative): actlut's [`Op`], what
+/// [`apply_op`] applies (`"softcap(cap=30)".parse()`, `Op::with_constants`).
+pub use actlut::Op;
+
+mod table;
+
+use actlut::half::slice::HalfFloatSliceExt as _;
 use actlut::half::{bf16, f16};
-use actlut::{BuiltinTables as _, Float8Tables as _};
+use actlut::Format;
 use candle_core::backend::BackendStorage as _;
 use candle_core::{
     CpuStorage, CudaStorage, CustomOp1, DType, Error, InplaceOp1, Layout, MetalStorage, Result,
     Shape, Tensor,
 };
 use float8::F8E4M3;
+use table::{table, table_f32, F32Path, TableError};
 
 /// The dtypes with a table.
 const TABLE_DTYPES: &str = "F16, BF16 and F8E4M3";
 
-/// An actlut activation as a candle op: [`CustomOp1`] (out of place) and
-/// [`InplaceOp1`] (in place), CPU only.
+/// An actlut op as a candle op: [`CustomOp1`] (out of place, with the backward pass of the
+/// crate docs) and [`InplaceOp1`] (in place), CPU only.
 ///
 /// ```
-/// use actlut_candle::{candle_core::{Device, Tensor, DType}, ActlutOp};
+/// use actlut_candle::{candle_core::{Device, Tensor, DType}, ActlutOp, Function};
 /// # fn main() -> actlut_candle::candle_core::Result<()> {
 /// let x = Tensor::zeros(4, DType::F16, &Device::Cpu)?;
-/// let y = x.apply_op1_no_bwd(&ActlutOp::new(actlut::Function::Sigmoid))?;
+/// let y = x.apply_op1_no_bwd(&ActlutOp::new(Function::Sigmoid.into()))?;
 /// assert_eq!(y.to_dtype(DType::F32)?.to_vec1::<f32>()?, [0.5; 4]);
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActlutOp {
-    activation: Function,
+    op: Op,
 }
 
 impl ActlutOp {
-    /// The op that applies `activation`.
-    pub const fn new(activation: Function) -> ActlutOp {
-        ActlutOp { activation }
+    /// The candle op that applies `op`.
+    pub const fn new(op: Op) -> ActlutOp {
+        ActlutOp { op }
     }
 
-    /// The activation it applies.
-    pub const fn activation(self) -> Function {
-        self.activation
+    /// The op it applies.
+    pub const fn op(self) -> Op {
+        self.op
     }
 
     /// The error for a dtype without a table.
@@ -126,7 +159,7 @@ impl ActlutOp {
         Error::Msg(format!(
             "actlut_candle: no {} for dtype {dtype:?}: actlut has tables for {TABLE_DTYPES} \
              and computes F32 exactly; convert the tensor with `to_dtype`",
-            self.activation.name()
+            self.op
         ))
     }
 
@@ -135,21 +168,35 @@ impl ActlutOp {
         format!(
             "actlut_candle: {} has no {device} kernel: actlut's tables run on the CPU; \
              move the tensor with `to_device(&Device::Cpu)`",
-            self.activation.name()
+            self.op
         )
+    }
+
+    /// The table of the op over `format`, or a candle error that says why there is none.
+    fn table<E: table::Entry>(self, format: Format) -> Result<&'static [E]> {
+        table(&self.op, format).map_err(|e| self.table_error(e, format.name()))
+    }
+
+    /// The `f32` path of the op.
+    fn f32_path(self) -> F32Path {
+        F32Path::of(&self.op)
+    }
+
+    /// A table that cannot be had, as a candle error: a compiled-out table names the cargo
+    /// features to enable; an op actlut cannot evaluate says why.
+    fn table_error(self, e: TableError, format: &str) -> Error {
+        match e {
+            TableError::Missing(e) => Error::Msg(format!("actlut_candle: {e}")),
+            TableError::Eval(e) => {
+                Error::Msg(format!("actlut_candle: no {}_{format} table: {e}", self.op))
+            }
+        }
     }
 }
 
-/// A table that is not compiled in, as a candle error that names the cargo
-/// features to enable.
-fn missing(e: actlut::MissingTable) -> Error {
-    Error::Msg(format!("actlut_candle: {e}"))
-}
-
-/// A failed slice map (a table not compiled in, or, never here, mismatched
-/// lengths), as a candle error with actlut's message.
-fn map_failed(e: actlut::MapError) -> Error {
-    Error::Msg(format!("actlut_candle: {e}"))
+/// A 16-bit table as the kernels take it.
+fn table16(t: &'static [u16]) -> &'static [u16; 65536] {
+    t.try_into().expect("a 16-bit table has 65,536 entries")
 }
 
 impl CustomOp1 for ActlutOp {
@@ -158,45 +205,60 @@ impl CustomOp1 for ActlutOp {
     }
 
     fn cpu_fwd(&self, storage: &CpuStorage, layout: &Layout) -> Result<(CpuStorage, Shape)> {
-        let act = self.activation;
         let shape = layout.shape().clone();
         let out = match storage {
             CpuStorage::F16(src) => {
-                let table = act.table_f16().map_err(missing)?;
+                let t = table16(self.table(Format::F16)?);
                 CpuStorage::F16(map_typed(
                     src,
                     layout,
-                    |x: f16| f16::from_bits(table[usize::from(x.to_bits())]),
-                    |xs, ys| act.map_f16(xs, ys),
+                    |x: f16| f16::from_bits(t[usize::from(x.to_bits())]),
+                    |xs, ys| {
+                        actlut::kernels::map_u16(
+                            t,
+                            xs.reinterpret_cast(),
+                            ys.reinterpret_cast_mut(),
+                        )
+                    },
                 )?)
             }
             CpuStorage::BF16(src) => {
-                let table = act.table_bf16().map_err(missing)?;
+                let t = table16(self.table(Format::Bf16)?);
                 CpuStorage::BF16(map_typed(
                     src,
                     layout,
-                    |x: bf16| bf16::from_bits(table[usize::from(x.to_bits())]),
-                    |xs, ys| act.map_bf16(xs, ys),
+                    |x: bf16| bf16::from_bits(t[usize::from(x.to_bits())]),
+                    |xs, ys| {
+                        actlut::kernels::map_u16(
+                            t,
+                            xs.reinterpret_cast(),
+                            ys.reinterpret_cast_mut(),
+                        )
+                    },
                 )?)
             }
             CpuStorage::F8E4M3(src) => {
-                let table = act.table_fp8_e4m3().map_err(missing)?;
-                CpuStorage::F8E4M3(map_typed(
+                let t: &[u8] = self.table(Format::Fp8E4M3)?;
+                let one = |x: F8E4M3| F8E4M3::from_bits(t[usize::from(x.to_bits())]);
+                CpuStorage::F8E4M3(map_typed(src, layout, one, |xs, ys| {
+                    for (y, &x) in ys.iter_mut().zip(xs) {
+                        *y = one(x);
+                    }
+                })?)
+            }
+            CpuStorage::F32(src) => {
+                let p = self.f32_path();
+                CpuStorage::F32(map_typed(
                     src,
                     layout,
-                    |x: F8E4M3| F8E4M3::from_bits(table[usize::from(x.to_bits())]),
-                    |xs, ys| act.map_fp8_e4m3(xs, ys),
+                    |x| p.at(x),
+                    |xs, ys| {
+                        for (y, &x) in ys.iter_mut().zip(xs) {
+                            *y = p.at(x);
+                        }
+                    },
                 )?)
             }
-            CpuStorage::F32(src) => CpuStorage::F32(map_typed(
-                src,
-                layout,
-                |x: f32| actlut::computed::f32(act, x),
-                |xs, ys| {
-                    actlut::computed::map_f32(act, xs, ys);
-                    Ok(())
-                },
-            )?),
             other => return Err(self.unsupported(other.dtype())),
         };
         Ok((out, shape))
@@ -209,6 +271,115 @@ impl CustomOp1 for ActlutOp {
     fn metal_fwd(&self, _: &MetalStorage, _: &Layout) -> Result<(MetalStorage, Shape)> {
         Err(Error::Metal(self.no_kernel("Metal").into()))
     }
+
+    /// `grad_res · f'(arg)`: `f'(x)` correctly rounded to `f32` at the forward input (actlut's
+    /// computed path of the derivative, tabulated over a 16- or 8-bit dtype's inputs), the
+    /// product formed in `f32` and rounded once into the dtype.
+    fn bwd(&self, arg: &Tensor, _res: &Tensor, grad_res: &Tensor) -> Result<Option<Tensor>> {
+        if self.op.is_derivative() {
+            return Err(Error::Msg(format!(
+                "actlut_candle: no backward pass for {}: it needs the second derivative, \
+                 which actlut does not have",
+                self.op
+            )));
+        }
+        let product = GradProduct {
+            op: self.op.with_derivative(true),
+        };
+        Ok(Some(grad_res.apply_op2_no_bwd(arg, &product)?))
+    }
+}
+
+/// The backward pass's product: `grad · f'(x)` for the derivative op `op`, `f'(x)` correctly
+/// rounded to `f32` (a table over the dtype's inputs, or the `f32` path), the product formed
+/// in `f32` and rounded once into the dtype, element by element.
+struct GradProduct {
+    op: Op,
+}
+
+impl GradProduct {
+    /// `f'(x)` correctly rounded to `f32` at every value of `format`.
+    fn table(&self, format: Format) -> &'static [f32] {
+        table_f32(&self.op, format)
+    }
+}
+
+/// `g · d(x)` over two tensors of one shape, any layouts, rounded once by `round`.
+fn product<T: Copy>(
+    g: &[T],
+    gl: &Layout,
+    x: &[T],
+    xl: &Layout,
+    d: impl Fn(T) -> f32,
+    to_f32: impl Fn(T) -> f32,
+    round: impl Fn(f32) -> T,
+) -> Vec<T> {
+    use candle_core::cpu_backend::unary_map;
+    let gs = unary_map(g, gl, |v| v);
+    let xs = unary_map(x, xl, |v| v);
+    gs.into_iter()
+        .zip(xs)
+        .map(|(g, x)| round(to_f32(g) * d(x)))
+        .collect()
+}
+
+impl candle_core::CustomOp2 for GradProduct {
+    fn name(&self) -> &'static str {
+        "actlut-backward"
+    }
+
+    fn cpu_fwd(
+        &self,
+        grad: &CpuStorage,
+        gl: &Layout,
+        arg: &CpuStorage,
+        al: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        let out = match (grad, arg) {
+            (CpuStorage::F16(g), CpuStorage::F16(x)) => {
+                let t = self.table(Format::F16);
+                CpuStorage::F16(product(
+                    g,
+                    gl,
+                    x,
+                    al,
+                    |x: f16| t[usize::from(x.to_bits())],
+                    f16::to_f32,
+                    f16::from_f32,
+                ))
+            }
+            (CpuStorage::BF16(g), CpuStorage::BF16(x)) => {
+                let t = self.table(Format::Bf16);
+                CpuStorage::BF16(product(
+                    g,
+                    gl,
+                    x,
+                    al,
+                    |x: bf16| t[usize::from(x.to_bits())],
+                    bf16::to_f32,
+                    bf16::from_f32,
+                ))
+            }
+            (CpuStorage::F8E4M3(g), CpuStorage::F8E4M3(x)) => {
+                let t = self.table(Format::Fp8E4M3);
+                CpuStorage::F8E4M3(product(
+                    g,
+                    gl,
+                    x,
+                    al,
+                    |x: F8E4M3| t[usize::from(x.to_bits())],
+                    |v: F8E4M3| v.to_f32(),
+                    F8E4M3::from_f32,
+                ))
+            }
+            (CpuStorage::F32(g), CpuStorage::F32(x)) => {
+                let p = F32Path::of(&self.op);
+                CpuStorage::F32(product(g, gl, x, al, |x| p.at(x), |g| g, |v| v))
+            }
+            (_, other) => return Err(ActlutOp::new(self.op).unsupported(other.dtype())),
+        };
+        Ok((out, al.shape().clone()))
+    }
 }
 
 /// Out of place over any layout: the slice kernel `contiguous` over a
@@ -217,12 +388,12 @@ fn map_typed<T: Copy + Default>(
     src: &[T],
     layout: &Layout,
     one: impl Fn(T) -> T,
-    contiguous: impl FnOnce(&[T], &mut [T]) -> std::result::Result<(), actlut::MapError>,
+    contiguous: impl FnOnce(&[T], &mut [T]),
 ) -> Result<Vec<T>> {
     Ok(match layout.contiguous_offsets() {
         Some((start, end)) => {
             let mut out = vec![T::default(); end - start];
-            contiguous(&src[start..end], &mut out).map_err(map_failed)?;
+            contiguous(&src[start..end], &mut out);
             out
         }
         None => candle_core::cpu_backend::unary_map(src, layout, one),
@@ -236,10 +407,11 @@ fn apply_typed<T: Copy>(
     buf: &mut [T],
     layout: &Layout,
     one: impl Fn(T) -> T,
-    contiguous: impl FnOnce(&mut [T]) -> std::result::Result<(), actlut::MissingTable>,
+    contiguous: impl FnOnce(&mut [T]),
 ) -> Result<()> {
     if let Some((start, end)) = layout.contiguous_offsets() {
-        return contiguous(&mut buf[start..end]).map_err(missing);
+        contiguous(&mut buf[start..end]);
+        return Ok(());
     }
     for_each_offset(layout, |i| buf[i] = one(buf[i]));
     Ok(())
@@ -287,44 +459,47 @@ impl InplaceOp1 for ActlutOp {
     }
 
     fn cpu_fwd(&self, storage: &mut CpuStorage, layout: &Layout) -> Result<()> {
-        let act = self.activation;
         match storage {
             CpuStorage::F16(buf) => {
-                let table = act.table_f16().map_err(missing)?;
+                let t = table16(self.table(Format::F16)?);
                 apply_typed(
                     buf,
                     layout,
-                    |x: f16| f16::from_bits(table[usize::from(x.to_bits())]),
-                    |xs| act.apply_f16(xs),
+                    |x: f16| f16::from_bits(t[usize::from(x.to_bits())]),
+                    |xs| actlut::kernels::apply_u16(t, xs.reinterpret_cast_mut()),
                 )
             }
             CpuStorage::BF16(buf) => {
-                let table = act.table_bf16().map_err(missing)?;
+                let t = table16(self.table(Format::Bf16)?);
                 apply_typed(
                     buf,
                     layout,
-                    |x: bf16| bf16::from_bits(table[usize::from(x.to_bits())]),
-                    |xs| act.apply_bf16(xs),
+                    |x: bf16| bf16::from_bits(t[usize::from(x.to_bits())]),
+                    |xs| actlut::kernels::apply_u16(t, xs.reinterpret_cast_mut()),
                 )
             }
             CpuStorage::F8E4M3(buf) => {
-                let table = act.table_fp8_e4m3().map_err(missing)?;
+                let t: &[u8] = self.table(Format::Fp8E4M3)?;
+                let one = |x: F8E4M3| F8E4M3::from_bits(t[usize::from(x.to_bits())]);
+                apply_typed(buf, layout, one, |xs| {
+                    for x in xs {
+                        *x = one(*x);
+                    }
+                })
+            }
+            CpuStorage::F32(buf) => {
+                let p = self.f32_path();
                 apply_typed(
                     buf,
                     layout,
-                    |x: F8E4M3| F8E4M3::from_bits(table[usize::from(x.to_bits())]),
-                    |xs| act.apply_fp8_e4m3(xs),
+                    |x| p.at(x),
+                    |xs| {
+                        for x in xs {
+                            *x = p.at(*x);
+                        }
+                    },
                 )
             }
-            CpuStorage::F32(buf) => apply_typed(
-                buf,
-                layout,
-                |x: f32| actlut::computed::f32(act, x),
-                |xs| {
-                    actlut::computed::apply_f32(act, xs);
-                    Ok(())
-                },
-            ),
             other => Err(self.unsupported(other.dtype())),
         }
     }
@@ -338,25 +513,58 @@ impl InplaceOp1 for ActlutOp {
     }
 }
 
-/// `activation` of every element of `x`, as a new contiguous tensor of the
-/// same shape and dtype (see the crate docs for dtypes, layouts and errors).
+/// `Op::new(activation)` as a candle error naming the constant to give.
+fn op_of(activation: Function) -> Result<Op> {
+    Op::new(activation).map_err(|e| Error::Msg(format!("actlut_candle: {e}; use `apply_op`")))
+}
+
+/// `activation` (at its default constants) of every element of `x`: [`apply_op`] of
+/// `Op::new(activation)`; an error for a function with a constant without default (softcap,
+/// prelu, gelu_clipped, xielu), naming the constant.
 pub fn apply(x: &Tensor, activation: Function) -> Result<Tensor> {
-    x.apply_op1_no_bwd(&ActlutOp::new(activation))
+    apply_op(x, &op_of(activation)?)
+}
+
+/// `op` of every element of `x`, as a new contiguous tensor of the same shape and dtype, with
+/// the backward pass of the crate docs (see them for dtypes, layouts and errors).
+///
+/// ```
+/// use actlut_candle::candle_core::{DType, Device, Tensor};
+/// use actlut_candle::Op;
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let x = Tensor::new(&[-60.0f32, 0.0, 15.0], &Device::Cpu)?.to_dtype(DType::BF16)?;
+/// let op: Op = "softcap(cap=30)".parse()?;
+/// let y = actlut_candle::apply_op(&x, &op)?; // the bf16 table of 30·tanh(x/30), filled once
+/// assert_eq!(y.to_dtype(DType::F32)?.to_vec1::<f32>()?, [-28.875, 0.0, 13.875]);
+/// # Ok(()) }
+/// ```
+pub fn apply_op(x: &Tensor, op: &Op) -> Result<Tensor> {
+    x.apply_op1(ActlutOp::new(*op))
 }
 
 /// `activation` of every element of `x`, written into `x`'s storage (every
 /// tensor that shares it sees the change). candle refuses a tensor with
 /// repeated elements (a broadcast).
 pub fn apply_inplace(x: &Tensor, activation: Function) -> Result<()> {
-    x.inplace_op1(&ActlutOp::new(activation))
+    apply_op_inplace(x, &op_of(activation)?)
+}
+
+/// [`apply_inplace`] of an [`Op`]. In place ops have no backward pass (candle's
+/// `InplaceOp1`).
+pub fn apply_op_inplace(x: &Tensor, op: &Op) -> Result<()> {
+    x.inplace_op1(&ActlutOp::new(*op))
 }
 
 /// actlut's activations as methods of [`Tensor`].
 pub trait ActivationExt {
     /// [`apply`]`(self, activation)`.
     fn activation(&self, activation: Function) -> Result<Tensor>;
+    /// [`apply_op`]`(self, op)`.
+    fn activation_op(&self, op: &Op) -> Result<Tensor>;
     /// [`apply_inplace`]`(self, activation)`.
     fn activation_inplace(&self, activation: Function) -> Result<()>;
+    /// [`apply_op_inplace`]`(self, op)`.
+    fn activation_op_inplace(&self, op: &Op) -> Result<()>;
     /// The exact GELU (erf form): what candle's `gelu_erf` approximates.
     fn exact_gelu(&self) -> Result<Tensor> {
         self.activation(Function::Gelu)
@@ -368,7 +576,20 @@ impl ActivationExt for Tensor {
         apply(self, activation)
     }
 
+    fn activation_op(&self, op: &Op) -> Result<Tensor> {
+        apply_op(self, op)
+    }
+
     fn activation_inplace(&self, activation: Function) -> Result<()> {
         apply_inplace(self, activation)
     }
+
+    fn activation_op_inplace(&self, op: &Op) -> Result<()> {
+        apply_op_inplace(self, op)
+    }
 }
+
+/// The README's example, compiled and run as a doctest (a program with its own `main`).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
