@@ -1,5 +1,5 @@
 //! Prints the audit's hiding cost of every table (`Index::hiding_costs`) as
-//! the Markdown table of `docs/audit.md`, which `audit/tests/docs.rs` checks:
+//! the Markdown table of `docs/audit.md`, which `audit/tests/audit/docs.rs` checks:
 //!
 //! ```text
 //! cargo run --release -p actlut-audit --example hiding-costs

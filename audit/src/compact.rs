@@ -65,6 +65,9 @@ use actlut_codegen::compact::{
 /// ([`hiding_cost`]).
 pub const KEY_BYTES: usize = 4;
 
+// A vote's gram reaches no further than `GRAM_REACH`, a key's included.
+const _: () = assert!(crate::limits::GRAM_REACH >= KEY_BYTES);
+
 /// Matching keys ([`key_offsets`]) a candidate found by content needs.
 /// It needs this many key hits to be compared at all, so an attacker who
 /// knows the keys can leave one.

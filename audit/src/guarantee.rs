@@ -48,7 +48,7 @@
 //! [`HidingCost`] of a table is the least of the three: **a copy with fewer
 //! entries changed than its hiding cost is always reported**. It is a lower
 //! bound, proved by the argument above; the adaptive attack of
-//! `audit/tests/adaptive.rs` measures how close an attacker who knows all
+//! `audit/tests/audit/adaptive.rs` measures how close an attacker who knows all
 //! this gets to it.
 //!
 //! One more way to hide a copy is to turn it into another known table, whole
@@ -330,8 +330,13 @@ impl Index {
                 grams.extend_from_slice(&pairs[i]);
                 grams.sort_unstable();
                 grams.dedup();
-                let mut pairs = pairs[i].clone();
-                pairs.sort_unstable();
+                // A pair gram is evidence with the third entry that breaks
+                // its progression ([`Image::pair_list`]).
+                let pairs: Vec<(usize, usize)> = im
+                    .pair_list
+                    .iter()
+                    .map(|&w| (w as usize, w as usize + 2))
+                    .collect();
                 let features = im
                     .features
                     .iter()

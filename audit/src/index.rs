@@ -25,8 +25,9 @@ pub(crate) struct Image {
     pub(crate) change_points: Vec<u64>,
     pub(crate) small: bool,
     /// Below [`MIN_CONTENT_ENTRIES`], or a table over an unsigned format
-    /// ([`found_by_content`]): found by its exact bytes only, and reported
-    /// only when listed.
+    /// ([`found_by_content`]), or one without content ([`has_content`]): not
+    /// searched by content; a byte table is found by its exact bytes and
+    /// reported only when listed, a 16-bit one only at its declaration.
     pub(crate) tiny: bool,
     /// The most common entry (of a small form): matching entries equal to it
     /// do not count towards [`MIN_INFORMATIVE_SMALL`], so that a fill of a
@@ -50,9 +51,19 @@ pub(crate) struct Image {
     /// Of a 16-bit table: bit `j`: the pair of entries `j, j + 1` is a pair
     /// gram ([`PAIR_GRAM`]).
     pub(crate) pair_points: Vec<u64>,
+    /// Bit `w`: entry `w` starts the evidence window of a pair gram
+    /// ([`Image::pair_list`]).
+    pub(crate) pair_windows: Vec<u64>,
     /// The entries that are surprises, ascending.
     pub(crate) surprise_list: Vec<u32>,
-    /// The first entries of its pair grams, ascending.
+    /// The evidence windows of its pair grams, ascending: for each pair gram
+    /// `j, j + 1`, the first entry of three consecutive entries that hold it
+    /// and are no arithmetic progression (`j - 1` if those are none, else
+    /// `j`; a pair gram inside a progression of the table has none and is no
+    /// evidence). Two entries are always a progression: a pair is evidence of
+    /// this table only with the entry that breaks the progression, so that a
+    /// count, a constant or any other progression of codes (`0, 2, 4, …`,
+    /// which `relu2`'s doubling exponents follow for long runs) matches none.
     pub(crate) pair_list: Vec<u32>,
     /// Of an 8-bit table: its features ([`FEATURE_REACH`]), each as its two
     /// entries `(j, j + d)`, ascending.
@@ -71,8 +82,8 @@ pub(crate) struct Image {
 pub struct CompactKeys {
     /// The table's names.
     pub name: String,
-    /// The form's label: [`crate::COMPACT_FORM`] (bytes layout) or
-    /// [`crate::COMPACT_WORDS_FORM`] (words layout).
+    /// The form's label: [`crate::limits::COMPACT_FORM`] (bytes layout) or
+    /// [`crate::limits::COMPACT_WORDS_FORM`] (words layout).
     pub form: String,
     /// Bytes of the stored form.
     pub bytes: usize,
@@ -102,6 +113,14 @@ impl Image {
 
     pub(crate) fn entry(&self, j: usize) -> u16 {
         entry_at(&self.bytes, j * self.unit, self.unit, self.order)
+    }
+
+    /// Whether three entries from `j` on are the evidence window of a pair
+    /// gram ([`Image::pair_list`]).
+    pub(crate) fn is_pair_window(&self, j: usize) -> bool {
+        self.pair_windows
+            .get(j / 64)
+            .is_some_and(|w| w >> (j % 64) & 1 == 1)
     }
 
     pub(crate) fn is_pair_point(&self, j: usize) -> bool {
@@ -135,6 +154,32 @@ pub(crate) fn modal_entry(bytes: &[u8], unit: usize) -> u16 {
         .map_or(0, |(v, _)| v)
 }
 
+/// The evidence window of the pair gram `j, j + 1` of a 16-bit table
+/// ([`Image::pair_list`]): `j - 1` when entries `j - 1 ..= j + 1` are no
+/// progression, else `j` when entries `j ..= j + 2` are none, else none;
+/// and none when the [`COUNT_CONTEXT`] entries that end with the window
+/// are a rounded count ([`is_near_count`]).
+pub(crate) fn pair_window(im: &Image, j: usize) -> Option<u32> {
+    let n = im.entries();
+    let breaks = |w: usize| {
+        if w + 2 >= n {
+            return false;
+        }
+        let context: Vec<u16> = ((w + 3).saturating_sub(COUNT_CONTEXT)..=w + 2)
+            .map(|k| im.entry(k))
+            .collect();
+        !is_progression(&[im.entry(w), im.entry(w + 1), im.entry(w + 2)], 0xFFFF)
+            && !is_near_count(&context)
+    };
+    if j >= 1 && breaks(j - 1) {
+        Some(j as u32 - 1)
+    } else if breaks(j) {
+        Some(j as u32)
+    } else {
+        None
+    }
+}
+
 pub(crate) fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
     match (unit, order) {
         (1, _) => u16::from(bytes[at]),
@@ -150,6 +195,40 @@ pub(crate) fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -
 pub(crate) fn is_surprise(e: &[u16; 4], mask: u16) -> bool {
     let d = |i: usize| e[i + 1].wrapping_sub(e[i]) & mask;
     d(2) != d(1) && d(2) != d(0)
+}
+
+/// Whether `values` (16-bit entries) follow a count up or down (`x + c`,
+/// `c - x`: the identity shifted, what counters, indices and sorted values
+/// hold) to within [`COUNT_JITTER`] code, entry by entry. A run of a table
+/// that is a rounded count is no evidence of it, and it is what
+/// many tables share (the identity part of `leaky_relu`, `relu2`'s and
+/// `celu`'s scaled identities): a surprise or a pair whose
+/// [`COUNT_CONTEXT`] entries are one is not counted, and not a gram.
+pub(crate) fn is_near_count(values: &[u16]) -> bool {
+    if values.len() < 2 {
+        return true;
+    }
+    let off = |k: usize| i32::from(values[k].wrapping_sub(values[0]) as i16);
+    [1i32, -1].iter().any(|&dir| {
+        (1..values.len()).all(|k| (off(k) - dir * k as i32).abs() <= i32::from(COUNT_JITTER))
+    })
+}
+
+/// Whether entries `j` and `j + d` of the 8-bit table `b` are a feature:
+/// their step is not predicted ([`is_predicted_step`]), and the table's
+/// entries from 3 before `j` to 3 after `j + d` are no ramp whose steps
+/// repeat with a period of 1, 2 or 3: a progression of codes (`relu2`'s
+/// doubling exponents step by 2, a square root's halving ones rise by one
+/// every other entry) is what a file holds without any table, and a run of
+/// a table that is also a run of such a sequence is no evidence of it.
+pub(crate) fn is_feature(b: &[u8], j: usize, d: usize) -> bool {
+    if is_predicted_step(b[j], b[j + d], d) {
+        return false;
+    }
+    let lo = j.saturating_sub(3);
+    let hi = (j + d + 3).min(b.len() - 1);
+    let steps: Vec<u8> = (lo..hi).map(|k| b[k + 1].wrapping_sub(b[k])).collect();
+    !(1..=3).any(|p| steps.len() >= 2 * p && (0..steps.len() - p).all(|k| steps[k] == steps[k + p]))
 }
 
 /// Whether the steps of a three-entry gram are both -1, 0 or +1 (a slow ramp,
@@ -390,6 +469,79 @@ pub fn found_by_content(format: actlut_codegen::Format) -> bool {
     format.entries() >= MIN_CONTENT_ENTRIES && format.is_signed()
 }
 
+/// The functions whose tables are, over every format, runs and counts of codes (piecewise
+/// linear with slopes 0 and 1): honest data (counters, fills) holds stretches of them by
+/// chance, so none is searched by its content. (relu2 and leaky_relu have content: their
+/// intact copies clear the evidence of other tables inside them.)
+pub const PIECEWISE_LINEAR: [&str; 4] = ["identity", "relu", "relu6", "hardtanh"];
+
+/// Whether the table named `name` (`<op>_<format>`) is verified at its declaration only,
+/// never searched by its content: a derivative table (`gelu_derivative_bf16`; derivatives are
+/// mostly runs, steps and constants: relu' is 0 then 1, identity' is 1 everywhere) or a table
+/// of a [`PIECEWISE_LINEAR`] function.
+pub fn declared_only(name: &str) -> bool {
+    let op = actlut_codegen::Format::ALL
+        .iter()
+        .find_map(|f| name.strip_suffix(f.name())?.strip_suffix('_'))
+        .unwrap_or(name);
+    op.ends_with("_derivative") || PIECEWISE_LINEAR.contains(&op)
+}
+
+/// Whether a table's bytes hold evidence that tells them from the runs and counts binaries
+/// hold without any table: a 16-bit table with twice the surprises a candidate needs
+/// ([`MIN_EVIDENCE_WORDS`]) or the pair grams ([`MIN_EVIDENCE_PAIRS`]), an 8-bit one with the
+/// features a candidate needs ([`MIN_FEATURES`]). The identity, relu, relu6 and hardtanh over
+/// f16 and bf16 and the identity over e4m3 and the fnuz formats have none: their entries
+/// count or stand still but for a few (the identity *is* a count); nor, by rule, a
+/// [`declared_only`] table (a derivative's, a piecewise-linear function's). Such a table is not
+/// searched by its content; an actlut build declares it, and the audit verifies it where its
+/// declaration stands (and a manifest that lists it sees it intact there).
+pub fn has_content(reference: &Reference) -> bool {
+    if reference.names.iter().all(|n| declared_only(n)) {
+        return false;
+    }
+    let b = &reference.bytes_le;
+    if reference.format.entry_bytes() == 2 {
+        let e: Vec<u16> = b
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let surprises = e
+            .windows(4)
+            .enumerate()
+            .filter(|&(k, w)| {
+                is_surprise(&[w[0], w[1], w[2], w[3]], 0xFFFF)
+                    && !is_near_count(&e[(k + 4).saturating_sub(COUNT_CONTEXT)..k + 4])
+            })
+            .count();
+        // A pair gram with the entry that breaks its progression
+        // ([`Image::pair_list`]).
+        let breaks = |w: usize| {
+            !is_progression(&e[w..w + 3], 0xFFFF)
+                && !is_near_count(&e[(w + 3).saturating_sub(COUNT_CONTEXT)..w + 3])
+        };
+        let pairs = (0..e.len() - 1)
+            .step_by(2)
+            .filter(|&j| {
+                let step = e[j + 1].wrapping_sub(e[j]);
+                step > 1
+                    && step != 0xFFFF
+                    && ((j >= 1 && breaks(j - 1)) || (j + 2 < e.len() && breaks(j)))
+            })
+            .count();
+        surprises >= 2 * MIN_EVIDENCE_WORDS || pairs >= MIN_EVIDENCE_PAIRS
+    } else {
+        let features: usize = (1..=FEATURE_REACH)
+            .map(|d| {
+                (0..b.len().saturating_sub(d))
+                    .filter(|&j| is_feature(b, j, d))
+                    .count()
+            })
+            .sum();
+        features >= MIN_FEATURES
+    }
+}
+
 pub(crate) fn swap16(bytes: &[u8]) -> Vec<u8> {
     bytes.chunks_exact(2).flat_map(|c| [c[1], c[0]]).collect()
 }
@@ -401,7 +553,7 @@ pub(crate) fn key_le(bytes: &[u8]) -> u64 {
 }
 
 impl Index {
-    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`](crate::merge_aliases)),
+    /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`](crate::reference::merge_aliases)),
     /// and their hashes as names an artifact may list.
     pub fn new(refs: Vec<Reference>) -> Index {
         Index::with_lock(refs, &[])
@@ -434,7 +586,13 @@ impl Index {
                         order,
                         unit,
                         small: bytes.len() < SMALL_FORM_BYTES,
-                        tiny: form == 0 && !found_by_content(reference.format),
+                        // A table without content is not searched by its
+                        // content, in any form: its compact stored forms
+                        // are runs and counts too (their directories step
+                        // as evenly as any array of offsets), found by their
+                        // header and verified at their declaration.
+                        tiny: (form == 0 || reference.extra[form - 1].compact)
+                            && !(found_by_content(reference.format) && has_content(reference)),
                         modal: modal_entry(&bytes, unit),
                         change_points: vec![0; bytes.len() / unit / 64 + 1],
                         compact: form > 0 && reference.extra[form - 1].compact,
@@ -444,6 +602,7 @@ impl Index {
                         used_end: 0,
                         min_keys: compact::MIN_KEYS,
                         pair_points: Vec::new(),
+                        pair_windows: Vec::new(),
                         surprise_list: Vec::new(),
                         pair_list: Vec::new(),
                         features: Vec::new(),
@@ -468,6 +627,13 @@ impl Index {
                             !is_progression(&e[1..], mask)
                         } else {
                             is_surprise(&e, mask)
+                                && !(unit == 2 && {
+                                    let context: Vec<u16> = ((j + 1).saturating_sub(COUNT_CONTEXT)
+                                        ..=j)
+                                        .map(|k| image.entry(k))
+                                        .collect();
+                                    is_near_count(&context)
+                                })
                         };
                         if surprise {
                             image.change_points[j / 64] |= 1 << (j % 64);
@@ -484,14 +650,19 @@ impl Index {
         let mut pairs = Vec::new();
         let mut features = Vec::new();
         for (i, image) in images.iter().enumerate() {
-            if image.form == 0 && image.unit == 2 && !image.small {
+            if image.form == 0 && image.unit == 2 && !image.small && !image.tiny {
                 // Two entries at every even entry whose step is not 0 or
-                // +-1 (a run, a count: what a formula predicts).
+                // +-1 (a run, a count: what a formula predicts), and that
+                // have an evidence window (a third entry that breaks their
+                // progression): a pair inside a
+                // progression of the table is no evidence of it, and as a
+                // gram it would make every progression of codes in a file a
+                // candidate of every table that holds one.
                 for j in (0..image.entries() - 1).step_by(2) {
                     let step = image.entry(j + 1).wrapping_sub(image.entry(j));
                     // Not a run or a step of one (which counts, the identity
                     // and the code tables of binaries are full of).
-                    if step > 1 && step != 0xFFFF {
+                    if step > 1 && step != 0xFFFF && pair_window(image, j).is_some() {
                         let off = j * 2;
                         let site = Site {
                             image: i as u32,
@@ -507,17 +678,21 @@ impl Index {
                 offset: offset as u32,
             };
             if image.compact {
+                if image.tiny {
+                    continue;
+                }
                 for off in compact::key_offsets(b) {
                     compact_keys.push((key_le(&b[off..off + compact::KEY_BYTES]), site(off)));
                 }
             } else if image.tiny {
-                if b.len() >= LARGE_GRAM {
+                // (A 16-bit table without content is verified at its declaration only.)
+                if b.len() >= LARGE_GRAM && image.unit == 1 {
                     exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
                 }
             } else if image.by_features() {
                 for d in 1..=FEATURE_REACH {
                     for j in 0..b.len().saturating_sub(d) {
-                        if !is_predicted_step(b[j], b[j + d], d) {
+                        if is_feature(b, j, d) {
                             features.push((feature_key(b[j], b[j + d], d), site(j)));
                         }
                     }
@@ -631,9 +806,15 @@ impl Index {
             im.surprise_list = (0..im.entries() as u32)
                 .filter(|&j| im.is_change_point(j as usize))
                 .collect();
-            im.pair_list = (0..im.entries() as u32)
-                .filter(|&j| im.is_pair_point(j as usize))
+            let n = im.entries();
+            im.pair_list = (0..n)
+                .filter(|&j| im.is_pair_point(j))
+                .filter_map(|j| pair_window(im, j))
                 .collect();
+            im.pair_windows = vec![0; n / 64 + 1];
+            for &w in &im.pair_list {
+                im.pair_windows[w as usize / 64] |= 1 << (w % 64);
+            }
         }
         // The windows of each compact form that survived as keys.
         for (i, image) in images.iter_mut().enumerate() {
@@ -776,7 +957,7 @@ impl Index {
     }
 
     /// The bytes of the compact stored form labelled `form`
-    /// ([`crate::compact_form_label`]) of the table `name` and the offsets of
+    /// ([`crate::limits::compact_form_label`]) of the table `name` and the offsets of
     /// its key windows ([`compact::key_offsets`] as indexed): what an
     /// attacker who knows the index must break.
     pub fn compact_form_keys(&self, name: &str, form: &str) -> Option<(Vec<u8>, Vec<usize>)> {
@@ -810,7 +991,7 @@ impl Index {
     /// This index, with an audit that asks every candidate for `extra` more
     /// gram hits (16-bit), matching surprises, pair grams or features than
     /// [`hiding_costs`](Self::hiding_costs) assumes: weaker than the
-    /// guarantee it states. For tests only: `audit/tests/adaptive.rs` shows
+    /// guarantee it states. For tests only: `audit/tests/audit/adaptive.rs` shows
     /// that its adaptive attack then hides tables with fewer changes than
     /// their stated hiding cost, so that it would fail an audit weakened so.
     #[doc(hidden)]

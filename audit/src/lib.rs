@@ -119,7 +119,9 @@ mod scan;
 mod tests;
 
 pub use guarantee::{fewest_to_break, markdown_table, stab, HidingCost, Windows};
-pub use index::{found_by_content, CompactKeys, Index};
+pub use index::{
+    declared_only, found_by_content, has_content, CompactKeys, Index, PIECEWISE_LINEAR,
+};
 pub use limits::*;
 pub use reference::{merge_aliases, ByteOrder, Form, Reference};
 pub use report::{
@@ -127,6 +129,7 @@ pub use report::{
     NOTHING_VERIFIED,
 };
 pub use run::{
-    audit, Error, Input, Lock, BUILTIN_COMPACT_LOCK, BUILTIN_COMPACT_WORDS_LOCK, BUILTIN_LOCK,
+    audit, audit_all, Error, Input, Lock, BUILTIN_COMPACT_LOCK, BUILTIN_COMPACT_WORDS_LOCK,
+    BUILTIN_LOCK,
 };
 pub use scan::Scanner;

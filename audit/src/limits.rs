@@ -15,9 +15,35 @@ pub const PAIR_GRAM: usize = 4;
 /// `/usr/lib/x86_64-linux-gnu` a rejected candidate matched at most 7, in
 /// the Rust sysroot 28 (`libLLVM`; `docs/audit.md`).
 pub const MIN_EVIDENCE_PAIRS: usize = 64;
+/// How far, in codes, the entries of a rounded count may lie from the count
+/// ([`COUNT_CONTEXT`]).
+pub const COUNT_JITTER: u16 = 1;
+/// Entries of a 16-bit table, ending with a surprise or with a pair gram's
+/// evidence window, that make it no evidence when they follow a count up or
+/// down to within [`COUNT_JITTER`] code. Over 4 entries (a surprise's own)
+/// the rule also took the scaled identities of `tanh`, `erf` and `elu` near
+/// 0 (slopes of 1.1 and more), and the least hiding cost of a 16-bit table
+/// fell to under a third; over 8 they leave the count (docs/audit.md's
+/// hiding costs).
+pub const COUNT_CONTEXT: usize = 8;
 /// Bytes of a gram of a small form of 16-bit words: three bytes, at every
 /// offset.
 pub const SMALL_GRAM: usize = 3;
+
+/// What recomputing declared ops the lock does not list may cost a scan
+/// beyond its budget: four 16-bit tables (about a second), so that a small
+/// firmware holding a few `table!` tables is judged in full however short it
+/// is (one 16-bit op costs `RECOMPUTE_COST_PER_ENTRY` × 65,536, more than the
+/// budget of a file under 8 MB gives it besides [`BUDGET_ALLOWANCE`]). A
+/// flood of them is charged from the fifth table on.
+pub const OP_ALLOWANCE: u64 = 4 * 65_536 * crate::ops::RECOMPUTE_COST_PER_ENTRY;
+
+/// The most bytes a vote's gram spans from its offset: a large gram, a small
+/// gram or a compact key (`compact::KEY_BYTES`, which `compact` holds to it).
+pub const GRAM_REACH: usize = 8;
+
+const _: () = assert!(GRAM_REACH >= LARGE_GRAM && GRAM_REACH >= SMALL_GRAM);
+
 /// Forms shorter than this are small: of single bytes (an 8-bit table),
 /// indexed by their features ([`FEATURE_REACH`]); of 16-bit words, by
 /// [`SMALL_GRAM`]-byte grams at every offset.
@@ -106,10 +132,15 @@ pub const MAX_FOUND: usize = 1 << 16;
 /// crafted to be all near-table fragments ([`Report::too_many`](crate::Report::too_many)). Real
 /// binaries use a small fraction of it (docs/audit.md).
 pub const BUDGET_PER_BYTE: u64 = 64;
-/// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 1024
-/// whole 16-bit tables (a modified copy is compared with every table whose
-/// grams it shares, a few hundred; on an intact copy they are skipped).
-pub const BUDGET_ALLOWANCE: u64 = 1024 * 65_536;
+/// Entries the verification may compare on top of [`BUDGET_PER_BYTE`]: 16
+/// whole 16-bit tables, so that a small file holding a table is judged
+/// whole (an intact compact stored form alone in a few kilobytes is
+/// compared with the forms of the tables that share its keys, dozens). It
+/// is small against the budget of any file it matters to: a crafted input
+/// of 256 KiB or more spends at most a sixteenth more per byte than one of
+/// 20 MB (with 1,024 tables it spent five times more, and took 27 times
+/// the time of random bytes per byte; docs/audit.md, "Cost").
+pub const BUDGET_ALLOWANCE: u64 = 16 * 65_536;
 /// Entries of the budget ([`BUDGET_PER_BYTE`]) that every finding costs,
 /// whatever its kind: a copy found by content, a compact form found by its
 /// header (valid, truncated or invalid), a manifest record. Its place in the
@@ -151,3 +182,10 @@ pub const fn compact_form_label(layout: actlut_codegen::compact::Layout) -> &'st
         actlut_codegen::compact::Layout::Words => COMPACT_WORDS_FORM,
     }
 }
+
+/// A declared op's table that is a known table of its format but for fewer
+/// than one in `NEAR_OP_SHARE` entries (1,024 of a 16-bit table, 4 of an
+/// 8-bit one) does not clear that copy. Honest ops come nearer than a
+/// quarter (`situ(beta=8)` is `silu` but for 29% of e4m3's entries), so the
+/// share is far below that; a farther op is a substitution (docs/audit.md).
+pub const NEAR_OP_SHARE: usize = 64;

@@ -3,19 +3,25 @@
 //! `leaky_relu_derivative(alpha=0.01)_fp8_e4m3fnuz`; version-2 declarations,
 //! `actlut_codegen::record`).
 //!
-//! Such a table is verified by computing it again: its name is parsed as an
-//! op (a function, its constants, whether it is the derivative) and a
-//! format, the table is evaluated with `actlut_core`'s exact evaluation, and
-//! the declared hash and the bytes after the record must be its. This is the
-//! seam [`recompute`]: until `actlut_core` evaluates ops (`actlut_core::Op`),
-//! it answers [`Recomputed::Unavailable`] for a name that reads as an op,
-//! and the audit reports the declaration as a problem (it verified nothing),
-//! never as intact.
+//! Such a table is verified by computing it again ([`recompute`]): its name is
+//! parsed as an op (`actlut_core::Op`: a function, its constants, whether it
+//! is the derivative) and a format, the table is evaluated with
+//! `actlut_core`'s exact evaluation (`actlut_codegen::op_table`), and the
+//! declared hash and the bytes after the record must be its. An op the
+//! evaluation cannot compute (a constant out of its domain, a format without
+//! the NaN the op needs) is
+//! [`Recomputed::Unavailable`]: the audit reports the declaration as a problem
+//! (it verified nothing), never as intact.
 
-use std::string::String;
+use std::format;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 use actlut_codegen::{Format, Function};
+
+/// What computing one entry of a table again costs the scan's budget, in compared entries:
+/// a flood of declarations of ops makes the budget run out (a problem), not the scan slow.
+pub const RECOMPUTE_COST_PER_ENTRY: u64 = 128;
 
 /// What [`recompute`] could say about a declared name the lock does not list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +54,8 @@ pub fn split_name(name: &str) -> Option<(&str, Format)> {
 
 /// Whether `op` reads as an op's canonical text: a function's name,
 /// optionally `_derivative`, optionally `(name=value,...)` with each name
-/// lower-case and each value a decimal (`0.01`, `-2`, `1.5e-3`).
+/// lower-case and each value a decimal (`0.01`, `-2`, `1.5e-3`) or a fraction
+/// (`1/6`, `-1/3`).
 pub fn is_op_text(op: &str) -> bool {
     let (head, constants) = match op.split_once('(') {
         Some((h, rest)) => match rest.strip_suffix(')') {
@@ -67,7 +74,12 @@ pub fn is_op_text(op: &str) -> bool {
                 kv.split_once('=').is_some_and(|(k, v)| {
                     !k.is_empty()
                         && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-                        && is_decimal(v)
+                        && (is_decimal(v)
+                            || v.split_once('/').is_some_and(|(n, d)| {
+                                is_decimal(n)
+                                    && !d.is_empty()
+                                    && d.bytes().all(|b| b.is_ascii_digit())
+                            }))
                 })
             })
     })
@@ -91,17 +103,54 @@ fn is_decimal(v: &str) -> bool {
     mantissa_ok && exponent_ok
 }
 
-/// The seam: the table a declared name stands for, computed, when the lock
-/// does not list it. Today `actlut_core` has no evaluation of ops with
-/// constants or derivatives, so a name that reads as one is
-/// [`Recomputed::Unavailable`] (the audit reports it, unverified, as a
-/// problem); `audit/tests/ops.rs` holds the test that fails until it is
-/// verified.
+/// Whether `op` is an op's canonical text ([`is_op_text`], and it prints
+/// back as itself): the only spelling a build declares, and the only one
+/// that counts as a record's name part.
+pub fn is_canonical_op(op: &str) -> bool {
+    is_op_text(op)
+        && op
+            .parse::<actlut_codegen::Op>()
+            .is_ok_and(|parsed| parsed.to_string() == op)
+}
+
+/// The table a declared name stands for, computed, when the lock does not list
+/// it: [`Recomputed::Table`] for an op and a format `actlut_core` evaluates,
+/// [`Recomputed::Unavailable`] (why) for a name that reads as an op it cannot
+/// compute, [`Recomputed::NotAnOp`] otherwise.
+///
+/// ```
+/// use actlut_audit::ops::{recompute, Recomputed};
+/// assert!(matches!(recompute("softcap(cap=30)_fp8_e4m3"), Recomputed::Table { .. }));
+/// assert!(matches!(recompute("gelu_derivative_f16"), Recomputed::Table { .. }));
+/// assert!(matches!(recompute("elu(alpha=-1)_f16"), Recomputed::Unavailable(_)));
+/// // Another spelling of an op is not its canonical text.
+/// assert!(matches!(recompute("leaky-relu(alpha=0.25)_fp8_e4m3"), Recomputed::Unavailable(_)));
+/// assert_eq!(recompute("not a table"), Recomputed::NotAnOp);
+/// ```
 pub fn recompute(name: &str) -> Recomputed {
-    match split_name(name) {
-        Some((op, _)) if is_op_text(op) => Recomputed::Unavailable(
-            "actlut_core evaluates no op with constants or derivative yet (actlut_core::Op)".into(),
-        ),
-        _ => Recomputed::NotAnOp,
+    let Some((op, format)) = split_name(name).filter(|(op, _)| is_op_text(op)) else {
+        return Recomputed::NotAnOp;
+    };
+    let text = op;
+    let op: actlut_codegen::Op = match text.parse() {
+        Ok(op) => op,
+        Err(e) => return Recomputed::Unavailable(format!("`{text}` is no op: {e}")),
+    };
+    // A build declares an op by its canonical text (`table!` writes it): the
+    // function's name, every constant in declared order. Another spelling of
+    // the same op (`leaky-relu(…)`, constants reordered) is none the scan
+    // meets by its name: it is a problem, not verified.
+    let canonical = op.to_string();
+    if canonical != text {
+        return Recomputed::Unavailable(format!(
+            "`{text}` is not the canonical text of its op, `{canonical}`"
+        ));
+    }
+    match actlut_codegen::op_table(&op, format) {
+        Ok(entries) => Recomputed::Table {
+            format,
+            bytes_le: actlut_codegen::table_bytes_le(format, &entries),
+        },
+        Err(e) => Recomputed::Unavailable(e.to_string()),
     }
 }

@@ -57,7 +57,8 @@ pub struct Form {
 pub struct Reference {
     /// Every name of these bytes, in lock order.
     pub names: Vec<String>,
-    /// The format (both tables of an alias group have it).
+    /// The format (of the first name: the tables of an alias group have the same bytes, and
+    /// mostly the same format; see [`merge_aliases`]).
     pub format: Format,
     /// The little-endian bytes.
     pub bytes_le: Vec<u8>,
@@ -94,13 +95,18 @@ impl Reference {
         )
     }
 
-    /// Every table actlut can generate, with identical tables merged into one
-    /// reference with several names. About 2.2 million evaluations: well under
-    /// a second in an optimized build.
+    /// Every table actlut can generate (the functions' and their derivatives':
+    /// `actlut_codegen::builtin_tables`), with identical tables merged into one
+    /// reference with several names.
     pub fn generate_all() -> Vec<Reference> {
         let mut all = Vec::new();
-        for (function, format) in actlut_codegen::table_pairs() {
-            all.push(Reference::generate(function, format));
+        for (op, format) in actlut_codegen::builtin_tables() {
+            let table = actlut_codegen::builtin_table(&op, format);
+            all.push(Reference::new(
+                actlut_codegen::op_table_name(&op, format),
+                format,
+                actlut_codegen::table_bytes_le(format, &table),
+            ));
         }
         merge_aliases(all)
     }
@@ -177,13 +183,15 @@ impl Reference {
 }
 
 /// Merges references with identical bytes into one with all their names (the
-/// order of first appearance is kept).
+/// order of first appearance is kept), also across formats of the same entry width: relu
+/// over the fnuz fp8 formats is one byte string, which the scan cannot tell apart, so it
+/// reports every name (the merged reference keeps the first one's format).
 pub fn merge_aliases(refs: Vec<Reference>) -> Vec<Reference> {
     let mut out: Vec<Reference> = Vec::new();
     for r in refs {
         match out
             .iter_mut()
-            .find(|o| o.sha256 == r.sha256 && o.format == r.format)
+            .find(|o| o.sha256 == r.sha256 && o.format.entry_bytes() == r.format.entry_bytes())
         {
             Some(o) => o.names.extend(r.names),
             None => out.push(r),

@@ -434,7 +434,7 @@ pub(crate) enum Kind {
     Declaration,
 }
 
-/// What [`audit`](crate::audit) (or [`Index::scan`](crate::Index::scan))
+/// What `audit` (or [`Index::scan`](crate::index::Index::scan))
 /// found in one artifact.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -443,7 +443,7 @@ pub struct Report {
     /// What kind of file its headers say it is ([`crate::container::Container::kind`]:
     /// `ELF`, `wasm`, `ar archive`, …, or `bytes`).
     pub kind: &'static str,
-    /// SHA-256 of the whole artifact (zeros from [`Index::scan`](crate::Index::scan),
+    /// SHA-256 of the whole artifact (zeros from [`Index::scan`](crate::index::Index::scan),
     /// which does not hash it).
     pub file_sha256: [u8; 32],
     /// Bytes scanned.
@@ -514,6 +514,47 @@ pub struct Report {
 }
 
 impl Report {
+    /// Keeps at most `room` of its findings (copies found by content,
+    /// manifest records and declarations, the first by offset of each kind
+    /// first), and returns how many it kept. What it drops is counted as not
+    /// judged ([`unjudged`](Self::unjudged)) and makes it
+    /// [`too_many`](Self::too_many) (a problem): `audit_all`
+    /// so bounds the findings of all files together by one [`MAX_FOUND`](crate::MAX_FOUND).
+    pub fn keep_at_most(&mut self, room: usize) -> usize {
+        let mut left = room;
+        let cut = |len: usize, left: &mut usize| {
+            let keep = len.min(*left);
+            *left -= keep;
+            keep
+        };
+        let keep = cut(self.found.len(), &mut left);
+        if keep < self.found.len() {
+            self.unjudged.add(Kind::Candidate, self.found[keep].offset);
+            self.unjudged.candidates += (self.found.len() - keep - 1) as u64;
+            self.found.truncate(keep);
+            self.found.shrink_to_fit();
+            self.too_many = true;
+        }
+        let keep = cut(self.records.len(), &mut left);
+        if keep < self.records.len() {
+            self.unjudged.add(Kind::Record, self.records[keep].offset);
+            self.unjudged.records += (self.records.len() - keep - 1) as u64;
+            self.records.truncate(keep);
+            self.records.shrink_to_fit();
+            self.too_many = true;
+        }
+        let keep = cut(self.declared.len(), &mut left);
+        if keep < self.declared.len() {
+            self.unjudged
+                .add(Kind::Declaration, self.declared[keep].offset);
+            self.unjudged.declarations += (self.declared.len() - keep - 1) as u64;
+            self.declared.truncate(keep);
+            self.declared.shrink_to_fit();
+            self.too_many = true;
+        }
+        room - left
+    }
+
     /// Every problem, one line each: a copy that is modified, truncated or not
     /// in `lock`, and a table named by its hash that is not here intact. An
     /// audit passes when this is empty.

@@ -1,6 +1,6 @@
 //! The one call: [`audit`] judges one artifact (bytes, or a file read in
 //! blocks) against a [`Lock`], and returns its [`Report`]. The `actlut audit`
-//! command and the tests call it; [`crate::output`] renders what it returns.
+//! command and the tests call it; `crate::output` renders what it returns.
 
 use std::io::Read;
 use std::path::Path;
@@ -11,7 +11,10 @@ use actlut_codegen::compact::Layout;
 use actlut_codegen::lock::Entry;
 use sha2::Digest;
 
-use crate::{container, Index, Reference, Report};
+use crate::container;
+use crate::index::Index;
+use crate::reference::Reference;
+use crate::report::Report;
 
 /// What the audit holds artifacts to: the lock's entries (a table's name
 /// and SHA-256), and the index of the known tables' bytes that the search by
@@ -38,7 +41,7 @@ impl Lock {
     pub fn new(label: impl Into<String>, entries: Vec<Entry>, references: Vec<Reference>) -> Lock {
         Lock {
             label: label.into(),
-            index: Index::with_lock(crate::merge_aliases(references), &entries),
+            index: Index::with_lock(crate::reference::merge_aliases(references), &entries),
             entries,
         }
     }
@@ -54,16 +57,18 @@ impl Lock {
     pub fn builtin() -> Result<Lock, String> {
         let entries = actlut_codegen::lock::parse(BUILTIN_LOCK).map_err(|e| e.to_string())?;
         let mut refs = Vec::new();
-        for (function, format) in actlut_codegen::table_pairs() {
-            let table = actlut_codegen::table(function, format);
+        // Every built-in table: the functions' and their derivatives' (a derivative table
+        // has no compact form).
+        for (op, format) in actlut_codegen::builtin_tables() {
+            let table = actlut_codegen::builtin_table(&op, format);
             let mut r = Reference::new(
-                actlut_codegen::table_name(function, format),
+                actlut_codegen::op_table_name(&op, format),
                 format,
                 actlut_codegen::table_bytes_le(format, &table),
             );
-            if actlut_codegen::compact_lock::is_compacted(format) {
+            if actlut_codegen::compact_lock::is_compacted(format) && !op.is_derivative() {
                 for layout in Layout::ALL {
-                    r = r.with_compact(compact_form(function, format, &table, layout)?)?;
+                    r = r.with_compact(compact_form(op.function(), format, &table, layout)?)?;
                 }
             }
             refs.push(r);
@@ -164,6 +169,27 @@ impl core::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Audits the files at `paths` in order, keeping at most [`MAX_FOUND`](crate::limits::MAX_FOUND)
+/// findings over all of them together ([`Report::keep_at_most`]): a file
+/// whose findings do not fit is [`Report::too_many`] (a problem, saying
+/// what was not judged), so that the memory many files take stays that of
+/// one file's findings, twice at most (those kept, and the file being
+/// scanned), however many files are given.
+///
+/// # Errors
+///
+/// The first file [`audit`] cannot read.
+pub fn audit_all<P: AsRef<Path>>(paths: &[P], lock: &Lock) -> Result<Vec<Report>, Error> {
+    let mut room = crate::limits::MAX_FOUND;
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        let mut r = audit(p.as_ref(), lock)?;
+        room -= r.keep_at_most(room);
+        out.push(r);
+    }
+    Ok(out)
+}
+
 /// Judges one artifact against `lock`: every declared table and record,
 /// every copy found by content, every table named by hash, and the file's
 /// headers ([`container`]). The report's [`Report::problems`] with
@@ -189,7 +215,7 @@ pub fn audit<'a>(input: impl Into<Input<'a>>, lock: &Lock) -> Result<Report, Err
             // Reading the headers is charged to the scan's one budget.
             let mut report = lock
                 .index
-                .scan_reader_in(bytes, c.order, bytes.len() as u64 / 8)
+                .scan_reader_in(bytes, c.order, c.cost)
                 .map_err(|e| Error(e.to_string()))?;
             report.malformed = c.problem;
             report.path = name.to_string();

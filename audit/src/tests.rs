@@ -1,4 +1,4 @@
-//! Unit tests of the scan's private state (the rest: `audit/tests/scan.rs`).
+//! Unit tests of the scan's private state (the rest: `audit/tests/audit/scan.rs`).
 
 use actlut_codegen::{Format, Function};
 

@@ -302,9 +302,7 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
     }
     let mut order: Option<ByteOrder> = None;
     let mut at = 8u64;
-    let mut f = std::io::BufReader::new(v.file);
-    f.seek(SeekFrom::Start(v.base + at))?;
-    let mut pos = v.base + at;
+    let mut f = v.file;
     while at < v.len {
         if at % 2 == 1 {
             at += 1;
@@ -318,11 +316,14 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
                 format!("a member header at {at:#x} is cut off by the end of the file"),
             ));
         }
-        f.seek_relative((v.base + at) as i64 - pos as i64)?;
+        // A member's own bytes are read through `v` (its first bytes, at
+        // their offset), which moves the file's position: each header is
+        // read at its absolute offset, never relative to the last read (no
+        // buffer whose idea of the position could go stale).
+        f.seek(SeekFrom::Start(v.base + at))?;
         let mut h = [0u8; 60];
         f.read_exact(&mut h)?;
         v.cost.set(v.cost.get() + 64 + 8);
-        pos = v.base + at + 60;
         if &h[58..60] != b"`\n" {
             return Ok(Container::malformed(
                 KIND,

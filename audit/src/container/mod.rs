@@ -33,7 +33,7 @@
 //! within the file), not parsed further. A file over [`IN_MEMORY_BYTES`] is
 //! read in pieces ([`inspect_file`]), so memory does not grow with it.
 
-use std::collections::BTreeSet;
+use core::cell::Cell;
 use std::format;
 use std::string::{String, ToString};
 use std::vec::Vec;
@@ -59,8 +59,10 @@ pub struct Container {
     /// a format the audit reads: one line.
     pub problem: Option<String>,
     /// What reading the headers cost, in the units of the scan's budget
-    /// (`BUDGET_PER_BYTE`): one per 8 bytes read, and 64 per read of a file
-    /// read in pieces. [`crate::audit`] charges it to the scan's budget.
+    /// (`BUDGET_PER_BYTE`): one per 8 bytes read (a part of the file read
+    /// once for each container it lies in: [`MAX_PARTS_READ`]), 16 per
+    /// member an archive's symbol table names, and 64 per read of a file
+    /// read in pieces. `audit` charges it to the scan's budget.
     pub cost: u64,
 }
 
@@ -80,6 +82,51 @@ impl Container {
 /// than this are bad input: the audit does not read their members' byte
 /// order.
 pub const MAX_NESTING: usize = 4;
+
+/// The most bytes that reading a file's headers may read, in parts of it
+/// (the members of its archives, the slices of its universal files, each
+/// read as a file of its own), as a multiple of its size. Parts that do not
+/// overlap are each read once per level of nesting they lie in, at most
+/// [`MAX_NESTING`] + 2 times the file in all; more is parts that overlap
+/// (slices that all name one archive, whose member is such a file again:
+/// cubic in the file without this bound), which no linker or `lipo` writes,
+/// and bad input.
+pub const MAX_PARTS_READ: u64 = MAX_NESTING as u64 + 2;
+
+/// What reading one file's headers has spent: the bytes of the parts read
+/// ([`MAX_PARTS_READ`] bounds them), and the units of the scan's budget
+/// ([`Container::cost`]).
+struct Reading {
+    /// Bytes of the file and its parts read so far.
+    read: Cell<u64>,
+    /// The most that [`Reading::read`] may reach.
+    limit: u64,
+    /// Units of the scan's budget, beyond one per 8 bytes read.
+    extra: Cell<u64>,
+}
+
+impl Reading {
+    fn new(len: u64) -> Reading {
+        Reading {
+            read: Cell::new(len),
+            limit: MAX_PARTS_READ.saturating_mul(len),
+            extra: Cell::new(0),
+        }
+    }
+
+    /// Counts a part of `len` bytes read; `false` past the limit.
+    fn part(&self, len: u64) -> bool {
+        let read = self.read.get().saturating_add(len);
+        self.read.set(read);
+        read <= self.limit
+    }
+
+    /// The units of the scan's budget spent: one per 8 bytes read, and
+    /// what else was charged.
+    fn cost(&self) -> u64 {
+        self.read.get() / 8 + self.extra.get()
+    }
+}
 
 impl Container {
     fn bytes() -> Container {
@@ -116,16 +163,27 @@ fn order_name(o: ByteOrder) -> &'static str {
 /// universal Mach-O file's slices), each read as a file of its own at
 /// nesting `depth`: parts in both orders, or a part whose headers do not
 /// hold, are a problem; parts of no format the audit reads declare none.
-struct Parts {
+struct Parts<'r> {
     kind: &'static str,
     what: &'static str,
     depth: usize,
     order: Option<ByteOrder>,
+    reading: &'r Reading,
 }
 
-impl Parts {
+impl Parts<'_> {
     fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), Container> {
-        let part = inspect_at(bytes, bytes.len() as u64, self.depth + 1);
+        if !self.reading.part(bytes.len() as u64) {
+            return Err(Container::malformed(
+                self.kind,
+                format!(
+                    "its {}s overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
+                    self.what,
+                    self.reading.limit / MAX_PARTS_READ
+                ),
+            ));
+        }
+        let part = inspect_at(bytes, bytes.len() as u64, self.depth + 1, self.reading);
         if let Some(p) = part.problem {
             return Err(Container::malformed(
                 self.kind,
@@ -167,7 +225,7 @@ impl Parts {
 /// both orders, a member whose headers do not hold, an archive that does
 /// not parse, or a symbol table that names anything but its members, are a
 /// problem; an archive without such members declares none.
-fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
+fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Container {
     const KIND: &str = "ar archive";
     if depth > MAX_NESTING {
         return Container::malformed(
@@ -184,9 +242,11 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
         what: "member",
         depth,
         order: None,
+        reading,
     };
-    // The data (offset, size) of each member `members()` yields.
-    let mut read = BTreeSet::new();
+    // The data (offset, size) of each member `members()` yields, in the
+    // order of the file: sorted.
+    let mut read = Vec::new();
     for member in file.members() {
         let member = match member {
             Ok(m) => m,
@@ -199,9 +259,9 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
         if let Err(c) = parts.add(&String::from_utf8_lossy(member.name()), bytes) {
             return c;
         }
-        read.insert(member.file_range());
+        read.push(member.file_range());
     }
-    if let Err(why) = symbol_table(&file, &read) {
+    if let Err(why) = symbol_table(&file, &read, reading) {
         return Container::malformed(KIND, why);
     }
     parts.done()
@@ -210,29 +270,37 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
 /// Whether every member the symbol table of the ar archive `file` names
 /// (GNU `/` and `/SYM64/`, BSD `__.SYMDEF`, the second linker member of a
 /// Windows `.lib`, as `object` reads them) is one of the members whose data
-/// ranges are `read`. A linker finds the member that defines a symbol by
-/// the offset the table gives, and does not check that it is a member; a
-/// member header hidden in the symbol table's data or in another member's
-/// would be linked without being read.
+/// ranges are `read` (sorted). A linker finds the member that defines a
+/// symbol by the offset the table gives, and does not check that it is a
+/// member; a member header hidden in the symbol table's data or in another
+/// member's would be linked without being read. Each offset is checked as
+/// it is read, in memory that does not grow with the table (an offset the
+/// symbol before it named is not checked again); each check is charged to
+/// `reading`.
 fn symbol_table<'d, R: ReadRef<'d>>(
     file: &object::read::archive::ArchiveFile<'d, R>,
-    read: &BTreeSet<(u64, u64)>,
+    read: &[(u64, u64)],
+    reading: &Reading,
 ) -> Result<(), String> {
     let symbols = match file.symbols() {
         Ok(Some(s)) => s,
         Ok(None) => return Ok(()),
         Err(e) => return Err(format!("its symbol table does not parse: {e}")),
     };
-    let mut offsets = BTreeSet::new();
+    let mut last = None;
     for symbol in symbols {
-        match symbol {
-            Ok(s) => offsets.insert(s.offset().0),
+        let at = match symbol {
+            Ok(s) => s.offset().0,
             Err(e) => return Err(format!("its symbol table does not parse: {e}")),
         };
-    }
-    for at in offsets {
+        if last == Some(at) {
+            continue;
+        }
+        last = Some(at);
+        // A member header read (60 bytes) and looked up.
+        reading.extra.set(reading.extra.get() + SYMBOL_COST);
         let named = file.member(object::read::archive::ArchiveOffset(at));
-        if !named.is_ok_and(|m| read.contains(&m.file_range())) {
+        if !named.is_ok_and(|m| read.binary_search(&m.file_range()).is_ok()) {
             return Err(format!(
                 "its symbol table names a member at offset {at:#x}, which is not one of its members"
             ));
@@ -241,10 +309,18 @@ fn symbol_table<'d, R: ReadRef<'d>>(
     Ok(())
 }
 
+/// Units of the scan's budget that checking one member an archive's symbol
+/// table names costs: its header read (60 bytes) and looked up.
+const SYMBOL_COST: u64 = 16;
+
 /// A universal (fat) Mach-O file: its byte order is its slices'. One none
 /// of whose slices is a Mach-O file or an archive is bytes (a Java class
 /// file opens with the same magic).
-fn universal<'d, R: ReadRef<'d>, Fat: FatArch>(data: R, depth: usize) -> Container {
+fn universal<'d, R: ReadRef<'d>, Fat: FatArch>(
+    data: R,
+    depth: usize,
+    reading: &Reading,
+) -> Container {
     const KIND: &str = "universal Mach-O";
     let Ok(file) = MachOFatFile::<Fat>::parse(data) else {
         return Container::bytes();
@@ -271,6 +347,7 @@ fn universal<'d, R: ReadRef<'d>, Fat: FatArch>(data: R, depth: usize) -> Contain
         what: "slice",
         depth,
         order: None,
+        reading,
     };
     for (i, slice) in slices.into_iter().enumerate() {
         let Some(bytes) = slice else {
@@ -311,14 +388,14 @@ fn is_pe<'d, R: ReadRef<'d>>(data: R) -> bool {
 }
 
 /// The formats other than ELF and wasm whose headers state a byte order.
-fn other<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
+fn other<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Container {
     if is_pe(data) {
         return parsed(data, "PE", true);
     }
     match FileKind::parse(data) {
         Ok(FileKind::MachO32 | FileKind::MachO64) => parsed(data, "Mach-O", true),
-        Ok(FileKind::MachOFat32) => universal::<R, object::macho::FatArch32>(data, depth),
-        Ok(FileKind::MachOFat64) => universal::<R, object::macho::FatArch64>(data, depth),
+        Ok(FileKind::MachOFat32) => universal::<R, object::macho::FatArch32>(data, depth, reading),
+        Ok(FileKind::MachOFat64) => universal::<R, object::macho::FatArch64>(data, depth, reading),
         // Without the PE signature, an MS-DOS program is bytes.
         Ok(FileKind::Coff | FileKind::CoffBig) => parsed(data, "COFF", false),
         // AIX: big-endian, as `object` reads it.
@@ -332,23 +409,33 @@ fn other<'d, R: ReadRef<'d>>(data: R, depth: usize) -> Container {
     }
 }
 
-/// The machine numbers above 255 that the `object` crate's `elf` module
-/// defines. With every number from 1 to 255 they are the machines an ELF
-/// file may name: a number from 1 to 255 stored in one byte order reads as
-/// a multiple of 256 in the other, and none of these reads as one of them
-/// (the set holds no number together with its byte swap).
-const MACHINES_ABOVE_255: [u16; 3] = [
-    object::elf::EM_LOONGARCH.0,
-    object::elf::EM_SBF.0,
-    object::elf::EM_ALPHA.0,
+/// The machine numbers above 255 of the ELF registry (`EM_KVX`, 256, to
+/// `EM_AIECTRLCODE`, 269, as binutils' `include/elf/common.h` lists them)
+/// and the historical `EM_ALPHA` (`0x9026`). With every number from 1 to
+/// 255 they are the machines an ELF file may name. A number from 1 to 255
+/// stored in one byte order reads as a multiple of 256 in the other: of
+/// these only 256 is one (the bytes `00 01` read 256, KVX, little-endian
+/// and 1, `EM_M32`, big-endian), and one reads as itself (257, `01 01`):
+/// [`ONE_ORDER_MACHINES`] accepts each of those bytes in one order only.
+const MACHINES_ABOVE_255: [u16; 15] = [
+    256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 0x9026,
 ];
 
-/// Machines that exist in one byte order only, with the name a problem
-/// gives them and whether that order is little-endian.
-const ONE_ORDER_MACHINES: [(u16, &str, bool); 6] = [
+/// Machines accepted in one byte order only, with the name a problem gives
+/// them and whether that order is little-endian: those that exist in one
+/// order only (x86, x86-64, LoongArch and Kalray KVX little-endian; s390
+/// and s390x, m68k and PA-RISC big-endian), the WDC 65816 (257, whose
+/// bytes `01 01` read 257 in both orders; it is little-endian), and the
+/// AT&T WE 32100 (`EM_M32`, 1, whose bytes stored big-endian are KVX's
+/// stored little-endian: it is accepted stored little-endian only, so that
+/// no two bytes name a machine in both orders).
+const ONE_ORDER_MACHINES: [(u16, &str, bool); 9] = [
     (object::elf::EM_386.0, "x86", true),
     (object::elf::EM_X86_64.0, "x86-64", true),
     (object::elf::EM_LOONGARCH.0, "LoongArch", true),
+    (256, "Kalray KVX", true),
+    (257, "WDC 65816", true),
+    (object::elf::EM_M32.0, "AT&T WE 32100", true),
     (object::elf::EM_S390.0, "s390", false),
     (object::elf::EM_68K.0, "m68k", false),
     (object::elf::EM_PARISC.0, "PA-RISC", false),
@@ -387,9 +474,13 @@ fn machine(stored: u16, order: ByteOrder) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads the headers of the `len`-byte artifact `data`.
+/// Reads the headers of the `len`-byte artifact `data`; its
+/// [`Container::cost`] is what that spent.
 pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
-    inspect_at(data, len, 0)
+    let reading = Reading::new(len);
+    let mut c = inspect_at(data, len, 0, &reading);
+    c.cost = reading.cost();
+    c
 }
 
 /// The header checks of an ELF file whose first bytes (up to 64) are
@@ -471,25 +562,23 @@ pub fn inspect_file(file: &std::fs::File, len: u64) -> std::io::Result<Container
     if len <= IN_MEMORY_BYTES {
         let mut bytes = Vec::with_capacity(len as usize);
         file.take(len).read_to_end(&mut bytes)?;
-        let n = bytes.len() as u64;
-        let mut c = inspect(&bytes[..], n);
-        c.cost = n / 8;
-        return Ok(c);
+        return Ok(inspect(&bytes[..], bytes.len() as u64));
     }
     large::inspect(file, len, 0)
 }
 
-/// [`inspect`] of a file nested `depth` deep in containers.
-fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize) -> Container {
+/// [`inspect`] of a file nested `depth` deep in containers, charged to
+/// `reading`.
+fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize, reading: &Reading) -> Container {
     let head = data.read_bytes_at(0, len.min(64)).unwrap_or(&[]);
     // A System V or GNU archive, or an AIX big archive.
     if head.starts_with(b"!<arch>\n") || head.starts_with(b"<bigaf>\n") {
-        return archive(data, depth);
+        return archive(data, depth, reading);
     }
     let elf = head.starts_with(b"\x7fELF");
     let wasm = head.starts_with(b"\0asm");
     if !elf && !wasm {
-        return other(data, depth);
+        return other(data, depth, reading);
     }
     let kind = if elf { "ELF" } else { "wasm" };
     if elf {
@@ -571,8 +660,16 @@ mod tests {
             accepted,
             2 * (255 + MACHINES_ABOVE_255.len()) - ONE_ORDER_MACHINES.len()
         );
+        // Every registered machine, stored in its order, is accepted: KVX
+        // and the others above 255 a file of the registry may name.
         for v in MACHINES_ABOVE_255 {
-            assert!(v > 255 && v.swap_bytes() > 255, "{v:#x}");
+            let one = ONE_ORDER_MACHINES.iter().find(|m| m.0 == v);
+            if one.is_none_or(|m| m.2) {
+                assert!(machine(v, ByteOrder::Little).is_ok(), "{v:#x}");
+            }
+            if one.is_none_or(|m| !m.2) {
+                assert!(machine(v.swap_bytes(), ByteOrder::Big).is_ok(), "{v:#x}");
+            }
         }
         // A one-order machine stored in its order passes, in the other
         // order (EI_DATA and the stored bytes agreeing) it is a problem.

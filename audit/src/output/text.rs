@@ -104,6 +104,10 @@ pub fn text(audit: &Audit<'_>) -> String {
 pub fn declared_line(d: &Declared) -> String {
     let name = d.name().unwrap_or(&d.shown_name);
     let what = match d.problem() {
+        None if d.recomputed => format!(
+            "declared, its table at {:#010x} intact, as computed again (the lock does not list it)",
+            d.table_offset()
+        ),
         None => format!(
             "declared, its table at {:#010x} intact, in the lock",
             d.table_offset()

@@ -320,7 +320,7 @@ impl Scanner<'_> {
         };
         let sha = actlut_codegen::sha256(bytes);
         let mut f = self.header_found(p, len, Verdict::Intact, Decoded::Same);
-        f.form = crate::compact_form_label(view.layout()).to_string();
+        f.form = crate::limits::compact_form_label(view.layout()).to_string();
         f.sha256 = Some(sha);
         let index = self.index;
         let name = |f: &mut Found, r: usize| {

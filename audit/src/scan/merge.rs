@@ -27,6 +27,7 @@ impl Scanner<'_> {
         if end > self.next {
             self.probe(end);
         }
+        self.read_declared(true);
         self.verify_ready(true);
         self.verify_headers(true);
         self.read_records();
@@ -44,7 +45,6 @@ impl Scanner<'_> {
                     .push(crate::manifest::Record::cut_off(&self.buf[at..], p));
             }
         }
-        self.read_declared(true);
         self.settle(true);
         let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
@@ -55,7 +55,7 @@ impl Scanner<'_> {
             if f.verdict == Verdict::Intact {
                 f.foreign_order = !clears(&f, native);
                 kept.push(f);
-            } else if evidence.any_outside(&cover) {
+            } else if evidence.any_outside(&cover) || self.near_op(&f) {
                 kept.push(f);
             }
         }
@@ -100,12 +100,26 @@ impl Scanner<'_> {
                 // Intact in its own bytes, or as an intact extra stored form of
                 // the same table (a compact encoding: its bytes are generated
                 // from the table's, so they decode to exactly those entries).
+                // Or intact where its declaration stands, which names it and whose table
+                // hashes to it: a table without content (`Reference::has_content`: the
+                // identity, relu, relu6 and hardtanh over 16-bit formats are runs and counts)
+                // is verified exactly there, not found by content.
+                let declared_intact = || {
+                    self.declared.iter().any(|d| {
+                        d.problem().is_none()
+                            && d.actual == Some(needle.sha256)
+                            && d.declaration.as_ref().is_ok_and(|x| {
+                                x.representation == crate::declared::Representation::Full
+                            })
+                    })
+                };
                 let status = if kept.iter().any(|f| {
                     f.verdict == Verdict::Intact
                         && (f.sha256 == Some(needle.sha256)
                             || (f.form != TABLE_FORM
                                 && f.names.iter().any(|x| needle.names.contains(x))))
-                }) {
+                }) || declared_intact()
+                {
                     ListedStatus::Intact
                 } else if let Some(f) = kept.iter().filter(named).max_by_key(|f| f.matching) {
                     ListedStatus::Damaged {
@@ -159,6 +173,22 @@ impl Scanner<'_> {
                 records
             },
         }
+    }
+}
+
+impl Scanner<'_> {
+    /// Whether `f`, a damaged copy of a known table, is a near copy of it
+    /// that is a declared op's table exactly (the op's format, fewer than
+    /// one in [`NEAR_OP_SHARE`] of its entries changed): the op does not
+    /// clear it, as its
+    /// constants can bring its table within a few entries of a built-in
+    /// table's (`elu(alpha=1.0000001)_f16` and `elu_f16` differ in 2).
+    fn near_op(&self, f: &Found) -> bool {
+        self.op_extents
+            .get(&(f.offset, f.offset + f.len as u64))
+            .is_some_and(|&format| {
+                format == f.format && NEAR_OP_SHARE * f.differing < f.matching + f.differing
+            })
     }
 }
 

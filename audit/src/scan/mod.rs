@@ -67,6 +67,12 @@ pub struct Scanner<'a> {
     /// The file ranges of the copies found so far that clear what lies in
     /// them ([`verify::clears`]), merged.
     pub(crate) cover: cover::Claimed,
+    /// The extents of the declared ops (not in the lock) verified intact,
+    /// with their format: a copy of a known table of that format found at
+    /// one of them exactly, with fewer than half its entries changed, is not
+    /// cleared by it (an op's constants can bring its table within a few
+    /// entries of a built-in table's).
+    pub(crate) op_extents: std::collections::BTreeMap<(u64, u64), actlut_codegen::Format>,
     pub(crate) listed: Vec<(usize, u64)>,
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
@@ -108,6 +114,9 @@ pub struct Scanner<'a> {
     pub(crate) rejected_distinctive: core::cell::Cell<u32>,
     pub(crate) candidates: u64,
     pub(crate) compared: u64,
+    /// What is left of [`OP_ALLOWANCE`]: recomputing the first declared ops
+    /// is not charged to the budget.
+    pub(crate) op_allowance: u64,
 }
 
 /// Bytes past a probe position that must be present before it is probed in
@@ -142,6 +151,7 @@ impl<'a> Scanner<'a> {
             evidence_at: Vec::new(),
             unsettled: 0,
             cover: cover::Claimed::default(),
+            op_extents: std::collections::BTreeMap::new(),
             listed: Vec::new(),
             exact: HashMap::new(),
             headers: Vec::new(),
@@ -162,6 +172,7 @@ impl<'a> Scanner<'a> {
             rejected_distinctive: core::cell::Cell::new(0),
             candidates: 0,
             compared: 0,
+            op_allowance: OP_ALLOWANCE,
         }
     }
 
@@ -224,11 +235,13 @@ impl<'a> Scanner<'a> {
         if end >= self.next + LOOKAHEAD as u64 {
             self.probe(end - LOOKAHEAD as u64 + 1);
         }
+        // Declared tables enter the cover before the copies around them are
+        // compared and their evidence settled.
+        self.read_declared(false);
         self.verify_ready(false);
         self.settle(false);
         self.verify_headers(false);
         self.read_records();
-        self.read_declared(false);
         // Keep two table lengths behind the scan position: every candidate
         // still to come starts after one, and every pending one after two;
         // and every declaration record not yet judged.

@@ -194,6 +194,13 @@ impl Scanner<'_> {
                 if bit(d, buf[i], b) == 0 {
                     continue;
                 }
+                // The same test as the tables' features (`is_feature`): where the
+                // data's steps around the pair repeat with a period of 1 to 3 (a
+                // slow ramp, each value twice), a table copied there would have
+                // the same steps, and no feature there: nothing to look up.
+                if !crate::index::is_feature(buf, i, d) {
+                    continue;
+                }
                 let sites = index.features.get(feature_key(buf[i], b, d));
                 feature_hits.set(feature_hits.get() + sites.len() as u64);
                 for site in sites {

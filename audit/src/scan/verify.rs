@@ -83,7 +83,7 @@ impl Scanner<'_> {
                         .map(|&v| Votes::unpack(v))
                 };
                 if let Some(hits) = worth(image, votes) {
-                    ready.push((hits, image, start));
+                    ready.push((hits, image, start, votes.map(|v| (v.first, v.last))));
                 }
             } else {
                 i += 1;
@@ -98,15 +98,16 @@ impl Scanner<'_> {
             if !is_ready(image, start) {
                 return true;
             }
-            if let Some(hits) = worth(image, Some(Votes::unpack(*votes))) {
-                ready.push((hits, image, start));
+            let votes = Votes::unpack(*votes);
+            if let Some(hits) = worth(image, Some(votes)) {
+                ready.push((hits, image, start, Some((votes.first, votes.last))));
             }
             false
         });
         // Most votes first: the copy itself before the shifted and
         // cross-table coincidences that its bytes also imply.
         ready.sort_unstable_by(|a, b| b.cmp(a));
-        for (_, image, start) in ready {
+        for (_, image, start, voted) in ready {
             let im = &self.index.images[image as usize];
             let (lo, hi) = (start, start + im.bytes.len() as i64);
             // A candidate none of whose evidence lies outside the intact
@@ -121,14 +122,35 @@ impl Scanner<'_> {
                 lo.max(0) as u64,
                 hi.max(0) as u64,
             );
-            if open.is_empty() {
-                continue;
-            }
-            if !im.compact && open != [(lo.max(0) as u64, hi.max(0) as u64)] {
-                let (own, looked) = self.evidence_outside(image as usize, start, &open);
-                self.compared += looked;
-                if own == 0 {
+            // A declared table's own extent is compared still: the copy is
+            // then found by its content too, and reported.
+            let declared_extent = self
+                .intact
+                .iter()
+                .rev()
+                .take(256)
+                .any(|c| c.is_declared(lo, hi));
+            if !declared_extent {
+                if open.is_empty() {
                     continue;
+                }
+                // A compact form's evidence is its hits: a candidate all of
+                // whose hits (each gram whole) lie inside those copies has
+                // none of its own, and is cleared by them as at the end
+                // (`finish`).
+                if let (true, Some((first, last))) = (im.compact, voted) {
+                    let a = (start + i64::from(first)).max(0) as u64;
+                    let b = (start + i64::from(last)).max(0) as u64 + GRAM_REACH as u64;
+                    if !open.iter().any(|&(x, y)| x < b && a < y) {
+                        continue;
+                    }
+                }
+                if !im.compact && open != [(lo.max(0) as u64, hi.max(0) as u64)] {
+                    let (own, looked) = self.evidence_outside(image as usize, start, &open);
+                    self.compared += looked;
+                    if own == 0 {
+                        continue;
+                    }
                 }
             }
             if !self.keep(Kind::Candidate, lo.max(0) as u64) {
@@ -260,11 +282,11 @@ impl Scanner<'_> {
                 }
             }
         }
-        for &j in &im.pair_list {
-            let j = i64::from(j);
-            if j >= e0 && j + 1 < e1 && outside(j, j + 1) {
-                looked += 2;
-                own += usize::from(eq(j) && eq(j + 1));
+        for &w in &im.pair_list {
+            let w = i64::from(w);
+            if w >= e0 && w + 2 < e1 && outside(w, w + 2) {
+                looked += 3;
+                own += usize::from((w..=w + 2).all(eq));
             }
         }
         (own, looked)
@@ -310,9 +332,9 @@ impl Scanner<'_> {
                 }
             }
         }
-        for &j in within(&im.pair_list, e0, e1 - 1) {
+        for &w in within(&im.pair_list, e0, e1 - 2) {
             looked += 1;
-            if span(i64::from(j), 2) {
+            if span(i64::from(w), 3) {
                 pairs += 1;
                 if pairs >= MIN_EVIDENCE_PAIRS + extra {
                     return (true, looked);
@@ -432,9 +454,9 @@ impl Scanner<'_> {
                     let p = (start + (j - back) * u) as u64;
                     evidence_at.push((p, (start + j * u + u - 1) as u64));
                 }
-                if m1 && j > 0 && im.is_pair_point(j as usize - 1) {
-                    let p = (start + (j - 1) * u) as u64;
-                    pairs_at.push((p, p + 2 * u as u64 - 1));
+                if m1 && m2 && j > 1 && im.is_pair_window(j as usize - 2) {
+                    let p = (start + (j - 2) * u) as u64;
+                    pairs_at.push((p, p + 3 * u as u64 - 1));
                 }
             } else {
                 differing += 1;
@@ -602,6 +624,8 @@ pub(crate) struct Intact {
     lo: u64,
     hi: u64,
     order: ByteOrder,
+    /// Verified at its declaration (not found by its content).
+    declared: bool,
 }
 
 impl Intact {
@@ -616,7 +640,26 @@ impl Intact {
             lo: f.offset,
             hi: f.offset + f.len as u64,
             order: f.order,
+            declared: false,
         })
+    }
+
+    /// A declared table verified intact where its declaration stands, at
+    /// file range `lo..hi` in `order`, judged when `found` copies were found.
+    pub(super) fn declared(found: usize, lo: u64, hi: u64, order: ByteOrder) -> Intact {
+        Intact {
+            found,
+            lo,
+            hi,
+            order,
+            declared: true,
+        }
+    }
+
+    /// Whether this is a declared table whose extent is `lo..hi` (file
+    /// offsets, as a candidate's start and end).
+    pub(super) fn is_declared(&self, lo: i64, hi: i64) -> bool {
+        self.declared && self.lo as i64 == lo && self.hi as i64 == hi
     }
 }
 

@@ -1,13 +1,13 @@
 //! Inputs crafted to make the scan work hardest per byte, each `len` bytes
 //! long: what the budget (`actlut_audit::BUDGET_PER_BYTE`) must bound. Shared
-//! by the tests (`audit/tests/budget.rs`) and the timing example
+//! by the tests (`audit/tests/audit/budget.rs`) and the timing example
 //! (`cargo run --release -p actlut-audit --example crafted-timing`).
 
 use actlut_audit::Index;
 use actlut_codegen::compact::{ENTRIES, HEADER_BYTES, MAGIC};
 
 /// The crafted classes, by name, and random bytes to compare them with.
-pub const CLASSES: [&str; 12] = [
+pub const CLASSES: [&str; 14] = [
     "random",
     "header-flood",
     "plausible-header-flood",
@@ -20,6 +20,8 @@ pub const CLASSES: [&str; 12] = [
     "modified-16-bit-copies",
     "relr-bitmaps",
     "wasm-global-segments",
+    "nested-containers",
+    "symbol-table",
 ];
 
 /// xorshift64 bytes.
@@ -61,6 +63,12 @@ fn rng(seed: u64) -> impl FnMut() -> u64 {
 /// - `wasm-global-segments`: a wasm module whose one data section holds
 ///   data segments placed by `global.get`, each a fragment of an 8-bit
 ///   table: what made it 440 times slower per byte.
+/// - `nested-containers`: universal Mach-O files whose slices all name one
+///   ar archive, whose member is such a file again, three deep: reading
+///   the headers was cubic in the file (90 KB took ten minutes); then
+///   random bytes.
+/// - `symbol-table`: an ar archive whose GNU symbol table names one member
+///   over and over, at alternate offsets of two members (each a check).
 pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
     let mut next = rng(len as u64 ^ 0xC0FFEE);
     let refs = index.references();
@@ -201,6 +209,42 @@ pub fn crafted(index: &Index, class: &str, len: usize) -> Vec<u8> {
                 data.extend_from_slice(&t[from..from + 16]);
             }
         }
+        "nested-containers" => {
+            // As many slices as fit the file (20 bytes each, three times).
+            let n = (len.saturating_sub(1024) / 64).clamp(1, 1500) as u32;
+            data.extend(nested(n));
+            while data.len() < len {
+                data.extend_from_slice(&next().to_le_bytes());
+            }
+        }
+        "symbol-table" => {
+            // Two members of 2 bytes each, then the symbol table naming
+            // them in turn (a GNU archive: the table comes first).
+            let n = len.saturating_sub(8 + 60 + 4 + 2 * 62) / 5;
+            let size = 4 + 5 * n;
+            let header = |name: &str, size: usize| {
+                format!("{name:<16}{:<12}{:<6}{:<6}{:<8}{size:<10}`\n", 0, 0, 0, 644)
+            };
+            data.extend_from_slice(b"!<arch>\n");
+            data.extend_from_slice(header("/", size).as_bytes());
+            let first = (8 + 60 + size + size % 2) as u32;
+            let offsets = [first, first + 62];
+            data.extend_from_slice(&(n as u32).to_be_bytes());
+            for i in 0..n {
+                data.extend_from_slice(&offsets[i % 2].to_be_bytes());
+            }
+            data.resize(data.len() + n, 0);
+            if data.len() % 2 == 1 {
+                data.push(b'\n');
+            }
+            for m in ["a.o/", "b.o/"] {
+                data.extend_from_slice(header(m, 2).as_bytes());
+                data.extend_from_slice(b"ab");
+            }
+            while data.len() < len {
+                data.push(0);
+            }
+        }
         _ => panic!("no crafted class {class}"),
     }
     data.truncate(len);
@@ -220,4 +264,48 @@ fn elf_header() -> [u8; 64] {
     h[20] = 1;
     h[52] = 64; // e_ehsize
     h
+}
+
+/// Three universal Mach-O files of `n` slices, each slice the one archive
+/// whose member is the next, down to a Mach-O object.
+pub fn nested(n: u32) -> Vec<u8> {
+    let mut macho = Vec::new();
+    for w in [0xfeed_facfu32, 0x0100_0007, 3, 1, 0, 0, 0, 0] {
+        macho.extend_from_slice(&w.to_le_bytes());
+    }
+    let archive = |member: &[u8]| {
+        let mut a = b"!<arch>\n".to_vec();
+        a.extend_from_slice(
+            format!(
+                "{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n",
+                "m.o/",
+                0,
+                0,
+                0,
+                644,
+                member.len()
+            )
+            .as_bytes(),
+        );
+        a.extend_from_slice(member);
+        if a.len() % 2 == 1 {
+            a.push(b'\n');
+        }
+        a
+    };
+    let fat = |inner: &[u8]| {
+        let off = (8 + 20 * n as usize).next_multiple_of(16);
+        let mut f = Vec::new();
+        f.extend_from_slice(&0xcafe_babeu32.to_be_bytes());
+        f.extend_from_slice(&n.to_be_bytes());
+        for _ in 0..n {
+            for w in [0x0100_0007u32, 3, off as u32, inner.len() as u32, 0] {
+                f.extend_from_slice(&w.to_be_bytes());
+            }
+        }
+        f.resize(off, 0);
+        f.extend_from_slice(inner);
+        f
+    };
+    fat(&archive(&fat(&archive(&fat(&macho)))))
 }

@@ -11,7 +11,7 @@
 //! lies, and an archive whose symbol table names a member it does not
 //! yield, are bad input.
 
-mod common;
+use crate::common;
 
 use actlut_audit::container::{inspect, Container, MAX_NESTING};
 use actlut_audit::declared::{Declaration, Representation, StoredOrder};

@@ -3,7 +3,7 @@
 //! of its 72 bytes missing, and a declaration (`ACTLUTDT`) missing any byte
 //! of its 128 or of the table it declares.
 
-mod common;
+use crate::common;
 
 use actlut_audit::declared::{Declaration, Representation, StoredOrder, DECLARATION_BYTES};
 use actlut_audit::manifest::RECORD_BYTES;

@@ -3,7 +3,7 @@
 //! Each test fails the day such a table is found, so that the page is
 //! changed with it.
 
-mod common;
+use crate::common;
 
 use actlut_codegen::{Format, Function};
 use common::{index, noise, table_le};
@@ -91,7 +91,7 @@ fn a_declared_substitution_is_reported_as_the_table_it_declares() {
     let mut declared = record.to_bytes().to_vec();
     declared.extend_from_slice(&now);
     let r = index().scan(&in_noise(&declared));
-    let lock = actlut_codegen::lock::parse(include_str!("../../tables/actlut.lock")).unwrap();
+    let lock = actlut_codegen::lock::parse(include_str!("../../../tables/actlut.lock")).unwrap();
     assert!(r.problems(&lock).is_empty(), "{:?}", r.problems(&lock));
     let names: Vec<&str> = r
         .declared
@@ -131,7 +131,7 @@ fn a_declaration_renamed_to_an_alias_of_its_table_is_reported_as_that_alias() {
     let renamed = declared("gelu_tanh_fp8_e4m3");
     let changed = built.iter().zip(&renamed).filter(|(a, b)| a != b).count();
     assert_eq!(changed, 13, "record bytes changed");
-    let lock = actlut_codegen::lock::parse(include_str!("../../tables/actlut.lock")).unwrap();
+    let lock = actlut_codegen::lock::parse(include_str!("../../../tables/actlut.lock")).unwrap();
     for (data, name) in [(&built, "gelu_fp8_e4m3"), (&renamed, "gelu_tanh_fp8_e4m3")] {
         let r = index().scan(data);
         assert!(

@@ -67,3 +67,62 @@ fn the_readme_quotes_the_hiding_costs_the_index_derives() {
         assert!(readme.contains(&want), "README.md should say: {want}");
     }
 }
+
+/// docs/audit.md's cost section states the budget's allowance in whole
+/// 16-bit tables: the constant's.
+#[test]
+fn the_docs_state_the_budget_allowance_of_the_code() {
+    let docs = audit_md_words();
+    let tables = actlut_audit::BUDGET_ALLOWANCE / 65_536;
+    let want = format!("`BUDGET_ALLOWANCE` ({tables} whole 16-bit tables)");
+    assert!(docs.contains(&want), "docs/audit.md must say {want}");
+}
+
+/// docs/audit.md's cost section states the op allowance in 16-bit tables.
+#[test]
+fn the_docs_state_the_op_allowance_of_the_code() {
+    let docs = audit_md_words();
+    let per = actlut_audit::ops::RECOMPUTE_COST_PER_ENTRY;
+    let tables = actlut_audit::OP_ALLOWANCE / (65_536 * per);
+    let words = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+    ];
+    let want = format!(
+        "`RECOMPUTE_COST_PER_ENTRY` ({per}) per entry, but for the first {} 16-bit tables' worth",
+        words[tables as usize]
+    );
+    assert!(docs.contains(&want), "docs/audit.md must say {want}");
+}
+
+/// docs/audit.md's figures for near ops: the share, what it is of a 16-bit
+/// and an 8-bit table, and the honest op it quotes.
+#[test]
+fn the_docs_state_the_near_op_share_and_its_example() {
+    use actlut_codegen::{Format, Function};
+    let docs = audit_md_words();
+    let share = actlut_audit::NEAR_OP_SHARE;
+    let want = format!(
+        "fewer than one in {share} of its entries changed (`NEAR_OP_SHARE`: 1,{:03} of a 16-bit table, {} of an 8-bit one)",
+        65_536 / share - 1_000,
+        256 / share
+    );
+    assert!(docs.contains(&want), "docs/audit.md must say {want}");
+    let op: actlut_codegen::Op = "situ(beta=8)".parse().unwrap();
+    let situ = actlut_codegen::op_table(&op, Format::Fp8E4M3).unwrap();
+    let silu = actlut_codegen::table(Function::Silu, Format::Fp8E4M3);
+    let differ = situ.iter().zip(&silu).filter(|(a, b)| a != b).count();
+    let want =
+        format!("`situ(beta=8)_fp8_e4m3` is `silu_fp8_e4m3` but for {differ} of 256 entries");
+    assert!(docs.contains(&want), "docs/audit.md must say {want}");
+    assert!(differ > 256 / share, "an honest op nearer than the share");
+}
+
+/// docs/audit.md with its whitespace runs made single spaces (a sentence
+/// may wrap anywhere).
+fn audit_md_words() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/audit.md"))
+        .expect("read docs/audit.md")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -4,7 +4,7 @@
 //! says what was not judged. Time per megabyte is printed by
 //! `cargo run --release -p actlut-audit --example crafted-timing`.
 
-mod common;
+use crate::common;
 
 use actlut_audit::{Report, Verdict, BUDGET_ALLOWANCE, BUDGET_PER_BYTE, FINDING_COST, MAX_FOUND};
 use actlut_codegen::compact::ENTRIES;
@@ -212,6 +212,36 @@ fn the_load_map_classes_and_modified_16_bit_copies_stay_within_the_budget() {
                 r.found.len()
             );
             assert!(!r.problems(&[]).is_empty());
+        }
+    }
+}
+
+/// Small inputs spend no more per byte than the budget's 64 and a little:
+/// the attack on this design found the fixed allowance on top of them
+/// (then 1,024 whole 16-bit tables, a 1 MiB file's budget) giving a crafted
+/// 256 KiB input about 180 entries per byte, 27 times the time of random
+/// bytes per byte through `actlut_audit::audit`. The allowance is now 16
+/// tables: from 256 KiB on, at most a sixteenth more than 64 per byte (and
+/// the comparison that crosses it).
+#[test]
+fn small_crafted_inputs_spend_at_most_a_sixteenth_more_than_64_entries_per_byte() {
+    const { assert!(BUDGET_ALLOWANCE <= BUDGET_PER_BYTE * (256 << 10) / 16) };
+    for len in [256 << 10, 512 << 10, 1 << 20] {
+        for class in [
+            "near-copies",
+            "fragments",
+            "reversed-chunks",
+            "modified-16-bit-copies",
+            "wasm-global-segments",
+        ] {
+            let r = scan(class, len);
+            let most = BUDGET_PER_BYTE * len as u64 * 17 / 16;
+            assert!(
+                r.compared <= most + 2 * ENTRIES as u64 + 40_000 + 2 * FINDING_COST,
+                "{class}, {len} bytes: {} entries, {:.0} per byte",
+                r.compared,
+                r.compared as f64 / len as f64
+            );
         }
     }
 }
