@@ -42,7 +42,8 @@ exit status:
      a compact stored form is unknown or invalid; an expected table is
      missing; malformed headers; or too many candidates
   2  usage or I/O error (bad arguments; a missing, unreadable, empty or
-     non-regular file; a corrupt, truncated or incomplete lock)";
+     non-regular file; a corrupt, truncated or incomplete lock; a report
+     that cannot be written)";
 
 /// `actlut audit [--format FORMAT] [--json] [--expect NAME]... [--lock LOCK] FILE...`.
 #[derive(clap::Args)]
@@ -158,11 +159,28 @@ pub(crate) fn audit_files(opts: &Args, io: &mut Io) -> Result<u8, Failure> {
         }
         refs.push(r);
     }
-    let lock = audit::Lock::new(lock_label, lock_entries, refs);
-    let mut reports = Vec::new();
-    for f in &opts.files {
-        reports.push(audit::audit(f.as_path(), &lock).map_err(|e| Failure(e.0))?);
+    // Every built-in derivative table this build does not embed (actlut's
+    // `derivatives` feature is off here): computed by the same evaluation,
+    // so that a derivative's declaration is recognised by every part of its
+    // record (header, hash, name, table), not by its marker alone.
+    for (op, format) in actlut_codegen::builtin_tables().filter(|(op, _)| op.is_derivative()) {
+        let name = actlut_codegen::op_table_name(&op, format);
+        if manifest::TABLES.iter().any(|t| t.name == name) {
+            continue;
+        }
+        let mut table = vec![0u16; format.entries()];
+        actlut::fill_table(&op, format, &mut table[..])
+            .map_err(|e| Failure(format!("{name}: {e}")))?;
+        refs.push(Reference::new(
+            name,
+            format,
+            actlut_codegen::table_bytes_le(format, &table),
+        ));
     }
+    let lock = audit::Lock::new(lock_label, lock_entries, refs);
+    // At most MAX_FOUND findings over all files together, so that memory
+    // does not grow with the number of files.
+    let reports = audit::audit_all(&opts.files, &lock).map_err(|e| Failure(e.0))?;
     let format = if opts.json {
         OutputFormat::Json
     } else {
@@ -176,8 +194,8 @@ pub(crate) fn audit_files(opts: &Args, io: &mut Io) -> Result<u8, Failure> {
     match format {
         // Laid out as the command's other JSON: its keys one a line, each
         // file on one line.
-        OutputFormat::Json => io.emit(&to_json(&audit::output::json_value(&result), 2)),
-        _ => io.emit(&result.render(format)),
+        OutputFormat::Json => io.emit(&to_json(&audit::output::json_value(&result), 2))?,
+        _ => io.emit(&result.render(format))?,
     }
     Ok(result.exit_code())
 }

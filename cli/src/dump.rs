@@ -40,7 +40,7 @@ fn directory(s: OsString) -> Result<PathBuf, String> {
 
 /// Runs `actlut dump`.
 pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
-    io.emit(&dump(&a.dir)?);
+    io.emit(&dump(&a.dir)?)?;
     Ok(0)
 }
 

@@ -27,7 +27,8 @@
 //! there intact; 1 when something is modified, truncated, not in the lock or
 //! missing, or a compact stored form is of an unknown table or invalid; and 2
 //! on a usage or I/O error (a missing, unreadable, empty or non-regular file,
-//! a corrupt or incomplete lock, bad arguments). `ulp` exits with 0 when every
+//! a corrupt or incomplete lock, bad arguments, output that cannot be
+//! written). `ulp` exits with 0 when every
 //! entry is correctly rounded, 1 when one is not, 2 on a usage or I/O error.
 //!
 //! # Features
@@ -94,9 +95,10 @@ enum Command {
     Dump(dump::Args),
     #[cfg(feature = "audit")]
     Audit(audit::Args),
+    // Boxed: their `Op` holds up to four exact constants (a few hundred bytes).
     #[cfg(feature = "quant")]
-    Quant(quant::Args),
-    Ulp(ulp::Args),
+    Quant(Box<quant::Args>),
+    Ulp(Box<ulp::Args>),
 }
 
 /// An error that is not a usage error: its one-line message (exit status 2).
@@ -129,8 +131,12 @@ pub(crate) struct Io<'a> {
 
 impl Io<'_> {
     /// Writes `text` to standard output ([`output::emit`]).
-    pub(crate) fn emit(&mut self, text: &str) {
-        output::emit(self.out, self.err, text);
+    ///
+    /// # Errors
+    ///
+    /// A write error other than a reader gone away (exit status 2).
+    pub(crate) fn emit(&mut self, text: &str) -> Result<(), Failure> {
+        output::emit(self.out, text)
     }
 }
 
@@ -215,8 +221,13 @@ fn usage_failure(io: &mut Io, bin_name: &str, command: Option<&str>, e: &clap::E
     use clap::error::ErrorKind;
     let text = e.render().to_string();
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-        io.emit(&text);
-        return 0;
+        return match io.emit(&text) {
+            Ok(()) => 0,
+            Err(Failure(message)) => {
+                let _ = writeln!(io.err, "actlut: error: {message}");
+                2
+            }
+        };
     }
     let _ = writeln!(
         io.err,
@@ -300,5 +311,39 @@ mod tests {
                 actlut::manifest::REFERENCE_VERSION
             )
         );
+    }
+
+    /// A writer that fails as a full disk does, or as a reader gone away.
+    struct Failing(std::io::ErrorKind);
+
+    impl Write for Failing {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(self.0.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Output that cannot be written is an I/O error, status 2, never the
+    /// status of what was found (`actlut audit … > /dev/full` is
+    /// `cli/tests/audit.rs`); a reader that has gone away is not one.
+    #[test]
+    fn output_that_cannot_be_written_is_status_2_and_a_reader_gone_away_is_not() {
+        let mut err = Vec::new();
+        let mut full = Failing(std::io::ErrorKind::StorageFull);
+        for args in [&["--help"][..], &["ulp", "--help"], &["-V"]] {
+            err.clear();
+            assert_eq!(run_to("actlut", args, &mut full, &mut err), 2, "{args:?}");
+            let err = String::from_utf8_lossy(&err);
+            assert!(
+                err.starts_with("actlut: error: cannot write to standard output: "),
+                "{err}"
+            );
+        }
+        let mut gone = Failing(std::io::ErrorKind::BrokenPipe);
+        err.clear();
+        assert_eq!(run_to("actlut", ["--help"], &mut gone, &mut err), 0);
+        assert!(err.is_empty());
     }
 }

@@ -28,7 +28,7 @@ pub(crate) struct Args {
 
 /// Runs `actlut manifest`.
 pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
-    io.emit(&manifest_text(a.json));
+    io.emit(&manifest_text(a.json))?;
     Ok(0)
 }
 

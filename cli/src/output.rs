@@ -4,7 +4,6 @@
 
 use std::io::Write;
 
-#[cfg(any(feature = "audit", feature = "quant"))]
 use crate::Failure;
 
 use serde::Serialize;
@@ -12,12 +11,18 @@ use serde_json::ser::Formatter;
 
 /// Writes `text` to `out`. A reader that has gone away (`actlut audit … |
 /// head`) is not an error: the exit status still says what was found. Any
-/// other write error is reported on `err`.
-pub(crate) fn emit(out: &mut dyn Write, err: &mut dyn Write, text: &str) {
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            let _ = writeln!(err, "actlut: error: cannot write to standard output: {e}");
+/// other write error (a full disk: `> /dev/full`) is one, exit status 2:
+/// a report that was not written never stands for a verdict.
+///
+/// # Errors
+///
+/// The write error, as the command's one-line message.
+pub(crate) fn emit(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure(format!("cannot write to standard output: {e}")))
         }
+        _ => Ok(()),
     }
 }
 

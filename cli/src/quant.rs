@@ -22,12 +22,13 @@ use clap::builder::PossibleValue;
 use clap::error::ErrorKind;
 
 use crate::output::write_file;
-use crate::values::{listed, Named};
+use crate::values::{self, listed, Named};
 use crate::{Failure, Io, Stop};
 
 /// `actlut quant --help` before the options.
 const LONG_ABOUT: &str = "\
-Write the fused table of FUNCTION (a function name, or identity) over the codes of --in, \
+Write the fused table of FUNCTION (a function name, or identity; an op with constants such as \
+softcap(cap=30) or leaky_relu(alpha=0.2); an engine's name such as gelu_10) over the codes of --in, \
 dequantized with --scale and --zero-point, then rounded to --out (requantized with --out-scale \
 and --out-zero-point, rounding ties by --rounding) to FILE: entry i for the code whose bits are \
 i, little-endian, each as wide as the output type; print the file's SHA-256.
@@ -45,9 +46,13 @@ f32. --compact writes the compact stored form of a 16-bit table (16-bit input an
     after_help = "exit status: 0 written; 2 usage or I/O error"
 )]
 pub(crate) struct Args {
-    /// The function: a function name (or its cargo feature), or identity
-    #[arg(value_parser = op())]
+    /// The function: a function name (or its cargo feature, or an engine's name for it), or
+    /// identity, with its constants if any (`softcap(cap=30)`, `leaky_relu(alpha=0.2)`)
+    #[arg(value_parser = values::op())]
     function: Op,
+    /// The function's derivative instead (`gelu_derivative`)
+    #[arg(long)]
+    derivative: bool,
     /// The input type, whose every code is an entry
     #[arg(long = "in", value_name = "TYPE", value_parser = input())]
     input: QuantType,
@@ -111,28 +116,6 @@ impl Out {
             Out::Requantized(t) => t.name(),
         }
     }
-}
-
-fn op() -> Named<Op> {
-    Named::new(
-        || {
-            std::iter::once(PossibleValue::new("identity"))
-                .chain(
-                    actlut_codegen::Function::ALL
-                        .iter()
-                        .map(|f| PossibleValue::new(f.name()).alias(f.feature())),
-                )
-                .collect()
-        },
-        |s| {
-            Op::from_name(&s).ok_or_else(|| {
-                format!(
-                    "unknown function `{s}`: expected identity or one of {}",
-                    listed(actlut_codegen::Function::ALL.iter().map(|f| f.name()))
-                )
-            })
-        },
-    )
 }
 
 fn input() -> Named<QuantType> {
@@ -361,7 +344,10 @@ pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
             ),
         ));
     }
-    let pipeline = Pipeline::new(a.function, input, a.scale, a.zero_point, output)
+    let op = a
+        .function
+        .with_derivative(a.derivative || a.function.is_derivative());
+    let pipeline = Pipeline::new(op, input, a.scale, a.zero_point, output)
         .map_err(|e| pipeline_error(&e))?
         .with_rounding(a.rounding.unwrap_or_default());
     let mut entries = vec![0u32; input.codes()];
@@ -382,7 +368,7 @@ pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
         "{}  {}\n",
         actlut_codegen::hex(&actlut_codegen::sha256(&bytes)),
         a.output.display()
-    ));
+    ))?;
     Ok(0)
 }
 

@@ -20,6 +20,14 @@ pub(crate) const COMPACT_WORDS_LOCK: &str = include_str!("../../tables/actlut-co
 
 /// The little-endian bytes of a compiled-in table.
 pub(crate) fn table_le(t: &Table) -> Vec<u8> {
+    if t.derivative {
+        // A derivative table (actlut's `derivatives` feature): the same evaluation the
+        // build ran, whose hash the build checked against the lock.
+        let mut table = vec![0u16; t.format.entries()];
+        actlut::fill_table(&t.op(), t.format, &mut table[..])
+            .expect("a manifest entry without its table");
+        return actlut_codegen::table_bytes_le(t.format, &table);
+    }
     // The manifest lists exactly the compiled-in tables.
     let table = t
         .function
@@ -61,7 +69,7 @@ pub(crate) fn compact_forms_of(layout: Layout) -> Result<Vec<(&'static str, Vec<
     let file = compact_lock::file_name(layout);
     let mut out = Vec::new();
     for t in manifest::TABLES {
-        if !compact_lock::is_compacted(t.format) {
+        if !compact_lock::is_compacted(t.format) || t.derivative {
             continue;
         }
         let table: Vec<u16> = table_le(t)

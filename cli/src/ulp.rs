@@ -1,5 +1,10 @@
-//! `actlut ulp FUNCTION FORMAT FILE [--json]`: grades an implementation's
+//! `actlut ulp FUNCTION FORMAT FILE [--derivative] [--json]`: grades an implementation's
 //! outputs against actlut's correctly rounded table.
+//!
+//! FUNCTION is an op's text: a function (`gelu`, an engine's name such as `gelu_10`), with
+//! constants in parentheses (`softcap(cap=30)`). The table is the built-in one when the op has
+//! one (a function at its default constants), otherwise it is filled at run time
+//! ([`actlut::fill_table`]) with the same entries.
 //!
 //! FILE holds the implementation's output for every input of FORMAT, in input
 //! bit-pattern order, little-endian, one entry each. Each entry is compared
@@ -12,7 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use actlut::ulp::{ordinals, Grade, ReportOptions, Tolerance, Wrong};
-use actlut::{BuiltinTables as _, Format, Function};
+use actlut::{BuiltinTables as _, Format, Op, TableRef};
 use serde::Serialize;
 
 use crate::output::to_json;
@@ -43,6 +48,13 @@ fn long_about() -> String {
     format!(
         "Grade an implementation of FUNCTION over FORMAT against actlut's correctly rounded \
          table.\n\n\
+         FUNCTION is a function's name, or an op: a function with constants, as exact \
+         decimals or fractions (softcap(cap=30), leaky_relu(alpha=0.2), hardtanh(min=-2,max=2), \
+         situ(beta=1/3)); a constant left out takes its default, and one without default must be \
+         given (softcap's cap). Other engines' names are accepted (transformers' gelu_10 and \
+         gelu_pytorch_tanh, vLLM's swigluoai, PyTorch's SiLU). --derivative grades the \
+         derivative's table instead (or write gelu_derivative). A function at its default \
+         constants has a built-in table; any other op's table is filled at run time.\n\n\
          FILE holds the implementation's output for every input of FORMAT, in input bit-pattern \
          order (0x0000, 0x0001, ...), little-endian, one entry each (one byte per code in the \
          formats of at most 8 bits): {}.\n\n\
@@ -89,16 +101,20 @@ exit status:
 )]
 pub(crate) struct Args {
     /// The function: a table name's prefix, its cargo feature (`gelu-tanh`) or another
-    /// engine's name for it (`gelu_erf`, `SiLU`)
-    #[arg(value_parser = values::function())]
-    function: Function,
+    /// engine's name for it (`gelu_erf`, `SiLU`, `gelu_10`), with its constants if any
+    /// (`softcap(cap=30)`, `leaky_relu(alpha=0.2)`)
+    #[arg(value_parser = values::op())]
+    function: Op,
     /// The format of the inputs and outputs: a name, its cargo feature (`fp8-e4m3`), its
     /// numpy dtype (`float8_e4m3fn`) or another library's name for it (`torch.float8_e4m3fn`)
     #[arg(value_parser = values::format())]
     format: Format,
     /// The implementation's output for every input, in input bit-pattern order
     file: PathBuf,
-    /// Print one JSON object: table, function, format, entries, mismatches, max_ulp (null
+    /// Grade the function's derivative (its table `<op>_derivative_<format>`)
+    #[arg(long)]
+    derivative: bool,
+    /// Print one JSON object: table, function, op (the op's canonical text), format, entries, mismatches, max_ulp (null
     /// when a NaN stands for a number or the reverse), max_numeric_ulp (the largest error
     /// between two numbers), histogram, nan_for_number, number_for_nan, invalid_codes,
     /// nan_payloads_differ, worst (each with midpoint_ulps, the exact value's distance from the
@@ -174,13 +190,13 @@ fn read_entries(path: &Path, format: Format, what: &str) -> Result<Vec<u16>, Fai
 
 /// Runs `actlut ulp`.
 pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
-    let table = a
+    let op = a
         .function
-        .table(a.format)
-        .map_err(|e| Failure(e.to_string()))?;
-    let name = format!("{}_{}", a.function.name(), a.format.name());
+        .with_derivative(a.derivative || a.function.is_derivative());
+    let table = op_table(&op, a.format)?;
+    let name = format!("{op}_{}", a.format.name());
     let got = read_entries(&a.file, a.format, &format!("{name} outputs"))?;
-    let g = Grade::against(a.function, a.format, table, &ordinals(a.format), &got);
+    let g = Grade::against_op(op, a.format, table, &ordinals(a.format), &got);
     let mut opts = ReportOptions::new(a.worst);
     if let (Some(rtol), Some(atol)) = (a.rtol, a.atol) {
         opts.tolerances.push(Tolerance::Given { rtol, atol });
@@ -189,8 +205,34 @@ pub(crate) fn run(a: &Args, io: &mut Io) -> Result<u8, Stop> {
         json(&g, &opts)
     } else {
         g.text_with(&opts)
-    });
+    })?;
     Ok(if g.mismatches.is_empty() { 0 } else { 1 })
+}
+
+/// The table of `op` over `format`: the built-in one for a function at its default constants,
+/// otherwise filled at run time by [`actlut::fill_table`] (kept for the rest of the process,
+/// which grades one table).
+fn op_table(op: &Op, format: Format) -> Result<TableRef, Failure> {
+    if op.is_default() && !op.is_derivative() {
+        return op
+            .function()
+            .table(format)
+            .map_err(|e| Failure(e.to_string()));
+    }
+    let fail = |e: actlut::EvalError| match e {
+        // A message that names the table itself.
+        actlut::EvalError::NoTable { .. } => Failure(e.to_string()),
+        _ => Failure(format!("{op}_{}: {e}", format.name())),
+    };
+    Ok(if format.entry_bytes() == 2 {
+        let mut t = Box::new([0u16; 65536]);
+        actlut::fill_table(op, format, &mut t[..]).map_err(fail)?;
+        TableRef::U16(Box::leak(t))
+    } else {
+        let mut t = vec![0u8; format.entries()];
+        actlut::fill_table(op, format, &mut t).map_err(fail)?;
+        TableRef::U8(t.leak())
+    })
 }
 
 /// The report of `actlut ulp --json`: one JSON object and a newline, listing
@@ -205,6 +247,8 @@ pub fn json(g: &Grade, opts: &ReportOptions) -> String {
 struct Report {
     table: String,
     function: &'static str,
+    /// The op's canonical text: `gelu`, `softcap(cap=30)`, `gelu_derivative`.
+    op: String,
     format: &'static str,
     entries: usize,
     mismatches: usize,
@@ -266,6 +310,7 @@ impl Report {
         Report {
             table: g.table_name(),
             function: g.function.name(),
+            op: g.op.to_string(),
             format: g.format.name(),
             entries: g.entries,
             mismatches: g.mismatches.len(),

@@ -5,7 +5,7 @@
 
 use std::ffi::OsStr;
 
-use actlut::{Format, Function};
+use actlut::{Format, Function, Op, OpError, UnknownFunction};
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 
 /// A value parser from a list: [`possible_values`](TypedValueParser::possible_values)
@@ -70,19 +70,29 @@ pub(crate) fn format() -> Named<Format> {
     )
 }
 
-/// A function, by its name (`gelu_tanh`), its cargo feature (`gelu-tanh`) or
-/// another engine's name for it (`Function`'s `FromStr`).
-pub(crate) fn function() -> Named<Function> {
+/// An op, by its text (`softcap(cap=30)`, `leaky_relu(alpha=0.2)`, `gelu_derivative`): a
+/// function by its name (`gelu_tanh`), its cargo feature (`gelu-tanh`) or another engine's name
+/// for it (`gelu_10`, `SiLU`), with constants in parentheses (`Op`'s `FromStr`, whose error
+/// names the constant at fault: missing, unknown, or out of its domain). `--help` lists the
+/// functions whose constants all have defaults.
+pub(crate) fn op() -> Named<Op> {
     Named::new(
         || {
             Function::ALL
                 .iter()
+                .filter(|a| a.has_defaults())
                 .map(|a| PossibleValue::new(a.name()).alias(a.feature()))
                 .collect()
         },
-        |s| {
-            s.parse()
-                .map_err(|e: actlut::UnknownFunction| e.to_string())
-        },
+        |s| s.parse().map_err(|e| op_error(&e)),
     )
+}
+
+/// The message of an op's error: for an unknown function, [`actlut::UnknownFunction`]'s (which
+/// lists actlut's names); otherwise the error's own, naming the constant at fault.
+pub(crate) fn op_error(e: &OpError) -> String {
+    match e {
+        OpError::UnknownFunction { name } => UnknownFunction::new(name.as_str()).to_string(),
+        _ => e.to_string(),
+    }
 }

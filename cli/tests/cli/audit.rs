@@ -391,6 +391,43 @@ fn bad_artifacts_are_one_line_errors() {
     }
 }
 
+/// A report that cannot be written (a full disk) is an I/O error, exit
+/// status 2, in every format: the attack on this design found exit 0 and an
+/// empty report, which a CI step would have taken for a pass.
+#[test]
+#[cfg(target_os = "linux")]
+#[ignore = "whole-binary audits of the real build: .ci/steps/30-audit.sh runs them in release (--include-ignored)"]
+fn a_report_that_cannot_be_written_exits_2_in_every_format() {
+    let dir = tmp("report-write-error");
+    let file = dir.join("random.bin");
+    // Bytes that pass: the verdict alone would be 0.
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::write(&file, bytes).unwrap();
+    let path = file.to_str().unwrap();
+    assert_eq!(actlut(&["audit", path]).status.code(), Some(0));
+    for format in ["text", "json", "sarif", "cyclonedx", "in-toto"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_actlut"))
+            .args(["audit", "--format", format, path])
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{format}: {err}");
+        assert!(
+            err.starts_with("actlut: error: cannot write to standard output: "),
+            "{format}: {err}"
+        );
+    }
+}
+
 #[test]
 #[ignore = "whole-binary audits of the real build: .ci/steps/30-audit.sh runs them in release (--include-ignored)"]
 fn bad_locks_are_one_line_errors() {
@@ -427,18 +464,21 @@ fn bad_locks_are_one_line_errors() {
     assert_error(&["audit", "--lock", &short, one], "the lock is incomplete");
     let empty = write("empty.lock", "");
     assert_error(&["audit", "--lock", &empty, one], "the lock has no entries");
-    let unknown = write("unknown.lock", &good.replacen("gelu_f16 ", "swish_f16 ", 1));
+    let unknown = write(
+        "unknown.lock",
+        &good.replacen("gelu_f16 ", "swoosh_f16 ", 1),
+    );
     assert_error(&["audit", "--lock", &unknown, one], "does not match");
     let unknown_fn = write(
         "unknown-fn.lock",
         &format!(
-            "{good}swish_f16 swish f16 65536 131072 {} x\n",
+            "{good}swoosh_f16 swoosh f16 65536 131072 {} x\n",
             "0".repeat(64)
         ),
     );
     assert_error(
         &["audit", "--lock", &unknown_fn, one],
-        "unknown function `swish`",
+        "unknown function `swoosh`",
     );
     let binary = write("binary.lock", "\u{0}\u{1}garbage");
     assert_error(&["audit", "--lock", &binary, one], "lock ");
@@ -490,8 +530,9 @@ fn dump_writes_every_table_and_the_lock_s_sha256sums() {
     let committed = std::fs::read_to_string(format!("{ROOT}/tables/SHA256SUMS")).unwrap();
     assert_eq!(sums, committed);
     let lock = actlut_codegen::lock::parse(&lock_text()).unwrap();
-    assert_eq!(lock.len(), actlut_codegen::table_pairs().count());
-    for e in &lock {
+    assert_eq!(lock.len(), actlut_codegen::builtin_tables().count());
+    // The command embeds the function tables (not `derivatives`): it dumps those.
+    for e in lock.iter().filter(|e| !e.derivative) {
         let bytes = std::fs::read(dir.join(format!("{}.bin", e.name))).unwrap();
         assert_eq!(bytes.len(), e.bytes, "{}", e.name);
         assert_eq!(actlut_codegen::sha256(&bytes), e.sha256, "{}", e.name);
@@ -564,13 +605,23 @@ fn compact_lock_text() -> String {
 #[test]
 #[ignore = "whole-binary audits of the real build: .ci/steps/30-audit.sh runs them in release (--include-ignored)"]
 fn manifest_lists_every_table_with_hash_size_and_definition() {
-    let lock = actlut_codegen::lock::parse(&lock_text()).unwrap();
+    // The command embeds the function tables (not `derivatives`): the lock's function lines.
+    let lock: Vec<_> = actlut_codegen::lock::parse(&lock_text())
+        .unwrap()
+        .into_iter()
+        .filter(|e| !e.derivative)
+        .collect();
     let compact = actlut_codegen::compact_lock::parse(
         &compact_lock_text(),
         actlut_codegen::compact::Layout::Bytes,
     )
     .unwrap();
-    assert_eq!(compact.len(), 36);
+    // Two per function with built-in tables (f16, bf16).
+    let functions = actlut_codegen::Function::ALL
+        .iter()
+        .filter(|f| f.has_defaults())
+        .count();
+    assert_eq!(compact.len(), 2 * functions);
     let text = stdout(&actlut(&["manifest"]));
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), lock.len());
@@ -1162,7 +1213,9 @@ fn listed_fp4_and_fp6_tables_in_a_real_build_are_intact_and_a_changed_one_is_mis
     let fp4 = json
         .split("{\"offset\": ")
         .skip(1)
-        .find(|s| s.contains("\"format\": \"fp4_e2m1\""))
+        // Not the identity's (codes 0 to 15 in order), whose bytes a binary also holds by
+        // chance: its first copy need not be the table's.
+        .find(|s| s.contains("\"format\": \"fp4_e2m1\"") && !s.contains("\"identity_"))
         .unwrap();
     let offset: usize = fp4.split(',').next().unwrap().parse().unwrap();
     let name = fp4.split("\"names\": [\"").nth(1).unwrap();
@@ -1319,5 +1372,53 @@ fn a_decoy_overlapping_a_tampered_table_in_an_elf_with_its_manifest_fails_the_au
             text.contains(&format!("  {decoy:#010x}  {name} ")),
             "{name}, {shared}: the decoy is reported too: {text}"
         );
+    }
+}
+
+/// The third attack round: the command's references were its own build's
+/// tables, which hold no derivative table (it does not enable actlut's
+/// `derivatives`), so a derivative's declaration was recognised by its
+/// marker alone: with the marker and the hash changed (2 bytes), its
+/// header, name and table intact, the audit said "nothing was verified",
+/// exit 0. The command knows every built-in derivative table: the record
+/// is reported, exit 1, for a version-1 name and a version-2 one.
+#[test]
+fn a_derivative_declaration_with_its_marker_and_hash_changed_is_reported() {
+    use actlut_codegen::record::{Declaration, Representation, StoredOrder};
+    let dir = tmp("derivative-record");
+    for (function, format) in [
+        (actlut::Function::Gelu, actlut::Format::Bf16),
+        (actlut::Function::LeakyRelu, actlut::Format::Fp8E4M3Fnuz),
+    ] {
+        let op = actlut_codegen::Op::from(function).with_derivative(true);
+        let name = actlut_codegen::op_table_name(&op, format);
+        let table =
+            actlut_codegen::table_bytes_le(format, &actlut_codegen::builtin_table(&op, format));
+        let d = Declaration::new(
+            &name,
+            Representation::Full,
+            format.entry_bytes() as u8,
+            StoredOrder::Little,
+            table.len() as u32,
+            actlut_codegen::sha256(&table),
+        );
+        let mut record = d.encode()[..d.record_bytes()].to_vec();
+        let honest = [&vec![0x5A; 4096][..], &record, &table, &vec![0x5A; 4096]].concat();
+        record[0] ^= 1;
+        record[16] ^= 1;
+        let changed = [&vec![0x5A; 4096][..], &record, &table, &vec![0x5A; 4096]].concat();
+        for (what, bytes, status) in [("honest", honest, 0), ("changed", changed, 1)] {
+            let path = dir.join(format!("{name}-{what}.bin"));
+            std::fs::write(&path, bytes).unwrap();
+            let out = actlut(&["audit", path.to_str().unwrap()]);
+            let text = stdout(&out);
+            assert_eq!(out.status.code(), Some(status), "{name} {what}: {text}");
+            if status == 1 {
+                assert!(
+                    text.contains("BAD DECLARATION") && text.contains(&name),
+                    "{text}"
+                );
+            }
+        }
     }
 }

@@ -557,6 +557,7 @@ fn the_json_report_parses_with_the_documented_keys_and_types() {
         owned(&[
             ("table", "string"),
             ("function", "string"),
+            ("op", "string"),
             ("format", "string"),
             ("entries", "count"),
             ("mismatches", "count"),

@@ -2,7 +2,7 @@
 //! parses as what it claims, the exit status is the same in every format,
 //! a file with no table says that nothing was verified, and a missing
 //! expected table fails. (The formats against their schemas:
-//! `audit/tests/reports.rs`.)
+//! `audit/tests/audit/reports.rs`.)
 
 use std::path::PathBuf;
 use std::process::Command;
