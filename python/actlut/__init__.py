@@ -36,6 +36,8 @@ rounding or distance.
 
 from __future__ import annotations
 
+import decimal as _decimal
+import fractions as _fractions
 import json as _json
 import numbers as _numbers
 import operator as _operator
@@ -53,10 +55,12 @@ __all__ = [
     "apply",
     "dtype",
     "dtype_name",
+    "engine_names",
     "formats",
     "functions",
     "grade",
     "midpoints",
+    "op",
     "quant_table",
     "table",
     "testing",
@@ -119,6 +123,90 @@ def _function_name(function: str) -> str:
     return function
 
 
+def _constant_text(name: str, value: Any) -> str:
+    """The exact text of a constant's value: a decimal or a fraction.
+
+    A binary float (``float``, numpy's floats) stands for the shortest decimal
+    that converts back to it (``repr``: ``0.01`` is 1/100); ``int``, ``str``,
+    ``decimal.Decimal`` and ``fractions.Fraction`` are exact as given."""
+    if isinstance(value, bool):
+        raise TypeError(f"constant `{name}` must be a number, not bool")
+    if isinstance(value, _np.floating):
+        # numpy's str is the shortest decimal that converts back in the value's own
+        # precision (np.float32(0.1) is 0.1, not the float64 of it).
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, _numbers.Integral):
+        return str(int(value))
+    if isinstance(value, _fractions.Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, _decimal.Decimal):
+        # As a reduced fraction: Decimal(0.01), the double's exact value, is a decimal of 59
+        # digits, which the parser reads only reduced (m/2^59).
+        if value.is_finite():
+            f = _fractions.Fraction(value)
+            return f"{f.numerator}/{f.denominator}"
+        return str(value)
+    if isinstance(value, str):
+        return value.strip()
+    raise TypeError(
+        f"constant `{name}` must be a float, int, str, decimal.Decimal or "
+        f"fractions.Fraction, not {type(value).__name__}"
+    )
+
+
+def _op_text(function: str, derivative: bool = False, constants: Optional[Dict[str, Any]] = None) -> str:
+    """The canonical text of the op: ``function`` (a name or an op's text) with
+    ``constants`` and, when ``derivative``, as its derivative. The Rust side
+    checks the names and values."""
+    if not isinstance(function, str):
+        raise TypeError(
+            f"function must be a str such as 'gelu' or 'softcap(cap=30)', not {type(function).__name__}"
+        )
+    if not isinstance(derivative, bool):
+        raise TypeError(f"derivative must be a bool, not {type(derivative).__name__}")
+    pairs = [(k, _constant_text(k, v)) for k, v in (constants or {}).items()]
+    return _actlut.op_text(function, pairs, derivative)
+
+
+def op(function: str, *, derivative: bool = False, **constants: Any) -> str:
+    """The canonical text of an op: a function with its constants, or its
+    derivative -- what :func:`table`, :func:`apply` and :func:`grade` compute
+    for the same arguments.
+
+    ``function`` is a function's name (:func:`functions`), its feature name,
+    an engine's name (:func:`engine_names`: transformers' ``"gelu_10"``,
+    vLLM's ``"swigluoai"``) or an op's text (``"softcap(cap=30)"``). A
+    constant is a ``float`` (its shortest repr decimal: ``0.01`` is 1/100),
+    an ``int``, a ``str`` (``"1/6"``, ``"1.702"``), a ``decimal.Decimal`` or a
+    ``fractions.Fraction``, exact as given. A constant left out takes its
+    default.
+
+    Raises TypeError naming a constant without default that is not given
+    (softcap's ``cap``, prelu's ``weight``, xielu's ``alpha_p``); ValueError
+    naming an unknown constant, one out of its domain (``cap <= 0``, NaN,
+    infinity, a hardtanh ``min`` above its ``max``) or given twice.
+
+    >>> actlut.op("softcap", cap=30)
+    'softcap(cap=30)'
+    >>> actlut.op("leaky_relu", alpha=0.01)
+    'leaky_relu'
+    >>> actlut.op("gelu", derivative=True)
+    'gelu_derivative'
+    """
+    return _op_text(function, derivative, constants)
+
+
+def engine_names() -> Dict[str, str]:
+    """Other engines' names for actlut's ops: ``{engine's name: op text}``
+    (``actlut_core::names::ENGINE_NAMES``): transformers' ``ACT2CLS`` keys
+    (``"gelu_10"``: ``"gelu_clipped(min=-10,max=10)"``), vLLM's
+    (``"swigluoai"``: ``"swiglu_oai"``), PyTorch's, ONNX's, candle's and
+    burn's. Each is accepted wherever a function is."""
+    return dict(_actlut.engine_names())
+
+
 def dtype(format: Any) -> _np.dtype:
     """The numpy dtype of ``format``: ``numpy.float16`` or an ml_dtypes type.
 
@@ -142,8 +230,15 @@ def _bits_dtype(format: str) -> _np.dtype:
     return _np.dtype(_np.uint16) if _actlut.format_shape(format)[1] == 2 else _np.dtype(_np.uint8)
 
 
-def table(function: str, format: Any) -> _np.ndarray:
+def table(function: str, format: Any, *, derivative: bool = False, **constants: Any) -> _np.ndarray:
     """The exact table of ``function`` over ``format``, as a numpy array.
+
+    ``function`` is a name, an engine's name or an op's text, with its
+    constants as keyword arguments (:func:`op`): ``table("softcap", "bf16",
+    cap=30)`` is ``table("softcap(cap=30)", "bf16")``. ``derivative=True``
+    gives the derivative's table. A function at its default constants has a
+    built-in table; any other op's table is computed once per process (6 to
+    14 ms for a 16-bit format) and kept.
 
     Entry ``i`` is the correctly rounded output for the input whose bit pattern
     is ``i``: 65,536 entries for f16 and bf16, 256 for fp8, 64 for FP6, 16 for
@@ -152,19 +247,31 @@ def table(function: str, format: Any) -> _np.ndarray:
     fresh copy of the crate's table.
 
     Raises ValueError for an unknown function or format, and for a pair with
-    no table (log and rsqrt over FP6 and FP4, which have no NaN).
+    no table (log and rsqrt over FP6 and FP4, which have no NaN); for the
+    constants, as :func:`op`.
 
     >>> t = actlut.table("gelu", "f16")
     >>> t[0x3C00]  # gelu(1.0)
     np.float16(0.8413)
     """
+    fn = _op_text(function, derivative, constants)
     fmt = _format_name(format)
-    bits = _actlut.table_bits(_function_name(function), fmt)
+    bits = _actlut.table_bits(fn, fmt)
     return bits.view(_DTYPES[fmt])
 
 
-def apply(function: str, x: Any, out: Optional[_np.ndarray] = None) -> _np.ndarray:
+def apply(
+    function: str,
+    x: Any,
+    out: Optional[_np.ndarray] = None,
+    *,
+    derivative: bool = False,
+    **constants: Any,
+) -> _np.ndarray:
     """``function`` of every element of ``x``: the exact table's entries.
+
+    ``function`` and its constants (keyword arguments), or ``derivative=True``,
+    as :func:`table`: ``apply("softcap", x, cap=30)``.
 
     ``x`` is a numpy array (or anything :func:`numpy.asarray` makes one of) of
     any shape and any strides, of one of the formats' dtypes; the result has
@@ -176,7 +283,8 @@ def apply(function: str, x: Any, out: Optional[_np.ndarray] = None) -> _np.ndarr
     it is filled and returned. It may be ``x`` itself (in place) or overlap it.
 
     ``float32`` goes through the crate's computed path (no table:
-    ``actlut::computed::map_f32``), which rounds once to float32 wherever its
+    ``actlut::computed::map_f32``; for an op with constants or a derivative,
+    ``actlut::eval_op_f32`` element by element), which rounds once to float32 wherever its
     evaluation settles the rounding -- every input checked against MPFR so far --
     and is within 0.5 ulp + 2^-40 everywhere. ``float64`` is refused: actlut has
     no exact float64 path, and a result rounded to float32 would look exact.
@@ -185,7 +293,7 @@ def apply(function: str, x: Any, out: Optional[_np.ndarray] = None) -> _np.ndarr
     function without a table over the format (log over FP4), an ``out`` of
     another shape, or an FP6/FP4 byte that is not a code of the format.
     """
-    fn = _function_name(function)
+    fn = _op_text(function, derivative, constants)
     x = _np.asarray(x)
     dt = x.dtype
     if out is not None:
@@ -333,7 +441,11 @@ class Grade:
     ``+0`` one step apart, infinity one step past the largest finite value).
 
     Attributes:
-        function, format, table: the names (``table`` is ``"gelu_f16"``).
+        function, format, table: the names (``table`` is ``"gelu_f16"``,
+            ``"softcap(cap=30)_bf16"``).
+        op: the op's canonical text: the function's name at its default
+            constants (``"gelu"``), else with them (``"softcap(cap=30)"``),
+            ``"gelu_derivative"`` for a derivative.
         entries: the number of inputs graded.
         mismatches: the number of outputs that are not correctly rounded.
         max_ulp: the largest distance; None when a NaN stands for a number,
@@ -357,6 +469,7 @@ class Grade:
         d = _json.loads(self._json)
         self.table: str = d["table"]
         self.function: str = d["function"]
+        self.op: str = d["op"]
         self.format: str = d["format"]
         self.entries: int = d["entries"]
         self.mismatches: int = d["mismatches"]
@@ -442,7 +555,7 @@ class Grade:
 
     def to_dict(self) -> Dict[str, Any]:
         """The report as ``actlut ulp --json`` prints it, parsed: the same keys
-        (``table``, ``function``, ``format``, ``entries``, ``mismatches``,
+        (``table``, ``function``, ``op``, ``format``, ``entries``, ``mismatches``,
         ``max_ulp``, ``max_numeric_ulp``, ``histogram`` as a list of
         ``{"ulps", "count"}``, ``nan_for_number``, ``number_for_nan``,
         ``invalid_codes``, ``nan_payloads_differ``, ``worst`` (each with
@@ -498,13 +611,16 @@ def _mismatch(w: Dict[str, Any]) -> Mismatch:
     )
 
 
-def midpoints(function: str, format: str, inputs: Any) -> "tuple[_np.ndarray, _np.ndarray]":
+def midpoints(
+    function: str, format: str, inputs: Any, *, derivative: bool = False, **constants: Any
+) -> "tuple[_np.ndarray, _np.ndarray]":
     """The exact value's distance from the nearest rounding midpoint at each
     input (bit patterns, or values of the format's dtype), in ulps of the
     format, and the bound on its error: two float64 arrays, NaN where NaN is
-    due. From the crate's reference (``actlut_core::midpoint_distance``), as
-    :attr:`Mismatch.midpoint_ulps`."""
-    fn = _function_name(function)
+    due. From the crate's reference (``actlut_core::midpoint_distance_op``), as
+    :attr:`Mismatch.midpoint_ulps`. ``function``, its constants and
+    ``derivative`` as :func:`table`."""
+    fn = _op_text(function, derivative, constants)
     fmt = _format_name(format)
     x = _np.asarray(inputs)
     entries, width = _actlut.format_shape(fmt)
@@ -536,8 +652,14 @@ def grade(
     impl: Union[_np.ndarray, Callable[[_np.ndarray], Any]],
     *,
     worst: int = 10,
+    derivative: bool = False,
+    **constants: Any,
 ) -> Grade:
     """Grades an implementation of ``function`` over ``format`` on every input.
+
+    ``function`` and its constants (keyword arguments), or ``derivative=True``,
+    as :func:`table`: ``grade("softcap", "bf16", impl, cap=30)`` grades
+    against the table of ``softcap(cap=30)``.
 
     ``impl`` is either
 
@@ -560,7 +682,7 @@ def grade(
     >>> g = actlut.grade("exp", "f16", np.exp)
     >>> g.mismatches, g.max_ulp
     """
-    fn = _function_name(function)
+    fn = _op_text(function, derivative, constants)
     fmt = _format_name(format)
     worst = _operator.index(worst)
     if worst < 0:
@@ -670,8 +792,14 @@ def quant_table(
     out_scale: Optional[float] = None,
     out_zero_point: Optional[int] = None,
     rounding: str = "ties-even",
+    *,
+    derivative: bool = False,
+    **constants: Any,
 ) -> _np.ndarray:
     """The fused dequantize -> ``function`` (-> requantize) table of ``actlut quant``.
+
+    ``function``, its constants (keyword arguments) and ``derivative`` as
+    :func:`table`: ``quant_table("softcap", "int8", 0.5, 0, "float16", cap=30)``.
 
     Entry ``i`` is the output for the input code whose bits are ``i`` (for
     ``int8``: codes 0..127, then -128..-1), as ``actlut quant`` writes them:
@@ -685,7 +813,8 @@ def quant_table(
     ml_dtypes.int4, uint4, int2 or uint2 (or "i16", ..., "u2"); 65,536, 256, 16
     or 4 entries.
     ``out_dtype``: float32, float16, ml_dtypes.bfloat16, int16, uint16, int8 or
-    uint8. ``function`` is one of :func:`functions` or ``"identity"``.
+    uint8. ``function`` is one of :func:`functions` (``"identity"`` among
+    them), an engine's name or an op's text.
 
     A scale is the Python float rounded once to the nearest float32, as runtimes
     store it (``1/4096`` is exact); an ``numpy.float32`` passes unchanged.
@@ -698,7 +827,7 @@ def quant_table(
     outside its type, or ``out_scale`` with a float output; TypeError for a
     non-numeric scale or a non-integer zero point.
     """
-    fn = _function_name(function)
+    fn = _op_text(function, derivative, constants)
     in_t = _quant_type(in_dtype, _QUANT_IN, "in_dtype")
     out_t = _quant_type(out_dtype, _QUANT_OUT, "out_dtype")
     if not isinstance(rounding, str):

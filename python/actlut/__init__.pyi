@@ -1,5 +1,7 @@
 """Type stubs of the package ``actlut`` (docs/python.md)."""
 
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
@@ -10,6 +12,10 @@ from . import testing as testing
 __version__: str
 
 Impl = Union[npt.ArrayLike, Callable[[np.ndarray], Any]]
+
+#: A constant's value: a float (its shortest repr decimal), or an int, str,
+#: decimal.Decimal or fractions.Fraction, exact as given.
+Constant = Union[float, int, str, Decimal, Fraction]
 
 def functions() -> List[str]:
     """The names of actlut's functions, in the crate's order."""
@@ -25,10 +31,23 @@ def dtype(format: Format) -> np.dtype:
 def dtype_name(format: Format) -> str:
     """The name of ``format``'s dtype: ml_dtypes' (``"float8_e4m3fn"``), or ``"float16"``."""
 
-def table(function: str, format: Format) -> np.ndarray:
-    """The exact table of ``function`` over ``format``, entry ``i`` for the input bits ``i``."""
+def op(function: str, *, derivative: bool = False, **constants: Constant) -> str:
+    """The canonical text of an op: ``op("softcap", cap=30)`` is ``"softcap(cap=30)"``."""
 
-def apply(function: str, x: npt.ArrayLike, out: Optional[np.ndarray] = None) -> np.ndarray:
+def engine_names() -> Dict[str, str]:
+    """Other engines' names for actlut's ops: ``{engine's name: op text}``."""
+
+def table(function: str, format: Format, *, derivative: bool = False, **constants: Constant) -> np.ndarray:
+    """The exact table of ``function`` (with its constants) over ``format``, entry ``i`` for the input bits ``i``."""
+
+def apply(
+    function: str,
+    x: npt.ArrayLike,
+    out: Optional[np.ndarray] = None,
+    *,
+    derivative: bool = False,
+    **constants: Constant,
+) -> np.ndarray:
     """``function`` of every element of ``x`` (any shape and strides): the exact table's entries."""
 
 def quant_table(
@@ -40,6 +59,9 @@ def quant_table(
     out_scale: Optional[float] = None,
     out_zero_point: Optional[int] = None,
     rounding: str = "ties-even",
+    *,
+    derivative: bool = False,
+    **constants: Constant,
 ) -> np.ndarray:
     """The fused dequantize -> function (-> requantize) table of ``actlut quant``."""
 
@@ -69,7 +91,9 @@ class Tolerance(NamedTuple):
 def tolerance(preset: str, format: str) -> Tolerance:
     """``torch.testing.assert_close``'s (``"torch"``) or ``numpy.allclose``'s (``"numpy"``) default for ``format``."""
 
-def midpoints(function: str, format: str, inputs: npt.ArrayLike) -> Tuple[np.ndarray, np.ndarray]:
+def midpoints(
+    function: str, format: str, inputs: npt.ArrayLike, *, derivative: bool = False, **constants: Constant
+) -> Tuple[np.ndarray, np.ndarray]:
     """The exact value's distance from the nearest rounding midpoint at each input, in ulps, and its error bound."""
 
 class Grade:
@@ -77,6 +101,7 @@ class Grade:
 
     table: str
     function: str
+    op: str
     format: str
     entries: int
     mismatches: int
@@ -107,5 +132,13 @@ class Grade:
     def to_json(self) -> str:
         """The report exactly as ``actlut ulp --json`` prints it."""
 
-def grade(function: str, format: Format, impl: Impl, *, worst: int = 10) -> Grade:
+def grade(
+    function: str,
+    format: Format,
+    impl: Impl,
+    *,
+    worst: int = 10,
+    derivative: bool = False,
+    **constants: Constant,
+) -> Grade:
     """Grades an implementation of ``function`` over ``format`` on every input."""

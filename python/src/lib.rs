@@ -7,25 +7,33 @@
 //! pipeline and the grader are the crate's: nothing is computed here that the
 //! crate does not compute.
 //!
-//! Errors: a bad name or parameter is a `ValueError` whose message names it; a
+//! Every function argument is an op's canonical text (`gelu`, `softcap(cap=30)`,
+//! `gelu_derivative`), which the Python layer gets from [`op_text`]. A function at its
+//! default constants is served from the crate's built-in table; any other op's table is
+//! filled at run time (`actlut::fill_table`) once per process and kept ([`op_table`]).
+//!
+//! Errors: a bad name or parameter is a `ValueError` whose message names it (a constant
+//! without default left out is a `TypeError` naming it); a
 //! Rust panic is caught at the boundary and becomes a `RuntimeError` (pyo3's
 //! own `PanicException` derives from `BaseException`, which `except
 //! Exception` does not catch).
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use actlut::ulp::{ordinals, Grade, ReportOptions, Tolerance};
-use actlut::{BuiltinTables, Format, Function, TableRef};
-use actlut_codegen::quant::{Op, OutputType, Pipeline, QuantType, Rounding};
+use actlut::{BuiltinTables, EvalError, Format, Function, Op, OpError, TableRef, UnknownFunction};
+use actlut_codegen::names;
+use actlut_codegen::quant::{OutputType, Pipeline, QuantType, Rounding};
 use numpy::ndarray::{ArrayViewD, ArrayViewMutD, Axis, Zip};
 use numpy::{
     IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArrayDyn, PyReadwriteArray1,
     PyReadwriteArrayDyn,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 /// Runs `f`, turning a Rust panic into a Python `RuntimeError`.
@@ -58,15 +66,101 @@ fn format(name: &str) -> PyResult<Format> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// The table of `act` over `fmt`, or a `ValueError` saying why there is none.
-fn table(act: Function, fmt: Format) -> PyResult<TableRef> {
-    act.table(fmt)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+/// An op's error as Python's: a constant without default left out is a `TypeError` (the
+/// call lacks an argument), anything else a `ValueError`; each names the constant at fault.
+/// An unknown function's message lists actlut's names ([`UnknownFunction`]).
+fn op_err(e: OpError) -> PyErr {
+    match e {
+        OpError::Missing { .. } => PyTypeError::new_err(e.to_string()),
+        OpError::UnknownFunction { name } => {
+            PyValueError::new_err(UnknownFunction::new(name.as_str()).to_string())
+        }
+        _ => PyValueError::new_err(e.to_string()),
+    }
 }
 
-/// The 65,536-entry table of `act` over a 16-bit format, as the 16-bit kernels take it.
-fn word_table(act: Function, fmt: Format) -> PyResult<&'static [u16; 65536]> {
-    match table(act, fmt)? {
+/// The ops [`op_text`] made, by their canonical text. A constant's canonical text can be
+/// longer than the parser reads back (the double nearest 0.01 is a decimal of 59 digits, whose
+/// denominator 10^59 exceeds a `u128` before it is reduced): the op is kept, not re-parsed.
+fn made_ops() -> &'static Mutex<HashMap<String, Op>> {
+    static OPS: OnceLock<Mutex<HashMap<String, Op>>> = OnceLock::new();
+    OPS.get_or_init(Mutex::default)
+}
+
+/// The op of `text`: one [`op_text`] made, or an op's text (`softcap(cap=30)`), a function's
+/// name or feature name, or an engine's name (`Op`'s `FromStr`).
+fn parse_op(text: &str) -> PyResult<Op> {
+    if let Some(&op) = made_ops()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(text)
+    {
+        return Ok(op);
+    }
+    text.parse::<Op>().map_err(op_err)
+}
+
+/// A `ValueError` for an op that cannot be evaluated over a format: the table's name and why.
+fn eval_err(op: &Op, fmt: Format, e: EvalError) -> PyErr {
+    match e {
+        // A message that names the table itself: no table for the pair (as a built-in table's
+        // `MissingTable` says).
+        EvalError::NoTable { .. } => PyValueError::new_err(e.to_string()),
+        _ => PyValueError::new_err(format!("{op}_{}: {e}", fmt.name())),
+    }
+}
+
+/// The tables filled at run time, by op and format: each filled once per process and kept
+/// for its rest (128 KiB for a 16-bit format, at most 256 bytes else), so that `'static`
+/// references to them are what the built-in tables give.
+type Filled = HashMap<(Op, Format), TableRef>;
+
+/// The table of `op` over `fmt`: the crate's built-in one when `op` is a function at its
+/// default constants, else the one [`actlut::fill_table`] fills (cached, [`Filled`]); or a
+/// `ValueError` saying why there is none.
+fn op_table(op: &Op, fmt: Format) -> PyResult<TableRef> {
+    if op.is_default() && !op.is_derivative() {
+        return op
+            .function()
+            .table(fmt)
+            .map_err(|e| PyValueError::new_err(e.to_string()));
+    }
+    static FILLED: OnceLock<Mutex<Filled>> = OnceLock::new();
+    let cache = FILLED.get_or_init(Mutex::default);
+    if let Some(&t) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(*op, fmt))
+    {
+        return Ok(t);
+    }
+    // Filled outside the lock (6 to 14 ms for a 16-bit table); two threads may fill the same
+    // table at once, and the first one kept is the one every caller gets.
+    let t = if fmt.entry_bytes() == 2 {
+        let mut t: Box<[u16; 65536]> = vec![0u16; 65536]
+            .into_boxed_slice()
+            .try_into()
+            .expect("65,536 entries");
+        actlut::fill_table(op, fmt, &mut t[..]).map_err(|e| eval_err(op, fmt, e))?;
+        TableRef::U16(Box::leak(t))
+    } else {
+        let mut t = vec![0u8; fmt.entries()];
+        actlut::fill_table(op, fmt, &mut t).map_err(|e| eval_err(op, fmt, e))?;
+        TableRef::U8(t.leak())
+    };
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    Ok(*cache.entry((*op, fmt)).or_insert(t))
+}
+
+/// The table of the op `text` over `fmt` ([`op_table`]).
+fn table(text: &str, fmt: Format) -> PyResult<TableRef> {
+    op_table(&parse_op(text)?, fmt)
+}
+
+/// The 65,536-entry table of the op `text` over a 16-bit format, as the 16-bit kernels take
+/// it.
+fn word_table(text: &str, fmt: Format) -> PyResult<&'static [u16; 65536]> {
+    match table(text, fmt)? {
         TableRef::U16(t) => Ok(t),
         _ => Err(PyValueError::new_err(format!(
             "{} is not a 16-bit format",
@@ -75,15 +169,65 @@ fn word_table(act: Function, fmt: Format) -> PyResult<&'static [u16; 65536]> {
     }
 }
 
-/// The table of `act` over a byte format (fp8, FP6, FP4): 256, 64 or 16 entries.
-fn byte_entries(act: Function, fmt: Format) -> PyResult<&'static [u8]> {
-    match table(act, fmt)? {
+/// The table of the op `text` over a byte format (fp8, FP6, FP4): 256, 64 or 16 entries.
+fn byte_entries(text: &str, fmt: Format) -> PyResult<&'static [u8]> {
+    match table(text, fmt)? {
         TableRef::U8(t) => Ok(t),
         _ => Err(PyValueError::new_err(format!(
             "{} is not a byte format",
             fmt.name()
         ))),
     }
+}
+
+/// The canonical text of the op `name` (a function's name or feature name, an engine's name,
+/// or an op's text) with the constants `constants` (`(name, value text)` pairs: a decimal or a
+/// fraction, exact) and, when `derivative`, as its derivative: `softcap(cap=30)`,
+/// `leaky_relu_derivative(alpha=0.2)`. A `TypeError` names a constant without default left
+/// out; a `ValueError` names an unknown constant, one given twice or one out of its domain.
+#[pyfunction]
+fn op_text(name: &str, constants: Vec<(String, String)>, derivative: bool) -> PyResult<String> {
+    // An engine's name stands for its op's text (`gelu_10` for `gelu_clipped(min=-10,max=10)`),
+    // to which the constants given are added.
+    let base = names::ENGINE_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(name, |&(_, text)| text)
+        .trim();
+    let op = if constants.is_empty() {
+        parse_op(base)?
+    } else {
+        let mut pairs = Vec::with_capacity(constants.len());
+        for (k, v) in &constants {
+            if v.contains([',', '(', ')', '=']) {
+                return Err(PyValueError::new_err(format!(
+                    "constant `{k}` = {v:?}: not a number: expected a decimal (30, 1.702, \
+                     -1e-6) or a fraction (1/6)"
+                )));
+            }
+            pairs.push(format!("{k}={v}"));
+        }
+        let pairs = pairs.join(",");
+        // The op's text with the given constants after its own: `softcap(cap=30)`.
+        let text = match base.strip_suffix(')') {
+            Some(head) if head.contains('(') => format!("{head},{pairs})"),
+            _ => format!("{base}({pairs})"),
+        };
+        parse_op(&text)?
+    };
+    let op = op.with_derivative(derivative || op.is_derivative());
+    let text = op.to_string();
+    made_ops()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(text.clone(), op);
+    Ok(text)
+}
+
+/// The engines' names and the op text of each (`actlut_core::names::ENGINE_NAMES`).
+#[pyfunction]
+fn engine_names() -> Vec<(&'static str, &'static str)> {
+    names::ENGINE_NAMES.to_vec()
 }
 
 /// The names of the functions, in the crate's order (`Function::ALL`).
@@ -127,11 +271,11 @@ fn format_shape(format_name: &str) -> PyResult<(usize, usize)> {
     Ok((f.entries(), f.entry_bytes()))
 }
 
-/// Whether `function` has a table over `format` (log and rsqrt have none over
-/// FP6 and FP4, which have no NaN).
+/// Whether the op `function` has a table over `format` (log and rsqrt have none over
+/// FP6 and FP4, which have no NaN); an op without built-in table is filled to tell.
 #[pyfunction]
 fn has_table(function: &str, format_name: &str) -> PyResult<bool> {
-    Ok(activation(function)?.table(format(format_name)?).is_ok())
+    Ok(table(function, format(format_name)?).is_ok())
 }
 
 /// `python -m actlut ARGS...`: runs the `actlut` command's library
@@ -159,7 +303,7 @@ fn table_bits<'py>(
     format_name: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
-        let t = table(activation(function)?, format(format_name)?)?;
+        let t = table(function, format(format_name)?)?;
         Ok(if t.entry_bytes() == 1 {
             t.iter()
                 .map(|v| v as u8)
@@ -252,7 +396,7 @@ fn map_u16(
     x: PyReadonlyArrayDyn<'_, u16>,
     mut out: PyReadwriteArrayDyn<'_, u16>,
 ) -> PyResult<()> {
-    let t = word_table(activation(function)?, format(format_name)?)?;
+    let t = word_table(function, format(format_name)?)?;
     let (x, y) = (x.as_array(), out.as_array_mut());
     same_shape(x.shape(), y.shape())?;
     py.detach(|| {
@@ -276,7 +420,7 @@ fn apply_u16(
     format_name: &str,
     mut x: PyReadwriteArrayDyn<'_, u16>,
 ) -> PyResult<()> {
-    let t = word_table(activation(function)?, format(format_name)?)?;
+    let t = word_table(function, format(format_name)?)?;
     let x = x.as_array_mut();
     py.detach(|| {
         guard(|| {
@@ -301,7 +445,7 @@ fn map_u8(
     mut out: PyReadwriteArrayDyn<'_, u8>,
 ) -> PyResult<()> {
     let fmt = format(format_name)?;
-    let t = byte_entries(activation(function)?, fmt)?;
+    let t = byte_entries(function, fmt)?;
     let (x, y) = (x.as_array(), out.as_array_mut());
     same_shape(x.shape(), y.shape())?;
     check_codes(fmt, &x)?;
@@ -328,7 +472,7 @@ fn apply_u8(
     mut x: PyReadwriteArrayDyn<'_, u8>,
 ) -> PyResult<()> {
     let fmt = format(format_name)?;
-    let t = byte_entries(activation(function)?, fmt)?;
+    let t = byte_entries(function, fmt)?;
     let x = x.as_array_mut();
     check_codes(fmt, &x.view())?;
     let t = byte_table(t);
@@ -344,8 +488,46 @@ fn apply_u8(
     })
 }
 
+/// How the `float32` path evaluates an op: the crate's computed kernels
+/// (`actlut::computed`) for a function at its default constants, otherwise
+/// `actlut::eval_op_f32` element by element (the same evaluation, with the op's constants).
+#[derive(Clone, Copy)]
+struct F32Path {
+    op: Op,
+    /// Whether the crate's computed kernels evaluate it (a function at its defaults).
+    computed: bool,
+}
+
+impl F32Path {
+    /// The path of the op `text`; a `ValueError` when the text is no op.
+    fn of(text: &str) -> PyResult<F32Path> {
+        let op = parse_op(text)?;
+        let computed = op.is_default() && !op.is_derivative();
+        Ok(F32Path { op, computed })
+    }
+
+    /// The op at one input.
+    fn one(&self, v: f32) -> f32 {
+        if self.computed {
+            actlut::computed::f32(self.op.function(), v)
+        } else {
+            actlut::eval_op_f32(&self.op, v)
+        }
+    }
+
+    /// `ys[i] = op(xs[i])`.
+    fn map(&self, xs: &[f32], ys: &mut [f32]) {
+        if self.computed {
+            actlut::computed::map_f32(self.op.function(), xs, ys);
+        } else {
+            ys.iter_mut().zip(xs).for_each(|(y, &x)| *y = self.one(x));
+        }
+    }
+}
+
 /// `out = function(x)` on `float32` through the crate's computed path
-/// (`actlut::computed::map_f32`), with the GIL released.
+/// (`actlut::computed::map_f32`, or `actlut::eval_op_f32` for an op with constants), with the
+/// GIL released.
 #[pyfunction]
 fn map_f32(
     py: Python<'_>,
@@ -353,17 +535,12 @@ fn map_f32(
     x: PyReadonlyArrayDyn<'_, f32>,
     mut out: PyReadwriteArrayDyn<'_, f32>,
 ) -> PyResult<()> {
-    let act = activation(function)?;
+    let path = F32Path::of(function)?;
     let (x, y) = (x.as_array(), out.as_array_mut());
     same_shape(x.shape(), y.shape())?;
     py.detach(|| {
         guard(|| {
-            map_lanes(
-                x,
-                y,
-                |a, b| actlut::computed::map_f32(act, a, b),
-                |v| actlut::computed::f32(act, v),
-            );
+            map_lanes(x, y, |a, b| path.map(a, b), |v| path.one(v));
             Ok(())
         })
     })
@@ -372,17 +549,14 @@ fn map_f32(
 /// `x = function(x)` in place on `float32` through the computed path.
 #[pyfunction]
 fn apply_f32(py: Python<'_>, function: &str, mut x: PyReadwriteArrayDyn<'_, f32>) -> PyResult<()> {
-    let act = activation(function)?;
+    let path = F32Path::of(function)?;
     let x = x.as_array_mut();
     py.detach(|| {
         guard(|| {
             apply_lanes(
                 x,
-                |a| {
-                    a.iter_mut()
-                        .for_each(|v| *v = actlut::computed::f32(act, *v))
-                },
-                |v| actlut::computed::f32(act, v),
+                |a| a.iter_mut().for_each(|v| *v = path.one(*v)),
+                |v| path.one(v),
             );
             Ok(())
         })
@@ -475,9 +649,9 @@ fn grade_bits(
     format_name: &str,
     got: PyReadonlyArray1<'_, u16>,
 ) -> PyResult<RustGrade> {
-    let act = activation(function)?;
+    let op = parse_op(function)?;
     let fmt = format(format_name)?;
-    let t = table(act, fmt)?;
+    let t = op_table(&op, fmt)?;
     let got = got.as_array();
     if got.len() != fmt.entries() {
         return Err(PyValueError::new_err(format!(
@@ -498,7 +672,7 @@ fn grade_bits(
                     &owned
                 }
             };
-            let grade = Grade::against(act, fmt, t, cached_ordinals(fmt), got);
+            let grade = Grade::against_op(op, fmt, t, cached_ordinals(fmt), got);
             Ok(RustGrade { grade })
         })
     })
@@ -527,9 +701,9 @@ fn midpoints<'py>(
     format_name: &str,
     inputs: PyReadonlyArray1<'py, u16>,
 ) -> PyResult<TwoArrays<'py>> {
-    let act = activation(function)?;
+    let op = parse_op(function)?;
     let fmt = format(format_name)?;
-    table(act, fmt)?;
+    op_table(&op, fmt)?;
     let xs = inputs.as_array().to_vec();
     if let Some(&bad) = xs.iter().find(|&&b| usize::from(b) >= fmt.entries()) {
         return Err(PyValueError::new_err(format!(
@@ -542,9 +716,14 @@ fn midpoints<'py>(
         guard(|| {
             Ok(xs
                 .iter()
-                .map(|&b| match actlut::ulp::midpoint_distance(act, fmt, b) {
-                    Some(m) => (m.ulps, m.error_bound),
-                    None => (f64::NAN, f64::NAN),
+                .map(|&b| {
+                    match actlut::ulp::midpoint_distance_op(&op, fmt, b)
+                        .ok()
+                        .flatten()
+                    {
+                        Some(m) => (m.ulps, m.error_bound),
+                        None => (f64::NAN, f64::NAN),
+                    }
                 })
                 .unzip())
         })
@@ -568,13 +747,7 @@ fn quant_table_bits<'py>(
     out_zero_point: Option<Bound<'py, PyAny>>,
     rounding: &str,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let op = Op::from_name(function).ok_or_else(|| {
-        let names: Vec<&str> = Function::ALL.iter().map(|a| a.name()).collect();
-        PyValueError::new_err(format!(
-            "unknown function `{function}`: expected identity or one of {}",
-            names.join(", ")
-        ))
-    })?;
+    let op = parse_op(function)?;
     let input = QuantType::from_name(in_type).ok_or_else(|| {
         let names: Vec<String> = QuantType::ALL.iter().map(|&t| dtype_of(t)).collect();
         PyValueError::new_err(format!(
@@ -731,6 +904,8 @@ fn _actlut(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dtype_name, m)?)?;
     m.add_function(wrap_pyfunction!(format_shape, m)?)?;
     m.add_function(wrap_pyfunction!(has_table, m)?)?;
+    m.add_function(wrap_pyfunction!(op_text, m)?)?;
+    m.add_function(wrap_pyfunction!(engine_names, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(table_bits, m)?)?;
     m.add_function(wrap_pyfunction!(map_u16, m)?)?;

@@ -27,7 +27,10 @@ def test_functions_and_formats_are_the_locks_in_the_crates_order():
     rows = lock_rows()
     fns = list(dict.fromkeys(r[1] for r in rows))
     fmts = list(dict.fromkeys(r[2] for r in rows))
-    assert sorted(actlut.functions()) == sorted(fns)
+    # Every function has built-in tables but the four with a constant without default.
+    without_default = {"softcap", "prelu", "gelu_clipped", "xielu"}
+    assert sorted(f for f in actlut.functions() if f not in without_default) == sorted(fns)
+    assert without_default <= set(actlut.functions())
     assert actlut.formats() == fmts
     assert actlut.functions()[:3] == ["gelu", "gelu_tanh", "sigmoid"]
     assert actlut.formats()[0] == "f16" and actlut.formats()[-1] == "fp8_e8m0fnu"
@@ -86,7 +89,8 @@ def test_every_table_equals_its_dump_file_and_the_locks_hash(dump_dir):
 
 def test_pairs_without_a_table_are_value_errors_that_say_why():
     have = {(r[1], r[2]) for r in lock_rows()}
-    missing = [(f, m) for f in actlut.functions() for m in actlut.formats() if (f, m) not in have]
+    functions = dict.fromkeys(r[1] for r in lock_rows())
+    missing = [(f, m) for f in functions for m in actlut.formats() if (f, m) not in have]
     assert ("log", "fp4_e2m1") in missing and ("rsqrt", "fp6_e2m3") in missing
     for f, m in missing:
         with pytest.raises(ValueError, match="has no NaN"):
