@@ -7,6 +7,9 @@ set -euo pipefail
 # release: its debug build and debug run here cost minutes for nothing new.
 cargo test --workspace --exclude actlut-candle --exclude actlut-audit --exclude actlut-cli \
   --exclude actlut-oracle
+# The build's refusal of an altered lock (it builds a copy of the crate, so it
+# is ignored in plain `cargo test`).
+cargo test -p actlut --test repository -- --ignored
 # The README's examples (and every other doctest) with every feature.
 cargo test -p actlut --all-features --doc
 cargo build -p actlut --no-default-features
@@ -22,17 +25,22 @@ cargo test -p actlut --features compact --lib --tests
 # compact, and without std (the no_std path, on the host).
 cargo test -p actlut --features self-check,compact --test self_check
 cargo test -p actlut --no-default-features --features self-check,gelu,bf16 --test self_check
+# The derivative tables (`derivatives`): every entry point of every derivative module and
+# every derivative static against the table fill_table computes at run time, the manifest
+# against the lock, and with self-check and compact (derivative tables stay full).
+cargo test -p actlut --features derivatives --lib --test generated_api
+cargo test -p actlut --features derivatives --test tables -- audit_manifest:: lock::
+cargo test -p actlut --features derivatives,self-check,compact --lib --test self_check
 cargo test -p actlut --no-default-features --features compact,gelu,bf16 --lib --tests
 # The same in the words layout (`compact-words`): the tests that read the
 # compact forms (every table on every input through every entry point, the
 # stored forms against tables/actlut-compact-words.lock, the size of a gelu +
-# bf16 binary's table data, the manifest's declarations).
-words_tests="--lib --test compact --test compact_expand --test compact_kernels --test exhaustive --test lock"
-# shellcheck disable=SC2086
-cargo test -p actlut --features compact-words $words_tests
-cargo test -p actlut --no-default-features --features compact-words,gelu,bf16 --test compact \
-  --test compact_binary --test lock
-# The functions and formats, from the umbrella features (tests/features.rs
+# bf16 binary's table data, the manifest's declarations; tests/tables holds the
+# compact, compact_expand, exhaustive and lock tests).
+cargo test -p actlut --features compact-words --lib --test tables --test compact_kernels
+cargo test -p actlut --no-default-features --features compact-words,gelu,bf16 --test tables \
+  --test compact_binary
+# The functions and formats, from the umbrella features (tests/repository/features.rs
 # checks that they list exactly actlut-codegen's Function::ALL and Format::ALL).
 umbrella() {
   cargo metadata --no-deps --format-version 1 | python3 -c '

@@ -1,6 +1,7 @@
 # The candle adapter (adapters/candle, a workspace member outside the default
 # members): its tests (every f16 and bf16 pattern and every fp8 code through
-# every view; the errors), the compiled-out error without the `all` feature,
+# every view; ops with constants; the backward pass on every f16 and bf16
+# pattern against an f64 reference and candle's own backward; the errors), the compiled-out error without the `all` feature,
 # the BERT bench once on BERT-mini (criterion's --test mode), and the `actlut
 # ulp` grades of candle, ggml, tract-linalg (peers/'s `tract-dump`, built as
 # 42-peers builds it) and ONNX Runtime (from pip, pinned, into

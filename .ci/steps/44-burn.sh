@@ -2,8 +2,10 @@
 # burn needs Rust 1.95, and its dependencies stay out of actlut's lock and of
 # 10-lint's `cargo clippy --workspace`). Lints and docs; the tests (every f16
 # and bf16 pattern of every function through contiguous tensors and views,
-# autodiff gradients, errors; the compiled-out error without `all`); the
-# encoder bench once (--test: BERT-mini width, one interleaved run); and the
+# ops with constants, autodiff gradients on every f16 and bf16 pattern against
+# an f64 reference and burn's own backward, errors; the compiled-out error
+# without `all`); the encoder bench and the training-step bench once (--test:
+# BERT-mini width, one interleaved run; a small MLP, criterion's test mode); and the
 # README's example, extracted unchanged, run as the main of a new crate that
 # depends on actlut-burn by path (sharing the build). All of it in the dev
 # profile: none of it times anything, and burn's optimised build costs more
@@ -26,6 +28,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps  # shares the check pass
 cargo test --locked
 cargo test --locked --no-default-features --features actlut/gelu,actlut/f16 --test compiled_out
 cargo test --locked --bench encoder -- --test
+cargo test --locked --bench train -- --test
 
 echo "--- the README's example in a crate that depends on actlut-burn by path"
 work=$(mktemp -d)

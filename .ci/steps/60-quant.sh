@@ -1,7 +1,7 @@
 # Quantized tables: what `cargo test --workspace` does not cover. The run-time
-# tables (tests/quant.rs), the build-script builder (actlut-codegen's
+# tables (tests/tables/quant.rs), the build-script builder (actlut-codegen's
 # tests/builder.rs, which compiles the generated file with rustc), the fp8
-# conversions (tests/fp8_conversions.rs, committed ml_dtypes vectors) and the
+# conversions (tests/tables/fp8_conversions.rs, committed ml_dtypes vectors) and the
 # compile-fail tests of the macro (actlut-macros, trybuild) run there already;
 # the MPFR checks of the fp8 tables and of eval_f32 run in 25-oracle.
 set -euo pipefail
