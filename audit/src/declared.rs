@@ -38,6 +38,7 @@ pub use actlut_codegen::record::{
 };
 
 use crate::filter::Filter;
+use crate::limits::NEAR_OP_SHARE;
 use crate::reference::{ByteOrder, Reference};
 
 /// How a record was found.
@@ -96,6 +97,16 @@ pub struct Declared {
     /// stored form one of its layouts' lengths. (Its version is held to its
     /// name by [`Declaration::parse`].)
     pub layout: Option<String>,
+    /// For a declared op computed again: a known table of its format (its
+    /// name) that its table equals but for fewer than one in
+    /// [`NEAR_OP_SHARE`] entries, and how many differ. Constants can bring an
+    /// op within a few entries of a known table (`elu(alpha=1.0000001)_f16`
+    /// and `elu_f16` differ in 2): such a record would pass off a changed
+    /// copy of that table as intact, so it is a problem. (Tables of other
+    /// formats are not held apart: honest ops lie that near them, as
+    /// `hardtanh(min=-2,max=2)_fp8_e4m3` and `hardtanh_fp8_e4m3fnuz`, 2
+    /// entries apart; docs/audit.md.)
+    pub near: Option<(String, usize)>,
 }
 
 impl Declared {
@@ -160,6 +171,13 @@ impl Declared {
                 actlut_codegen::hex(&e)
             )),
             (Some(_), _) => {}
+        }
+        if let Some((known, n)) = &self.near {
+            wrong.push(format!(
+                "its table is {known} but for {n} of {} entries: an op this near a known table \
+                 passes off a changed copy of it (fewer than one in {NEAR_OP_SHARE} entries differ)",
+                d.len / u32::from(d.width.max(1))
+            ));
         }
         let want = match (d.width, d.order) {
             (2, StoredOrder::Big) => Some(ByteOrder::Big),
@@ -242,6 +260,8 @@ pub(crate) struct KnownTable {
     pub(crate) bytes_le: Vec<u8>,
     /// Bytes per entry (1 or 2).
     pub(crate) width: u8,
+    /// Its format.
+    pub(crate) format: actlut_codegen::Format,
 }
 
 impl KnownTable {
@@ -308,6 +328,9 @@ pub(crate) struct Known {
     /// it may be stored in, with the table: a known table intact after a
     /// record is one of its parts whatever its name and hash fields hold.
     pub(crate) table_keys: Vec<(u64, usize, StoredOrder)>,
+    /// Every distinct full table of each format once (its index in
+    /// `tables`): what a declared op is held apart from ([`Declared::near`]).
+    pub(crate) distinct_full: Vec<usize>,
 }
 
 impl Known {
@@ -325,6 +348,7 @@ impl Known {
                     sha256: locked.unwrap_or(r.sha256),
                     bytes_le: r.bytes_le.clone(),
                     width,
+                    format: r.format,
                 });
                 for f in r.extra.iter().filter(|f| f.compact) {
                     tables.push(KnownTable {
@@ -333,6 +357,7 @@ impl Known {
                         sha256: f.sha256,
                         bytes_le: f.bytes_le.clone(),
                         width: 1,
+                        format: r.format,
                     });
                 }
             }
@@ -424,6 +449,14 @@ impl Known {
             }
         }
         table_keys.sort_unstable_by_key(|k| (k.0, k.1));
+        let mut seen = std::collections::HashSet::new();
+        let distinct_full = (0..tables.len())
+            .filter(|&i| {
+                let t = &tables[i];
+                t.representation == Representation::Full
+                    && seen.insert((t.format.name(), &t.bytes_le[..]))
+            })
+            .collect();
         Known {
             mark,
             filter: Filter::new(&keys),
@@ -432,6 +465,7 @@ impl Known {
             hash_keys,
             name_keys,
             table_keys,
+            distinct_full,
         }
     }
 
@@ -536,19 +570,59 @@ impl Known {
         }
     }
 
+    /// The known full table of `format` that the computed table `bytes_le`
+    /// (entries of `width` bytes) equals but for fewer than one in
+    /// [`NEAR_OP_SHARE`] entries, with how many differ ([`Declared::near`]),
+    /// and its cost: one unit per 8 bytes compared. Each known table of the
+    /// format is compared up to the difference that puts it out of reach.
+    fn near_known(
+        &self,
+        format: actlut_codegen::Format,
+        bytes_le: &[u8],
+        width: u8,
+    ) -> (Option<(String, usize)>, u64) {
+        let w = usize::from(width.max(1));
+        let entries = bytes_le.len() / w;
+        let stop = entries.div_ceil(NEAR_OP_SHARE);
+        let mut compared = 0u64;
+        let mut near: Option<(String, usize)> = None;
+        for t in self.distinct_full.iter().map(|&i| &self.tables[i]) {
+            if t.format != format || t.width != width || t.bytes_le.len() != bytes_le.len() {
+                continue;
+            }
+            let mut differ = 0;
+            for (a, b) in bytes_le.chunks(8).zip(t.bytes_le.chunks(8)) {
+                compared += 8;
+                if a != b {
+                    differ += a.chunks(w).zip(b.chunks(w)).filter(|(x, y)| x != y).count();
+                    if differ >= stop {
+                        break;
+                    }
+                }
+            }
+            if differ > 0 && differ < stop && near.as_ref().is_none_or(|n| differ < n.1) {
+                near = Some((t.name.clone(), differ));
+            }
+        }
+        (near, compared / 8)
+    }
+
     /// Judges the record candidate at `offset` (`None` when it is no
-    /// record), and the bytes it compared with known tables to recognise a
-    /// record whose marker was changed: `bytes` are the bytes from there to
-    /// the end of the longest declared table or of the file.
+    /// record), with its cost: the bytes it compared with known tables to
+    /// recognise a record whose marker was changed, and, apart, what
+    /// computing a declared op again cost ([`crate::ops::RECOMPUTE_COST_PER_ENTRY`]
+    /// per entry computed; the scan takes it from its op allowance first).
+    /// `bytes` are the bytes from there to the end of the longest declared
+    /// table or of the file.
     pub(crate) fn judge_costed(
         &self,
         offset: u64,
         bytes: &[u8],
         native: Option<ByteOrder>,
-    ) -> (Option<Declared>, u64) {
-        let mut cost = 0;
-        let out = self.judge_inner(offset, bytes, native, &mut cost);
-        (out, cost)
+    ) -> (Option<Declared>, u64, u64) {
+        let (mut cost, mut recompute) = (0, 0);
+        let out = self.judge_inner(offset, bytes, native, &mut cost, &mut recompute);
+        (out, cost, recompute)
     }
 
     fn judge_inner(
@@ -557,6 +631,7 @@ impl Known {
         bytes: &[u8],
         native: Option<ByteOrder>,
         cost: &mut u64,
+        recompute: &mut u64,
     ) -> Option<Declared> {
         let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
         // A record is two of its five parts (marker, header, hash, name,
@@ -596,6 +671,7 @@ impl Known {
             native,
             other_order_at: None,
             layout: None,
+            near: None,
         };
         let Ok(d) = out.declaration else {
             return Some(out);
@@ -609,7 +685,7 @@ impl Known {
             let recomputed = crate::ops::recompute(d.name());
             if let crate::ops::Recomputed::Table { format, .. } = &recomputed {
                 // Evaluating an entry costs about what comparing a hundred does.
-                *cost += crate::ops::RECOMPUTE_COST_PER_ENTRY * format.entries() as u64;
+                *recompute = crate::ops::RECOMPUTE_COST_PER_ENTRY * format.entries() as u64;
             }
             match recomputed {
                 crate::ops::Recomputed::Table { bytes_le, format } => {
@@ -626,6 +702,9 @@ impl Known {
                             bytes_le.len()
                         ));
                     }
+                    let (near, compared) = self.near_known(format, &bytes_le, width);
+                    *cost += compared;
+                    out.near = near;
                     computed = Some((bytes_le, width));
                 }
                 crate::ops::Recomputed::Unavailable(why) => out.unverified = Some(why),

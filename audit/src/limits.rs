@@ -183,9 +183,10 @@ pub const fn compact_form_label(layout: actlut_codegen::compact::Layout) -> &'st
     }
 }
 
-/// A declared op's table that is a known table of its format but for fewer
-/// than one in `NEAR_OP_SHARE` entries (1,024 of a 16-bit table, 4 of an
-/// 8-bit one) does not clear that copy. Honest ops come nearer than a
+/// A declared op's table that is a known table of its size (any format) but
+/// for fewer than one in `NEAR_OP_SHARE` entries (1,024 of a 16-bit table,
+/// 4 of an 8-bit one) makes its declaration a problem
+/// ([`crate::declared::Declared::near`]). Honest ops come nearer than a
 /// quarter (`situ(beta=8)` is `silu` but for 29% of e4m3's entries), so the
 /// share is far below that; a farther op is a substitution (docs/audit.md).
 pub const NEAR_OP_SHARE: usize = 64;

@@ -74,21 +74,124 @@ fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
         f.seek(SeekFrom::Start(v.base))?;
         return Ok(wasm(&mut std::io::BufReader::new(f.take(v.len)), v.len));
     }
-    Ok(by_magic(&head))
+    by_magic(v, &head, depth)
 }
 
-/// A Mach-O, PE, COFF or XCOFF file over [`super::IN_MEMORY_BYTES`]: the
-/// byte order its magic states (Mach-O), or its format's (PE and COFF
-/// little-endian, XCOFF big-endian); anything else is bytes.
-fn by_magic(head: &[u8]) -> Container {
-    let word = |b: &[u8]| b.get(..4).map(|w| [w[0], w[1], w[2], w[3]]);
-    match word(head) {
-        Some([0xFE, 0xED, 0xFA, 0xCE | 0xCF]) => Container::ordered("Mach-O", false),
-        Some([0xCE | 0xCF, 0xFA, 0xED, 0xFE]) => Container::ordered("Mach-O", true),
-        Some([b'M', b'Z', ..]) => Container::ordered("PE", true),
-        Some([0x01, 0xDF | 0xF7, ..]) => Container::ordered("XCOFF", false),
-        _ => Container::bytes(),
+/// A Mach-O, PE, COFF or XCOFF file over [`super::IN_MEMORY_BYTES`], known
+/// by its first bytes as [`super::inspect`] knows it (`object`'s
+/// `FileKind`): the byte order its magic states (Mach-O), or its format's
+/// (PE and COFF little-endian, XCOFF big-endian); a universal Mach-O file
+/// by its slices ([`universal`]); anything else is bytes.
+fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> std::io::Result<Container> {
+    if head.starts_with(b"MZ") {
+        return Ok(Container::ordered("PE", true));
     }
+    Ok(match object::FileKind::parse(head) {
+        Ok(object::FileKind::MachO32 | object::FileKind::MachO64) => {
+            Container::ordered("Mach-O", head[0] != 0xFE)
+        }
+        Ok(object::FileKind::MachOFat32) => universal(v, 20, depth)?,
+        Ok(object::FileKind::MachOFat64) => universal(v, 32, depth)?,
+        Ok(object::FileKind::Coff | object::FileKind::CoffBig | object::FileKind::CoffImport) => {
+            Container::ordered("COFF", true)
+        }
+        Ok(object::FileKind::Xcoff32 | object::FileKind::Xcoff64) => {
+            Container::ordered("XCOFF", false)
+        }
+        _ => Container::bytes(),
+    })
+}
+
+/// A universal (fat) Mach-O file over [`super::IN_MEMORY_BYTES`], its
+/// architecture entries `entry` bytes each (20, or 32 for the 64-bit
+/// form): as [`super::inspect`] reads one, its byte order is its slices'
+/// (each a Mach-O file or an archive, read by its first bytes), and one
+/// none of whose slices is either is bytes (a Java class file opens with
+/// the same magic).
+fn universal(v: View<'_>, entry: u64, depth: usize) -> std::io::Result<Container> {
+    const KIND: &str = "universal Mach-O";
+    let head = v.read(0, 8)?;
+    let Some(count) = head
+        .get(4..8)
+        .map(|c| u64::from(u32::from_be_bytes([c[0], c[1], c[2], c[3]])))
+    else {
+        return Ok(Container::bytes());
+    };
+    // As `object` refuses it: a table past the end of the file (or, here,
+    // one over a piece: 32,768 slices and more).
+    if 8 + count * entry > v.len || count * entry > PIECE as u64 {
+        return Ok(Container::bytes());
+    }
+    let table = v.read(8, (count * entry) as usize)?;
+    let field = |b: &[u8]| b.iter().fold(0u64, |n, &x| n << 8 | u64::from(x));
+    let mut slices = std::vec::Vec::new();
+    for e in table.chunks_exact(entry as usize) {
+        let (offset, size) = if entry == 20 {
+            (field(&e[8..12]), field(&e[12..16]))
+        } else {
+            (field(&e[8..16]), field(&e[16..24]))
+        };
+        let inside = offset.checked_add(size).is_some_and(|end| end <= v.len);
+        let slice = View {
+            base: v.base + offset,
+            len: size,
+            ..v
+        };
+        let first = if inside { slice.read(0, 64)? } else { vec![] };
+        let object = first.starts_with(b"!<arch>\n")
+            || matches!(
+                object::FileKind::parse(&first[..]),
+                Ok(object::FileKind::MachO32 | object::FileKind::MachO64)
+            );
+        slices.push((inside, object, slice));
+    }
+    if !slices.iter().any(|s| s.1) {
+        return Ok(Container::bytes());
+    }
+    if depth > MAX_NESTING {
+        return Ok(Container::malformed(
+            KIND,
+            format!("it is nested more than {MAX_NESTING} deep in other containers"),
+        ));
+    }
+    let mut order: Option<ByteOrder> = None;
+    for (i, (inside, object, slice)) in slices.into_iter().enumerate() {
+        if !inside {
+            return Ok(Container::malformed(
+                KIND,
+                format!("slice {i} runs past the end of the file"),
+            ));
+        }
+        if !object {
+            return Ok(Container::malformed(
+                KIND,
+                format!("slice {i} is neither a Mach-O file nor an archive"),
+            ));
+        }
+        let part = view(slice, depth + 1)?;
+        if let Some(p) = part.problem {
+            return Ok(Container::malformed(KIND, format!("slice {i}: {p}")));
+        }
+        if let Some(this) = part.order {
+            if order.is_some_and(|o| o != this) {
+                return Ok(Container::malformed(
+                    KIND,
+                    format!(
+                        "slice {i} is a {} {} file, and the slices before it are the other order",
+                        super::order_name(this),
+                        part.kind
+                    ),
+                ));
+            }
+            order = Some(this);
+        }
+    }
+    Ok(Container {
+        kind: KIND,
+        order,
+        problem: None,
+        cost: 0,
+    })
 }
 
 /// Reads a `u64` or `u32` (by `wide`) at `at` of `b` in `order`.
@@ -365,9 +468,9 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
                 cost: v.cost,
             };
             let head = member.read(0, 64)?;
-            let part = if head.starts_with(b"!<arch>\n") {
-                archive(member, depth + 1)?
-            } else if head.starts_with(b"\x7fELF") {
+            // Read as a file of its own, as `super::inspect` reads a member
+            // (an ELF member by its header alone).
+            let part = if head.starts_with(b"\x7fELF") {
                 match elf_header(&head, member.len) {
                     Ok(o) => Container {
                         kind: "ELF",
@@ -379,12 +482,8 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
                 }
             } else if head.starts_with(b"\0asm") {
                 Container::ordered("wasm", true)
-            } else if head.len() >= 2 && head[..2] == [0x64, 0x86]
-                || head.len() >= 2 && head[..2] == [0x4C, 0x01]
-            {
-                Container::ordered("COFF", true)
             } else {
-                by_magic(&head)
+                view(member, depth + 1)?
             };
             if let Some(p) = part.problem {
                 return Ok(Container::malformed(KIND, format!("member {name}: {p}")));

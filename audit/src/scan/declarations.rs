@@ -46,28 +46,20 @@ impl Scanner<'_> {
             self.declared_to = Some(p);
             let at = (p - self.base) as usize;
             let to = (at + REACH as usize).min(self.buf.len());
-            let (d, compared) = self
-                .index
-                .declared
-                .judge_costed(p, &self.buf[at..to], self.native);
-            self.compared += compared;
+            let (d, compared, recompute) =
+                self.index
+                    .declared
+                    .judge_costed(p, &self.buf[at..to], self.native);
+            // Computing a declared op again: the first ones from the op
+            // allowance, the rest from the budget.
+            let free = recompute.min(self.op_allowance);
+            self.op_allowance -= free;
+            self.compared += compared + (recompute - free);
             if let Some(d) = d {
-                // Recomputing a declared op: the first ones from the op
-                // allowance, not the budget.
-                if let (true, Ok(decl)) = (d.recomputed, &d.declaration) {
-                    let entries = decl.len as u64 / u64::from(decl.width.max(1));
-                    let free =
-                        (crate::ops::RECOMPUTE_COST_PER_ENTRY * entries).min(self.op_allowance);
-                    self.op_allowance -= free;
-                    self.compared -= free;
-                }
                 self.compared += FINDING_COST + d.present as u64 / 2;
                 if let Some((lo, hi, order)) = self.clearing(&d) {
                     self.cover.insert(lo, hi);
-                    let format = d.name().and_then(crate::ops::split_name).map(|(_, f)| f);
-                    if let (true, Some(format)) = (d.recomputed, format) {
-                        self.op_extents.insert((lo, hi), format);
-                    }
+                    self.declared_extents.insert((lo, hi));
                     let found = self.found.len();
                     self.intact
                         .push(super::verify::Intact::declared(found, lo, hi, order));
@@ -96,6 +88,7 @@ impl Scanner<'_> {
             && d.actual == d.expected
             && d.present == decl.len as usize
             && d.layout.is_none()
+            && d.near.is_none()
             && decl.representation == actlut_codegen::record::Representation::Full;
         let order_ok = match (decl.width, self.native) {
             (2, Some(native)) => {

@@ -55,7 +55,7 @@ impl Scanner<'_> {
             if f.verdict == Verdict::Intact {
                 f.foreign_order = !clears(&f, native);
                 kept.push(f);
-            } else if evidence.any_outside(&cover) || self.near_op(&f) {
+            } else if evidence.any_outside(&cover) {
                 kept.push(f);
             }
         }
@@ -173,22 +173,6 @@ impl Scanner<'_> {
                 records
             },
         }
-    }
-}
-
-impl Scanner<'_> {
-    /// Whether `f`, a damaged copy of a known table, is a near copy of it
-    /// that is a declared op's table exactly (the op's format, fewer than
-    /// one in [`NEAR_OP_SHARE`] of its entries changed): the op does not
-    /// clear it, as its
-    /// constants can bring its table within a few entries of a built-in
-    /// table's (`elu(alpha=1.0000001)_f16` and `elu_f16` differ in 2).
-    fn near_op(&self, f: &Found) -> bool {
-        self.op_extents
-            .get(&(f.offset, f.offset + f.len as u64))
-            .is_some_and(|&format| {
-                format == f.format && NEAR_OP_SHARE * f.differing < f.matching + f.differing
-            })
     }
 }
 

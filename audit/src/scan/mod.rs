@@ -67,12 +67,10 @@ pub struct Scanner<'a> {
     /// The file ranges of the copies found so far that clear what lies in
     /// them ([`verify::clears`]), merged.
     pub(crate) cover: cover::Claimed,
-    /// The extents of the declared ops (not in the lock) verified intact,
-    /// with their format: a copy of a known table of that format found at
-    /// one of them exactly, with fewer than half its entries changed, is not
-    /// cleared by it (an op's constants can bring its table within a few
-    /// entries of a built-in table's).
-    pub(crate) op_extents: std::collections::BTreeMap<(u64, u64), actlut_codegen::Format>,
+    /// The file ranges of the declared full tables verified intact (each
+    /// also in `cover`): a candidate at one of them exactly is compared
+    /// still, and reported by its content too.
+    pub(crate) declared_extents: std::collections::HashSet<(u64, u64)>,
     pub(crate) listed: Vec<(usize, u64)>,
     /// Where each image below [`MIN_CONTENT_ENTRIES`] was first found byte
     /// for byte.
@@ -151,7 +149,7 @@ impl<'a> Scanner<'a> {
             evidence_at: Vec::new(),
             unsettled: 0,
             cover: cover::Claimed::default(),
-            op_extents: std::collections::BTreeMap::new(),
+            declared_extents: std::collections::HashSet::new(),
             listed: Vec::new(),
             exact: HashMap::new(),
             headers: Vec::new(),

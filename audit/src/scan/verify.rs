@@ -124,12 +124,10 @@ impl Scanner<'_> {
             );
             // A declared table's own extent is compared still: the copy is
             // then found by its content too, and reported.
-            let declared_extent = self
-                .intact
-                .iter()
-                .rev()
-                .take(256)
-                .any(|c| c.is_declared(lo, hi));
+            let declared_extent = lo >= 0
+                && self
+                    .declared_extents
+                    .contains(&(lo as u64, hi.max(0) as u64));
             if !declared_extent {
                 if open.is_empty() {
                     continue;
@@ -624,8 +622,6 @@ pub(crate) struct Intact {
     lo: u64,
     hi: u64,
     order: ByteOrder,
-    /// Verified at its declaration (not found by its content).
-    declared: bool,
 }
 
 impl Intact {
@@ -640,7 +636,6 @@ impl Intact {
             lo: f.offset,
             hi: f.offset + f.len as u64,
             order: f.order,
-            declared: false,
         })
     }
 
@@ -652,14 +647,7 @@ impl Intact {
             lo,
             hi,
             order,
-            declared: true,
         }
-    }
-
-    /// Whether this is a declared table whose extent is `lo..hi` (file
-    /// offsets, as a candidate's start and end).
-    pub(super) fn is_declared(&self, lo: i64, hi: i64) -> bool {
-        self.declared && self.lo as i64 == lo && self.hi as i64 == hi
     }
 }
 

@@ -88,7 +88,7 @@ fn the_docs_state_the_op_allowance_of_the_code() {
         "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
     ];
     let want = format!(
-        "`RECOMPUTE_COST_PER_ENTRY` ({per}) per entry, but for the first {} 16-bit tables' worth",
+        "`RECOMPUTE_COST_PER_ENTRY` ({per}) per entry computed, but for the first {} 16-bit tables' worth",
         words[tables as usize]
     );
     assert!(docs.contains(&want), "docs/audit.md must say {want}");
@@ -102,7 +102,7 @@ fn the_docs_state_the_near_op_share_and_its_example() {
     let docs = audit_md_words();
     let share = actlut_audit::NEAR_OP_SHARE;
     let want = format!(
-        "fewer than one in {share} of its entries changed (`NEAR_OP_SHARE`: 1,{:03} of a 16-bit table, {} of an 8-bit one)",
+        "fewer than one in {share} of its entries (`NEAR_OP_SHARE`: 1,{:03} of a 16-bit table, {} of an 8-bit one)",
         65_536 / share - 1_000,
         256 / share
     );
