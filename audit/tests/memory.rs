@@ -11,20 +11,9 @@ use std::io::Write;
 use actlut_audit::container::IN_MEMORY_BYTES;
 use actlut_audit::{audit, Lock};
 
-/// The peak resident set of this process, in bytes (`VmHWM`).
-fn peak_resident() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .expect("VmHWM");
-    let kb: u64 = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .expect("a number of kB");
-    kb * 1024
-}
+#[path = "support/peak.rs"]
+mod peak;
+use peak::peak_resident;
 
 #[test]
 #[ignore = "writes and audits a 64 MiB archive: .ci/steps/30-audit.sh runs it in release"]

@@ -10,20 +10,9 @@
 
 use actlut_audit::{audit, audit_all, Lock, MAX_FOUND};
 
-/// The peak resident set of this process, in bytes (`VmHWM`).
-fn peak_resident() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .expect("VmHWM");
-    let kb: u64 = line
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .expect("a number of kB");
-    kb * 1024
-}
+#[path = "support/peak.rs"]
+mod peak;
+use peak::peak_resident;
 
 #[test]
 #[ignore = "audits 100 files of 1.12 MB: .ci/steps/30-audit.sh runs it in release"]
