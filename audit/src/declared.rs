@@ -342,13 +342,17 @@ impl Known {
             let width = r.format.entry_bytes() as u8;
             for name in &r.names {
                 let locked = lock.iter().find(|e| &e.name == name).map(|e| e.sha256);
+                // A reference holds every table of equal bytes, of any format
+                // (`leaky_relu_fp8_e4m3fnuz = leaky_relu_fp8_e4m3b11fnuz`):
+                // each name's format is its own.
+                let format = crate::ops::split_name(name).map_or(r.format, |(_, f)| f);
                 tables.push(KnownTable {
                     name: name.clone(),
                     representation: Representation::Full,
                     sha256: locked.unwrap_or(r.sha256),
                     bytes_le: r.bytes_le.clone(),
                     width,
-                    format: r.format,
+                    format,
                 });
                 for f in r.extra.iter().filter(|f| f.compact) {
                     tables.push(KnownTable {
@@ -357,7 +361,7 @@ impl Known {
                         sha256: f.sha256,
                         bytes_le: f.bytes_le.clone(),
                         width: 1,
-                        format: r.format,
+                        format,
                     });
                 }
             }

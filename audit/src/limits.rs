@@ -31,11 +31,11 @@ pub const COUNT_CONTEXT: usize = 8;
 pub const SMALL_GRAM: usize = 3;
 
 /// What recomputing declared ops the lock does not list may cost a scan
-/// beyond its budget: four 16-bit tables (about a second), so that a small
-/// firmware holding a few `table!` tables is judged in full however short it
-/// is (one 16-bit op costs `RECOMPUTE_COST_PER_ENTRY` × 65,536, more than the
-/// budget of a file under 8 MB gives it besides [`BUDGET_ALLOWANCE`]). A
-/// flood of them is charged from the fifth table on.
+/// beyond its budget: four 16-bit tables (tens of milliseconds), so that a
+/// small firmware holding a few `table!` tables is judged in full however
+/// short it is (one 16-bit op costs `RECOMPUTE_COST_PER_ENTRY` × 65,536,
+/// the budget of 64 KiB of file). A flood of them is charged from the
+/// fifth table on.
 pub const OP_ALLOWANCE: u64 = 4 * 65_536 * crate::ops::RECOMPUTE_COST_PER_ENTRY;
 
 /// The most bytes a vote's gram spans from its offset: a large gram, a small

@@ -7,7 +7,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::string::{String, ToString};
 use std::vec;
 
-use super::{elf_header, Container, MAX_NESTING};
+use super::{elf_header, Container, MAX_NESTING, MAX_PARTS_READ};
 use crate::reference::ByteOrder;
 
 /// The most bytes read at once.
@@ -21,9 +21,27 @@ struct View<'f> {
     len: u64,
     /// What the reads cost so far ([`Container::cost`]).
     cost: &'f core::cell::Cell<u64>,
+    /// The bytes of the parts (slices, members) read so far, each as a file
+    /// of its own, and the most they may be ([`MAX_PARTS_READ`] times the
+    /// file's bytes, as [`super::inspect`] allows).
+    parts: &'f core::cell::Cell<u64>,
+    limit: u64,
 }
 
-impl View<'_> {
+impl<'f> View<'f> {
+    /// The part of `len` bytes at `at`, to be read as a file of its own, or
+    /// `None` once the parts read reach the limit (overlapping slices or
+    /// members would read the same bytes again and again).
+    fn part(&self, at: u64, len: u64) -> Option<View<'f>> {
+        let total = self.parts.get().saturating_add(len);
+        self.parts.set(total);
+        (total <= self.limit).then_some(View {
+            base: self.base + at,
+            len,
+            ..*self
+        })
+    }
+
     /// The `n` bytes at `at` (fewer at the end of the view).
     fn read(&self, at: u64, n: usize) -> std::io::Result<std::vec::Vec<u8>> {
         let n = (n as u64).min(self.len.saturating_sub(at)) as usize;
@@ -38,13 +56,15 @@ impl View<'_> {
 
 /// Reads the headers of the `len`-byte `file` (see [`super::inspect_file`]).
 pub(crate) fn inspect(file: &std::fs::File, len: u64, depth: usize) -> std::io::Result<Container> {
-    let cost = core::cell::Cell::new(0);
+    let (cost, parts) = (core::cell::Cell::new(0), core::cell::Cell::new(0));
     let mut c = view(
         View {
             file,
             base: 0,
             len,
             cost: &cost,
+            parts: &parts,
+            limit: MAX_PARTS_READ.saturating_mul(len),
         },
         depth,
     )?;
@@ -83,8 +103,14 @@ fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
 /// (PE and COFF little-endian, XCOFF big-endian); a universal Mach-O file
 /// by its slices ([`universal`]); anything else is bytes.
 fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> std::io::Result<Container> {
-    if head.starts_with(b"MZ") {
-        return Ok(Container::ordered("PE", true));
+    // A PE image: the MS-DOS magic and the PE signature where its
+    // `e_lfanew` points (an MS-DOS program without it is bytes).
+    if head.len() >= 64 && head.starts_with(b"MZ") {
+        let at = u32::from_le_bytes([head[0x3C], head[0x3D], head[0x3E], head[0x3F]]);
+        if v.read(u64::from(at), 4)? == b"PE\0\0" {
+            return Ok(Container::ordered("PE", true));
+        }
+        return Ok(Container::bytes());
     }
     Ok(match object::FileKind::parse(head) {
         Ok(object::FileKind::MachO32 | object::FileKind::MachO64) => {
@@ -117,35 +143,55 @@ fn universal(v: View<'_>, entry: u64, depth: usize) -> std::io::Result<Container
     else {
         return Ok(Container::bytes());
     };
-    // As `object` refuses it: a table past the end of the file (or, here,
-    // one over a piece: 32,768 slices and more).
-    if 8 + count * entry > v.len || count * entry > PIECE as u64 {
+    // As `object` refuses it: a table past the end of the file.
+    if 8 + count * entry > v.len {
         return Ok(Container::bytes());
     }
-    let table = v.read(8, (count * entry) as usize)?;
-    let field = |b: &[u8]| b.iter().fold(0u64, |n, &x| n << 8 | u64::from(x));
-    let mut slices = std::vec::Vec::new();
-    for e in table.chunks_exact(entry as usize) {
-        let (offset, size) = if entry == 20 {
-            (field(&e[8..12]), field(&e[12..16]))
-        } else {
-            (field(&e[8..16]), field(&e[16..24]))
+    // Each slice's offset and size, from the table read in pieces, and
+    // whether it lies in the file; read twice, so memory stays a piece.
+    let slices =
+        |each: &mut dyn FnMut(u64, u64, u64) -> std::io::Result<bool>| -> std::io::Result<bool> {
+            let per_piece = PIECE as u64 / entry;
+            let mut i = 0;
+            while i < count {
+                let n = per_piece.min(count - i);
+                let table = v.read(8 + i * entry, (n * entry) as usize)?;
+                for e in table.chunks_exact(entry as usize) {
+                    let field = |b: &[u8]| b.iter().fold(0u64, |n, &x| n << 8 | u64::from(x));
+                    let (offset, size) = if entry == 20 {
+                        (field(&e[8..12]), field(&e[12..16]))
+                    } else {
+                        (field(&e[8..16]), field(&e[16..24]))
+                    };
+                    if !each(i, offset, size)? {
+                        return Ok(false);
+                    }
+                    i += 1;
+                }
+            }
+            Ok(true)
         };
-        let inside = offset.checked_add(size).is_some_and(|end| end <= v.len);
-        let slice = View {
+    let inside = |offset: u64, size: u64| offset.checked_add(size).is_some_and(|end| end <= v.len);
+    // A slice that is a Mach-O file or an archive, by its first bytes.
+    let is_object = |offset: u64, size: u64| -> std::io::Result<bool> {
+        if !inside(offset, size) {
+            return Ok(false);
+        }
+        let first = View {
             base: v.base + offset,
             len: size,
             ..v
-        };
-        let first = if inside { slice.read(0, 64)? } else { vec![] };
-        let object = first.starts_with(b"!<arch>\n")
+        }
+        .read(0, 64)?;
+        Ok(first.starts_with(b"!<arch>\n")
             || matches!(
                 object::FileKind::parse(&first[..]),
                 Ok(object::FileKind::MachO32 | object::FileKind::MachO64)
-            );
-        slices.push((inside, object, slice));
-    }
-    if !slices.iter().any(|s| s.1) {
+            ))
+    };
+    // One none of whose slices is an object is bytes (a Java class file).
+    let none = slices(&mut |_, offset, size| Ok(!is_object(offset, size)?))?;
+    if none {
         return Ok(Container::bytes());
     }
     if depth > MAX_NESTING {
@@ -155,42 +201,43 @@ fn universal(v: View<'_>, entry: u64, depth: usize) -> std::io::Result<Container
         ));
     }
     let mut order: Option<ByteOrder> = None;
-    for (i, (inside, object, slice)) in slices.into_iter().enumerate() {
-        if !inside {
-            return Ok(Container::malformed(
-                KIND,
-                format!("slice {i} runs past the end of the file"),
-            ));
-        }
-        if !object {
-            return Ok(Container::malformed(
-                KIND,
-                format!("slice {i} is neither a Mach-O file nor an archive"),
-            ));
-        }
-        let part = view(slice, depth + 1)?;
-        if let Some(p) = part.problem {
-            return Ok(Container::malformed(KIND, format!("slice {i}: {p}")));
-        }
-        if let Some(this) = part.order {
-            if order.is_some_and(|o| o != this) {
-                return Ok(Container::malformed(
-                    KIND,
-                    format!(
-                        "slice {i} is a {} {} file, and the slices before it are the other order",
-                        super::order_name(this),
-                        part.kind
-                    ),
-                ));
+    let mut problem = None;
+    slices(&mut |i, offset, size| {
+        let why = if !inside(offset, size) {
+            format!("slice {i} runs past the end of the file")
+        } else if !is_object(offset, size)? {
+            format!("slice {i} is neither a Mach-O file nor an archive")
+        } else if let Some(slice) = v.part(offset, size) {
+            let part = view(slice, depth + 1)?;
+            match (part.problem, part.order) {
+                (Some(p), _) => format!("slice {i}: {p}"),
+                (None, Some(this)) if order.is_some_and(|o| o != this) => format!(
+                    "slice {i} is a {} {} file, and the slices before it are the other order",
+                    super::order_name(this),
+                    part.kind
+                ),
+                (None, this) => {
+                    order = this.or(order);
+                    return Ok(true);
+                }
             }
-            order = Some(this);
-        }
-    }
-    Ok(Container {
-        kind: KIND,
-        order,
-        problem: None,
-        cost: 0,
+        } else {
+            format!(
+                "its slices overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
+                v.limit / MAX_PARTS_READ
+            )
+        };
+        problem = Some(why);
+        Ok(false)
+    })?;
+    Ok(match problem {
+        Some(why) => Container::malformed(KIND, why),
+        None => Container {
+            kind: KIND,
+            order,
+            problem: None,
+            cost: 0,
+        },
     })
 }
 
@@ -406,6 +453,7 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
     let mut order: Option<ByteOrder> = None;
     let mut at = 8u64;
     let mut f = v.file;
+    let mut leading: Option<std::vec::Vec<String>> = Some(std::vec::Vec::new());
     while at < v.len {
         if at % 2 == 1 {
             at += 1;
@@ -449,23 +497,38 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
             ));
         }
         // A BSD name (`#1/N`) lies at the start of the member's data.
-        let skip = name
-            .strip_prefix("#1/")
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or(0)
-            .min(size);
-        let special = matches!(name.as_str(), "/" | "/SYM64/" | "//" | "/<ECSYMBOLS>/")
-            || name.starts_with("__.SYMDEF")
-            || (skip > 0 && {
-                let n = v.read(data, skip as usize)?;
-                n.starts_with(b"__.SYMDEF")
-            });
+        let skip = if h.starts_with(b"#1/") && h[3].is_ascii_digit() {
+            name[3..].parse::<u64>().unwrap_or(0).min(size)
+        } else {
+            0
+        };
+        let own = if skip > 0 {
+            let n = v.read(data, skip as usize)?;
+            String::from_utf8_lossy(&n)
+                .trim_end_matches('\0')
+                .to_string()
+        } else {
+            object_name(&h[..16])
+        };
+        // The leading special members (symbol and name tables), as
+        // `object` reads an archive's opening; a member so named after the
+        // first other member is a member like any other.
+        let special = leading
+            .as_ref()
+            .is_some_and(|before| is_special(before, &own));
+        match (&mut leading, special) {
+            (Some(before), true) => before.push(own),
+            _ => leading = None,
+        }
         if !special {
-            let member = View {
-                file: v.file,
-                base: v.base + data + skip,
-                len: size - skip,
-                cost: v.cost,
+            let Some(member) = v.part(data + skip, size - skip) else {
+                return Ok(Container::malformed(
+                    KIND,
+                    format!(
+                        "its members overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
+                        v.limit / MAX_PARTS_READ
+                    ),
+                ));
             };
             let head = member.read(0, 64)?;
             // Read as a file of its own, as `super::inspect` reads a member
@@ -506,4 +569,45 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
         problem: None,
         cost: 0,
     })
+}
+
+/// A member's name as `object` reads it from its header's 16-byte name
+/// field (a BSD name `#1/N` is read from the member's data instead): a name
+/// opening with `/` up to its first space (`/`, `//`, `/SYM64/`, `/123`),
+/// any other up to its first `/`, or else its first space.
+fn object_name(field: &[u8]) -> String {
+    let end = if field.first() == Some(&b'/') {
+        field.iter().position(|&b| b == b' ')
+    } else {
+        field
+            .iter()
+            .position(|&b| b == b'/')
+            .or_else(|| field.iter().position(|&b| b == b' '))
+    };
+    String::from_utf8_lossy(&field[..end.unwrap_or(field.len())]).to_string()
+}
+
+/// Whether a member named `name`, after the leading special members
+/// `before`, is one of them, as `object` reads an archive's opening: GNU's
+/// symbol table (`/` or `/SYM64/`) then its long names (`//`); COFF's two
+/// linker members (`/`, `/`), then its long names and its EC symbols
+/// (`/<ECSYMBOLS>/`); GNU's long names alone; BSD's symbol table
+/// (`__.SYMDEF`, `__.SYMDEF_64`, each also `SORTED`).
+fn is_special(before: &[String], name: &str) -> bool {
+    let before: std::vec::Vec<&str> = before.iter().map(String::as_str).collect();
+    matches!(
+        (&before[..], name),
+        (
+            [],
+            "/" | "/SYM64/"
+                | "//"
+                | "__.SYMDEF"
+                | "__.SYMDEF SORTED"
+                | "__.SYMDEF_64"
+                | "__.SYMDEF_64 SORTED"
+        ) | (["/"], "/" | "//")
+            | (["/SYM64/"], "//")
+            | (["/", "/"], "//" | "/<ECSYMBOLS>/")
+            | (["/", "/", "//"], "/<ECSYMBOLS>/")
+    )
 }

@@ -466,3 +466,114 @@ fn large_files_declare_the_byte_order_small_ones_do() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The seventh attack round, over `IN_MEMORY_BYTES`: a member named `__.SYMDEF.o` or `//`
+/// after the first member was skipped as a symbol or name table wherever it stood (`object`
+/// reads those names as special only at an archive's opening), a universal file of more than
+/// 52,428 slices was bytes, a file opening with `MZ` but no PE signature was a PE image, and
+/// slices that all name one large archive read it once each (hours for 52,428). Each now
+/// gets the verdict a file under `IN_MEMORY_BYTES` gets: the member read, the slices read,
+/// bytes, and the overlap a problem once the parts read pass `MAX_PARTS_READ` times the file.
+#[test]
+#[ignore = "writes 65 MiB files: run by .ci/steps/30-audit.sh"]
+fn large_files_get_the_verdicts_of_small_ones() {
+    use object::write::Object;
+    use object::{Architecture, BinaryFormat, Endianness, SectionKind};
+    let dir = std::env::temp_dir().join(format!("actlut-verdicts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = (IN_MEMORY_BYTES + 4096) as usize;
+    let elf = {
+        let mut o = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let s = o.add_section(Vec::new(), b".rodata".to_vec(), SectionKind::ReadOnlyData);
+        o.append_section_data(s, &declared(), 64);
+        o.write().unwrap()
+    };
+    // A universal file of `slices`, each (offset, size), after its table.
+    let universal = |slices: &[(u32, u32)], body: &[u8], at: usize| {
+        let mut f = vec![0u8; at];
+        f[..4].copy_from_slice(&0xCAFE_BABEu32.to_be_bytes());
+        f[4..8].copy_from_slice(&(slices.len() as u32).to_be_bytes());
+        for (i, &(offset, size)) in slices.iter().enumerate() {
+            let e = 8 + 20 * i;
+            for (k, v) in [0x0100_0007u32, 3, offset, size, 0].into_iter().enumerate() {
+                f[e + 4 * k..e + 4 * k + 4].copy_from_slice(&v.to_be_bytes());
+            }
+        }
+        f.extend_from_slice(body);
+        f
+    };
+    // 60,000 slices, each a Mach-O header with no load commands (x86-64, little-endian).
+    let mut header = vec![0u8; 32];
+    header[..4].copy_from_slice(&0xFEED_FACFu32.to_le_bytes());
+    header[4..8].copy_from_slice(&0x0100_0007u32.to_le_bytes());
+    header[8..12].copy_from_slice(&3u32.to_le_bytes());
+    header[12..16].copy_from_slice(&1u32.to_le_bytes());
+    let n = 60_000u32;
+    let at = 8 + 20 * n as usize;
+    let many: Vec<(u32, u32)> = (0..n).map(|i| (at as u32 + 32 * i, 32)).collect();
+    let many = universal(&many, &header.repeat(n as usize), at);
+    // Seven slices that all name one archive covering most of the file.
+    let overlapping = |len: usize| {
+        let archive = ar(&[("a.o", &elf), ("pad", &vec![0u8; len])]);
+        universal(&[(4096, archive.len() as u32); 7], &archive, 4096)
+    };
+    // `MZ` whose e_lfanew points at no PE signature: an MS-DOS program, bytes.
+    let mut mz = vec![0u8; 4096];
+    mz[..2].copy_from_slice(b"MZ");
+    mz[0x3C..0x40].copy_from_slice(&128u32.to_le_bytes());
+    let cases: [(&str, Vec<u8>, Vec<u8>); 5] = [
+        (
+            "symdef.a",
+            ar(&[("a.o", &elf), ("__.SYMDEF.o/", &elf)]),
+            ar(&[
+                ("a.o", &elf),
+                ("__.SYMDEF.o/", &elf),
+                ("pad", &vec![0u8; big]),
+            ]),
+        ),
+        (
+            "names.a",
+            ar(&[("a.o", &elf), ("//", &elf)]),
+            ar(&[("a.o", &elf), ("//", &elf), ("pad", &vec![0u8; big])]),
+        ),
+        ("many", many.clone(), many),
+        ("overlap", overlapping(1 << 20), overlapping(big)),
+        ("mz", mz.clone(), mz),
+    ];
+    for (name, small, large) in cases {
+        let read = |bytes: &[u8]| {
+            let mut bytes = bytes.to_vec();
+            if bytes.len() < big {
+                bytes.resize(big, 0);
+            }
+            let path = dir.join(name);
+            std::fs::write(&path, &bytes).unwrap();
+            let f = std::fs::File::open(&path).unwrap();
+            inspect_file(&f, bytes.len() as u64).unwrap()
+        };
+        let small = inspect(&small[..], small.len() as u64);
+        let large = read(&large);
+        assert_eq!(
+            (large.kind, large.order),
+            (small.kind, small.order),
+            "{name}"
+        );
+        assert_eq!(
+            large.problem.is_some(),
+            small.problem.is_some(),
+            "{name}: {small:?} {large:?}"
+        );
+        match name {
+            "overlap" => assert!(
+                large
+                    .problem
+                    .as_deref()
+                    .is_some_and(|p| p.contains("overlap")),
+                "{large:?}"
+            ),
+            "mz" => assert_eq!(large.kind, "bytes"),
+            _ => assert_eq!(large.order, Some(actlut_audit::ByteOrder::Little), "{name}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
