@@ -503,7 +503,7 @@ fn large_files_get_the_verdicts_of_small_ones() {
         f
     };
     // 60,000 slices, each a Mach-O header with no load commands (x86-64, little-endian).
-    let mut header = vec![0u8; 32];
+    let mut header = [0u8; 32];
     header[..4].copy_from_slice(&0xFEED_FACFu32.to_le_bytes());
     header[4..8].copy_from_slice(&0x0100_0007u32.to_le_bytes());
     header[8..12].copy_from_slice(&3u32.to_le_bytes());
