@@ -21,11 +21,12 @@ use actlut_codegen::{Format, Function};
 
 /// What computing one entry of a table again costs the scan's budget, in compared entries:
 /// a flood of declarations of ops makes the budget run out (a problem), not the scan slow.
-/// An entry takes at most about 0.2 µs (a 16-bit op's table 4 to 14 ms on the project's
-/// Xeon, BENCHMARKS.md), and the budget is [`crate::BUDGET_PER_BYTE`] per byte: a flood of
-/// records is then charged 64 KiB of file per 16-bit op, under 8 times the time of random
-/// bytes per byte, while an honest firmware of back-to-back op tables (each its 65,536
-/// entries, twice that budget) is judged in full.
+/// An entry takes at most about 0.2 µs (a 16-bit op's table 5 to 7 ms on a Zen 5 core,
+/// BENCHMARKS.md; up to 12 ms under load for the slowest ops and derivatives), and the
+/// budget is [`crate::BUDGET_PER_BYTE`] per byte: a flood of records is then charged 64 KiB
+/// of file per 16-bit op, under 8 times the time of random bytes per byte, while an honest
+/// firmware of back-to-back op tables (each its 65,536 entries, twice that budget) is judged
+/// in full.
 pub const RECOMPUTE_COST_PER_ENTRY: u64 = 64;
 
 /// What [`recompute`] could say about a declared name the lock does not list.

@@ -237,8 +237,8 @@ def table(function: str, format: Any, *, derivative: bool = False, **constants: 
     constants as keyword arguments (:func:`op`): ``table("softcap", "bf16",
     cap=30)`` is ``table("softcap(cap=30)", "bf16")``. ``derivative=True``
     gives the derivative's table. A function at its default constants has a
-    built-in table; any other op's table is computed once per process (6 to
-    14 ms for a 16-bit format) and kept.
+    built-in table; any other op's table is computed once per process (5 to
+    7 ms for a 16-bit format) and kept.
 
     Entry ``i`` is the correctly rounded output for the input whose bit pattern
     is ``i``: 65,536 entries for f16 and bf16, 256 for fp8, 64 for FP6, 16 for

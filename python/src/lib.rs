@@ -134,7 +134,7 @@ fn op_table(op: &Op, fmt: Format) -> PyResult<TableRef> {
     {
         return Ok(t);
     }
-    // Filled outside the lock (6 to 14 ms for a 16-bit table); two threads may fill the same
+    // Filled outside the lock (5 to 7 ms for a 16-bit table, BENCHMARKS.md); two threads may fill the same
     // table at once, and the first one kept is the one every caller gets.
     let t = if fmt.entry_bytes() == 2 {
         let mut t: Box<[u16; 65536]> = vec![0u16; 65536]

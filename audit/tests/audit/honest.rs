@@ -398,18 +398,9 @@ fn files_over_the_in_memory_size_are_read_in_pieces_with_the_same_verdicts() {
 #[test]
 #[ignore = "writes six 65 MiB files: run by .ci/steps/30-audit.sh"]
 fn large_files_declare_the_byte_order_small_ones_do() {
-    use object::write::Object;
-    use object::{Architecture, BinaryFormat, Endianness, SectionKind};
-    let dir = std::env::temp_dir().join(format!("actlut-order-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    use object::{Architecture, BinaryFormat};
     let big = (IN_MEMORY_BYTES + 4096) as usize;
-    let object = |format: BinaryFormat, arch: Architecture| {
-        let mut o = Object::new(format, arch, Endianness::Little);
-        let s = o.add_section(Vec::new(), b".rodata".to_vec(), SectionKind::ReadOnlyData);
-        o.append_section_data(s, &declared(), 64);
-        o.write().unwrap()
-    };
-    let macho = object(BinaryFormat::MachO, Architecture::X86_64);
+    let macho = object_declaring(BinaryFormat::MachO, Architecture::X86_64);
     // A universal file of one x86-64 slice at 4096 (cputype 0x01000007, subtype 3).
     let mut fat = vec![0u8; 4096];
     fat[..4].copy_from_slice(&0xCAFE_BABEu32.to_be_bytes());
@@ -421,8 +412,8 @@ fn large_files_declare_the_byte_order_small_ones_do() {
         fat[8 + 4 * k..12 + 4 * k].copy_from_slice(&v.to_be_bytes());
     }
     fat.extend_from_slice(&macho);
-    let coff_arm = object(BinaryFormat::Coff, Architecture::Aarch64);
-    let coff_x64 = object(BinaryFormat::Coff, Architecture::X86_64);
+    let coff_arm = object_declaring(BinaryFormat::Coff, Architecture::Aarch64);
+    let coff_x64 = object_declaring(BinaryFormat::Coff, Architecture::X86_64);
     let cases: [(&str, Vec<u8>, Vec<u8>); 6] = [
         ("macho.o", macho.clone(), macho.clone()),
         ("fat", fat.clone(), fat),
@@ -444,18 +435,7 @@ fn large_files_declare_the_byte_order_small_ones_do() {
         ),
     ];
     for (name, small, large) in cases {
-        let read = |bytes: &[u8]| {
-            let mut bytes = bytes.to_vec();
-            if bytes.len() < big {
-                bytes.resize(big, 0);
-            }
-            let path = dir.join(name);
-            std::fs::write(&path, &bytes).unwrap();
-            let f = std::fs::File::open(&path).unwrap();
-            inspect_file(&f, bytes.len() as u64).unwrap()
-        };
-        let small = inspect(&small[..], small.len() as u64);
-        let large = read(&large);
+        let (small, large) = at_both_sizes(name, &small, &large);
         assert_eq!(small.problem, None, "{name}: {small:?}");
         assert_eq!(small.order, Some(actlut_audit::ByteOrder::Little), "{name}");
         assert_eq!(
@@ -464,7 +444,6 @@ fn large_files_declare_the_byte_order_small_ones_do() {
             "{name}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The seventh attack round, over `IN_MEMORY_BYTES`: a member named `__.SYMDEF.o` or `//`
@@ -477,17 +456,9 @@ fn large_files_declare_the_byte_order_small_ones_do() {
 #[test]
 #[ignore = "writes 65 MiB files: run by .ci/steps/30-audit.sh"]
 fn large_files_get_the_verdicts_of_small_ones() {
-    use object::write::Object;
-    use object::{Architecture, BinaryFormat, Endianness, SectionKind};
-    let dir = std::env::temp_dir().join(format!("actlut-verdicts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    use object::{Architecture, BinaryFormat};
     let big = (IN_MEMORY_BYTES + 4096) as usize;
-    let elf = {
-        let mut o = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
-        let s = o.add_section(Vec::new(), b".rodata".to_vec(), SectionKind::ReadOnlyData);
-        o.append_section_data(s, &declared(), 64);
-        o.write().unwrap()
-    };
+    let elf = object_declaring(BinaryFormat::Elf, Architecture::X86_64);
     // A universal file of `slices`, each (offset, size), after its table.
     let universal = |slices: &[(u32, u32)], body: &[u8], at: usize| {
         let mut f = vec![0u8; at];
@@ -541,18 +512,7 @@ fn large_files_get_the_verdicts_of_small_ones() {
         ("mz", mz.clone(), mz),
     ];
     for (name, small, large) in cases {
-        let read = |bytes: &[u8]| {
-            let mut bytes = bytes.to_vec();
-            if bytes.len() < big {
-                bytes.resize(big, 0);
-            }
-            let path = dir.join(name);
-            std::fs::write(&path, &bytes).unwrap();
-            let f = std::fs::File::open(&path).unwrap();
-            inspect_file(&f, bytes.len() as u64).unwrap()
-        };
-        let small = inspect(&small[..], small.len() as u64);
-        let large = read(&large);
+        let (small, large) = at_both_sizes(name, &small, &large);
         assert_eq!(
             (large.kind, large.order),
             (small.kind, small.order),
@@ -575,5 +535,43 @@ fn large_files_get_the_verdicts_of_small_ones() {
             _ => assert_eq!(large.order, Some(actlut_audit::ByteOrder::Little), "{name}"),
         }
     }
+}
+
+/// A little-endian object file of `format` for `arch` whose `.rodata` holds
+/// gelu_fp8_e4m3's declaration and table.
+fn object_declaring(format: object::BinaryFormat, arch: object::Architecture) -> Vec<u8> {
+    use object::write::Object;
+    let mut o = Object::new(format, arch, object::Endianness::Little);
+    let s = o.add_section(
+        Vec::new(),
+        b".rodata".to_vec(),
+        object::SectionKind::ReadOnlyData,
+    );
+    o.append_section_data(s, &declared(), 64);
+    o.write().unwrap()
+}
+
+/// What the headers of `small` say read whole, and those of `large` (padded
+/// with zeros past `IN_MEMORY_BYTES` if shorter) read in pieces from a file.
+fn at_both_sizes(
+    name: &str,
+    small: &[u8],
+    large: &[u8],
+) -> (
+    actlut_audit::container::Container,
+    actlut_audit::container::Container,
+) {
+    let dir = std::env::temp_dir().join(format!("actlut-sizes-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bytes = large.to_vec();
+    let big = (IN_MEMORY_BYTES + 4096) as usize;
+    if bytes.len() < big {
+        bytes.resize(big, 0);
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, &bytes).unwrap();
+    let f = std::fs::File::open(&path).unwrap();
+    let large = inspect_file(&f, bytes.len() as u64).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
+    (inspect(small, small.len() as u64), large)
 }
