@@ -526,55 +526,18 @@ pub fn is_derivative_rounding_within(
     got: u32,
     rel_log2: i32,
 ) -> bool {
-    let Decoded::Finite {
-        negative,
-        significand,
-        exponent,
-    } = decode(input, bits)
-    else {
-        return false;
-    };
     let f = f.into();
-    if outside_domain(f.act, negative) {
-        return false;
-    }
-    let x = finite_to_float(negative, significand, exponent, BASE_PREC);
-    let xr = finite_to_rational(negative, significand, exponent);
-    let v = evaluate_derivative(f, &x, &xr, BASE_PREC);
-    let mut delta = Float::with_val(BASE_PREC, v.abs_ref());
-    delta <<= rel_log2;
-    let lo = Float::with_val(BASE_PREC, &v - &delta);
-    let hi = Float::with_val(BASE_PREC, &v + &delta);
-    let margin = BASE_PREC - GUARD_BITS;
-    got == round_float(fmt, &lo, margin).bits || got == round_float(fmt, &hi, margin).bits
+    crate::rounds_within(input, fmt, bits, got, rel_log2, |negative, x, xr| {
+        let exact = || evaluate_derivative(f.clone(), x, xr, BASE_PREC);
+        (!outside_domain(f.act, negative)).then(exact)
+    })
 }
 
 /// The input's value and `f'(input)` at [`BASE_PREC`] bits, for messages.
 pub fn describe_derivative(f: impl Into<Func>, fmt: Fmt, bits: u32) -> (String, String) {
     let f = f.into();
-    match decode(fmt, bits) {
-        Decoded::Nan => ("NaN".into(), "NaN".into()),
-        Decoded::Inf { negative } => {
-            let s = if negative { "-inf" } else { "+inf" };
-            (s.into(), format!("limit at {s}"))
-        }
-        Decoded::Zero { negative } => {
-            let s = if negative { "-0" } else { "+0" };
-            (s.into(), format!("value at {s}"))
-        }
-        Decoded::Finite {
-            negative,
-            significand,
-            exponent,
-        } => {
-            let x = finite_to_float(negative, significand, exponent, BASE_PREC);
-            let xr = finite_to_rational(negative, significand, exponent);
-            let value = if outside_domain(f.act, negative) {
-                "NaN (outside the domain)".into()
-            } else {
-                format!("{:.40e}", evaluate_derivative(f, &x, &xr, BASE_PREC))
-            };
-            (format!("{x:.12e}"), value)
-        }
-    }
+    crate::describe_with(fmt, bits, |negative, x, xr| {
+        let exact = || evaluate_derivative(f.clone(), x, xr, BASE_PREC);
+        (!outside_domain(f.act, negative)).then(exact)
+    })
 }

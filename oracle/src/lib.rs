@@ -1692,6 +1692,36 @@ pub fn is_rounding_within(
     rel_log2: i32,
 ) -> bool {
     let f = f.into();
+    rounds_within(input, fmt, bits, got, rel_log2, |negative, x, xr| {
+        in_domain(&f, negative).then(|| evaluate_func(&f, x, xr, BASE_PREC, false))
+    })
+}
+
+/// The input's value and f(input) at [`BASE_PREC`] bits, for messages.
+pub fn describe(f: impl Into<Func>, fmt: Fmt, bits: u32) -> (String, String) {
+    let f = f.into();
+    describe_with(fmt, bits, |negative, x, xr| {
+        in_domain(&f, negative).then(|| evaluate_func(&f, x, xr, BASE_PREC, false))
+    })
+}
+
+/// Whether `f` is defined at an input of this sign (log and rsqrt are not below zero).
+fn in_domain(f: &Func, negative: bool) -> bool {
+    !(negative && matches!(f.act, Act::Log | Act::Rsqrt))
+}
+
+/// What [`is_rounding_within`] and its derivative's twin share: at the finite nonzero input
+/// `bits` of `input`, the exact value `value(negative, x, x as a rational)` (`None` outside
+/// the domain: `false`), moved by 2^rel_log2 of itself either way, and `got` compared with
+/// the rounding of either end into `fmt`.
+pub(crate) fn rounds_within(
+    input: Fmt,
+    fmt: Fmt,
+    bits: u32,
+    got: u32,
+    rel_log2: i32,
+    value: impl Fn(bool, &Float, &Rational) -> Option<Float>,
+) -> bool {
     let Decoded::Finite {
         negative,
         significand,
@@ -1700,12 +1730,11 @@ pub fn is_rounding_within(
     else {
         return false;
     };
-    if negative && matches!(f.act, Act::Log | Act::Rsqrt) {
-        return false;
-    }
     let x = finite_to_float(negative, significand, exponent, BASE_PREC);
     let xr = finite_to_rational(negative, significand, exponent);
-    let v = evaluate_func(&f, &x, &xr, BASE_PREC, false);
+    let Some(v) = value(negative, &x, &xr) else {
+        return false;
+    };
     let mut delta = Float::with_val(BASE_PREC, v.abs_ref());
     delta <<= rel_log2;
     let lo = Float::with_val(BASE_PREC, &v - &delta);
@@ -1714,9 +1743,13 @@ pub fn is_rounding_within(
     got == round_float(fmt, &lo, margin).bits || got == round_float(fmt, &hi, margin).bits
 }
 
-/// The input's value and f(input) at [`BASE_PREC`] bits, for messages.
-pub fn describe(f: impl Into<Func>, fmt: Fmt, bits: u32) -> (String, String) {
-    let f = f.into();
+/// What [`describe`] and its derivative's twin share: the input `bits` of `fmt` and the
+/// exact value there (`value` as for [`rounds_within`]), as text for messages.
+pub(crate) fn describe_with(
+    fmt: Fmt,
+    bits: u32,
+    value: impl Fn(bool, &Float, &Rational) -> Option<Float>,
+) -> (String, String) {
     match decode(fmt, bits) {
         Decoded::Nan => ("NaN".into(), "NaN".into()),
         Decoded::Inf { negative } => {
@@ -1734,14 +1767,11 @@ pub fn describe(f: impl Into<Func>, fmt: Fmt, bits: u32) -> (String, String) {
         } => {
             let x = finite_to_float(negative, significand, exponent, BASE_PREC);
             let xr = finite_to_rational(negative, significand, exponent);
-            let input = format!("{:.12e}", x);
-            let in_domain = !(negative && matches!(f.act, Act::Log | Act::Rsqrt));
-            let value = if in_domain {
-                format!("{:.40e}", evaluate_func(&f, &x, &xr, BASE_PREC, false))
-            } else {
-                "NaN (outside the domain)".into()
+            let shown = match value(negative, &x, &xr) {
+                Some(v) => format!("{v:.40e}"),
+                None => "NaN (outside the domain)".into(),
             };
-            (input, value)
+            (format!("{x:.12e}"), shown)
         }
     }
 }
