@@ -214,3 +214,46 @@ pub fn reference(f: Function, x: f64) -> Option<f64> {
         _ => return None,
     })
 }
+
+/// The most a gradient may lie from the `f64` reference where it is not the reference rounded
+/// once, in units of the dtype at the reference: a near-tie (the `f32` derivative on the
+/// dtype's midpoint).
+pub const NEAR_TIE: f64 = 0.5 + 1.0 / 1024.0;
+
+/// The dtype's unit in the last place at `v` (the step above the rounding of `|v|`).
+pub fn ulp(w: Word, v: f64) -> f64 {
+    let b = w.round(v.abs());
+    (w.value(b + 1) - w.value(b)).abs()
+}
+
+/// An engine's own backward (`theirs`) against actlut's (`ours`), both the gradient of
+/// `sum(f(x))` at every pattern of `w`, and the reference `want`: where they differ (NaN
+/// aside), actlut's may be the farther from the reference only at a near-tie (asserted); the
+/// differences, how many are farther on each side and how many are the sign of a zero, are
+/// printed (`-- --nocapture`).
+pub fn against_theirs(w: Word, engine: &str, f: &str, want: &[f64], ours: &[u16], theirs: &[u16]) {
+    let (mut differ, mut zero_sign, mut farther, mut ours_farther) = (0, 0, 0, 0);
+    for i in 0..want.len() {
+        if w.is_nan(ours[i]) || w.is_nan(theirs[i]) || want[i].is_nan() || ours[i] == theirs[i] {
+            continue;
+        }
+        differ += 1;
+        if w.value(ours[i]) == 0.0 && w.value(theirs[i]) == 0.0 {
+            zero_sign += 1;
+        }
+        let eo = (w.value(ours[i]) - want[i]).abs();
+        let et = (w.value(theirs[i]) - want[i]).abs();
+        if eo > et {
+            // Only at a near-tie: the f32 derivative on the dtype's midpoint.
+            assert!(eo <= NEAR_TIE * ulp(w, want[i]), "{w:?} {f} at {i:#06x}");
+            ours_farther += 1;
+        } else if et > eo {
+            farther += 1;
+        }
+    }
+    println!(
+        "{w:?} {f}: {engine}'s gradient differs on {differ} non-NaN patterns: {farther} \
+         farther from the exact derivative, {ours_farther} closer, {zero_sign} in the \
+         sign of a zero"
+    );
+}

@@ -14,7 +14,7 @@ use actlut_burn::{apply_op, Error, Function, Op};
 
 #[path = "../../tests/reference.rs"]
 mod reference;
-use reference::{reference, sech2, Word};
+use reference::{against_theirs, reference, sech2, ulp, Word, NEAR_TIE};
 
 impl Word {
     fn dtype(self) -> DType {
@@ -69,12 +69,6 @@ struct Diff {
     max_ulps: f64,
 }
 
-fn ulp(w: Word, v: f64) -> f64 {
-    let b = w.round(v.abs());
-    let next = w.value(b + 1);
-    (next - w.value(b)).abs()
-}
-
 fn compare(w: Word, got: &[u16], want: &[f64]) -> Diff {
     let mut d = Diff::default();
     for (&g, &r) in got.iter().zip(want) {
@@ -92,10 +86,6 @@ fn compare(w: Word, got: &[u16], want: &[f64]) -> Diff {
     }
     d
 }
-
-/// Half a unit and 2^-10 of one: a result this close to the reference is a rounding of a
-/// near-tie (the `f32` value of `f'(x)` was the dtype's midpoint).
-const NEAR_TIE: f64 = 0.5 + 1.0 / 1024.0;
 
 /// The functions with a derivative in [`reference`].
 fn referenced() -> Vec<Function> {
@@ -272,40 +262,8 @@ fn against_burns_own_backward_actlut_is_farther_from_the_reference_only_at_near_
             let want: Vec<f64> = xs.iter().map(|&x| reference(f, x).unwrap()).collect();
             let op = Op::from(f);
             let ours = gradient(w, |x| apply_op(x, &op).unwrap());
-            let burn = gradient(w, theirs);
-            let (mut differ, mut zero_sign, mut farther, mut ours_farther) = (0, 0, 0, 0);
-            for i in 0..xs.len() {
-                if w.is_nan(ours[i]) || w.is_nan(burn[i]) || want[i].is_nan() {
-                    continue;
-                }
-                if ours[i] != burn[i] {
-                    differ += 1;
-                    if w.value(ours[i]) == 0.0 && w.value(burn[i]) == 0.0 {
-                        zero_sign += 1;
-                    }
-                    let eo = (w.value(ours[i]) - want[i]).abs();
-                    let eb = (w.value(burn[i]) - want[i]).abs();
-                    if eo > eb {
-                        // Only at a near-tie: the f32 derivative on the dtype's midpoint.
-                        assert!(
-                            eo <= NEAR_TIE * ulp(w, want[i]),
-                            "{w:?} {} at {i:#06x}",
-                            f.name()
-                        );
-                    }
-                    if eb > eo {
-                        farther += 1;
-                    } else if eo > eb {
-                        ours_farther += 1;
-                    }
-                }
-            }
-            println!(
-                "{w:?} {}: burn's gradient differs on {differ} non-NaN patterns: {farther} \
-                 farther from the exact derivative, {ours_farther} closer, {zero_sign} in the \
-                 sign of a zero",
-                f.name()
-            );
+            let theirs = gradient(w, theirs);
+            against_theirs(w, "burn", f.name(), &want, &ours, &theirs);
         }
     }
 }
