@@ -257,3 +257,30 @@ pub fn against_theirs(w: Word, engine: &str, f: &str, want: &[f64], ours: &[u16]
          sign of a zero"
     );
 }
+
+/// The derivative of an op with non-default constants from its definition, in `f64` (at a
+/// kink the limit from the left): `softcap(x) = cap·tanh(x/cap)`, `leaky_relu` and `elu` with
+/// their `alpha`.
+pub fn op_reference(text: &str, x: f64) -> f64 {
+    if x.is_nan() {
+        return f64::NAN;
+    }
+    match text {
+        "softcap(cap=30)" => sech2(x / 30.0),
+        "leaky_relu(alpha=0.2)" => {
+            if x > 0.0 {
+                1.0
+            } else {
+                0.2
+            }
+        }
+        "elu(alpha=0.5)" => {
+            if x > 0.0 {
+                1.0
+            } else {
+                0.5 * x.max(-f64::MAX).exp()
+            }
+        }
+        _ => unreachable!("{text}"),
+    }
+}

@@ -14,7 +14,7 @@ use actlut_burn::{apply_op, Error, Function, Op};
 
 #[path = "../../tests/reference.rs"]
 mod reference;
-use reference::{against_theirs, reference, sech2, ulp, Word, NEAR_TIE};
+use reference::{against_theirs, op_reference, reference, ulp, Word, NEAR_TIE};
 
 impl Word {
     fn dtype(self) -> DType {
@@ -162,33 +162,6 @@ fn a_gradient_is_the_product_with_the_f32_derivative_rounded_once() {
         // unit, on few patterns.
         assert!(max_units <= 1.0, "{w:?}: {max_units}");
         assert!(differ <= 64, "{w:?}: {differ}");
-    }
-}
-
-/// The derivative of an op with non-default constants from its definition, in `f64` (at a
-/// kink the limit from the left): `softcap(x) = cap·tanh(x/cap)`, `leaky_relu` and `elu` with
-/// their `alpha`.
-fn op_reference(text: &str, x: f64) -> f64 {
-    if x.is_nan() {
-        return f64::NAN;
-    }
-    match text {
-        "softcap(cap=30)" => sech2(x / 30.0),
-        "leaky_relu(alpha=0.2)" => {
-            if x > 0.0 {
-                1.0
-            } else {
-                0.2
-            }
-        }
-        "elu(alpha=0.5)" => {
-            if x > 0.0 {
-                1.0
-            } else {
-                0.5 * x.max(-f64::MAX).exp()
-            }
-        }
-        _ => unreachable!("{text}"),
     }
 }
 

@@ -15,7 +15,7 @@ use actlut_candle::{apply, apply_op, Function, Op};
 
 #[path = "../../tests/reference.rs"]
 mod reference;
-use reference::{against_theirs, reference, sech2, ulp, Word, NEAR_TIE};
+use reference::{against_theirs, op_reference, reference, ulp, Word, NEAR_TIE};
 
 impl Word {
     fn dtype(self) -> DType {
@@ -225,33 +225,6 @@ fn fp8_and_f32_gradients_take_the_derivatives_computed_path() {
             (f64::from(*g) - want).abs() <= want.abs() * 2f64.powi(-23),
             "{x}: {g}, {want}"
         );
-    }
-}
-
-/// The derivative of an op with non-default constants from its definition, in `f64` (at a
-/// kink the limit from the left): `softcap(x) = cap·tanh(x/cap)`, `leaky_relu` and `elu` with
-/// their `alpha`.
-fn op_reference(text: &str, x: f64) -> f64 {
-    if x.is_nan() {
-        return f64::NAN;
-    }
-    match text {
-        "softcap(cap=30)" => sech2(x / 30.0),
-        "leaky_relu(alpha=0.2)" => {
-            if x > 0.0 {
-                1.0
-            } else {
-                0.2
-            }
-        }
-        "elu(alpha=0.5)" => {
-            if x > 0.0 {
-                1.0
-            } else {
-                0.5 * x.max(-f64::MAX).exp()
-            }
-        }
-        _ => unreachable!("{text}"),
     }
 }
 
