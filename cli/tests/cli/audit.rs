@@ -8,26 +8,12 @@
 //! The fixture binaries (`tests/fixtures/*.rs`) are built once per test run by
 //! cargo, offline, in a crate generated under `CARGO_TARGET_TMPDIR`.
 
+use crate::{actlut, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-
-fn actlut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_actlut"))
-        .args(args)
-        .output()
-        .expect("run actlut")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn tmp(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -9,18 +9,11 @@
 //! The records are located here by their marker bytes, independently of the
 //! audit, and their fields read by the layout of `docs/audit.md`.
 
+use crate::actlut;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const MARK: &[u8; 8] = b"ACTLUTDT";
 const RECORD: usize = 128;
-
-fn actlut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_actlut"))
-        .args(args)
-        .output()
-        .expect("run actlut")
-}
 
 fn tmp(name: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

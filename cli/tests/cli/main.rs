@@ -12,3 +12,23 @@ mod ops;
 mod quant;
 mod self_check;
 mod ulp;
+
+use std::process::{Command, Output};
+
+/// Runs the `actlut` command under test with `args`.
+fn actlut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_actlut"))
+        .args(args)
+        .output()
+        .expect("run actlut")
+}
+
+/// What a run printed on standard output (lossy UTF-8).
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What a run printed on standard error (lossy UTF-8).
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

@@ -7,25 +7,10 @@
 //! boundary); the command must count the planted errors in them exactly.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use crate::{actlut, stderr, stdout};
 use actlut::half::{bf16, f16};
 use actlut::{fill_table, EvalError, Format, Op};
-
-fn actlut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_actlut"))
-        .args(args)
-        .output()
-        .expect("run actlut")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn tmp_file(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ops-files");

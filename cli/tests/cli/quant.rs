@@ -4,19 +4,12 @@
 //! bad input is exit status 2 with one line.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use crate::actlut;
 use actlut::quant::Rounding;
 use actlut::quant16::DequantTable16;
 use actlut::Function;
 use actlut_codegen::compact::CompactRef;
-
-fn actlut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_actlut"))
-        .args(args)
-        .output()
-        .expect("run actlut")
-}
 
 fn dir() -> PathBuf {
     let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join("quant-cli");

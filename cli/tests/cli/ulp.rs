@@ -9,24 +9,9 @@
 //! fp8 are in the order of the values, so `bits + k` is `k` values away; the
 //! crossings of zero and infinity are counted by hand in each test.
 
+use crate::{actlut, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
-
-fn actlut(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_actlut"))
-        .args(args)
-        .output()
-        .expect("run actlut")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Every table, dumped once per test run by `actlut dump`.
 fn dump_dir() -> &'static Path {
