@@ -188,8 +188,13 @@ fn the<'r>(
     offset: u64,
 ) -> Result<&'r actlut_audit::Found, TestCaseError> {
     for f in &report.found {
+        // A changed header byte can declare a valid form in another packing of
+        // the same 65,536 entries (its pool length grown over the bytes after
+        // it): intact as such, said so, beside the modified stored form, and
+        // it clears none of its problems.
+        let other_packing = f.compact.as_ref().is_some_and(|c| c.other_packing);
         prop_assert!(
-            f.verdict != Verdict::Intact,
+            f.verdict != Verdict::Intact || other_packing,
             "an intact copy beside a changed one: {:#?}",
             report.found
         );
