@@ -188,66 +188,58 @@ impl Found {
         if let Some(c) = &self.compact {
             return self.describe_compact(c);
         }
-        let firsts = || {
-            let list: Vec<String> = self
-                .first_differences
-                .iter()
-                .map(|j| j.to_string())
-                .collect();
-            let more = if self.differing > self.first_differences.len() {
-                ", …"
-            } else {
-                ""
-            };
-            format!("entries {}{more}", list.join(", "))
-        };
         match self.verdict {
             Verdict::Intact => "intact".to_string(),
             Verdict::Modified => format!(
                 "modified: {} of {} entries differ ({})",
                 self.differing,
                 self.form_entries(),
-                firsts()
+                self.firsts("entries")
             ),
             Verdict::Truncated => {
-                let side = if self.form_offset > 0 {
-                    "the start of the file cuts it"
-                } else {
-                    "the end of the file cuts it"
-                };
                 let diff = if self.differing == 0 {
                     "all present entries intact".to_string()
                 } else {
-                    format!("{} present entries differ ({})", self.differing, firsts())
+                    let firsts = self.firsts("entries");
+                    format!("{} present entries differ ({firsts})", self.differing)
                 };
                 format!(
-                    "truncated: {} of {} bytes present ({side}; {diff})",
-                    self.len, self.form_len
+                    "truncated: {} of {} bytes present ({}; {diff})",
+                    self.len,
+                    self.form_len,
+                    self.cut_side()
                 )
             }
             Verdict::Unknown | Verdict::Invalid => self.verdict.name().to_string(),
         }
     }
 
-    fn describe_compact(&self, c: &CompactDetail) -> String {
-        let list = |what: &str| {
-            let list: Vec<String> = self
-                .first_differences
-                .iter()
-                .map(|j| j.to_string())
-                .collect();
-            let more = if self.differing > self.first_differences.len() {
-                ", …"
-            } else {
-                ""
-            };
-            format!("{what} {}{more}", list.join(", "))
+    /// `what` and the first differences (`entries 3, 17, …`).
+    fn firsts(&self, what: &str) -> String {
+        let list: Vec<String> = self
+            .first_differences
+            .iter()
+            .map(|j| j.to_string())
+            .collect();
+        let more = if self.differing > self.first_differences.len() {
+            ", …"
+        } else {
+            ""
         };
-        let side = if self.form_offset > 0 {
+        format!("{what} {}{more}", list.join(", "))
+    }
+
+    /// Which end of the file cuts a truncated copy.
+    fn cut_side(&self) -> &'static str {
+        if self.form_offset > 0 {
             "the start of the file cuts it"
         } else {
             "the end of the file cuts it"
-        };
+        }
+    }
+
+    fn describe_compact(&self, c: &CompactDetail) -> String {
+        let side = self.cut_side();
         match (self.verdict, c.found_by) {
             (Verdict::Intact, _) if c.other_packing => format!(
                 "intact: the table's 65536 entries in another packing (stored form {} bytes, \
@@ -260,7 +252,7 @@ impl Found {
                 self.differing,
                 self.form_len,
                 c.parts(),
-                list("bytes"),
+                self.firsts("bytes"),
                 c.decoded_text()
             ),
             (Verdict::Modified, FoundBy::Header) => {
@@ -274,7 +266,7 @@ impl Found {
                         "{} present bytes differ ({}; {})",
                         self.differing,
                         c.parts(),
-                        list("bytes")
+                        self.firsts("bytes")
                     )
                 };
                 format!(
@@ -415,14 +407,39 @@ pub struct Unjudged {
 impl Unjudged {
     /// Counts one more thing of `kind` at `at` not judged.
     pub(crate) fn add(&mut self, kind: Kind, at: u64) {
-        self.from = Some(self.from.map_or(at, |f| f.min(at)));
-        match kind {
-            Kind::Candidate => self.candidates += 1,
-            Kind::Header => self.headers += 1,
-            Kind::Record => self.records += 1,
-            Kind::Declaration => self.declarations += 1,
-        }
+        self.add_many(kind, at, 1);
     }
+
+    /// Counts `n` more things of `kind`, the first at `at`, not judged.
+    fn add_many(&mut self, kind: Kind, at: u64, n: u64) {
+        self.from = Some(self.from.map_or(at, |f| f.min(at)));
+        *match kind {
+            Kind::Candidate => &mut self.candidates,
+            Kind::Header => &mut self.headers,
+            Kind::Record => &mut self.records,
+            Kind::Declaration => &mut self.declarations,
+        } += n;
+    }
+}
+
+/// Keeps the first `*left` of `items` (and takes them from `*left`); what it
+/// drops is counted in `unjudged` as `kind`. Whether it dropped any.
+fn keep_first<T>(
+    items: &mut Vec<T>,
+    left: &mut usize,
+    offset: impl Fn(&T) -> u64,
+    kind: Kind,
+    unjudged: &mut Unjudged,
+) -> bool {
+    let keep = items.len().min(*left);
+    *left -= keep;
+    let Some(first) = items.get(keep) else {
+        return false;
+    };
+    unjudged.add_many(kind, offset(first), (items.len() - keep) as u64);
+    items.truncate(keep);
+    items.shrink_to_fit();
+    true
 }
 
 /// The kinds of finding that share the scan's budget.
@@ -522,42 +539,19 @@ impl Report {
     /// so bounds the findings of all files together by one [`MAX_FOUND`](crate::MAX_FOUND).
     pub fn keep_at_most(&mut self, room: usize) -> usize {
         let mut left = room;
-        let cut = |len: usize, left: &mut usize| {
-            let keep = len.min(*left);
-            *left -= keep;
-            keep
-        };
-        let keep = cut(self.found.len(), &mut left);
-        if keep < self.found.len() {
-            self.unjudged.add(Kind::Candidate, self.found[keep].offset);
-            self.unjudged.candidates += (self.found.len() - keep - 1) as u64;
-            self.found.truncate(keep);
-            self.found.shrink_to_fit();
-            self.too_many = true;
-        }
-        let keep = cut(self.records.len(), &mut left);
-        if keep < self.records.len() {
-            self.unjudged.add(Kind::Record, self.records[keep].offset);
-            self.unjudged.records += (self.records.len() - keep - 1) as u64;
-            self.records.truncate(keep);
-            self.records.shrink_to_fit();
-            self.too_many = true;
-        }
-        let keep = cut(self.declared.len(), &mut left);
-        if keep < self.declared.len() {
-            self.unjudged
-                .add(Kind::Declaration, self.declared[keep].offset);
-            self.unjudged.declarations += (self.declared.len() - keep - 1) as u64;
-            self.declared.truncate(keep);
-            self.declared.shrink_to_fit();
-            self.too_many = true;
-        }
+        let u = &mut self.unjudged;
+        self.too_many |= keep_first(&mut self.found, &mut left, |f| f.offset, Kind::Candidate, u)
+            | keep_first(&mut self.records, &mut left, |r| r.offset, Kind::Record, u)
+            | keep_first(
+                &mut self.declared,
+                &mut left,
+                |d| d.offset,
+                Kind::Declaration,
+                u,
+            );
         room - left
     }
 
-    /// Every problem, one line each: a copy that is modified, truncated or not
-    /// in `lock`, and a table named by its hash that is not here intact. An
-    /// audit passes when this is empty.
     /// The line that says what a scan that ran out of budget did not judge.
     pub fn stopped(&self) -> String {
         let u = &self.unjudged;

@@ -13,6 +13,7 @@ mod cut_off;
 mod declared_flood;
 mod decoys;
 mod docs;
+mod guarantee;
 mod honest;
 mod no_false_reports;
 mod ops;
