@@ -1,95 +1,45 @@
 //! A CycloneDX 1.5 SBOM: each audited file a component of type `file` with
 //! its SHA-256, and inside it each table found a component of type `data`
 //! with its name, its format, the lock's SHA-256 for it and its verdict
-//! (properties in the `actlut:` namespace); each problem is a property of its file. The audit's verdict and, when
-//! nothing was verified, the note saying so are properties of the file and
-//! of the BOM's metadata.
+//! (properties in the `actlut:` namespace); each problem is a property of its
+//! file. The audit's verdict and, when nothing was verified, the note saying
+//! so are properties of the file and of the BOM's metadata.
 
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use serde::Serialize;
+use serde_json::{json, Value};
 
-use super::{tables, Audit};
+use super::{pass_fail, pretty, tables, Audit};
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Bom {
-    bom_format: &'static str,
-    spec_version: &'static str,
-    version: u32,
-    metadata: Metadata,
-    components: Vec<Component>,
+fn property(name: &str, value: impl ToString) -> Value {
+    json!({ "name": name, "value": value.to_string() })
 }
 
-#[derive(Serialize)]
-struct Metadata {
-    tools: Tools,
-    properties: Vec<Property>,
+fn sha256(hex: String) -> Value {
+    json!({ "alg": "SHA-256", "content": hex })
 }
 
-#[derive(Serialize)]
-struct Tools {
-    components: Vec<Component>,
-}
-
-#[derive(Serialize)]
-struct Component {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(rename = "bom-ref", skip_serializing_if = "Option::is_none")]
-    bom_ref: Option<String>,
-    name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    version: Option<&'static str>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    hashes: Vec<Hash>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    properties: Vec<Property>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    components: Vec<Component>,
-}
-
-#[derive(Serialize)]
-struct Hash {
-    alg: &'static str,
-    content: String,
-}
-
-#[derive(Serialize)]
-struct Property {
-    name: &'static str,
-    value: String,
-}
-
-fn property(name: &'static str, value: impl ToString) -> Property {
-    Property {
-        name,
-        value: value.to_string(),
+/// A component without its empty lists (CycloneDX leaves them out).
+fn component(mut c: Value) -> Value {
+    if let Value::Object(map) = &mut c {
+        map.retain(|_, v| v.as_array().is_none_or(|a| !a.is_empty()));
     }
-}
-
-fn verdict(problems: usize) -> &'static str {
-    if problems == 0 {
-        "pass"
-    } else {
-        "fail"
-    }
+    c
 }
 
 /// The CycloneDX 1.5 SBOM of `audit`.
 pub fn cyclonedx(audit: &Audit<'_>) -> String {
     let lock = &audit.lock.entries;
-    let files = audit
+    let files: Vec<Value> = audit
         .reports
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let findings = audit.findings(r);
-            let problems = findings.len();
             let mut properties = vec![
-                property("actlut:audit:verdict", verdict(problems)),
-                property("actlut:audit:problems", problems),
+                property("actlut:audit:verdict", pass_fail(findings.len())),
+                property("actlut:audit:problems", findings.len()),
                 property("actlut:audit:kind", r.kind),
             ];
             properties.extend(
@@ -100,82 +50,63 @@ pub fn cyclonedx(audit: &Audit<'_>) -> String {
             if r.nothing_verified() {
                 properties.push(property("actlut:audit:note", crate::NOTHING_VERIFIED));
             }
-            Component {
-                kind: "file",
-                bom_ref: Some(format!("file-{i}")),
-                name: r.path.clone(),
-                version: None,
-                hashes: vec![Hash {
-                    alg: "SHA-256",
-                    content: actlut_codegen::hex(&r.file_sha256),
-                }],
-                properties,
-                components: tables(r, lock)
-                    .into_iter()
-                    .map(|t| {
-                        let mut properties = vec![
-                            property("actlut:format", t.format),
-                            property("actlut:form", &t.form),
-                            property("actlut:offset", t.offset),
-                            property("actlut:verdict", &t.verdict),
-                        ];
-                        if !t.aliases.is_empty() {
-                            properties.push(property("actlut:aliases", t.aliases.join(" ")));
-                        }
-                        if let Some(f) = t.found {
-                            properties.push(property("actlut:byte-order", f.order.short_name()));
-                        }
-                        Component {
-                            kind: "data",
-                            bom_ref: Some(format!("file-{i}-table-{:#x}", t.offset)),
-                            name: t.name,
-                            version: None,
-                            hashes: t
-                                .lock_sha256
-                                .iter()
-                                .map(|h| Hash {
-                                    alg: "SHA-256",
-                                    content: actlut_codegen::hex(h),
-                                })
-                                .collect(),
-                            properties,
-                            components: Vec::new(),
-                        }
-                    })
-                    .collect(),
-            }
+            let tables: Vec<Value> = tables(r, lock)
+                .into_iter()
+                .map(|t| {
+                    let mut properties = vec![
+                        property("actlut:format", t.format),
+                        property("actlut:form", t.form),
+                        property("actlut:offset", t.offset),
+                        property("actlut:verdict", t.verdict),
+                    ];
+                    if !t.aliases.is_empty() {
+                        properties.push(property("actlut:aliases", t.aliases.join(" ")));
+                    }
+                    if let Some(order) = t.byte_order {
+                        properties.push(property("actlut:byte-order", order));
+                    }
+                    component(json!({
+                        "type": "data",
+                        "bom-ref": format!("file-{i}-table-{:#x}", t.offset),
+                        "name": t.name,
+                        "hashes": t.lock_sha256.map(sha256).into_iter().collect::<Vec<_>>(),
+                        "properties": properties,
+                    }))
+                })
+                .collect();
+            component(json!({
+                "type": "file",
+                "bom-ref": format!("file-{i}"),
+                "name": r.path,
+                "hashes": [sha256(actlut_codegen::hex(&r.file_sha256))],
+                "properties": properties,
+                "components": tables,
+            }))
         })
         .collect();
     let problems = audit.problem_count();
     let mut properties = vec![
         property("actlut:audit:lock", &audit.lock.label),
-        property("actlut:audit:verdict", verdict(problems)),
+        property("actlut:audit:verdict", pass_fail(problems)),
         property("actlut:audit:problems", problems),
     ];
     if let Some(note) = audit.note() {
         properties.push(property("actlut:audit:note", note));
     }
-    let bom = Bom {
-        bom_format: "CycloneDX",
-        spec_version: "1.5",
-        version: 1,
-        metadata: Metadata {
-            tools: Tools {
-                components: vec![Component {
-                    kind: "application",
-                    bom_ref: None,
-                    name: "actlut audit".to_string(),
-                    version: Some(env!("CARGO_PKG_VERSION")),
-                    hashes: Vec::new(),
-                    properties: Vec::new(),
-                    components: Vec::new(),
+    pretty(&json!({
+        "bomFormat": "CycloneDX",
+        "specVersion": "1.5",
+        "version": 1,
+        "metadata": {
+            "tools": {
+                "components": [{
+                    "type": "application",
+                    "name": "actlut audit",
+                    "version": env!("CARGO_PKG_VERSION"),
                 }],
             },
-            properties,
+            "properties": properties,
         },
-        components: files,
-    };
-    let mut s = serde_json::to_string_pretty(&bom).expect("a report serializes");
-    s.push('\n');
-    s
+        "components": files,
+    }))
 }

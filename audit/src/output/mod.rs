@@ -9,9 +9,7 @@
 use std::string::String;
 use std::vec::Vec;
 
-use std::string::ToString;
-
-use crate::{Found, LockStatus, Problem, Report, Rule, NOTHING_VERIFIED};
+use crate::{LockStatus, Problem, Report, Rule, NOTHING_VERIFIED};
 
 mod cyclonedx;
 mod in_toto;
@@ -136,15 +134,16 @@ impl Audit<'_> {
 /// found by its content, or a declared table the content search does not
 /// see (FP6, FP4).
 pub(crate) struct TableItem<'r> {
-    pub(crate) name: String,
-    pub(crate) aliases: Vec<String>,
+    pub(crate) name: &'r str,
+    pub(crate) aliases: &'r [String],
     pub(crate) format: &'static str,
-    pub(crate) form: String,
+    pub(crate) form: &'r str,
     pub(crate) offset: u64,
-    /// The lock's SHA-256 for it, when the lock holds one of its names.
-    pub(crate) lock_sha256: Option<[u8; 32]>,
-    pub(crate) verdict: String,
-    pub(crate) found: Option<&'r Found>,
+    /// The lock's SHA-256 for it (hex), when the lock holds one of its names.
+    pub(crate) lock_sha256: Option<String>,
+    pub(crate) verdict: &'static str,
+    /// The byte order of a copy found by content.
+    pub(crate) byte_order: Option<&'static str>,
 }
 
 /// The tables `report` holds, by offset.
@@ -152,17 +151,24 @@ pub(crate) fn tables<'r>(
     report: &'r Report,
     lock: &[actlut_codegen::lock::Entry],
 ) -> Vec<TableItem<'r>> {
-    let locked = |names: &[String]| {
-        names
-            .iter()
-            .find_map(|n| lock.iter().find(|e| &e.name == n).map(|e| e.sha256))
+    let locked = |name: &str| {
+        let entry = lock.iter().find(|e| e.name == name);
+        entry.map(|e| actlut_codegen::hex(&e.sha256))
     };
     let mut out: Vec<TableItem<'r>> = report
         .found
         .iter()
-        .map(|f| {
-            let status = f.lock_status(lock);
-            let verdict = if f.problem(lock).is_none() {
+        .map(|f| TableItem {
+            name: f.names.first().map_or("unknown", String::as_str),
+            aliases: f.names.get(1..).unwrap_or_default(),
+            format: f.format.name(),
+            form: &f.form,
+            offset: f.offset,
+            lock_sha256: match f.lock_status(lock) {
+                LockStatus::Differs { expected } => Some(actlut_codegen::hex(&expected)),
+                _ => f.names.iter().find_map(|n| locked(n)),
+            },
+            verdict: if f.problem(lock).is_none() {
                 "intact"
             } else if f.verdict != crate::Verdict::Intact {
                 f.verdict.name()
@@ -170,21 +176,8 @@ pub(crate) fn tables<'r>(
                 "foreign-byte-order"
             } else {
                 "not-in-lock"
-            }
-            .to_string();
-            TableItem {
-                name: f.names.first().cloned().unwrap_or_else(|| "unknown".into()),
-                aliases: f.names.iter().skip(1).cloned().collect(),
-                format: f.format.name(),
-                form: f.form.clone(),
-                offset: f.offset,
-                lock_sha256: match status {
-                    LockStatus::Differs { expected } => Some(expected),
-                    _ => locked(&f.names),
-                },
-                verdict,
-                found: Some(f),
-            }
+            },
+            byte_order: Some(f.order.short_name()),
         })
         .collect();
     // Declared tables no copy found by content stands for (FP6, FP4, or a
@@ -194,27 +187,41 @@ pub(crate) fn tables<'r>(
         if out.iter().any(|t| t.offset == d.table_offset()) {
             continue;
         }
-        let name = decl.name().to_string();
-        let format = crate::ops::split_name(&name).map_or("unknown", |(_, f)| f.name());
+        let name = decl.name();
         out.push(TableItem {
-            lock_sha256: locked(core::slice::from_ref(&name)),
             name,
-            aliases: Vec::new(),
-            format,
+            aliases: &[],
+            format: crate::ops::split_name(name).map_or("unknown", |(_, f)| f.name()),
             form: match decl.representation {
-                crate::declared::Representation::Full => crate::TABLE_FORM.to_string(),
-                crate::declared::Representation::Compact => crate::COMPACT_FORM.to_string(),
+                crate::declared::Representation::Full => crate::TABLE_FORM,
+                crate::declared::Representation::Compact => crate::COMPACT_FORM,
             },
             offset: d.table_offset(),
+            lock_sha256: locked(name),
             verdict: if d.problem().is_none() {
                 "intact"
             } else {
                 "bad-declaration"
-            }
-            .to_string(),
-            found: None,
+            },
+            byte_order: None,
         });
     }
     out.sort_by_key(|t| t.offset);
     out
+}
+
+/// "pass" when there is no problem, "fail" otherwise.
+pub(crate) fn pass_fail(problems: usize) -> &'static str {
+    if problems == 0 {
+        "pass"
+    } else {
+        "fail"
+    }
+}
+
+/// `value` pretty-printed, with a final newline.
+pub(crate) fn pretty(value: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("a report serializes");
+    s.push('\n');
+    s
 }
