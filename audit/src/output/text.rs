@@ -17,10 +17,7 @@ pub fn text(audit: &Audit<'_>) -> String {
     for report in audit.reports {
         let listed = match report.listed.len() {
             0 => String::new(),
-            n => format!(
-                "; names {n} table{} by SHA-256 (actlut's manifest)",
-                if n == 1 { "" } else { "s" }
-            ),
+            n => format!("; names {n} table{} by SHA-256 (actlut's manifest)", s(n)),
         };
         let found = match report.found.len() {
             _ if report.nothing_verified() => NOTHING_VERIFIED.to_string(),
@@ -65,18 +62,13 @@ pub fn text(audit: &Audit<'_>) -> String {
             }
         }
         for p in audit.findings(report) {
-            match p.rule {
-                Rule::Malformed => {
-                    let _ = writeln!(out, "  MALFORMED: {}", p.message);
-                }
-                Rule::NotJudged => {
-                    let _ = writeln!(out, "  STOPPED: {}", p.message);
-                }
-                Rule::Expected => {
-                    let _ = writeln!(out, "  MISSING: {}", p.message);
-                }
-                _ => {}
-            }
+            let word = match p.rule {
+                Rule::Malformed => "MALFORMED",
+                Rule::NotJudged => "STOPPED",
+                Rule::Expected => "MISSING",
+                _ => continue,
+            };
+            let _ = writeln!(out, "  {word}: {}", p.message);
         }
     }
     let total = audit.tables_found();
@@ -85,18 +77,24 @@ pub fn text(audit: &Audit<'_>) -> String {
     let _ = writeln!(
         out,
         "audit: {total} table{} found in {files} file{}, {}",
-        if total == 1 { "" } else { "s" },
-        if files == 1 { "" } else { "s" },
+        s(total),
+        s(files),
         match (problems, audit.note()) {
             (0, Some(note)) => format!("{note} (lock: {label})"),
             (0, None) => format!("all intact and in the lock ({label})"),
-            (n, _) => format!(
-                "{n} problem{} (lock: {label})",
-                if n == 1 { "" } else { "s" }
-            ),
+            (n, _) => format!("{n} problem{} (lock: {label})", s(n)),
         }
     );
     out
+}
+
+/// The plural ending for `n` things.
+fn s(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// One line for a declaration record: where it is, what it declares, and
