@@ -97,9 +97,18 @@ pub struct CompactKeys {
     pub hiding_cost: usize,
 }
 
+/// Whether bit `j` of `words` is set (none is past their end).
+pub(crate) fn bit(words: &[u64], j: usize) -> bool {
+    words.get(j / 64).is_some_and(|w| w >> (j % 64) & 1 == 1)
+}
+
+fn set_bit(words: &mut [u64], j: usize) {
+    words[j / 64] |= 1 << (j % 64);
+}
+
 impl Image {
     pub(crate) fn is_key(&self, off: usize) -> bool {
-        self.indexed[off / 64] >> (off % 64) & 1 == 1
+        bit(&self.indexed, off)
     }
 
     /// Of a compact form: the offsets of its keys, ascending.
@@ -115,18 +124,15 @@ impl Image {
         entry_at(&self.bytes, j * self.unit, self.unit, self.order)
     }
 
+    /// Its entries, in its byte order.
+    fn values(&self) -> Vec<u16> {
+        (0..self.entries()).map(|j| self.entry(j)).collect()
+    }
+
     /// Whether three entries from `j` on are the evidence window of a pair
     /// gram ([`Image::pair_list`]).
     pub(crate) fn is_pair_window(&self, j: usize) -> bool {
-        self.pair_windows
-            .get(j / 64)
-            .is_some_and(|w| w >> (j % 64) & 1 == 1)
-    }
-
-    pub(crate) fn is_pair_point(&self, j: usize) -> bool {
-        self.pair_points
-            .get(j / 64)
-            .is_some_and(|w| w >> (j % 64) & 1 == 1)
+        bit(&self.pair_windows, j)
     }
 
     /// Whether this image is found and judged by its features (an 8-bit
@@ -136,7 +142,7 @@ impl Image {
     }
 
     pub(crate) fn is_change_point(&self, j: usize) -> bool {
-        self.change_points[j / 64] >> (j % 64) & 1 == 1
+        bit(&self.change_points, j)
     }
 }
 
@@ -154,22 +160,16 @@ pub(crate) fn modal_entry(bytes: &[u8], unit: usize) -> u16 {
         .map_or(0, |(v, _)| v)
 }
 
-/// The evidence window of the pair gram `j, j + 1` of a 16-bit table
-/// ([`Image::pair_list`]): `j - 1` when entries `j - 1 ..= j + 1` are no
-/// progression, else `j` when entries `j ..= j + 2` are none, else none;
-/// and none when the [`COUNT_CONTEXT`] entries that end with the window
-/// are a rounded count ([`is_near_count`]).
-pub(crate) fn pair_window(im: &Image, j: usize) -> Option<u32> {
-    let n = im.entries();
+/// The evidence window of the pair gram `j, j + 1` of the 16-bit table of
+/// entries `e` ([`Image::pair_list`]): `j - 1` when entries `j - 1 ..= j + 1`
+/// are no progression, else `j` when entries `j ..= j + 2` are none, else
+/// none; and none when the [`COUNT_CONTEXT`] entries that end with the
+/// window are a rounded count ([`is_near_count`]).
+pub(crate) fn pair_window(e: &[u16], j: usize) -> Option<u32> {
     let breaks = |w: usize| {
-        if w + 2 >= n {
-            return false;
-        }
-        let context: Vec<u16> = ((w + 3).saturating_sub(COUNT_CONTEXT)..=w + 2)
-            .map(|k| im.entry(k))
-            .collect();
-        !is_progression(&[im.entry(w), im.entry(w + 1), im.entry(w + 2)], 0xFFFF)
-            && !is_near_count(&context)
+        w + 2 < e.len()
+            && !is_progression(&e[w..w + 3], 0xFFFF)
+            && !is_near_count(&e[(w + 3).saturating_sub(COUNT_CONTEXT)..w + 3])
     };
     if j >= 1 && breaks(j - 1) {
         Some(j as u32 - 1)
@@ -178,6 +178,23 @@ pub(crate) fn pair_window(im: &Image, j: usize) -> Option<u32> {
     } else {
         None
     }
+}
+
+/// Whether entries `j, j + 1` of the 16-bit table of entries `e` are a
+/// pair gram: their step is not a run or a step of one (which counts, the
+/// identity and the code tables of binaries are full of), and they have an
+/// evidence window ([`pair_window`]).
+fn is_pair_gram(e: &[u16], j: usize) -> bool {
+    let step = e[j + 1].wrapping_sub(e[j]);
+    step > 1 && step != 0xFFFF && pair_window(e, j).is_some()
+}
+
+/// Whether entry `j` (at least 3) of the entries `e` of a form that is not
+/// small is a surprise ([`is_surprise`]); of 16-bit entries, one whose
+/// [`COUNT_CONTEXT`] entries are no rounded count ([`is_near_count`]).
+fn is_counted_surprise(e: &[u16], j: usize, mask: u16) -> bool {
+    is_surprise(&[e[j - 3], e[j - 2], e[j - 1], e[j]], mask)
+        && !(mask == 0xFFFF && is_near_count(&e[(j + 1).saturating_sub(COUNT_CONTEXT)..=j]))
 }
 
 pub(crate) fn entry_at(bytes: &[u8], at: usize, unit: usize, order: ByteOrder) -> u16 {
@@ -277,11 +294,15 @@ impl Grams {
         let mut pairs = Vec::new();
         for g in [a, b] {
             for (n, &k) in g.keys.iter().enumerate() {
-                let sites = &g.sites[g.ranges[n] as usize..g.ranges[n + 1] as usize];
-                pairs.extend(sites.iter().map(|&s| (k, s)));
+                pairs.extend(g.sites_of(n).iter().map(|&s| (k, s)));
             }
         }
         Grams::with_max_sites(pairs, None, usize::MAX)
+    }
+
+    /// The sites of its `n`th key.
+    fn sites_of(&self, n: usize) -> &[Site] {
+        &self.sites[self.ranges[n] as usize..self.ranges[n + 1] as usize]
     }
 
     /// [`Grams::new`], keeping keys found at up to `max_sites` places.
@@ -294,14 +315,7 @@ impl Grams {
         let mut keys = Vec::new();
         let mut ranges = vec![0u32];
         let mut sites = Vec::new();
-        let mut i = 0;
-        while i < pairs.len() {
-            let k = pairs[i].0;
-            let mut j = i;
-            while j < pairs.len() && pairs[j].0 == k {
-                j += 1;
-            }
-            let group = &pairs[i..j];
+        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
             let mut grams = group.iter().filter(|(_, s)| s.image != NEEDLE);
             let one_reference = reference_of.is_none_or(|of| {
                 let first = grams.clone().next().map(|(_, s)| of[s.image as usize]);
@@ -316,10 +330,9 @@ impl Grams {
             let before = sites.len();
             sites.extend(kept.map(|&(_, s)| s));
             if sites.len() > before {
-                keys.push(k);
+                keys.push(group[0].0);
                 ranges.push(sites.len() as u32);
             }
-            i = j;
         }
         // 32 bits per key: the filter answers for every offset of the
         // input, and a false hit costs a probe of the hash table.
@@ -329,17 +342,8 @@ impl Grams {
         let slots_len = (keys.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![0u32; slots_len];
         let mask = slots_len - 1;
-        let mut grams = Grams {
-            filter: Vec::new(),
-            shift,
-            slots: Vec::new(),
-            mask,
-            keys: Vec::new(),
-            ranges: Vec::new(),
-            sites: Vec::new(),
-        };
         for (n, &k) in keys.iter().enumerate() {
-            let (word, m) = grams.filter_bits(k);
+            let (word, m) = filter_bits(k, shift);
             filter[word] |= m;
             let mut s = mix(k) as usize & mask;
             while slots[s] != 0 {
@@ -347,12 +351,15 @@ impl Grams {
             }
             slots[s] = n as u32 + 1;
         }
-        grams.filter = filter;
-        grams.slots = slots;
-        grams.keys = keys;
-        grams.ranges = ranges;
-        grams.sites = sites;
-        grams
+        Grams {
+            filter,
+            shift,
+            slots,
+            mask,
+            keys,
+            ranges,
+            sites,
+        }
     }
 
     #[inline(always)]
@@ -380,7 +387,7 @@ impl Grams {
             }
             let n = n as usize - 1;
             if self.keys[n] == key {
-                return &self.sites[self.ranges[n] as usize..self.ranges[n + 1] as usize];
+                return self.sites_of(n);
             }
             s = (s + 1) & self.mask;
         }
@@ -506,28 +513,12 @@ pub fn has_content(reference: &Reference) -> bool {
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
             .collect();
-        let surprises = e
-            .windows(4)
-            .enumerate()
-            .filter(|&(k, w)| {
-                is_surprise(&[w[0], w[1], w[2], w[3]], 0xFFFF)
-                    && !is_near_count(&e[(k + 4).saturating_sub(COUNT_CONTEXT)..k + 4])
-            })
+        let surprises = (3..e.len())
+            .filter(|&j| is_counted_surprise(&e, j, 0xFFFF))
             .count();
-        // A pair gram with the entry that breaks its progression
-        // ([`Image::pair_list`]).
-        let breaks = |w: usize| {
-            !is_progression(&e[w..w + 3], 0xFFFF)
-                && !is_near_count(&e[(w + 3).saturating_sub(COUNT_CONTEXT)..w + 3])
-        };
         let pairs = (0..e.len() - 1)
             .step_by(2)
-            .filter(|&j| {
-                let step = e[j + 1].wrapping_sub(e[j]);
-                step > 1
-                    && step != 0xFFFF
-                    && ((j >= 1 && breaks(j - 1)) || (j + 2 < e.len() && breaks(j)))
-            })
+            .filter(|&j| is_pair_gram(&e, j))
             .count();
         surprises >= 2 * MIN_EVIDENCE_WORDS || pairs >= MIN_EVIDENCE_PAIRS
     } else {
@@ -612,31 +603,19 @@ impl Index {
                         bytes,
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
-                    for j in 3..image.entries() {
-                        let e = [
-                            image.entry(j - 3),
-                            image.entry(j - 2),
-                            image.entry(j - 1),
-                            image.entry(j),
-                        ];
+                    let e = image.values();
+                    for j in 3..e.len() {
                         // A small form is too short to ask for four entries
                         // per surprise: a change of step (three entries) is
                         // one, and the half of its entries a candidate
                         // must match keeps alternations from passing.
                         let surprise = if image.small {
-                            !is_progression(&e[1..], mask)
+                            !is_progression(&e[j - 2..=j], mask)
                         } else {
-                            is_surprise(&e, mask)
-                                && !(unit == 2 && {
-                                    let context: Vec<u16> = ((j + 1).saturating_sub(COUNT_CONTEXT)
-                                        ..=j)
-                                        .map(|k| image.entry(k))
-                                        .collect();
-                                    is_near_count(&context)
-                                })
+                            is_counted_surprise(&e, j, mask)
                         };
                         if surprise {
-                            image.change_points[j / 64] |= 1 << (j % 64);
+                            set_bit(&mut image.change_points, j);
                         }
                     }
                     images.push(image);
@@ -650,33 +629,21 @@ impl Index {
         let mut pairs = Vec::new();
         let mut features = Vec::new();
         for (i, image) in images.iter().enumerate() {
-            if image.form == 0 && image.unit == 2 && !image.small && !image.tiny {
-                // Two entries at every even entry whose step is not 0 or
-                // +-1 (a run, a count: what a formula predicts), and that
-                // have an evidence window (a third entry that breaks their
-                // progression): a pair inside a
-                // progression of the table is no evidence of it, and as a
-                // gram it would make every progression of codes in a file a
-                // candidate of every table that holds one.
-                for j in (0..image.entries() - 1).step_by(2) {
-                    let step = image.entry(j + 1).wrapping_sub(image.entry(j));
-                    // Not a run or a step of one (which counts, the identity
-                    // and the code tables of binaries are full of).
-                    if step > 1 && step != 0xFFFF && pair_window(image, j).is_some() {
-                        let off = j * 2;
-                        let site = Site {
-                            image: i as u32,
-                            offset: off as u32,
-                        };
-                        pairs.push((key_le(&image.bytes[off..off + PAIR_GRAM]), site));
-                    }
-                }
-            }
             let b = &image.bytes;
             let site = |offset: usize| Site {
                 image: i as u32,
                 offset: offset as u32,
             };
+            if image.form == 0 && image.unit == 2 && !image.small && !image.tiny {
+                // Two entries at every even entry that are a pair gram: a
+                // pair inside a progression of the table is no evidence of
+                // it, and as a gram it would make every progression of codes
+                // in a file a candidate of every table that holds one.
+                let e = image.values();
+                for j in (0..e.len() - 1).step_by(2).filter(|&j| is_pair_gram(&e, j)) {
+                    pairs.push((key_le(&b[j * 2..j * 2 + PAIR_GRAM]), site(j * 2)));
+                }
+            }
             if image.compact {
                 if image.tiny {
                     continue;
@@ -717,11 +684,10 @@ impl Index {
                 } else {
                     LARGE_GRAM
                 };
+                let e = image.values();
                 for off in (0..=b.len() - LARGE_GRAM).step_by(step) {
-                    let v: Vec<u16> = (0..per)
-                        .map(|k| entry_at(b, off + k * image.unit, image.unit, image.order))
-                        .collect();
-                    if !is_progression(&v, mask) && !is_periodic(&v, mask) {
+                    let v = &e[off / image.unit..off / image.unit + per];
+                    if !is_progression(v, mask) && !is_periodic(v, mask) {
                         large.push((key_le(&b[off..off + LARGE_GRAM]), site(off)));
                     }
                 }
@@ -750,18 +716,16 @@ impl Index {
         for e in lock {
             add_needle(e.sha256, core::slice::from_ref(&e.name));
         }
-        let mut name_fields = Vec::new();
-        for needle in &needles {
-            for name in &needle.names {
-                if let Some(field) = actlut_codegen::record::name_field(name) {
-                    let site = Site {
-                        image: 0,
-                        offset: 0,
-                    };
-                    name_fields.push((key_le(&field[..8]), site));
-                }
-            }
-        }
+        let site = Site {
+            image: 0,
+            offset: 0,
+        };
+        let mut name_fields: Vec<(u64, Site)> = needles
+            .iter()
+            .flat_map(|n| &n.names)
+            .filter_map(|name| actlut_codegen::record::name_field(name))
+            .map(|field| (key_le(&field[..8]), site))
+            .collect();
         name_fields.sort_unstable_by_key(|p| p.0);
         name_fields.dedup_by_key(|p| p.0);
         for (n, needle) in needles.iter().enumerate() {
@@ -799,21 +763,23 @@ impl Index {
             if im.pair_points.is_empty() {
                 im.pair_points = vec![0; im.entries() / 64 + 1];
             }
-            let j = s.offset as usize / 2;
-            im.pair_points[j / 64] |= 1 << (j % 64);
+            set_bit(&mut im.pair_points, s.offset as usize / 2);
         }
         for im in images.iter_mut() {
-            im.surprise_list = (0..im.entries() as u32)
+            let n = im.entries();
+            im.surprise_list = (0..n as u32)
                 .filter(|&j| im.is_change_point(j as usize))
                 .collect();
-            let n = im.entries();
-            im.pair_list = (0..n)
-                .filter(|&j| im.is_pair_point(j))
-                .filter_map(|j| pair_window(im, j))
-                .collect();
+            if !im.pair_points.is_empty() {
+                let e = im.values();
+                im.pair_list = (0..n)
+                    .filter(|&j| bit(&im.pair_points, j))
+                    .filter_map(|j| pair_window(&e, j))
+                    .collect();
+            }
             im.pair_windows = vec![0; n / 64 + 1];
             for &w in &im.pair_list {
-                im.pair_windows[w as usize / 64] |= 1 << (w % 64);
+                set_bit(&mut im.pair_windows, w as usize);
             }
         }
         // The windows of each compact form that survived as keys.
@@ -829,7 +795,7 @@ impl Index {
                     .iter()
                     .any(|s| s.image == i as u32 && s.offset as usize == off)
                 {
-                    bits[off / 64] |= 1 << (off % 64);
+                    set_bit(&mut bits, off);
                 }
             }
             image.indexed = bits;
@@ -867,9 +833,8 @@ impl Index {
         let mut feature_bits = vec![0u64; FEATURE_REACH << 10];
         for (n, &k) in features.keys.iter().enumerate() {
             let d = (k >> 16) as usize;
-            let bit = (d - 1) << 16 | (k & 0xFFFF) as usize;
-            feature_bits[bit >> 6] |= 1 << (bit & 63);
-            for s in &features.sites[features.ranges[n] as usize..features.ranges[n + 1] as usize] {
+            set_bit(&mut feature_bits, (d - 1) << 16 | (k & 0xFFFF) as usize);
+            for s in features.sites_of(n) {
                 let j = s.offset;
                 images[s.image as usize].features.push((j, j + d as u32));
             }
@@ -879,9 +844,8 @@ impl Index {
             im.features.sort_unstable();
             im.distinctive = vec![0; im.entries() / 64 + 1];
             for &(a, b) in &im.features {
-                for j in [a, b] {
-                    im.distinctive[j as usize / 64] |= 1 << (j % 64);
-                }
+                set_bit(&mut im.distinctive, a as usize);
+                set_bit(&mut im.distinctive, b as usize);
             }
             im.distinctive_count = im.distinctive.iter().map(|w| w.count_ones() as usize).sum();
             im.slot = slots;
