@@ -38,6 +38,7 @@ pub use actlut_codegen::record::{
 };
 
 use crate::filter::Filter;
+use crate::index::{key_le, swap16};
 use crate::limits::NEAR_OP_SHARE;
 use crate::reference::{ByteOrder, Reference};
 
@@ -132,14 +133,13 @@ impl Declared {
         let d = match &self.declaration {
             Err(e) => {
                 let name = &self.shown_name;
-                return Some(match self.found_by {
-                    FoundBy::Marker => {
-                        format!("declaration of \"{name}\" at {at:#x} does not parse: {e}")
-                    }
-                    FoundBy::Fields(_) => format!(
-                        "declaration of \"{name}\" at {at:#x}: its marker was changed, and it does not parse: {e}"
-                    ),
-                });
+                let changed = match self.found_by {
+                    FoundBy::Marker => "",
+                    FoundBy::Fields(_) => ": its marker was changed, and it",
+                };
+                return Some(format!(
+                    "declaration of \"{name}\" at {at:#x}{changed} does not parse: {e}"
+                ));
             }
             Ok(d) => d,
         };
@@ -264,7 +264,28 @@ pub(crate) struct KnownTable {
     pub(crate) format: actlut_codegen::Format,
 }
 
+/// The byte orders a table of entries of `width` bytes may be stored in.
+fn stored_orders(width: u8) -> &'static [StoredOrder] {
+    if width == 2 {
+        &[StoredOrder::Little, StoredOrder::Big]
+    } else {
+        &[StoredOrder::Little]
+    }
+}
+
+/// The 8 header bytes (8 to 16) of a declaration: its version (the low
+/// byte; its name's), representation, width, byte order and length.
+fn header_of(name: &str, rep: Representation, width: u8, order: StoredOrder, len: u32) -> u64 {
+    key_le(&Declaration::new(name, rep, width, order, len, [0; 32]).encode()[8..16])
+}
+
 impl KnownTable {
+    /// Its stored byte at `i` in `order`: in big-endian order, the other
+    /// byte of its 16-bit entry.
+    fn stored(&self, order: StoredOrder, i: usize) -> u8 {
+        self.bytes_le[i ^ usize::from(self.width == 2 && order == StoredOrder::Big)]
+    }
+
     /// Whether `bytes` open with its stored bytes in `order`, compared in
     /// place up to the first difference, and how many bytes that compared.
     fn stored_prefix(&self, order: StoredOrder, bytes: &[u8]) -> (bool, usize) {
@@ -272,10 +293,7 @@ impl KnownTable {
         let Some(bytes) = bytes.get(..len) else {
             return (false, 0);
         };
-        // The stored byte at `i`: in big-endian order, the other byte of
-        // its 16-bit entry.
-        let swap = usize::from(self.width == 2 && order == StoredOrder::Big);
-        match (0..len).find(|&i| bytes[i] != self.bytes_le[i ^ swap]) {
+        match (0..len).find(|&i| bytes[i] != self.stored(order, i)) {
             Some(i) => (false, i + 1),
             None => (true, len),
         }
@@ -283,27 +301,11 @@ impl KnownTable {
 
     /// The 8 header bytes (8 to 16) of its declarations, in each order it
     /// may be stored in.
-    fn headers(&self) -> Vec<u64> {
-        let orders: &[StoredOrder] = if self.width == 2 {
-            &[StoredOrder::Little, StoredOrder::Big]
-        } else {
-            &[StoredOrder::Little]
-        };
-        orders
+    fn headers(&self) -> impl Iterator<Item = u64> + '_ {
+        let len = self.bytes_le.len() as u32;
+        stored_orders(self.width)
             .iter()
-            .map(|&o| {
-                let b = Declaration::new(
-                    &self.name,
-                    self.representation,
-                    self.width,
-                    o,
-                    self.bytes_le.len() as u32,
-                    self.sha256,
-                )
-                .encode();
-                u64::from_le_bytes(b[8..16].try_into().expect("8 bytes"))
-            })
-            .collect()
+            .map(move |&o| header_of(&self.name, self.representation, self.width, o, len))
     }
 }
 
@@ -341,29 +343,27 @@ impl Known {
         for r in refs {
             let width = r.format.entry_bytes() as u8;
             for name in &r.names {
-                let locked = lock.iter().find(|e| &e.name == name).map(|e| e.sha256);
+                let sha = lock
+                    .iter()
+                    .find(|e| &e.name == name)
+                    .map_or(r.sha256, |e| e.sha256);
                 // A reference holds every table of equal bytes, of any format
                 // (`leaky_relu_fp8_e4m3fnuz = leaky_relu_fp8_e4m3b11fnuz`):
                 // each name's format is its own.
                 let format = crate::ops::split_name(name).map_or(r.format, |(_, f)| f);
-                tables.push(KnownTable {
+                let table = |representation, sha256, bytes_le: &Vec<u8>, width| KnownTable {
                     name: name.clone(),
-                    representation: Representation::Full,
-                    sha256: locked.unwrap_or(r.sha256),
-                    bytes_le: r.bytes_le.clone(),
+                    representation,
+                    sha256,
+                    bytes_le: bytes_le.clone(),
                     width,
                     format,
-                });
-                for f in r.extra.iter().filter(|f| f.compact) {
-                    tables.push(KnownTable {
-                        name: name.clone(),
-                        representation: Representation::Compact,
-                        sha256: f.sha256,
-                        bytes_le: f.bytes_le.clone(),
-                        width: 1,
-                        format,
-                    });
-                }
+                };
+                tables.push(table(Representation::Full, sha, &r.bytes_le, width));
+                let compact = r.extra.iter().filter(|f| f.compact);
+                tables.extend(
+                    compact.map(|f| table(Representation::Compact, f.sha256, &f.bytes_le, 1)),
+                );
             }
         }
         tables.sort_by(|a: &KnownTable, b: &KnownTable| a.name.cmp(&b.name));
@@ -376,14 +376,8 @@ impl Known {
             let len = (format.entries() * format.entry_bytes()) as u32;
             // A short name takes version 1, a long one version 2.
             for name in ["x", "x(a=1)"] {
-                for order in [StoredOrder::Little, StoredOrder::Big] {
-                    if order == StoredOrder::Big && width != 2 {
-                        continue;
-                    }
-                    let b =
-                        Declaration::new(name, Representation::Full, width, order, len, [0; 32])
-                            .encode();
-                    headers.push(u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")));
+                for &order in stored_orders(width) {
+                    headers.push(header_of(name, Representation::Full, width, order, len));
                 }
             }
         }
@@ -392,15 +386,10 @@ impl Known {
         let mut hash_keys: Vec<(u64, usize)> = tables
             .iter()
             .enumerate()
-            .map(|(i, t)| (u64::from_le_bytes(t.sha256[..8].try_into().expect("8")), i))
+            .map(|(i, t)| (key_le(&t.sha256[..8]), i))
             .collect();
         hash_keys.sort_unstable();
-        let key_of = |text: &[u8]| {
-            let mut k = [0u8; 8];
-            let n = text.len().min(8);
-            k[..n].copy_from_slice(&text[..n]);
-            u64::from_le_bytes(k)
-        };
+        let key_of = |text: &[u8]| key_le(&text[..text.len().min(8)]);
         let mut name_keys: Vec<u64> = tables.iter().map(|t| key_of(t.name.as_bytes())).collect();
         // An op's canonical text names every constant in declared order:
         // `<function>[_derivative](<first constant>=`. A shorter opening
@@ -438,18 +427,12 @@ impl Known {
             {
                 continue;
             }
-            let orders: &[StoredOrder] = if t.width == 2 {
-                &[StoredOrder::Little, StoredOrder::Big]
-            } else {
-                &[StoredOrder::Little]
-            };
-            for &o in orders {
-                let mut first = [0u8; 8];
-                for (k, b) in first.iter_mut().enumerate() {
-                    let swap = usize::from(t.width == 2 && o == StoredOrder::Big);
-                    *b = t.bytes_le[k ^ swap];
-                }
-                table_keys.push((u64::from_le_bytes(first), i, o));
+            for &o in stored_orders(t.width) {
+                table_keys.push((
+                    u64::from_le_bytes(core::array::from_fn(|k| t.stored(o, k))),
+                    i,
+                    o,
+                ));
             }
         }
         table_keys.sort_unstable_by_key(|k| (k.0, k.1));
@@ -495,17 +478,21 @@ impl Known {
         lo..hi
     }
 
+    /// The known tables of `d`'s name and representation.
+    fn declarable(&self, d: &Declaration) -> Vec<&KnownTable> {
+        let named = self.named(d.name()).iter();
+        named
+            .filter(|t| t.representation == d.representation)
+            .collect()
+    }
+
     /// The known table a declaration names: of its name and representation
     /// (a 16-bit table has a compact form in each layout, each with its own
     /// hash), the one with the declared hash; for a declaration whose hash is
     /// no known one (a problem), the one of its length, else the first, to
     /// say what it should have held.
     fn table(&self, d: &Declaration) -> Option<&KnownTable> {
-        let all: Vec<&KnownTable> = self
-            .named(d.name())
-            .iter()
-            .filter(|t| t.representation == d.representation)
-            .collect();
+        let all = self.declarable(d);
         all.iter()
             .find(|t| t.sha256 == d.sha256)
             .or_else(|| all.iter().find(|t| t.bytes_le.len() == d.len as usize))
@@ -517,11 +504,7 @@ impl Known {
     /// its name and representation (`None` when they are, or when no known
     /// table has its name: an op computed again is held to its own).
     fn layout_problem(&self, d: &Declaration) -> Option<String> {
-        let all: Vec<&KnownTable> = self
-            .named(d.name())
-            .iter()
-            .filter(|t| t.representation == d.representation)
-            .collect();
+        let all = self.declarable(d);
         if all.is_empty()
             || all
                 .iter()
@@ -646,15 +629,10 @@ impl Known {
         if u8::from(marked) + n < 2 {
             return None;
         }
-        let found_by = if marked {
-            FoundBy::Marker
+        let (found_by, declaration) = if marked {
+            (FoundBy::Marker, Declaration::parse(bytes))
         } else {
-            FoundBy::Fields(n)
-        };
-        let declaration = if marked {
-            Declaration::parse(bytes)
-        } else {
-            Declaration::parse_fields(bytes)
+            (FoundBy::Fields(n), Declaration::parse_fields(bytes))
         };
         let version = bytes.get(8).copied().unwrap_or(0);
         let name_bytes = actlut_codegen::record::name_bytes_of(version);
@@ -721,9 +699,7 @@ impl Known {
         if table.len() >= len {
             let stored = &table[..len];
             let le: Vec<u8> = match (d.width, d.order) {
-                (2, StoredOrder::Big) => {
-                    stored.chunks_exact(2).flat_map(|w| [w[1], w[0]]).collect()
-                }
+                (2, StoredOrder::Big) => swap16(stored),
                 _ => stored.to_vec(),
             };
             out.actual = Some(actlut_codegen::sha256(&le));
@@ -775,18 +751,14 @@ impl Known {
             let header = b.get(8..16);
             let ok = marked
                 && header.is_none_or(|h| {
-                    header_parses(h)
-                        || self
-                            .headers
-                            .binary_search(&u64::from_le_bytes(h.try_into().expect("8 bytes")))
-                            .is_ok()
+                    header_parses(h) || self.headers.binary_search(&key_le(h)).is_ok()
                 });
             return (u8::from(ok), 0);
         };
-        let header = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
+        let header = key_le(&r[8..16]);
         let known_header = self.headers.binary_search(&header).is_ok();
         let sha = &r[DECLARATION_SHA_AT..DECLARATION_SHA_AT + 32];
-        let key = u64::from_le_bytes(sha[..8].try_into().expect("8 bytes"));
+        let key = key_le(&sha[..8]);
         let lo = self.hash_keys.partition_point(|k| k.0 < key);
         let by_hash = self.hash_keys[lo..]
             .iter()
@@ -827,12 +799,7 @@ impl Known {
                 .chain(by_hash.clone())
                 .map(|i| &self.tables[i])
             {
-                let orders: &[StoredOrder] = if t.width == 2 {
-                    &[StoredOrder::Little, StoredOrder::Big]
-                } else {
-                    &[StoredOrder::Little]
-                };
-                for &order in orders {
+                for &order in stored_orders(t.width) {
                     let (same, n) = t.stored_prefix(order, after);
                     compared += n as u64;
                     table_ok |= same;
@@ -850,13 +817,11 @@ impl Known {
                 name_ok = true;
                 let width = format.entry_bytes() as u8;
                 let len = (format.entries() * format.entry_bytes()) as u32;
-                let takes = |order| {
+                header_ok |= stored_orders(width).iter().any(|&order| {
                     let name = name.expect("parsed");
-                    let d =
-                        Declaration::new(name, Representation::Full, width, order, len, [0; 32]);
-                    d.encode()[8..16] == r[8..16] && (d.version == 2) == long
-                };
-                header_ok |= takes(StoredOrder::Little) || (width == 2 && takes(StoredOrder::Big));
+                    let h = header_of(name, Representation::Full, width, order, len);
+                    h == header && (h as u8 == 2) == long
+                });
             }
             if !hash_here && (marked || header_ok || op.is_some()) {
                 // Hash and table that agree: the length the op's format
@@ -873,11 +838,8 @@ impl Known {
                         continue;
                     };
                     compared += len as u64 / 2;
-                    let swapped = || -> Vec<u8> {
-                        stored.chunks_exact(2).flat_map(|w| [w[1], w[0]]).collect()
-                    };
                     if actlut_codegen::sha256(stored) == sha
-                        || (len % 2 == 0 && actlut_codegen::sha256(&swapped()) == sha)
+                        || (len % 2 == 0 && actlut_codegen::sha256(&swap16(stored)) == sha)
                     {
                         hash_here = true;
                         table_ok = true;
@@ -896,7 +858,7 @@ impl Known {
             // bytes, a count in a near-identity table, for its fifth part.
             if !table_ok && (marked || header_ok) {
                 if let Some(first) = after.get(..8) {
-                    let key = u64::from_le_bytes(first.try_into().expect("8 bytes"));
+                    let key = key_le(first);
                     let lo = self.table_keys.partition_point(|k| k.0 < key);
                     for &(_, i, order) in self.table_keys[lo..].iter().take_while(|k| k.0 == key) {
                         let (same, n) = self.tables[i].stored_prefix(order, after);
