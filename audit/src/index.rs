@@ -9,7 +9,7 @@ use actlut_codegen::lock::Entry;
 
 use crate::compact;
 use crate::filter::Filter;
-pub(crate) use crate::filter::{filter_bits, is_periodic, is_progression, mix};
+pub(crate) use crate::filter::{is_periodic, is_progression, mix};
 use crate::limits::*;
 use crate::reference::{ByteOrder, Reference};
 
@@ -48,20 +48,14 @@ pub(crate) struct Image {
     /// Of a compact form: the matching keys a candidate needs
     /// ([`compact::min_keys`] of its layout).
     pub(crate) min_keys: usize,
-    /// Of a 16-bit table: bit `j`: the pair of entries `j, j + 1` is a pair
-    /// gram ([`PAIR_GRAM`]).
-    pub(crate) pair_points: Vec<u64>,
     /// Bit `w`: entry `w` starts the evidence window of a pair gram
     /// ([`Image::pair_list`]).
     pub(crate) pair_windows: Vec<u64>,
     /// The entries that are surprises, ascending.
     pub(crate) surprise_list: Vec<u32>,
-    /// The evidence windows of its pair grams, ascending: for each pair gram
-    /// `j, j + 1`, the first entry of three consecutive entries that hold it
-    /// and are no arithmetic progression (`j - 1` if those are none, else
-    /// `j`; a pair gram inside a progression of the table has none and is no
-    /// evidence). Two entries are always a progression: a pair is evidence of
-    /// this table only with the entry that breaks the progression, so that a
+    /// The evidence windows of its pair grams ([`pair_window`]), ascending.
+    /// Two entries are always a progression: a pair is evidence of this
+    /// table only with the entry that breaks the progression, so that a
     /// count, a constant or any other progression of codes (`0, 2, 4, …`,
     /// which `relu2`'s doubling exponents follow for long runs) matches none.
     pub(crate) pair_list: Vec<u32>,
@@ -248,6 +242,14 @@ pub(crate) fn is_feature(b: &[u8], j: usize, d: usize) -> bool {
     !(1..=3).any(|p| steps.len() >= 2 * p && (0..steps.len() - p).all(|k| steps[k] == steps[k + p]))
 }
 
+/// The features of the 8-bit table `b`, as `(j, d)`: entries `j` and
+/// `j + d` ([`is_feature`]), by distance, then by place.
+fn features_of(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    (1..=FEATURE_REACH)
+        .flat_map(move |d| (0..b.len().saturating_sub(d)).map(move |j| (j, d)))
+        .filter(|&(j, d)| is_feature(b, j, d))
+}
+
 /// Whether the steps of a three-entry gram are both -1, 0 or +1 (a slow ramp,
 /// which binaries hold in many unrelated tables).
 pub(crate) fn is_slow(values: &[u16], mask: u16) -> bool {
@@ -267,10 +269,15 @@ pub(crate) struct Site {
 
 pub(crate) const NEEDLE: u32 = u32::MAX;
 
+/// The site at `offset` of `image`.
+fn site(image: u32, offset: usize) -> Site {
+    let offset = offset as u32;
+    Site { image, offset }
+}
+
 /// Exact keys (grams, hash prefixes) to sites, behind a one-word Bloom filter.
 pub(crate) struct Grams {
-    pub(crate) filter: Vec<u64>,
-    pub(crate) shift: u32,
+    pub(crate) filter: Filter,
     pub(crate) slots: Vec<u32>,
     pub(crate) mask: usize,
     pub(crate) keys: Vec<u64>,
@@ -334,17 +341,10 @@ impl Grams {
                 ranges.push(sites.len() as u32);
             }
         }
-        // 32 bits per key: the filter answers for every offset of the
-        // input, and a false hit costs a probe of the hash table.
-        let words = (keys.len() * 32 / 64).next_power_of_two().max(64);
-        let shift = 64 - words.trailing_zeros();
-        let mut filter = vec![0u64; words];
         let slots_len = (keys.len() * 2).next_power_of_two().max(16);
         let mut slots = vec![0u32; slots_len];
         let mask = slots_len - 1;
         for (n, &k) in keys.iter().enumerate() {
-            let (word, m) = filter_bits(k, shift);
-            filter[word] |= m;
             let mut s = mix(k) as usize & mask;
             while slots[s] != 0 {
                 s = (s + 1) & mask;
@@ -352,8 +352,9 @@ impl Grams {
             slots[s] = n as u32 + 1;
         }
         Grams {
-            filter,
-            shift,
+            // 32 bits per key: the filter answers for every offset of the
+            // input, and a false hit costs a probe of the hash table.
+            filter: Filter::new(&keys),
             slots,
             mask,
             keys,
@@ -364,18 +365,7 @@ impl Grams {
 
     #[inline(always)]
     pub(crate) fn maybe(&self, key: u64) -> bool {
-        let (word, m) = self.filter_bits(key);
-        self.filter[word] & m == m
-    }
-
-    #[inline(always)]
-    pub(crate) fn filter_bits(&self, key: u64) -> (usize, u64) {
-        filter_bits(key, self.shift)
-    }
-
-    /// Its keys.
-    pub(crate) fn keys(&self) -> &[u64] {
-        &self.keys
+        self.filter.maybe(key)
     }
 
     pub(crate) fn get(&self, key: u64) -> &[Site] {
@@ -509,10 +499,7 @@ pub fn has_content(reference: &Reference) -> bool {
     }
     let b = &reference.bytes_le;
     if reference.format.entry_bytes() == 2 {
-        let e: Vec<u16> = b
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let e = le_entries(b);
         let surprises = (3..e.len())
             .filter(|&j| is_counted_surprise(&e, j, 0xFFFF))
             .count();
@@ -522,15 +509,14 @@ pub fn has_content(reference: &Reference) -> bool {
             .count();
         surprises >= 2 * MIN_EVIDENCE_WORDS || pairs >= MIN_EVIDENCE_PAIRS
     } else {
-        let features: usize = (1..=FEATURE_REACH)
-            .map(|d| {
-                (0..b.len().saturating_sub(d))
-                    .filter(|&j| is_feature(b, j, d))
-                    .count()
-            })
-            .sum();
-        features >= MIN_FEATURES
+        features_of(b).count() >= MIN_FEATURES
     }
+}
+
+/// The 16-bit entries of the little-endian `bytes`.
+fn le_entries(bytes: &[u8]) -> Vec<u16> {
+    let entries = bytes.chunks_exact(2);
+    entries.map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
 }
 
 pub(crate) fn swap16(bytes: &[u8]) -> Vec<u8> {
@@ -592,7 +578,6 @@ impl Index {
                         used_covered: 0,
                         used_end: 0,
                         min_keys: compact::MIN_KEYS,
-                        pair_points: Vec::new(),
                         pair_windows: Vec::new(),
                         surprise_list: Vec::new(),
                         pair_list: Vec::new(),
@@ -616,6 +601,7 @@ impl Index {
                         };
                         if surprise {
                             set_bit(&mut image.change_points, j);
+                            image.surprise_list.push(j as u32);
                         }
                     }
                     images.push(image);
@@ -630,10 +616,7 @@ impl Index {
         let mut features = Vec::new();
         for (i, image) in images.iter().enumerate() {
             let b = &image.bytes;
-            let site = |offset: usize| Site {
-                image: i as u32,
-                offset: offset as u32,
-            };
+            let site = |offset: usize| site(i as u32, offset);
             if image.form == 0 && image.unit == 2 && !image.small && !image.tiny {
                 // Two entries at every even entry that are a pair gram: a
                 // pair inside a progression of the table is no evidence of
@@ -657,12 +640,8 @@ impl Index {
                     exact.push((key_le(&b[..LARGE_GRAM]), site(0)));
                 }
             } else if image.by_features() {
-                for d in 1..=FEATURE_REACH {
-                    for j in 0..b.len().saturating_sub(d) {
-                        if is_feature(b, j, d) {
-                            features.push((feature_key(b[j], b[j + d], d), site(j)));
-                        }
-                    }
+                for (j, d) in features_of(b) {
+                    features.push((feature_key(b[j], b[j + d], d), site(j)));
                 }
             } else if image.small {
                 // A short form of 16-bit words: its 3-byte windows.
@@ -694,48 +673,34 @@ impl Index {
             }
         }
         let mut needles: Vec<Needle> = Vec::new();
-        let mut add_needle = |sha256: [u8; 32], names: &[String]| match needles
-            .iter_mut()
-            .find(|n| n.sha256 == sha256)
-        {
-            Some(n) => {
-                for name in names {
-                    if !n.names.contains(name) {
-                        n.names.push(name.clone());
+        let locked = lock
+            .iter()
+            .map(|e| (e.sha256, core::slice::from_ref(&e.name)));
+        for (sha256, names) in refs.iter().map(|r| (r.sha256, &r.names[..])).chain(locked) {
+            match needles.iter_mut().find(|n| n.sha256 == sha256) {
+                Some(n) => {
+                    for name in names {
+                        if !n.names.contains(name) {
+                            n.names.push(name.clone());
+                        }
                     }
                 }
+                None => needles.push(Needle {
+                    sha256,
+                    names: names.to_vec(),
+                }),
             }
-            None => needles.push(Needle {
-                sha256,
-                names: names.to_vec(),
-            }),
-        };
-        for r in &refs {
-            add_needle(r.sha256, &r.names);
         }
-        for e in lock {
-            add_needle(e.sha256, core::slice::from_ref(&e.name));
-        }
-        let site = Site {
-            image: 0,
-            offset: 0,
-        };
         let mut name_fields: Vec<(u64, Site)> = needles
             .iter()
             .flat_map(|n| &n.names)
             .filter_map(|name| actlut_codegen::record::name_field(name))
-            .map(|field| (key_le(&field[..8]), site))
+            .map(|field| (key_le(&field[..8]), site(0, 0)))
             .collect();
         name_fields.sort_unstable_by_key(|p| p.0);
         name_fields.dedup_by_key(|p| p.0);
         for (n, needle) in needles.iter().enumerate() {
-            large.push((
-                key_le(&needle.sha256[..8]),
-                Site {
-                    image: NEEDLE,
-                    offset: n as u32,
-                },
-            ));
+            large.push((key_le(&needle.sha256[..8]), site(NEEDLE, n)));
         }
         // A header declares up to `MAX_STORED_BYTES`: keep that much behind.
         let max_len = images
@@ -758,24 +723,18 @@ impl Index {
         let group = vec![0; images.len()];
         let compact_grams = Grams::new(compact_keys, Some(&group));
         let pairs = Grams::with_max_sites(pairs, None, MAX_SHARED_SITES);
+        // Of each 16-bit table, the first entries of its pair grams.
+        let mut pair_points = vec![Vec::new(); images.len()];
         for s in &pairs.sites {
-            let im = &mut images[s.image as usize];
-            if im.pair_points.is_empty() {
-                im.pair_points = vec![0; im.entries() / 64 + 1];
-            }
-            set_bit(&mut im.pair_points, s.offset as usize / 2);
+            pair_points[s.image as usize].push(s.offset as usize / 2);
         }
-        for im in images.iter_mut() {
+        for (im, mut points) in images.iter_mut().zip(pair_points) {
             let n = im.entries();
-            im.surprise_list = (0..n as u32)
-                .filter(|&j| im.is_change_point(j as usize))
-                .collect();
-            if !im.pair_points.is_empty() {
+            if !points.is_empty() {
+                points.sort_unstable();
+                points.dedup();
                 let e = im.values();
-                im.pair_list = (0..n)
-                    .filter(|&j| bit(&im.pair_points, j))
-                    .filter_map(|j| pair_window(&e, j))
-                    .collect();
+                im.pair_list = points.iter().filter_map(|&j| pair_window(&e, j)).collect();
             }
             im.pair_windows = vec![0; n / 64 + 1];
             for &w in &im.pair_list {
@@ -783,10 +742,7 @@ impl Index {
             }
         }
         // The windows of each compact form that survived as keys.
-        for (i, image) in images.iter_mut().enumerate() {
-            if !image.compact {
-                continue;
-            }
+        for (i, image) in images.iter_mut().enumerate().filter(|(_, im)| im.compact) {
             let mut bits = compact::offset_bits(image.bytes.len());
             for off in compact::key_offsets(&image.bytes) {
                 let key = key_le(&image.bytes[off..off + compact::KEY_BYTES]);
@@ -818,11 +774,7 @@ impl Index {
             .filter(|(_, r)| r.format.entries() == actlut_codegen::compact::ENTRIES)
             .map(|(i, r)| compact::Known {
                 reference: i,
-                entries: r
-                    .bytes_le
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
+                entries: le_entries(&r.bytes_le),
             })
             .collect();
         let fours = Grams::merge(&compact_grams, &pairs);
@@ -856,7 +808,7 @@ impl Index {
         let manifest_mark = crate::manifest::mark_u64();
         let mut eight_keys = vec![manifest_mark, compact::MAGIC_U64];
         for g in [&large, &exact, &name_fields] {
-            eight_keys.extend_from_slice(g.keys());
+            eight_keys.extend_from_slice(&g.keys);
         }
         eight_keys.extend(declared.keys());
         Index {
