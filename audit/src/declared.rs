@@ -26,6 +26,7 @@
 //! recognisable: its marker and three of those four fields changed. Its
 //! table is then undeclared content, judged by its content like any other.
 
+use std::collections::BTreeSet;
 use std::format;
 use std::string::String;
 use std::vec::Vec;
@@ -144,9 +145,9 @@ impl Declared {
             Ok(d) => d,
         };
         let name = d.name();
-        let form = match d.representation {
-            Representation::Full => "",
-            Representation::Compact => " (compact stored form)",
+        let (form, units) = match d.representation {
+            Representation::Full => ("", "entries"),
+            Representation::Compact => (" (compact stored form)", "bytes"),
         };
         let mut wrong = Vec::new();
         if let FoundBy::Fields(_) = self.found_by {
@@ -179,29 +180,21 @@ impl Declared {
                 d.len / u32::from(d.width.max(1))
             ));
         }
-        let want = match (d.width, d.order) {
-            (2, StoredOrder::Big) => Some(ByteOrder::Big),
-            (2, StoredOrder::Little) => Some(ByteOrder::Little),
-            _ => None,
-        };
-        if let (Some(w), Some(n)) = (want, self.native) {
+        // A 16-bit table's order, and the other.
+        let orders = (d.width == 2).then_some(match d.order {
+            StoredOrder::Little => (ByteOrder::Little, ByteOrder::Big),
+            StoredOrder::Big => (ByteOrder::Big, ByteOrder::Little),
+        });
+        if let (Some((w, _)), Some(n)) = (orders, self.native) {
             if w != n {
-                wrong.push(format!(
-                    "it declares {} entries in a {} file",
-                    order_name(w),
-                    order_name(n)
-                ));
+                let (w, n) = (order_name(w), order_name(n));
+                wrong.push(format!("it declares {w} entries in a {n} file"));
             }
         }
-        if let (Some(w), Some(o)) = (want, self.other_order_at) {
-            let other = match w {
-                ByteOrder::Little => ByteOrder::Big,
-                _ => ByteOrder::Little,
-            };
+        if let (Some((w, other)), Some(o)) = (orders, self.other_order_at) {
+            let (w, other) = (order_name(w), order_name(other));
             wrong.push(format!(
-                "it declares {} entries, the declaration at {o:#x} {}: a build stores all in one order",
-                order_name(w),
-                order_name(other)
+                "it declares {w} entries, the declaration at {o:#x} {other}: a build stores all in one order"
             ));
         }
         let len = d.len as usize;
@@ -214,14 +207,7 @@ impl Declared {
         } else if let Some(actual) = self.actual {
             if actual != d.sha256 {
                 let how = match self.differing {
-                    Some(n) => format!(
-                        "{n} {} differ",
-                        if d.representation == Representation::Full {
-                            "entries"
-                        } else {
-                            "bytes"
-                        }
-                    ),
+                    Some(n) => format!("{n} {units} differ"),
                     None => "it is not the declared table".to_string(),
                 };
                 wrong.push(format!(
@@ -231,14 +217,8 @@ impl Declared {
                 ));
             }
         }
-        if wrong.is_empty() {
-            None
-        } else {
-            Some(format!(
-                "declaration of {name}{form} at {at:#x}: {}",
-                wrong.join("; ")
-            ))
-        }
+        let wrong = (!wrong.is_empty()).then(|| wrong.join("; "));
+        wrong.map(|wrong| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
     }
 }
 
@@ -367,7 +347,7 @@ impl Known {
             }
         }
         tables.sort_by(|a: &KnownTable, b: &KnownTable| a.name.cmp(&b.name));
-        let mut headers: Vec<u64> = tables.iter().flat_map(KnownTable::headers).collect();
+        let mut headers: BTreeSet<u64> = tables.iter().flat_map(KnownTable::headers).collect();
         // The header of a full table of every format, in each version and
         // byte order: a declared op the lock does not list (a `table!`
         // table) has one of them, and the probe meets its record by it too.
@@ -377,12 +357,10 @@ impl Known {
             // A short name takes version 1, a long one version 2.
             for name in ["x", "x(a=1)"] {
                 for &order in stored_orders(width) {
-                    headers.push(header_of(name, Representation::Full, width, order, len));
+                    headers.insert(header_of(name, Representation::Full, width, order, len));
                 }
             }
         }
-        headers.sort_unstable();
-        headers.dedup();
         let mut hash_keys: Vec<(u64, usize)> = tables
             .iter()
             .enumerate()
@@ -390,28 +368,21 @@ impl Known {
             .collect();
         hash_keys.sort_unstable();
         let key_of = |text: &[u8]| key_le(&text[..text.len().min(8)]);
-        let mut name_keys: Vec<u64> = tables.iter().map(|t| key_of(t.name.as_bytes())).collect();
+        let mut name_keys: BTreeSet<u64> =
+            tables.iter().map(|t| key_of(t.name.as_bytes())).collect();
         // An op's canonical text names every constant in declared order:
         // `<function>[_derivative](<first constant>=`. A shorter opening
         // than 8 bytes is followed by the value's digits: not a key.
-        for f in actlut_codegen::Function::ALL {
-            let Some(first) = f.constants().first() else {
-                continue;
-            };
+        let functions = actlut_codegen::Function::ALL.iter();
+        for (f, first) in functions.filter_map(|f| Some((f, f.constants().first()?))) {
             for derivative in ["", "_derivative"] {
                 let text = format!("{}{derivative}({}=", f.name(), first.name);
                 if text.len() >= 8 {
-                    name_keys.push(key_of(text.as_bytes()));
+                    name_keys.insert(key_of(text.as_bytes()));
                 }
             }
         }
-        name_keys.sort_unstable();
-        name_keys.dedup();
         let mark = u64::from_le_bytes(actlut_codegen::record::declaration_mark());
-        let mut keys = vec![mark];
-        keys.extend_from_slice(&headers);
-        keys.extend(hash_keys.iter().map(|k| k.0));
-        keys.extend_from_slice(&name_keys);
         // The first 8 stored bytes of every distinct known table, in each
         // order it may be stored in (tables of equal bytes, aliases, once),
         // but a table whose bytes are all 0 or 1 ([`bool_bytes`]: a
@@ -428,11 +399,8 @@ impl Known {
                 continue;
             }
             for &o in stored_orders(t.width) {
-                table_keys.push((
-                    u64::from_le_bytes(core::array::from_fn(|k| t.stored(o, k))),
-                    i,
-                    o,
-                ));
+                let first = u64::from_le_bytes(core::array::from_fn(|k| t.stored(o, k)));
+                table_keys.push((first, i, o));
             }
         }
         table_keys.sort_unstable_by_key(|k| (k.0, k.1));
@@ -444,19 +412,21 @@ impl Known {
                     && seen.insert((t.format.name(), &t.bytes_le[..]))
             })
             .collect();
-        Known {
+        let mut known = Known {
             mark,
-            filter: Filter::new(&keys),
+            filter: Filter::new(&[]),
             tables,
-            headers,
+            headers: headers.into_iter().collect(),
             hash_keys,
-            name_keys,
+            name_keys: name_keys.into_iter().collect(),
             table_keys,
             distinct_full,
-        }
+        };
+        known.filter = Filter::new(&known.keys().collect::<Vec<_>>());
+        known
     }
 
-    /// Every 8-byte value [`Known::probe`] looks for.
+    /// Every 8-byte value [`Known::probe`] looks for (what its filter holds).
     pub(crate) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         core::iter::once(self.mark)
             .chain(self.headers.iter().copied())
@@ -464,14 +434,9 @@ impl Known {
             .chain(self.name_keys.iter().copied())
     }
 
-    /// The known tables named `name`: looked up (the tables are sorted by
-    /// name), not searched, so that a flood of declarations of unknown names
-    /// costs each a lookup.
-    fn named(&self, name: &str) -> &[KnownTable] {
-        &self.tables[self.named_range(name)]
-    }
-
-    /// The indices in [`tables`](Self::tables) of the known tables named `name`.
+    /// The indices in [`tables`](Self::tables) of the known tables named
+    /// `name`: looked up (the tables are sorted by name), not searched, so
+    /// that a flood of declarations of unknown names costs each a lookup.
     fn named_range(&self, name: &str) -> core::ops::Range<usize> {
         let lo = self.tables.partition_point(|t| t.name.as_str() < name);
         let hi = lo + self.tables[lo..].partition_point(|t| t.name == name);
@@ -480,7 +445,7 @@ impl Known {
 
     /// The known tables of `d`'s name and representation.
     fn declarable(&self, d: &Declaration) -> Vec<&KnownTable> {
-        let named = self.named(d.name()).iter();
+        let named = self.tables[self.named_range(d.name())].iter();
         named
             .filter(|t| t.representation == d.representation)
             .collect()
@@ -512,22 +477,13 @@ impl Known {
         {
             return None;
         }
-        let mut lens: Vec<usize> = all.iter().map(|t| t.bytes_le.len()).collect();
-        lens.sort_unstable();
-        lens.dedup();
+        let lens: BTreeSet<usize> = all.iter().map(|t| t.bytes_le.len()).collect();
         let lens: Vec<String> = lens.iter().map(usize::to_string).collect();
-        Some(format!(
-            "it declares {} bytes of {}-byte entries, and {}{} has {} bytes of {}-byte entries",
-            d.len,
-            d.width,
-            d.name(),
-            match d.representation {
-                Representation::Full => "'s table",
-                Representation::Compact => "'s compact stored form",
-            },
-            lens.join(" or "),
-            all[0].width
-        ))
+        let of = match d.representation {
+            Representation::Full => "'s table",
+            Representation::Compact => "'s compact stored form",
+        };
+        Some(layout_why(d, of, &lens.join(" or "), all[0].width))
     }
 
     /// Record offsets that the 8-byte value `x` at `pos` may belong to.
@@ -581,7 +537,7 @@ impl Known {
             for (a, b) in bytes_le.chunks(8).zip(t.bytes_le.chunks(8)) {
                 compared += 8;
                 if a != b {
-                    differ += a.chunks(w).zip(b.chunks(w)).filter(|(x, y)| x != y).count();
+                    differ += differing(a, b, w);
                     if differ >= stop {
                         break;
                     }
@@ -607,27 +563,13 @@ impl Known {
         bytes: &[u8],
         native: Option<ByteOrder>,
     ) -> (Option<Declared>, u64, u64) {
-        let (mut cost, mut recompute) = (0, 0);
-        let out = self.judge_inner(offset, bytes, native, &mut cost, &mut recompute);
-        (out, cost, recompute)
-    }
-
-    fn judge_inner(
-        &self,
-        offset: u64,
-        bytes: &[u8],
-        native: Option<ByteOrder>,
-        cost: &mut u64,
-        recompute: &mut u64,
-    ) -> Option<Declared> {
         let marked = bytes.len() >= 8 && bytes[..8] == self.mark.to_le_bytes();
         // A record is two of its five parts (marker, header, hash, name,
         // the table after it) as a declaration has them: text that merely
         // holds the marker (documentation in an rlib's metadata) is none.
-        let (n, compared) = self.intact_fields(bytes, marked);
-        *cost = compared;
+        let (n, mut cost) = self.intact_fields(bytes, marked);
         if u8::from(marked) + n < 2 {
-            return None;
+            return (None, cost, 0);
         }
         let (found_by, declaration) = if marked {
             (FoundBy::Marker, Declaration::parse(bytes))
@@ -639,12 +581,15 @@ impl Known {
         let field = bytes
             .get(DECLARATION_NAME_AT..(DECLARATION_NAME_AT + name_bytes).min(bytes.len()))
             .unwrap_or(&[]);
+        let parsed = declaration.as_ref().ok();
+        let known = parsed.and_then(|d| self.table(d));
         let mut out = Declared {
             shown_name: crate::manifest::shown_name(field),
             offset,
             found_by,
+            expected: known.map(|t| t.sha256),
+            layout: parsed.and_then(|d| self.layout_problem(d)),
             declaration,
-            expected: None,
             unverified: None,
             recomputed: false,
             present: 0,
@@ -652,40 +597,28 @@ impl Known {
             differing: None,
             native,
             other_order_at: None,
-            layout: None,
             near: None,
         };
         let Ok(d) = out.declaration else {
-            return Some(out);
+            return (Some(out), cost, 0);
         };
-        let known = self.table(&d);
-        out.expected = known.map(|t| t.sha256);
-        out.layout = self.layout_problem(&d);
         // A declared op the lock does not list: computed again.
-        let mut computed = None;
+        let (mut computed, mut recompute) = (None, 0);
         if known.is_none() && d.representation == Representation::Full {
-            let recomputed = crate::ops::recompute(d.name());
-            if let crate::ops::Recomputed::Table { format, .. } = &recomputed {
-                // Evaluating an entry costs about what comparing a hundred does.
-                *recompute = crate::ops::RECOMPUTE_COST_PER_ENTRY * format.entries() as u64;
-            }
-            match recomputed {
+            match crate::ops::recompute(d.name()) {
                 crate::ops::Recomputed::Table { bytes_le, format } => {
+                    // Evaluating an entry costs about what comparing a hundred does.
+                    recompute = crate::ops::RECOMPUTE_COST_PER_ENTRY * format.entries() as u64;
                     out.expected = Some(actlut_codegen::sha256(&bytes_le));
                     out.recomputed = true;
                     // The width and length are the computed table's.
                     let width = format.entry_bytes() as u8;
                     if (width, bytes_le.len()) != (d.width, d.len as usize) {
-                        out.layout = Some(format!(
-                            "it declares {} bytes of {}-byte entries, and {} has {} bytes of {width}-byte entries",
-                            d.len,
-                            d.width,
-                            d.name(),
-                            bytes_le.len()
-                        ));
+                        let len = bytes_le.len().to_string();
+                        out.layout = Some(layout_why(&d, "", &len, width));
                     }
                     let (near, compared) = self.near_known(format, &bytes_le, width);
-                    *cost += compared;
+                    cost += compared;
                     out.near = near;
                     computed = Some((bytes_le, width));
                 }
@@ -703,24 +636,16 @@ impl Known {
                 _ => stored.to_vec(),
             };
             out.actual = Some(actlut_codegen::sha256(&le));
+            // (Known and computed again are never both.)
             let reference = known
-                .filter(|t| t.bytes_le.len() == len)
                 .map(|t| (&t.bytes_le[..], t.width))
-                .or(computed
-                    .as_ref()
-                    .filter(|c| c.0.len() == len)
-                    .map(|c| (&c.0[..], c.1)));
+                .or(computed.as_ref().map(|c| (&c.0[..], c.1)))
+                .filter(|r| r.0.len() == len);
             if let Some((reference, width)) = reference {
-                let w = usize::from(width);
-                out.differing = Some(
-                    le.chunks(w)
-                        .zip(reference.chunks(w))
-                        .filter(|(a, b)| a != b)
-                        .count(),
-                );
+                out.differing = Some(differing(&le, reference, usize::from(width)));
             }
         }
-        Some(out)
+        (Some(out), cost, recompute)
     }
 
     /// How many of a record's four fields after its marker are those of a
@@ -794,11 +719,8 @@ impl Known {
             // hashes and names end to end).
             let agree = by_name.clone().any(|i| self.tables[i].sha256 == sha);
             let (mut hash_here, mut table_ok) = (hash_ok && (agree || !name_ok), false);
-            for t in by_name
-                .clone()
-                .chain(by_hash.clone())
-                .map(|i| &self.tables[i])
-            {
+            for i in by_name.clone().chain(by_hash.clone()) {
+                let t = &self.tables[i];
                 for &order in stored_orders(t.width) {
                     let (same, n) = t.stored_prefix(order, after);
                     compared += n as u64;
@@ -828,9 +750,9 @@ impl Known {
                 // takes, or the header's, or behind an intact marker any
                 // full table's; in either byte order of 16-bit entries.
                 let declared_len = u32::from_le_bytes([r[12], r[13], r[14], r[15]]) as usize;
-                let lens: Vec<usize> = match op {
-                    Some((_, f)) => vec![f.entries() * f.entry_bytes()],
-                    None if header_ok => vec![declared_len],
+                let lens = match op {
+                    Some((_, f)) => BTreeSet::from([f.entries() * f.entry_bytes()]),
+                    None if header_ok => BTreeSet::from([declared_len]),
                     None => full_lengths(),
                 };
                 for len in lens.into_iter().filter(|&n| n > 0 && n <= 1 << 17) {
@@ -860,22 +782,35 @@ impl Known {
                 if let Some(first) = after.get(..8) {
                     let key = key_le(first);
                     let lo = self.table_keys.partition_point(|k| k.0 < key);
-                    for &(_, i, order) in self.table_keys[lo..].iter().take_while(|k| k.0 == key) {
+                    let mut keyed = self.table_keys[lo..].iter().take_while(|k| k.0 == key);
+                    table_ok = keyed.any(|&(_, i, order)| {
                         let (same, n) = self.tables[i].stored_prefix(order, after);
                         compared += n as u64;
-                        if same {
-                            table_ok = true;
-                            break;
-                        }
-                    }
+                        same
+                    });
                 }
             }
-            let n =
-                u8::from(header_ok) + u8::from(name_ok) + u8::from(hash_here) + u8::from(table_ok);
-            best = best.max(n);
+            let parts = [header_ok, name_ok, hash_here, table_ok];
+            best = best.max(parts.into_iter().map(u8::from).sum());
         }
         (best, compared)
     }
+}
+
+/// Why `d`'s layout is not the one of its name's table (`of`: "" or its
+/// name's suffix), `lens` bytes of `width`-byte entries.
+fn layout_why(d: &Declaration, of: &str, lens: &str, width: u8) -> String {
+    format!(
+        "it declares {} bytes of {}-byte entries, and {}{of} has {lens} bytes of {width}-byte entries",
+        d.len,
+        d.width,
+        d.name()
+    )
+}
+
+/// How many of the `w`-byte entries of `a` and `b` differ.
+fn differing(a: &[u8], b: &[u8], w: usize) -> usize {
+    a.chunks(w).zip(b.chunks(w)).filter(|(x, y)| x != y).count()
 }
 
 /// Whether every byte of `bytes_le` is 0 or 1, as a bool array's are: such a
@@ -886,15 +821,10 @@ pub fn bool_bytes(bytes_le: &[u8]) -> bool {
     bytes_le.iter().all(|&b| b <= 1)
 }
 
-/// The lengths in bytes of a full table of every format, each once.
-fn full_lengths() -> Vec<usize> {
-    let mut lens: Vec<usize> = actlut_codegen::Format::ALL
-        .iter()
-        .map(|f| f.entries() * f.entry_bytes())
-        .collect();
-    lens.sort_unstable();
-    lens.dedup();
-    lens
+/// The lengths in bytes of a full table of every format, each once, ascending.
+fn full_lengths() -> BTreeSet<usize> {
+    let formats = actlut_codegen::Format::ALL.iter();
+    formats.map(|f| f.entries() * f.entry_bytes()).collect()
 }
 
 /// Whether a declaration's header bytes (8 to 16: version, representation,
