@@ -1,10 +1,11 @@
 //! Candidate verification: each candidate start that has the votes compared with its
 //! reference entry by entry, and where its evidence lies.
 
+use core::cell::Cell;
 use std::string::ToString;
 use std::vec::Vec;
 
-use crate::index::swap16;
+use crate::index::{bit, swap16, Image};
 use crate::limits::*;
 use crate::reference::ByteOrder;
 use crate::report::Kind;
@@ -59,12 +60,10 @@ impl Scanner<'_> {
             let im = &index.images[image as usize];
             let hits = votes.map_or(u32::MAX, |v| v.hits);
             let spread = votes.map_or(u32::MAX, |v| v.last - v.first);
-            let enough = if im.compact {
-                hits >= MIN_VOTES_LARGE
-            } else {
-                hits >= MIN_VOTES_LARGE + index.extra_evidence as u32
-                    && spread as usize >= VOTE_SPREAD
-            };
+            let extra = index.extra_evidence as u32;
+            let enough = hits >= MIN_VOTES_LARGE
+                && (im.compact
+                    || (hits >= MIN_VOTES_LARGE + extra && spread as usize >= VOTE_SPREAD));
             (im.small || enough).then_some(hits)
         };
         let mut ready = Vec::new();
@@ -115,19 +114,11 @@ impl Scanner<'_> {
             // them (see `finish`): every byte it could match is theirs.
             // Skip it; but a candidate with any evidence of its own is
             // compared in full and judged on it.
-            let open = uncovered(
-                &self.intact,
-                self.found.len(),
-                self.native,
-                lo.max(0) as u64,
-                hi.max(0) as u64,
-            );
+            let (at, to) = (lo.max(0) as u64, hi.max(0) as u64);
+            let open = uncovered(&self.intact, self.found.len(), self.native, at, to);
             // A declared table's own extent is compared still: the copy is
             // then found by its content too, and reported.
-            let declared_extent = lo >= 0
-                && self
-                    .declared_extents
-                    .contains(&(lo as u64, hi.max(0) as u64));
+            let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
             if !declared_extent {
                 if open.is_empty() {
                     continue;
@@ -143,7 +134,7 @@ impl Scanner<'_> {
                         continue;
                     }
                 }
-                if !im.compact && open != [(lo.max(0) as u64, hi.max(0) as u64)] {
+                if !im.compact && open != [(at, to)] {
                     let (own, looked) = self.evidence_outside(image as usize, start, &open);
                     self.compared += looked;
                     if own == 0 {
@@ -151,12 +142,12 @@ impl Scanner<'_> {
                     }
                 }
             }
-            if !self.keep(Kind::Candidate, lo.max(0) as u64) {
+            if !self.keep(Kind::Candidate, at) {
                 continue;
             }
             // A comparison costs its entries, and an 8-bit table's its
-            // features too (a compact form counts its own bytes).
-            // A compact form counts its own bytes, sampled first.
+            // features too (a compact form counts its own bytes, sampled
+            // first).
             let cost = if im.compact {
                 0
             } else {
@@ -165,27 +156,22 @@ impl Scanner<'_> {
             // An 8-bit candidate's share of distinctive entries first, in one
             // pass over its bytes: most starts with three features in smooth
             // data (code tables) lack it.
-            if im.by_features() {
-                if !self.spend(im.entries() as u64, Kind::Candidate, lo.max(0) as u64) {
-                    continue;
-                }
-                if !self.distinctive_enough(image as usize, start) {
-                    continue;
-                }
+            if im.by_features()
+                && (!self.spend(im.entries() as u64, Kind::Candidate, at)
+                    || !self.distinctive_enough(image as usize, start))
+            {
+                continue;
             }
             // Its evidence first, entry by entry over its surprises and
             // pairs only: most coincidences lack it, and cost that much, not
             // the whole table.
             if !im.compact && !im.by_features() {
                 let (proved, looked) = self.proves(image as usize, start);
-                if !self.spend(looked, Kind::Candidate, lo.max(0) as u64) {
-                    continue;
-                }
-                if !proved {
+                if !self.spend(looked, Kind::Candidate, at) || !proved {
                     continue;
                 }
             }
-            if !self.spend(cost, Kind::Candidate, lo.max(0) as u64) {
+            if !self.spend(cost, Kind::Candidate, at) {
                 continue;
             }
             self.candidates += 1;
@@ -193,11 +179,13 @@ impl Scanner<'_> {
                 let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
                 if found.is_none() {
                     self.compact_rejected_chunks = self.compact_rejected_chunks.max(keys);
-                    if keys >= 1 && complete {
-                        self.compact_rejected_share = self.compact_rejected_share.max(share);
-                    } else if keys >= 1 {
-                        self.compact_rejected_cut_share =
-                            self.compact_rejected_cut_share.max(share);
+                    let most = if complete {
+                        &mut self.compact_rejected_share
+                    } else {
+                        &mut self.compact_rejected_cut_share
+                    };
+                    if keys >= 1 {
+                        *most = (*most).max(share);
                     }
                 }
                 found
@@ -229,6 +217,27 @@ impl Scanner<'_> {
         (here, there)
     }
 
+    /// Whether the `entries` entries from entry `j` of the candidate `im` at
+    /// `start` (in the buffer) equal its reference's ([`span_eq`]).
+    fn entries_match(&self, im: &Image, start: i64, j: i64, entries: i64) -> bool {
+        let (u, at) = (
+            im.unit as i64,
+            start + j * im.unit as i64 - self.base as i64,
+        );
+        let len = (entries * u) as usize;
+        span_eq(&self.buf, at as usize, &im.bytes, j as usize * im.unit, len)
+    }
+
+    /// The entries `e0..e1` of the candidate `image` at `start` that lie
+    /// wholly in the file and in the buffer.
+    fn present_entries(&self, image: usize, start: i64) -> (i64, i64) {
+        let im = &self.index.images[image];
+        let u = im.unit as i64;
+        let lo = start.max(0).max(self.base as i64);
+        let hi = (start + im.entries() as i64 * u).min(self.end() as i64);
+        ((lo - start + u - 1) / u, (hi - start) / u)
+    }
+
     /// How many items of evidence of the candidate `image` at `start`
     /// (matching surprises, pair grams and features, as
     /// [`verify`](Self::verify) counts them) lie wholly in `open` (file
@@ -241,15 +250,8 @@ impl Scanner<'_> {
         open: &[(u64, u64)],
     ) -> (usize, u64) {
         let im = &self.index.images[image];
-        let u = im.unit as i64;
-        let n = im.entries() as i64;
-        let lo = start.max(0).max(self.base as i64);
-        let hi = (start + n * u).min(self.end() as i64);
-        let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
-        let eq = |j: i64| {
-            let at = (start + j * u - self.base as i64) as usize;
-            entry_eq(&self.buf, at, &im.bytes, j as usize * im.unit, im.unit)
-        };
+        let (u, (e0, e1)) = (im.unit as i64, self.present_entries(image, start));
+        let eq = |j: i64, entries: i64| self.entries_match(im, start, j, entries);
         let in_open = |p: i64| {
             let p = p as u64;
             let k = open.partition_point(|&(_, b)| b <= p);
@@ -259,32 +261,24 @@ impl Scanner<'_> {
         // byte of it is in a clearing copy (its first and its last are
         // outside them: the copies are longer than an item).
         let outside = |a: i64, b: i64| in_open(start + a * u) && in_open(start + b * u + u - 1);
+        // Of an 8-bit table, its features (their two entries compared); of
+        // any other, its surprises and pairs (all their entries).
+        let features = im.features.iter().map(|&(a, b)| (a, b, true));
+        let before = if im.small { 2 } else { 3 };
+        let surprises = im.surprise_list.iter().map(|&j| (j - before, j, false));
+        let pairs = im.pair_list.iter().map(|&w| (w, w + 2, false));
+        let items = surprises.chain(pairs).filter(|_| !im.by_features());
         let (mut own, mut looked) = (0usize, 0u64);
-        if im.by_features() {
-            for &(a, b) in &im.features {
-                let (a, b) = (i64::from(a), i64::from(b));
-                if a >= e0 && b < e1 && outside(a, b) {
-                    looked += 2;
-                    own += usize::from(eq(a) && eq(b));
-                }
-            }
-            return (own, looked);
-        }
-        let before: i64 = if im.small { 2 } else { 3 };
-        for &j in &im.surprise_list {
-            let j = i64::from(j);
-            if j - before >= e0 && j < e1 && outside(j - before, j) {
-                looked += before as u64 + 1;
-                if (j - before..=j).all(eq) {
-                    own += 1;
-                }
-            }
-        }
-        for &w in &im.pair_list {
-            let w = i64::from(w);
-            if w >= e0 && w + 2 < e1 && outside(w, w + 2) {
-                looked += 3;
-                own += usize::from((w..=w + 2).all(eq));
+        for (a, b, ends) in features.chain(items) {
+            let (a, b) = (i64::from(a), i64::from(b));
+            if a >= e0 && b < e1 && outside(a, b) {
+                looked += if ends { 2 } else { (b - a + 1) as u64 };
+                let matching = if ends {
+                    eq(a, 1) && eq(b, 1)
+                } else {
+                    eq(a, b - a + 1)
+                };
+                own += usize::from(matching);
             }
         }
         (own, looked)
@@ -297,29 +291,15 @@ impl Scanner<'_> {
     /// [`Report::rejected_pairs`].
     pub(crate) fn proves(&self, image: usize, start: i64) -> (bool, u64) {
         let im = &self.index.images[image];
-        let u = im.unit as i64;
-        let n = im.entries() as i64;
-        let lo = start.max(0).max(self.base as i64);
-        let hi = (start + n * u).min(self.end() as i64);
-        let (e0, e1) = ((lo - start + u - 1) / u, (hi - start) / u);
+        let (e0, e1) = self.present_entries(image, start);
         let extra = self.index.extra_evidence;
-        let needed = if im.unit == 2 && !im.small {
-            MIN_EVIDENCE_WORDS
-        } else if im.small {
-            MIN_EVIDENCE_SMALL
-        } else {
-            MIN_EVIDENCE_LARGE
-        } + extra;
+        let needed = self.index.needed(image) + extra;
         let before: i64 = if im.small { 2 } else { 3 };
         let (mut surprises, mut pairs, mut looked) = (0usize, 0usize, 0u64);
         // Each item's entries are compared at once, as one word of up to
         // eight bytes; only the items wholly present are looked at (the
         // lists are in order).
-        let at = |j: i64| (start + j * u - self.base as i64) as usize;
-        let span = |j: i64, entries: i64| {
-            let len = (entries * u) as usize;
-            span_eq(&self.buf, at(j), &im.bytes, j as usize * im.unit, len)
-        };
+        let span = |j: i64, entries: i64| self.entries_match(im, start, j, entries);
         for &j in within(&im.surprise_list, e0 + before, e1) {
             let j = i64::from(j);
             looked += 1;
@@ -340,8 +320,7 @@ impl Scanner<'_> {
             }
         }
         if im.unit == 2 && !im.small {
-            let (s, p) = self.rejected.get();
-            self.rejected.set((s.max(surprises), p.max(pairs)));
+            keep_most(&self.rejected, surprises, pairs);
         }
         (false, looked)
     }
@@ -361,7 +340,7 @@ impl Scanner<'_> {
                 let j = k + skip;
                 matching += 1;
                 informative += usize::from(u16::from(*b) != im.modal);
-                distinctive += (im.distinctive[j / 64] >> (j % 64) & 1) as usize;
+                distinctive += usize::from(bit(&im.distinctive, j));
             }
         }
         let share = distinctive * 1000 / im.distinctive_count.max(1);
@@ -369,23 +348,17 @@ impl Scanner<'_> {
             && informative >= MIN_INFORMATIVE_SMALL
             && share >= MIN_DISTINCTIVE_PER_MILLE;
         if !enough {
-            let (f, m) = self.rejected_small.get();
-            self.rejected_small.set((f, m.max(matching)));
-            let d = self.rejected_distinctive.get();
-            self.rejected_distinctive.set(d.max(share as u32));
+            keep_most(&self.rejected_small, 0, matching);
+            let d = &self.rejected_distinctive;
+            d.set(d.get().max(share as u32));
         }
         enough
     }
 
     pub(crate) fn verify(&self, image: usize, start: i64) -> Option<(Found, Evidence)> {
         let im = &self.index.images[image];
-        let u = im.unit as i64;
-        let n = im.entries() as i64;
-        let lo = start.max(0).max(self.base as i64);
-        let hi = (start + n * u).min(self.end() as i64);
-        // Whole entries inside [lo, hi).
-        let e0 = (lo - start + u - 1) / u;
-        let e1 = (hi - start) / u;
+        let (u, n) = (im.unit as i64, im.entries() as i64);
+        let (e0, e1) = self.present_entries(image, start);
         if e1 - e0 < 3 {
             return None;
         }
@@ -394,14 +367,12 @@ impl Scanner<'_> {
         let mut informative = 0usize;
         let mut first = Vec::new();
         let (mut m1, mut m2, mut m3) = (false, false, false);
-        let mut evidence_at = Vec::new();
-        let mut pairs_at = Vec::new();
+        let (mut evidence_at, mut pairs_at) = (Vec::new(), Vec::new());
+        // Of other tables than 8-bit ones: the entries before a surprise
+        // that its evidence spans.
+        let (by_surprises, back) = (!im.by_features(), if im.small { 2 } else { 3 });
         // Of an 8-bit table: which entries match, for its features.
-        let mut matches = if im.by_features() {
-            vec![false; im.entries()]
-        } else {
-            Vec::new()
-        };
+        let mut matches = vec![false; if im.by_features() { im.entries() } else { 0 }];
         let from = (start + e0 * u - self.base as i64) as usize;
         let here = &self.buf[from..from + ((e1 - e0) * u) as usize];
         let there = &im.bytes[(e0 * u) as usize..(e1 * u) as usize];
@@ -438,17 +409,9 @@ impl Scanner<'_> {
             }
             if eq {
                 matching += 1;
-                if im.entry(j as usize) != im.modal {
-                    informative += 1;
-                }
-                if m1
-                    && m2
-                    && (m3 || im.small)
-                    && !im.by_features()
-                    && im.is_change_point(j as usize)
-                {
+                informative += usize::from(im.entry(j as usize) != im.modal);
+                if m1 && m2 && (m3 || im.small) && by_surprises && im.is_change_point(j as usize) {
                     evidence += 1;
-                    let back = if im.small { 2 } else { 3 };
                     let p = (start + (j - back) * u) as u64;
                     evidence_at.push((p, (start + j * u + u - 1) as u64));
                 }
@@ -462,15 +425,13 @@ impl Scanner<'_> {
                     first.push(j as usize);
                 }
             }
-            m3 = m2;
-            m2 = m1;
-            m1 = eq;
+            (m3, m2, m1) = (m2, m1, eq);
             j += 1;
         }
         let mut distinctive_share = 1000;
         if im.by_features() {
             let distinctive = (0..im.entries())
-                .filter(|&j| matches[j] && im.distinctive[j / 64] >> (j % 64) & 1 == 1)
+                .filter(|&j| matches[j] && bit(&im.distinctive, j))
                 .count();
             distinctive_share = distinctive * 1000 / im.distinctive_count.max(1);
             for &(a, b) in &im.features {
@@ -481,23 +442,12 @@ impl Scanner<'_> {
                 }
             }
         }
-        let (needed, least, informed) = if im.by_features() {
-            (MIN_FEATURES, MIN_MATCHING_SMALL, MIN_INFORMATIVE_SMALL)
-        } else if im.small {
-            (
-                MIN_EVIDENCE_SMALL,
-                MIN_MATCHING_SMALL,
-                MIN_INFORMATIVE_SMALL,
-            )
+        let (least, informed) = if im.small {
+            (MIN_MATCHING_SMALL, MIN_INFORMATIVE_SMALL)
         } else {
-            let needed = if im.unit == 2 {
-                MIN_EVIDENCE_WORDS
-            } else {
-                MIN_EVIDENCE_LARGE
-            };
-            (needed, MIN_MATCHING_LARGE, 0)
+            (MIN_MATCHING_LARGE, 0)
         };
-        let needed = needed + self.index.extra_evidence;
+        let needed = self.index.needed(image) + self.index.extra_evidence;
         let proved =
             evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS + self.index.extra_evidence;
         if !proved
@@ -506,16 +456,16 @@ impl Scanner<'_> {
             || distinctive_share < MIN_DISTINCTIVE_PER_MILLE
         {
             if im.unit == 2 && !im.small {
-                let (s, p) = self.rejected.get();
-                self.rejected.set((s.max(evidence), p.max(pairs_at.len())));
+                keep_most(&self.rejected, evidence, pairs_at.len());
             } else if im.by_features() {
-                let (f, m) = self.rejected_small.get();
-                let m = if proved { m.max(matching) } else { m };
-                self.rejected_small.set((f.max(evidence), m));
+                keep_most(
+                    &self.rejected_small,
+                    evidence,
+                    usize::from(proved) * matching,
+                );
                 if proved {
-                    let d = self.rejected_distinctive.get();
-                    self.rejected_distinctive
-                        .set(d.max(distinctive_share as u32));
+                    let d = &self.rejected_distinctive;
+                    d.set(d.get().max(distinctive_share as u32));
                 }
             }
             return None;
@@ -531,9 +481,10 @@ impl Scanner<'_> {
         };
         let offset = (start + e0 * u) as u64;
         let len = ((e1 - e0) * u) as usize;
+        // The stored form found, if not the table.
+        let extra = im.form.checked_sub(1).map(|f| &reference.extra[f]);
         let sha256 = match verdict {
-            Verdict::Intact if im.form == 0 => Some(reference.sha256),
-            Verdict::Intact => Some(reference.extra[im.form - 1].sha256),
+            Verdict::Intact => Some(extra.map_or(reference.sha256, |f| f.sha256)),
             Verdict::Modified => {
                 let at = (offset - self.base) as usize;
                 let bytes = &self.buf[at..at + len];
@@ -553,11 +504,7 @@ impl Scanner<'_> {
             order: im.order,
             names: reference.names.clone(),
             format: reference.format,
-            form: if im.form == 0 {
-                TABLE_FORM.to_string()
-            } else {
-                reference.extra[im.form - 1].label.clone()
-            },
+            form: extra.map_or(TABLE_FORM.to_string(), |f| f.label.clone()),
             verdict,
             differing,
             matching,
@@ -567,13 +514,8 @@ impl Scanner<'_> {
             compact: None,
             foreign_order: false,
         };
-        Some((
-            found,
-            Evidence::new({
-                evidence_at.extend(pairs_at);
-                evidence_at
-            }),
-        ))
+        evidence_at.extend(pairs_at);
+        Some((found, Evidence::new(evidence_at)))
     }
 }
 
@@ -594,7 +536,7 @@ fn uncovered(
         .iter()
         .rev()
         .take_while(|c| c.found >= recent)
-        .filter(|c| c.order == ByteOrder::Bytes || native.is_none_or(|n| n == c.order))
+        .filter(|c| in_order(c.order, native))
         .map(|c| (c.lo, c.hi))
         .filter(|&(a, b)| a < hi && lo < b)
         .collect();
@@ -631,12 +573,8 @@ impl Intact {
             && f.compact
                 .as_ref()
                 .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content);
-        clears_somewhere.then(|| Intact {
-            found,
-            lo: f.offset,
-            hi: f.offset + f.len as u64,
-            order: f.order,
-        })
+        let hi = f.offset + f.len as u64;
+        clears_somewhere.then(|| Intact::declared(found, f.offset, hi, f.order))
     }
 
     /// A declared table verified intact where its declaration stands, at
@@ -659,29 +597,21 @@ pub(super) fn enough_matching(
     here: &[u8],
     there: &[u8],
     compared: &mut u64,
-    rejected: &core::cell::Cell<(usize, usize)>,
+    rejected: &Cell<(usize, usize)>,
 ) -> bool {
     let matching = matching_bytes(here, there);
     *compared += (there.len() / 8) as u64;
     if matching < MIN_MATCHING_SMALL {
-        let (f, m) = rejected.get();
-        rejected.set((f, m.max(matching)));
+        keep_most(rejected, 0, matching);
         return false;
     }
     true
 }
 
-/// Whether the entry of `unit` bytes at `here[at..]` equals the one at
-/// `there[ju..]`: one or two bytes compared in place, not by a call to
-/// `memcmp` (the surprises and pairs of a candidate are compared so, a few
-/// entries at a time).
-#[inline(always)]
-fn entry_eq(here: &[u8], at: usize, there: &[u8], ju: usize, unit: usize) -> bool {
-    match unit {
-        1 => here[at] == there[ju],
-        2 => here[at] == there[ju] && here[at + 1] == there[ju + 1],
-        _ => here[at..at + unit] == there[ju..ju + unit],
-    }
+/// Raises the most rejected candidates had, kept in `most`, to `a` and `b`.
+fn keep_most(most: &Cell<(usize, usize)>, a: usize, b: usize) {
+    let (x, y) = most.get();
+    most.set((x.max(a), y.max(b)));
 }
 
 /// The entries of `list` (ascending) in `[from, to)`.
@@ -693,7 +623,8 @@ fn within(list: &[u32], from: i64, to: i64) -> &[u32] {
 
 /// Whether the `len` bytes at `here[at..]` equal those at `there[ja..]`:
 /// as one word when `len` is 8 or 4 (four or two 16-bit entries), without a
-/// call to `memcmp`.
+/// call to `memcmp` (the surprises, pairs and features of a candidate are
+/// compared so, a few entries at a time).
 #[inline(always)]
 fn span_eq(here: &[u8], at: usize, there: &[u8], ja: usize, len: usize) -> bool {
     let (x, y) = (&here[at..at + len], &there[ja..ja + len]);
@@ -738,11 +669,13 @@ fn matching_bytes(here: &[u8], there: &[u8]) -> usize {
 /// none). A copy in the other order of a file that declares one clears
 /// nothing: actlut never writes one.
 pub(super) fn clears(f: &Found, native: Option<ByteOrder>) -> bool {
-    f.verdict == Verdict::Intact
-        && f.compact
-            .as_ref()
-            .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content)
-        && (f.order == ByteOrder::Bytes || native.is_none_or(|n| n == f.order))
+    Intact::of(f, 0).is_some() && in_order(f.order, native)
+}
+
+/// Whether `order` is of single bytes, or the one `native` declares (any,
+/// when it declares none).
+fn in_order(order: ByteOrder, native: Option<ByteOrder>) -> bool {
+    order == ByteOrder::Bytes || native.is_none_or(|n| n == order)
 }
 
 /// Where a verified candidate's evidence lies.
