@@ -2,50 +2,44 @@
 //! at most [`PIECE`] bytes, so that memory does not grow with the file; and
 //! the sections of a wasm module or component, of any size.
 
+use core::cell::Cell;
 use std::format;
 use std::io::{Read, Seek, SeekFrom};
 use std::string::{String, ToString};
-use std::vec;
+use std::vec::Vec;
 
-use super::{elf_header, Container, MAX_NESTING, MAX_PARTS_READ};
+use super::{elf_header, int, is_slice, nesting, within, Container, Parts, Reading};
 use crate::reference::ByteOrder;
 
 /// The most bytes read at once.
 pub(crate) const PIECE: usize = 1 << 20;
 
-/// A view of `len` bytes at `base` of a file.
+/// A view of `len` bytes at `base` of a file. Its reads are charged to
+/// `reading` ([`Reading::extra`]), which counts the parts (slices, members)
+/// read, each as a file of its own, against the limit [`super::inspect`]
+/// has ([`super::MAX_PARTS_READ`] times the file's bytes).
 #[derive(Clone, Copy)]
 struct View<'f> {
     file: &'f std::fs::File,
     base: u64,
     len: u64,
-    /// What the reads cost so far ([`Container::cost`]).
-    cost: &'f core::cell::Cell<u64>,
-    /// The bytes of the parts (slices, members) read so far, each as a file
-    /// of its own, and the most they may be ([`MAX_PARTS_READ`] times the
-    /// file's bytes, as [`super::inspect`] allows).
-    parts: &'f core::cell::Cell<u64>,
-    limit: u64,
+    reading: &'f Reading,
 }
 
 impl<'f> View<'f> {
-    /// The part of `len` bytes at `at`, to be read as a file of its own, or
-    /// `None` once the parts read reach the limit (overlapping slices or
-    /// members would read the same bytes again and again).
-    fn part(&self, at: u64, len: u64) -> Option<View<'f>> {
-        let total = self.parts.get().saturating_add(len);
-        self.parts.set(total);
-        (total <= self.limit).then_some(View {
+    /// The part of `len` bytes at `at`.
+    fn part(&self, at: u64, len: u64) -> View<'f> {
+        View {
             base: self.base + at,
             len,
             ..*self
-        })
+        }
     }
 
     /// The `n` bytes at `at` (fewer at the end of the view).
-    fn read(&self, at: u64, n: usize) -> std::io::Result<std::vec::Vec<u8>> {
+    fn read(&self, at: u64, n: usize) -> std::io::Result<Vec<u8>> {
         let n = (n as u64).min(self.len.saturating_sub(at)) as usize;
-        self.cost.set(self.cost.get() + 64 + n as u64 / 8);
+        self.reading.charge(64 + n as u64 / 8);
         let mut out = vec![0; n];
         let mut f = self.file;
         f.seek(SeekFrom::Start(self.base + at))?;
@@ -54,37 +48,65 @@ impl<'f> View<'f> {
     }
 }
 
+/// Why reading a file's headers stopped before the end: its verdict, or a
+/// read error.
+enum Stop {
+    Verdict(Container),
+    Io(std::io::Error),
+}
+
+impl From<Container> for Stop {
+    fn from(c: Container) -> Stop {
+        Stop::Verdict(c)
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Stop {
+        Stop::Io(e)
+    }
+}
+
 /// Reads the headers of the `len`-byte `file` (see [`super::inspect_file`]).
-pub(crate) fn inspect(file: &std::fs::File, len: u64, depth: usize) -> std::io::Result<Container> {
-    let (cost, parts) = (core::cell::Cell::new(0), core::cell::Cell::new(0));
-    let mut c = view(
+pub(crate) fn inspect(file: &std::fs::File, len: u64) -> std::io::Result<Container> {
+    let reading = Reading {
+        read: Cell::new(0),
+        ..Reading::new(len)
+    };
+    let c = view(
         View {
             file,
             base: 0,
             len,
-            cost: &cost,
-            parts: &parts,
-            limit: MAX_PARTS_READ.saturating_mul(len),
+            reading: &reading,
         },
-        depth,
+        0,
     )?;
-    c.cost = cost.get();
-    Ok(c)
+    Ok(Container {
+        cost: reading.extra.get(),
+        ..c
+    })
 }
 
+/// What the headers of `v`, nested `depth` deep in containers, say.
 fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
+    match headers(v, depth) {
+        Ok(c) | Err(Stop::Verdict(c)) => Ok(c),
+        Err(Stop::Io(e)) => Err(e),
+    }
+}
+
+fn headers(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     let head = v.read(0, 64)?;
     if head.starts_with(b"!<arch>\n") {
         return archive(v, depth);
     }
     if head.starts_with(b"<bigaf>\n") {
-        return Ok(Container::malformed(
-            "ar archive",
-            format!(
-                "an AIX big archive over {} bytes is not read",
-                super::IN_MEMORY_BYTES
-            ),
-        ));
+        let why = format!(
+            "an AIX big archive over {} bytes is not read",
+            super::IN_MEMORY_BYTES
+        );
+        return Ok(Container::malformed("ar archive", why));
     }
     if head.starts_with(b"\x7fELF") {
         return elf(v, &head);
@@ -102,28 +124,23 @@ fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
 /// `FileKind`): the byte order its magic states (Mach-O), or its format's
 /// (PE and COFF little-endian, XCOFF big-endian); a universal Mach-O file
 /// by its slices ([`universal`]); anything else is bytes.
-fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> std::io::Result<Container> {
+fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> Result<Container, Stop> {
+    use object::FileKind as K;
     // A PE image: the MS-DOS magic and the PE signature where its
     // `e_lfanew` points (an MS-DOS program without it is bytes).
     if head.len() >= 64 && head.starts_with(b"MZ") {
-        let at = u32::from_le_bytes([head[0x3C], head[0x3D], head[0x3E], head[0x3F]]);
-        if v.read(u64::from(at), 4)? == b"PE\0\0" {
+        let at = int(head, 0x3C, 4, ByteOrder::Little);
+        if v.read(at, 4)? == b"PE\0\0" {
             return Ok(Container::ordered("PE", true));
         }
         return Ok(Container::bytes());
     }
-    Ok(match object::FileKind::parse(head) {
-        Ok(object::FileKind::MachO32 | object::FileKind::MachO64) => {
-            Container::ordered("Mach-O", head[0] != 0xFE)
-        }
-        Ok(object::FileKind::MachOFat32) => universal(v, 20, depth)?,
-        Ok(object::FileKind::MachOFat64) => universal(v, 32, depth)?,
-        Ok(object::FileKind::Coff | object::FileKind::CoffBig | object::FileKind::CoffImport) => {
-            Container::ordered("COFF", true)
-        }
-        Ok(object::FileKind::Xcoff32 | object::FileKind::Xcoff64) => {
-            Container::ordered("XCOFF", false)
-        }
+    Ok(match K::parse(head) {
+        Ok(K::MachO32 | K::MachO64) => Container::ordered("Mach-O", head[0] != 0xFE),
+        Ok(K::MachOFat32) => return universal(v, 20, depth),
+        Ok(K::MachOFat64) => return universal(v, 32, depth),
+        Ok(K::Coff | K::CoffBig | K::CoffImport) => Container::ordered("COFF", true),
+        Ok(K::Xcoff32 | K::Xcoff64) => Container::ordered("XCOFF", false),
         _ => Container::bytes(),
     })
 }
@@ -134,234 +151,132 @@ fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> std::io::Result<Container
 /// (each a Mach-O file or an archive, read by its first bytes), and one
 /// none of whose slices is either is bytes (a Java class file opens with
 /// the same magic).
-fn universal(v: View<'_>, entry: u64, depth: usize) -> std::io::Result<Container> {
+fn universal(v: View<'_>, entry: u64, depth: usize) -> Result<Container, Stop> {
     const KIND: &str = "universal Mach-O";
     let head = v.read(0, 8)?;
-    let Some(count) = head
-        .get(4..8)
-        .map(|c| u64::from(u32::from_be_bytes([c[0], c[1], c[2], c[3]])))
-    else {
+    if head.len() < 8 {
         return Ok(Container::bytes());
-    };
+    }
+    let count = int(&head, 4, 4, ByteOrder::Big);
     // As `object` refuses it: a table past the end of the file.
     if 8 + count * entry > v.len {
         return Ok(Container::bytes());
     }
-    // Each slice's offset and size, from the table read in pieces, and
-    // whether it lies in the file; read twice, so memory stays a piece.
-    let slices =
-        |each: &mut dyn FnMut(u64, u64, u64) -> std::io::Result<bool>| -> std::io::Result<bool> {
-            let per_piece = PIECE as u64 / entry;
-            let mut i = 0;
-            while i < count {
-                let n = per_piece.min(count - i);
-                let table = v.read(8 + i * entry, (n * entry) as usize)?;
-                for e in table.chunks_exact(entry as usize) {
-                    let field = |b: &[u8]| b.iter().fold(0u64, |n, &x| n << 8 | u64::from(x));
-                    let (offset, size) = if entry == 20 {
-                        (field(&e[8..12]), field(&e[12..16]))
-                    } else {
-                        (field(&e[8..16]), field(&e[16..24]))
-                    };
-                    if !each(i, offset, size)? {
-                        return Ok(false);
-                    }
-                    i += 1;
+    // Each slice's offset and size (big-endian words, 4 or 8 bytes wide),
+    // from the table read in pieces; read twice, so memory stays a piece.
+    let n = if entry == 20 { 4 } else { 8 };
+    let slices = |each: &mut dyn FnMut(u64, u64, u64) -> Result<bool, Stop>| -> Result<bool, Stop> {
+        let per_piece = PIECE as u64 / entry;
+        let mut i = 0;
+        while i < count {
+            let table = v.read(8 + i * entry, (per_piece.min(count - i) * entry) as usize)?;
+            for e in table.chunks_exact(entry as usize) {
+                if !each(
+                    i,
+                    int(e, 8, n, ByteOrder::Big),
+                    int(e, 8 + n, n, ByteOrder::Big),
+                )? {
+                    return Ok(false);
                 }
+                i += 1;
             }
-            Ok(true)
-        };
+        }
+        Ok(true)
+    };
     let inside = |offset: u64, size: u64| offset.checked_add(size).is_some_and(|end| end <= v.len);
     // A slice that is a Mach-O file or an archive, by its first bytes.
-    let is_object = |offset: u64, size: u64| -> std::io::Result<bool> {
-        if !inside(offset, size) {
-            return Ok(false);
-        }
-        let first = View {
-            base: v.base + offset,
-            len: size,
-            ..v
-        }
-        .read(0, 64)?;
-        Ok(first.starts_with(b"!<arch>\n")
-            || matches!(
-                object::FileKind::parse(&first[..]),
-                Ok(object::FileKind::MachO32 | object::FileKind::MachO64)
-            ))
+    let is_object = |offset: u64, size: u64| -> Result<bool, Stop> {
+        Ok(inside(offset, size) && is_slice(&v.part(offset, size).read(0, 64)?))
     };
     // One none of whose slices is an object is bytes (a Java class file).
-    let none = slices(&mut |_, offset, size| Ok(!is_object(offset, size)?))?;
-    if none {
+    if slices(&mut |_, offset, size| Ok(!is_object(offset, size)?))? {
         return Ok(Container::bytes());
     }
-    if depth > MAX_NESTING {
-        return Ok(Container::malformed(
-            KIND,
-            format!("it is nested more than {MAX_NESTING} deep in other containers"),
-        ));
-    }
-    let mut order: Option<ByteOrder> = None;
-    let mut problem = None;
+    nesting(KIND, depth, "containers")?;
+    let mut parts = Parts::new(KIND, "slice", v.reading, true);
     slices(&mut |i, offset, size| {
-        let why = if !inside(offset, size) {
-            format!("slice {i} runs past the end of the file")
-        } else if !is_object(offset, size)? {
-            format!("slice {i} is neither a Mach-O file nor an archive")
-        } else if let Some(slice) = v.part(offset, size) {
-            let part = view(slice, depth + 1)?;
-            match (part.problem, part.order) {
-                (Some(p), _) => format!("slice {i}: {p}"),
-                (None, Some(this)) if order.is_some_and(|o| o != this) => format!(
-                    "slice {i} is a {} {} file, and the slices before it are the other order",
-                    super::order_name(this),
-                    part.kind
-                ),
-                (None, this) => {
-                    order = this.or(order);
-                    return Ok(true);
-                }
-            }
-        } else {
-            format!(
-                "its slices overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
-                v.limit / MAX_PARTS_READ
-            )
-        };
-        problem = Some(why);
-        Ok(false)
+        let bad = |why: &str| Container::malformed(KIND, format!("slice {i} {why}"));
+        if !inside(offset, size) {
+            return Err(bad("runs past the end of the file").into());
+        }
+        if !is_object(offset, size)? {
+            return Err(bad("is neither a Mach-O file nor an archive").into());
+        }
+        parts.count(size)?;
+        parts.add(i, view(v.part(offset, size), depth + 1)?)?;
+        Ok(true)
     })?;
-    Ok(match problem {
-        Some(why) => Container::malformed(KIND, why),
-        None => Container {
-            kind: KIND,
-            order,
-            problem: None,
-            cost: 0,
-        },
-    })
-}
-
-/// Reads a `u64` or `u32` (by `wide`) at `at` of `b` in `order`.
-fn word(b: &[u8], at: usize, wide: bool, order: ByteOrder) -> u64 {
-    let n = if wide { 8 } else { 4 };
-    let mut w = [0u8; 8];
-    w[..n].copy_from_slice(&b[at..at + n]);
-    if order == ByteOrder::Big {
-        w[..n].reverse();
-    }
-    u64::from_le_bytes(w)
-}
-
-fn half(b: &[u8], at: usize, order: ByteOrder) -> u64 {
-    let h = [b[at], b[at + 1]];
-    u64::from(match order {
-        ByteOrder::Big => u16::from_be_bytes(h),
-        _ => u16::from_le_bytes(h),
-    })
+    Ok(parts.done())
 }
 
 /// An ELF file: its header checks ([`elf_header`]), then every program and
 /// section header read in pieces: each segment's and section's file part,
 /// and both tables, must lie in the file.
-fn elf(v: View<'_>, head: &[u8]) -> std::io::Result<Container> {
-    const KIND: &str = "ELF";
-    let order = match elf_header(head, v.len) {
-        Ok(o) => o,
-        Err(c) => return Ok(c),
-    };
-    let wide = head[4] == 2;
-    let (phoff, shoff) = if wide {
-        (word(head, 32, true, order), word(head, 40, true, order))
-    } else {
-        (word(head, 28, false, order), word(head, 32, false, order))
-    };
-    let base = if wide { 54 } else { 42 };
-    let (phentsize, phnum) = (half(head, base, order), half(head, base + 2, order));
-    let (shentsize, mut shnum) = (half(head, base + 4, order), half(head, base + 6, order));
-    let (want_ph, want_sh) = if wide { (56, 64) } else { (32, 40) };
-    let past = |what: &str, off: u64, size: u64| {
-        Container::malformed(
-            KIND,
-            format!(
-                "{what} ({size} bytes at {off:#x}) runs past the end of the file ({} bytes): the file is cut off",
-                v.len
-            ),
-        )
-    };
-    // Program headers.
+fn elf(v: View<'_>, head: &[u8]) -> Result<Container, Stop> {
+    let order = elf_header(head, v.len)?;
+    let bad = |why: String| Stop::Verdict(Container::malformed("ELF", why));
+    // The fields, by the width `n` of an address or offset: `e_phoff` and
+    // `e_shoff` after `e_entry` (at 24), then after `e_flags` and
+    // `e_ehsize`, `e_phentsize`, `e_phnum`, `e_shentsize` and `e_shnum`.
+    let n = if head[4] == 2 { 8 } else { 4 };
+    let field = |b: &[u8], at: usize, n: usize| int(b, at, n, order);
+    let (phoff, shoff, at) = (
+        field(head, 24 + n, n),
+        field(head, 24 + 2 * n, n),
+        30 + 3 * n,
+    );
+    let (phentsize, phnum) = (field(head, at, 2), field(head, at + 2, 2));
+    let (shentsize, mut shnum) = (field(head, at + 4, 2), field(head, at + 6, 2));
+    let (want_ph, want_sh) = if n == 8 { (56, 64) } else { (32, 40) };
+    // Program headers: `p_offset` at `n`, `p_filesz` at `4 n`.
     if phnum > 0 {
         if phentsize != want_ph {
-            return Ok(Container::malformed(
-                KIND,
-                format!("its program header size is {phentsize}, not {want_ph}"),
-            ));
+            return Err(bad(format!(
+                "its program header size is {phentsize}, not {want_ph}"
+            )));
         }
         let size = phnum * phentsize;
-        if phoff.checked_add(size).is_none_or(|e| e > v.len) {
-            return Ok(past("the program header table", phoff, size));
-        }
-        let table = v.read(phoff, size as usize)?;
-        for p in table.chunks_exact(phentsize as usize) {
-            let (off, filesz) = if wide {
-                (word(p, 8, true, order), word(p, 32, true, order))
-            } else {
-                (word(p, 4, false, order), word(p, 16, false, order))
-            };
-            if off.checked_add(filesz).is_none_or(|e| e > v.len) {
-                return Ok(past("a segment", off, filesz));
-            }
+        within(phoff, size, v.len, || "the program header table".into())?;
+        for p in v
+            .read(phoff, size as usize)?
+            .chunks_exact(phentsize as usize)
+        {
+            within(field(p, n, n), field(p, 4 * n, n), v.len, || {
+                "a segment".into()
+            })?;
         }
     }
-    // Section headers, read a piece at a time (an extended count is in
-    // section 0's size).
+    // Section headers, read a piece at a time: `sh_type` at 4, `sh_offset`
+    // at `8 + 2 n`, `sh_size` at `8 + 3 n` (an extended count is in section
+    // 0's size).
     if shoff > 0 {
         if shentsize != want_sh {
-            return Ok(Container::malformed(
-                KIND,
-                format!("its section header size is {shentsize}, not {want_sh}"),
-            ));
+            return Err(bad(format!(
+                "its section header size is {shentsize}, not {want_sh}"
+            )));
         }
-        if shoff.checked_add(shentsize).is_none_or(|e| e > v.len) {
-            return Ok(past("the section header table", shoff, shentsize));
-        }
+        let table = || String::from("the section header table");
+        within(shoff, shentsize, v.len, table)?;
         if shnum == 0 {
-            let first = v.read(shoff, shentsize as usize)?;
-            shnum = if wide {
-                word(&first, 32, true, order)
-            } else {
-                word(&first, 20, false, order)
-            };
+            shnum = field(&v.read(shoff, shentsize as usize)?, 8 + 3 * n, n);
         }
-        let size = shnum.saturating_mul(shentsize);
-        if shoff.checked_add(size).is_none_or(|e| e > v.len) {
-            return Ok(past("the section header table", shoff, size));
-        }
+        within(shoff, shnum.saturating_mul(shentsize), v.len, table)?;
         let per_piece = (PIECE as u64 / shentsize).max(1);
         let mut i = 0;
         while i < shnum {
-            let n = per_piece.min(shnum - i);
-            let piece = v.read(shoff + i * shentsize, (n * shentsize) as usize)?;
-            for (k, s) in piece.chunks_exact(shentsize as usize).enumerate() {
-                let kind = word(s, 4, false, order) as u32;
-                let (off, size) = if wide {
-                    (word(s, 24, true, order), word(s, 32, true, order))
-                } else {
-                    (word(s, 16, false, order), word(s, 20, false, order))
-                };
+            let count = per_piece.min(shnum - i);
+            let piece = v.read(shoff + i * shentsize, (count * shentsize) as usize)?;
+            for (k, s) in (i..).zip(piece.chunks_exact(shentsize as usize)) {
                 // SHT_NULL and SHT_NOBITS have no bytes in the file.
-                if kind != 0 && kind != 8 && off.checked_add(size).is_none_or(|e| e > v.len) {
-                    return Ok(past(&format!("section {}", i + k as u64), off, size));
+                if !matches!(field(s, 4, 4), 0 | 8) {
+                    let (off, size) = (field(s, 8 + 2 * n, n), field(s, 8 + 3 * n, n));
+                    within(off, size, v.len, || format!("section {k}"))?;
                 }
             }
-            i += n;
+            i += count;
         }
     }
-    Ok(Container {
-        kind: KIND,
-        order: Some(order),
-        problem: None,
-        cost: 0,
-    })
+    Ok(Container::of("ELF", Some(order)))
 }
 
 /// A wasm module (version 1) or component (layer 1, what `wasm32-wasip2`
@@ -369,91 +284,67 @@ fn elf(v: View<'_>, head: &[u8]) -> std::io::Result<Container> {
 /// header holds and every section ends within the file. Sections are
 /// skipped, not parsed (an engine validates them; the audit reads bytes).
 pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
-    const KIND: &str = "wasm";
+    let bad = |why: String| Container::malformed("wasm", why);
     let mut head = [0u8; 8];
     if len < 8 || r.read_exact(&mut head).is_err() {
-        return Container::malformed(
-            KIND,
-            format!("the file ends inside the wasm header ({len} bytes)"),
-        );
+        return bad(format!(
+            "the file ends inside the wasm header ({len} bytes)"
+        ));
     }
     let version = u16::from_le_bytes([head[4], head[5]]);
     let layer = u16::from_le_bytes([head[6], head[7]]);
     let kind = match (version, layer) {
         (1, 0) => "wasm",
         (_, 1) => "wasm component",
-        _ => {
-            return Container::malformed(
-                KIND,
-                format!("its version is {version} and its layer {layer}: neither a module (1, 0) nor a component (layer 1)"),
-            )
-        }
+        _ => return bad(format!("its version is {version} and its layer {layer}: neither a module (1, 0) nor a component (layer 1)")),
     };
-    let mut at = 8u64;
-    let mut n = 0u64;
-    while at < len {
-        let mut id = [0u8; 1];
-        if r.read_exact(&mut id).is_err() {
-            break;
-        }
-        let mut size = 0u64;
-        let mut shift = 0;
-        let mut leb = 0u64;
+    let byte = |r: &mut R| {
+        let mut b = [0u8; 1];
+        r.read_exact(&mut b).ok().map(|()| b[0])
+    };
+    let (mut at, mut n) = (8u64, 0u64);
+    while at < len && byte(r).is_some() {
+        // The section's size: a LEB128 u32, at most 5 bytes.
+        let (mut size, mut leb) = (0u64, 0u64);
         loop {
-            let mut b = [0u8; 1];
-            if shift > 28 || r.read_exact(&mut b).is_err() {
-                return Container::malformed(
-                    KIND,
-                    format!("section {n} at {at:#x}: its size is not a LEB128 u32 within the file"),
-                );
-            }
+            let Some(b) = (leb < 5).then(|| byte(r)).flatten() else {
+                return bad(format!(
+                    "section {n} at {at:#x}: its size is not a LEB128 u32 within the file"
+                ));
+            };
+            size |= u64::from(b & 0x7F) << (7 * leb);
             leb += 1;
-            size |= u64::from(b[0] & 0x7F) << shift;
-            shift += 7;
-            if b[0] & 0x80 == 0 {
+            if b & 0x80 == 0 {
                 break;
             }
         }
         let data = at + 1 + leb;
         if data + size > len {
-            return Container::malformed(
-                KIND,
-                format!("section {n} ({size} bytes at {data:#x}) runs past the end of the file ({len} bytes)"),
-            );
+            return bad(format!("section {n} ({size} bytes at {data:#x}) runs past the end of the file ({len} bytes)"));
         }
         if r.seek(SeekFrom::Current(size as i64)).is_err() {
-            return Container::malformed(KIND, String::from("the file cannot be read"));
+            return bad("the file cannot be read".into());
         }
         at = data + size;
         n += 1;
     }
-    let _ = n;
-    Container {
-        kind,
-        order: Some(ByteOrder::Little),
-        problem: None,
-        cost: 0,
-    }
+    Container::of(kind, Some(ByteOrder::Little))
 }
 
 /// An ar archive over [`super::IN_MEMORY_BYTES`]: every member header must
 /// parse and its member lie in the file; each member's byte order is read
 /// from its first bytes (an ELF header, checked as [`elf_header`] does; a
 /// Mach-O or COFF magic; a wasm module; an archive nested in it, up to
-/// [`MAX_NESTING`] deep), and members of both orders are a problem. Its
-/// symbol table is not read.
-fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
+/// [`super::MAX_NESTING`] deep), and members of both orders are a problem.
+/// Its symbol table is not read.
+fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     const KIND: &str = "ar archive";
-    if depth > MAX_NESTING {
-        return Ok(Container::malformed(
-            KIND,
-            format!("it is nested more than {MAX_NESTING} deep in other containers"),
-        ));
-    }
-    let mut order: Option<ByteOrder> = None;
+    let bad = |why: String| Stop::Verdict(Container::malformed(KIND, why));
+    nesting(KIND, depth, "containers")?;
+    let mut parts = Parts::new(KIND, "member", v.reading, true);
     let mut at = 8u64;
     let mut f = v.file;
-    let mut leading: Option<std::vec::Vec<String>> = Some(std::vec::Vec::new());
+    let mut leading: Option<Vec<String>> = Some(Vec::new());
     while at < v.len {
         if at % 2 == 1 {
             at += 1;
@@ -462,10 +353,9 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
             }
         }
         if at + 60 > v.len {
-            return Ok(Container::malformed(
-                KIND,
-                format!("a member header at {at:#x} is cut off by the end of the file"),
-            ));
+            return Err(bad(format!(
+                "a member header at {at:#x} is cut off by the end of the file"
+            )));
         }
         // A member's own bytes are read through `v` (its first bytes, at
         // their offset), which moves the file's position: each header is
@@ -474,27 +364,20 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
         f.seek(SeekFrom::Start(v.base + at))?;
         let mut h = [0u8; 60];
         f.read_exact(&mut h)?;
-        v.cost.set(v.cost.get() + 64 + 8);
+        v.reading.charge(64 + 8);
         if &h[58..60] != b"`\n" {
-            return Ok(Container::malformed(
-                KIND,
-                format!("the member header at {at:#x} does not parse"),
-            ));
+            return Err(bad(format!("the member header at {at:#x} does not parse")));
         }
         let field = |a: usize, b: usize| String::from_utf8_lossy(&h[a..b]).trim_end().to_string();
         let Ok(size) = field(48, 58).parse::<u64>() else {
-            return Ok(Container::malformed(
-                KIND,
-                format!("the member header at {at:#x} has no size"),
-            ));
+            return Err(bad(format!("the member header at {at:#x} has no size")));
         };
         let name = field(0, 16);
         let data = at + 60;
         if data.checked_add(size).is_none_or(|e| e > v.len) {
-            return Ok(Container::malformed(
-                KIND,
-                format!("member {name} ({size} bytes at {data:#x}) runs past the end of the file"),
-            ));
+            return Err(bad(format!(
+                "member {name} ({size} bytes at {data:#x}) runs past the end of the file"
+            )));
         }
         // A BSD name (`#1/N`) lies at the start of the member's data.
         let skip = if h.starts_with(b"#1/") && h[3].is_ascii_digit() {
@@ -521,54 +404,23 @@ fn archive(v: View<'_>, depth: usize) -> std::io::Result<Container> {
             _ => leading = None,
         }
         if !special {
-            let Some(member) = v.part(data + skip, size - skip) else {
-                return Ok(Container::malformed(
-                    KIND,
-                    format!(
-                        "its members overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
-                        v.limit / MAX_PARTS_READ
-                    ),
-                ));
-            };
+            parts.count(size - skip)?;
+            let member = v.part(data + skip, size - skip);
             let head = member.read(0, 64)?;
             // Read as a file of its own, as `super::inspect` reads a member
             // (an ELF member by its header alone).
             let part = if head.starts_with(b"\x7fELF") {
-                match elf_header(&head, member.len) {
-                    Ok(o) => Container {
-                        kind: "ELF",
-                        order: Some(o),
-                        problem: None,
-                        cost: 0,
-                    },
-                    Err(c) => c,
-                }
+                elf_header(&head, member.len).map_or_else(|c| c, |o| Container::of("ELF", Some(o)))
             } else if head.starts_with(b"\0asm") {
                 Container::ordered("wasm", true)
             } else {
                 view(member, depth + 1)?
             };
-            if let Some(p) = part.problem {
-                return Ok(Container::malformed(KIND, format!("member {name}: {p}")));
-            }
-            if let Some(this) = part.order {
-                if order.is_some_and(|o| o != this) {
-                    return Ok(Container::malformed(
-                        KIND,
-                        format!("member {name} is a {} {} file, and the members before it are the other order", super::order_name(this), part.kind),
-                    ));
-                }
-                order = Some(this);
-            }
+            parts.add(name, part)?;
         }
         at = data + size;
     }
-    Ok(Container {
-        kind: KIND,
-        order,
-        problem: None,
-        cost: 0,
-    })
+    Ok(parts.done())
 }
 
 /// A member's name as `object` reads it from its header's 16-byte name

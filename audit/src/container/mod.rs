@@ -34,10 +34,12 @@
 //! read in pieces ([`inspect_file`]), so memory does not grow with it.
 
 use core::cell::Cell;
+use core::fmt::Display;
 use std::format;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
+use object::macho::{FatArch32, FatArch64};
 use object::read::macho::{FatArch, MachOFatFile};
 use object::{FileKind, Object, ObjectSection, ObjectSegment, ReadRef};
 
@@ -67,16 +69,40 @@ pub struct Container {
 }
 
 impl Container {
-    /// The line of an artifact whose headers are malformed.
-    fn malformed(kind: &'static str, why: impl Into<String>) -> Container {
+    /// A `kind` file whose headers hold and declare `order`.
+    fn of(kind: &'static str, order: Option<ByteOrder>) -> Container {
         Container {
             kind,
-            order: None,
-            problem: Some(format!("malformed {kind} file: {}", why.into())),
+            order,
+            problem: None,
             cost: 0,
         }
     }
+
+    fn bytes() -> Container {
+        Container::of("bytes", None)
+    }
+
+    fn ordered(kind: &'static str, little: bool) -> Container {
+        let order = if little {
+            ByteOrder::Little
+        } else {
+            ByteOrder::Big
+        };
+        Container::of(kind, Some(order))
+    }
+
+    /// The line of an artifact whose headers are malformed.
+    fn malformed(kind: &'static str, why: impl Into<String>) -> Container {
+        Container {
+            problem: Some(format!("malformed {kind} file: {}", why.into())),
+            ..Container::of(kind, None)
+        }
+    }
 }
+
+/// What a file's headers say, or (`Err`) a problem found before the end.
+type Verdict = Result<Container, Container>;
 
 /// Archives nested in an ar archive (or in a universal Mach-O file) deeper
 /// than this are bad input: the audit does not read their members' byte
@@ -97,11 +123,13 @@ pub const MAX_PARTS_READ: u64 = MAX_NESTING as u64 + 2;
 /// ([`MAX_PARTS_READ`] bounds them), and the units of the scan's budget
 /// ([`Container::cost`]).
 struct Reading {
-    /// Bytes of the file and its parts read so far.
+    /// Bytes of the file and its parts read so far (of the parts alone for
+    /// a file read in pieces).
     read: Cell<u64>,
     /// The most that [`Reading::read`] may reach.
     limit: u64,
-    /// Units of the scan's budget, beyond one per 8 bytes read.
+    /// Units of the scan's budget, beyond one per 8 bytes read (all of them
+    /// for a file read in pieces).
     extra: Cell<u64>,
 }
 
@@ -114,41 +142,15 @@ impl Reading {
         }
     }
 
-    /// Counts a part of `len` bytes read; `false` past the limit.
-    fn part(&self, len: u64) -> bool {
-        let read = self.read.get().saturating_add(len);
-        self.read.set(read);
-        read <= self.limit
+    /// Charges `units` of the scan's budget.
+    fn charge(&self, units: u64) {
+        self.extra.set(self.extra.get() + units);
     }
 
     /// The units of the scan's budget spent: one per 8 bytes read, and
     /// what else was charged.
     fn cost(&self) -> u64 {
         self.read.get() / 8 + self.extra.get()
-    }
-}
-
-impl Container {
-    fn bytes() -> Container {
-        Container {
-            kind: "bytes",
-            order: None,
-            problem: None,
-            cost: 0,
-        }
-    }
-
-    fn ordered(kind: &'static str, little: bool) -> Container {
-        Container {
-            kind,
-            order: Some(if little {
-                ByteOrder::Little
-            } else {
-                ByteOrder::Big
-            }),
-            problem: None,
-            cost: 0,
-        }
     }
 }
 
@@ -159,50 +161,89 @@ fn order_name(o: ByteOrder) -> &'static str {
     }
 }
 
+/// The problem of a `kind` container nested more than [`MAX_NESTING`] deep
+/// (`depth`) in other `containers`.
+fn nesting(kind: &'static str, depth: usize, containers: &str) -> Result<(), Container> {
+    if depth <= MAX_NESTING {
+        return Ok(());
+    }
+    let why = format!("it is nested more than {MAX_NESTING} deep in other {containers}");
+    Err(Container::malformed(kind, why))
+}
+
+/// Whether a universal Mach-O file's slice whose first bytes are `first` is
+/// a Mach-O file or an archive.
+fn is_slice(first: &[u8]) -> bool {
+    first.starts_with(b"!<arch>\n")
+        || matches!(
+            FileKind::parse(first),
+            Ok(FileKind::MachO32 | FileKind::MachO64)
+        )
+}
+
 /// The byte order of a container's parts (an ar archive's members, a
-/// universal Mach-O file's slices), each read as a file of its own at
-/// nesting `depth`: parts in both orders, or a part whose headers do not
-/// hold, are a problem; parts of no format the audit reads declare none.
+/// universal Mach-O file's slices), each read as a file of its own: parts
+/// in both orders, or a part whose headers do not hold, are a problem;
+/// parts of no format the audit reads declare none.
 struct Parts<'r> {
     kind: &'static str,
     what: &'static str,
-    depth: usize,
     order: Option<ByteOrder>,
     reading: &'r Reading,
+    /// Read in pieces: a problem names the order of the parts before a
+    /// part in the other order "the other order", not by its name.
+    pieces: bool,
 }
 
-impl Parts<'_> {
-    fn add(&mut self, name: &str, bytes: &[u8]) -> Result<(), Container> {
-        if !self.reading.part(bytes.len() as u64) {
-            return Err(Container::malformed(
-                self.kind,
-                format!(
-                    "its {}s overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
-                    self.what,
-                    self.reading.limit / MAX_PARTS_READ
-                ),
-            ));
+impl<'r> Parts<'r> {
+    fn new(kind: &'static str, what: &'static str, reading: &'r Reading, pieces: bool) -> Self {
+        Parts {
+            kind,
+            what,
+            order: None,
+            reading,
+            pieces,
         }
-        let part = inspect_at(bytes, bytes.len() as u64, self.depth + 1, self.reading);
+    }
+
+    /// Counts a part of `len` bytes read: past [`Reading::limit`], a problem.
+    fn count(&self, len: u64) -> Result<(), Container> {
+        let read = self.reading.read.get().saturating_add(len);
+        self.reading.read.set(read);
+        if read <= self.reading.limit {
+            return Ok(());
+        }
+        Err(Container::malformed(
+            self.kind,
+            format!(
+                "its {}s overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
+                self.what,
+                self.reading.limit / MAX_PARTS_READ
+            ),
+        ))
+    }
+
+    /// Adds what the headers of the part `name` say.
+    fn add(&mut self, name: impl Display, part: Container) -> Result<(), Container> {
+        let (what, kind) = (self.what, self.kind);
         if let Some(p) = part.problem {
-            return Err(Container::malformed(
-                self.kind,
-                format!("{} {name}: {p}", self.what),
-            ));
+            return Err(Container::malformed(kind, format!("{what} {name}: {p}")));
         }
         let Some(this) = part.order else {
             return Ok(());
         };
-        if self.order.is_some_and(|o| o != this) {
+        if let Some(before) = self.order.filter(|&o| o != this) {
+            let before = if self.pieces {
+                "the other order"
+            } else {
+                order_name(before)
+            };
             return Err(Container::malformed(
-                self.kind,
+                kind,
                 format!(
-                    "{} {name} is a {} {} file, and the {}s before it are {}",
-                    self.what,
+                    "{what} {name} is a {} {} file, and the {what}s before it are {before}",
                     order_name(this),
                     part.kind,
-                    self.what,
-                    order_name(self.order.unwrap_or(this)),
                 ),
             ));
         }
@@ -210,13 +251,18 @@ impl Parts<'_> {
         Ok(())
     }
 
+    /// Reads the part `name`, `bytes` nested `depth` deep, and adds it.
+    fn read(&mut self, name: impl Display, bytes: &[u8], depth: usize) -> Result<(), Container> {
+        let len = bytes.len() as u64;
+        self.count(len)?;
+        self.add(
+            name,
+            headers(bytes, len, depth, self.reading).unwrap_or_else(|c| c),
+        )
+    }
+
     fn done(self) -> Container {
-        Container {
-            kind: self.kind,
-            order: self.order,
-            problem: None,
-            cost: 0,
-        }
+        Container::of(self.kind, self.order)
     }
 }
 
@@ -225,46 +271,23 @@ impl Parts<'_> {
 /// both orders, a member whose headers do not hold, an archive that does
 /// not parse, or a symbol table that names anything but its members, are a
 /// problem; an archive without such members declares none.
-fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Container {
+fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Verdict {
     const KIND: &str = "ar archive";
-    if depth > MAX_NESTING {
-        return Container::malformed(
-            KIND,
-            format!("it is nested more than {MAX_NESTING} deep in other archives"),
-        );
-    }
-    let file = match object::read::archive::ArchiveFile::parse(data) {
-        Ok(f) => f,
-        Err(e) => return Container::malformed(KIND, e.to_string()),
-    };
-    let mut parts = Parts {
-        kind: KIND,
-        what: "member",
-        depth,
-        order: None,
-        reading,
-    };
+    let bad = |why: String| Container::malformed(KIND, why);
+    nesting(KIND, depth, "archives")?;
+    let file = object::read::archive::ArchiveFile::parse(data).map_err(|e| bad(e.to_string()))?;
+    let mut parts = Parts::new(KIND, "member", reading, false);
     // The data (offset, size) of each member `members()` yields, in the
     // order of the file: sorted.
     let mut read = Vec::new();
     for member in file.members() {
-        let member = match member {
-            Ok(m) => m,
-            Err(e) => return Container::malformed(KIND, e.to_string()),
-        };
-        let bytes = match member.data(data) {
-            Ok(b) => b,
-            Err(e) => return Container::malformed(KIND, e.to_string()),
-        };
-        if let Err(c) = parts.add(&String::from_utf8_lossy(member.name()), bytes) {
-            return c;
-        }
+        let member = member.map_err(|e| bad(e.to_string()))?;
+        let bytes = member.data(data).map_err(|e| bad(e.to_string()))?;
+        parts.read(String::from_utf8_lossy(member.name()), bytes, depth + 1)?;
         read.push(member.file_range());
     }
-    if let Err(why) = symbol_table(&file, &read, reading) {
-        return Container::malformed(KIND, why);
-    }
-    parts.done()
+    symbol_table(&file, &read, reading).map_err(bad)?;
+    Ok(parts.done())
 }
 
 /// Whether every member the symbol table of the ar archive `file` names
@@ -282,23 +305,18 @@ fn symbol_table<'d, R: ReadRef<'d>>(
     read: &[(u64, u64)],
     reading: &Reading,
 ) -> Result<(), String> {
-    let symbols = match file.symbols() {
-        Ok(Some(s)) => s,
-        Ok(None) => return Ok(()),
-        Err(e) => return Err(format!("its symbol table does not parse: {e}")),
+    let parse = |e: object::Error| format!("its symbol table does not parse: {e}");
+    let Some(symbols) = file.symbols().map_err(parse)? else {
+        return Ok(());
     };
     let mut last = None;
     for symbol in symbols {
-        let at = match symbol {
-            Ok(s) => s.offset().0,
-            Err(e) => return Err(format!("its symbol table does not parse: {e}")),
-        };
+        let at = symbol.map_err(parse)?.offset().0;
         if last == Some(at) {
             continue;
         }
         last = Some(at);
-        // A member header read (60 bytes) and looked up.
-        reading.extra.set(reading.extra.get() + SYMBOL_COST);
+        reading.charge(SYMBOL_COST);
         let named = file.member(object::read::archive::ArchiveOffset(at));
         if !named.is_ok_and(|m| read.binary_search(&m.file_range()).is_ok()) {
             return Err(format!(
@@ -320,60 +338,36 @@ fn universal<'d, R: ReadRef<'d>, Fat: FatArch>(
     data: R,
     depth: usize,
     reading: &Reading,
-) -> Container {
+) -> Verdict {
     const KIND: &str = "universal Mach-O";
     let Ok(file) = MachOFatFile::<Fat>::parse(data) else {
-        return Container::bytes();
+        return Ok(Container::bytes());
     };
     let slices: Vec<Option<&[u8]>> = file.arches().iter().map(|a| a.data(data).ok()).collect();
-    let is_object = |b: &&[u8]| {
-        b.starts_with(b"!<arch>\n")
-            || matches!(
-                FileKind::parse(*b),
-                Ok(FileKind::MachO32 | FileKind::MachO64)
-            )
-    };
-    if !slices.iter().flatten().any(is_object) {
-        return Container::bytes();
+    if !slices.iter().flatten().any(|b| is_slice(b)) {
+        return Ok(Container::bytes());
     }
-    if depth > MAX_NESTING {
-        return Container::malformed(
-            KIND,
-            format!("it is nested more than {MAX_NESTING} deep in other containers"),
-        );
-    }
-    let mut parts = Parts {
-        kind: KIND,
-        what: "slice",
-        depth,
-        order: None,
-        reading,
-    };
+    nesting(KIND, depth, "containers")?;
+    let mut parts = Parts::new(KIND, "slice", reading, false);
     for (i, slice) in slices.into_iter().enumerate() {
-        let Some(bytes) = slice else {
-            return Container::malformed(KIND, format!("slice {i} runs past the end of the file"));
-        };
-        if !is_object(&bytes) {
-            return Container::malformed(
-                KIND,
-                format!("slice {i} is neither a Mach-O file nor an archive"),
-            );
+        let bad = |why: &str| Container::malformed(KIND, format!("slice {i} {why}"));
+        let bytes = slice.ok_or_else(|| bad("runs past the end of the file"))?;
+        if !is_slice(bytes) {
+            return Err(bad("is neither a Mach-O file nor an archive"));
         }
-        if let Err(c) = parts.add(&format!("{i}"), bytes) {
-            return c;
-        }
+        parts.read(i, bytes, depth + 1)?;
     }
-    parts.done()
+    Ok(parts.done())
 }
 
 /// A Mach-O, PE or COFF file, read by `object`: its byte order, or, when
 /// its headers do not parse, a problem (`strict`: its magic is a format's)
 /// or bytes (only the two machine bytes of a COFF header).
-fn parsed<'d, R: ReadRef<'d>>(data: R, kind: &'static str, strict: bool) -> Container {
+fn parsed<'d, R: ReadRef<'d>>(data: R, kind: &'static str, strict: bool) -> Verdict {
     match object::File::parse(data) {
-        Ok(f) => Container::ordered(kind, f.is_little_endian()),
-        Err(e) if strict => Container::malformed(kind, e.to_string()),
-        Err(_) => Container::bytes(),
+        Ok(f) => Ok(Container::ordered(kind, f.is_little_endian())),
+        Err(e) if strict => Err(Container::malformed(kind, e.to_string())),
+        Err(_) => Ok(Container::bytes()),
     }
 }
 
@@ -388,24 +382,23 @@ fn is_pe<'d, R: ReadRef<'d>>(data: R) -> bool {
 }
 
 /// The formats other than ELF and wasm whose headers state a byte order.
-fn other<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Container {
+fn other<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Verdict {
     if is_pe(data) {
         return parsed(data, "PE", true);
     }
     match FileKind::parse(data) {
         Ok(FileKind::MachO32 | FileKind::MachO64) => parsed(data, "Mach-O", true),
-        Ok(FileKind::MachOFat32) => universal::<R, object::macho::FatArch32>(data, depth, reading),
-        Ok(FileKind::MachOFat64) => universal::<R, object::macho::FatArch64>(data, depth, reading),
+        Ok(FileKind::MachOFat32) => universal::<R, FatArch32>(data, depth, reading),
+        Ok(FileKind::MachOFat64) => universal::<R, FatArch64>(data, depth, reading),
         // Without the PE signature, an MS-DOS program is bytes.
         Ok(FileKind::Coff | FileKind::CoffBig) => parsed(data, "COFF", false),
         // AIX: big-endian, as `object` reads it.
         Ok(FileKind::Xcoff32 | FileKind::Xcoff64) => parsed(data, "XCOFF", true),
         // A short import object of a Windows import library: little-endian.
-        Ok(FileKind::CoffImport) => match object::read::coff::ImportFile::parse(data) {
-            Ok(_) => Container::ordered("COFF", true),
-            Err(_) => Container::bytes(),
-        },
-        _ => Container::bytes(),
+        Ok(FileKind::CoffImport) if object::read::coff::ImportFile::parse(data).is_ok() => {
+            Ok(Container::ordered("COFF", true))
+        }
+        _ => Ok(Container::bytes()),
     }
 }
 
@@ -478,31 +471,37 @@ fn machine(stored: u16, order: ByteOrder) -> Result<(), String> {
 /// [`Container::cost`] is what that spent.
 pub fn inspect<'d, R: ReadRef<'d>>(data: R, len: u64) -> Container {
     let reading = Reading::new(len);
-    let mut c = inspect_at(data, len, 0, &reading);
-    c.cost = reading.cost();
-    c
+    let c = headers(data, len, 0, &reading).unwrap_or_else(|c| c);
+    Container {
+        cost: reading.cost(),
+        ..c
+    }
+}
+
+/// The `n`-byte unsigned number at `at` of `b`, stored in `order`.
+fn int(b: &[u8], at: usize, n: usize, order: ByteOrder) -> u64 {
+    let mut w = [0u8; 8];
+    w[..n].copy_from_slice(&b[at..at + n]);
+    if order == ByteOrder::Big {
+        w[..n].reverse();
+    }
+    u64::from_le_bytes(w)
 }
 
 /// The header checks of an ELF file whose first bytes (up to 64) are
 /// `head`: its byte order, or the problem.
 fn elf_header(head: &[u8], len: u64) -> Result<ByteOrder, Container> {
-    let kind = "ELF";
+    let bad = |why: String| Container::malformed("ELF", why);
     if head.len() < 6 {
-        return Err(Container::malformed(
-            kind,
-            "the file ends inside the ELF identification",
-        ));
+        return Err(bad("the file ends inside the ELF identification".into()));
     }
     let order = match head[5] {
         1 => ByteOrder::Little,
         2 => ByteOrder::Big,
         d => {
-            return Err(Container::malformed(
-                kind,
-                format!(
-                    "its byte-order byte (EI_DATA) is {d}, neither 1 (little-endian) nor 2 (big-endian)"
-                ),
-            ))
+            return Err(bad(format!(
+            "its byte-order byte (EI_DATA) is {d}, neither 1 (little-endian) nor 2 (big-endian)"
+        )))
         }
     };
     // e_ehsize, the header's own size, read in the declared order: a
@@ -511,34 +510,40 @@ fn elf_header(head: &[u8], len: u64) -> Result<ByteOrder, Container> {
         1 => (40, 52),
         2 => (52, 64),
         c => {
-            return Err(Container::malformed(
-                kind,
-                format!("its class byte (EI_CLASS) is {c}, neither 1 nor 2"),
-            ))
+            return Err(bad(format!(
+                "its class byte (EI_CLASS) is {c}, neither 1 nor 2"
+            )))
         }
     };
-    let Some(b) = head.get(at..at + 2) else {
-        return Err(Container::malformed(
-            kind,
-            format!("the file ends inside the ELF header ({len} bytes)"),
-        ));
-    };
-    let ehsize = match order {
-        ByteOrder::Big => u16::from_be_bytes([b[0], b[1]]),
-        _ => u16::from_le_bytes([b[0], b[1]]),
-    };
-    if ehsize != want {
-        return Err(Container::malformed(
-            kind,
-            format!(
-                "its header size (e_ehsize) reads {ehsize} in the byte order EI_DATA declares ({}), not {want}",
-                if order == ByteOrder::Big { "big-endian" } else { "little-endian" }
-            ),
-        ));
+    if head.len() < at + 2 {
+        return Err(bad(format!(
+            "the file ends inside the ELF header ({len} bytes)"
+        )));
     }
-    machine(u16::from_le_bytes([head[18], head[19]]), order)
-        .map_err(|why| Container::malformed(kind, why))?;
+    let ehsize = int(head, at, 2, order);
+    if ehsize != want {
+        return Err(bad(format!(
+            "its header size (e_ehsize) reads {ehsize} in the byte order EI_DATA declares ({}), not {want}",
+            order_name(order)
+        )));
+    }
+    machine(u16::from_le_bytes([head[18], head[19]]), order).map_err(bad)?;
     Ok(order)
+}
+
+/// The problem of an ELF file's `what` of `size` bytes at `off` that runs
+/// past the end of the file (`len` bytes), if it does.
+fn within(off: u64, size: u64, len: u64, what: impl FnOnce() -> String) -> Result<(), Container> {
+    if off.checked_add(size).is_some_and(|end| end <= len) {
+        return Ok(());
+    }
+    Err(Container::malformed(
+        "ELF",
+        format!(
+            "{} ({size} bytes at {off:#x}) runs past the end of the file ({len} bytes): the file is cut off",
+            what()
+        ),
+    ))
 }
 
 /// Files up to this size are read into memory whole and their headers read
@@ -564,79 +569,40 @@ pub fn inspect_file(file: &std::fs::File, len: u64) -> std::io::Result<Container
         file.take(len).read_to_end(&mut bytes)?;
         return Ok(inspect(&bytes[..], bytes.len() as u64));
     }
-    large::inspect(file, len, 0)
+    large::inspect(file, len)
 }
 
 /// [`inspect`] of a file nested `depth` deep in containers, charged to
 /// `reading`.
-fn inspect_at<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize, reading: &Reading) -> Container {
+fn headers<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize, reading: &Reading) -> Verdict {
     let head = data.read_bytes_at(0, len.min(64)).unwrap_or(&[]);
     // A System V or GNU archive, or an AIX big archive.
     if head.starts_with(b"!<arch>\n") || head.starts_with(b"<bigaf>\n") {
         return archive(data, depth, reading);
     }
-    let elf = head.starts_with(b"\x7fELF");
-    let wasm = head.starts_with(b"\0asm");
-    if !elf && !wasm {
+    if head.starts_with(b"\0asm") {
+        let bytes = data
+            .read_bytes_at(0, len)
+            .map_err(|()| Container::malformed("wasm", "the file cannot be read"))?;
+        return Ok(large::wasm(&mut std::io::Cursor::new(bytes), len));
+    }
+    if !head.starts_with(b"\x7fELF") {
         return other(data, depth, reading);
     }
-    let kind = if elf { "ELF" } else { "wasm" };
-    if elf {
-        if let Err(c) = elf_header(head, len) {
-            return c;
+    elf_header(head, len)?;
+    let file = object::File::parse(data).map_err(|e| Container::malformed("ELF", e.to_string()))?;
+    for s in file.sections() {
+        if let Some((off, size)) = s.file_range() {
+            within(off, size, len, || {
+                format!("section {}", s.name().unwrap_or("?"))
+            })?;
         }
     }
-    if wasm {
-        let Ok(bytes) = data.read_bytes_at(0, len) else {
-            return Container::malformed(kind, "the file cannot be read");
-        };
-        return large::wasm(&mut std::io::Cursor::new(bytes), len);
+    for s in file.segments() {
+        let (off, size) = s.file_range();
+        within(off, size, len, || "a segment".into())?;
     }
-    match FileKind::parse(data) {
-        Ok(FileKind::Elf32 | FileKind::Elf64 | FileKind::Wasm) => {}
-        Ok(_) => unreachable!("the magic is ELF's or wasm's"),
-        Err(e) => return Container::malformed(kind, e.to_string()),
-    }
-    let file = match object::File::parse(data) {
-        Ok(f) => f,
-        Err(e) => return Container::malformed(kind, e.to_string()),
-    };
-    if elf {
-        for s in file.sections() {
-            if let Some((off, size)) = s.file_range() {
-                if off.checked_add(size).is_none_or(|end| end > len) {
-                    return Container::malformed(
-                        kind,
-                        format!(
-                            "section {} ({size} bytes at {off:#x}) runs past the end of the file ({len} bytes): the file is cut off",
-                            s.name().unwrap_or("?")
-                        ),
-                    );
-                }
-            }
-        }
-        for s in file.segments() {
-            let (off, size) = s.file_range();
-            if off.checked_add(size).is_none_or(|end| end > len) {
-                return Container::malformed(
-                    kind,
-                    format!(
-                        "a segment ({size} bytes at {off:#x}) runs past the end of the file ({len} bytes): the file is cut off"
-                    ),
-                );
-            }
-        }
-    }
-    Container {
-        kind,
-        order: Some(if file.is_little_endian() {
-            ByteOrder::Little
-        } else {
-            ByteOrder::Big
-        }),
-        problem: None,
-        cost: 0,
-    }
+    Ok(Container::ordered("ELF", file.is_little_endian()))
 }
 
 #[cfg(test)]
