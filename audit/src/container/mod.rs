@@ -15,19 +15,16 @@
 //! A file that opens with the ELF, wasm, Mach-O or PE magic (for PE, the
 //! MS-DOS magic and a PE signature where its `e_lfanew` points) but whose
 //! headers do not parse (for ELF, also a byte-order byte `EI_DATA` other
-//! than 1 or 2, a header that reads differently in the order it declares:
-//! an `e_ehsize` other than the header's size, an `e_machine` that names no
-//! machine in that order or a machine of the other order only, or
-//! `EM_NONE`; a header cut off, sections or segments past the end of the
-//! file; for an ar archive, a symbol table that does not parse or names a
-//! member the archive does not yield) is a problem: the audit cannot tell
-//! the byte order the file declares, and a loader may still run it
-//! (`docs/audit.md`, "Bad input"). A file with the
-//! universal magic none of whose slices is a Mach-O file or an archive (a
-//! Java class file has the same magic), and one that only the two machine
-//! bytes of a COFF header open but that does not parse as COFF, are bytes.
-//! Every other file, including one of no known format, is scanned as
-//! bytes, with no problem of its own.
+//! than 1 or 2 or one its `e_ehsize` or `e_machine` contradict, `EM_NONE`,
+//! a header, sections or segments cut off by the end of the file; for an
+//! ar archive, a symbol table that does not parse or names a member the
+//! archive does not yield) is a problem: the audit cannot tell the byte
+//! order the file declares, and a loader may still run it (`docs/audit.md`,
+//! "Bad input"). A file with the universal magic none of whose slices is a
+//! Mach-O file or an archive (a Java class file has the same magic), and
+//! one that only the two machine bytes of a COFF header open but that does
+//! not parse as COFF, are bytes. Every other file, including one of no
+//! known format, is scanned as bytes, with no problem of its own.
 //!
 //! A wasm module or component is read by its sections (each must end
 //! within the file), not parsed further. A file over [`IN_MEMORY_BYTES`] is
@@ -255,10 +252,8 @@ impl<'r> Parts<'r> {
     fn read(&mut self, name: impl Display, bytes: &[u8], depth: usize) -> Result<(), Container> {
         let len = bytes.len() as u64;
         self.count(len)?;
-        self.add(
-            name,
-            headers(bytes, len, depth, self.reading).unwrap_or_else(|c| c),
-        )
+        let part = headers(bytes, len, depth, self.reading);
+        self.add(name, part.unwrap_or_else(|c| c))
     }
 
     fn done(self) -> Container {
