@@ -32,9 +32,10 @@ pub struct Record {
     pub sha256: [u8; 32],
     /// Whether its marker is intact ([`MARK`]).
     pub marked: bool,
-    /// Whether its name field is malformed (an upper-case or other byte
-    /// outside a name, a non-NUL byte after the NULs): [`name`](Self::name)
-    /// then shows the field's bytes. A problem.
+    /// Whether its name field is malformed: well-formed but for one byte (a
+    /// name byte changed to one outside a name or to NUL, or a byte of the
+    /// NUL padding set); [`name`](Self::name) then shows the field's bytes. A
+    /// problem.
     pub malformed: bool,
     /// Bytes of the record in the file when the end of the file cuts it
     /// off after its intact marker ([`Record::cut_off`]; the name shows
@@ -49,13 +50,37 @@ pub fn shown_name(field: &[u8]) -> String {
     field[..end].escape_ascii().to_string()
 }
 
-/// Whether `field` is a name field with at most one byte changed: printable
-/// ASCII up to its first NUL byte (at least one), then NUL bytes but one.
+/// Whether `field` opens with a byte other than NUL and is a well-formed
+/// name field ([`parse_name`]) but for one byte: a name with one byte changed (to NUL
+/// included), or one byte of its NUL padding set. The byte changed is the
+/// first that breaks the form `name NUL*`, or the first NUL (a name byte set
+/// to NUL): each is tried with a name byte and with NUL in its place.
+///
+/// [`parse_name`]: actlut_codegen::record::parse_name
 fn nearly_a_name(field: &[u8]) -> bool {
-    let k = field.iter().position(|&b| b == 0).unwrap_or(field.len());
-    k > 0
-        && field[..k].iter().all(u8::is_ascii_graphic)
-        && field[k..].iter().filter(|&&b| b != 0).count() <= 1
+    let good = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+    let nul = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    if nul == 0 {
+        return false;
+    }
+    let broken = (0..field.len()).find(|&i| {
+        if i < nul {
+            !good(field[i])
+        } else {
+            field[i] != 0
+        }
+    });
+    [broken, Some(nul)]
+        .into_iter()
+        .flatten()
+        .filter(|&i| i < field.len())
+        .any(|i| {
+            [b'a', 0].into_iter().any(|b| {
+                let mut mended = field.to_vec();
+                mended[i] = b;
+                actlut_codegen::record::parse_name(&mended).is_some()
+            })
+        })
 }
 
 impl Record {
@@ -74,8 +99,9 @@ impl Record {
             // With its marker intact, a record is a record: a malformed name
             // field is a problem, never a reason to skip it. Bytes that merely
             // hold the marker (an rlib's metadata: its documentation, its
-            // constants) are no record: a name field is a name then its NUL
-            // padding, and one changed byte leaves it nearly so.
+            // constants; a program's other string constants after it) are no
+            // record: a name field is a name then its NUL padding, and one
+            // changed byte leaves it one byte from that.
             None if marked && nearly_a_name(field) => (shown_name(field), true),
             None => return None,
         };

@@ -217,6 +217,66 @@ mod manifest {
         let b = record(b"gelubf16", "gelu_bf16", hash);
         assert!(Record::parse(&b, 0, true).is_some_and(|r| !r.marked));
     }
+
+    /// The eighth attack's finding: a program that holds the marker as a
+    /// string constant, other constants after it (rustc's own panic path,
+    /// 8-byte literals), was a record with a malformed name field: exit 1
+    /// for an honest file. Printable bytes are no name field unless one
+    /// byte from one.
+    #[test]
+    fn the_marker_before_other_constants_is_no_record() {
+        for after in [
+            &b"/rustc/59807616e1fa2540724bfbac1"[..],
+            b"hash_lenCowBytesocommentTagbanwa",
+            b"gelu_bf16 is the table of GELU..",
+            &[0; 32],
+            &[b' '; 32],
+        ] {
+            let mut b = MARK.to_vec();
+            b.extend_from_slice(after);
+            b.extend_from_slice(&[0x5A; 32]);
+            assert_eq!(
+                Record::parse(&b, 0, false),
+                None,
+                "{}",
+                after.escape_ascii()
+            );
+        }
+    }
+
+    /// Every change of one byte of a name field with its marker intact
+    /// leaves a record: another well-formed name (then held to the lock by
+    /// that name) or a malformed one (a problem), but for a first byte set
+    /// to NUL (no name byte left before the padding: such bytes are no
+    /// record).
+    #[test]
+    fn every_one_byte_change_of_a_name_field_leaves_a_record() {
+        // A name of 32 bytes has no padding.
+        let full = "abcdefghijklmnopqrstuvwxyz_01234";
+        for name in ["gelu_bf16", "exp_f16", full] {
+            let intact = record(&MARK, name, [7; 32]);
+            for at in 8..8 + 32 {
+                for value in 0..=255u8 {
+                    let mut b = intact.clone();
+                    if b[at] == value {
+                        continue;
+                    }
+                    b[at] = value;
+                    let r = Record::parse(&b, 0, false);
+                    if at == 8 && value == 0 {
+                        assert_eq!(r, None, "{name}");
+                        continue;
+                    }
+                    let r = r.unwrap_or_else(|| panic!("{name}: byte {at} set to {value:#04x}"));
+                    let well_formed = actlut_codegen::record::parse_name(&b[8..40]).is_some();
+                    assert_eq!(
+                        r.malformed, !well_formed,
+                        "{name}: byte {at} set to {value:#04x}"
+                    );
+                }
+            }
+        }
+    }
 }
 
 mod ops {
