@@ -1,10 +1,7 @@
 //! Compact stored forms: a candidate found by its key windows compared byte for byte, and
 //! every `ACTLUTC1` header validated, hashed and decoded.
 
-use std::format;
-use std::string::ToString;
-use std::vec::Vec;
-
+use actlut_codegen::compact::{CompactRef, ENTRIES, HEADER_BYTES};
 use actlut_codegen::Format;
 
 use crate::compact::{self, CompactDetail, Decoded, FoundBy};
@@ -73,46 +70,30 @@ impl Scanner<'_> {
         if !compact::passes_sample(sampled) {
             return (None, (0, 0, false));
         }
-        self.compared += (j1 - j0) as u64;
+        let len = (j1 - j0) as usize;
+        self.compared += len as u64;
         let covered_matching = covered
             .iter()
             .filter(|&&j| self.buf[at(j as i64)] == im.bytes[j as usize])
             .count();
-        let mut evidence = 0usize;
-        let mut evidence_at = Vec::new();
-        for o in j0..=j1 - compact::KEY_BYTES as i64 {
-            let o = o as usize;
-            if im.is_key(o) {
-                let from = at(o as i64);
-                if self.buf[from..from + compact::KEY_BYTES] == im.bytes[o..o + compact::KEY_BYTES]
-                {
-                    evidence += 1;
-                    let p = (start + o as i64) as u64;
-                    evidence_at.push((p, p + compact::KEY_BYTES as u64 - 1));
-                }
-            }
-        }
-        let dir_end = actlut_codegen::compact::HEADER_BYTES
-            + 4 * (actlut_codegen::compact::ENTRIES >> im.bytes[8]);
+        let key = compact::KEY_BYTES;
+        let evidence_at: Vec<(u64, u64)> = (j0 as usize..=j1 as usize - key)
+            .filter(|&o| im.is_key(o) && self.buf[at(o as i64)..][..key] == im.bytes[o..o + key])
+            .map(|o| (start + o as i64) as u64)
+            .map(|p| (p, p + key as u64 - 1))
+            .collect();
+        let evidence = evidence_at.len();
+        // The differing bytes, by part: header, directory, pool.
+        let dir_end = HEADER_BYTES + 4 * (ENTRIES >> im.bytes[8]);
         let mut parts = [0usize; 3];
         let mut first = Vec::new();
-        let mut differing = 0;
-        for j in j0..j1 {
-            if self.buf[at(j)] != im.bytes[j as usize] {
-                differing += 1;
-                let part = if (j as usize) < actlut_codegen::compact::HEADER_BYTES {
-                    0
-                } else if (j as usize) < dir_end {
-                    1
-                } else {
-                    2
-                };
-                parts[part] += 1;
-                if first.len() < FIRST_DIFFERENCES {
-                    first.push(j as usize);
-                }
+        for j in (j0 as usize..j1 as usize).filter(|&j| self.buf[at(j as i64)] != im.bytes[j]) {
+            parts[usize::from(j >= HEADER_BYTES) + usize::from(j >= dir_end)] += 1;
+            if first.len() < FIRST_DIFFERENCES {
+                first.push(j);
             }
         }
+        let differing: usize = parts.iter().sum();
         let share = (covered_matching * 1000 / covered.len()) as u32;
         let complete = j0 == 0 && j1 == n;
         // Cut off by an end of the file: also judged against the whole
@@ -130,21 +111,21 @@ impl Scanner<'_> {
         let reference = &self.index.refs[im.reference];
         let form = &reference.extra[im.form - 1];
         let present = &self.buf[at(j0)..at(j1)];
-        let (verdict, decoded, logical, sha256) = if !complete {
-            (Verdict::Truncated, Decoded::Absent, None, None)
+        let sha256 = complete.then(|| match differing {
+            0 => form.sha256,
+            _ => actlut_codegen::sha256(present),
+        });
+        let (verdict, decoded, logical) = if !complete {
+            (Verdict::Truncated, Decoded::Absent, None)
         } else if differing == 0 {
-            (
-                Verdict::Intact,
-                Decoded::Same,
-                Some(reference.sha256),
-                Some(form.sha256),
-            )
+            (Verdict::Intact, Decoded::Same, Some(reference.sha256))
         } else {
+            self.compared += ENTRIES as u64;
             // What a compact build runs: its compiled-in header (the known
             // one) over the directory and pool found here.
-            let mut bytes = im.bytes[..actlut_codegen::compact::HEADER_BYTES].to_vec();
-            bytes.extend_from_slice(&present[actlut_codegen::compact::HEADER_BYTES..]);
-            let (decoded, logical) = match actlut_codegen::compact::CompactRef::from_bytes(&bytes) {
+            let mut bytes = im.bytes[..HEADER_BYTES].to_vec();
+            bytes.extend_from_slice(&present[HEADER_BYTES..]);
+            let (decoded, logical) = match CompactRef::from_bytes(&bytes) {
                 Err(e) => (Decoded::Invalid(e.to_string()), None),
                 Ok(view) => {
                     let entries = compact::decode_all(&view);
@@ -152,55 +133,34 @@ impl Scanner<'_> {
                         .index
                         .known
                         .iter()
-                        .find(|k| k.reference == im.reference)
-                        .expect("a compact form of a 16-bit reference");
-                    let logical = actlut_codegen::sha256(&actlut_codegen::table_bytes_le(
-                        reference.format,
-                        &entries,
-                    ));
+                        .find(|k| k.reference == im.reference);
+                    let known = known.expect("a compact form of a 16-bit reference");
+                    let table = actlut_codegen::table_bytes_le(reference.format, &entries);
+                    let logical = Some(actlut_codegen::sha256(&table));
                     match compact::compare(&entries, &known.entries) {
-                        (0, _) => (Decoded::Same, Some(logical)),
-                        (entries, first) => (Decoded::Differs { entries, first }, Some(logical)),
+                        (0, _) => (Decoded::Same, logical),
+                        (entries, first) => (Decoded::Differs { entries, first }, logical),
                     }
                 }
             };
-            (
-                Verdict::Modified,
-                decoded,
-                logical,
-                Some(actlut_codegen::sha256(present)),
-            )
+            (Verdict::Modified, decoded, logical)
         };
-        if verdict == Verdict::Modified {
-            self.compared += actlut_codegen::compact::ENTRIES as u64;
-        }
-        let found = Found {
-            offset: lo as u64,
-            len: (j1 - j0) as usize,
+        let mut found = Found {
             form_offset: j0 as usize,
             form_len: n as usize,
-            order: ByteOrder::Bytes,
             names: reference.names.clone(),
             format: reference.format,
             form: form.label.clone(),
-            verdict,
             differing,
-            matching: (j1 - j0) as usize - differing,
+            matching: len - differing,
             evidence,
             first_differences: first,
             sha256,
-            compact: Some(CompactDetail {
-                found_by: FoundBy::Content,
-                header: parts[0],
-                directory: parts[1],
-                pool: parts[2],
-                decoded,
-                other_packing: false,
-                logical_sha256: logical,
-                nearest: None,
-            }),
-            foreign_order: false,
+            ..header_found(lo as u64, len, verdict, decoded)
         };
+        let detail = found.compact.as_mut().expect("a compact detail");
+        [detail.header, detail.directory, detail.pool] = parts;
+        (detail.found_by, detail.logical_sha256) = (FoundBy::Content, logical);
         let evidence_at = Evidence::new(evidence_at);
         (Some((found, evidence_at)), (evidence, share, complete))
     }
@@ -212,98 +172,46 @@ impl Scanner<'_> {
         let mut i = 0;
         while i < self.headers.len() {
             let p = self.headers[i];
-            let at = (p - self.base) as usize;
-            let h = &self.buf[at..];
-            let declared = if h.len() >= actlut_codegen::compact::HEADER_BYTES {
-                compact::plausible_header(&h[..actlut_codegen::compact::HEADER_BYTES])
-            } else if eof {
-                None
-            } else {
-                i += 1;
-                continue;
+            let h = &self.buf[(p - self.base) as usize..];
+            let declared = h.get(..HEADER_BYTES).and_then(compact::plausible_header);
+            // A header, or a declared form, that the next bytes may complete.
+            let waits = match declared {
+                Some(Ok(len)) => p + len as u64 > end,
+                _ => h.len() < HEADER_BYTES,
             };
-            // Every header is a finding or nothing; each finding costs the
-            // budget, and one whose declared form is in the buffer costs
-            // validating, hashing and decoding it too.
-            let cost = match declared {
-                None => 0,
-                Some(Ok(len)) if p + len as u64 <= end => {
-                    FINDING_COST + (2 * actlut_codegen::compact::ENTRIES + len) as u64
-                }
-                Some(_) => FINDING_COST,
-            };
-            if matches!(declared, Some(Ok(len)) if p + len as u64 > end) && !eof {
+            if waits && !eof {
                 i += 1;
                 continue;
             }
             self.headers.swap_remove(i);
-            if cost == 0 || !self.keep(Kind::Header, p) || !self.spend(cost, Kind::Header, p) {
+            // Every header is a finding or nothing; each finding costs the
+            // budget, and one whose declared form is in the buffer costs
+            // validating, hashing and decoding it too.
+            let Some(declared) = declared else { continue };
+            let cost = match declared {
+                Ok(len) if p + len as u64 <= end => FINDING_COST + (2 * ENTRIES + len) as u64,
+                _ => FINDING_COST,
+            };
+            if !self.keep(Kind::Header, p) || !self.spend(cost, Kind::Header, p) {
                 continue;
             }
             let found = match declared {
-                None => None,
-                Some(Err(declared)) => Some(self.header_found(
+                Err(declared) => header_found(
                     p,
-                    actlut_codegen::compact::HEADER_BYTES,
+                    HEADER_BYTES,
                     Verdict::Invalid,
                     Decoded::Invalid(format!(
                         "its header declares {declared} bytes, more than any stored form ({})",
                         compact::MAX_STORED_BYTES
                     )),
-                )),
-                Some(Ok(len)) if p + len as u64 > end => {
-                    let mut f = self.header_found(
-                        p,
-                        (end - p) as usize,
-                        Verdict::Truncated,
-                        Decoded::Absent,
-                    );
-                    f.form_len = len;
-                    Some(f)
-                }
-                Some(Ok(len)) => Some(self.evaluate_header(p, len)),
+                ),
+                Ok(len) if p + len as u64 > end => Found {
+                    form_len: len,
+                    ..header_found(p, (end - p) as usize, Verdict::Truncated, Decoded::Absent)
+                },
+                Ok(len) => self.evaluate_header(p, len),
             };
-            if let Some(f) = found {
-                self.by_header.push(f);
-            }
-        }
-    }
-
-    /// A compact form found by its header, as yet of no known table (its
-    /// SHA-256 is set where it is valid).
-    pub(crate) fn header_found(
-        &self,
-        p: u64,
-        len: usize,
-        verdict: Verdict,
-        decoded: Decoded,
-    ) -> Found {
-        Found {
-            offset: p,
-            len,
-            form_offset: 0,
-            form_len: len,
-            order: ByteOrder::Bytes,
-            names: Vec::new(),
-            format: Format::F16,
-            form: COMPACT_FORM.to_string(),
-            verdict,
-            differing: 0,
-            matching: 0,
-            evidence: 0,
-            first_differences: Vec::new(),
-            sha256: None,
-            compact: Some(CompactDetail {
-                found_by: FoundBy::Header,
-                header: 0,
-                directory: 0,
-                pool: 0,
-                decoded,
-                other_packing: false,
-                logical_sha256: None,
-                nearest: None,
-            }),
-            foreign_order: false,
+            self.by_header.push(found);
         }
     }
 
@@ -312,15 +220,15 @@ impl Scanner<'_> {
     pub(crate) fn evaluate_header(&self, p: u64, len: usize) -> Found {
         let at = (p - self.base) as usize;
         let bytes = &self.buf[at..at + len];
-        let view = match actlut_codegen::compact::CompactRef::from_bytes(bytes) {
+        let view = match CompactRef::from_bytes(bytes) {
             Ok(view) => view,
             Err(e) => {
-                return self.header_found(p, len, Verdict::Invalid, Decoded::Invalid(e.to_string()))
+                return header_found(p, len, Verdict::Invalid, Decoded::Invalid(e.to_string()))
             }
         };
         let sha = actlut_codegen::sha256(bytes);
-        let mut f = self.header_found(p, len, Verdict::Intact, Decoded::Same);
-        f.form = crate::limits::compact_form_label(view.layout()).to_string();
+        let mut f = header_found(p, len, Verdict::Intact, Decoded::Same);
+        f.form = compact_form_label(view.layout()).to_string();
         f.sha256 = Some(sha);
         let index = self.index;
         let name = |f: &mut Found, r: usize| {
@@ -335,7 +243,7 @@ impl Scanner<'_> {
         if let Some(im) = known_form {
             detail.logical_sha256 = Some(index.refs[im.reference].sha256);
             f.form = index.refs[im.reference].extra[im.form - 1].label.clone();
-            f.matching = actlut_codegen::compact::ENTRIES;
+            f.matching = ENTRIES;
             name(&mut f, im.reference);
             return f;
         }
@@ -349,7 +257,7 @@ impl Scanner<'_> {
             .find(|k| index.refs[k.reference].sha256 == logical);
         if let Some(k) = same {
             detail.other_packing = true;
-            f.matching = actlut_codegen::compact::ENTRIES;
+            f.matching = ENTRIES;
             name(&mut f, k.reference);
             return f;
         }
@@ -360,7 +268,7 @@ impl Scanner<'_> {
         let known = &index.known[k];
         let (differing, first) = compact::compare(&entries, &known.entries);
         f.matching = matching;
-        if matching >= actlut_codegen::compact::ENTRIES / 2 {
+        if matching >= ENTRIES / 2 {
             f.verdict = Verdict::Modified;
             f.differing = differing;
             f.first_differences = first.clone();
@@ -375,5 +283,37 @@ impl Scanner<'_> {
             detail.nearest = Some((index.refs[known.reference].names.clone(), matching));
         }
         f
+    }
+}
+
+/// A compact form found by its header, as yet of no known table (its
+/// SHA-256 is set where it is valid).
+fn header_found(p: u64, len: usize, verdict: Verdict, decoded: Decoded) -> Found {
+    Found {
+        offset: p,
+        len,
+        form_offset: 0,
+        form_len: len,
+        order: ByteOrder::Bytes,
+        names: Vec::new(),
+        format: Format::F16,
+        form: COMPACT_FORM.to_string(),
+        verdict,
+        differing: 0,
+        matching: 0,
+        evidence: 0,
+        first_differences: Vec::new(),
+        sha256: None,
+        compact: Some(CompactDetail {
+            found_by: FoundBy::Header,
+            header: 0,
+            directory: 0,
+            pool: 0,
+            decoded,
+            other_packing: false,
+            logical_sha256: None,
+            nearest: None,
+        }),
+        foreign_order: false,
     }
 }
