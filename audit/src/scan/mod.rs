@@ -4,14 +4,13 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::vec::Vec;
 
 use crate::index::Index;
 use crate::limits::*;
 use crate::manifest::Record;
 use crate::reference::ByteOrder;
 use crate::report::Report;
-use crate::report::{Found, Unjudged};
+use crate::report::{Found, Kind, Unjudged};
 
 mod cover;
 mod declarations;
@@ -196,28 +195,24 @@ impl<'a> Scanner<'a> {
 
     /// Spends `cost` on judging a thing of `kind` at `at`, or, when the
     /// budget is spent, records that it was not judged and returns false.
-    pub(crate) fn spend(&mut self, cost: u64, kind: crate::report::Kind, at: u64) -> bool {
+    pub(crate) fn spend(&mut self, cost: u64, kind: Kind, at: u64) -> bool {
         if self.compared > self.budget() {
-            self.too_many = true;
-            self.unjudged.add(kind, at);
-            return false;
+            return self.not_judged(kind, at);
         }
         self.compared += cost;
         true
     }
 
-    /// Findings kept so far, of every kind.
-    pub(crate) fn kept(&self) -> usize {
-        self.found.len() + self.by_header.len() + self.records.len() + self.declared.len()
+    /// Whether one more finding of `kind` at `at` may be kept: once
+    /// [`MAX_FOUND`] findings of every kind are, it records that it was not
+    /// judged and returns false.
+    pub(crate) fn keep(&mut self, kind: Kind, at: u64) -> bool {
+        let kept = self.found.len() + self.by_header.len() + self.records.len();
+        kept + self.declared.len() < MAX_FOUND || self.not_judged(kind, at)
     }
 
-    /// Whether one more finding of `kind` at `at` may be kept: once
-    /// [`MAX_FOUND`] are, it records that it was not judged and returns
-    /// false.
-    pub(crate) fn keep(&mut self, kind: crate::report::Kind, at: u64) -> bool {
-        if self.kept() < MAX_FOUND {
-            return true;
-        }
+    /// Records that a thing of `kind` at `at` was not judged; false.
+    fn not_judged(&mut self, kind: Kind, at: u64) -> bool {
         self.too_many = true;
         self.unjudged.add(kind, at);
         false
@@ -246,8 +241,7 @@ impl<'a> Scanner<'a> {
         let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
         let keep = self.declared_at.iter().fold(keep, |k, &p| k.min(p));
         if keep > self.base {
-            let drop = (keep - self.base) as usize;
-            self.buf.drain(..drop);
+            self.buf.drain(..(keep - self.base) as usize);
             self.base = keep;
             // The votes left are those of the candidates not yet ready
             // (`verify_ready` takes the others), all after `keep`.
@@ -268,9 +262,8 @@ impl<'a> Scanner<'a> {
 /// module (little-endian). `None` for anything else (a raw image).
 fn declared_order(head: &[u8]) -> Option<ByteOrder> {
     match head {
-        [0x7F, b'E', b'L', b'F', _, 1, ..] => Some(ByteOrder::Little),
+        [0x7F, b'E', b'L', b'F', _, 1, ..] | [0, b'a', b's', b'm', ..] => Some(ByteOrder::Little),
         [0x7F, b'E', b'L', b'F', _, 2, ..] => Some(ByteOrder::Big),
-        [0, b'a', b's', b'm', ..] => Some(ByteOrder::Little),
         _ => None,
     }
 }
