@@ -2,8 +2,12 @@
 //! header, hash or name field), judged once their bytes are in the buffer
 //! ([`crate::declared`]).
 
+use actlut_codegen::record::{Representation, StoredOrder};
+
 use crate::declared::MAX_DECLARATION_BYTES;
 use crate::limits::FINDING_COST;
+use crate::reference::ByteOrder;
+use crate::report::Kind;
 
 use super::Scanner;
 
@@ -18,38 +22,29 @@ impl Scanner<'_> {
         let end = self.end();
         self.declared_at.sort_unstable();
         self.declared_at.dedup();
-        let mut waiting = Vec::new();
-        for p in core::mem::take(&mut self.declared_at) {
-            if !last && p + REACH > end {
-                waiting.push(p);
-                continue;
-            }
+        // Those in reach of the end wait for more bytes (all come in order).
+        let ready = self
+            .declared_at
+            .partition_point(|&p| last || p + REACH <= end);
+        for p in self.declared_at.drain(..ready).collect::<Vec<_>>() {
             if p < self.base {
                 continue;
             }
             // Looking at a candidate (its fields looked up among the known
-            // tables) costs 64, charged before anything else is done with
-            // it, and every byte it compares with a known table after it one
-            // unit more; a record found also pays a finding's cost and the
-            // table it hashes, one unit per two bytes. Once the budget is
-            // spent or [`crate::limits::MAX_FOUND`] findings are kept, it is not
-            // judged.
-            let kind = crate::report::Kind::Declaration;
-            if !self.spend(64, kind, p) || !self.keep(kind, p) {
+            // tables) costs 64, charged first, and every byte it compares
+            // with a known table one unit more; a record found also pays a
+            // finding's cost and the table it hashes, one unit per two bytes.
+            if !self.spend(64, Kind::Declaration, p) || !self.keep(Kind::Declaration, p) {
                 continue;
             }
-            // Candidates come in order of offset: one at or before the last
-            // judged was judged already.
             if self.declared_to.is_some_and(|q| p <= q) {
                 continue;
             }
             self.declared_to = Some(p);
             let at = (p - self.base) as usize;
             let to = (at + REACH as usize).min(self.buf.len());
-            let (d, compared, recompute) =
-                self.index
-                    .declared
-                    .judge_costed(p, &self.buf[at..to], self.native);
+            let judge = &self.index.declared;
+            let (d, compared, recompute) = judge.judge_costed(p, &self.buf[at..to], self.native);
             // Computing a declared op again: the first ones from the op
             // allowance, the rest from the budget.
             let free = recompute.min(self.op_allowance);
@@ -60,48 +55,36 @@ impl Scanner<'_> {
                 if let Some((lo, hi, order)) = self.clearing(&d) {
                     self.cover.insert(lo, hi);
                     self.declared_extents.insert((lo, hi));
-                    let found = self.found.len();
-                    self.intact
-                        .push(super::verify::Intact::declared(found, lo, hi, order));
+                    let intact = super::verify::Intact::declared(self.found.len(), lo, hi, order);
+                    self.intact.push(intact);
                 }
                 self.declared.push(d);
             }
         }
-        self.declared_at = waiting;
     }
 
-    /// The file range of a declared full table verified intact where its
-    /// declaration stands, in the file's byte order: an intact copy, which
-    /// clears the evidence inside it as a copy found by its content does (a
-    /// table verified at its declaration only, a derivative's or a
-    /// piecewise-linear function's, holds runs that other tables' evidence
-    /// matches). It enters the cover when it is judged, before the copies
-    /// around it are compared (a candidate wholly inside intact copies is
-    /// not) and their evidence is settled ([`Scanner::settle`]). With its
-    /// byte order.
-    fn clearing(
-        &self,
-        d: &crate::declared::Declared,
-    ) -> Option<(u64, u64, crate::reference::ByteOrder)> {
+    /// The file range, and byte order, of a declared full table verified
+    /// intact where its declaration stands, in the file's byte order: an
+    /// intact copy, which clears the evidence inside it as a copy found by its
+    /// content does (a table verified at its declaration only, a derivative's
+    /// or a piecewise-linear function's, holds runs that other tables'
+    /// evidence matches). It enters the cover when judged, before the copies
+    /// around it are compared (one wholly inside is not) and settled.
+    fn clearing(&self, d: &crate::declared::Declared) -> Option<(u64, u64, ByteOrder)> {
         let decl = d.declaration.as_ref().ok()?;
         let intact = d.expected.is_some()
             && d.actual == d.expected
             && d.present == decl.len as usize
             && d.layout.is_none()
             && d.near.is_none()
-            && decl.representation == actlut_codegen::record::Representation::Full;
-        let order_ok = match (decl.width, self.native) {
-            (2, Some(native)) => {
-                (native == crate::reference::ByteOrder::Big)
-                    == (decl.order == actlut_codegen::record::StoredOrder::Big)
-            }
-            _ => true,
-        };
+            && decl.representation == Representation::Full;
         let order = match (decl.width, decl.order) {
-            (2, actlut_codegen::record::StoredOrder::Big) => crate::reference::ByteOrder::Big,
-            (2, _) => crate::reference::ByteOrder::Little,
-            _ => crate::reference::ByteOrder::Bytes,
+            (2, StoredOrder::Big) => ByteOrder::Big,
+            (2, _) => ByteOrder::Little,
+            _ => ByteOrder::Bytes,
         };
+        let big = |o| o == ByteOrder::Big;
+        let order_ok = decl.width != 2 || self.native.is_none_or(|n| big(n) == big(order));
         let lo = d.offset + decl.record_bytes() as u64;
         (intact && order_ok).then(|| (lo, lo + u64::from(decl.len), order))
     }
