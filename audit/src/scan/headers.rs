@@ -129,11 +129,8 @@ impl Scanner<'_> {
                 Err(e) => (Decoded::Invalid(e.to_string()), None),
                 Ok(view) => {
                     let entries = compact::decode_all(&view);
-                    let known = self
-                        .index
-                        .known
-                        .iter()
-                        .find(|k| k.reference == im.reference);
+                    let known = &self.index.known;
+                    let known = known.iter().find(|k| k.reference == im.reference);
                     let known = known.expect("a compact form of a 16-bit reference");
                     let table = actlut_codegen::table_bytes_le(reference.format, &entries);
                     let logical = Some(actlut_codegen::sha256(&table));
@@ -261,8 +258,8 @@ impl Scanner<'_> {
             name(&mut f, k.reference);
             return f;
         }
+        f.verdict = Verdict::Unknown;
         let Some((k, matching)) = compact::nearest(&index.known, &entries) else {
-            f.verdict = Verdict::Unknown;
             return f;
         };
         let known = &index.known[k];
@@ -278,7 +275,6 @@ impl Scanner<'_> {
             };
             name(&mut f, known.reference);
         } else {
-            f.verdict = Verdict::Unknown;
             f.format = index.refs[known.reference].format;
             detail.nearest = Some((index.refs[known.reference].names.clone(), matching));
         }

@@ -1,11 +1,9 @@
 //! Report merging: the verified candidates, the forms found by their header, the tables
 //! below the content threshold and the hashes the file names, made one [`Report`].
 
-use std::string::{String, ToString};
-use std::vec::Vec;
-
 use crate::limits::*;
-use crate::report::{Found, Listed, ListedStatus, Report, Verdict};
+use crate::manifest::Record;
+use crate::report::{Found, Kind, Listed, ListedStatus, Report, Verdict};
 
 use super::verify::clears;
 use super::Scanner;
@@ -34,28 +32,23 @@ impl Scanner<'_> {
         // What is left the end of the file cuts off: a record with its
         // marker intact is a problem, like a table cut off.
         for (p, by_name) in core::mem::take(&mut self.record_at) {
-            if by_name || p < self.base {
-                continue;
-            }
-            let at = (p - self.base) as usize;
-            if self.keep(crate::report::Kind::Record, p)
-                && self.spend(FINDING_COST, crate::report::Kind::Record, p)
+            if !by_name
+                && p >= self.base
+                && self.keep(Kind::Record, p)
+                && self.spend(FINDING_COST, Kind::Record, p)
             {
-                self.records
-                    .push(crate::manifest::Record::cut_off(&self.buf[at..], p));
+                let at = (p - self.base) as usize;
+                self.records.push(Record::cut_off(&self.buf[at..], p));
             }
         }
         self.settle(true);
-        let found = core::mem::take(&mut self.found);
         let evidence = core::mem::take(&mut self.evidence_at);
-        let native = self.native;
-        let cover = core::mem::take(&mut self.cover);
-        let mut kept: Vec<Found> = Vec::new();
-        for (mut f, evidence) in found.into_iter().zip(evidence) {
+        let mut kept = Vec::new();
+        for (mut f, evidence) in core::mem::take(&mut self.found).into_iter().zip(evidence) {
             if f.verdict == Verdict::Intact {
-                f.foreign_order = !clears(&f, native);
-                kept.push(f);
-            } else if evidence.any_outside(&cover) {
+                f.foreign_order = !clears(&f, self.native);
+            }
+            if f.verdict == Verdict::Intact || evidence.any_outside(&self.cover) {
                 kept.push(f);
             }
         }
@@ -64,11 +57,8 @@ impl Scanner<'_> {
         for (&image, &offset) in &self.exact {
             let im = &self.index.images[image as usize];
             let reference = &self.index.refs[im.reference];
-            let named = self
-                .listed
-                .iter()
-                .any(|&(n, _)| self.index.needles[n].sha256 == reference.sha256);
-            if named {
+            let named = |&(n, _): &(usize, u64)| self.index.needles[n].sha256 == reference.sha256;
+            if self.listed.iter().any(named) {
                 kept.push(Found {
                     offset,
                     len: im.bytes.len(),
@@ -104,22 +94,16 @@ impl Scanner<'_> {
                 // hashes to it: a table without content (`Reference::has_content`: the
                 // identity, relu, relu6 and hardtanh over 16-bit formats are runs and counts)
                 // is verified exactly there, not found by content.
-                let declared_intact = || {
-                    self.declared.iter().any(|d| {
-                        d.problem().is_none()
-                            && d.actual == Some(needle.sha256)
-                            && d.declaration.as_ref().is_ok_and(|x| {
-                                x.representation == crate::declared::Representation::Full
-                            })
-                    })
-                };
                 let status = if kept.iter().any(|f| {
                     f.verdict == Verdict::Intact
-                        && (f.sha256 == Some(needle.sha256)
-                            || (f.form != TABLE_FORM
-                                && f.names.iter().any(|x| needle.names.contains(x))))
-                }) || declared_intact()
-                {
+                        && (f.sha256 == Some(needle.sha256) || (f.form != TABLE_FORM && named(&f)))
+                }) || self.declared.iter().any(|d| {
+                    d.problem().is_none()
+                        && d.actual == Some(needle.sha256)
+                        && d.declaration.as_ref().is_ok_and(|x| {
+                            x.representation == crate::declared::Representation::Full
+                        })
+                }) {
                     ListedStatus::Intact
                 } else if let Some(f) = kept.iter().filter(named).max_by_key(|f| f.matching) {
                     ListedStatus::Damaged {
