@@ -216,13 +216,10 @@ pub(crate) const MAGIC_U64: u64 = u64::from_le_bytes(MAGIC);
 pub fn is_distinctive(window: &[u8]) -> bool {
     debug_assert_eq!(window.len(), KEY_BYTES);
     let mut seen = [false; 256];
-    let mut distinct = 0;
-    for &b in window {
-        if !seen[usize::from(b)] {
-            seen[usize::from(b)] = true;
-            distinct += 1;
-        }
-    }
+    let distinct = window
+        .iter()
+        .filter(|&&b| !core::mem::replace(&mut seen[usize::from(b)], true))
+        .count();
     if distinct < MIN_DISTINCT_BYTES {
         return false;
     }
@@ -340,14 +337,10 @@ impl CompactDetail {
     pub fn decoded_text(&self) -> String {
         match &self.decoded {
             Decoded::Same => "it decodes to the table's 65536 entries".to_string(),
-            Decoded::Differs { entries, first } => {
-                let list: Vec<String> = first.iter().map(|j| j.to_string()).collect();
-                let more = if *entries > first.len() { ", …" } else { "" };
-                format!(
-                    "it decodes to {entries} of 65536 entries changed (inputs {}{more})",
-                    list.join(", ")
-                )
-            }
+            Decoded::Differs { entries, first } => format!(
+                "it decodes to {entries} of 65536 entries changed (inputs {})",
+                crate::report::list_firsts(first, *entries)
+            ),
             Decoded::Invalid(why) => format!("it does not decode ({why})"),
             Decoded::Absent => "not all of it is present".to_string(),
         }

@@ -185,121 +185,81 @@ impl Found {
     /// `intact`, `modified: 4 of 65536 entries differ (first at …)` or
     /// `truncated: 65536 of 131072 bytes present (…)`.
     pub fn describe(&self) -> String {
-        if let Some(c) = &self.compact {
-            return self.describe_compact(c);
-        }
-        match self.verdict {
-            Verdict::Intact => "intact".to_string(),
-            Verdict::Modified => format!(
-                "modified: {} of {} entries differ ({})",
-                self.differing,
-                self.form_entries(),
-                self.firsts("entries")
-            ),
-            Verdict::Truncated => {
-                let diff = if self.differing == 0 {
-                    "all present entries intact".to_string()
-                } else {
-                    let firsts = self.firsts("entries");
-                    format!("{} present entries differ ({firsts})", self.differing)
-                };
-                format!(
-                    "truncated: {} of {} bytes present ({}; {diff})",
-                    self.len,
-                    self.form_len,
-                    self.cut_side()
-                )
-            }
-            Verdict::Unknown | Verdict::Invalid => self.verdict.name().to_string(),
-        }
-    }
-
-    /// `what` and the first differences (`entries 3, 17, …`).
-    fn firsts(&self, what: &str) -> String {
-        let list: Vec<String> = self
-            .first_differences
-            .iter()
-            .map(|j| j.to_string())
-            .collect();
-        let more = if self.differing > self.first_differences.len() {
-            ", …"
-        } else {
-            ""
+        let c = self.compact.as_ref();
+        let by_header = c.is_some_and(|c| c.found_by == FoundBy::Header);
+        let end = if self.form_offset > 0 { "start" } else { "end" };
+        let side = format!("the {end} of the file cuts it");
+        // A compact form found by content counts bytes, a table entries.
+        let (unit, of) = match c {
+            Some(_) => ("bytes", self.form_len),
+            None => ("entries", self.form_entries()),
         };
-        format!("{what} {}{more}", list.join(", "))
-    }
-
-    /// Which end of the file cuts a truncated copy.
-    fn cut_side(&self) -> &'static str {
-        if self.form_offset > 0 {
-            "the start of the file cuts it"
-        } else {
-            "the end of the file cuts it"
-        }
-    }
-
-    fn describe_compact(&self, c: &CompactDetail) -> String {
-        let side = self.cut_side();
-        match (self.verdict, c.found_by) {
-            (Verdict::Intact, _) if c.other_packing => format!(
+        let firsts = || {
+            let list = list_firsts(&self.first_differences, self.differing);
+            match c {
+                Some(c) => format!("{}; {unit} {list}", c.parts()),
+                None => format!("{unit} {list}"),
+            }
+        };
+        match (self.verdict, c) {
+            (Verdict::Intact, Some(c)) if c.other_packing => format!(
                 "intact: the table's 65536 entries in another packing (stored form {} bytes, \
                  not the compact lock's)",
                 self.form_len
             ),
             (Verdict::Intact, _) => "intact".to_string(),
-            (Verdict::Modified, FoundBy::Content) => format!(
-                "modified: {} of {} bytes differ ({}; {}); {}",
-                self.differing,
-                self.form_len,
-                c.parts(),
-                self.firsts("bytes"),
-                c.decoded_text()
-            ),
-            (Verdict::Modified, FoundBy::Header) => {
+            (Verdict::Modified, Some(c)) if by_header => {
                 format!("modified: a valid stored form, {}", c.decoded_text())
             }
-            (Verdict::Truncated, FoundBy::Content) => {
+            (Verdict::Modified, _) => format!(
+                "modified: {} of {of} {unit} differ ({}){}",
+                self.differing,
+                firsts(),
+                c.map_or(String::new(), |c| format!("; {}", c.decoded_text()))
+            ),
+            (Verdict::Truncated, _) if by_header => format!(
+                "truncated: its header declares {} bytes, {} present ({side})",
+                self.form_len, self.len
+            ),
+            (Verdict::Truncated, _) => {
                 let diff = if self.differing == 0 {
-                    "all present bytes intact".to_string()
+                    format!("all present {unit} intact")
                 } else {
-                    format!(
-                        "{} present bytes differ ({}; {})",
-                        self.differing,
-                        c.parts(),
-                        self.firsts("bytes")
-                    )
+                    format!("{} present {unit} differ ({})", self.differing, firsts())
                 };
                 format!(
                     "truncated: {} of {} bytes present ({side}; {diff})",
                     self.len, self.form_len
                 )
             }
-            (Verdict::Truncated, FoundBy::Header) => format!(
-                "truncated: its header declares {} bytes, {} present ({side})",
-                self.form_len, self.len
-            ),
-            (Verdict::Unknown, _) => {
-                let nearest = match &c.nearest {
-                    Some((names, m)) => {
-                        format!(
-                            "; nearest {}: {m} of 65536 entries equal",
-                            names.join(" = ")
-                        )
-                    }
-                    None => String::new(),
-                };
+            (Verdict::Unknown, Some(c)) => {
+                let nearest = c.nearest.as_ref().map_or(String::new(), |(names, m)| {
+                    format!(
+                        "; nearest {}: {m} of 65536 entries equal",
+                        names.join(" = ")
+                    )
+                });
                 format!(
                     "unknown: a valid compact stored form of {} bytes with actlut's header \
                      that decodes to none of the known tables{nearest}",
                     self.form_len
                 )
             }
-            (Verdict::Invalid, _) => format!(
+            (Verdict::Invalid, Some(c)) => format!(
                 "invalid: actlut's compact header on bytes that are not a stored form ({})",
                 c.decoded_text()
             ),
+            (Verdict::Unknown | Verdict::Invalid, None) => self.verdict.name().to_string(),
         }
     }
+}
+
+/// The first differences `first` of `all` (`3, 17, …`: the dots when there
+/// are more).
+pub(crate) fn list_firsts(first: &[usize], all: usize) -> String {
+    let list: Vec<String> = first.iter().map(|j| j.to_string()).collect();
+    let more = if all > first.len() { ", …" } else { "" };
+    format!("{}{more}", list.join(", "))
 }
 
 /// How a found table relates to a lock.
@@ -577,53 +537,57 @@ impl Report {
 
     /// Every problem with where it lies in the file and what kind it is.
     pub fn findings(&self, lock: &[Entry]) -> Vec<Problem> {
-        let mut out = Vec::new();
-        for f in &self.found {
-            if let Some(message) = f.problem(lock) {
-                let rule = match f.verdict {
-                    Verdict::Intact if f.foreign_order => Rule::ForeignByteOrder,
-                    Verdict::Intact => Rule::NotInLock,
-                    Verdict::Modified => Rule::Modified,
-                    Verdict::Truncated => Rule::Truncated,
-                    Verdict::Unknown | Verdict::Invalid => Rule::CompactForm,
-                };
-                out.push(Problem::at(rule, f.offset, f.len as u64, message));
-            }
-        }
-        for l in &self.listed {
-            if let Some(message) = l.problem() {
-                out.push(Problem::at(Rule::Listed, l.offset, 32, message));
-            }
-        }
-        for r in &self.records {
-            if let Some(message) = r.problem(lock) {
-                let len = crate::manifest::RECORD_BYTES as u64;
-                out.push(Problem::at(Rule::Record, r.offset, len, message));
-            }
-        }
-        for d in &self.declared {
-            if let Some(message) = d.problem() {
-                let len = d.table_offset() - d.offset;
-                out.push(Problem::at(Rule::Declaration, d.offset, len, message));
-            }
-        }
-        if let Some(m) = &self.malformed {
-            out.push(Problem {
-                rule: Rule::Malformed,
-                offset: None,
-                length: None,
-                message: m.clone(),
-            });
-        }
-        if self.too_many {
-            out.push(Problem {
-                rule: Rule::NotJudged,
-                offset: self.unjudged.from,
-                length: None,
-                message: self.stopped(),
-            });
-        }
-        out
+        let at = |rule, offset, length, message: Option<String>| {
+            message.map(|message| Problem {
+                rule,
+                offset: Some(offset),
+                length: Some(length),
+                message,
+            })
+        };
+        let found = self.found.iter().filter_map(|f| {
+            let rule = match f.verdict {
+                Verdict::Intact if f.foreign_order => Rule::ForeignByteOrder,
+                Verdict::Intact => Rule::NotInLock,
+                Verdict::Modified => Rule::Modified,
+                Verdict::Truncated => Rule::Truncated,
+                Verdict::Unknown | Verdict::Invalid => Rule::CompactForm,
+            };
+            at(rule, f.offset, f.len as u64, f.problem(lock))
+        });
+        let listed = self
+            .listed
+            .iter()
+            .filter_map(|l| at(Rule::Listed, l.offset, 32, l.problem()));
+        let record_len = crate::manifest::RECORD_BYTES as u64;
+        let records = self
+            .records
+            .iter()
+            .filter_map(|r| at(Rule::Record, r.offset, record_len, r.problem(lock)));
+        let declared = self.declared.iter().filter_map(|d| {
+            let len = d.table_offset() - d.offset;
+            at(Rule::Declaration, d.offset, len, d.problem())
+        });
+        let unplaced = |rule, offset, message| Problem {
+            rule,
+            offset,
+            length: None,
+            message,
+        };
+        let malformed = self
+            .malformed
+            .clone()
+            .map(|m| unplaced(Rule::Malformed, None, m));
+        let stopped = self
+            .too_many
+            .then(|| unplaced(Rule::NotJudged, self.unjudged.from, self.stopped()));
+        found
+            .chain(listed)
+            .chain(records)
+            .chain(declared)
+            .chain(malformed)
+            .chain(stopped)
+            .collect()
     }
 
     /// Whether nothing was verified: no table found by content, no
@@ -745,15 +709,4 @@ pub struct Problem {
     pub length: Option<u64>,
     /// The line.
     pub message: String,
-}
-
-impl Problem {
-    fn at(rule: Rule, offset: u64, length: u64, message: String) -> Problem {
-        Problem {
-            rule,
-            offset: Some(offset),
-            length: Some(length),
-            message,
-        }
-    }
 }

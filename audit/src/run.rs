@@ -212,16 +212,7 @@ pub fn audit<'a>(input: impl Into<Input<'a>>, lock: &Lock) -> Result<Report, Err
     match input.into() {
         Input::Bytes { name, bytes } => {
             let c = container::inspect(bytes, bytes.len() as u64);
-            // Reading the headers is charged to the scan's one budget.
-            let mut report = lock
-                .index
-                .scan_reader_in(bytes, c.order, c.cost)
-                .map_err(|e| Error(e.to_string()))?;
-            report.malformed = c.problem;
-            report.path = name.to_string();
-            report.kind = c.kind;
-            report.file_sha256 = actlut_codegen::sha256(bytes);
-            Ok(report)
+            scan(lock, bytes, c, name.to_string()).map_err(|e| Error(e.to_string()))
         }
         Input::Path(path) => audit_file(path, lock),
     }
@@ -243,17 +234,25 @@ fn audit_file(path: &Path, lock: &Lock) -> Result<Report, Error> {
     let c = container::inspect_file(&file, meta.len()).map_err(cannot)?;
     use std::io::Seek as _;
     (&file).rewind().map_err(cannot)?;
+    scan(lock, &file, c, shown.clone()).map_err(cannot)
+}
+
+/// Scans all of `reader` after its headers `c` were read (that reading is
+/// charged to the scan's one budget), and hashes what it read.
+fn scan(
+    lock: &Lock,
+    reader: impl Read,
+    c: container::Container,
+    path: String,
+) -> std::io::Result<Report> {
     let mut hasher = sha2::Sha256::new();
     let reader = Hashing {
-        inner: &file,
+        inner: reader,
         hasher: &mut hasher,
     };
-    let mut report = lock
-        .index
-        .scan_reader_in(reader, c.order, c.cost)
-        .map_err(cannot)?;
+    let mut report = lock.index.scan_reader_in(reader, c.order, c.cost)?;
     report.malformed = c.problem;
-    report.path = shown;
+    report.path = path;
     report.kind = c.kind;
     report.file_sha256 = hasher.finalize().into();
     Ok(report)
