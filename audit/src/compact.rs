@@ -157,12 +157,8 @@ pub fn used_end(view: &CompactRef<'_>) -> usize {
             match view.layout() {
                 actlut_codegen::compact::Layout::Words => 2 * (low + page),
                 actlut_codegen::compact::Layout::Bytes => {
-                    let start = (low & 0x7FFF) << view.offset_scale();
-                    if low & 0x8000 == 0 {
-                        start + page
-                    } else {
-                        start + 2 * page
-                    }
+                    let pages = if low & 0x8000 == 0 { 1 } else { 2 };
+                    ((low & 0x7FFF) << view.offset_scale()) + pages * page
                 }
             }
         })
@@ -249,11 +245,7 @@ pub fn plausible_header(h: &[u8]) -> Option<Result<usize, u64>> {
     }
     let pool = u32::from_le_bytes([h[12], h[13], h[14], h[15]]) as usize;
     let len = HEADER_BYTES + 4 * (ENTRIES >> k) + pool;
-    Some(if pool > MAX_POOL_BYTES {
-        Err(len as u64)
-    } else {
-        Ok(len)
-    })
+    Some((pool <= MAX_POOL_BYTES).then_some(len).ok_or(len as u64))
 }
 
 /// The 65,536 entries a valid stored form decodes to.
@@ -399,11 +391,8 @@ pub fn key_offsets(bytes: &[u8]) -> Vec<usize> {
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
     let progression = |a: Option<usize>| {
-        let Some(a) = a else { return false };
-        match (u32_at(a), u32_at(a + 4), u32_at(a + 8)) {
-            (Some(x), Some(y), Some(z)) => y.wrapping_sub(x) == z.wrapping_sub(y),
-            _ => false,
-        }
+        a.and_then(|a| Some((u32_at(a)?, u32_at(a + 4)?, u32_at(a + 8)?)))
+            .is_some_and(|(x, y, z)| y.wrapping_sub(x) == z.wrapping_sub(y))
     };
     let in_progression = |off: usize| {
         progression(off.checked_sub(8)) || progression(off.checked_sub(4)) || progression(Some(off))

@@ -56,11 +56,8 @@ pub(crate) fn filter_bits(key: u64, shift: u32) -> (usize, u64) {
 /// Whether the steps of `values` repeat with period 1 or 2 (a run, a
 /// count, an alternation), wrapping at `mask + 1`.
 pub(crate) fn is_periodic(values: &[u16], mask: u16) -> bool {
-    let d: Vec<u16> = values
-        .windows(2)
-        .map(|w| w[1].wrapping_sub(w[0]) & mask)
-        .collect();
-    d.windows(3).all(|w| w[2] == w[0])
+    let d = |i: usize| values[i + 1].wrapping_sub(values[i]) & mask;
+    (0..values.len().saturating_sub(3)).all(|i| d(i + 2) == d(i))
 }
 
 /// Whether `values` form an arithmetic progression (wrapping at `mask + 1`).

@@ -189,14 +189,12 @@ pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
                 continue;
             }
             let (changed, kept) = (state % states, state / states);
+            let unbroken = ends
+                .iter()
+                .filter(|&&d| changed >> (d - 1) & 1 == 0)
+                .count();
             for change in [false, true] {
-                let mut k = kept;
-                if !change {
-                    k += ends
-                        .iter()
-                        .filter(|&&d| changed >> (d - 1) & 1 == 0)
-                        .count();
-                }
+                let k = kept + if change { 0 } else { unbroken };
                 if k > keep {
                     continue;
                 }
@@ -236,8 +234,7 @@ pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
 /// closer than that), so at least all grams minus the most that one such
 /// cluster holds: `stab(all) - max over clusters of stab(cluster)`.
 fn unfind_cost(w: &Windows) -> usize {
-    let mut all = w.grams.clone();
-    let total = stab(&mut all);
+    let total = stab(&mut w.grams.clone());
     if w.grams_needed <= 1 {
         return total;
     }
@@ -304,10 +301,9 @@ impl Index {
     /// least [`MIN_CONTENT_ENTRIES`] entries in each byte order.
     pub fn windows(&self) -> Vec<Windows> {
         let mut per: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.images.len()];
-        let mut pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.images.len()];
         for s in &self.pairs.sites {
             let j = s.offset as usize / 2;
-            pairs[s.image as usize].push((j, j + 1));
+            per[s.image as usize].push((j, j + 1));
         }
         for (grams, len) in [(&self.large, LARGE_GRAM), (&self.small, SMALL_GRAM)] {
             for s in &grams.sites {
@@ -322,12 +318,15 @@ impl Index {
         self.table_images()
             .map(|(i, im)| {
                 let before = if im.small { 2 } else { 3 };
-                let surprises = (0..im.entries())
-                    .filter(|&j| im.is_change_point(j))
-                    .map(|j| (j - before, j))
-                    .collect();
+                let surprises = if im.by_features() {
+                    Vec::new()
+                } else {
+                    (0..im.entries())
+                        .filter(|&j| im.is_change_point(j))
+                        .map(|j| (j - before, j))
+                        .collect()
+                };
                 let mut grams = per[i].clone();
-                grams.extend_from_slice(&pairs[i]);
                 grams.sort_unstable();
                 grams.dedup();
                 // A pair gram is evidence with the third entry that breaks
@@ -342,11 +341,6 @@ impl Index {
                     .iter()
                     .map(|&(a, b)| (a as usize, b as usize))
                     .collect();
-                let surprises = if im.by_features() {
-                    Vec::new()
-                } else {
-                    surprises
-                };
                 Windows {
                     name: self.refs[im.reference].names[0].clone(),
                     order: im.order,
@@ -393,21 +387,17 @@ impl Index {
                     continue;
                 }
                 let limit = best.as_ref().map_or(bound, |b| b.1);
-                let mut differ = 0;
-                for j in 0..im.entries() {
-                    let same = (0..im.unit).all(|k| {
-                        let p = (j * im.unit + k) as i64 - shift;
-                        p < 0
-                            || p as usize >= y.bytes.len()
-                            || y.bytes[p as usize] == im.bytes[j * im.unit + k]
-                    });
-                    if !same {
-                        differ += 1;
-                        if differ >= limit {
-                            break;
-                        }
-                    }
-                }
+                let differ = (0..im.entries())
+                    .filter(|&j| {
+                        (0..im.unit).any(|k| {
+                            let p = (j * im.unit + k) as i64 - shift;
+                            p >= 0
+                                && (p as usize) < y.bytes.len()
+                                && y.bytes[p as usize] != im.bytes[j * im.unit + k]
+                        })
+                    })
+                    .take(limit)
+                    .count();
                 if differ < limit {
                     let name = std::format!(
                         "{} ({}, {shift:+} bytes)",

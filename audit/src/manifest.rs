@@ -162,18 +162,15 @@ impl Record {
                 self.name
             ));
         }
-        match lock.iter().find(|e| e.name == self.name) {
-            Some(e) if e.sha256 == self.sha256 => None,
-            Some(e) => Some(std::format!(
-                "manifest lists {} with sha256 {listed}, the lock has {}{unmarked}",
-                self.name,
-                actlut_codegen::hex(&e.sha256)
-            )),
-            None => Some(std::format!(
-                "manifest lists {} with sha256 {listed}, the lock has no such table{unmarked}",
-                self.name
-            )),
-        }
+        let has = match lock.iter().find(|e| e.name == self.name) {
+            Some(e) if e.sha256 == self.sha256 => return None,
+            Some(e) => actlut_codegen::hex(&e.sha256),
+            None => "no such table".to_string(),
+        };
+        Some(std::format!(
+            "manifest lists {} with sha256 {listed}, the lock has {has}{unmarked}",
+            self.name
+        ))
     }
 }
 

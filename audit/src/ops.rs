@@ -81,11 +81,8 @@ pub fn is_op_text(op: &str) -> bool {
                     !k.is_empty()
                         && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
                         && (is_decimal(v)
-                            || v.split_once('/').is_some_and(|(n, d)| {
-                                is_decimal(n)
-                                    && !d.is_empty()
-                                    && d.bytes().all(|b| b.is_ascii_digit())
-                            }))
+                            || v.split_once('/')
+                                .is_some_and(|(n, d)| is_decimal(n) && is_digits(d)))
                 })
             })
     })
@@ -94,19 +91,18 @@ pub fn is_op_text(op: &str) -> bool {
 /// A decimal as an op's constant is written: an optional sign, digits with
 /// at most one point, and an optional exponent `e` with an optional sign.
 fn is_decimal(v: &str) -> bool {
+    let unsigned = |s: &str| s.strip_prefix(['-', '+']).unwrap_or(s).to_owned();
     let (mantissa, exponent) = match v.split_once('e') {
         Some((m, e)) => (m, Some(e)),
         None => (v, None),
     };
-    let unsigned = |s: &str| s.strip_prefix(['-', '+']).unwrap_or(s).to_owned();
-    let m = unsigned(mantissa);
-    let digits = m.replacen('.', "", 1);
-    let mantissa_ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = unsigned(e);
-        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
-    });
-    mantissa_ok && exponent_ok
+    is_digits(&unsigned(mantissa).replacen('.', "", 1))
+        && exponent.is_none_or(|e| is_digits(&unsigned(e)))
+}
+
+/// Whether `s` is one or more ASCII digits.
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether `op` is an op's canonical text ([`is_op_text`], and it prints
@@ -134,18 +130,15 @@ pub fn is_canonical_op(op: &str) -> bool {
 /// assert_eq!(recompute("not a table"), Recomputed::NotAnOp);
 /// ```
 pub fn recompute(name: &str) -> Recomputed {
-    let Some((op, format)) = split_name(name).filter(|(op, _)| is_op_text(op)) else {
+    let Some((text, format)) = split_name(name).filter(|(op, _)| is_op_text(op)) else {
         return Recomputed::NotAnOp;
     };
-    let text = op;
     let op: actlut_codegen::Op = match text.parse() {
         Ok(op) => op,
         Err(e) => return Recomputed::Unavailable(format!("`{text}` is no op: {e}")),
     };
-    // A build declares an op by its canonical text (`table!` writes it): the
-    // function's name, every constant in declared order. Another spelling of
-    // the same op (`leaky-relu(…)`, constants reordered) is none the scan
-    // meets by its name: it is a problem, not verified.
+    // A build declares an op by its canonical text (`table!` writes it): another
+    // spelling (`leaky-relu(…)`, constants reordered) is a problem, not verified.
     let canonical = op.to_string();
     if canonical != text {
         return Recomputed::Unavailable(format!(

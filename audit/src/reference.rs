@@ -99,16 +99,12 @@ impl Reference {
     /// `actlut_codegen::builtin_tables`), with identical tables merged into one
     /// reference with several names.
     pub fn generate_all() -> Vec<Reference> {
-        let mut all = Vec::new();
-        for (op, format) in actlut_codegen::builtin_tables() {
+        let all = actlut_codegen::builtin_tables().map(|(op, format)| {
             let table = actlut_codegen::builtin_table(&op, format);
-            all.push(Reference::new(
-                actlut_codegen::op_table_name(&op, format),
-                format,
-                actlut_codegen::table_bytes_le(format, &table),
-            ));
-        }
-        merge_aliases(all)
+            let bytes_le = actlut_codegen::table_bytes_le(format, &table);
+            Reference::new(actlut_codegen::op_table_name(&op, format), format, bytes_le)
+        });
+        merge_aliases(all.collect())
     }
 
     /// Adds an extra stored form of this table, searched like the table.

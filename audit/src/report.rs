@@ -195,11 +195,11 @@ impl Found {
             None => ("entries", self.form_entries()),
         };
         let firsts = || {
-            let list = list_firsts(&self.first_differences, self.differing);
-            match c {
-                Some(c) => format!("{}; {unit} {list}", c.parts()),
-                None => format!("{unit} {list}"),
-            }
+            let parts = c.map_or(String::new(), |c| format!("{}; ", c.parts()));
+            format!(
+                "{parts}{unit} {}",
+                list_firsts(&self.first_differences, self.differing)
+            )
         };
         match (self.verdict, c) {
             (Verdict::Intact, Some(c)) if c.other_packing => format!(
@@ -499,16 +499,10 @@ impl Report {
     /// so bounds the findings of all files together by one [`MAX_FOUND`](crate::MAX_FOUND).
     pub fn keep_at_most(&mut self, room: usize) -> usize {
         let mut left = room;
-        let u = &mut self.unjudged;
-        self.too_many |= keep_first(&mut self.found, &mut left, |f| f.offset, Kind::Candidate, u)
-            | keep_first(&mut self.records, &mut left, |r| r.offset, Kind::Record, u)
-            | keep_first(
-                &mut self.declared,
-                &mut left,
-                |d| d.offset,
-                Kind::Declaration,
-                u,
-            );
+        let (l, u) = (&mut left, &mut self.unjudged);
+        self.too_many |= keep_first(&mut self.found, l, |f| f.offset, Kind::Candidate, u)
+            | keep_first(&mut self.records, l, |r| r.offset, Kind::Record, u)
+            | keep_first(&mut self.declared, l, |d| d.offset, Kind::Declaration, u);
         room - left
     }
 

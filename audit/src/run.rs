@@ -57,8 +57,7 @@ impl Lock {
     pub fn builtin() -> Result<Lock, String> {
         let entries = actlut_codegen::lock::parse(BUILTIN_LOCK).map_err(|e| e.to_string())?;
         let mut refs = Vec::new();
-        // Every built-in table: the functions' and their derivatives' (a derivative table
-        // has no compact form).
+        // Every built-in table, the derivatives' too (which have no compact form).
         for (op, format) in actlut_codegen::builtin_tables() {
             let table = actlut_codegen::builtin_table(&op, format);
             let mut r = Reference::new(
