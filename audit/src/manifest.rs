@@ -127,17 +127,22 @@ impl Record {
 
     /// A record whose marker is intact and whose bytes `bytes` (fewer than
     /// [`RECORD_BYTES`]) the end of the file cuts off: a problem, as a
-    /// table cut off is.
-    pub fn cut_off(bytes: &[u8], offset: u64) -> Record {
+    /// table cut off is. `None` when the part of its name field present
+    /// contradicts a name (text after the marker: no record).
+    pub fn cut_off(bytes: &[u8], offset: u64) -> Option<Record> {
         let field = bytes.get(MARK.len()..).unwrap_or(&[]);
-        Record {
+        let field = &field[..field.len().min(NAME_BYTES)];
+        let mut padded = [0u8; NAME_BYTES];
+        padded[..field.len()].copy_from_slice(field);
+        let named = actlut_codegen::record::parse_name(&padded).is_some();
+        (field.is_empty() || named || nearly_a_name(&padded)).then(|| Record {
             offset,
-            name: shown_name(&field[..field.len().min(NAME_BYTES)]),
+            name: shown_name(field),
             sha256: [0; 32],
             marked: true,
             malformed: false,
             present: Some(bytes.len()),
-        }
+        })
     }
 
     /// `None` when the lock has this name with this hash, else one line:

@@ -32,13 +32,13 @@ impl Scanner<'_> {
         // What is left the end of the file cuts off: a record with its
         // marker intact is a problem, like a table cut off.
         for (p, by_name) in core::mem::take(&mut self.record_at) {
-            if !by_name
-                && p >= self.base
-                && self.keep(Kind::Record, p)
-                && self.spend(FINDING_COST, Kind::Record, p)
-            {
-                let at = (p - self.base) as usize;
-                self.records.push(Record::cut_off(&self.buf[at..], p));
+            let cut = (!by_name && p >= self.base)
+                .then(|| Record::cut_off(&self.buf[(p - self.base) as usize..], p))
+                .flatten();
+            if let Some(r) = cut {
+                if self.keep(Kind::Record, p) && self.spend(FINDING_COST, Kind::Record, p) {
+                    self.records.push(r);
+                }
             }
         }
         self.settle(true);

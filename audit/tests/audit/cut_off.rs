@@ -52,6 +52,28 @@ fn a_manifest_record_cut_off_by_the_end_of_the_file_after_its_marker_is_a_proble
     }
 }
 
+/// Text after the marker at the end of a file (a line that names it) is no
+/// record: a name field holds a name. The marker alone, or with part of a
+/// name, cannot be told from a record cut off: a problem.
+#[test]
+fn the_marker_then_text_at_the_end_of_a_file_is_no_record() {
+    for tail in [
+        &b" is the marker of a manifest record.\n"[..],
+        b"/rustc/5980",
+    ] {
+        let file = [&common::noise(10_000, 3)[..], &manifest_mark(), tail].concat();
+        let r = common::index().scan(&file);
+        assert!(r.records.is_empty(), "{:?}", r.records);
+        assert!(r.problems(&lock()).is_empty(), "{:?}", r.problems(&lock()));
+    }
+    for tail in [&b""[..], b"gelu_", b"gelu_f16\0\0", b"gelU_f16"] {
+        let file = [&common::noise(10_000, 3)[..], &manifest_mark(), tail].concat();
+        let r = common::index().scan(&file);
+        assert_eq!(r.records.len(), 1, "{}", tail.escape_ascii());
+        assert!(!r.problems(&lock()).is_empty());
+    }
+}
+
 #[test]
 fn a_declaration_cut_off_by_the_end_of_the_file_in_its_record_or_its_table_is_a_problem() {
     let table = common::table_le(Function::Gelu, Format::F16);
