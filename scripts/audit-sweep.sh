@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Audits every regular file under the given folders (or the given files) with
-# `actlut audit --json`, 200 at a time, and prints how many files, tables
-# and problems it found, the files with problems, and the largest margins of
+# `actlut audit --json`, 50 at a time (one call keeps at most MAX_FOUND findings over
+# all its files, and a build of the `actlut` command holds hundreds), and prints how
+# many files, tables and problems it found, the files with problems, and the largest margins of
 # rejected candidates (docs/audit.md, "False reports"). Exits 1 when any file
 # has a problem (or an audit cannot run), so CI fails on a false report.
 #
@@ -24,7 +25,7 @@ find "$@" -type f -size +0 -print0 2>/dev/null | sort -z > "$out/files"
 # Each batch's JSON in its own file; exit status 1 (problems) is read from the
 # JSON, anything else (2: a file vanished or cannot be read) is a failure.
 n=0
-xargs -0 -n 200 < "$out/files" sh -c '
+xargs -0 -n 50 < "$out/files" sh -c '
   out=$0; actlut=$1; shift 2
   f=$(mktemp "$out/batch.XXXXXX")
   "$actlut" audit --json "$@" > "$f"; s=$?

@@ -362,6 +362,10 @@ pub struct Unjudged {
     /// Declaration candidates (a marker, or a known header, hash or name
     /// field) not judged.
     pub declarations: u64,
+    /// Whether findings were dropped because the files audited before this
+    /// one in the same call kept the rest of one [`MAX_FOUND`]
+    /// ([`Report::keep_at_most`]).
+    pub shared: bool,
 }
 
 impl Unjudged {
@@ -500,9 +504,11 @@ impl Report {
     pub fn keep_at_most(&mut self, room: usize) -> usize {
         let mut left = room;
         let (l, u) = (&mut left, &mut self.unjudged);
-        self.too_many |= keep_first(&mut self.found, l, |f| f.offset, Kind::Candidate, u)
+        let dropped = keep_first(&mut self.found, l, |f| f.offset, Kind::Candidate, u)
             | keep_first(&mut self.records, l, |r| r.offset, Kind::Record, u)
             | keep_first(&mut self.declared, l, |d| d.offset, Kind::Declaration, u);
+        self.too_many |= dropped;
+        self.unjudged.shared |= dropped;
         room - left
     }
 
@@ -512,10 +518,16 @@ impl Report {
         let from = u
             .from
             .map_or(String::new(), |at| format!(" from {at:#010x} on"));
+        let shared = if u.shared {
+            "; the files audited before it in this call kept the rest of the findings \
+             (audit fewer files at once)"
+        } else {
+            ""
+        };
         format!(
             "too many table candidates, headers or records (over {MAX_FOUND} found, or over \
              {BUDGET_PER_BYTE} entries compared per byte): the scan stopped; not judged{from}: \
-             {} table candidates, {} compact headers, {} manifest records, {} declarations",
+             {} table candidates, {} compact headers, {} manifest records, {} declarations{shared}",
             u.candidates, u.headers, u.records, u.declarations
         )
     }

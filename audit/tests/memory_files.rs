@@ -46,6 +46,12 @@ fn a_hundred_files_of_declaration_markers_take_the_memory_of_two() {
         .sum();
     assert_eq!(kept, MAX_FOUND, "findings kept over all files");
     assert!(reports.iter().all(|r| r.too_many), "each file is a problem");
+    // The first stopped on its own budget; a file whose findings the files
+    // before it left no room for says so (the eighth attack: a hundred honest
+    // builds in one call read as scans that ran out of budget).
+    assert!(!reports[0].unjudged.shared);
+    let last = reports.last().unwrap().stopped();
+    assert!(last.contains("the files audited before it in this call"), "{last}");
     // The findings kept, and the file being scanned: twice one file's, and
     // some slack for the allocator.
     assert!(
