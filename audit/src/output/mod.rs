@@ -6,6 +6,7 @@
 //! by hand), and the exit status is the same whatever the format
 //! ([`Audit::exit_code`]).
 
+use std::collections::BTreeSet;
 use std::string::String;
 use std::vec::Vec;
 
@@ -146,7 +147,13 @@ pub(crate) struct TableItem<'r> {
     pub(crate) byte_order: Option<&'static str>,
 }
 
-/// The tables `report` holds, by offset.
+/// The tables `report` holds, by offset. A copy found by content at the
+/// table offset of a declaration with a problem (a record that does not
+/// parse, a changed marker or hash, ...) is `bad-declaration` when the copy
+/// is otherwise intact, and keeps its own verdict (`modified`, `truncated`,
+/// `not-in-lock`, ...) when it is not: the table's bytes are what a program
+/// reads, and the declaration's problem is among the file's problems either
+/// way.
 pub(crate) fn tables<'r>(
     report: &'r Report,
     lock: &[actlut_codegen::lock::Entry],
@@ -155,6 +162,13 @@ pub(crate) fn tables<'r>(
         let entry = lock.iter().find(|e| e.name == name);
         entry.map(|e| actlut_codegen::hex(&e.sha256))
     };
+    // The table offsets of the declarations with a problem.
+    let bad_declaration: BTreeSet<u64> = report
+        .declared
+        .iter()
+        .filter(|d| d.problem().is_some())
+        .map(crate::declared::Declared::table_offset)
+        .collect();
     let mut out: Vec<TableItem<'r>> = report
         .found
         .iter()
@@ -169,7 +183,11 @@ pub(crate) fn tables<'r>(
                 _ => f.names.iter().find_map(|n| locked(n)),
             },
             verdict: if f.problem(lock).is_none() {
-                "intact"
+                if bad_declaration.contains(&f.offset) {
+                    "bad-declaration"
+                } else {
+                    "intact"
+                }
             } else if f.verdict != crate::Verdict::Intact {
                 f.verdict.name()
             } else if f.foreign_order {
@@ -181,10 +199,11 @@ pub(crate) fn tables<'r>(
         })
         .collect();
     // Declared tables no copy found by content stands for (FP6, FP4, or a
-    // table the content search left aside).
+    // table the content search left aside), one for each table offset.
+    let mut listed: BTreeSet<u64> = out.iter().map(|t| t.offset).collect();
     for d in &report.declared {
         let Ok(decl) = &d.declaration else { continue };
-        if out.iter().any(|t| t.offset == d.table_offset()) {
+        if !listed.insert(d.table_offset()) {
             continue;
         }
         let name = decl.name();

@@ -238,6 +238,95 @@ fn cyclonedx_lists_the_file_with_its_hash_and_each_table_with_the_locks_hash_and
     }
 }
 
+/// The verdict of the table at `offset` in the per-table entries of the
+/// CycloneDX and the in-toto reports of `report` (the same in both).
+fn table_verdict(lock: &Lock, report: &Report, offset: u64) -> String {
+    let reports = std::slice::from_ref(report);
+    let bom = parsed(lock, reports, OutputFormat::CycloneDx);
+    let components = bom["components"][0]["components"].as_array().unwrap();
+    let at = |t: &&Value| {
+        t["properties"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "actlut:offset" && p["value"] == offset.to_string())
+    };
+    let component = components
+        .iter()
+        .find(at)
+        .unwrap_or_else(|| panic!("no table at {offset} in {bom:#}"));
+    let cyclonedx = component["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "actlut:verdict")
+        .unwrap()["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let statement = parsed(lock, reports, OutputFormat::InToto);
+    let file = &statement["predicate"]["files"][0];
+    let table = file["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["offset"] == offset)
+        .unwrap_or_else(|| panic!("no table at {offset} in {statement:#}"));
+    assert_eq!(table["verdict"], cyclonedx.as_str(), "{statement:#}");
+    assert_eq!(file["verdict"], "fail");
+    cyclonedx
+}
+
+#[test]
+fn a_table_whose_declaration_is_bad_is_not_intact_in_the_per_table_entries() {
+    // The declared tanh_fp8_e4m3 of `artifact`: its record at 3000, its
+    // table (found by content too) after the record's 128 bytes.
+    let lock = lock();
+    let (record, table) = (3000, 3000 + 128);
+    let clean = audit(&artifact(), &lock).unwrap();
+    assert_eq!(table_verdict_of_clean(&lock, &clean, table), "intact");
+    // A padding byte (the record does not parse), the marker's first byte
+    // (found by its fields) and a byte of the hash (it declares another
+    // table): the table's bytes are untouched.
+    for (at, what) in [(100, "padding"), (0, "marker"), (16, "hash")] {
+        let mut bytes = artifact();
+        bytes[record + at] ^= 1;
+        let report = audit(&bytes, &lock).unwrap();
+        let text = render(
+            &lock,
+            std::slice::from_ref(&report),
+            &[],
+            OutputFormat::Text,
+        )
+        .0;
+        assert!(text.contains("BAD DECLARATION"), "{what}: {text}");
+        assert_eq!(
+            table_verdict(&lock, &report, table as u64),
+            "bad-declaration",
+            "{what}: {text}"
+        );
+        // A changed entry too: the table's own verdict, the worse one, stays.
+        bytes[table + 40] ^= 1;
+        let report = audit(&bytes, &lock).unwrap();
+        assert_eq!(
+            table_verdict(&lock, &report, table as u64),
+            "modified",
+            "{what} and an entry"
+        );
+    }
+}
+
+/// The verdict of the table at `offset` in a report without a problem.
+fn table_verdict_of_clean(lock: &Lock, report: &Report, offset: usize) -> String {
+    let statement = parsed(lock, std::slice::from_ref(report), OutputFormat::InToto);
+    assert_eq!(statement["predicate"]["verdict"], "pass");
+    let tables = statement["predicate"]["files"][0]["tables"]
+        .as_array()
+        .unwrap();
+    let t = tables.iter().find(|t| t["offset"] == offset).unwrap();
+    t["verdict"].as_str().unwrap().to_string()
+}
+
 #[test]
 fn the_in_toto_subject_digest_is_the_files_sha256() {
     let c = cases();
