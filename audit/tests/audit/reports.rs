@@ -244,12 +244,13 @@ fn table_verdict(lock: &Lock, report: &Report, offset: u64) -> String {
     let reports = std::slice::from_ref(report);
     let bom = parsed(lock, reports, OutputFormat::CycloneDx);
     let components = bom["components"][0]["components"].as_array().unwrap();
+    let offset_text = offset.to_string();
     let at = |t: &&Value| {
         t["properties"]
             .as_array()
             .unwrap()
             .iter()
-            .any(|p| p["name"] == "actlut:offset" && p["value"] == offset.to_string())
+            .any(|p| p["name"] == "actlut:offset" && p["value"] == offset_text.as_str())
     };
     let component = components
         .iter()
