@@ -1,6 +1,7 @@
 //! `actlut audit FILE...`: find embedded tables in compiled artifacts and judge
 //! each against the lock.
 
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use actlut::manifest;
@@ -194,10 +195,26 @@ pub(crate) fn audit_files(opts: &Args, io: &mut Io) -> Result<u8, Failure> {
     match format {
         // Laid out as the command's other JSON: its keys one a line, each
         // file on one line.
-        OutputFormat::Json => io.emit(&to_json(&audit::output::json_value(&result), 2))?,
-        _ => io.emit(&result.render(format))?,
+        OutputFormat::Json => io.emit(&to_json(&audit::output::json_document(&result), 2))?,
+        _ => write_report(io.out, |out| result.render_to(format, out))?,
     }
     Ok(result.exit_code())
+}
+
+/// Writes a report through `render`, as it is serialized, to `out`
+/// (buffered): a reader that has gone away is no error, any other write
+/// error is, as for [`Io::emit`].
+fn write_report(
+    out: &mut dyn Write,
+    render: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    let mut out = BufWriter::new(out);
+    match render(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure(format!("cannot write to standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The formats of `--format`.

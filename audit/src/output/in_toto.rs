@@ -2,66 +2,78 @@
 //! DSSE envelope around these bytes): every audited file a subject with its
 //! SHA-256, and the audit's verdict the predicate.
 
+use std::io::{self, Write};
 use std::string::String;
-use std::vec::Vec;
 
 use serde_json::{json, Value};
 
-use super::{pass_fail, pretty, tables, Audit};
+use crate::Report;
+
+use super::stream::{write_pretty, Part};
+use super::{pass_fail, tables, Audit};
 
 /// The predicate type of actlut's audit verdict.
 pub const PREDICATE_TYPE: &str =
     "https://github.com/actlut/actlut/blob/main/docs/audit.md#audit-verdict-v1";
 
+/// One file's entry of the predicate: its problems and tables built one at
+/// a time as they are written.
+fn file<'a>(audit: &'a Audit<'_>, r: &'a Report) -> Part<'a> {
+    let findings = audit.findings(r);
+    let verdict = pass_fail(findings.len());
+    let problems = findings.into_iter().map(|p| Value::from(p.message));
+    let tables = tables(r, &audit.lock.entries).into_iter().map(|t| {
+        json!({
+            "name": t.name,
+            "format": t.format,
+            "offset": t.offset,
+            "lock_sha256": t.lock_sha256,
+            "verdict": t.verdict,
+        })
+    });
+    Part::Object(vec![
+        ("name", Part::value(r.path.as_str())),
+        ("verdict", Part::value(verdict)),
+        ("nothing_verified", Part::value(r.nothing_verified())),
+        ("problems", Part::values(problems)),
+        ("tables", Part::values(tables)),
+    ])
+}
+
+/// The in-toto Statement v1 of `audit`, written as it is serialized.
+fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
+    let subject = audit.reports.iter().map(|r| {
+        let sha256 = actlut_codegen::hex(&r.file_sha256);
+        json!({ "name": r.path, "digest": { "sha256": sha256 } })
+    });
+    Part::Object(vec![
+        ("_type", Part::value("https://in-toto.io/Statement/v1")),
+        ("subject", Part::values(subject)),
+        ("predicateType", Part::value(PREDICATE_TYPE)),
+        (
+            "predicate",
+            Part::Object(vec![
+                ("verdict", Part::value(pass_fail(audit.problem_count()))),
+                ("exit_code", Part::value(audit.exit_code())),
+                ("lock", Part::value(audit.lock.label.as_str())),
+                ("tool", Part::value("actlut audit")),
+                ("version", Part::value(env!("CARGO_PKG_VERSION"))),
+                ("note", Part::value(audit.note())),
+                (
+                    "files",
+                    Part::list(audit.reports.iter().map(|r| file(audit, r))),
+                ),
+            ]),
+        ),
+    ])
+}
+
+/// Writes the in-toto Statement v1 of `audit`, pretty-printed.
+pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
+    write_pretty(out, &document(audit))
+}
+
 /// The in-toto Statement v1 of `audit`.
 pub fn in_toto(audit: &Audit<'_>) -> String {
-    let lock = &audit.lock.entries;
-    let subject: Vec<Value> = audit
-        .reports
-        .iter()
-        .map(|r| {
-            let sha256 = actlut_codegen::hex(&r.file_sha256);
-            json!({ "name": r.path, "digest": { "sha256": sha256 } })
-        })
-        .collect();
-    let files: Vec<Value> = audit
-        .reports
-        .iter()
-        .map(|r| {
-            let problems: Vec<String> = audit.findings(r).into_iter().map(|p| p.message).collect();
-            let tables: Vec<Value> = tables(r, lock)
-                .into_iter()
-                .map(|t| {
-                    json!({
-                        "name": t.name,
-                        "format": t.format,
-                        "offset": t.offset,
-                        "lock_sha256": t.lock_sha256,
-                        "verdict": t.verdict,
-                    })
-                })
-                .collect();
-            json!({
-                "name": r.path,
-                "verdict": pass_fail(problems.len()),
-                "nothing_verified": r.nothing_verified(),
-                "problems": problems,
-                "tables": tables,
-            })
-        })
-        .collect();
-    pretty(&json!({
-        "_type": "https://in-toto.io/Statement/v1",
-        "subject": subject,
-        "predicateType": PREDICATE_TYPE,
-        "predicate": {
-            "verdict": pass_fail(audit.problem_count()),
-            "exit_code": audit.exit_code(),
-            "lock": audit.lock.label,
-            "tool": "actlut audit",
-            "version": env!("CARGO_PKG_VERSION"),
-            "note": audit.note(),
-            "files": files,
-        },
-    }))
+    audit.render(super::OutputFormat::InToto)
 }

@@ -3,6 +3,7 @@
 //! `declarations`, `expected_missing`, `nothing_verified` and `note` were
 //! added.
 
+use std::io::{self, Write};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -11,7 +12,8 @@ use serde_json::{json, Value};
 use crate::compact::{CompactDetail, Decoded, FoundBy};
 use crate::{Found, Listed, ListedStatus, LockStatus, Report, Verdict};
 
-use super::{pretty, Audit};
+use super::stream::{write_pretty, Document, Part};
+use super::Audit;
 
 fn hex(h: &[u8; 32]) -> String {
     actlut_codegen::hex(h)
@@ -88,69 +90,91 @@ fn listed(l: &Listed) -> Value {
     })
 }
 
-fn file(audit: &Audit<'_>, r: &Report) -> Value {
+fn file<'a>(audit: &'a Audit<'_>, r: &'a Report) -> Part<'a> {
     let lock = &audit.lock.entries;
-    let tables: Vec<Value> = r
-        .found
-        .iter()
-        .map(|f| table(f, &f.lock_status(lock)))
-        .collect();
-    let declarations: Vec<Value> = r
-        .declared
-        .iter()
-        .map(|d| {
-            json!({
-                "offset": d.offset,
-                "name": d.name().map_or_else(|| d.shown_name.clone(), ToString::to_string),
-                "table_offset": d.table_offset(),
-                "problem": d.problem(),
-            })
+    let tables = r.found.iter().map(|f| table(f, &f.lock_status(lock)));
+    let declarations = r.declared.iter().map(|d| {
+        json!({
+            "offset": d.offset,
+            "name": d.name().map_or_else(|| d.shown_name.clone(), ToString::to_string),
+            "table_offset": d.table_offset(),
+            "problem": d.problem(),
         })
-        .collect();
+    });
     let expected_missing: Vec<&String> = audit.expect.iter().filter(|n| !r.holds(n)).collect();
-    let problems: Vec<String> = audit.findings(r).into_iter().map(|p| p.message).collect();
-    json!({
-        "path": r.path,
-        "kind": r.kind,
-        "file_sha256": hex(&r.file_sha256),
-        "bytes": r.bytes,
-        "candidates": r.candidates,
-        "compared_entries": r.compared,
-        "compact_rejected_chunks": r.compact_rejected_chunks,
-        "compact_rejected_per_mille": r.compact_rejected_share,
-        "compact_rejected_cut_per_mille": r.compact_rejected_cut_share,
-        "rejected_surprises": r.rejected_surprises,
-        "rejected_pairs": r.rejected_pairs,
-        "rejected_features": r.rejected_features,
-        "rejected_matching": r.rejected_matching,
-        "rejected_distinctive_per_mille": r.rejected_distinctive_per_mille,
-        "tables": tables,
-        "listed": r.listed.iter().map(listed).collect::<Vec<_>>(),
-        "declarations": declarations,
-        "expected_missing": expected_missing,
-        "problems": problems,
-        "nothing_verified": r.nothing_verified(),
-        "note": r.nothing_verified().then_some(crate::NOTHING_VERIFIED),
-    })
+    let problems = audit
+        .findings(r)
+        .into_iter()
+        .map(|p| Value::from(p.message));
+    Part::Object(vec![
+        ("path", Part::value(r.path.as_str())),
+        ("kind", Part::value(r.kind)),
+        ("file_sha256", Part::value(hex(&r.file_sha256))),
+        ("bytes", Part::value(r.bytes)),
+        ("candidates", Part::value(r.candidates)),
+        ("compared_entries", Part::value(r.compared)),
+        (
+            "compact_rejected_chunks",
+            Part::value(r.compact_rejected_chunks),
+        ),
+        (
+            "compact_rejected_per_mille",
+            Part::value(r.compact_rejected_share),
+        ),
+        (
+            "compact_rejected_cut_per_mille",
+            Part::value(r.compact_rejected_cut_share),
+        ),
+        ("rejected_surprises", Part::value(r.rejected_surprises)),
+        ("rejected_pairs", Part::value(r.rejected_pairs)),
+        ("rejected_features", Part::value(r.rejected_features)),
+        ("rejected_matching", Part::value(r.rejected_matching)),
+        (
+            "rejected_distinctive_per_mille",
+            Part::value(r.rejected_distinctive_per_mille),
+        ),
+        ("tables", Part::values(tables)),
+        ("listed", Part::values(r.listed.iter().map(listed))),
+        ("declarations", Part::values(declarations)),
+        ("expected_missing", Part::value(expected_missing)),
+        ("problems", Part::values(problems)),
+        ("nothing_verified", Part::value(r.nothing_verified())),
+        (
+            "note",
+            Part::value(r.nothing_verified().then_some(crate::NOTHING_VERIFIED)),
+        ),
+    ])
 }
 
-/// The JSON report of `audit`, as a value to serialize (the command lays it
-/// out as its other JSON is: its keys one a line at the top, each file on one
-/// line).
-pub fn json_value(audit: &Audit<'_>) -> Value {
+/// The JSON report of `audit`, written as it is serialized ([`Document`]).
+pub fn json_document<'a>(audit: &'a Audit<'_>) -> Document<'a> {
     let problems = audit.problem_count();
-    json!({
-        "lock": audit.lock.label,
-        "files": audit.reports.iter().map(|r| file(audit, r)).collect::<Vec<_>>(),
-        "tables_found": audit.tables_found(),
-        "problems": problems,
-        "ok": problems == 0,
-        "nothing_verified": audit.nothing_verified(),
-        "note": audit.note(),
-    })
+    Document(Part::Object(vec![
+        ("lock", Part::value(audit.lock.label.as_str())),
+        (
+            "files",
+            Part::list(audit.reports.iter().map(|r| file(audit, r))),
+        ),
+        ("tables_found", Part::value(audit.tables_found())),
+        ("problems", Part::value(problems)),
+        ("ok", Part::value(problems == 0)),
+        ("nothing_verified", Part::value(audit.nothing_verified())),
+        ("note", Part::value(audit.note())),
+    ]))
+}
+
+/// The JSON report of `audit` as a value, built whole ([`json_document`]
+/// writes the same without building it).
+pub fn json_value(audit: &Audit<'_>) -> Value {
+    serde_json::to_value(json_document(audit)).expect("a report serializes")
+}
+
+/// Writes the JSON report of `audit`, pretty-printed.
+pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
+    write_pretty(out, &json_document(audit).0)
 }
 
 /// The JSON report of `audit`, pretty-printed.
 pub fn json(audit: &Audit<'_>) -> String {
-    pretty(&json_value(audit))
+    audit.render(super::OutputFormat::Json)
 }

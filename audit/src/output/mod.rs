@@ -3,10 +3,12 @@
 //! 2.1.0), [`cyclonedx`] (a CycloneDX 1.5 SBOM) and [`in_toto`] (an in-toto
 //! Statement v1). Each renderer is one small function over the same
 //! [`Audit`]; every machine format is serialized with serde (none is written
-//! by hand), and the exit status is the same whatever the format
+//! by hand), as it is written ([`Audit::render_to`]: a finding at a time),
+//! and the exit status is the same whatever the format
 //! ([`Audit::exit_code`]).
 
 use std::collections::BTreeSet;
+use std::io::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
@@ -16,12 +18,14 @@ mod cyclonedx;
 mod in_toto;
 mod json;
 mod sarif;
+mod stream;
 mod text;
 
 pub use cyclonedx::cyclonedx;
 pub use in_toto::{in_toto, PREDICATE_TYPE};
-pub use json::{json, json_value};
+pub use json::{json, json_document, json_value};
 pub use sarif::sarif;
+pub use stream::Document;
 pub use text::text;
 
 /// The formats `actlut audit --format` writes.
@@ -119,15 +123,31 @@ impl Audit<'_> {
         u8::from(self.problem_count() > 0)
     }
 
-    /// The whole output in `format`.
-    pub fn render(&self, format: OutputFormat) -> String {
+    /// Writes the output in `format` to `out` as it is serialized: a
+    /// machine format's long lists (a file's problems, tables,
+    /// declarations) are built one item at a time, the text a line at a
+    /// time, so the memory a report takes does not grow with its findings.
+    ///
+    /// # Errors
+    ///
+    /// The first error writing to `out`.
+    pub fn render_to(&self, format: OutputFormat, out: &mut dyn Write) -> io::Result<()> {
         match format {
-            OutputFormat::Text => text(self),
-            OutputFormat::Json => json(self),
-            OutputFormat::Sarif => sarif(self),
-            OutputFormat::CycloneDx => cyclonedx(self),
-            OutputFormat::InToto => in_toto(self),
+            OutputFormat::Text => text::write(self, out),
+            OutputFormat::Json => json::write(self, out),
+            OutputFormat::Sarif => sarif::write(self, out),
+            OutputFormat::CycloneDx => cyclonedx::write(self, out),
+            OutputFormat::InToto => in_toto::write(self, out),
         }
+    }
+
+    /// The whole output in `format` ([`render_to`](Self::render_to) into a
+    /// string).
+    pub fn render(&self, format: OutputFormat) -> String {
+        let mut out = Vec::new();
+        self.render_to(format, &mut out)
+            .expect("writing to memory does not fail");
+        String::from_utf8(out).expect("a report is UTF-8")
     }
 }
 
@@ -236,11 +256,4 @@ pub(crate) fn pass_fail(problems: usize) -> &'static str {
     } else {
         "fail"
     }
-}
-
-/// `value` pretty-printed, with a final newline.
-pub(crate) fn pretty(value: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(value).expect("a report serializes");
-    s.push('\n');
-    s
 }

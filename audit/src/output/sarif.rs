@@ -3,6 +3,7 @@
 //! ([`crate::Rule`]), and one result per problem at its byte offset in its
 //! file. A file in which nothing was verified gets a notification saying so.
 
+use std::io::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
@@ -10,7 +11,8 @@ use serde_json::{json, Value};
 
 use crate::Rule;
 
-use super::{pretty, Audit};
+use super::stream::{write_pretty, Part};
+use super::Audit;
 
 /// The schema the report names (`$schema`): SARIF 2.1.0's, as OASIS publishes it.
 const SCHEMA: &str =
@@ -31,12 +33,14 @@ fn uri(path: &str) -> String {
     out
 }
 
-/// The SARIF 2.1.0 report of `audit`.
-pub fn sarif(audit: &Audit<'_>) -> String {
-    let artifact = |index: usize| json!({"uri": uri(&audit.reports[index].path), "index": index});
+/// The SARIF 2.1.0 report of `audit`, written as it is serialized: its
+/// results built one at a time.
+fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
+    let artifact =
+        move |index: usize| json!({"uri": uri(&audit.reports[index].path), "index": index});
     // Where a result or notification is: a file, and a region of it when the
     // offset is known.
-    let location = |index: usize, offset: Option<u64>, length: Option<u64>| {
+    let location = move |index: usize, offset: Option<u64>, length: Option<u64>| {
         let mut physical = json!({ "artifactLocation": artifact(index) });
         if let Some(offset) = offset {
             physical["region"] = json!({ "byteOffset": offset });
@@ -46,27 +50,31 @@ pub fn sarif(audit: &Audit<'_>) -> String {
         }
         json!([{ "physicalLocation": physical }])
     };
-    let mut results = Vec::new();
-    let mut notifications = Vec::new();
-    for (i, r) in audit.reports.iter().enumerate() {
-        if r.nothing_verified() {
-            notifications.push(json!({
+    let notifications: Vec<Value> = audit
+        .reports
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.nothing_verified())
+        .map(|(i, _)| {
+            json!({
                 "level": "warning",
                 "message": { "text": crate::NOTHING_VERIFIED },
                 "locations": location(i, None, None),
-            }));
-        }
-        for p in audit.findings(r) {
+            })
+        })
+        .collect();
+    let results = audit.reports.iter().enumerate().flat_map(move |(i, r)| {
+        audit.findings(r).into_iter().map(move |p| {
             let index = Rule::ALL.iter().position(|&x| x == p.rule);
-            results.push(json!({
+            json!({
                 "ruleId": p.rule.id(),
                 "ruleIndex": index.expect("every rule is listed"),
                 "level": "error",
                 "message": { "text": p.message },
                 "locations": location(i, p.offset, p.length),
-            }));
-        }
-    }
+            })
+        })
+    });
     let rules: Vec<Value> = Rule::ALL
         .iter()
         .map(|r| {
@@ -89,26 +97,46 @@ pub fn sarif(audit: &Audit<'_>) -> String {
             })
         })
         .collect();
-    pretty(&json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
+    let run = Part::Object(vec![
+        (
+            "tool",
+            Part::value(json!({
                 "driver": {
                     "name": "actlut audit",
                     "version": env!("CARGO_PKG_VERSION"),
                     "informationUri": "https://github.com/actlut/actlut/blob/main/docs/audit.md",
                     "rules": rules,
                 },
-            },
-            "invocations": [{
+            })),
+        ),
+        (
+            "invocations",
+            Part::value(json!([{
                 "executionSuccessful": true,
                 "exitCode": audit.exit_code(),
                 "toolExecutionNotifications": notifications,
-            }],
-            "artifacts": artifacts,
-            "results": results,
-            "properties": { "lock": audit.lock.label },
-        }],
-    }))
+            }])),
+        ),
+        ("artifacts", Part::value(artifacts)),
+        ("results", Part::values(results)),
+        (
+            "properties",
+            Part::value(json!({ "lock": audit.lock.label })),
+        ),
+    ]);
+    Part::Object(vec![
+        ("$schema", Part::value(SCHEMA)),
+        ("version", Part::value("2.1.0")),
+        ("runs", Part::list(std::iter::once(run))),
+    ])
+}
+
+/// Writes the SARIF 2.1.0 report of `audit`, pretty-printed.
+pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
+    write_pretty(out, &document(audit))
+}
+
+/// The SARIF 2.1.0 report of `audit`.
+pub fn sarif(audit: &Audit<'_>) -> String {
+    audit.render(super::OutputFormat::Sarif)
 }

@@ -1,7 +1,7 @@
 //! The report for a person: a line per file, a line per table, declaration,
-//! record and problem, and a summary.
+//! record and problem, and a summary; written a line at a time.
 
-use std::fmt::Write as _;
+use std::io::{self, Write};
 use std::string::{String, ToString};
 
 use crate::declared::Declared;
@@ -11,9 +11,13 @@ use super::Audit;
 
 /// The text report of `audit`.
 pub fn text(audit: &Audit<'_>) -> String {
+    audit.render(super::OutputFormat::Text)
+}
+
+/// Writes the text report of `audit`, a line at a time.
+pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
     let lock = &audit.lock.entries;
     let label = &audit.lock.label;
-    let mut out = String::new();
     for report in audit.reports {
         let listed = match report.listed.len() {
             0 => String::new(),
@@ -25,13 +29,13 @@ pub fn text(audit: &Audit<'_>) -> String {
             1 => "1 table".to_string(),
             n => format!("{n} tables"),
         };
-        let _ = writeln!(
+        writeln!(
             out,
             "{}: {} bytes, {found}{listed}",
             report.path, report.bytes
-        );
+        )?;
         for f in &report.found {
-            out.push_str(&table_line(f, &f.lock_status(lock)));
+            out.write_all(table_line(f, &f.lock_status(lock)).as_bytes())?;
         }
         for l in &report.listed {
             let status = match (&l.status, l.problem()) {
@@ -42,23 +46,23 @@ pub fn text(audit: &Audit<'_>) -> String {
                 }
                 (ListedStatus::Intact, Some(p)) => p,
             };
-            let _ = writeln!(
+            writeln!(
                 out,
                 "  {:#010x}  {:<22} sha256  {status}",
                 l.offset,
                 l.names.join(" = "),
-            );
+            )?;
         }
         for d in &report.declared {
-            let _ = writeln!(out, "{}", declared_line(d));
+            writeln!(out, "{}", declared_line(d))?;
         }
         for r in &report.records {
             if let Some(p) = r.problem(lock) {
-                let _ = writeln!(
+                writeln!(
                     out,
                     "  {:#010x}  {:<22} record  MISMATCH: {p}",
                     r.offset, r.name
-                );
+                )?;
             }
         }
         for p in audit.findings(report) {
@@ -68,13 +72,13 @@ pub fn text(audit: &Audit<'_>) -> String {
                 Rule::Expected => "MISSING",
                 _ => continue,
             };
-            let _ = writeln!(out, "  {word}: {}", p.message);
+            writeln!(out, "  {word}: {}", p.message)?;
         }
     }
     let total = audit.tables_found();
     let problems = audit.problem_count();
     let files = audit.reports.len();
-    let _ = writeln!(
+    writeln!(
         out,
         "audit: {total} table{} found in {files} file{}, {}",
         s(total),
@@ -84,8 +88,7 @@ pub fn text(audit: &Audit<'_>) -> String {
             (0, None) => format!("all intact and in the lock ({label})"),
             (n, _) => format!("{n} problem{} (lock: {label})", s(n)),
         }
-    );
-    out
+    )
 }
 
 /// The plural ending for `n` things.
