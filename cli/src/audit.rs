@@ -9,7 +9,7 @@ use actlut_audit::output::{Audit, OutputFormat};
 use actlut_audit::{self as audit, Reference};
 use actlut_codegen::lock;
 
-use crate::output::to_json;
+use crate::output::write_json;
 use crate::tables::{compact_forms, table_le, LOCK};
 use crate::{Failure, Io, Stop};
 
@@ -195,7 +195,9 @@ pub(crate) fn audit_files(opts: &Args, io: &mut Io) -> Result<u8, Failure> {
     match format {
         // Laid out as the command's other JSON: its keys one a line, each
         // file on one line.
-        OutputFormat::Json => io.emit(&to_json(&audit::output::json_document(&result), 2))?,
+        OutputFormat::Json => write_report(io.out, |out| {
+            write_json(out, &audit::output::json_document(&result), 2)
+        })?,
         _ => write_report(io.out, |out| result.render_to(format, out))?,
     }
     Ok(result.exit_code())

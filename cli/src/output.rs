@@ -64,23 +64,29 @@ pub(crate) fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), Fai
 /// and `actlut audit --json` give each table and each file a line (2).
 pub(crate) fn to_json<T: Serialize>(value: &T, expand: usize) -> String {
     let mut bytes = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(
-        &mut bytes,
-        Layout {
-            expand,
-            depth: 0,
-            has_value: false,
-        },
-    );
-    value
-        .serialize(&mut ser)
+    write_json(&mut bytes, value, expand)
         .expect("a report of strings, numbers and lists serializes");
-    let mut s = String::from_utf8(bytes).expect("serde_json writes UTF-8");
-    s.push('\n');
-    s
+    String::from_utf8(bytes).expect("serde_json writes UTF-8")
 }
 
-/// The `serde_json` formatter of [`to_json`].
+/// [`to_json`] written to `out` as it is serialized, not built as a string
+/// first (a report of many findings stays out of memory).
+pub(crate) fn write_json<T: Serialize>(
+    out: &mut dyn Write,
+    value: &T,
+    expand: usize,
+) -> std::io::Result<()> {
+    let layout = Layout {
+        expand,
+        depth: 0,
+        has_value: false,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, layout);
+    value.serialize(&mut ser).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// The `serde_json` formatter of [`to_json`] and [`write_json`].
 struct Layout {
     /// How many outer levels have one item a line.
     expand: usize,
