@@ -336,7 +336,8 @@ pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
 /// from its first bytes (an ELF header, checked as [`elf_header`] does; a
 /// Mach-O or COFF magic; a wasm module; an archive nested in it, up to
 /// [`super::MAX_NESTING`] deep), and members of both orders are a problem.
-/// Its symbol table is not read.
+/// Every member its symbol table names must be a member header the walk
+/// finds ([`Named`]), as [`super::inspect`] checks it.
 fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     const KIND: &str = "ar archive";
     let bad = |why: String| Stop::Verdict(Container::malformed(KIND, why));
@@ -345,6 +346,10 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     let mut at = 8u64;
     let mut f = v.file;
     let mut leading: Option<Vec<String>> = Some(Vec::new());
+    // Where the leading symbol table members end, and the offsets the
+    // table names, read once the leading special members are passed.
+    let mut table_end = None;
+    let mut named: Option<Named> = None;
     while at < v.len {
         if at % 2 == 1 {
             at += 1;
@@ -400,10 +405,21 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
             .as_ref()
             .is_some_and(|before| is_special(before, &own));
         match (&mut leading, special) {
-            (Some(before), true) => before.push(own),
+            (Some(before), true) => {
+                if !matches!(&own[..], "//" | "/<ECSYMBOLS>/") {
+                    table_end = Some(data + size);
+                }
+                before.push(own);
+            }
             _ => leading = None,
         }
         if !special {
+            if named.is_none() {
+                named = Some(Named::read(v, table_end)?);
+            }
+            if let Some(n) = &mut named {
+                n.found(at);
+            }
             parts.count(size - skip)?;
             let member = v.part(data + skip, size - skip);
             let head = member.read(0, 64)?;
@@ -420,7 +436,90 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
         }
         at = data + size;
     }
+    let named = match named {
+        Some(n) => n,
+        None => Named::read(v, table_end)?,
+    };
+    named.check(v, table_end)?;
     Ok(parts.done())
+}
+
+/// The most bytes of an archive over [`super::IN_MEMORY_BYTES`] that its
+/// leading members up to the end of its symbol table may take (the table is
+/// read into memory whole); a larger one is a problem. 16 times the largest
+/// seen in honest archives (about 1 MiB: LLVM 14's `libLLVMCodeGen.a`, a
+/// 16 MB archive; the rlibs of a Rust toolchain hold less).
+pub(crate) const SYMBOL_TABLE_BYTES: u64 = 16 << 20;
+
+/// The member header offsets that an archive's symbol table names (sorted,
+/// each once), and which of them the walk of its members found.
+struct Named {
+    offsets: Vec<u64>,
+    found: Vec<bool>,
+}
+
+impl Named {
+    /// The archive's first `end` bytes (its magic and its symbol table
+    /// members, for `object` to read as it reads the archive in memory),
+    /// read in pieces; more than [`SYMBOL_TABLE_BYTES`] is a problem.
+    fn prefix(v: View<'_>, end: u64) -> Result<Vec<u8>, Stop> {
+        if end > SYMBOL_TABLE_BYTES {
+            return Err(Stop::Verdict(Container::malformed(
+                "ar archive",
+                format!(
+                    "its symbol table ends {end} bytes into the archive, past the {SYMBOL_TABLE_BYTES} bytes the audit reads of the symbol table of an archive over {} bytes",
+                    super::IN_MEMORY_BYTES
+                ),
+            )));
+        }
+        let mut bytes = Vec::with_capacity(end as usize);
+        while (bytes.len() as u64) < end {
+            let n = (end - bytes.len() as u64).min(PIECE as u64) as usize;
+            bytes.extend(v.read(bytes.len() as u64, n)?);
+        }
+        Ok(bytes)
+    }
+
+    /// The offsets the symbol table that ends at `end` names (none without
+    /// one), up to the first that does not parse ([`Named::check`] says
+    /// so). The table is dropped once read, so that memory holds the
+    /// offsets alone during the walk.
+    fn read(v: View<'_>, end: Option<u64>) -> Result<Named, Stop> {
+        let mut offsets = Vec::new();
+        if let Some(end) = end {
+            let prefix = Named::prefix(v, end)?;
+            let file = object::read::archive::ArchiveFile::parse(&prefix[..]);
+            if let Ok(Some(symbols)) = file.and_then(|f| f.symbols()) {
+                offsets.extend(symbols.map_while(Result::ok).map(|s| s.offset().0));
+            }
+        }
+        offsets.sort_unstable();
+        offsets.dedup();
+        let found = vec![false; offsets.len()];
+        Ok(Named { offsets, found })
+    }
+
+    /// Marks a member header the walk found at `at`.
+    fn found(&mut self, at: u64) {
+        if let Ok(i) = self.offsets.binary_search(&at) {
+            self.found[i] = true;
+        }
+    }
+
+    /// After the walk: the symbol table, read again, checked as
+    /// [`super::inspect`] checks it (`super::symbol_table`), each offset
+    /// against the member headers found.
+    fn check(&self, v: View<'_>, end: Option<u64>) -> Result<(), Stop> {
+        let Some(end) = end else {
+            return Ok(());
+        };
+        let bad = |why: String| Stop::Verdict(Container::malformed("ar archive", why));
+        let prefix = Named::prefix(v, end)?;
+        let file = object::read::archive::ArchiveFile::parse(&prefix[..])
+            .map_err(|e| bad(e.to_string()))?;
+        let is_member = |at: u64| self.offsets.binary_search(&at).is_ok_and(|i| self.found[i]);
+        super::symbol_table(&file, is_member, v.reading).map_err(bad)
+    }
 }
 
 /// A member's name as `object` reads it from its header's 16-byte name

@@ -281,14 +281,20 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Verd
         parts.read(String::from_utf8_lossy(member.name()), bytes, depth + 1)?;
         read.push(member.file_range());
     }
-    symbol_table(&file, &read, reading).map_err(bad)?;
+    let is_member = |at: u64| {
+        let named = file.member(object::read::archive::ArchiveOffset(at));
+        named.is_ok_and(|m| read.binary_search(&m.file_range()).is_ok())
+    };
+    symbol_table(&file, is_member, reading).map_err(bad)?;
     Ok(parts.done())
 }
 
 /// Whether every member the symbol table of the ar archive `file` names
 /// (GNU `/` and `/SYM64/`, BSD `__.SYMDEF`, the second linker member of a
-/// Windows `.lib`, as `object` reads them) is one of the members whose data
-/// ranges are `read` (sorted). A linker finds the member that defines a
+/// Windows `.lib`, as `object` reads them) is one of its members:
+/// `is_member` of the offset it names (in memory, the member `object` parses
+/// there has the data range of one the walk read; read in pieces, a member
+/// header the walk found is there). A linker finds the member that defines a
 /// symbol by the offset the table gives, and does not check that it is a
 /// member; a member header hidden in the symbol table's data or in another
 /// member's would be linked without being read. Each offset is checked as
@@ -297,7 +303,7 @@ fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Verd
 /// `reading`.
 fn symbol_table<'d, R: ReadRef<'d>>(
     file: &object::read::archive::ArchiveFile<'d, R>,
-    read: &[(u64, u64)],
+    is_member: impl Fn(u64) -> bool,
     reading: &Reading,
 ) -> Result<(), String> {
     let parse = |e: object::Error| format!("its symbol table does not parse: {e}");
@@ -312,8 +318,7 @@ fn symbol_table<'d, R: ReadRef<'d>>(
         }
         last = Some(at);
         reading.charge(SYMBOL_COST);
-        let named = file.member(object::read::archive::ArchiveOffset(at));
-        if !named.is_ok_and(|m| read.binary_search(&m.file_range()).is_ok()) {
+        if !is_member(at) {
             return Err(format!(
                 "its symbol table names a member at offset {at:#x}, which is not one of its members"
             ));
