@@ -556,8 +556,8 @@ pub const IN_MEMORY_BYTES: u64 = 64 << 20;
 /// memory: a file of up to [`IN_MEMORY_BYTES`] is read whole and judged as
 /// [`inspect`] judges it; a larger ELF file by its header and its program
 /// and section header tables, a wasm module or component by its sections,
-/// an ar archive by its members' headers and first bytes (not its symbol
-/// table), and a Mach-O, PE, COFF or XCOFF file by its magic alone.
+/// an ar archive by its members' headers and first bytes and its symbol
+/// table (every member it names must be one of them), and a Mach-O, PE, COFF or XCOFF file by its magic alone.
 ///
 /// # Errors
 ///
