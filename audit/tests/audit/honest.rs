@@ -595,7 +595,7 @@ fn ar_with_symbols(
 /// and passed over it, where the symbol table was not read. Now the table
 /// is read at any size, with the same problem; an honest large archive with
 /// a symbol table stays clean, and one whose symbol table is larger than the
-/// audit reads of a file read in pieces (16 MiB) is a problem.
+/// audit reads of a file read in pieces (32 MiB) is a problem.
 #[test]
 #[ignore = "writes five 65 MiB files: run by .ci/steps/30-audit.sh"]
 fn a_large_archive_has_its_symbol_table_checked() {
@@ -646,9 +646,9 @@ fn a_large_archive_has_its_symbol_table_checked() {
             ("ar archive", Some(actlut_audit::ByteOrder::Little), None)
         );
     }
-    // A symbol table of 17 MiB (no symbols, padded): read whole under
+    // A symbol table of 33 MiB (no symbols, padded): read whole under
     // `IN_MEMORY_BYTES`, more than the audit reads of one over it.
-    let mut table = vec![0u8; 17 << 20];
+    let mut table = vec![0u8; 33 << 20];
     table[..4].copy_from_slice(&0u32.to_be_bytes());
     let huge = |pad: usize| {
         let pad = vec![0u8; pad];
