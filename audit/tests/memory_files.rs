@@ -51,7 +51,10 @@ fn a_hundred_files_of_declaration_markers_take_the_memory_of_two() {
     // builds in one call read as scans that ran out of budget).
     assert!(!reports[0].unjudged.shared);
     let last = reports.last().unwrap().stopped();
-    assert!(last.contains("the files audited before it in this call"), "{last}");
+    assert!(
+        last.contains("the files audited before it in this call"),
+        "{last}"
+    );
     // The findings kept, and the file being scanned: twice one file's, and
     // some slack for the allocator.
     assert!(

@@ -444,10 +444,11 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     Ok(parts.done())
 }
 
-/// The most bytes of an archive over [`super::IN_MEMORY_BYTES`] that its
-/// leading members up to the end of its symbol table may take (the table is
-/// read into memory whole, and up to 8 bytes held for every 4 of it); a
-/// larger one is a problem. 11 times the largest seen in honest archives
+/// The most bytes of the archives of a file over [`super::IN_MEMORY_BYTES`]
+/// that their leading members up to the end of their symbol tables may take,
+/// all its archives together, nested ones included (each table is read into
+/// memory whole, before and after the walk of its members, during which up
+/// to 9 bytes are held for every 4 of it); more is a problem. 11 times the largest seen in honest archives
 /// (2.8 MB: the debug rlib of `jsonschema`, 95 MB; LLVM 14's
 /// `libLLVMCodeGen.a`, 16 MB, holds 1 MB).
 pub(crate) const SYMBOL_TABLE_BYTES: u64 = 32 << 20;
@@ -462,13 +463,18 @@ struct Named {
 impl Named {
     /// The archive's first `end` bytes (its magic and its symbol table
     /// members, for `object` to read as it reads the archive in memory),
-    /// read in pieces; more than [`SYMBOL_TABLE_BYTES`] is a problem.
-    fn prefix(v: View<'_>, end: u64) -> Result<Vec<u8>, Stop> {
-        if end > SYMBOL_TABLE_BYTES {
+    /// read in pieces. Its `first` read takes `end` from what is left of
+    /// [`SYMBOL_TABLE_BYTES`] for the file; more than is left is a problem.
+    fn prefix(v: View<'_>, end: u64, first: bool) -> Result<Vec<u8>, Stop> {
+        let left = v.reading.symbol_bytes.get();
+        if first {
+            v.reading.symbol_bytes.set(left.saturating_sub(end));
+        }
+        if end > left && first {
             return Err(Stop::Verdict(Container::malformed(
                 "ar archive",
                 format!(
-                    "its symbol table ends {end} bytes into the archive, past the {SYMBOL_TABLE_BYTES} bytes the audit reads of the symbol table of an archive over {} bytes",
+                    "its symbol table ends {end} bytes into the archive, past the {SYMBOL_TABLE_BYTES} bytes the audit reads of the symbol tables of a file over {} bytes (all its archives together)",
                     super::IN_MEMORY_BYTES
                 ),
             )));
@@ -488,7 +494,7 @@ impl Named {
     fn read(v: View<'_>, end: Option<u64>) -> Result<Named, Stop> {
         let mut offsets = Vec::new();
         if let Some(end) = end {
-            let prefix = Named::prefix(v, end)?;
+            let prefix = Named::prefix(v, end, true)?;
             let file = object::read::archive::ArchiveFile::parse(&prefix[..]);
             if let Ok(Some(symbols)) = file.and_then(|f| f.symbols()) {
                 offsets.extend(symbols.map_while(Result::ok).map(|s| s.offset().0));
@@ -515,7 +521,7 @@ impl Named {
             return Ok(());
         };
         let bad = |why: String| Stop::Verdict(Container::malformed("ar archive", why));
-        let prefix = Named::prefix(v, end)?;
+        let prefix = Named::prefix(v, end, false)?;
         let file = object::read::archive::ArchiveFile::parse(&prefix[..])
             .map_err(|e| bad(e.to_string()))?;
         let is_member = |at: u64| self.offsets.binary_search(&at).is_ok_and(|i| self.found[i]);

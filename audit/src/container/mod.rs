@@ -128,6 +128,10 @@ struct Reading {
     /// Units of the scan's budget, beyond one per 8 bytes read (all of them
     /// for a file read in pieces).
     extra: Cell<u64>,
+    /// Bytes of symbol tables a file read in pieces may still read into
+    /// memory, over all its archives, nested ones included
+    /// (`large::SYMBOL_TABLE_BYTES` in all).
+    symbol_bytes: Cell<u64>,
 }
 
 impl Reading {
@@ -136,6 +140,7 @@ impl Reading {
             read: Cell::new(len),
             limit: MAX_PARTS_READ.saturating_mul(len),
             extra: Cell::new(0),
+            symbol_bytes: Cell::new(large::SYMBOL_TABLE_BYTES),
         }
     }
 
