@@ -663,6 +663,25 @@ fn a_large_archive_has_its_symbol_table_checked() {
             .is_some_and(|p| p.contains("its symbol table ends")),
         "{large:?}"
     );
+    // Two archives in one, each with a symbol table of 20 MiB: each within
+    // the bound, together over it (what nested tables hold adds up, so the
+    // bound is the file's).
+    let mut table = vec![0u8; 20 << 20];
+    table[..4].copy_from_slice(&0u32.to_be_bytes());
+    let inner = ar(&[("/", &table), ("a.o/", &elf)]);
+    let nested = |pad: usize| {
+        let pad = vec![0u8; pad];
+        ar(&[("one.a/", &inner), ("two.a/", &inner), ("pad/", &pad)])
+    };
+    let (small, large) = at_both_sizes("nested.a", &nested(4096), &nested(big));
+    assert_eq!(small.problem, None);
+    assert!(
+        large
+            .problem
+            .as_deref()
+            .is_some_and(|p| p.contains("all its archives together")),
+        "{large:?}"
+    );
 }
 
 /// A little-endian object file of `format` for `arch` whose `.rodata` holds
