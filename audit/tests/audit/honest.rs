@@ -646,42 +646,37 @@ fn a_large_archive_has_its_symbol_table_checked() {
             ("ar archive", Some(actlut_audit::ByteOrder::Little), None)
         );
     }
-    // A symbol table of 33 MiB (no symbols, padded): read whole under
-    // `IN_MEMORY_BYTES`, more than the audit reads of one over it.
-    let mut table = vec![0u8; 33 << 20];
-    table[..4].copy_from_slice(&0u32.to_be_bytes());
-    let huge = |pad: usize| {
-        let pad = vec![0u8; pad];
-        ar(&[("/", &table), ("a.o/", &elf), ("pad/", &pad)])
+    // A symbol table (no symbols, padded) of `mib` MiB; an archive over the
+    // bound passes under `IN_MEMORY_BYTES` (read whole) and is a problem
+    // over it, saying so.
+    let table = |mib: usize| {
+        let mut t = vec![0u8; mib << 20];
+        t[..4].copy_from_slice(&0u32.to_be_bytes());
+        t
     };
-    let (small, large) = at_both_sizes("huge.a", &huge(4096), &huge(big));
-    assert_eq!(small.problem, None);
-    assert!(
-        large
-            .problem
-            .as_deref()
-            .is_some_and(|p| p.contains("its symbol table ends")),
-        "{large:?}"
-    );
-    // Two archives in one, each with a symbol table of 20 MiB: each within
-    // the bound, together over it (what nested tables hold adds up, so the
-    // bound is the file's).
-    let mut table = vec![0u8; 20 << 20];
-    table[..4].copy_from_slice(&0u32.to_be_bytes());
-    let inner = ar(&[("/", &table), ("a.o/", &elf)]);
-    let nested = |pad: usize| {
-        let pad = vec![0u8; pad];
-        ar(&[("one.a/", &inner), ("two.a/", &inner), ("pad/", &pad)])
+    let over_the_bound = |name: &str, archive: &dyn Fn(usize) -> Vec<u8>| {
+        let (small, large) = at_both_sizes(name, &archive(4096), &archive(big));
+        assert_eq!(small.problem, None);
+        let said = large.problem.as_deref().unwrap_or_default();
+        assert!(said.contains("its symbol table ends"), "{large:?}");
+        assert!(said.contains("all its archives together"), "{large:?}");
     };
-    let (small, large) = at_both_sizes("nested.a", &nested(4096), &nested(big));
-    assert_eq!(small.problem, None);
-    assert!(
-        large
-            .problem
-            .as_deref()
-            .is_some_and(|p| p.contains("all its archives together")),
-        "{large:?}"
-    );
+    // One table of 33 MiB.
+    let huge = table(33);
+    over_the_bound("huge.a", &|pad| {
+        ar(&[("/", &huge), ("a.o/", &elf), ("pad/", &vec![0u8; pad])])
+    });
+    // Two archives in one, each with a table of 20 MiB: each within the
+    // bound, together over it (what nested tables hold adds up, so the bound
+    // is the file's).
+    let inner = ar(&[("/", &table(20)), ("a.o/", &elf)]);
+    over_the_bound("nested.a", &|pad| {
+        ar(&[
+            ("one.a/", &inner),
+            ("two.a/", &inner),
+            ("pad/", &vec![0u8; pad]),
+        ])
+    });
 }
 
 /// A little-endian object file of `format` for `arch` whose `.rodata` holds
