@@ -1,15 +1,11 @@
 //! The index of known tables: every form in each byte order, cut into the grams the scan looks up.
 
 use std::collections::HashMap;
-use std::string::String;
-use std::vec;
-use std::vec::Vec;
 
 use actlut_codegen::lock::Entry;
 
 use crate::compact;
-use crate::filter::Filter;
-pub(crate) use crate::filter::{is_periodic, is_progression, mix};
+use crate::filter::{is_periodic, is_progression, mix, Filter};
 use crate::limits::*;
 use crate::reference::{ByteOrder, Reference};
 
@@ -98,6 +94,18 @@ pub(crate) fn bit(words: &[u64], j: usize) -> bool {
 
 fn set_bit(words: &mut [u64], j: usize) {
     words[j / 64] |= 1 << (j % 64);
+}
+
+/// How many bits of `words` are set.
+pub(crate) fn ones(words: &[u64]) -> usize {
+    words.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// One bit per index below `len`, those of `set` set.
+pub(crate) fn bits(len: usize, set: impl IntoIterator<Item = usize>) -> Vec<u64> {
+    let mut words = vec![0; len / 64 + 1];
+    set.into_iter().for_each(|j| set_bit(&mut words, j));
+    words
 }
 
 impl Image {
@@ -269,7 +277,6 @@ pub(crate) struct Site {
 
 pub(crate) const NEEDLE: u32 = u32::MAX;
 
-/// The site at `offset` of `image`.
 fn site(image: u32, offset: usize) -> Site {
     let offset = offset as u32;
     Site { image, offset }
@@ -286,14 +293,9 @@ pub(crate) struct Grams {
 }
 
 impl Grams {
-    /// Groups `pairs` by key. A gram found in more than one reference (the
-    /// NaN and infinity entries that every table of a format shares, runs two
-    /// functions have in common) is dropped: it points at no one table, and
-    /// would make every table a candidate wherever any of them is.
-    /// Small grams (`reference_of` is `None`) are too few to drop: their
-    /// candidates cost 256 comparisons each.
-    pub(crate) fn new(pairs: Vec<(u64, Site)>, reference_of: Option<&[usize]>) -> Grams {
-        Grams::with_max_sites(pairs, reference_of, MAX_SITES)
+    /// [`Grams::with_max_sites`] with [`MAX_SITES`].
+    pub(crate) fn new(pairs: Vec<(u64, Site)>) -> Grams {
+        Grams::with_max_sites(pairs, MAX_SITES)
     }
 
     /// The keys and sites of `a` and `b` together, none dropped.
@@ -304,7 +306,7 @@ impl Grams {
                 pairs.extend(g.sites_of(n).iter().map(|&s| (k, s)));
             }
         }
-        Grams::with_max_sites(pairs, None, usize::MAX)
+        Grams::with_max_sites(pairs, usize::MAX)
     }
 
     /// The sites of its `n`th key.
@@ -312,28 +314,18 @@ impl Grams {
         &self.sites[self.ranges[n] as usize..self.ranges[n + 1] as usize]
     }
 
-    /// [`Grams::new`], keeping keys found at up to `max_sites` places.
-    pub(crate) fn with_max_sites(
-        mut pairs: Vec<(u64, Site)>,
-        reference_of: Option<&[usize]>,
-        max_sites: usize,
-    ) -> Grams {
+    /// Groups `pairs` by key, dropping the grams of a key found at more than
+    /// `max_sites` places (a table hash, [`NEEDLE`], is always kept).
+    pub(crate) fn with_max_sites(mut pairs: Vec<(u64, Site)>, max_sites: usize) -> Grams {
         pairs.sort_unstable_by_key(|&(k, s)| (k, s.image, s.offset));
         let mut keys = Vec::new();
         let mut ranges = vec![0u32];
         let mut sites = Vec::new();
         for group in pairs.chunk_by(|a, b| a.0 == b.0) {
-            let mut grams = group.iter().filter(|(_, s)| s.image != NEEDLE);
-            let one_reference = reference_of.is_none_or(|of| {
-                let first = grams.clone().next().map(|(_, s)| of[s.image as usize]);
-                grams
-                    .clone()
-                    .all(|(_, s)| Some(of[s.image as usize]) == first)
-            });
-            let keep_grams = one_reference && grams.by_ref().count() <= max_sites;
+            let grams = group.iter().filter(|(_, s)| s.image != NEEDLE).count();
             let kept = group
                 .iter()
-                .filter(|(_, s)| s.image == NEEDLE || keep_grams);
+                .filter(|(_, s)| s.image == NEEDLE || grams <= max_sites);
             let before = sites.len();
             sites.extend(kept.map(|&(_, s)| s));
             if sites.len() > before {
@@ -571,7 +563,7 @@ impl Index {
                         tiny: (form == 0 || reference.extra[form - 1].compact)
                             && !(found_by_content(reference.format) && has_content(reference)),
                         modal: modal_entry(&bytes, unit),
-                        change_points: vec![0; bytes.len() / unit / 64 + 1],
+                        change_points: Vec::new(),
                         compact: form > 0 && reference.extra[form - 1].compact,
                         indexed: Vec::new(),
                         covered: Vec::new(),
@@ -589,21 +581,17 @@ impl Index {
                     };
                     let mask = if unit == 1 { 0xFF } else { 0xFFFF };
                     let e = image.values();
-                    for j in 3..e.len() {
-                        // A small form is too short to ask for four entries
-                        // per surprise: a change of step (three entries) is
-                        // one, and the half of its entries a candidate
-                        // must match keeps alternations from passing.
-                        let surprise = if image.small {
-                            !is_progression(&e[j - 2..=j], mask)
-                        } else {
-                            is_counted_surprise(&e, j, mask)
-                        };
-                        if surprise {
-                            set_bit(&mut image.change_points, j);
-                            image.surprise_list.push(j as u32);
-                        }
-                    }
+                    // A small form is too short to ask for four entries per
+                    // surprise: a change of step (three entries) is one, and
+                    // the half of its entries a candidate must match keeps
+                    // alternations from passing.
+                    let surprises = (3..e.len()).filter(|&j| match image.small {
+                        true => !is_progression(&e[j - 2..=j], mask),
+                        false => is_counted_surprise(&e, j, mask),
+                    });
+                    image.surprise_list = surprises.map(|j| j as u32).collect();
+                    let at = image.surprise_list.iter().map(|&j| j as usize);
+                    image.change_points = bits(e.len(), at);
                     images.push(image);
                 }
             }
@@ -714,47 +702,40 @@ impl Index {
         // other table has, and an attacker fewer to break. The candidates
         // they imply in other tables at the same place are compared, and
         // explained away by the copy itself (`Scanner::finish`).
-        let large = Grams::with_max_sites(large, None, MAX_SHARED_SITES);
-        // Compact forms may share keys with one another (one group): a
-        // candidate of each is compared byte for byte, and of overlapping
-        // ones the one with the most matching bytes is kept. This gives the
-        // forms of similar tables (`gelu_bf16`, `gelu_tanh_bf16`) more keys.
-        // A key found at more than `MAX_SITES` places is dropped.
-        let group = vec![0; images.len()];
-        let compact_grams = Grams::new(compact_keys, Some(&group));
-        let pairs = Grams::with_max_sites(pairs, None, MAX_SHARED_SITES);
+        let large = Grams::with_max_sites(large, MAX_SHARED_SITES);
+        // Compact forms may share keys with one another: a candidate of
+        // each is compared byte for byte, and of overlapping ones the one
+        // with the most matching bytes is kept. This gives the forms of
+        // similar tables (`gelu_bf16`, `gelu_tanh_bf16`) more keys. A key
+        // found at more than `MAX_SITES` places is dropped.
+        let compact_grams = Grams::new(compact_keys);
+        let pairs = Grams::with_max_sites(pairs, MAX_SHARED_SITES);
         // Of each 16-bit table, the first entries of its pair grams.
         let mut pair_points = vec![Vec::new(); images.len()];
         for s in &pairs.sites {
             pair_points[s.image as usize].push(s.offset as usize / 2);
         }
         for (im, mut points) in images.iter_mut().zip(pair_points) {
-            let n = im.entries();
             if !points.is_empty() {
                 points.sort_unstable();
                 points.dedup();
                 let e = im.values();
                 im.pair_list = points.iter().filter_map(|&j| pair_window(&e, j)).collect();
             }
-            im.pair_windows = vec![0; n / 64 + 1];
-            for &w in &im.pair_list {
-                set_bit(&mut im.pair_windows, w as usize);
-            }
+            im.pair_windows = bits(im.entries(), im.pair_list.iter().map(|&w| w as usize));
         }
         // The windows of each compact form that survived as keys.
         for (i, image) in images.iter_mut().enumerate().filter(|(_, im)| im.compact) {
-            let mut bits = compact::offset_bits(image.bytes.len());
-            for off in compact::key_offsets(&image.bytes) {
-                let key = key_le(&image.bytes[off..off + compact::KEY_BYTES]);
-                if compact_grams
-                    .get(key)
-                    .iter()
-                    .any(|s| s.image == i as u32 && s.offset as usize == off)
-                {
-                    set_bit(&mut bits, off);
-                }
-            }
-            image.indexed = bits;
+            let indexed = compact::key_offsets(&image.bytes)
+                .into_iter()
+                .filter(|&off| {
+                    let key = key_le(&image.bytes[off..off + compact::KEY_BYTES]);
+                    compact_grams
+                        .get(key)
+                        .iter()
+                        .any(|s| s.image == i as u32 && s.offset as usize == off)
+                });
+            image.indexed = bits(image.bytes.len(), indexed);
             let mut covered = Vec::new();
             for k in image.key_offsets() {
                 let from = covered.last().map_or(k, |&c: &u32| k.max(c as usize + 1));
@@ -781,7 +762,7 @@ impl Index {
         // Features shared by several tables (the halving of small inputs
         // that GELU, SiLU and Mish have in common) stay: each table counts
         // its own at its own start.
-        let features = Grams::new(features, None);
+        let features = Grams::new(features);
         let mut feature_bits = vec![0u64; FEATURE_REACH << 10];
         for (n, &k) in features.keys.iter().enumerate() {
             let d = (k >> 16) as usize;
@@ -794,17 +775,14 @@ impl Index {
         let mut slots = 0;
         for im in images.iter_mut().filter(|im| im.by_features()) {
             im.features.sort_unstable();
-            im.distinctive = vec![0; im.entries() / 64 + 1];
-            for &(a, b) in &im.features {
-                set_bit(&mut im.distinctive, a as usize);
-                set_bit(&mut im.distinctive, b as usize);
-            }
-            im.distinctive_count = im.distinctive.iter().map(|w| w.count_ones() as usize).sum();
+            let ends = im.features.iter().flat_map(|&(a, b)| [a, b]);
+            im.distinctive = bits(im.entries(), ends.map(|j| j as usize));
+            im.distinctive_count = ones(&im.distinctive);
             im.slot = slots;
             slots += 1;
         }
-        let exact = Grams::new(exact, None);
-        let name_fields = Grams::new(name_fields, None);
+        let exact = Grams::new(exact);
+        let name_fields = Grams::new(name_fields);
         let manifest_mark = crate::manifest::mark_u64();
         let mut eight_keys = vec![manifest_mark, compact::MAGIC_U64];
         for g in [&large, &exact, &name_fields] {
@@ -819,7 +797,7 @@ impl Index {
             large,
             fours,
             pairs,
-            small: Grams::new(small, None),
+            small: Grams::new(small),
             features,
             feature_bits,
             slots: slots as usize,
@@ -837,10 +815,7 @@ impl Index {
         }
     }
 
-    /// Keys of each compact stored form: its name, its length, how many
-    /// of its windows are keys (a candidate needs [`compact::MIN_KEYS`] of
-    /// them matching) and the fewest bytes that hide it
-    /// ([`compact::hiding_cost`]).
+    /// The [`CompactKeys`] of each compact stored form.
     pub fn compact_keys(&self) -> Vec<CompactKeys> {
         self.images
             .iter()
@@ -854,12 +829,8 @@ impl Index {
                     .into_iter()
                     .filter(|&k| k + compact::KEY_BYTES <= i.used_end)
                     .collect();
-                let mut covered = 0;
-                let mut until = 0;
-                for &k in &keys {
-                    covered += (k + compact::KEY_BYTES).saturating_sub(until.max(k));
-                    until = k + compact::KEY_BYTES;
-                }
+                let windows = keys.iter().flat_map(|&k| k..k + compact::KEY_BYTES);
+                let covered = ones(&bits(i.bytes.len(), windows));
                 CompactKeys {
                     name: self.refs[i.reference].names.join(" = "),
                     form: self.refs[i.reference].extra[i.form - 1].label.clone(),
@@ -929,13 +900,6 @@ impl Index {
         &self.refs
     }
 
-    /// Number of grams indexed (large and small), for diagnostics.
-    pub fn grams(&self) -> (usize, usize) {
-        (self.large.keys.len(), self.small.keys.len())
-    }
-}
-
-impl Index {
     /// Judges the bytes of one declaration record and its table, `bytes`
     /// starting at the record (at file offset `offset`), as the scan does:
     /// `None` when they are no record. `native` is the byte order the file
