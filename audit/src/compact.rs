@@ -50,10 +50,6 @@
 //!    runs past the end of the file is an invalid or truncated form: all of
 //!    those are problems.
 
-use std::string::{String, ToString};
-use std::vec::Vec;
-use std::{format, vec};
-
 use actlut_codegen::compact::{
     CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT,
 };
@@ -152,8 +148,7 @@ pub fn used_end(view: &CompactRef<'_>) -> usize {
     let dir = view.dir_bytes();
     let end = (0..pages)
         .map(|p| {
-            let d = u32::from_le_bytes(dir[4 * p..4 * p + 4].try_into().expect("4 bytes"));
-            let low = (d & 0xFFFF) as usize;
+            let low = usize::from(u16::from_le_bytes([dir[4 * p], dir[4 * p + 1]]));
             match view.layout() {
                 actlut_codegen::compact::Layout::Words => 2 * (low + page),
                 actlut_codegen::compact::Layout::Bytes => {
@@ -349,17 +344,16 @@ pub(crate) struct Known {
 
 /// Differing entries of `a` against `b`, and the first few inputs.
 pub(crate) fn compare(a: &[u16], b: &[u16]) -> (usize, Vec<usize>) {
-    let mut n = 0;
-    let mut first = Vec::new();
-    for (j, (x, y)) in a.iter().zip(b).enumerate() {
-        if x != y {
-            n += 1;
-            if first.len() < crate::limits::FIRST_DIFFERENCES {
-                first.push(j);
-            }
-        }
-    }
-    (n, first)
+    let mut differing = a
+        .iter()
+        .zip(b)
+        .enumerate()
+        .filter_map(|(j, (x, y))| (x != y).then_some(j));
+    let first: Vec<usize> = differing
+        .by_ref()
+        .take(crate::limits::FIRST_DIFFERENCES)
+        .collect();
+    (first.len() + differing.count(), first)
 }
 
 /// The known table nearest to `entries` (most entries equal, judged on every
@@ -394,9 +388,7 @@ pub fn key_offsets(bytes: &[u8]) -> Vec<usize> {
         a.and_then(|a| Some((u32_at(a)?, u32_at(a + 4)?, u32_at(a + 8)?)))
             .is_some_and(|(x, y, z)| y.wrapping_sub(x) == z.wrapping_sub(y))
     };
-    let in_progression = |off: usize| {
-        progression(off.checked_sub(8)) || progression(off.checked_sub(4)) || progression(Some(off))
-    };
+    let in_progression = |off: usize| [8, 4, 0].iter().any(|&b| progression(off.checked_sub(b)));
     // The header is no evidence of the content: its magic is every form's,
     // and it may be zeroed.
     (HEADER_BYTES..(bytes.len() + 1).saturating_sub(KEY_BYTES))
@@ -407,9 +399,6 @@ pub fn key_offsets(bytes: &[u8]) -> Vec<usize> {
         .collect()
 }
 
-/// Steps of the `u16` counts [`is_u16_count`] recognises.
-const COUNT_STEPS: [u16; 2] = [1, 0xFFFF];
-
 /// Whether the 4 bytes `w` are a window of a count of `u16`s (a step of ±1
 /// or ±2, little- or big-endian, at either alignment): what index arrays
 /// and identity tables hold, and what the words layout's pool holds where a
@@ -417,11 +406,9 @@ const COUNT_STEPS: [u16; 2] = [1, 0xFFFF];
 /// there is no evidence of the form: before this rule, a `u16` count in
 /// noise matched more than half of `erf_bf16`'s words-layout evidence.
 pub fn is_u16_count(w: &[u8]) -> bool {
-    let (le, be) = (
-        |i: usize| u16::from_le_bytes([w[i], w[i + 1]]),
-        |i: usize| u16::from_be_bytes([w[i], w[i + 1]]),
-    );
-    COUNT_STEPS.iter().any(|&s| {
+    let le = |i: usize| u16::from_le_bytes([w[i], w[i + 1]]);
+    let be = |i: usize| u16::from_be_bytes([w[i], w[i + 1]]);
+    [1u16, 0xFFFF].iter().any(|&s| {
         // Two whole entries, a then a + s.
         le(2).wrapping_sub(le(0)) == s
             || be(2).wrapping_sub(be(0)) == s
@@ -438,11 +425,6 @@ pub fn is_u16_count(w: &[u8]) -> bool {
     })
 }
 
-/// One bit per byte offset.
-pub(crate) fn offset_bits(len: usize) -> Vec<u64> {
-    vec![0; len / 64 + 1]
-}
-
 /// The fewest bytes an attacker who knows the keys must change so that no
 /// start of the form gathers [`MIN_KEYS`] key hits: every key window but one
 /// must hold a changed byte, so changing fewer always leaves the form found
@@ -452,18 +434,13 @@ pub(crate) fn offset_bits(len: usize) -> Vec<u64> {
 /// intervals of one length); sparing one window saves at most one byte, so
 /// this is that count minus one (and hiding takes it or one more).
 pub fn hiding_cost(keys: &[usize]) -> usize {
-    hiding_cost_for(keys, MIN_KEYS)
-}
-
-/// [`hiding_cost`] for a form whose candidates need `min_keys` keys: every
-/// key window but `min_keys - 1` must hold a changed byte.
-pub fn hiding_cost_for(keys: &[usize], min_keys: usize) -> usize {
-    greedy_hits(keys).len().saturating_sub(min_keys - 1)
+    greedy_hits(keys).len().saturating_sub(MIN_KEYS - 1)
 }
 
 /// The fewest bytes that hide a whole form from the search by content, by
 /// whichever condition of [`is_evidence`] is cheapest to break: its keys
-/// ([`hiding_cost_for`] with `min_keys`), or its matching evidence bytes, below
+/// ([`hiding_cost`], every key window but `min_keys - 1` holding a changed
+/// byte), or its matching evidence bytes, below
 /// [`MIN_MATCHING_BYTES`] or below [`MIN_MATCHING_PER_MILLE`] of its
 /// `covered` evidence bytes. 0 for a form with fewer evidence bytes than
 /// [`MIN_MATCHING_BYTES`]: the search cannot find it (only its header, or its
@@ -472,17 +449,17 @@ pub fn form_hiding_cost(keys: &[usize], covered: usize, min_keys: usize) -> usiz
     let needed = MIN_MATCHING_BYTES.max((covered * MIN_MATCHING_PER_MILLE).div_ceil(1000));
     // Matching bytes below `needed`: `covered - needed + 1` changed.
     let by_matching = (covered + 1).saturating_sub(needed);
-    hiding_cost_for(keys, min_keys).min(by_matching)
+    let by_keys = greedy_hits(keys).len().saturating_sub(min_keys - 1);
+    by_keys.min(by_matching)
 }
 
 /// The bytes the greedy choice changes to hit every window of `keys`.
 pub fn greedy_hits(keys: &[usize]) -> Vec<usize> {
     let mut hits: Vec<usize> = Vec::new();
     for &k in keys {
-        if hits.last().is_some_and(|&h| k <= h) {
-            continue;
+        if hits.last().is_none_or(|&h| h < k) {
+            hits.push(k + KEY_BYTES - 1);
         }
-        hits.push(k + KEY_BYTES - 1);
     }
     hits
 }
