@@ -63,13 +63,9 @@
 //! the high byte changes), so a copy can become its own intact twin in the
 //! other order: [`HidingCost::hiding_cost_raw`] counts that too.
 
-use std::string::String;
-use std::vec::Vec;
-
 use actlut_codegen::Format;
 
-use crate::index::Image;
-use crate::index::Index;
+use crate::index::{bits, ones, Image, Index};
 use crate::limits::*;
 use crate::reference::ByteOrder;
 
@@ -176,14 +172,14 @@ pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
     const NONE: u32 = u32::MAX;
     // cost[v][state]: fewest changes among entries 0..v; `state` is the
     // changes among the last `reach` entries (bit 0: entry v - 1) and the
-    // pairs kept. `from[v][state]`: the state before entry v - 1 was decided,
-    // and whether it was changed.
+    // pairs kept. `from[v][state]`: the state before entry v was decided
+    // (whether it was changed is bit 0 of `state`).
     let mut cost = vec![NONE; width];
     cost[0] = 0;
-    let mut from: Vec<Vec<(u32, bool)>> = Vec::with_capacity(n);
+    let mut from: Vec<Vec<u32>> = Vec::with_capacity(n);
     for ends in &ending {
         let mut next = vec![NONE; width];
-        let mut back = vec![(0u32, false); width];
+        let mut back = vec![0u32; width];
         for (state, &c) in cost.iter().enumerate() {
             if c == NONE {
                 continue;
@@ -203,7 +199,7 @@ pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
                 let c = c + u32::from(change);
                 if c < next[to] {
                     next[to] = c;
-                    back[to] = (state as u32, change);
+                    back[to] = state as u32;
                 }
             }
         }
@@ -218,11 +214,10 @@ pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
         .expect("changing every entry keeps no pair");
     let mut entries = Vec::new();
     for v in (0..n).rev() {
-        let (before, change) = from[v][state];
-        if change {
+        if state & 1 == 1 {
             entries.push(v);
         }
-        state = before as usize;
+        state = from[v][state] as usize;
     }
     entries.reverse();
     entries
@@ -232,18 +227,17 @@ pub fn fewest_to_break(pairs: &[(usize, usize)], keep: usize) -> Vec<usize> {
 /// compared: for an 8-bit table none may remain; for a 16-bit one, what
 /// remains must lie within [`VOTE_SPREAD`] bytes (its first and last gram
 /// closer than that), so at least all grams minus the most that one such
-/// cluster holds: `stab(all) - max over clusters of stab(cluster)`.
+/// cluster holds: `stab(all) - max over clusters of stab(cluster)`. The
+/// grams of `w` are sorted ([`Index::windows`]).
 fn unfind_cost(w: &Windows) -> usize {
     let total = stab(&mut w.grams.clone());
     if w.grams_needed <= 1 {
         return total;
     }
     let spread = VOTE_SPREAD.div_ceil(w.unit);
-    let mut starts: Vec<(usize, usize)> = w.grams.clone();
-    starts.sort_unstable();
     let mut cluster_best = 0;
-    for (i, &(a, _)) in starts.iter().enumerate() {
-        let mut cluster: Vec<(usize, usize)> = starts[i..]
+    for (i, &(a, _)) in w.grams.iter().enumerate() {
+        let mut cluster: Vec<(usize, usize)> = w.grams[i..]
             .iter()
             .copied()
             .take_while(|&(b, _)| b < a + spread)
@@ -418,14 +412,9 @@ impl Index {
         self.table_images()
             .zip(windows)
             .map(|((_, im), w)| {
-                let mut covered = vec![false; im.entries()];
-                for &(a, b) in &w.grams {
-                    covered[a..=b].iter_mut().for_each(|c| *c = true);
-                }
-                for &(a, b) in &w.features {
-                    covered[a] = true;
-                    covered[b] = true;
-                }
+                let grams = w.grams.iter().flat_map(|&(a, b)| a..=b);
+                let features = w.features.iter().flat_map(|&(a, b)| [a, b]);
+                let covered = bits(im.entries(), grams.chain(features));
                 let (to_unfind, to_disprove) = if im.by_features() {
                     // Found and evidence both: its features.
                     let n = fewest_to_break(&w.features, w.features_needed - 1).len();
@@ -433,13 +422,10 @@ impl Index {
                 } else {
                     // Evidence is surprises or, for a 16-bit table, pair
                     // grams: both must be brought under what is needed.
-                    let mut to_disprove =
+                    let surprises =
                         stab(&mut w.surprises.clone()).saturating_sub(w.surprises_needed - 1);
-                    if !w.pairs.is_empty() {
-                        let pairs = stab(&mut w.pairs.clone()).saturating_sub(w.pairs_needed - 1);
-                        to_disprove = to_disprove.max(pairs);
-                    }
-                    (unfind_cost(&w), to_disprove)
+                    let pairs = stab(&mut w.pairs.clone()).saturating_sub(w.pairs_needed - 1);
+                    (unfind_cost(&w), surprises.max(pairs))
                 };
                 let to_unmatch = if im.small {
                     let informative = (0..im.entries())
@@ -464,7 +450,7 @@ impl Index {
                     format: reference.format,
                     order: im.order,
                     entries: im.entries(),
-                    distinctive: covered.iter().filter(|&&c| c).count(),
+                    distinctive: ones(&covered),
                     grams: w.grams.len(),
                     surprises: w.surprises.len(),
                     to_unfind,
