@@ -2,9 +2,6 @@
 //! tables share, and the runs, counts and alternations no value is
 //! evidence in. A leaf module: it imports nothing of the audit.
 
-use std::vec;
-use std::vec::Vec;
-
 /// splitmix64's finalizer.
 #[inline(always)]
 pub(crate) fn mix(mut x: u64) -> u64 {
@@ -47,7 +44,7 @@ impl Filter {
 
 /// One multiply: the word from the top bits, three bits from the middle.
 #[inline(always)]
-pub(crate) fn filter_bits(key: u64, shift: u32) -> (usize, u64) {
+fn filter_bits(key: u64, shift: u32) -> (usize, u64) {
     let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let m = (1 << ((h >> 24) & 63)) | (1 << ((h >> 30) & 63)) | (1 << ((h >> 36) & 63));
     ((h >> shift) as usize, m)
