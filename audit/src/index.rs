@@ -173,13 +173,9 @@ pub(crate) fn pair_window(e: &[u16], j: usize) -> Option<u32> {
             && !is_progression(&e[w..w + 3], 0xFFFF)
             && !is_near_count(&e[(w + 3).saturating_sub(COUNT_CONTEXT)..w + 3])
     };
-    if j >= 1 && breaks(j - 1) {
-        Some(j as u32 - 1)
-    } else if breaks(j) {
-        Some(j as u32)
-    } else {
-        None
-    }
+    (j.saturating_sub(1)..=j)
+        .find(|&w| breaks(w))
+        .map(|w| w as u32)
 }
 
 /// Whether entries `j, j + 1` of the 16-bit table of entries `e` are a
