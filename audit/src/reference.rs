@@ -144,7 +144,7 @@ impl Reference {
     /// ([`CompactRef::from_bytes`](actlut_codegen::compact::CompactRef::from_bytes))
     /// that decodes to this table's 65,536 entries, or the table already has a
     /// compact form of its layout.
-    pub fn with_compact(mut self, stored: Vec<u8>) -> Result<Reference, String> {
+    pub fn with_compact(self, stored: Vec<u8>) -> Result<Reference, String> {
         let name = self.names.join(" = ");
         if self.format.entries() != actlut_codegen::compact::ENTRIES {
             return Err(format!("{name}: only 16-bit tables have a compact form"));
@@ -167,14 +167,9 @@ impl Reference {
                 first[0]
             ));
         }
-        self.extra.push(Form {
-            label: label.to_string(),
-            unit: 1,
-            sha256: actlut_codegen::sha256(&stored),
-            bytes_le: stored,
-            compact: true,
-        });
-        Ok(self)
+        let mut r = self.with_form(label, 1, stored);
+        r.extra.last_mut().expect("just added").compact = true;
+        Ok(r)
     }
 }
 
