@@ -63,13 +63,7 @@ fn nearly_a_name(field: &[u8]) -> bool {
     if nul == 0 {
         return false;
     }
-    let broken = (0..field.len()).find(|&i| {
-        if i < nul {
-            !good(field[i])
-        } else {
-            field[i] != 0
-        }
-    });
+    let broken = (0..field.len()).find(|&i| field[i] != 0 && (i >= nul || !good(field[i])));
     [broken, Some(nul)]
         .into_iter()
         .flatten()
@@ -148,12 +142,6 @@ impl Record {
     /// `None` when the lock has this name with this hash, else one line:
     /// `manifest lists gelu_bf16 with sha256 …, the lock has …`.
     pub fn problem(&self, lock: &[Entry]) -> Option<String> {
-        let listed = actlut_codegen::hex(&self.sha256);
-        let unmarked = if self.marked {
-            ""
-        } else {
-            " (in a record whose marker was changed)"
-        };
         if let Some(n) = self.present {
             return Some(std::format!(
                 "manifest record at {:#x} is cut off by the end of the file: {n} of {RECORD_BYTES} bytes (its marker is intact)",
@@ -172,9 +160,12 @@ impl Record {
             Some(e) => actlut_codegen::hex(&e.sha256),
             None => "no such table".to_string(),
         };
+        let unmarked = (!self.marked).then_some(" (in a record whose marker was changed)");
         Some(std::format!(
-            "manifest lists {} with sha256 {listed}, the lock has {has}{unmarked}",
-            self.name
+            "manifest lists {} with sha256 {}, the lock has {has}{}",
+            self.name,
+            actlut_codegen::hex(&self.sha256),
+            unmarked.unwrap_or_default()
         ))
     }
 }

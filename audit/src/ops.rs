@@ -92,10 +92,8 @@ pub fn is_op_text(op: &str) -> bool {
 /// at most one point, and an optional exponent `e` with an optional sign.
 fn is_decimal(v: &str) -> bool {
     let unsigned = |s: &str| s.strip_prefix(['-', '+']).unwrap_or(s).to_owned();
-    let (mantissa, exponent) = match v.split_once('e') {
-        Some((m, e)) => (m, Some(e)),
-        None => (v, None),
-    };
+    let (mantissa, exponent) = v.split_once('e').map_or((v, None), |(m, e)| (m, Some(e)));
+
     is_digits(&unsigned(mantissa).replacen('.', "", 1))
         && exponent.is_none_or(|e| is_digits(&unsigned(e)))
 }
