@@ -128,19 +128,15 @@ impl Found {
         if self.form != TABLE_FORM && self.compact.is_none() {
             return LockStatus::InLock;
         }
-        let mut expected = None;
-        for name in &self.names {
-            if let Some(e) = lock.iter().find(|e| &e.name == name) {
-                if e.sha256 == sha {
-                    return LockStatus::InLock;
-                }
-                expected.get_or_insert(e.sha256);
-            }
+        let names = self.names.iter();
+        let mut entries = names.filter_map(|n| lock.iter().find(|e| &e.name == n));
+        let expected = entries.clone().next().map(|e| e.sha256);
+        if entries.any(|e| e.sha256 == sha) {
+            return LockStatus::InLock;
         }
-        match expected {
-            Some(expected) => LockStatus::Differs { expected },
-            None => LockStatus::NotInLock,
-        }
+        expected.map_or(LockStatus::NotInLock, |e| LockStatus::Differs {
+            expected: e,
+        })
     }
 
     /// One line describing what is wrong with this copy, or `None` when it is
@@ -546,8 +542,8 @@ impl Report {
         let at = |rule, offset, length, message: Option<String>| {
             message.map(|message| Problem {
                 rule,
-                offset: Some(offset),
-                length: Some(length),
+                offset,
+                length,
                 message,
             })
         };
@@ -559,34 +555,21 @@ impl Report {
                 Verdict::Truncated => Rule::Truncated,
                 Verdict::Unknown | Verdict::Invalid => Rule::CompactForm,
             };
-            at(rule, f.offset, f.len as u64, f.problem(lock))
+            at(rule, Some(f.offset), Some(f.len as u64), f.problem(lock))
         });
-        let listed = self
-            .listed
-            .iter()
-            .filter_map(|l| at(Rule::Listed, l.offset, 32, l.problem()));
-        let record_len = crate::manifest::RECORD_BYTES as u64;
-        let records = self
-            .records
-            .iter()
-            .filter_map(|r| at(Rule::Record, r.offset, record_len, r.problem(lock)));
+        let listed = self.listed.iter();
+        let listed = listed.filter_map(|l| at(Rule::Listed, Some(l.offset), Some(32), l.problem()));
+        let record_len = Some(crate::manifest::RECORD_BYTES as u64);
+        let records = self.records.iter();
+        let records =
+            records.filter_map(|r| at(Rule::Record, Some(r.offset), record_len, r.problem(lock)));
         let declared = self.declared.iter().filter_map(|d| {
-            let len = d.table_offset() - d.offset;
-            at(Rule::Declaration, d.offset, len, d.problem())
+            let len = Some(d.table_offset() - d.offset);
+            at(Rule::Declaration, Some(d.offset), len, d.problem())
         });
-        let unplaced = |rule, offset, message| Problem {
-            rule,
-            offset,
-            length: None,
-            message,
-        };
-        let malformed = self
-            .malformed
-            .clone()
-            .map(|m| unplaced(Rule::Malformed, None, m));
-        let stopped = self
-            .too_many
-            .then(|| unplaced(Rule::NotJudged, self.unjudged.from, self.stopped()));
+        let malformed = at(Rule::Malformed, None, None, self.malformed.clone());
+        let stopped = self.too_many.then(|| self.stopped());
+        let stopped = at(Rule::NotJudged, self.unjudged.from, None, stopped);
         found
             .chain(listed)
             .chain(records)
