@@ -37,6 +37,7 @@ pub use actlut_codegen::record::{
     DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, DECLARATION_V2_BYTES,
     LONG_NAME_BYTES, MAX_DECLARATION_BYTES, NAME_BYTES,
 };
+use actlut_codegen::Format;
 
 use crate::filter::Filter;
 use crate::index::{key_le, swap16};
@@ -130,16 +131,14 @@ impl Declared {
     /// `None` when the record is intact, its hash the lock's and the table at
     /// its location intact; else one line that says what is wrong.
     pub fn problem(&self) -> Option<String> {
-        let at = self.offset;
+        let (at, changed) = (self.offset, matches!(self.found_by, FoundBy::Fields(_)));
         let d = match &self.declaration {
             Err(e) => {
+                let how = changed.then_some(": its marker was changed, and it");
+                let how = how.unwrap_or_default();
                 let name = &self.shown_name;
-                let changed = match self.found_by {
-                    FoundBy::Marker => "",
-                    FoundBy::Fields(_) => ": its marker was changed, and it",
-                };
                 return Some(format!(
-                    "declaration of \"{name}\" at {at:#x}{changed} does not parse: {e}"
+                    "declaration of \"{name}\" at {at:#x}{how} does not parse: {e}"
                 ));
             }
             Ok(d) => d,
@@ -149,13 +148,8 @@ impl Declared {
             Representation::Full => ("", "entries"),
             Representation::Compact => (" (compact stored form)", "bytes"),
         };
-        let mut wrong = Vec::new();
-        if let FoundBy::Fields(_) = self.found_by {
-            wrong.push("its marker was changed".to_string());
-        }
-        if let Some(why) = &self.layout {
-            wrong.push(why.clone());
-        }
+        let marker = changed.then(|| "its marker was changed".to_string());
+        let mut wrong: Vec<String> = marker.into_iter().chain(self.layout.clone()).collect();
         match (self.expected, &self.unverified) {
             (None, Some(why)) => wrong.push(format!(
                 "the lock has no such table{form}, and it was not computed again to verify it: {why}"
@@ -185,13 +179,11 @@ impl Declared {
             StoredOrder::Little => (ByteOrder::Little, ByteOrder::Big),
             StoredOrder::Big => (ByteOrder::Big, ByteOrder::Little),
         });
-        if let (Some((w, _)), Some(n)) = (orders, self.native) {
-            if w != n {
-                let (w, n) = (order_name(w), order_name(n));
-                wrong.push(format!("it declares {w} entries in a {n} file"));
-            }
+        if let Some(((w, _), n)) = orders.zip(self.native).filter(|((w, _), n)| w != n) {
+            let (w, n) = (order_name(w), order_name(n));
+            wrong.push(format!("it declares {w} entries in a {n} file"));
         }
-        if let (Some((w, other)), Some(o)) = (orders, self.other_order_at) {
+        if let Some(((w, other), o)) = orders.zip(self.other_order_at) {
             let (w, other) = (order_name(w), order_name(other));
             wrong.push(format!(
                 "it declares {w} entries, the declaration at {o:#x} {other}: a build stores all in one order"
@@ -217,8 +209,8 @@ impl Declared {
                 ));
             }
         }
-        let wrong = (!wrong.is_empty()).then(|| wrong.join("; "));
-        wrong.map(|wrong| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
+        let wrong = wrong.join("; ");
+        (!wrong.is_empty()).then(|| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
     }
 }
 
@@ -236,21 +228,15 @@ pub(crate) struct KnownTable {
     pub(crate) representation: Representation,
     /// The lock's hash (full), or the stored form's (compact).
     pub(crate) sha256: [u8; 32],
-    /// Its bytes, little-endian.
     pub(crate) bytes_le: Vec<u8>,
     /// Bytes per entry (1 or 2).
     pub(crate) width: u8,
-    /// Its format.
-    pub(crate) format: actlut_codegen::Format,
+    pub(crate) format: Format,
 }
 
 /// The byte orders a table of entries of `width` bytes may be stored in.
 fn stored_orders(width: u8) -> &'static [StoredOrder] {
-    if width == 2 {
-        &[StoredOrder::Little, StoredOrder::Big]
-    } else {
-        &[StoredOrder::Little]
-    }
+    &[StoredOrder::Little, StoredOrder::Big][..usize::from(width == 2) + 1]
 }
 
 /// The 8 header bytes (8 to 16) of a declaration: its version (the low
@@ -351,7 +337,7 @@ impl Known {
         // The header of a full table of every format, in each version and
         // byte order: a declared op the lock does not list (a `table!`
         // table) has one of them, and the probe meets its record by it too.
-        for format in actlut_codegen::Format::ALL {
+        for format in Format::ALL {
             let width = format.entry_bytes() as u8;
             let len = (format.entries() * format.entry_bytes()) as u32;
             // A short name takes version 1, a long one version 2.
@@ -382,7 +368,6 @@ impl Known {
                 }
             }
         }
-        let mark = u64::from_le_bytes(actlut_codegen::record::declaration_mark());
         // The first 8 stored bytes of every distinct known table, in each
         // order it may be stored in (tables of equal bytes, aliases, once),
         // but a table whose bytes are all 0 or 1 ([`bool_bytes`]: a
@@ -413,7 +398,7 @@ impl Known {
             })
             .collect();
         let mut known = Known {
-            mark,
+            mark: u64::from_le_bytes(actlut_codegen::record::declaration_mark()),
             filter: Filter::new(&[]),
             tables,
             headers: headers.into_iter().collect(),
@@ -492,41 +477,29 @@ impl Known {
         if !self.filter.maybe(x) {
             return;
         }
-        if x == self.mark {
-            out.push(pos);
-        }
-        if self.headers.binary_search(&x).is_ok() {
-            if let Some(p) = pos.checked_sub(8) {
-                out.push(p);
-            }
-        }
+        let hit = |yes: bool, at: usize| pos.checked_sub(at as u64).filter(|_| yes);
+        out.extend(hit(x == self.mark, 0));
+        out.extend(hit(self.headers.binary_search(&x).is_ok(), 8));
         let i = self.hash_keys.partition_point(|k| k.0 < x);
-        if self.hash_keys.get(i).is_some_and(|k| k.0 == x) {
-            if let Some(p) = pos.checked_sub(DECLARATION_SHA_AT as u64) {
-                out.push(p);
-            }
-        }
-        if self.name_keys.binary_search(&x).is_ok() {
-            if let Some(p) = pos.checked_sub(DECLARATION_NAME_AT as u64) {
-                out.push(p);
-            }
-        }
+        out.extend(hit(
+            self.hash_keys.get(i).is_some_and(|k| k.0 == x),
+            DECLARATION_SHA_AT,
+        ));
+        out.extend(hit(
+            self.name_keys.binary_search(&x).is_ok(),
+            DECLARATION_NAME_AT,
+        ));
     }
 
     /// The known full table of `format` that the computed table `bytes_le`
-    /// (entries of `width` bytes) equals but for fewer than one in
+    /// (entries of its format's width) equals but for fewer than one in
     /// [`NEAR_OP_SHARE`] entries, with how many differ ([`Declared::near`]),
     /// and its cost: one unit per 8 bytes compared. Each known table of the
     /// format is compared up to the difference that puts it out of reach.
-    fn near_known(
-        &self,
-        format: actlut_codegen::Format,
-        bytes_le: &[u8],
-        width: u8,
-    ) -> (Option<(String, usize)>, u64) {
+    fn near_known(&self, format: Format, bytes_le: &[u8]) -> (Option<(String, usize)>, u64) {
+        let width = format.entry_bytes() as u8;
         let w = usize::from(width.max(1));
-        let entries = bytes_le.len() / w;
-        let stop = entries.div_ceil(NEAR_OP_SHARE);
+        let stop = (bytes_le.len() / w).div_ceil(NEAR_OP_SHARE);
         let mut compared = 0u64;
         let mut near: Option<(String, usize)> = None;
         for t in self.distinct_full.iter().map(|&i| &self.tables[i]) {
@@ -576,11 +549,9 @@ impl Known {
         } else {
             (FoundBy::Fields(n), Declaration::parse_fields(bytes))
         };
-        let version = bytes.get(8).copied().unwrap_or(0);
-        let name_bytes = actlut_codegen::record::name_bytes_of(version);
-        let field = bytes
-            .get(DECLARATION_NAME_AT..(DECLARATION_NAME_AT + name_bytes).min(bytes.len()))
-            .unwrap_or(&[]);
+        let name_bytes = actlut_codegen::record::name_bytes_of(bytes.get(8).copied().unwrap_or(0));
+        let end = (DECLARATION_NAME_AT + name_bytes).min(bytes.len());
+        let field = bytes.get(DECLARATION_NAME_AT..end).unwrap_or(&[]);
         let parsed = declaration.as_ref().ok();
         let known = parsed.and_then(|d| self.table(d));
         let mut out = Declared {
@@ -617,7 +588,7 @@ impl Known {
                         let len = bytes_le.len().to_string();
                         out.layout = Some(layout_why(&d, "", &len, width));
                     }
-                    let (near, compared) = self.near_known(format, &bytes_le, width);
+                    let (near, compared) = self.near_known(format, &bytes_le);
                     cost += compared;
                     out.near = near;
                     computed = Some((bytes_le, width));
@@ -753,7 +724,11 @@ impl Known {
                 let lens = match op {
                     Some((_, f)) => BTreeSet::from([f.entries() * f.entry_bytes()]),
                     None if header_ok => BTreeSet::from([declared_len]),
-                    None => full_lengths(),
+                    // Every full table's length, each once, ascending.
+                    None => Format::ALL
+                        .iter()
+                        .map(|f| f.entries() * f.entry_bytes())
+                        .collect(),
                 };
                 for len in lens.into_iter().filter(|&n| n > 0 && n <= 1 << 17) {
                     let Some(stored) = after.get(..len) else {
@@ -819,12 +794,6 @@ fn differing(a: &[u8], b: &[u8], w: usize) -> usize {
 /// on, such a derivative table).
 pub fn bool_bytes(bytes_le: &[u8]) -> bool {
     bytes_le.iter().all(|&b| b <= 1)
-}
-
-/// The lengths in bytes of a full table of every format, each once, ascending.
-fn full_lengths() -> BTreeSet<usize> {
-    let formats = actlut_codegen::Format::ALL.iter();
-    formats.map(|f| f.entries() * f.entry_bytes()).collect()
 }
 
 /// Whether a declaration's header bytes (8 to 16: version, representation,
