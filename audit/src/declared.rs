@@ -32,6 +32,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use actlut_codegen::lock::Entry;
+use actlut_codegen::record::{parse_long_name, parse_name};
 pub use actlut_codegen::record::{
     Declaration, DeclarationError, Representation, StoredOrder, DECLARATION_BYTES,
     DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, DECLARATION_V2_BYTES,
@@ -158,11 +159,7 @@ impl Declared {
             (Some(e), _) if e != d.sha256 => wrong.push(format!(
                 "it declares sha256 {}, {} {}",
                 actlut_codegen::hex(&d.sha256),
-                if self.recomputed {
-                    "the table computed again has"
-                } else {
-                    "the lock has"
-                },
+                ["the lock has", "the table computed again has"][usize::from(self.recomputed)],
                 actlut_codegen::hex(&e)
             )),
             (Some(_), _) => {}
@@ -196,19 +193,18 @@ impl Declared {
                 self.table_offset(),
                 self.present
             ));
-        } else if let Some(actual) = self.actual {
-            if actual != d.sha256 {
-                let how = match self.differing {
-                    Some(n) => format!("{n} {units} differ"),
-                    None => "it is not the declared table".to_string(),
-                };
-                wrong.push(format!(
-                    "the bytes at {:#x} hash to {}: {how}",
-                    self.table_offset(),
-                    actlut_codegen::hex(&actual)
-                ));
-            }
+        } else if let Some(actual) = self.actual.filter(|a| *a != d.sha256) {
+            let how = match self.differing {
+                Some(n) => format!("{n} {units} differ"),
+                None => "it is not the declared table".to_string(),
+            };
+            wrong.push(format!(
+                "the bytes at {:#x} hash to {}: {how}",
+                self.table_offset(),
+                actlut_codegen::hex(&actual)
+            ));
         }
+
         let wrong = wrong.join("; ");
         (!wrong.is_empty()).then(|| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
     }
@@ -243,6 +239,13 @@ fn stored_orders(width: u8) -> &'static [StoredOrder] {
 /// byte; its name's), representation, width, byte order and length.
 fn header_of(name: &str, rep: Representation, width: u8, order: StoredOrder, len: u32) -> u64 {
     key_le(&Declaration::new(name, rep, width, order, len, [0; 32]).encode()[8..16])
+}
+
+/// The headers of a full table of `format` named `name`, in each order it may be stored in.
+fn full_headers(name: &str, format: Format) -> impl Iterator<Item = u64> + '_ {
+    let (width, len) = (format.entry_bytes() as u8, format.table_bytes() as u32);
+    let orders = stored_orders(width).iter();
+    orders.map(move |&o| header_of(name, Representation::Full, width, o, len))
 }
 
 impl KnownTable {
@@ -338,14 +341,9 @@ impl Known {
         // byte order: a declared op the lock does not list (a `table!`
         // table) has one of them, and the probe meets its record by it too.
         for format in Format::ALL {
-            let width = format.entry_bytes() as u8;
-            let len = (format.entries() * format.entry_bytes()) as u32;
             // A short name takes version 1, a long one version 2.
-            for name in ["x", "x(a=1)"] {
-                for &order in stored_orders(width) {
-                    headers.insert(header_of(name, Representation::Full, width, order, len));
-                }
-            }
+            let names = ["x", "x(a=1)"].into_iter();
+            headers.extend(names.flat_map(|n| full_headers(n, format)));
         }
         let mut hash_keys: Vec<(u64, usize)> = tables
             .iter()
@@ -376,11 +374,8 @@ impl Known {
         // names it.
         let mut table_keys: Vec<(u64, usize, StoredOrder)> = Vec::new();
         for (i, t) in tables.iter().enumerate() {
-            if tables[..i]
-                .iter()
-                .any(|u| u.width == t.width && u.bytes_le == t.bytes_le)
-                || bool_bytes(&t.bytes_le)
-            {
+            let alias = |u: &KnownTable| u.width == t.width && u.bytes_le == t.bytes_le;
+            if tables[..i].iter().any(alias) || bool_bytes(&t.bytes_le) {
                 continue;
             }
             for &o in stored_orders(t.width) {
@@ -455,11 +450,8 @@ impl Known {
     /// table has its name: an op computed again is held to its own).
     fn layout_problem(&self, d: &Declaration) -> Option<String> {
         let all = self.declarable(d);
-        if all.is_empty()
-            || all
-                .iter()
-                .any(|t| t.width == d.width && t.bytes_le.len() == d.len as usize)
-        {
+        let fits = |t: &&KnownTable| t.width == d.width && t.bytes_le.len() == d.len as usize;
+        if all.is_empty() || all.iter().any(fits) {
             return None;
         }
         let lens: BTreeSet<usize> = all.iter().map(|t| t.bytes_le.len()).collect();
@@ -600,8 +592,7 @@ impl Known {
         let table = bytes.get(d.record_bytes()..).unwrap_or(&[]);
         let len = d.len as usize;
         out.present = table.len().min(len);
-        if table.len() >= len {
-            let stored = &table[..len];
+        if let Some(stored) = table.get(..len) {
             let le: Vec<u8> = match (d.width, d.order) {
                 (2, StoredOrder::Big) => swap16(stored),
                 _ => stored.to_vec(),
@@ -612,9 +603,7 @@ impl Known {
                 .map(|t| (&t.bytes_le[..], t.width))
                 .or(computed.as_ref().map(|c| (&c.0[..], c.1)))
                 .filter(|r| r.0.len() == len);
-            if let Some((reference, width)) = reference {
-                out.differing = Some(differing(&le, reference, usize::from(width)));
-            }
+            out.differing = reference.map(|(r, width)| differing(&le, r, usize::from(width)));
         }
         (Some(out), cost, recompute)
     }
@@ -671,19 +660,14 @@ impl Known {
             let Some(field) = b.get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + name_bytes) else {
                 continue;
             };
-            let name = if long {
-                actlut_codegen::record::parse_long_name(field)
-            } else {
-                actlut_codegen::record::parse_name(field)
-            };
+            let name = [parse_name, parse_long_name][usize::from(long)](field);
+
             // The tables are sorted by name, the hash keys by value: both are
             // looked up, not searched.
             let by_name = name.map_or(0..0, |n| self.named_range(n));
             let after = &b[record_bytes.min(b.len())..];
-            let (mut name_ok, mut header_ok) = (
-                !by_name.is_empty(),
-                known_header || (marked && header_parses(&r[8..16])),
-            );
+            let mut name_ok = !by_name.is_empty();
+            let mut header_ok = known_header || (marked && header_parses(&r[8..16]));
             // A hash and a name are two parts when they agree (the hash is
             // the named table's, of one of its forms): a known hash next to
             // another table's name is one (a crate's metadata lays arrays of
@@ -708,13 +692,8 @@ impl Known {
                 .filter(|(op, _)| crate::ops::is_canonical_op(op));
             if let Some((_, format)) = op {
                 name_ok = true;
-                let width = format.entry_bytes() as u8;
-                let len = (format.entries() * format.entry_bytes()) as u32;
-                header_ok |= stored_orders(width).iter().any(|&order| {
-                    let name = name.expect("parsed");
-                    let h = header_of(name, Representation::Full, width, order, len);
-                    h == header && (h as u8 == 2) == long
-                });
+                let mut headers = full_headers(name.expect("parsed"), format);
+                header_ok |= headers.any(|h| h == header && (h as u8 == 2) == long);
             }
             if !hash_here && (marked || header_ok || op.is_some()) {
                 // Hash and table that agree: the length the op's format
@@ -722,18 +701,13 @@ impl Known {
                 // full table's; in either byte order of 16-bit entries.
                 let declared_len = u32::from_le_bytes([r[12], r[13], r[14], r[15]]) as usize;
                 let lens = match op {
-                    Some((_, f)) => BTreeSet::from([f.entries() * f.entry_bytes()]),
+                    Some((_, f)) => BTreeSet::from([f.table_bytes()]),
                     None if header_ok => BTreeSet::from([declared_len]),
                     // Every full table's length, each once, ascending.
-                    None => Format::ALL
-                        .iter()
-                        .map(|f| f.entries() * f.entry_bytes())
-                        .collect(),
+                    None => Format::ALL.iter().map(|f| f.table_bytes()).collect(),
                 };
-                for len in lens.into_iter().filter(|&n| n > 0 && n <= 1 << 17) {
-                    let Some(stored) = after.get(..len) else {
-                        continue;
-                    };
+                let lens = lens.into_iter().filter(|&n| n > 0 && n <= 1 << 17);
+                for (len, stored) in lens.filter_map(|n| Some((n, after.get(..n)?))) {
                     compared += len as u64 / 2;
                     if actlut_codegen::sha256(stored) == sha
                         || (len % 2 == 0 && actlut_codegen::sha256(&swap16(stored)) == sha)
@@ -753,18 +727,18 @@ impl Known {
             // and without them a record read one byte on (whose shifted name is
             // another table's: `elu_…` in `gelu_…`) would pass a table's shifted
             // bytes, a count in a near-identity table, for its fifth part.
-            if !table_ok && (marked || header_ok) {
-                if let Some(first) = after.get(..8) {
-                    let key = key_le(first);
-                    let lo = self.table_keys.partition_point(|k| k.0 < key);
-                    let mut keyed = self.table_keys[lo..].iter().take_while(|k| k.0 == key);
-                    table_ok = keyed.any(|&(_, i, order)| {
-                        let (same, n) = self.tables[i].stored_prefix(order, after);
-                        compared += n as u64;
-                        same
-                    });
-                }
+            let by_first = !table_ok && (marked || header_ok);
+            if let Some(first) = after.get(..8).filter(|_| by_first) {
+                let key = key_le(first);
+                let lo = self.table_keys.partition_point(|k| k.0 < key);
+                let mut keyed = self.table_keys[lo..].iter().take_while(|k| k.0 == key);
+                table_ok = keyed.any(|&(_, i, order)| {
+                    let (same, n) = self.tables[i].stored_prefix(order, after);
+                    compared += n as u64;
+                    same
+                });
             }
+
             let parts = [header_ok, name_ok, hash_here, table_ok];
             best = best.max(parts.into_iter().map(u8::from).sum());
         }
@@ -821,14 +795,8 @@ fn order_of(d: &Declared) -> Option<StoredOrder> {
 /// Marks every declaration of a 16-bit table whose byte order differs from
 /// another's with the offset of the first of those ([`Declared::other_order_at`]).
 pub(crate) fn mark_mixed_orders(declared: &mut [Declared]) {
-    let first = |o: StoredOrder| {
-        declared
-            .iter()
-            .find(|d| order_of(d) == Some(o))
-            .map(|d| d.offset)
-    };
-    let (little, big) = (first(StoredOrder::Little), first(StoredOrder::Big));
-    if let (Some(l), Some(b)) = (little, big) {
+    let first = |o| Some(declared.iter().find(|d| order_of(d) == Some(o))?.offset);
+    if let (Some(l), Some(b)) = (first(StoredOrder::Little), first(StoredOrder::Big)) {
         for d in declared.iter_mut() {
             d.other_order_at = match order_of(d) {
                 Some(StoredOrder::Little) => Some(b),
