@@ -84,15 +84,10 @@ pub struct Found {
     /// is present (for an intact copy, the reference's hash).
     pub sha256: Option<[u8; 32]>,
     /// For a compact stored form: how it was found, which parts differ, and
-    /// what it decodes to. For one found by content, [`differing`],
-    /// [`matching`] and [`first_differences`] count bytes and [`evidence`]
-    /// matching key windows; for one found by its header only, they
-    /// count decoded entries.
-    ///
-    /// [`differing`]: Self::differing
-    /// [`matching`]: Self::matching
-    /// [`first_differences`]: Self::first_differences
-    /// [`evidence`]: Self::evidence
+    /// what it decodes to. For one found by content, [`differing`](Self::differing),
+    /// [`matching`](Self::matching) and [`first_differences`](Self::first_differences)
+    /// count bytes and [`evidence`](Self::evidence) matching key windows; for one
+    /// found by its header only, they count decoded entries.
     pub compact: Option<CompactDetail>,
     /// An intact copy in the other byte order than the one the file
     /// declares ([`crate::container`]: an ELF's `EI_DATA`, a Mach-O file's
@@ -192,10 +187,8 @@ impl Found {
         };
         let firsts = || {
             let parts = c.map_or(String::new(), |c| format!("{}; ", c.parts()));
-            format!(
-                "{parts}{unit} {}",
-                list_firsts(&self.first_differences, self.differing)
-            )
+            let list = list_firsts(&self.first_differences, self.differing);
+            format!("{parts}{unit} {list}")
         };
         match (self.verdict, c) {
             (Verdict::Intact, Some(c)) if c.other_packing => format!(
@@ -230,11 +223,10 @@ impl Found {
             }
             (Verdict::Unknown, Some(c)) => {
                 let nearest = c.nearest.as_ref().map_or(String::new(), |(names, m)| {
-                    format!(
-                        "; nearest {}: {m} of 65536 entries equal",
-                        names.join(" = ")
-                    )
+                    let names = names.join(" = ");
+                    format!("; nearest {names}: {m} of 65536 entries equal")
                 });
+
                 format!(
                     "unknown: a valid compact stored form of {} bytes with actlut's header \
                      that decodes to none of the known tables{nearest}",
@@ -604,30 +596,20 @@ impl Report {
 /// What every report says of a file in which nothing was verified.
 pub const NOTHING_VERIFIED: &str = "no actlut table found: nothing was verified";
 
-/// The kinds of problem, each a rule of the SARIF report.
+/// The kinds of problem, each a rule of the SARIF report; what each means is
+/// its [`description`](Rule::description) (`Expected`: of `--expect`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
-    /// A copy whose entries differ from its table's.
     Modified,
-    /// A copy that an end of the file cuts off.
     Truncated,
-    /// An intact copy of a table the lock does not hold with its hash.
     NotInLock,
-    /// An intact copy in the other byte order than the file declares.
     ForeignByteOrder,
-    /// A compact stored form of no known table, or not valid.
     CompactForm,
-    /// A table the file names by its hash that is not here intact.
     Listed,
-    /// A manifest record whose hash is not the lock's, or malformed.
     Record,
-    /// A declaration that does not parse, or whose table does not hold.
     Declaration,
-    /// Headers that do not hold.
     Malformed,
-    /// What the scan did not judge once its budget ran out.
     NotJudged,
-    /// A table the caller expects (`--expect`) that the file does not hold.
     Expected,
 }
 
