@@ -11,7 +11,7 @@ use actlut_codegen::compact::Layout;
 use actlut_codegen::lock::Entry;
 use sha2::Digest;
 
-use crate::container;
+use crate::container::{self, Container};
 use crate::index::Index;
 use crate::reference::Reference;
 use crate::report::Report;
@@ -60,11 +60,9 @@ impl Lock {
         // Every built-in table, the derivatives' too (which have no compact form).
         for (op, format) in actlut_codegen::builtin_tables() {
             let table = actlut_codegen::builtin_table(&op, format);
-            let mut r = Reference::new(
-                actlut_codegen::op_table_name(&op, format),
-                format,
-                actlut_codegen::table_bytes_le(format, &table),
-            );
+            let name = actlut_codegen::op_table_name(&op, format);
+            let mut r =
+                Reference::new(name, format, actlut_codegen::table_bytes_le(format, &table));
             if actlut_codegen::compact_lock::is_compacted(format) && !op.is_derivative() {
                 for layout in Layout::ALL {
                     r = r.with_compact(compact_form(op.function(), format, &table, layout)?)?;
@@ -230,12 +228,7 @@ pub fn audit<'a>(input: impl Into<Input<'a>>, lock: &Lock) -> Result<Report, Err
 
 /// Scans all of `reader` after its headers `c` were read (that reading is
 /// charged to the scan's one budget), and hashes what it read.
-fn scan(
-    lock: &Lock,
-    reader: impl Read,
-    c: container::Container,
-    path: String,
-) -> std::io::Result<Report> {
+fn scan(lock: &Lock, reader: impl Read, c: Container, path: String) -> std::io::Result<Report> {
     let mut hasher = sha2::Sha256::new();
     let reader = Hashing(reader, &mut hasher);
     let mut report = lock.index.scan_reader_in(reader, c.order, c.cost)?;
