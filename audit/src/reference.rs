@@ -112,10 +112,10 @@ impl Reference {
     /// of at least three units.
     pub fn with_form(mut self, label: &str, unit: usize, bytes_le: Vec<u8>) -> Reference {
         assert!(unit == 1 || unit == 2, "{label}: unit {unit}");
+        let n = bytes_le.len();
         assert!(
-            bytes_le.len().is_multiple_of(unit) && bytes_le.len() >= 3 * unit,
-            "{label}: {} bytes",
-            bytes_le.len()
+            n.is_multiple_of(unit) && n >= 3 * unit,
+            "{label}: {n} bytes"
         );
         self.extra.push(Form {
             label: label.to_string(),
@@ -153,11 +153,8 @@ impl Reference {
             return Err(format!("{name}: a second {label} stored form"));
         }
         let decoded = compact::decode_all(&view);
-        let entries: Vec<u16> = self
-            .bytes_le
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let pairs = self.bytes_le.chunks_exact(2);
+        let entries: Vec<u16> = pairs.map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
         if let (n @ 1.., first) = compact::compare(&decoded, &entries) {
             return Err(format!(
                 "{name}: the compact stored form decodes to {n} other entries (first at input {})",
