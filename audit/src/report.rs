@@ -98,15 +98,10 @@ pub struct Found {
 }
 
 impl Found {
-    /// Entries in the whole form.
+    /// Entries in the whole form: those present, and those outside the file.
     pub fn form_entries(&self) -> usize {
-        self.matching + self.differing + self.missing_entries()
-    }
-
-    /// Entries of the form that lie outside the file.
-    pub fn missing_entries(&self) -> usize {
         let unit = if self.order == ByteOrder::Bytes { 1 } else { 2 };
-        (self.form_len - self.len) / unit
+        self.matching + self.differing + (self.form_len - self.len) / unit
     }
 
     /// The found copy's status against `lock` (only an intact table form can
@@ -142,10 +137,7 @@ impl Found {
             Verdict::Intact if self.foreign_order => Some(format!(
                 "{at}: intact, but {}: the file declares the other byte order, and actlut \
                  never writes a table in the other order than its target's",
-                match self.order {
-                    ByteOrder::Big => "big-endian",
-                    _ => "little-endian",
-                }
+                ["little-endian", "big-endian"][usize::from(self.order == ByteOrder::Big)]
             )),
             Verdict::Intact => match self.lock_status(lock) {
                 LockStatus::InLock => None,
@@ -584,12 +576,10 @@ impl Report {
     /// Whether a table named `name` is here: a copy found under that name,
     /// or a declaration of it, or a table the file names by hash.
     pub fn holds(&self, name: &str) -> bool {
-        self.found.iter().any(|f| f.names.iter().any(|n| n == name))
+        let named = |names: &[String]| names.iter().any(|n| n == name);
+        self.found.iter().any(|f| named(&f.names))
             || self.declared.iter().any(|d| d.name() == Some(name))
-            || self
-                .listed
-                .iter()
-                .any(|l| l.names.iter().any(|n| n == name))
+            || self.listed.iter().any(|l| named(&l.names))
     }
 }
 
