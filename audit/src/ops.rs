@@ -9,9 +9,8 @@
 //! `actlut_core`'s exact evaluation (`actlut_codegen::op_table`), and the
 //! declared hash and the bytes after the record must be its. An op the
 //! evaluation cannot compute (a constant out of its domain, a format without
-//! the NaN the op needs) is
-//! [`Recomputed::Unavailable`]: the audit reports the declaration as a problem
-//! (it verified nothing), never as intact.
+//! the NaN the op needs) is [`Recomputed::Unavailable`]: the audit reports the
+//! declaration as a problem (it verified nothing), never as intact.
 
 use std::format;
 use std::string::{String, ToString};
@@ -51,10 +50,7 @@ pub enum Recomputed {
 pub fn split_name(name: &str) -> Option<(&str, Format)> {
     Format::ALL
         .iter()
-        .filter_map(|&f| {
-            let op = name.strip_suffix(f.name())?.strip_suffix('_')?;
-            Some((op, f))
-        })
+        .filter_map(|&f| Some((name.strip_suffix(f.name())?.strip_suffix('_')?, f)))
         .max_by_key(|(_, f)| f.name().len())
 }
 
