@@ -267,15 +267,6 @@ impl KnownTable {
             None => (true, len),
         }
     }
-
-    /// The 8 header bytes (8 to 16) of its declarations, in each order it
-    /// may be stored in.
-    fn headers(&self) -> impl Iterator<Item = u64> + '_ {
-        let len = self.bytes_le.len() as u32;
-        stored_orders(self.width)
-            .iter()
-            .map(move |&o| header_of(&self.name, self.representation, self.width, o, len))
-    }
 }
 
 /// What the scan needs to recognise and verify declarations.
@@ -312,10 +303,8 @@ impl Known {
         for r in refs {
             let width = r.format.entry_bytes() as u8;
             for name in &r.names {
-                let sha = lock
-                    .iter()
-                    .find(|e| &e.name == name)
-                    .map_or(r.sha256, |e| e.sha256);
+                let listed = lock.iter().find(|e| &e.name == name);
+                let sha = listed.map_or(r.sha256, |e| e.sha256);
                 // A reference holds every table of equal bytes, of any format
                 // (`leaky_relu_fp8_e4m3fnuz = leaky_relu_fp8_e4m3b11fnuz`):
                 // each name's format is its own.
@@ -336,7 +325,14 @@ impl Known {
             }
         }
         tables.sort_by(|a: &KnownTable, b: &KnownTable| a.name.cmp(&b.name));
-        let mut headers: BTreeSet<u64> = tables.iter().flat_map(KnownTable::headers).collect();
+        // The header of every known table's declarations, in each order it may be stored in.
+        let headers = tables.iter().flat_map(|t| {
+            let (rep, len) = (t.representation, t.bytes_le.len() as u32);
+            let orders = stored_orders(t.width).iter();
+            orders.map(move |&o| header_of(&t.name, rep, t.width, o, len))
+        });
+        let mut headers: BTreeSet<u64> = headers.collect();
+
         // The header of a full table of every format, in each version and
         // byte order: a declared op the lock does not list (a `table!`
         // table) has one of them, and the probe meets its record by it too.
@@ -384,14 +380,11 @@ impl Known {
             }
         }
         table_keys.sort_unstable_by_key(|k| (k.0, k.1));
+        let full = |&i: &usize| tables[i].representation == Representation::Full;
         let mut seen = std::collections::HashSet::new();
-        let distinct_full = (0..tables.len())
-            .filter(|&i| {
-                let t = &tables[i];
-                t.representation == Representation::Full
-                    && seen.insert((t.format.name(), &t.bytes_le[..]))
-            })
-            .collect();
+        let first = |&i: &usize| seen.insert((tables[i].format.name(), &tables[i].bytes_le[..]));
+        let distinct_full = (0..tables.len()).filter(full).filter(first).collect();
+
         let mut known = Known {
             mark: u64::from_le_bytes(actlut_codegen::record::declaration_mark()),
             filter: Filter::new(&[]),
@@ -785,11 +778,7 @@ fn header_parses(h: &[u8]) -> bool {
 
 /// The byte order of a parsed declaration of a 16-bit table.
 fn order_of(d: &Declared) -> Option<StoredOrder> {
-    d.declaration
-        .as_ref()
-        .ok()
-        .filter(|d| d.width == 2)
-        .map(|d| d.order)
+    Some(d.declaration.as_ref().ok().filter(|d| d.width == 2)?.order)
 }
 
 /// Marks every declaration of a 16-bit table whose byte order differs from
