@@ -32,11 +32,13 @@ use std::string::String;
 use std::vec::Vec;
 
 use actlut_codegen::lock::Entry;
+use actlut_codegen::record::{parse_long_name, parse_name};
 pub use actlut_codegen::record::{
     Declaration, DeclarationError, Representation, StoredOrder, DECLARATION_BYTES,
     DECLARATION_MARK, DECLARATION_NAME_AT, DECLARATION_SHA_AT, DECLARATION_V2_BYTES,
     LONG_NAME_BYTES, MAX_DECLARATION_BYTES, NAME_BYTES,
 };
+use actlut_codegen::Format;
 
 use crate::filter::Filter;
 use crate::index::{key_le, swap16};
@@ -130,16 +132,14 @@ impl Declared {
     /// `None` when the record is intact, its hash the lock's and the table at
     /// its location intact; else one line that says what is wrong.
     pub fn problem(&self) -> Option<String> {
-        let at = self.offset;
+        let (at, changed) = (self.offset, matches!(self.found_by, FoundBy::Fields(_)));
         let d = match &self.declaration {
             Err(e) => {
+                let how = changed.then_some(": its marker was changed, and it");
+                let how = how.unwrap_or_default();
                 let name = &self.shown_name;
-                let changed = match self.found_by {
-                    FoundBy::Marker => "",
-                    FoundBy::Fields(_) => ": its marker was changed, and it",
-                };
                 return Some(format!(
-                    "declaration of \"{name}\" at {at:#x}{changed} does not parse: {e}"
+                    "declaration of \"{name}\" at {at:#x}{how} does not parse: {e}"
                 ));
             }
             Ok(d) => d,
@@ -149,13 +149,8 @@ impl Declared {
             Representation::Full => ("", "entries"),
             Representation::Compact => (" (compact stored form)", "bytes"),
         };
-        let mut wrong = Vec::new();
-        if let FoundBy::Fields(_) = self.found_by {
-            wrong.push("its marker was changed".to_string());
-        }
-        if let Some(why) = &self.layout {
-            wrong.push(why.clone());
-        }
+        let marker = changed.then(|| "its marker was changed".to_string());
+        let mut wrong: Vec<String> = marker.into_iter().chain(self.layout.clone()).collect();
         match (self.expected, &self.unverified) {
             (None, Some(why)) => wrong.push(format!(
                 "the lock has no such table{form}, and it was not computed again to verify it: {why}"
@@ -164,11 +159,7 @@ impl Declared {
             (Some(e), _) if e != d.sha256 => wrong.push(format!(
                 "it declares sha256 {}, {} {}",
                 actlut_codegen::hex(&d.sha256),
-                if self.recomputed {
-                    "the table computed again has"
-                } else {
-                    "the lock has"
-                },
+                ["the lock has", "the table computed again has"][usize::from(self.recomputed)],
                 actlut_codegen::hex(&e)
             )),
             (Some(_), _) => {}
@@ -185,13 +176,11 @@ impl Declared {
             StoredOrder::Little => (ByteOrder::Little, ByteOrder::Big),
             StoredOrder::Big => (ByteOrder::Big, ByteOrder::Little),
         });
-        if let (Some((w, _)), Some(n)) = (orders, self.native) {
-            if w != n {
-                let (w, n) = (order_name(w), order_name(n));
-                wrong.push(format!("it declares {w} entries in a {n} file"));
-            }
+        if let Some(((w, _), n)) = orders.zip(self.native).filter(|((w, _), n)| w != n) {
+            let (w, n) = (order_name(w), order_name(n));
+            wrong.push(format!("it declares {w} entries in a {n} file"));
         }
-        if let (Some((w, other)), Some(o)) = (orders, self.other_order_at) {
+        if let Some(((w, other), o)) = orders.zip(self.other_order_at) {
             let (w, other) = (order_name(w), order_name(other));
             wrong.push(format!(
                 "it declares {w} entries, the declaration at {o:#x} {other}: a build stores all in one order"
@@ -204,21 +193,20 @@ impl Declared {
                 self.table_offset(),
                 self.present
             ));
-        } else if let Some(actual) = self.actual {
-            if actual != d.sha256 {
-                let how = match self.differing {
-                    Some(n) => format!("{n} {units} differ"),
-                    None => "it is not the declared table".to_string(),
-                };
-                wrong.push(format!(
-                    "the bytes at {:#x} hash to {}: {how}",
-                    self.table_offset(),
-                    actlut_codegen::hex(&actual)
-                ));
-            }
+        } else if let Some(actual) = self.actual.filter(|a| *a != d.sha256) {
+            let how = match self.differing {
+                Some(n) => format!("{n} {units} differ"),
+                None => "it is not the declared table".to_string(),
+            };
+            wrong.push(format!(
+                "the bytes at {:#x} hash to {}: {how}",
+                self.table_offset(),
+                actlut_codegen::hex(&actual)
+            ));
         }
-        let wrong = (!wrong.is_empty()).then(|| wrong.join("; "));
-        wrong.map(|wrong| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
+
+        let wrong = wrong.join("; ");
+        (!wrong.is_empty()).then(|| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
     }
 }
 
@@ -236,27 +224,28 @@ pub(crate) struct KnownTable {
     pub(crate) representation: Representation,
     /// The lock's hash (full), or the stored form's (compact).
     pub(crate) sha256: [u8; 32],
-    /// Its bytes, little-endian.
     pub(crate) bytes_le: Vec<u8>,
     /// Bytes per entry (1 or 2).
     pub(crate) width: u8,
-    /// Its format.
-    pub(crate) format: actlut_codegen::Format,
+    pub(crate) format: Format,
 }
 
 /// The byte orders a table of entries of `width` bytes may be stored in.
 fn stored_orders(width: u8) -> &'static [StoredOrder] {
-    if width == 2 {
-        &[StoredOrder::Little, StoredOrder::Big]
-    } else {
-        &[StoredOrder::Little]
-    }
+    &[StoredOrder::Little, StoredOrder::Big][..usize::from(width == 2) + 1]
 }
 
 /// The 8 header bytes (8 to 16) of a declaration: its version (the low
 /// byte; its name's), representation, width, byte order and length.
 fn header_of(name: &str, rep: Representation, width: u8, order: StoredOrder, len: u32) -> u64 {
     key_le(&Declaration::new(name, rep, width, order, len, [0; 32]).encode()[8..16])
+}
+
+/// The headers of a full table of `format` named `name`, in each order it may be stored in.
+fn full_headers(name: &str, format: Format) -> impl Iterator<Item = u64> + '_ {
+    let (width, len) = (format.entry_bytes() as u8, format.table_bytes() as u32);
+    let orders = stored_orders(width).iter();
+    orders.map(move |&o| header_of(name, Representation::Full, width, o, len))
 }
 
 impl KnownTable {
@@ -277,15 +266,6 @@ impl KnownTable {
             Some(i) => (false, i + 1),
             None => (true, len),
         }
-    }
-
-    /// The 8 header bytes (8 to 16) of its declarations, in each order it
-    /// may be stored in.
-    fn headers(&self) -> impl Iterator<Item = u64> + '_ {
-        let len = self.bytes_le.len() as u32;
-        stored_orders(self.width)
-            .iter()
-            .map(move |&o| header_of(&self.name, self.representation, self.width, o, len))
     }
 }
 
@@ -323,10 +303,8 @@ impl Known {
         for r in refs {
             let width = r.format.entry_bytes() as u8;
             for name in &r.names {
-                let sha = lock
-                    .iter()
-                    .find(|e| &e.name == name)
-                    .map_or(r.sha256, |e| e.sha256);
+                let listed = lock.iter().find(|e| &e.name == name);
+                let sha = listed.map_or(r.sha256, |e| e.sha256);
                 // A reference holds every table of equal bytes, of any format
                 // (`leaky_relu_fp8_e4m3fnuz = leaky_relu_fp8_e4m3b11fnuz`):
                 // each name's format is its own.
@@ -347,19 +325,21 @@ impl Known {
             }
         }
         tables.sort_by(|a: &KnownTable, b: &KnownTable| a.name.cmp(&b.name));
-        let mut headers: BTreeSet<u64> = tables.iter().flat_map(KnownTable::headers).collect();
+        // The header of every known table's declarations, in each order it may be stored in.
+        let headers = tables.iter().flat_map(|t| {
+            let (rep, len) = (t.representation, t.bytes_le.len() as u32);
+            let orders = stored_orders(t.width).iter();
+            orders.map(move |&o| header_of(&t.name, rep, t.width, o, len))
+        });
+        let mut headers: BTreeSet<u64> = headers.collect();
+
         // The header of a full table of every format, in each version and
         // byte order: a declared op the lock does not list (a `table!`
         // table) has one of them, and the probe meets its record by it too.
-        for format in actlut_codegen::Format::ALL {
-            let width = format.entry_bytes() as u8;
-            let len = (format.entries() * format.entry_bytes()) as u32;
+        for format in Format::ALL {
             // A short name takes version 1, a long one version 2.
-            for name in ["x", "x(a=1)"] {
-                for &order in stored_orders(width) {
-                    headers.insert(header_of(name, Representation::Full, width, order, len));
-                }
-            }
+            let names = ["x", "x(a=1)"].into_iter();
+            headers.extend(names.flat_map(|n| full_headers(n, format)));
         }
         let mut hash_keys: Vec<(u64, usize)> = tables
             .iter()
@@ -382,7 +362,6 @@ impl Known {
                 }
             }
         }
-        let mark = u64::from_le_bytes(actlut_codegen::record::declaration_mark());
         // The first 8 stored bytes of every distinct known table, in each
         // order it may be stored in (tables of equal bytes, aliases, once),
         // but a table whose bytes are all 0 or 1 ([`bool_bytes`]: a
@@ -391,11 +370,8 @@ impl Known {
         // names it.
         let mut table_keys: Vec<(u64, usize, StoredOrder)> = Vec::new();
         for (i, t) in tables.iter().enumerate() {
-            if tables[..i]
-                .iter()
-                .any(|u| u.width == t.width && u.bytes_le == t.bytes_le)
-                || bool_bytes(&t.bytes_le)
-            {
+            let alias = |u: &KnownTable| u.width == t.width && u.bytes_le == t.bytes_le;
+            if tables[..i].iter().any(alias) || bool_bytes(&t.bytes_le) {
                 continue;
             }
             for &o in stored_orders(t.width) {
@@ -404,16 +380,13 @@ impl Known {
             }
         }
         table_keys.sort_unstable_by_key(|k| (k.0, k.1));
+        let full = |&i: &usize| tables[i].representation == Representation::Full;
         let mut seen = std::collections::HashSet::new();
-        let distinct_full = (0..tables.len())
-            .filter(|&i| {
-                let t = &tables[i];
-                t.representation == Representation::Full
-                    && seen.insert((t.format.name(), &t.bytes_le[..]))
-            })
-            .collect();
+        let first = |&i: &usize| seen.insert((tables[i].format.name(), &tables[i].bytes_le[..]));
+        let distinct_full = (0..tables.len()).filter(full).filter(first).collect();
+
         let mut known = Known {
-            mark,
+            mark: u64::from_le_bytes(actlut_codegen::record::declaration_mark()),
             filter: Filter::new(&[]),
             tables,
             headers: headers.into_iter().collect(),
@@ -470,11 +443,8 @@ impl Known {
     /// table has its name: an op computed again is held to its own).
     fn layout_problem(&self, d: &Declaration) -> Option<String> {
         let all = self.declarable(d);
-        if all.is_empty()
-            || all
-                .iter()
-                .any(|t| t.width == d.width && t.bytes_le.len() == d.len as usize)
-        {
+        let fits = |t: &&KnownTable| t.width == d.width && t.bytes_le.len() == d.len as usize;
+        if all.is_empty() || all.iter().any(fits) {
             return None;
         }
         let lens: BTreeSet<usize> = all.iter().map(|t| t.bytes_le.len()).collect();
@@ -492,41 +462,29 @@ impl Known {
         if !self.filter.maybe(x) {
             return;
         }
-        if x == self.mark {
-            out.push(pos);
-        }
-        if self.headers.binary_search(&x).is_ok() {
-            if let Some(p) = pos.checked_sub(8) {
-                out.push(p);
-            }
-        }
+        let hit = |yes: bool, at: usize| pos.checked_sub(at as u64).filter(|_| yes);
+        out.extend(hit(x == self.mark, 0));
+        out.extend(hit(self.headers.binary_search(&x).is_ok(), 8));
         let i = self.hash_keys.partition_point(|k| k.0 < x);
-        if self.hash_keys.get(i).is_some_and(|k| k.0 == x) {
-            if let Some(p) = pos.checked_sub(DECLARATION_SHA_AT as u64) {
-                out.push(p);
-            }
-        }
-        if self.name_keys.binary_search(&x).is_ok() {
-            if let Some(p) = pos.checked_sub(DECLARATION_NAME_AT as u64) {
-                out.push(p);
-            }
-        }
+        out.extend(hit(
+            self.hash_keys.get(i).is_some_and(|k| k.0 == x),
+            DECLARATION_SHA_AT,
+        ));
+        out.extend(hit(
+            self.name_keys.binary_search(&x).is_ok(),
+            DECLARATION_NAME_AT,
+        ));
     }
 
     /// The known full table of `format` that the computed table `bytes_le`
-    /// (entries of `width` bytes) equals but for fewer than one in
+    /// (entries of its format's width) equals but for fewer than one in
     /// [`NEAR_OP_SHARE`] entries, with how many differ ([`Declared::near`]),
     /// and its cost: one unit per 8 bytes compared. Each known table of the
     /// format is compared up to the difference that puts it out of reach.
-    fn near_known(
-        &self,
-        format: actlut_codegen::Format,
-        bytes_le: &[u8],
-        width: u8,
-    ) -> (Option<(String, usize)>, u64) {
+    fn near_known(&self, format: Format, bytes_le: &[u8]) -> (Option<(String, usize)>, u64) {
+        let width = format.entry_bytes() as u8;
         let w = usize::from(width.max(1));
-        let entries = bytes_le.len() / w;
-        let stop = entries.div_ceil(NEAR_OP_SHARE);
+        let stop = (bytes_le.len() / w).div_ceil(NEAR_OP_SHARE);
         let mut compared = 0u64;
         let mut near: Option<(String, usize)> = None;
         for t in self.distinct_full.iter().map(|&i| &self.tables[i]) {
@@ -576,11 +534,9 @@ impl Known {
         } else {
             (FoundBy::Fields(n), Declaration::parse_fields(bytes))
         };
-        let version = bytes.get(8).copied().unwrap_or(0);
-        let name_bytes = actlut_codegen::record::name_bytes_of(version);
-        let field = bytes
-            .get(DECLARATION_NAME_AT..(DECLARATION_NAME_AT + name_bytes).min(bytes.len()))
-            .unwrap_or(&[]);
+        let name_bytes = actlut_codegen::record::name_bytes_of(bytes.get(8).copied().unwrap_or(0));
+        let end = (DECLARATION_NAME_AT + name_bytes).min(bytes.len());
+        let field = bytes.get(DECLARATION_NAME_AT..end).unwrap_or(&[]);
         let parsed = declaration.as_ref().ok();
         let known = parsed.and_then(|d| self.table(d));
         let mut out = Declared {
@@ -617,7 +573,7 @@ impl Known {
                         let len = bytes_le.len().to_string();
                         out.layout = Some(layout_why(&d, "", &len, width));
                     }
-                    let (near, compared) = self.near_known(format, &bytes_le, width);
+                    let (near, compared) = self.near_known(format, &bytes_le);
                     cost += compared;
                     out.near = near;
                     computed = Some((bytes_le, width));
@@ -629,8 +585,7 @@ impl Known {
         let table = bytes.get(d.record_bytes()..).unwrap_or(&[]);
         let len = d.len as usize;
         out.present = table.len().min(len);
-        if table.len() >= len {
-            let stored = &table[..len];
+        if let Some(stored) = table.get(..len) {
             let le: Vec<u8> = match (d.width, d.order) {
                 (2, StoredOrder::Big) => swap16(stored),
                 _ => stored.to_vec(),
@@ -641,9 +596,7 @@ impl Known {
                 .map(|t| (&t.bytes_le[..], t.width))
                 .or(computed.as_ref().map(|c| (&c.0[..], c.1)))
                 .filter(|r| r.0.len() == len);
-            if let Some((reference, width)) = reference {
-                out.differing = Some(differing(&le, reference, usize::from(width)));
-            }
+            out.differing = reference.map(|(r, width)| differing(&le, r, usize::from(width)));
         }
         (Some(out), cost, recompute)
     }
@@ -700,19 +653,14 @@ impl Known {
             let Some(field) = b.get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + name_bytes) else {
                 continue;
             };
-            let name = if long {
-                actlut_codegen::record::parse_long_name(field)
-            } else {
-                actlut_codegen::record::parse_name(field)
-            };
+            let name = [parse_name, parse_long_name][usize::from(long)](field);
+
             // The tables are sorted by name, the hash keys by value: both are
             // looked up, not searched.
             let by_name = name.map_or(0..0, |n| self.named_range(n));
             let after = &b[record_bytes.min(b.len())..];
-            let (mut name_ok, mut header_ok) = (
-                !by_name.is_empty(),
-                known_header || (marked && header_parses(&r[8..16])),
-            );
+            let mut name_ok = !by_name.is_empty();
+            let mut header_ok = known_header || (marked && header_parses(&r[8..16]));
             // A hash and a name are two parts when they agree (the hash is
             // the named table's, of one of its forms): a known hash next to
             // another table's name is one (a crate's metadata lays arrays of
@@ -737,13 +685,8 @@ impl Known {
                 .filter(|(op, _)| crate::ops::is_canonical_op(op));
             if let Some((_, format)) = op {
                 name_ok = true;
-                let width = format.entry_bytes() as u8;
-                let len = (format.entries() * format.entry_bytes()) as u32;
-                header_ok |= stored_orders(width).iter().any(|&order| {
-                    let name = name.expect("parsed");
-                    let h = header_of(name, Representation::Full, width, order, len);
-                    h == header && (h as u8 == 2) == long
-                });
+                let mut headers = full_headers(name.expect("parsed"), format);
+                header_ok |= headers.any(|h| h == header && (h as u8 == 2) == long);
             }
             if !hash_here && (marked || header_ok || op.is_some()) {
                 // Hash and table that agree: the length the op's format
@@ -751,14 +694,13 @@ impl Known {
                 // full table's; in either byte order of 16-bit entries.
                 let declared_len = u32::from_le_bytes([r[12], r[13], r[14], r[15]]) as usize;
                 let lens = match op {
-                    Some((_, f)) => BTreeSet::from([f.entries() * f.entry_bytes()]),
+                    Some((_, f)) => BTreeSet::from([f.table_bytes()]),
                     None if header_ok => BTreeSet::from([declared_len]),
-                    None => full_lengths(),
+                    // Every full table's length, each once, ascending.
+                    None => Format::ALL.iter().map(|f| f.table_bytes()).collect(),
                 };
-                for len in lens.into_iter().filter(|&n| n > 0 && n <= 1 << 17) {
-                    let Some(stored) = after.get(..len) else {
-                        continue;
-                    };
+                let lens = lens.into_iter().filter(|&n| n > 0 && n <= 1 << 17);
+                for (len, stored) in lens.filter_map(|n| Some((n, after.get(..n)?))) {
                     compared += len as u64 / 2;
                     if actlut_codegen::sha256(stored) == sha
                         || (len % 2 == 0 && actlut_codegen::sha256(&swap16(stored)) == sha)
@@ -778,18 +720,18 @@ impl Known {
             // and without them a record read one byte on (whose shifted name is
             // another table's: `elu_…` in `gelu_…`) would pass a table's shifted
             // bytes, a count in a near-identity table, for its fifth part.
-            if !table_ok && (marked || header_ok) {
-                if let Some(first) = after.get(..8) {
-                    let key = key_le(first);
-                    let lo = self.table_keys.partition_point(|k| k.0 < key);
-                    let mut keyed = self.table_keys[lo..].iter().take_while(|k| k.0 == key);
-                    table_ok = keyed.any(|&(_, i, order)| {
-                        let (same, n) = self.tables[i].stored_prefix(order, after);
-                        compared += n as u64;
-                        same
-                    });
-                }
+            let by_first = !table_ok && (marked || header_ok);
+            if let Some(first) = after.get(..8).filter(|_| by_first) {
+                let key = key_le(first);
+                let lo = self.table_keys.partition_point(|k| k.0 < key);
+                let mut keyed = self.table_keys[lo..].iter().take_while(|k| k.0 == key);
+                table_ok = keyed.any(|&(_, i, order)| {
+                    let (same, n) = self.tables[i].stored_prefix(order, after);
+                    compared += n as u64;
+                    same
+                });
             }
+
             let parts = [header_ok, name_ok, hash_here, table_ok];
             best = best.max(parts.into_iter().map(u8::from).sum());
         }
@@ -821,12 +763,6 @@ pub fn bool_bytes(bytes_le: &[u8]) -> bool {
     bytes_le.iter().all(|&b| b <= 1)
 }
 
-/// The lengths in bytes of a full table of every format, each once, ascending.
-fn full_lengths() -> BTreeSet<usize> {
-    let formats = actlut_codegen::Format::ALL.iter();
-    formats.map(|f| f.entries() * f.entry_bytes()).collect()
-}
-
 /// Whether a declaration's header bytes (8 to 16: version, representation,
 /// width, byte order, length) are a possible combination.
 fn header_parses(h: &[u8]) -> bool {
@@ -842,24 +778,14 @@ fn header_parses(h: &[u8]) -> bool {
 
 /// The byte order of a parsed declaration of a 16-bit table.
 fn order_of(d: &Declared) -> Option<StoredOrder> {
-    d.declaration
-        .as_ref()
-        .ok()
-        .filter(|d| d.width == 2)
-        .map(|d| d.order)
+    Some(d.declaration.as_ref().ok().filter(|d| d.width == 2)?.order)
 }
 
 /// Marks every declaration of a 16-bit table whose byte order differs from
 /// another's with the offset of the first of those ([`Declared::other_order_at`]).
 pub(crate) fn mark_mixed_orders(declared: &mut [Declared]) {
-    let first = |o: StoredOrder| {
-        declared
-            .iter()
-            .find(|d| order_of(d) == Some(o))
-            .map(|d| d.offset)
-    };
-    let (little, big) = (first(StoredOrder::Little), first(StoredOrder::Big));
-    if let (Some(l), Some(b)) = (little, big) {
+    let first = |o| Some(declared.iter().find(|d| order_of(d) == Some(o))?.offset);
+    if let (Some(l), Some(b)) = (first(StoredOrder::Little), first(StoredOrder::Big)) {
         for d in declared.iter_mut() {
             d.other_order_at = match order_of(d) {
                 Some(StoredOrder::Little) => Some(b),

@@ -18,6 +18,7 @@
 use std::string::{String, ToString};
 
 use actlut_codegen::lock::Entry;
+use actlut_codegen::record::parse_name;
 pub use actlut_codegen::record::{MARK, NAME_BYTES, RECORD_BYTES};
 
 /// A manifest record found in an artifact.
@@ -55,21 +56,13 @@ pub fn shown_name(field: &[u8]) -> String {
 /// included), or one byte of its NUL padding set. The byte changed is the
 /// first that breaks the form `name NUL*`, or the first NUL (a name byte set
 /// to NUL): each is tried with a name byte and with NUL in its place.
-///
-/// [`parse_name`]: actlut_codegen::record::parse_name
 fn nearly_a_name(field: &[u8]) -> bool {
     let good = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
     let nul = field.iter().position(|&b| b == 0).unwrap_or(field.len());
     if nul == 0 {
         return false;
     }
-    let broken = (0..field.len()).find(|&i| {
-        if i < nul {
-            !good(field[i])
-        } else {
-            field[i] != 0
-        }
-    });
+    let broken = (0..field.len()).find(|&i| field[i] != 0 && (i >= nul || !good(field[i])));
     [broken, Some(nul)]
         .into_iter()
         .flatten()
@@ -78,7 +71,7 @@ fn nearly_a_name(field: &[u8]) -> bool {
             [b'a', 0].into_iter().any(|b| {
                 let mut mended = field.to_vec();
                 mended[i] = b;
-                actlut_codegen::record::parse_name(&mended).is_some()
+                parse_name(&mended).is_some()
             })
         })
 }
@@ -94,7 +87,7 @@ impl Record {
             return None;
         }
         let field = &bytes[MARK.len()..MARK.len() + NAME_BYTES];
-        let (name, malformed) = match actlut_codegen::record::parse_name(field) {
+        let (name, malformed) = match parse_name(field) {
             Some(n) => (String::from(n), false),
             // With its marker intact, a record is a record: a malformed name
             // field is a problem, never a reason to skip it. Bytes that merely
@@ -134,7 +127,7 @@ impl Record {
         let field = &field[..field.len().min(NAME_BYTES)];
         let mut padded = [0u8; NAME_BYTES];
         padded[..field.len()].copy_from_slice(field);
-        let named = actlut_codegen::record::parse_name(&padded).is_some();
+        let named = parse_name(&padded).is_some();
         (field.is_empty() || named || nearly_a_name(&padded)).then(|| Record {
             offset,
             name: shown_name(field),
@@ -148,23 +141,15 @@ impl Record {
     /// `None` when the lock has this name with this hash, else one line:
     /// `manifest lists gelu_bf16 with sha256 …, the lock has …`.
     pub fn problem(&self, lock: &[Entry]) -> Option<String> {
-        let listed = actlut_codegen::hex(&self.sha256);
-        let unmarked = if self.marked {
-            ""
-        } else {
-            " (in a record whose marker was changed)"
-        };
+        let (at, name) = (self.offset, &self.name);
         if let Some(n) = self.present {
             return Some(std::format!(
-                "manifest record at {:#x} is cut off by the end of the file: {n} of {RECORD_BYTES} bytes (its marker is intact)",
-                self.offset
+                "manifest record at {at:#x} is cut off by the end of the file: {n} of {RECORD_BYTES} bytes (its marker is intact)"
             ));
         }
         if self.malformed {
             return Some(std::format!(
-                "manifest record at {:#x}: malformed name field \"{}\" (its marker is intact)",
-                self.offset,
-                self.name
+                "manifest record at {at:#x}: malformed name field \"{name}\" (its marker is intact)"
             ));
         }
         let has = match lock.iter().find(|e| e.name == self.name) {
@@ -172,9 +157,11 @@ impl Record {
             Some(e) => actlut_codegen::hex(&e.sha256),
             None => "no such table".to_string(),
         };
+        let unmarked = (!self.marked).then_some(" (in a record whose marker was changed)");
         Some(std::format!(
-            "manifest lists {} with sha256 {listed}, the lock has {has}{unmarked}",
-            self.name
+            "manifest lists {name} with sha256 {}, the lock has {has}{}",
+            actlut_codegen::hex(&self.sha256),
+            unmarked.unwrap_or_default()
         ))
     }
 }

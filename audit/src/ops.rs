@@ -9,9 +9,8 @@
 //! `actlut_core`'s exact evaluation (`actlut_codegen::op_table`), and the
 //! declared hash and the bytes after the record must be its. An op the
 //! evaluation cannot compute (a constant out of its domain, a format without
-//! the NaN the op needs) is
-//! [`Recomputed::Unavailable`]: the audit reports the declaration as a problem
-//! (it verified nothing), never as intact.
+//! the NaN the op needs) is [`Recomputed::Unavailable`]: the audit reports the
+//! declaration as a problem (it verified nothing), never as intact.
 
 use std::format;
 use std::string::{String, ToString};
@@ -51,10 +50,7 @@ pub enum Recomputed {
 pub fn split_name(name: &str) -> Option<(&str, Format)> {
     Format::ALL
         .iter()
-        .filter_map(|&f| {
-            let op = name.strip_suffix(f.name())?.strip_suffix('_')?;
-            Some((op, f))
-        })
+        .filter_map(|&f| Some((name.strip_suffix(f.name())?.strip_suffix('_')?, f)))
         .max_by_key(|(_, f)| f.name().len())
 }
 
@@ -92,10 +88,8 @@ pub fn is_op_text(op: &str) -> bool {
 /// at most one point, and an optional exponent `e` with an optional sign.
 fn is_decimal(v: &str) -> bool {
     let unsigned = |s: &str| s.strip_prefix(['-', '+']).unwrap_or(s).to_owned();
-    let (mantissa, exponent) = match v.split_once('e') {
-        Some((m, e)) => (m, Some(e)),
-        None => (v, None),
-    };
+    let (mantissa, exponent) = v.split_once('e').map_or((v, None), |(m, e)| (m, Some(e)));
+
     is_digits(&unsigned(mantissa).replacen('.', "", 1))
         && exponent.is_none_or(|e| is_digits(&unsigned(e)))
 }

@@ -84,15 +84,10 @@ pub struct Found {
     /// is present (for an intact copy, the reference's hash).
     pub sha256: Option<[u8; 32]>,
     /// For a compact stored form: how it was found, which parts differ, and
-    /// what it decodes to. For one found by content, [`differing`],
-    /// [`matching`] and [`first_differences`] count bytes and [`evidence`]
-    /// matching key windows; for one found by its header only, they
-    /// count decoded entries.
-    ///
-    /// [`differing`]: Self::differing
-    /// [`matching`]: Self::matching
-    /// [`first_differences`]: Self::first_differences
-    /// [`evidence`]: Self::evidence
+    /// what it decodes to. For one found by content, [`differing`](Self::differing),
+    /// [`matching`](Self::matching) and [`first_differences`](Self::first_differences)
+    /// count bytes and [`evidence`](Self::evidence) matching key windows; for one
+    /// found by its header only, they count decoded entries.
     pub compact: Option<CompactDetail>,
     /// An intact copy in the other byte order than the one the file
     /// declares ([`crate::container`]: an ELF's `EI_DATA`, a Mach-O file's
@@ -103,15 +98,10 @@ pub struct Found {
 }
 
 impl Found {
-    /// Entries in the whole form.
+    /// Entries in the whole form: those present, and those outside the file.
     pub fn form_entries(&self) -> usize {
-        self.matching + self.differing + self.missing_entries()
-    }
-
-    /// Entries of the form that lie outside the file.
-    pub fn missing_entries(&self) -> usize {
         let unit = if self.order == ByteOrder::Bytes { 1 } else { 2 };
-        (self.form_len - self.len) / unit
+        self.matching + self.differing + (self.form_len - self.len) / unit
     }
 
     /// The found copy's status against `lock` (only an intact table form can
@@ -128,19 +118,15 @@ impl Found {
         if self.form != TABLE_FORM && self.compact.is_none() {
             return LockStatus::InLock;
         }
-        let mut expected = None;
-        for name in &self.names {
-            if let Some(e) = lock.iter().find(|e| &e.name == name) {
-                if e.sha256 == sha {
-                    return LockStatus::InLock;
-                }
-                expected.get_or_insert(e.sha256);
-            }
+        let names = self.names.iter();
+        let mut entries = names.filter_map(|n| lock.iter().find(|e| &e.name == n));
+        let expected = entries.clone().next().map(|e| e.sha256);
+        if entries.any(|e| e.sha256 == sha) {
+            return LockStatus::InLock;
         }
-        match expected {
-            Some(expected) => LockStatus::Differs { expected },
-            None => LockStatus::NotInLock,
-        }
+        expected.map_or(LockStatus::NotInLock, |e| LockStatus::Differs {
+            expected: e,
+        })
     }
 
     /// One line describing what is wrong with this copy, or `None` when it is
@@ -151,10 +137,7 @@ impl Found {
             Verdict::Intact if self.foreign_order => Some(format!(
                 "{at}: intact, but {}: the file declares the other byte order, and actlut \
                  never writes a table in the other order than its target's",
-                match self.order {
-                    ByteOrder::Big => "big-endian",
-                    _ => "little-endian",
-                }
+                ["little-endian", "big-endian"][usize::from(self.order == ByteOrder::Big)]
             )),
             Verdict::Intact => match self.lock_status(lock) {
                 LockStatus::InLock => None,
@@ -196,10 +179,8 @@ impl Found {
         };
         let firsts = || {
             let parts = c.map_or(String::new(), |c| format!("{}; ", c.parts()));
-            format!(
-                "{parts}{unit} {}",
-                list_firsts(&self.first_differences, self.differing)
-            )
+            let list = list_firsts(&self.first_differences, self.differing);
+            format!("{parts}{unit} {list}")
         };
         match (self.verdict, c) {
             (Verdict::Intact, Some(c)) if c.other_packing => format!(
@@ -234,11 +215,10 @@ impl Found {
             }
             (Verdict::Unknown, Some(c)) => {
                 let nearest = c.nearest.as_ref().map_or(String::new(), |(names, m)| {
-                    format!(
-                        "; nearest {}: {m} of 65536 entries equal",
-                        names.join(" = ")
-                    )
+                    let names = names.join(" = ");
+                    format!("; nearest {names}: {m} of 65536 entries equal")
                 });
+
                 format!(
                     "unknown: a valid compact stored form of {} bytes with actlut's header \
                      that decodes to none of the known tables{nearest}",
@@ -546,8 +526,8 @@ impl Report {
         let at = |rule, offset, length, message: Option<String>| {
             message.map(|message| Problem {
                 rule,
-                offset: Some(offset),
-                length: Some(length),
+                offset,
+                length,
                 message,
             })
         };
@@ -559,34 +539,21 @@ impl Report {
                 Verdict::Truncated => Rule::Truncated,
                 Verdict::Unknown | Verdict::Invalid => Rule::CompactForm,
             };
-            at(rule, f.offset, f.len as u64, f.problem(lock))
+            at(rule, Some(f.offset), Some(f.len as u64), f.problem(lock))
         });
-        let listed = self
-            .listed
-            .iter()
-            .filter_map(|l| at(Rule::Listed, l.offset, 32, l.problem()));
-        let record_len = crate::manifest::RECORD_BYTES as u64;
-        let records = self
-            .records
-            .iter()
-            .filter_map(|r| at(Rule::Record, r.offset, record_len, r.problem(lock)));
+        let listed = self.listed.iter();
+        let listed = listed.filter_map(|l| at(Rule::Listed, Some(l.offset), Some(32), l.problem()));
+        let record_len = Some(crate::manifest::RECORD_BYTES as u64);
+        let records = self.records.iter();
+        let records =
+            records.filter_map(|r| at(Rule::Record, Some(r.offset), record_len, r.problem(lock)));
         let declared = self.declared.iter().filter_map(|d| {
-            let len = d.table_offset() - d.offset;
-            at(Rule::Declaration, d.offset, len, d.problem())
+            let len = Some(d.table_offset() - d.offset);
+            at(Rule::Declaration, Some(d.offset), len, d.problem())
         });
-        let unplaced = |rule, offset, message| Problem {
-            rule,
-            offset,
-            length: None,
-            message,
-        };
-        let malformed = self
-            .malformed
-            .clone()
-            .map(|m| unplaced(Rule::Malformed, None, m));
-        let stopped = self
-            .too_many
-            .then(|| unplaced(Rule::NotJudged, self.unjudged.from, self.stopped()));
+        let malformed = at(Rule::Malformed, None, None, self.malformed.clone());
+        let stopped = self.too_many.then(|| self.stopped());
+        let stopped = at(Rule::NotJudged, self.unjudged.from, None, stopped);
         found
             .chain(listed)
             .chain(records)
@@ -609,42 +576,30 @@ impl Report {
     /// Whether a table named `name` is here: a copy found under that name,
     /// or a declaration of it, or a table the file names by hash.
     pub fn holds(&self, name: &str) -> bool {
-        self.found.iter().any(|f| f.names.iter().any(|n| n == name))
+        let named = |names: &[String]| names.iter().any(|n| n == name);
+        self.found.iter().any(|f| named(&f.names))
             || self.declared.iter().any(|d| d.name() == Some(name))
-            || self
-                .listed
-                .iter()
-                .any(|l| l.names.iter().any(|n| n == name))
+            || self.listed.iter().any(|l| named(&l.names))
     }
 }
 
 /// What every report says of a file in which nothing was verified.
 pub const NOTHING_VERIFIED: &str = "no actlut table found: nothing was verified";
 
-/// The kinds of problem, each a rule of the SARIF report.
+/// The kinds of problem, each a rule of the SARIF report; what each means is
+/// its [`description`](Rule::description) (`Expected`: of `--expect`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
-    /// A copy whose entries differ from its table's.
     Modified,
-    /// A copy that an end of the file cuts off.
     Truncated,
-    /// An intact copy of a table the lock does not hold with its hash.
     NotInLock,
-    /// An intact copy in the other byte order than the file declares.
     ForeignByteOrder,
-    /// A compact stored form of no known table, or not valid.
     CompactForm,
-    /// A table the file names by its hash that is not here intact.
     Listed,
-    /// A manifest record whose hash is not the lock's, or malformed.
     Record,
-    /// A declaration that does not parse, or whose table does not hold.
     Declaration,
-    /// Headers that do not hold.
     Malformed,
-    /// What the scan did not judge once its budget ran out.
     NotJudged,
-    /// A table the caller expects (`--expect`) that the file does not hold.
     Expected,
 }
 

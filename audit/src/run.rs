@@ -11,7 +11,7 @@ use actlut_codegen::compact::Layout;
 use actlut_codegen::lock::Entry;
 use sha2::Digest;
 
-use crate::container;
+use crate::container::{self, Container};
 use crate::index::Index;
 use crate::reference::Reference;
 use crate::report::Report;
@@ -60,11 +60,9 @@ impl Lock {
         // Every built-in table, the derivatives' too (which have no compact form).
         for (op, format) in actlut_codegen::builtin_tables() {
             let table = actlut_codegen::builtin_table(&op, format);
-            let mut r = Reference::new(
-                actlut_codegen::op_table_name(&op, format),
-                format,
-                actlut_codegen::table_bytes_le(format, &table),
-            );
+            let name = actlut_codegen::op_table_name(&op, format);
+            let mut r =
+                Reference::new(name, format, actlut_codegen::table_bytes_le(format, &table));
             if actlut_codegen::compact_lock::is_compacted(format) && !op.is_derivative() {
                 for layout in Layout::ALL {
                     r = r.with_compact(compact_form(op.function(), format, &table, layout)?)?;
@@ -85,11 +83,6 @@ impl Lock {
         let entries =
             actlut_codegen::lock::parse(text).map_err(|e| format!("lock {label}: {e}"))?;
         Ok(Lock::new(label, entries, references))
-    }
-
-    /// The index the scan looks tables up in.
-    pub fn index(&self) -> &Index {
-        &self.index
     }
 }
 
@@ -208,16 +201,13 @@ pub fn audit_all<P: AsRef<Path>>(paths: &[P], lock: &Lock) -> Result<Vec<Report>
 /// For [`Input::Path`]: a file that is missing, unreadable, not a regular
 /// file, or empty.
 pub fn audit<'a>(input: impl Into<Input<'a>>, lock: &Lock) -> Result<Report, Error> {
-    match input.into() {
+    let path = match input.into() {
         Input::Bytes { name, bytes } => {
             let c = container::inspect(bytes, bytes.len() as u64);
-            scan(lock, bytes, c, name.to_string()).map_err(|e| Error(e.to_string()))
+            return scan(lock, bytes, c, name.to_string()).map_err(|e| Error(e.to_string()));
         }
-        Input::Path(path) => audit_file(path, lock),
-    }
-}
-
-fn audit_file(path: &Path, lock: &Lock) -> Result<Report, Error> {
+        Input::Path(path) => path,
+    };
     let shown = path.display().to_string();
     let cannot = |e: std::io::Error| Error(format!("cannot read {shown}: {e}"));
     let file = std::fs::File::open(path).map_err(cannot)?;
@@ -238,17 +228,9 @@ fn audit_file(path: &Path, lock: &Lock) -> Result<Report, Error> {
 
 /// Scans all of `reader` after its headers `c` were read (that reading is
 /// charged to the scan's one budget), and hashes what it read.
-fn scan(
-    lock: &Lock,
-    reader: impl Read,
-    c: container::Container,
-    path: String,
-) -> std::io::Result<Report> {
+fn scan(lock: &Lock, reader: impl Read, c: Container, path: String) -> std::io::Result<Report> {
     let mut hasher = sha2::Sha256::new();
-    let reader = Hashing {
-        inner: reader,
-        hasher: &mut hasher,
-    };
+    let reader = Hashing(reader, &mut hasher);
     let mut report = lock.index.scan_reader_in(reader, c.order, c.cost)?;
     report.malformed = c.problem;
     report.path = path;
@@ -258,15 +240,12 @@ fn scan(
 }
 
 /// A reader that hashes what it yields.
-struct Hashing<'h, R> {
-    inner: R,
-    hasher: &'h mut sha2::Sha256,
-}
+struct Hashing<'h, R>(R, &'h mut sha2::Sha256);
 
 impl<R: Read> Read for Hashing<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hasher.update(&buf[..n]);
+        let n = self.0.read(buf)?;
+        self.1.update(&buf[..n]);
         Ok(n)
     }
 }
