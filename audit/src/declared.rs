@@ -159,7 +159,7 @@ impl Declared {
             (Some(e), _) if e != d.sha256 => wrong.push(format!(
                 "it declares sha256 {}, {} {}",
                 actlut_codegen::hex(&d.sha256),
-                ["the lock has", "the table computed again has"][usize::from(self.recomputed)],
+                if self.recomputed { "the table computed again has" } else { "the lock has" },
                 actlut_codegen::hex(&e)
             )),
             (Some(_), _) => {}
@@ -653,7 +653,11 @@ impl Known {
             let Some(field) = b.get(DECLARATION_NAME_AT..DECLARATION_NAME_AT + name_bytes) else {
                 continue;
             };
-            let name = [parse_name, parse_long_name][usize::from(long)](field);
+            let name = if long {
+                parse_long_name(field)
+            } else {
+                parse_name(field)
+            };
 
             // The tables are sorted by name, the hash keys by value: both are
             // looked up, not searched.

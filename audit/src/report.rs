@@ -137,7 +137,11 @@ impl Found {
             Verdict::Intact if self.foreign_order => Some(format!(
                 "{at}: intact, but {}: the file declares the other byte order, and actlut \
                  never writes a table in the other order than its target's",
-                ["little-endian", "big-endian"][usize::from(self.order == ByteOrder::Big)]
+                if self.order == ByteOrder::Big {
+                    "big-endian"
+                } else {
+                    "little-endian"
+                }
             )),
             Verdict::Intact => match self.lock_status(lock) {
                 LockStatus::InLock => None,
@@ -218,7 +222,6 @@ impl Found {
                     let names = names.join(" = ");
                     format!("; nearest {names}: {m} of 65536 entries equal")
                 });
-
                 format!(
                     "unknown: a valid compact stored form of {} bytes with actlut's header \
                      that decodes to none of the known tables{nearest}",
@@ -586,20 +589,30 @@ impl Report {
 /// What every report says of a file in which nothing was verified.
 pub const NOTHING_VERIFIED: &str = "no actlut table found: nothing was verified";
 
-/// The kinds of problem, each a rule of the SARIF report; what each means is
-/// its [`description`](Rule::description) (`Expected`: of `--expect`).
+/// The kinds of problem, each a rule of the SARIF report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
+    /// A copy whose entries differ from its table's.
     Modified,
+    /// A copy that an end of the file cuts off.
     Truncated,
+    /// An intact copy of a table the lock does not hold with its hash.
     NotInLock,
+    /// An intact copy in the other byte order than the file declares.
     ForeignByteOrder,
+    /// A compact stored form of no known table, or not valid.
     CompactForm,
+    /// A table the file names by its hash that is not here intact.
     Listed,
+    /// A manifest record whose hash is not the lock's, or malformed.
     Record,
+    /// A declaration that does not parse, or whose table does not hold.
     Declaration,
+    /// Headers that do not hold.
     Malformed,
+    /// What the scan did not judge once its budget ran out.
     NotJudged,
+    /// A table the caller expects (`--expect`) that the file does not hold.
     Expected,
 }
 
