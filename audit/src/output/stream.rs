@@ -29,11 +29,6 @@ pub(crate) enum Part<'a> {
 }
 
 impl<'a> Part<'a> {
-    /// `value` as a part.
-    pub(crate) fn value(value: impl Serialize) -> Part<'a> {
-        Part::Value(serde_json::to_value(value).expect("a report serializes"))
-    }
-
     /// A list of `items`, each built when it is written.
     pub(crate) fn list(items: impl Iterator<Item = Part<'a>> + 'a) -> Part<'a> {
         Part::List(Cell::new(Some(Box::new(items))))
@@ -43,6 +38,12 @@ impl<'a> Part<'a> {
     pub(crate) fn values(values: impl Iterator<Item = Value> + 'a) -> Part<'a> {
         Part::list(values.map(Part::Value))
     }
+}
+
+/// The field `key` of an object, its value built whole.
+pub(crate) fn field<'a>(key: &'static str, value: impl Serialize) -> (&'static str, Part<'a>) {
+    let value = serde_json::to_value(value).expect("a report serializes");
+    (key, Part::Value(value))
 }
 
 impl Serialize for Part<'_> {
