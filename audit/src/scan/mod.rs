@@ -45,10 +45,11 @@ pub struct Scanner<'a> {
     /// `256 + FEATURE_REACH` bytes after it, so two starts in reach never
     /// share a place).
     pub(crate) feature_votes: Vec<(i64, u32)>,
-    /// Starts of 8-bit tables with [`MIN_FEATURES`] hits whose matching
-    /// bytes are not counted yet (once all their bytes are read): only
-    /// those with enough join [`pending`](Self::pending), so that what waits
-    /// there stays bounded by the tables, not by the input.
+    /// Starts of 8-bit tables with [`MIN_FEATURES`] hits (common in smooth
+    /// data: 16-bit tables, ramps) whose matching bytes, eight at a time, are
+    /// not counted yet (once all their bytes are read): only those with
+    /// enough join [`pending`](Self::pending), so that what waits there stays
+    /// bounded by the tables, not by the input.
     pub(crate) unchecked: Vec<(u32, i64)>,
     /// Candidates to compare that have no votes in [`seen`](Self::seen):
     /// the starts of 8-bit tables with enough matching bytes (those with
@@ -90,11 +91,9 @@ pub struct Scanner<'a> {
     pub(crate) declared_to: Option<u64>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
-    /// See [`Report::compact_rejected_chunks`].
+    /// The report's fields of the same names.
     pub(crate) compact_rejected_chunks: usize,
-    /// See [`Report::compact_rejected_share`].
     pub(crate) compact_rejected_share: u32,
-    /// See [`Report::compact_rejected_cut_share`].
     pub(crate) compact_rejected_cut_share: u32,
     pub(crate) too_many: bool,
     /// What the scan did not judge once the budget ran out.

@@ -21,10 +21,8 @@ impl Scanner<'_> {
     /// a lone coincidental hit is not worth comparing 65,536 entries.
     pub(crate) fn verify_ready(&mut self, eof: bool) {
         let end = self.end();
-        // Three features at one start of an 8-bit table are common in smooth
-        // data (16-bit tables, ramps): count its matching bytes, eight at a
-        // time, as soon as they are read; only a start with enough waits to
-        // be compared.
+        // The starts of 8-bit tables whose bytes are all read now: only one
+        // with enough matching bytes waits to be compared (`unchecked`).
         let mut k = 0;
         while k < self.unchecked.len() {
             let (image, start) = self.unchecked[k];
@@ -176,19 +174,7 @@ impl Scanner<'_> {
             }
             self.candidates += 1;
             let found = if im.compact {
-                let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
-                if found.is_none() {
-                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(keys);
-                    let most = if complete {
-                        &mut self.compact_rejected_share
-                    } else {
-                        &mut self.compact_rejected_cut_share
-                    };
-                    if keys >= 1 {
-                        *most = (*most).max(share);
-                    }
-                }
-                found
+                self.verify_compact(image as usize, start)
             } else {
                 self.verify(image as usize, start)
             };
@@ -220,12 +206,10 @@ impl Scanner<'_> {
     /// Whether the `entries` entries from entry `j` of the candidate `im` at
     /// `start` (in the buffer) equal its reference's ([`span_eq`]).
     fn entries_match(&self, im: &Image, start: i64, j: i64, entries: i64) -> bool {
-        let (u, at) = (
-            im.unit as i64,
-            start + j * im.unit as i64 - self.base as i64,
-        );
-        let len = (entries * u) as usize;
-        span_eq(&self.buf, at as usize, &im.bytes, j as usize * im.unit, len)
+        let u = im.unit;
+        let at = (start + j * u as i64 - self.base as i64) as usize;
+        let (ja, len) = (j as usize * u, entries as usize * u);
+        span_eq(&self.buf, at, &im.bytes, ja, len)
     }
 
     /// The entries `e0..e1` of the candidate `image` at `start` that lie
@@ -253,9 +237,8 @@ impl Scanner<'_> {
         let (u, (e0, e1)) = (im.unit as i64, self.present_entries(image, start));
         let eq = |j: i64, entries: i64| self.entries_match(im, start, j, entries);
         let in_open = |p: i64| {
-            let p = p as u64;
-            let k = open.partition_point(|&(_, b)| b <= p);
-            k < open.len() && open[k].0 <= p
+            let k = open.partition_point(|&(_, b)| b <= p as u64);
+            open.get(k).is_some_and(|&(a, _)| a <= p as u64)
         };
         // An item spans entries `a..=b`; it is the candidate's own when no
         // byte of it is in a clearing copy (its first and its last are
@@ -458,11 +441,8 @@ impl Scanner<'_> {
             if im.unit == 2 && !im.small {
                 keep_most(&self.rejected, evidence, pairs_at.len());
             } else if im.by_features() {
-                keep_most(
-                    &self.rejected_small,
-                    evidence,
-                    usize::from(proved) * matching,
-                );
+                let matched = usize::from(proved) * matching;
+                keep_most(&self.rejected_small, evidence, matched);
                 if proved {
                     let d = &self.rejected_distinctive;
                     d.set(d.get().max(distinctive_share as u32));
@@ -615,7 +595,7 @@ fn keep_most(most: &Cell<(usize, usize)>, a: usize, b: usize) {
 }
 
 /// The entries of `list` (ascending) in `[from, to)`.
-fn within(list: &[u32], from: i64, to: i64) -> &[u32] {
+pub(super) fn within(list: &[u32], from: i64, to: i64) -> &[u32] {
     let a = list.partition_point(|&j| i64::from(j) < from);
     let b = list.partition_point(|&j| i64::from(j) < to);
     &list[a..b.max(a)]
