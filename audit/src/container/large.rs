@@ -73,15 +73,13 @@ pub(crate) fn inspect(file: &std::fs::File, len: u64) -> std::io::Result<Contain
         read: Cell::new(0),
         ..Reading::new(len)
     };
-    let c = view(
-        View {
-            file,
-            base: 0,
-            len,
-            reading: &reading,
-        },
-        0,
-    )?;
+    let v = View {
+        file,
+        base: 0,
+        len,
+        reading: &reading,
+    };
+    let c = view(v, 0)?;
     Ok(Container {
         cost: reading.extra.get(),
         ..c
@@ -336,11 +334,10 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     let mut table_end = None;
     let mut named: Option<Named> = None;
     while at < v.len {
-        if at % 2 == 1 {
-            at += 1;
-            if at >= v.len {
-                break;
-            }
+        // Members start at even offsets.
+        at += at % 2;
+        if at >= v.len {
+            break;
         }
         if at + 60 > v.len {
             return Err(bad(format!(

@@ -587,10 +587,9 @@ fn headers<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize, reading: &Readin
     elf_header(head, len)?;
     let file = object::File::parse(data).map_err(|e| Container::malformed("ELF", e.to_string()))?;
     for s in file.sections() {
+        let what = || format!("section {}", s.name().unwrap_or("?"));
         if let Some((off, size)) = s.file_range() {
-            within(off, size, len, || {
-                format!("section {}", s.name().unwrap_or("?"))
-            })?;
+            within(off, size, len, what)?;
         }
     }
     for s in file.segments() {

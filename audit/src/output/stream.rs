@@ -14,9 +14,6 @@ use std::vec::Vec;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-/// Items built as they are written.
-type Items<'a> = Box<dyn Iterator<Item = Part<'a>> + 'a>;
-
 /// A part of a document.
 pub(crate) enum Part<'a> {
     /// A value built whole (a small one: a field, one finding).
@@ -25,7 +22,7 @@ pub(crate) enum Part<'a> {
     Object(Vec<(&'static str, Part<'a>)>),
     /// A list whose items are built one at a time as they are written (the
     /// iterator is taken: a part is written once).
-    List(Cell<Option<Items<'a>>>),
+    List(Cell<Option<Box<dyn Iterator<Item = Part<'a>> + 'a>>>),
 }
 
 impl<'a> Part<'a> {

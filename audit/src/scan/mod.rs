@@ -267,6 +267,21 @@ fn declared_order(head: &[u8]) -> Option<ByteOrder> {
     }
 }
 
+/// Takes out of `items` those that are `ready`, in the order the stages
+/// have always taken them: each one's place goes to the last item.
+pub(crate) fn take_ready<T: Copy>(items: &mut Vec<T>, ready: impl Fn(T) -> bool) -> Vec<T> {
+    let mut taken = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        if ready(items[i]) {
+            taken.push(items.swap_remove(i));
+        } else {
+            i += 1;
+        }
+    }
+    taken
+}
+
 /// The gram hits of one candidate start: how many, and the first and last
 /// of their offsets in the form.
 #[derive(Clone, Copy, Debug)]

@@ -12,7 +12,7 @@ use crate::report::Kind;
 use crate::report::{Found, Verdict};
 
 use super::cover::Claimed;
-use super::{Scanner, Votes};
+use super::{take_ready, Scanner, Votes};
 
 impl Scanner<'_> {
     /// Verifies the pending candidates whose every byte has been probed (so
@@ -23,15 +23,11 @@ impl Scanner<'_> {
         let end = self.end();
         // The starts of 8-bit tables whose bytes are all read now: only one
         // with enough matching bytes waits to be compared (`unchecked`).
-        let mut k = 0;
-        while k < self.unchecked.len() {
-            let (image, start) = self.unchecked[k];
-            let im = &self.index.images[image as usize];
-            if !eof && start + im.bytes.len() as i64 > end as i64 {
-                k += 1;
-                continue;
-            }
-            self.unchecked.swap_remove(k);
+        let index = self.index;
+        let read = |(image, start): (u32, i64)| {
+            eof || start + index.images[image as usize].bytes.len() as i64 <= end as i64
+        };
+        for (image, start) in take_ready(&mut self.unchecked, read) {
             if !self.spend(0, Kind::Candidate, start.max(0) as u64) {
                 continue;
             }
@@ -44,7 +40,6 @@ impl Scanner<'_> {
             }
         }
         let probed = self.next as i64;
-        let index = self.index;
         // Ready once every candidate that could overlap it is probed too,
         // so that they are compared in order of votes.
         let is_ready = |image: u32, start: i64| {
@@ -65,25 +60,17 @@ impl Scanner<'_> {
             (im.small || enough).then_some(hits)
         };
         let mut ready = Vec::new();
-        let mut i = 0;
-        while i < self.pending.len() {
-            let (image, start) = self.pending[i];
-            if is_ready(image, start) {
-                self.pending.swap_remove(i);
-                // An 8-bit table's starts get feature hits, never gram
-                // votes: it has none to look up.
-                let votes = if index.images[image as usize].by_features() {
-                    None
-                } else {
-                    self.seen
-                        .get(&self.vote_key.key(image, start))
-                        .map(|&v| Votes::unpack(v))
-                };
-                if let Some(hits) = worth(image, votes) {
-                    ready.push((hits, image, start, votes.map(|v| (v.first, v.last))));
-                }
+        for (image, start) in take_ready(&mut self.pending, |(i, s)| is_ready(i, s)) {
+            // An 8-bit table's starts get feature hits, never gram votes: it
+            // has none to look up.
+            let votes = if index.images[image as usize].by_features() {
+                None
             } else {
-                i += 1;
+                let key = self.vote_key.key(image, start);
+                self.seen.get(&key).map(|&v| Votes::unpack(v))
+            };
+            if let Some(hits) = worth(image, votes) {
+                ready.push((hits, image, start, votes.map(|v| (v.first, v.last))));
             }
         }
         // The candidates with votes, in one pass over them (not a lookup
@@ -114,8 +101,7 @@ impl Scanner<'_> {
             // compared in full and judged on it.
             let (at, to) = (lo.max(0) as u64, hi.max(0) as u64);
             let open = uncovered(&self.intact, self.found.len(), self.native, at, to);
-            // A declared table's own extent is compared still: the copy is
-            // then found by its content too, and reported.
+            // A declared table's own extent is compared still (`declared_extents`).
             let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
             if !declared_extent {
                 if open.is_empty() {
@@ -459,8 +445,7 @@ impl Scanner<'_> {
         } else {
             Verdict::Modified
         };
-        let offset = (start + e0 * u) as u64;
-        let len = ((e1 - e0) * u) as usize;
+        let (offset, len) = ((start + e0 * u) as u64, ((e1 - e0) * u) as usize);
         // The stored form found, if not the table.
         let extra = im.form.checked_sub(1).map(|f| &reference.extra[f]);
         let sha256 = match verdict {
@@ -702,8 +687,7 @@ impl Scanner<'_> {
             }
             let e = &mut self.evidence_at[k];
             if e.settled.is_none() {
-                let outside = e.any_outside(&self.cover);
-                e.settled = Some(outside);
+                e.settled = Some(e.any_outside(&self.cover));
                 e.at = Vec::new();
             }
             self.unsettled = k + 1;
