@@ -396,11 +396,9 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
             _ => leading = None,
         }
         if !special {
-            if named.is_none() {
-                named = Some(Named::read(v, table_end)?);
-            }
-            if let Some(n) = &mut named {
-                n.found(at);
+            match &mut named {
+                Some(n) => n.found(at),
+                None => named.insert(Named::read(v, table_end)?).found(at),
             }
             parts.count(size - skip)?;
             let member = v.part(data + skip, size - skip);
