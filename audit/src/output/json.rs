@@ -101,10 +101,7 @@ fn file<'a>(audit: &'a Audit<'_>, r: &'a Report) -> Part<'a> {
         })
     });
     let expected_missing: Vec<&String> = audit.expect.iter().filter(|n| !r.holds(n)).collect();
-    let problems = audit
-        .findings(r)
-        .into_iter()
-        .map(|p| Value::from(p.message));
+    let problems = audit.findings(r).into_iter().map(|p| p.message.into());
     Part::Object(vec![
         field("path", r.path.as_str()),
         field("kind", r.kind),

@@ -123,10 +123,9 @@ impl Audit<'_> {
         u8::from(self.problem_count() > 0)
     }
 
-    /// Writes the output in `format` to `out` as it is serialized: a
-    /// machine format's long lists (a file's problems, tables,
-    /// declarations) are built one item at a time, the text a line at a
-    /// time, so the memory a report takes does not grow with its findings.
+    /// Writes the output in `format` to `out` as it is serialized, a
+    /// finding at a time ([`Document`]; the text a line at a time), so the
+    /// memory a report takes does not grow with its findings.
     ///
     /// # Errors
     ///

@@ -93,13 +93,8 @@ impl Scanner<'_> {
         // Cut off by an end of the file: also judged against the whole
         // form's evidence, the bytes past the end counted as changed.
         let whole = (!complete).then_some(im.used_covered);
-        if !compact::is_evidence(
-            evidence,
-            im.min_keys,
-            covered_matching,
-            covered.len(),
-            whole,
-        ) {
+        let least = im.min_keys;
+        if !compact::is_evidence(evidence, least, covered_matching, covered.len(), whole) {
             self.compact_rejected_chunks = self.compact_rejected_chunks.max(evidence);
             let most = if complete {
                 &mut self.compact_rejected_share

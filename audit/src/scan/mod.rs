@@ -80,11 +80,9 @@ pub struct Scanner<'a> {
     /// Offsets of manifest records not yet read, and whether each was found
     /// by its name field (not its marker).
     pub(crate) record_at: Vec<(u64, bool)>,
-    /// Manifest records found.
     pub(crate) records: Vec<Record>,
     /// Offsets of declaration records not yet judged ([`crate::declared`]).
     pub(crate) declared_at: Vec<u64>,
-    /// Declaration records judged.
     pub(crate) declared: Vec<crate::declared::Declared>,
     /// The last declaration candidate judged: candidates come in order of
     /// offset, so one at or before it was judged already.
@@ -372,10 +370,9 @@ impl Index {
 
     /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]
     /// (memory stays bounded whatever the input's size), of a file whose
-    /// container declares the byte order `order` ([`crate::container::Container::order`]:
-    /// a Mach-O, PE or COFF file's, an ar archive's members', which the scan
-    /// does not read from its first bytes), with `spent` of the budget spent
-    /// already (reading the file's headers: every stage charges one budget).
+    /// container declares the byte order `order` ([`Scanner::with_order`]),
+    /// with `spent` of the budget spent already (reading the file's headers:
+    /// every stage charges one budget).
     ///
     /// # Errors
     ///

@@ -183,14 +183,12 @@ impl Scanner<'_> {
             }
             for d in 1..=FEATURE_REACH.min(n - 1 - i) {
                 let b = buf[i + d];
-                if bit(d, buf[i], b) == 0 {
-                    continue;
-                }
-                // The same test as the tables' features (`is_feature`): where the
-                // data's steps around the pair repeat with a period of 1 to 3 (a
-                // slow ramp, each value twice), a table copied there would have
-                // the same steps, and no feature there: nothing to look up.
-                if !crate::index::is_feature(buf, i, d) {
+                // A pair some table has, passing the same test as the tables'
+                // features (`is_feature`): where the data's steps around the
+                // pair repeat with a period of 1 to 3 (a slow ramp, each value
+                // twice), a table copied there would have the same steps, and no
+                // feature there: nothing to look up.
+                if bit(d, buf[i], b) == 0 || !crate::index::is_feature(buf, i, d) {
                     continue;
                 }
                 let sites = index.features.get(feature_key(buf[i], b, d));

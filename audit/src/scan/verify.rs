@@ -306,10 +306,9 @@ impl Scanner<'_> {
         let (mut matching, mut informative, mut distinctive) = (0usize, 0usize, 0usize);
         for (k, (a, b)) in here.iter().zip(there).enumerate() {
             if a == b {
-                let j = k + skip;
                 matching += 1;
                 informative += usize::from(u16::from(*b) != im.modal);
-                distinctive += usize::from(bit(&im.distinctive, j));
+                distinctive += usize::from(bit(&im.distinctive, k + skip));
             }
         }
         let share = distinctive * 1000 / im.distinctive_count.max(1);
