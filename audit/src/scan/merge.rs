@@ -1,7 +1,6 @@
 //! Report merging: the verified candidates, the forms found by their header, the tables
 //! below the content threshold and the hashes the file names, made one [`Report`].
 
-use crate::declared::Representation::Full;
 use crate::limits::*;
 use crate::manifest::Record;
 use crate::report::{Found, Kind, Listed, ListedStatus, Report, Verdict};
@@ -101,9 +100,9 @@ impl Scanner<'_> {
                 }) || self.declared.iter().any(|d| {
                     d.problem().is_none()
                         && d.actual == Some(needle.sha256)
-                        && d.declaration
-                            .as_ref()
-                            .is_ok_and(|x| x.representation == Full)
+                        && d.declaration.as_ref().is_ok_and(|x| {
+                            x.representation == crate::declared::Representation::Full
+                        })
                 }) {
                     ListedStatus::Intact
                 } else if let Some(f) = kept.iter().filter(named).max_by_key(|f| f.matching) {
