@@ -8,16 +8,16 @@ use std::io::{Read, Seek, SeekFrom};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{elf_header, int, is_slice, nesting, within, Container, Parts, Reading};
+use super::{
+    elf_header, int, is_slice, nesting, within, Container, Parts, Reading, IN_MEMORY_BYTES,
+};
 use crate::reference::ByteOrder;
 
 /// The most bytes read at once.
 pub(crate) const PIECE: usize = 1 << 20;
 
-/// A view of `len` bytes at `base` of a file. Its reads are charged to
-/// `reading` ([`Reading::extra`]), which counts the parts (slices, members)
-/// read, each as a file of its own, against the limit [`super::inspect`]
-/// has ([`super::MAX_PARTS_READ`] times the file's bytes).
+/// A view of `len` bytes at `base` of a file, its reads charged to `reading`
+/// ([`Reading::extra`]).
 #[derive(Clone, Copy)]
 struct View<'f> {
     file: &'f std::fs::File,
@@ -73,15 +73,13 @@ pub(crate) fn inspect(file: &std::fs::File, len: u64) -> std::io::Result<Contain
         read: Cell::new(0),
         ..Reading::new(len)
     };
-    let c = view(
-        View {
-            file,
-            base: 0,
-            len,
-            reading: &reading,
-        },
-        0,
-    )?;
+    let v = View {
+        file,
+        base: 0,
+        len,
+        reading: &reading,
+    };
+    let c = view(v, 0)?;
     Ok(Container {
         cost: reading.extra.get(),
         ..c
@@ -102,10 +100,7 @@ fn headers(v: View<'_>, depth: usize) -> Result<Container, Stop> {
         return archive(v, depth);
     }
     if head.starts_with(b"<bigaf>\n") {
-        let why = format!(
-            "an AIX big archive over {} bytes is not read",
-            super::IN_MEMORY_BYTES
-        );
+        let why = format!("an AIX big archive over {IN_MEMORY_BYTES} bytes is not read");
         return Ok(Container::malformed("ar archive", why));
     }
     if head.starts_with(b"\x7fELF") {
@@ -146,11 +141,8 @@ fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> Result<Container, Stop> {
 }
 
 /// A universal (fat) Mach-O file over [`super::IN_MEMORY_BYTES`], its
-/// architecture entries `entry` bytes each (20, or 32 for the 64-bit
-/// form): as [`super::inspect`] reads one, its byte order is its slices'
-/// (each a Mach-O file or an archive, read by its first bytes), and one
-/// none of whose slices is either is bytes (a Java class file opens with
-/// the same magic).
+/// architecture entries `entry` bytes each (20, or 32 for the 64-bit form),
+/// read as [`super::inspect`] reads one, each slice by its first bytes.
 fn universal(v: View<'_>, entry: u64, depth: usize) -> Result<Container, Stop> {
     const KIND: &str = "universal Mach-O";
     let head = v.read(0, 8)?;
@@ -165,17 +157,14 @@ fn universal(v: View<'_>, entry: u64, depth: usize) -> Result<Container, Stop> {
     // Each slice's offset and size (big-endian words, 4 or 8 bytes wide),
     // from the table read in pieces; read twice, so memory stays a piece.
     let n = if entry == 20 { 4 } else { 8 };
+    let big = |e: &[u8], at: usize| int(e, at, n, ByteOrder::Big);
     let slices = |each: &mut dyn FnMut(u64, u64, u64) -> Result<bool, Stop>| -> Result<bool, Stop> {
         let per_piece = PIECE as u64 / entry;
         let mut i = 0;
         while i < count {
             let table = v.read(8 + i * entry, (per_piece.min(count - i) * entry) as usize)?;
             for e in table.chunks_exact(entry as usize) {
-                if !each(
-                    i,
-                    int(e, 8, n, ByteOrder::Big),
-                    int(e, 8 + n, n, ByteOrder::Big),
-                )? {
+                if !each(i, big(e, 8), big(e, 8 + n))? {
                     return Ok(false);
                 }
                 i += 1;
@@ -228,13 +217,13 @@ fn elf(v: View<'_>, head: &[u8]) -> Result<Container, Stop> {
     let (phentsize, phnum) = (field(head, at, 2), field(head, at + 2, 2));
     let (shentsize, mut shnum) = (field(head, at + 4, 2), field(head, at + 6, 2));
     let (want_ph, want_sh) = if n == 8 { (56, 64) } else { (32, 40) };
+    let sized = |what: &str, size: u64, want: u64| {
+        let why = || bad(format!("its {what} header size is {size}, not {want}"));
+        (size == want).then_some(()).ok_or_else(why)
+    };
     // Program headers: `p_offset` at `n`, `p_filesz` at `4 n`.
     if phnum > 0 {
-        if phentsize != want_ph {
-            return Err(bad(format!(
-                "its program header size is {phentsize}, not {want_ph}"
-            )));
-        }
+        sized("program", phentsize, want_ph)?;
         let size = phnum * phentsize;
         within(phoff, size, v.len, || "the program header table".into())?;
         for p in v
@@ -250,11 +239,7 @@ fn elf(v: View<'_>, head: &[u8]) -> Result<Container, Stop> {
     // at `8 + 2 n`, `sh_size` at `8 + 3 n` (an extended count is in section
     // 0's size).
     if shoff > 0 {
-        if shentsize != want_sh {
-            return Err(bad(format!(
-                "its section header size is {shentsize}, not {want_sh}"
-            )));
-        }
+        sized("section", shentsize, want_sh)?;
         let table = || String::from("the section header table");
         within(shoff, shentsize, v.len, table)?;
         if shnum == 0 {
@@ -331,13 +316,11 @@ pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
     Container::of(kind, Some(ByteOrder::Little))
 }
 
-/// An ar archive over [`super::IN_MEMORY_BYTES`]: every member header must
-/// parse and its member lie in the file; each member's byte order is read
-/// from its first bytes (an ELF header, checked as [`elf_header`] does; a
-/// Mach-O or COFF magic; a wasm module; an archive nested in it, up to
-/// [`super::MAX_NESTING`] deep), and members of both orders are a problem.
-/// Every member its symbol table names must be a member header the walk
-/// finds ([`Named`]), as [`super::inspect`] checks it.
+/// An ar archive over [`super::IN_MEMORY_BYTES`], read as [`super::inspect`]
+/// reads one: every member header must parse and its member lie in the file,
+/// each member is read by its first bytes (an ELF one by [`elf_header`]), and
+/// every member its symbol table names must be a member header the walk finds
+/// ([`Named`]).
 fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     const KIND: &str = "ar archive";
     let bad = |why: String| Stop::Verdict(Container::malformed(KIND, why));
@@ -351,11 +334,10 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     let mut table_end = None;
     let mut named: Option<Named> = None;
     while at < v.len {
-        if at % 2 == 1 {
-            at += 1;
-            if at >= v.len {
-                break;
-            }
+        // Members start at even offsets.
+        at += at % 2;
+        if at >= v.len {
+            break;
         }
         if at + 60 > v.len {
             return Err(bad(format!(
@@ -414,11 +396,9 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
             _ => leading = None,
         }
         if !special {
-            if named.is_none() {
-                named = Some(Named::read(v, table_end)?);
-            }
-            if let Some(n) = &mut named {
-                n.found(at);
+            match &mut named {
+                Some(n) => n.found(at),
+                None => named.insert(Named::read(v, table_end)?).found(at),
             }
             parts.count(size - skip)?;
             let member = v.part(data + skip, size - skip);
@@ -474,8 +454,7 @@ impl Named {
             return Err(Stop::Verdict(Container::malformed(
                 "ar archive",
                 format!(
-                    "its symbol table ends {end} bytes into the archive, past the {SYMBOL_TABLE_BYTES} bytes the audit reads of the symbol tables of a file over {} bytes (all its archives together)",
-                    super::IN_MEMORY_BYTES
+                    "its symbol table ends {end} bytes into the archive, past the {SYMBOL_TABLE_BYTES} bytes the audit reads of the symbol tables of a file over {IN_MEMORY_BYTES} bytes (all its archives together)"
                 ),
             )));
         }

@@ -215,14 +215,11 @@ impl<'r> Parts<'r> {
         if read <= self.reading.limit {
             return Ok(());
         }
-        Err(Container::malformed(
-            self.kind,
-            format!(
-                "its {}s overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {} bytes",
-                self.what,
-                self.reading.limit / MAX_PARTS_READ
-            ),
-        ))
+        let (what, bytes) = (self.what, self.reading.limit / MAX_PARTS_READ);
+        let why = format!(
+            "its {what}s overlap: reading their headers reads more than {MAX_PARTS_READ} times the file's {bytes} bytes"
+        );
+        Err(Container::malformed(self.kind, why))
     }
 
     /// Adds what the headers of the part `name` say.
@@ -240,14 +237,11 @@ impl<'r> Parts<'r> {
             } else {
                 order_name(before)
             };
-            return Err(Container::malformed(
-                kind,
-                format!(
-                    "{what} {name} is a {} {} file, and the {what}s before it are {before}",
-                    order_name(this),
-                    part.kind,
-                ),
-            ));
+            let (order, its) = (order_name(this), part.kind);
+            let why = format!(
+                "{what} {name} is a {order} {its} file, and the {what}s before it are {before}"
+            );
+            return Err(Container::malformed(kind, why));
         }
         self.order = Some(this);
         Ok(())
@@ -267,10 +261,8 @@ impl<'r> Parts<'r> {
 }
 
 /// An ar archive (a static library, an rlib): its byte order is its
-/// members' (ELF, Mach-O, COFF, wasm, an archive nested in it). Members in
-/// both orders, a member whose headers do not hold, an archive that does
-/// not parse, or a symbol table that names anything but its members, are a
-/// problem; an archive without such members declares none.
+/// members' ([`Parts`]); an archive that does not parse, or whose symbol
+/// table names anything but its members ([`symbol_table`]), is a problem.
 fn archive<'d, R: ReadRef<'d>>(data: R, depth: usize, reading: &Reading) -> Verdict {
     const KIND: &str = "ar archive";
     let bad = |why: String| Container::malformed(KIND, why);
@@ -542,13 +534,11 @@ fn within(off: u64, size: u64, len: u64, what: impl FnOnce() -> String) -> Resul
     if off.checked_add(size).is_some_and(|end| end <= len) {
         return Ok(());
     }
-    Err(Container::malformed(
-        "ELF",
-        format!(
-            "{} ({size} bytes at {off:#x}) runs past the end of the file ({len} bytes): the file is cut off",
-            what()
-        ),
-    ))
+    let what = what();
+    let why = format!(
+        "{what} ({size} bytes at {off:#x}) runs past the end of the file ({len} bytes): the file is cut off"
+    );
+    Err(Container::malformed("ELF", why))
 }
 
 /// Files up to this size are read into memory whole and their headers read
@@ -597,10 +587,9 @@ fn headers<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize, reading: &Readin
     elf_header(head, len)?;
     let file = object::File::parse(data).map_err(|e| Container::malformed("ELF", e.to_string()))?;
     for s in file.sections() {
+        let what = || format!("section {}", s.name().unwrap_or("?"));
         if let Some((off, size)) = s.file_range() {
-            within(off, size, len, || {
-                format!("section {}", s.name().unwrap_or("?"))
-            })?;
+            within(off, size, len, what)?;
         }
     }
     for s in file.segments() {
@@ -635,31 +624,22 @@ mod tests {
         // and the others above 255 a file of the registry may name.
         for v in MACHINES_ABOVE_255 {
             let one = ONE_ORDER_MACHINES.iter().find(|m| m.0 == v);
-            if one.is_none_or(|m| m.2) {
-                assert!(machine(v, ByteOrder::Little).is_ok(), "{v:#x}");
-            }
-            if one.is_none_or(|m| !m.2) {
-                assert!(machine(v.swap_bytes(), ByteOrder::Big).is_ok(), "{v:#x}");
+            for (order, stored) in [(ByteOrder::Little, v), (ByteOrder::Big, v.swap_bytes())] {
+                if one.is_none_or(|m| m.2 == (order == ByteOrder::Little)) {
+                    assert!(machine(stored, order).is_ok(), "{v:#x}");
+                }
             }
         }
         // A one-order machine stored in its order passes, in the other
         // order (EI_DATA and the stored bytes agreeing) it is a problem.
         for (v, name, little) in ONE_ORDER_MACHINES {
-            let (own, other) = if little {
-                (ByteOrder::Little, ByteOrder::Big)
-            } else {
-                (ByteOrder::Big, ByteOrder::Little)
-            };
-            let stored_in = |o| {
-                if o == ByteOrder::Big {
-                    v.swap_bytes()
-                } else {
-                    v
+            for (order, stored) in [(ByteOrder::Little, v), (ByteOrder::Big, v.swap_bytes())] {
+                let (why, own) = (machine(stored, order), order == ByteOrder::Little);
+                assert_eq!(why.is_ok(), little == own, "{name}");
+                if let Err(why) = why {
+                    assert!(why.contains(&format!("is {name} ({v})")), "{why}");
                 }
-            };
-            assert!(machine(stored_in(own), own).is_ok(), "{name}");
-            let why = machine(stored_in(other), other).unwrap_err();
-            assert!(why.contains(&format!("is {name} ({v})")), "{why}");
+            }
         }
         assert!(machine(0, ByteOrder::Little).is_err());
         assert!(machine(0, ByteOrder::Big).is_err());

@@ -5,7 +5,6 @@
 //! file. The audit's verdict and, when nothing was verified, the note saying
 //! so are properties of the file and of the BOM's metadata.
 
-use std::io::{self, Write};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -13,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::Report;
 
-use super::stream::{write_pretty, Part};
+use super::stream::{field, Part};
 use super::{pass_fail, tables, Audit};
 
 fn property(name: &str, value: impl ToString) -> Value {
@@ -35,7 +34,6 @@ fn component(mut c: Value) -> Value {
 /// One file's component: its tables and problems built one at a time as
 /// they are written.
 fn file<'a>(audit: &'a Audit<'_>, i: usize, r: &'a Report) -> Part<'a> {
-    let lock = &audit.lock.entries;
     let findings = audit.findings(r);
     let head = [
         property("actlut:audit:verdict", pass_fail(findings.len())),
@@ -49,8 +47,7 @@ fn file<'a>(audit: &'a Audit<'_>, i: usize, r: &'a Report) -> Part<'a> {
         .nothing_verified()
         .then(|| property("actlut:audit:note", crate::NOTHING_VERIFIED));
     let properties = head.into_iter().chain(problems).chain(note);
-    let tables = tables(r, lock);
-    let components = tables.into_iter().map(move |t| {
+    let components = tables(r, &audit.lock.entries).into_iter().map(move |t| {
         let mut properties = vec![
             property("actlut:format", t.format),
             property("actlut:form", t.form),
@@ -60,9 +57,7 @@ fn file<'a>(audit: &'a Audit<'_>, i: usize, r: &'a Report) -> Part<'a> {
         if !t.aliases.is_empty() {
             properties.push(property("actlut:aliases", t.aliases.join(" ")));
         }
-        if let Some(order) = t.byte_order {
-            properties.push(property("actlut:byte-order", order));
-        }
+        properties.extend(t.byte_order.map(|o| property("actlut:byte-order", o)));
         component(json!({
             "type": "data",
             "bom-ref": format!("file-{i}-table-{:#x}", t.offset),
@@ -74,13 +69,10 @@ fn file<'a>(audit: &'a Audit<'_>, i: usize, r: &'a Report) -> Part<'a> {
     // The fields of `component`: a file always has its hash and its verdict;
     // its list of tables is left out when empty.
     let mut fields = vec![
-        ("type", Part::value("file")),
-        ("bom-ref", Part::value(format!("file-{i}"))),
-        ("name", Part::value(r.path.as_str())),
-        (
-            "hashes",
-            Part::value([sha256(actlut_codegen::hex(&r.file_sha256))]),
-        ),
+        field("type", "file"),
+        field("bom-ref", format!("file-{i}")),
+        field("name", r.path.as_str()),
+        field("hashes", [sha256(actlut_codegen::hex(&r.file_sha256))]),
         ("properties", Part::values(properties)),
     ];
     if components.len() > 0 {
@@ -90,24 +82,26 @@ fn file<'a>(audit: &'a Audit<'_>, i: usize, r: &'a Report) -> Part<'a> {
 }
 
 /// The CycloneDX 1.5 SBOM of `audit`, written as it is serialized.
-fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
+pub(super) fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
     let problems = audit.problem_count();
     let mut properties = vec![
         property("actlut:audit:lock", &audit.lock.label),
         property("actlut:audit:verdict", pass_fail(problems)),
         property("actlut:audit:problems", problems),
     ];
-    if let Some(note) = audit.note() {
-        properties.push(property("actlut:audit:note", note));
-    }
-    let files = audit.reports.iter().enumerate();
+    properties.extend(audit.note().map(|note| property("actlut:audit:note", note)));
+    let files = audit
+        .reports
+        .iter()
+        .enumerate()
+        .map(|(i, r)| file(audit, i, r));
     Part::Object(vec![
-        ("bomFormat", Part::value("CycloneDX")),
-        ("specVersion", Part::value("1.5")),
-        ("version", Part::value(1)),
-        (
+        field("bomFormat", "CycloneDX"),
+        field("specVersion", "1.5"),
+        field("version", 1),
+        field(
             "metadata",
-            Part::value(json!({
+            json!({
                 "tools": {
                     "components": [{
                         "type": "application",
@@ -116,18 +110,10 @@ fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
                     }],
                 },
                 "properties": properties,
-            })),
+            }),
         ),
-        (
-            "components",
-            Part::list(files.map(|(i, r)| file(audit, i, r))),
-        ),
+        ("components", Part::list(files)),
     ])
-}
-
-/// Writes the CycloneDX 1.5 SBOM of `audit`, pretty-printed.
-pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_pretty(out, &document(audit))
 }
 
 /// The CycloneDX 1.5 SBOM of `audit`.

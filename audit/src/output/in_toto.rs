@@ -2,14 +2,13 @@
 //! DSSE envelope around these bytes): every audited file a subject with its
 //! SHA-256, and the audit's verdict the predicate.
 
-use std::io::{self, Write};
 use std::string::String;
 
 use serde_json::{json, Value};
 
 use crate::Report;
 
-use super::stream::{write_pretty, Part};
+use super::stream::{field, Part};
 use super::{pass_fail, tables, Audit};
 
 /// The predicate type of actlut's audit verdict.
@@ -32,45 +31,38 @@ fn file<'a>(audit: &'a Audit<'_>, r: &'a Report) -> Part<'a> {
         })
     });
     Part::Object(vec![
-        ("name", Part::value(r.path.as_str())),
-        ("verdict", Part::value(verdict)),
-        ("nothing_verified", Part::value(r.nothing_verified())),
+        field("name", r.path.as_str()),
+        field("verdict", verdict),
+        field("nothing_verified", r.nothing_verified()),
         ("problems", Part::values(problems)),
         ("tables", Part::values(tables)),
     ])
 }
 
 /// The in-toto Statement v1 of `audit`, written as it is serialized.
-fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
+pub(super) fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
+    let files = audit.reports.iter().map(|r| file(audit, r));
     let subject = audit.reports.iter().map(|r| {
         let sha256 = actlut_codegen::hex(&r.file_sha256);
         json!({ "name": r.path, "digest": { "sha256": sha256 } })
     });
     Part::Object(vec![
-        ("_type", Part::value("https://in-toto.io/Statement/v1")),
+        field("_type", "https://in-toto.io/Statement/v1"),
         ("subject", Part::values(subject)),
-        ("predicateType", Part::value(PREDICATE_TYPE)),
+        field("predicateType", PREDICATE_TYPE),
         (
             "predicate",
             Part::Object(vec![
-                ("verdict", Part::value(pass_fail(audit.problem_count()))),
-                ("exit_code", Part::value(audit.exit_code())),
-                ("lock", Part::value(audit.lock.label.as_str())),
-                ("tool", Part::value("actlut audit")),
-                ("version", Part::value(env!("CARGO_PKG_VERSION"))),
-                ("note", Part::value(audit.note())),
-                (
-                    "files",
-                    Part::list(audit.reports.iter().map(|r| file(audit, r))),
-                ),
+                field("verdict", pass_fail(audit.problem_count())),
+                field("exit_code", audit.exit_code()),
+                field("lock", audit.lock.label.as_str()),
+                field("tool", "actlut audit"),
+                field("version", env!("CARGO_PKG_VERSION")),
+                field("note", audit.note()),
+                ("files", Part::list(files)),
             ]),
         ),
     ])
-}
-
-/// Writes the in-toto Statement v1 of `audit`, pretty-printed.
-pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_pretty(out, &document(audit))
 }
 
 /// The in-toto Statement v1 of `audit`.

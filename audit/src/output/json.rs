@@ -3,7 +3,6 @@
 //! `declarations`, `expected_missing`, `nothing_verified` and `note` were
 //! added.
 
-use std::io::{self, Write};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -12,7 +11,7 @@ use serde_json::{json, Value};
 use crate::compact::{CompactDetail, Decoded, FoundBy};
 use crate::{Found, Listed, ListedStatus, LockStatus, Report, Verdict};
 
-use super::stream::{write_pretty, Document, Part};
+use super::stream::{field, Document, Part};
 use super::Audit;
 
 fn hex(h: &[u8; 32]) -> String {
@@ -102,46 +101,37 @@ fn file<'a>(audit: &'a Audit<'_>, r: &'a Report) -> Part<'a> {
         })
     });
     let expected_missing: Vec<&String> = audit.expect.iter().filter(|n| !r.holds(n)).collect();
-    let problems = audit
-        .findings(r)
-        .into_iter()
-        .map(|p| Value::from(p.message));
+    let problems = audit.findings(r).into_iter().map(|p| p.message.into());
     Part::Object(vec![
-        ("path", Part::value(r.path.as_str())),
-        ("kind", Part::value(r.kind)),
-        ("file_sha256", Part::value(hex(&r.file_sha256))),
-        ("bytes", Part::value(r.bytes)),
-        ("candidates", Part::value(r.candidates)),
-        ("compared_entries", Part::value(r.compared)),
-        (
-            "compact_rejected_chunks",
-            Part::value(r.compact_rejected_chunks),
-        ),
-        (
-            "compact_rejected_per_mille",
-            Part::value(r.compact_rejected_share),
-        ),
-        (
+        field("path", r.path.as_str()),
+        field("kind", r.kind),
+        field("file_sha256", hex(&r.file_sha256)),
+        field("bytes", r.bytes),
+        field("candidates", r.candidates),
+        field("compared_entries", r.compared),
+        field("compact_rejected_chunks", r.compact_rejected_chunks),
+        field("compact_rejected_per_mille", r.compact_rejected_share),
+        field(
             "compact_rejected_cut_per_mille",
-            Part::value(r.compact_rejected_cut_share),
+            r.compact_rejected_cut_share,
         ),
-        ("rejected_surprises", Part::value(r.rejected_surprises)),
-        ("rejected_pairs", Part::value(r.rejected_pairs)),
-        ("rejected_features", Part::value(r.rejected_features)),
-        ("rejected_matching", Part::value(r.rejected_matching)),
-        (
+        field("rejected_surprises", r.rejected_surprises),
+        field("rejected_pairs", r.rejected_pairs),
+        field("rejected_features", r.rejected_features),
+        field("rejected_matching", r.rejected_matching),
+        field(
             "rejected_distinctive_per_mille",
-            Part::value(r.rejected_distinctive_per_mille),
+            r.rejected_distinctive_per_mille,
         ),
         ("tables", Part::values(tables)),
         ("listed", Part::values(r.listed.iter().map(listed))),
         ("declarations", Part::values(declarations)),
-        ("expected_missing", Part::value(expected_missing)),
+        field("expected_missing", expected_missing),
         ("problems", Part::values(problems)),
-        ("nothing_verified", Part::value(r.nothing_verified())),
-        (
+        field("nothing_verified", r.nothing_verified()),
+        field(
             "note",
-            Part::value(r.nothing_verified().then_some(crate::NOTHING_VERIFIED)),
+            r.nothing_verified().then_some(crate::NOTHING_VERIFIED),
         ),
     ])
 }
@@ -149,17 +139,15 @@ fn file<'a>(audit: &'a Audit<'_>, r: &'a Report) -> Part<'a> {
 /// The JSON report of `audit`, written as it is serialized ([`Document`]).
 pub fn json_document<'a>(audit: &'a Audit<'_>) -> Document<'a> {
     let problems = audit.problem_count();
+    let files = audit.reports.iter().map(|r| file(audit, r));
     Document(Part::Object(vec![
-        ("lock", Part::value(audit.lock.label.as_str())),
-        (
-            "files",
-            Part::list(audit.reports.iter().map(|r| file(audit, r))),
-        ),
-        ("tables_found", Part::value(audit.tables_found())),
-        ("problems", Part::value(problems)),
-        ("ok", Part::value(problems == 0)),
-        ("nothing_verified", Part::value(audit.nothing_verified())),
-        ("note", Part::value(audit.note())),
+        field("lock", audit.lock.label.as_str()),
+        ("files", Part::list(files)),
+        field("tables_found", audit.tables_found()),
+        field("problems", problems),
+        field("ok", problems == 0),
+        field("nothing_verified", audit.nothing_verified()),
+        field("note", audit.note()),
     ]))
 }
 
@@ -167,11 +155,6 @@ pub fn json_document<'a>(audit: &'a Audit<'_>) -> Document<'a> {
 /// writes the same without building it).
 pub fn json_value(audit: &Audit<'_>) -> Value {
     serde_json::to_value(json_document(audit)).expect("a report serializes")
-}
-
-/// Writes the JSON report of `audit`, pretty-printed.
-pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_pretty(out, &json_document(audit).0)
 }
 
 /// The JSON report of `audit`, pretty-printed.

@@ -123,10 +123,9 @@ impl Audit<'_> {
         u8::from(self.problem_count() > 0)
     }
 
-    /// Writes the output in `format` to `out` as it is serialized: a
-    /// machine format's long lists (a file's problems, tables,
-    /// declarations) are built one item at a time, the text a line at a
-    /// time, so the memory a report takes does not grow with its findings.
+    /// Writes the output in `format` to `out` as it is serialized, a
+    /// finding at a time ([`Document`]; the text a line at a time), so the
+    /// memory a report takes does not grow with its findings.
     ///
     /// # Errors
     ///
@@ -134,10 +133,10 @@ impl Audit<'_> {
     pub fn render_to(&self, format: OutputFormat, out: &mut dyn Write) -> io::Result<()> {
         match format {
             OutputFormat::Text => text::write(self, out),
-            OutputFormat::Json => json::write(self, out),
-            OutputFormat::Sarif => sarif::write(self, out),
-            OutputFormat::CycloneDx => cyclonedx::write(self, out),
-            OutputFormat::InToto => in_toto::write(self, out),
+            OutputFormat::Json => stream::write_pretty(out, &json_document(self).0),
+            OutputFormat::Sarif => stream::write_pretty(out, &sarif::document(self)),
+            OutputFormat::CycloneDx => stream::write_pretty(out, &cyclonedx::document(self)),
+            OutputFormat::InToto => stream::write_pretty(out, &in_toto::document(self)),
         }
     }
 
@@ -202,18 +201,12 @@ pub(crate) fn tables<'r>(
                 LockStatus::Differs { expected } => Some(actlut_codegen::hex(&expected)),
                 _ => f.names.iter().find_map(|n| locked(n)),
             },
-            verdict: if f.problem(lock).is_none() {
-                if bad_declaration.contains(&f.offset) {
-                    "bad-declaration"
-                } else {
-                    "intact"
-                }
-            } else if f.verdict != crate::Verdict::Intact {
-                f.verdict.name()
-            } else if f.foreign_order {
-                "foreign-byte-order"
-            } else {
-                "not-in-lock"
+            verdict: match f.problem(lock) {
+                None if bad_declaration.contains(&f.offset) => "bad-declaration",
+                None => "intact",
+                Some(_) if f.verdict != crate::Verdict::Intact => f.verdict.name(),
+                Some(_) if f.foreign_order => "foreign-byte-order",
+                Some(_) => "not-in-lock",
             },
             byte_order: Some(f.order.short_name()),
         })
@@ -237,11 +230,7 @@ pub(crate) fn tables<'r>(
             },
             offset: d.table_offset(),
             lock_sha256: locked(name),
-            verdict: if d.problem().is_none() {
-                "intact"
-            } else {
-                "bad-declaration"
-            },
+            verdict: d.problem().map_or("intact", |_| "bad-declaration"),
             byte_order: None,
         });
     }
@@ -251,9 +240,5 @@ pub(crate) fn tables<'r>(
 
 /// "pass" when there is no problem, "fail" otherwise.
 pub(crate) fn pass_fail(problems: usize) -> &'static str {
-    if problems == 0 {
-        "pass"
-    } else {
-        "fail"
-    }
+    ["pass", "fail"][usize::from(problems > 0)]
 }

@@ -3,7 +3,6 @@
 //! ([`crate::Rule`]), and one result per problem at its byte offset in its
 //! file. A file in which nothing was verified gets a notification saying so.
 
-use std::io::{self, Write};
 use std::string::String;
 use std::vec::Vec;
 
@@ -11,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::Rule;
 
-use super::stream::{write_pretty, Part};
+use super::stream::{field, Part};
 use super::Audit;
 
 /// The schema the report names (`$schema`): SARIF 2.1.0's, as OASIS publishes it.
@@ -35,7 +34,7 @@ fn uri(path: &str) -> String {
 
 /// The SARIF 2.1.0 report of `audit`, written as it is serialized: its
 /// results built one at a time.
-fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
+pub(super) fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
     let artifact =
         move |index: usize| json!({"uri": uri(&audit.reports[index].path), "index": index});
     // Where a result or notification is: a file, and a region of it when the
@@ -50,10 +49,9 @@ fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
         }
         json!([{ "physicalLocation": physical }])
     };
-    let notifications: Vec<Value> = audit
-        .reports
-        .iter()
-        .enumerate()
+    let files = audit.reports.iter().enumerate();
+    let notifications: Vec<Value> = files
+        .clone()
         .filter(|(_, r)| r.nothing_verified())
         .map(|(i, _)| {
             json!({
@@ -63,7 +61,7 @@ fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
             })
         })
         .collect();
-    let results = audit.reports.iter().enumerate().flat_map(move |(i, r)| {
+    let results = files.clone().flat_map(move |(i, r)| {
         audit.findings(r).into_iter().map(move |p| {
             let index = Rule::ALL.iter().position(|&x| x == p.rule);
             json!({
@@ -85,10 +83,7 @@ fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
             })
         })
         .collect();
-    let artifacts: Vec<Value> = audit
-        .reports
-        .iter()
-        .enumerate()
+    let artifacts: Vec<Value> = files
         .map(|(i, r)| {
             json!({
                 "location": artifact(i),
@@ -98,42 +93,34 @@ fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
         })
         .collect();
     let run = Part::Object(vec![
-        (
+        field(
             "tool",
-            Part::value(json!({
+            json!({
                 "driver": {
                     "name": "actlut audit",
                     "version": env!("CARGO_PKG_VERSION"),
                     "informationUri": "https://github.com/actlut/actlut/blob/main/docs/audit.md",
                     "rules": rules,
                 },
-            })),
+            }),
         ),
-        (
+        field(
             "invocations",
-            Part::value(json!([{
+            json!([{
                 "executionSuccessful": true,
                 "exitCode": audit.exit_code(),
                 "toolExecutionNotifications": notifications,
-            }])),
+            }]),
         ),
-        ("artifacts", Part::value(artifacts)),
+        field("artifacts", artifacts),
         ("results", Part::values(results)),
-        (
-            "properties",
-            Part::value(json!({ "lock": audit.lock.label })),
-        ),
+        field("properties", json!({ "lock": audit.lock.label })),
     ]);
     Part::Object(vec![
-        ("$schema", Part::value(SCHEMA)),
-        ("version", Part::value("2.1.0")),
+        field("$schema", SCHEMA),
+        field("version", "2.1.0"),
         ("runs", Part::list(std::iter::once(run))),
     ])
-}
-
-/// Writes the SARIF 2.1.0 report of `audit`, pretty-printed.
-pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
-    write_pretty(out, &document(audit))
 }
 
 /// The SARIF 2.1.0 report of `audit`.

@@ -14,9 +14,6 @@ use std::vec::Vec;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-/// Items built as they are written.
-type Items<'a> = Box<dyn Iterator<Item = Part<'a>> + 'a>;
-
 /// A part of a document.
 pub(crate) enum Part<'a> {
     /// A value built whole (a small one: a field, one finding).
@@ -25,15 +22,10 @@ pub(crate) enum Part<'a> {
     Object(Vec<(&'static str, Part<'a>)>),
     /// A list whose items are built one at a time as they are written (the
     /// iterator is taken: a part is written once).
-    List(Cell<Option<Items<'a>>>),
+    List(Cell<Option<Box<dyn Iterator<Item = Part<'a>> + 'a>>>),
 }
 
 impl<'a> Part<'a> {
-    /// `value` as a part.
-    pub(crate) fn value(value: impl Serialize) -> Part<'a> {
-        Part::Value(serde_json::to_value(value).expect("a report serializes"))
-    }
-
     /// A list of `items`, each built when it is written.
     pub(crate) fn list(items: impl Iterator<Item = Part<'a>> + 'a) -> Part<'a> {
         Part::List(Cell::new(Some(Box::new(items))))
@@ -43,6 +35,12 @@ impl<'a> Part<'a> {
     pub(crate) fn values(values: impl Iterator<Item = Value> + 'a) -> Part<'a> {
         Part::list(values.map(Part::Value))
     }
+}
+
+/// The field `key` of an object, its value built whole.
+pub(crate) fn field<'a>(key: &'static str, value: impl Serialize) -> (&'static str, Part<'a>) {
+    let value = serde_json::to_value(value).expect("a report serializes");
+    (key, Part::Value(value))
 }
 
 impl Serialize for Part<'_> {

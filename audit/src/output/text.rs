@@ -29,11 +29,8 @@ pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
             1 => "1 table".to_string(),
             n => format!("{n} tables"),
         };
-        writeln!(
-            out,
-            "{}: {} bytes, {found}{listed}",
-            report.path, report.bytes
-        )?;
+        let (path, bytes) = (&report.path, report.bytes);
+        writeln!(out, "{path}: {bytes} bytes, {found}{listed}")?;
         for f in &report.found {
             out.write_all(table_line(f, &f.lock_status(lock)).as_bytes())?;
         }
@@ -46,23 +43,16 @@ pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
                 }
                 (ListedStatus::Intact, Some(p)) => p,
             };
-            writeln!(
-                out,
-                "  {:#010x}  {:<22} sha256  {status}",
-                l.offset,
-                l.names.join(" = "),
-            )?;
+            let (at, names) = (l.offset, l.names.join(" = "));
+            writeln!(out, "  {at:#010x}  {names:<22} sha256  {status}")?;
         }
         for d in &report.declared {
             writeln!(out, "{}", declared_line(d))?;
         }
         for r in &report.records {
             if let Some(p) = r.problem(lock) {
-                writeln!(
-                    out,
-                    "  {:#010x}  {:<22} record  MISMATCH: {p}",
-                    r.offset, r.name
-                )?;
+                let (at, name) = (r.offset, &r.name);
+                writeln!(out, "  {at:#010x}  {name:<22} record  MISMATCH: {p}")?;
             }
         }
         for p in audit.findings(report) {
@@ -75,44 +65,34 @@ pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "  {word}: {}", p.message)?;
         }
     }
-    let total = audit.tables_found();
-    let problems = audit.problem_count();
-    let files = audit.reports.len();
+    let (total, files) = (audit.tables_found(), audit.reports.len());
+    let (tables, of_files) = (s(total), s(files));
+    let verdict = match (audit.problem_count(), audit.note()) {
+        (0, Some(note)) => format!("{note} (lock: {label})"),
+        (0, None) => format!("all intact and in the lock ({label})"),
+        (n, _) => format!("{n} problem{} (lock: {label})", s(n)),
+    };
     writeln!(
         out,
-        "audit: {total} table{} found in {files} file{}, {}",
-        s(total),
-        s(files),
-        match (problems, audit.note()) {
-            (0, Some(note)) => format!("{note} (lock: {label})"),
-            (0, None) => format!("all intact and in the lock ({label})"),
-            (n, _) => format!("{n} problem{} (lock: {label})", s(n)),
-        }
+        "audit: {total} table{tables} found in {files} file{of_files}, {verdict}"
     )
 }
 
 /// The plural ending for `n` things.
 fn s(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
+    ["s", ""][usize::from(n == 1)]
 }
 
 /// One line for a declaration record: where it is, what it declares, and
 /// whether its table is intact at its location.
 pub fn declared_line(d: &Declared) -> String {
     let name = d.name().unwrap_or(&d.shown_name);
+    let at = d.table_offset();
     let what = match d.problem() {
         None if d.recomputed => format!(
-            "declared, its table at {:#010x} intact, as computed again (the lock does not list it)",
-            d.table_offset()
+            "declared, its table at {at:#010x} intact, as computed again (the lock does not list it)"
         ),
-        None => format!(
-            "declared, its table at {:#010x} intact, in the lock",
-            d.table_offset()
-        ),
+        None => format!("declared, its table at {at:#010x} intact, in the lock"),
         Some(p) => format!("BAD DECLARATION: {p}"),
     };
     format!("  {:#010x}  {name:<22} decl  {what}", d.offset)
@@ -134,14 +114,9 @@ pub fn table_line(f: &Found, status: &LockStatus) -> String {
     };
     let sha = f
         .sha256
-        .map(|h| actlut_codegen::hex(&h))
-        .unwrap_or_else(|| format!("{:<64}", "-"));
-    format!(
-        "  {:#010x}  {:<22} {}  {sha}  {what}\n",
-        f.offset,
-        f.label(),
-        f.order.short_name(),
-    )
+        .map_or_else(|| format!("{:<64}", "-"), |h| actlut_codegen::hex(&h));
+    let (at, label, order) = (f.offset, f.label(), f.order.short_name());
+    format!("  {at:#010x}  {label:<22} {order}  {sha}  {what}\n")
 }
 
 /// A description with its verdict word upper-cased (`MODIFIED: …`).

@@ -11,33 +11,27 @@ use crate::reference::ByteOrder;
 use crate::report::Kind;
 use crate::report::{Found, Verdict};
 
-use super::verify::Evidence;
+use super::verify::{within, Evidence};
 use super::Scanner;
 
 impl Scanner<'_> {
     /// Compares a candidate compact stored form byte for byte (see
-    /// [`compact`]); also returns its matching keys, its matching evidence
-    /// bytes per mille of those present, and whether it is wholly present.
-    pub(crate) fn verify_compact(
-        &mut self,
-        image: usize,
-        start: i64,
-    ) -> (Option<(Found, Evidence)>, (usize, u32, bool)) {
+    /// [`compact`]); one its evidence does not prove raises the report's
+    /// `compact_rejected_*` counters.
+    pub(crate) fn verify_compact(&mut self, image: usize, start: i64) -> Option<(Found, Evidence)> {
         let im = &self.index.images[image];
         let n = im.bytes.len() as i64;
         let lo = start.max(0).max(self.base as i64);
         let hi = (start + n).min(self.end() as i64);
         if hi - lo < LARGE_GRAM as i64 {
-            return (None, (0, 0, false));
+            return None;
         }
         let at = |j: i64| (start + j - self.base as i64) as usize;
         let (j0, j1) = (lo - start, hi - start);
         // The present bytes that lie in a key window (the evidence).
-        let c0 = im.covered.partition_point(|&o| (o as i64) < j0);
-        let c1 = im.covered.partition_point(|&o| (o as i64) < j1);
-        let covered = &im.covered[c0..c1];
+        let covered = within(&im.covered, j0, j1);
         if covered.is_empty() {
-            return (None, (0, 0, false));
+            return None;
         }
         // A sampled comparison first: a start that some coincidental key
         // hits imply (the stored forms share many windows) costs
@@ -68,7 +62,7 @@ impl Scanner<'_> {
         }
         self.compared += compact::SAMPLES as u64;
         if !compact::passes_sample(sampled) {
-            return (None, (0, 0, false));
+            return None;
         }
         let len = (j1 - j0) as usize;
         self.compared += len as u64;
@@ -99,14 +93,18 @@ impl Scanner<'_> {
         // Cut off by an end of the file: also judged against the whole
         // form's evidence, the bytes past the end counted as changed.
         let whole = (!complete).then_some(im.used_covered);
-        if !compact::is_evidence(
-            evidence,
-            im.min_keys,
-            covered_matching,
-            covered.len(),
-            whole,
-        ) {
-            return (None, (evidence, share, complete));
+        let least = im.min_keys;
+        if !compact::is_evidence(evidence, least, covered_matching, covered.len(), whole) {
+            self.compact_rejected_chunks = self.compact_rejected_chunks.max(evidence);
+            let most = if complete {
+                &mut self.compact_rejected_share
+            } else {
+                &mut self.compact_rejected_cut_share
+            };
+            if evidence >= 1 {
+                *most = (*most).max(share);
+            }
+            return None;
         }
         let reference = &self.index.refs[im.reference];
         let form = &reference.extra[im.form - 1];
@@ -158,8 +156,7 @@ impl Scanner<'_> {
         let detail = found.compact.as_mut().expect("a compact detail");
         [detail.header, detail.directory, detail.pool] = parts;
         (detail.found_by, detail.logical_sha256) = (FoundBy::Content, logical);
-        let evidence_at = Evidence::new(evidence_at);
-        (Some((found, evidence_at)), (evidence, share, complete))
+        Some((found, Evidence::new(evidence_at)))
     }
 
     /// Looks at every `ACTLUTC1` whose declared length is in (or, at the

@@ -45,10 +45,11 @@ pub struct Scanner<'a> {
     /// `256 + FEATURE_REACH` bytes after it, so two starts in reach never
     /// share a place).
     pub(crate) feature_votes: Vec<(i64, u32)>,
-    /// Starts of 8-bit tables with [`MIN_FEATURES`] hits whose matching
-    /// bytes are not counted yet (once all their bytes are read): only
-    /// those with enough join [`pending`](Self::pending), so that what waits
-    /// there stays bounded by the tables, not by the input.
+    /// Starts of 8-bit tables with [`MIN_FEATURES`] hits (common in smooth
+    /// data: 16-bit tables, ramps) whose matching bytes, eight at a time, are
+    /// not counted yet (once all their bytes are read): only those with
+    /// enough join [`pending`](Self::pending), so that what waits there stays
+    /// bounded by the tables, not by the input.
     pub(crate) unchecked: Vec<(u32, i64)>,
     /// Candidates to compare that have no votes in [`seen`](Self::seen):
     /// the starts of 8-bit tables with enough matching bytes (those with
@@ -79,22 +80,18 @@ pub struct Scanner<'a> {
     /// Offsets of manifest records not yet read, and whether each was found
     /// by its name field (not its marker).
     pub(crate) record_at: Vec<(u64, bool)>,
-    /// Manifest records found.
     pub(crate) records: Vec<Record>,
     /// Offsets of declaration records not yet judged ([`crate::declared`]).
     pub(crate) declared_at: Vec<u64>,
-    /// Declaration records judged.
     pub(crate) declared: Vec<crate::declared::Declared>,
     /// The last declaration candidate judged: candidates come in order of
     /// offset, so one at or before it was judged already.
     pub(crate) declared_to: Option<u64>,
     /// Compact stored forms found by their header.
     pub(crate) by_header: Vec<Found>,
-    /// See [`Report::compact_rejected_chunks`].
+    /// The report's fields of the same names.
     pub(crate) compact_rejected_chunks: usize,
-    /// See [`Report::compact_rejected_share`].
     pub(crate) compact_rejected_share: u32,
-    /// See [`Report::compact_rejected_cut_share`].
     pub(crate) compact_rejected_cut_share: u32,
     pub(crate) too_many: bool,
     /// What the scan did not judge once the budget ran out.
@@ -268,6 +265,21 @@ fn declared_order(head: &[u8]) -> Option<ByteOrder> {
     }
 }
 
+/// Takes out of `items` those that are `ready`, in the order the stages
+/// have always taken them: each one's place goes to the last item.
+pub(crate) fn take_ready<T: Copy>(items: &mut Vec<T>, ready: impl Fn(T) -> bool) -> Vec<T> {
+    let mut taken = Vec::new();
+    let mut i = 0;
+    while i < items.len() {
+        if ready(items[i]) {
+            taken.push(items.swap_remove(i));
+        } else {
+            i += 1;
+        }
+    }
+    taken
+}
+
 /// The gram hits of one candidate start: how many, and the first and last
 /// of their offsets in the form.
 #[derive(Clone, Copy, Debug)]
@@ -358,10 +370,9 @@ impl Index {
 
     /// Every table in what `reader` yields, read in blocks of [`BLOCK_BYTES`]
     /// (memory stays bounded whatever the input's size), of a file whose
-    /// container declares the byte order `order` ([`crate::container::Container::order`]:
-    /// a Mach-O, PE or COFF file's, an ar archive's members', which the scan
-    /// does not read from its first bytes), with `spent` of the budget spent
-    /// already (reading the file's headers: every stage charges one budget).
+    /// container declares the byte order `order` ([`Scanner::with_order`]),
+    /// with `spent` of the budget spent already (reading the file's headers:
+    /// every stage charges one budget).
     ///
     /// # Errors
     ///

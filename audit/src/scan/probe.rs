@@ -2,8 +2,10 @@
 //! for a candidate start (grams, compact keys, 8-bit features), and the hashes, headers and
 //! records it meets noted for the later stages.
 
+use core::cell::Cell;
+
 use crate::compact;
-use crate::index::{feature_key, key_le, NEEDLE};
+use crate::index::{feature_key, key_le, Site, NEEDLE};
 use crate::limits::*;
 use crate::manifest::MARK;
 use crate::report::Kind;
@@ -19,12 +21,21 @@ impl Scanner<'_> {
         // Checked every 64 offsets, on what the block has spent so far.
         let budget_now = self.budget();
         let spent_before = self.compared;
-        let voting = core::cell::Cell::new(spent_before <= budget_now);
-        let stopped_at = core::cell::Cell::new(None::<u64>);
-        let new_starts = core::cell::Cell::new(0u64);
-        let hits = core::cell::Cell::new(0u64);
-        let feature_hits = core::cell::Cell::new(0u64);
+        let voting = Cell::new(spent_before <= budget_now);
+        let stopped_at = Cell::new(None::<u64>);
+        let (new_starts, hits, feature_hits) = (Cell::new(0u64), Cell::new(0u64), Cell::new(0u64));
         let (mut skipped, mut first_skipped) = (0u64, None::<i64>);
+        // What the block's votes and hits have cost so far.
+        let cost = || {
+            new_starts.get() * VOTE_COST + hits.get() * HIT_COST + feature_hits.get() * HIT_COST / 4
+        };
+        // Stops the votes once the budget is spent, at `block`.
+        let check = |block: u64| {
+            if voting.get() && spent_before + cost() > budget_now {
+                voting.set(false);
+                stopped_at.set(Some(block));
+            }
+        };
         let Scanner {
             index,
             buf,
@@ -41,21 +52,23 @@ impl Scanner<'_> {
             declared_at,
             ..
         } = self;
-        let from = (*next - *base) as usize;
-        let to_i = (to - *base) as usize;
-        let n = buf.len();
-        let mut candidate = |image: u32, start: i64, offset: u32| {
+        let (from, to_i, n) = ((*next - *base) as usize, (to - *base) as usize, buf.len());
+        // A vote for the start that the site `site` of a hit at `at` implies.
+        let mut candidate = |site: &Site, at: u64| {
+            let start = at as i64 - site.offset as i64;
             if !voting.get() {
                 skipped += 1;
                 first_skipped.get_or_insert(start.max(0));
                 return;
             }
             hits.set(hits.get() + 1);
-            let votes = seen.entry(vote_key.key(image, start)).or_insert_with(|| {
-                new_starts.set(new_starts.get() + 1);
-                Votes::new(offset).pack()
-            });
-            *votes = Votes::unpack(*votes).add(offset).pack();
+            let votes = seen
+                .entry(vote_key.key(site.image, start))
+                .or_insert_with(|| {
+                    new_starts.set(new_starts.get() + 1);
+                    Votes::new(site.offset).pack()
+                });
+            *votes = Votes::unpack(*votes).add(site.offset).pack();
         };
         // Compact keys at every offset, 64 offsets at a time: the filter
         // words of all 64 are loaded without a branch between them (their
@@ -64,12 +77,7 @@ impl Scanner<'_> {
         let key_end = to_i.min((n + 1).saturating_sub(compact::KEY_BYTES));
         let mut block = from;
         while block < key_end {
-            if voting.get()
-                && spent_before + new_starts.get() * VOTE_COST + hits.get() * HIT_COST > budget_now
-            {
-                voting.set(false);
-                stopped_at.set(Some(*base + block as u64));
-            }
+            check(*base + block as u64);
             let len = (key_end - block).min(64);
             let mut maybe = 0u64;
             for (t, w) in buf[block..block + len + compact::KEY_BYTES - 1]
@@ -84,11 +92,7 @@ impl Scanner<'_> {
                 maybe &= maybe - 1;
                 let k = key_le(&buf[i..i + compact::KEY_BYTES]);
                 for site in index.fours.get(k) {
-                    candidate(
-                        site.image,
-                        (*base + i as u64) as i64 - site.offset as i64,
-                        site.offset,
-                    );
+                    candidate(site, *base + i as u64);
                 }
             }
             block += len;
@@ -104,20 +108,19 @@ impl Scanner<'_> {
             } else {
                 return;
             };
+            let at = *base + i as u64;
             if let Some(x) = large {
                 if x == compact::MAGIC_U64 {
-                    headers.push(*base + i as u64);
+                    headers.push(at);
                 }
-                index.declared.probe(x, *base + i as u64, declared_at);
+                index.declared.probe(x, at, declared_at);
                 if x == index.manifest_mark {
-                    record_at.push((*base + i as u64, false));
+                    record_at.push((at, false));
                 } else if index.name_fields.maybe(x) && !index.name_fields.get(x).is_empty() {
-                    if let Some(at) = (*base + i as u64).checked_sub(MARK.len() as u64) {
+                    if let Some(at) = at.checked_sub(MARK.len() as u64) {
                         record_at.push((at, true));
                     }
-                    if let Some(at) =
-                        (*base + i as u64).checked_sub(crate::declared::DECLARATION_NAME_AT as u64)
-                    {
+                    if let Some(at) = at.checked_sub(crate::declared::DECLARATION_NAME_AT as u64) {
                         declared_at.push(at);
                     }
                 }
@@ -125,7 +128,6 @@ impl Scanner<'_> {
                     for site in index.exact.get(x) {
                         let bytes = &index.images[site.image as usize].bytes;
                         if i + bytes.len() <= n && buf[i..i + bytes.len()] == bytes[..] {
-                            let at = *base + i as u64;
                             exact.entry(site.image).or_insert(at);
                             // A whole table of 256 bytes (one over an unsigned format) is an
                             // intact copy of a known table: like any, it clears the evidence
@@ -144,25 +146,17 @@ impl Scanner<'_> {
                                 && buf[i..i + 32] == needle.sha256
                                 && !listed.iter().any(|&(k, _)| k == site.offset as usize)
                             {
-                                listed.push((site.offset as usize, *base + i as u64));
+                                listed.push((site.offset as usize, at));
                             }
                         } else {
-                            candidate(
-                                site.image,
-                                (*base + i as u64) as i64 - site.offset as i64,
-                                site.offset,
-                            );
+                            candidate(site, at);
                         }
                     }
                 }
             }
             if index.small.maybe(small) {
                 for site in index.small.get(small) {
-                    candidate(
-                        site.image,
-                        (*base + i as u64) as i64 - site.offset as i64,
-                        site.offset,
-                    );
+                    candidate(site, at);
                 }
             }
         };
@@ -180,9 +174,7 @@ impl Scanner<'_> {
         let votes = &mut self.feature_votes;
         let unchecked = &mut self.unchecked;
         let rejected_small = &self.rejected_small;
-        let budget = BUDGET_PER_BYTE * (*base + n as u64) + BUDGET_ALLOWANCE;
-        let mut compared = self.compared;
-        let mut over_budget = false;
+        let mut compared = spent_before;
         let (mut over_skipped, mut first_over) = (0u64, None::<i64>);
         let mut feature_pending = Vec::new();
         let mut features_at = |i: usize| {
@@ -191,14 +183,12 @@ impl Scanner<'_> {
             }
             for d in 1..=FEATURE_REACH.min(n - 1 - i) {
                 let b = buf[i + d];
-                if bit(d, buf[i], b) == 0 {
-                    continue;
-                }
-                // The same test as the tables' features (`is_feature`): where the
-                // data's steps around the pair repeat with a period of 1 to 3 (a
-                // slow ramp, each value twice), a table copied there would have
-                // the same steps, and no feature there: nothing to look up.
-                if !crate::index::is_feature(buf, i, d) {
+                // A pair some table has, passing the same test as the tables'
+                // features (`is_feature`): where the data's steps around the
+                // pair repeat with a period of 1 to 3 (a slow ramp, each value
+                // twice), a table copied there would have the same steps, and no
+                // feature there: nothing to look up.
+                if bit(d, buf[i], b) == 0 || !crate::index::is_feature(buf, i, d) {
                     continue;
                 }
                 let sites = index.features.get(feature_key(buf[i], b, d));
@@ -214,17 +204,13 @@ impl Scanner<'_> {
                     if v.1 != MIN_FEATURES as u32 {
                         continue;
                     }
-                    // Three features at one start of an 8-bit table are
-                    // common in smooth data (16-bit tables, ramps): count
-                    // its matching bytes, eight at a time, as soon as they
-                    // are read (they are unless the block ends within the
-                    // table); only a start with enough waits to be compared.
+                    // Its matching bytes counted as soon as they are read
+                    // (unless the block ends within the table: `unchecked`).
                     let bytes = &index.images[site.image as usize].bytes;
                     let at = start - *base as i64;
                     if at < 0 || at as usize + bytes.len() > n {
                         unchecked.push((site.image, start));
-                    } else if compared > budget {
-                        over_budget = true;
+                    } else if compared > budget_now {
                         over_skipped += 1;
                         first_over.get_or_insert(start.max(0));
                     } else {
@@ -242,16 +228,7 @@ impl Scanner<'_> {
         let small_keys = !index.small.keys.is_empty();
         let mut block = from;
         while block < to_i {
-            if voting.get()
-                && spent_before
-                    + new_starts.get() * VOTE_COST
-                    + hits.get() * HIT_COST
-                    + feature_hits.get() * HIT_COST / 4
-                    > budget_now
-            {
-                voting.set(false);
-                stopped_at.set(Some(*base + block as u64));
-            }
+            check(*base + block as u64);
             let len = (to_i - block).min(64);
             if block + len + 8 > n {
                 // The last bytes of the file.
@@ -281,25 +258,17 @@ impl Scanner<'_> {
             block += len;
         }
         pending.extend(feature_pending);
-        self.compared = compared
-            + new_starts.get() * VOTE_COST
-            + hits.get() * HIT_COST
-            + feature_hits.get() * HIT_COST / 4;
-        if let Some(at) = stopped_at.get() {
-            // From there on no start was looked for at all.
-            self.too_many = true;
-            self.unjudged.add(Kind::Candidate, at);
-        } else if !voting.get() {
-            self.too_many = true;
-            self.unjudged.add(Kind::Candidate, *next);
+        self.compared = compared + cost();
+        // From where the votes stopped no start was looked for at all.
+        if let Some(at) = stopped_at.get().or((!voting.get()).then_some(*next)) {
+            self.not_judged(Kind::Candidate, at);
         }
-        self.too_many |= over_budget || skipped > 0;
         for (n, at) in [(skipped, first_skipped), (over_skipped, first_over)] {
             if let Some(at) = at {
-                self.unjudged.add(Kind::Candidate, at as u64);
+                self.not_judged(Kind::Candidate, at as u64);
                 self.unjudged.candidates += n - 1;
             }
         }
-        *next = to;
+        self.next = to;
     }
 }

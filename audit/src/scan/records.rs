@@ -5,7 +5,7 @@ use crate::limits::FINDING_COST;
 use crate::manifest::{Record, RECORD_BYTES};
 use crate::report::Kind;
 
-use super::Scanner;
+use super::{take_ready, Scanner};
 
 impl Scanner<'_> {
     /// Reads the manifest records whose bytes are all in the buffer (see
@@ -17,19 +17,12 @@ impl Scanner<'_> {
         // by its name field: it is read (and kept) once.
         self.record_at.sort_unstable();
         self.record_at.dedup_by_key(|r| r.0);
-        let mut i = 0;
-        while i < self.record_at.len() {
-            let (p, by_name) = self.record_at[i];
-            if p + RECORD_BYTES as u64 > end {
-                i += 1;
-                continue;
-            }
-            self.record_at.swap_remove(i);
+        let ready = |(p, _): (u64, bool)| p + RECORD_BYTES as u64 <= end;
+        for (p, by_name) in take_ready(&mut self.record_at, ready) {
             if p < self.base {
                 continue;
             }
-            let at = (p - self.base) as usize;
-            if let Some(r) = Record::parse(&self.buf[at..], p, by_name) {
+            if let Some(r) = Record::parse(&self.buf[(p - self.base) as usize..], p, by_name) {
                 // Without its marker, a name field is a record only when a
                 // known table's hash follows it: a string constant padded
                 // with zeros before other data is not one (firmware holds

@@ -12,7 +12,7 @@ use crate::report::Kind;
 use crate::report::{Found, Verdict};
 
 use super::cover::Claimed;
-use super::{Scanner, Votes};
+use super::{take_ready, Scanner, Votes};
 
 impl Scanner<'_> {
     /// Verifies the pending candidates whose every byte has been probed (so
@@ -21,19 +21,13 @@ impl Scanner<'_> {
     /// a lone coincidental hit is not worth comparing 65,536 entries.
     pub(crate) fn verify_ready(&mut self, eof: bool) {
         let end = self.end();
-        // Three features at one start of an 8-bit table are common in smooth
-        // data (16-bit tables, ramps): count its matching bytes, eight at a
-        // time, as soon as they are read; only a start with enough waits to
-        // be compared.
-        let mut k = 0;
-        while k < self.unchecked.len() {
-            let (image, start) = self.unchecked[k];
-            let im = &self.index.images[image as usize];
-            if !eof && start + im.bytes.len() as i64 > end as i64 {
-                k += 1;
-                continue;
-            }
-            self.unchecked.swap_remove(k);
+        // The starts of 8-bit tables whose bytes are all read now: only one
+        // with enough matching bytes waits to be compared (`unchecked`).
+        let index = self.index;
+        let read = |(image, start): (u32, i64)| {
+            eof || start + index.images[image as usize].bytes.len() as i64 <= end as i64
+        };
+        for (image, start) in take_ready(&mut self.unchecked, read) {
             if !self.spend(0, Kind::Candidate, start.max(0) as u64) {
                 continue;
             }
@@ -46,7 +40,6 @@ impl Scanner<'_> {
             }
         }
         let probed = self.next as i64;
-        let index = self.index;
         // Ready once every candidate that could overlap it is probed too,
         // so that they are compared in order of votes.
         let is_ready = |image: u32, start: i64| {
@@ -67,25 +60,17 @@ impl Scanner<'_> {
             (im.small || enough).then_some(hits)
         };
         let mut ready = Vec::new();
-        let mut i = 0;
-        while i < self.pending.len() {
-            let (image, start) = self.pending[i];
-            if is_ready(image, start) {
-                self.pending.swap_remove(i);
-                // An 8-bit table's starts get feature hits, never gram
-                // votes: it has none to look up.
-                let votes = if index.images[image as usize].by_features() {
-                    None
-                } else {
-                    self.seen
-                        .get(&self.vote_key.key(image, start))
-                        .map(|&v| Votes::unpack(v))
-                };
-                if let Some(hits) = worth(image, votes) {
-                    ready.push((hits, image, start, votes.map(|v| (v.first, v.last))));
-                }
+        for (image, start) in take_ready(&mut self.pending, |(i, s)| is_ready(i, s)) {
+            // An 8-bit table's starts get feature hits, never gram votes: it
+            // has none to look up.
+            let votes = if index.images[image as usize].by_features() {
+                None
             } else {
-                i += 1;
+                let key = self.vote_key.key(image, start);
+                self.seen.get(&key).map(|&v| Votes::unpack(v))
+            };
+            if let Some(hits) = worth(image, votes) {
+                ready.push((hits, image, start, votes.map(|v| (v.first, v.last))));
             }
         }
         // The candidates with votes, in one pass over them (not a lookup
@@ -116,8 +101,7 @@ impl Scanner<'_> {
             // compared in full and judged on it.
             let (at, to) = (lo.max(0) as u64, hi.max(0) as u64);
             let open = uncovered(&self.intact, self.found.len(), self.native, at, to);
-            // A declared table's own extent is compared still: the copy is
-            // then found by its content too, and reported.
+            // A declared table's own extent is compared still (`declared_extents`).
             let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
             if !declared_extent {
                 if open.is_empty() {
@@ -176,19 +160,7 @@ impl Scanner<'_> {
             }
             self.candidates += 1;
             let found = if im.compact {
-                let (found, (keys, share, complete)) = self.verify_compact(image as usize, start);
-                if found.is_none() {
-                    self.compact_rejected_chunks = self.compact_rejected_chunks.max(keys);
-                    let most = if complete {
-                        &mut self.compact_rejected_share
-                    } else {
-                        &mut self.compact_rejected_cut_share
-                    };
-                    if keys >= 1 {
-                        *most = (*most).max(share);
-                    }
-                }
-                found
+                self.verify_compact(image as usize, start)
             } else {
                 self.verify(image as usize, start)
             };
@@ -220,12 +192,10 @@ impl Scanner<'_> {
     /// Whether the `entries` entries from entry `j` of the candidate `im` at
     /// `start` (in the buffer) equal its reference's ([`span_eq`]).
     fn entries_match(&self, im: &Image, start: i64, j: i64, entries: i64) -> bool {
-        let (u, at) = (
-            im.unit as i64,
-            start + j * im.unit as i64 - self.base as i64,
-        );
-        let len = (entries * u) as usize;
-        span_eq(&self.buf, at as usize, &im.bytes, j as usize * im.unit, len)
+        let u = im.unit;
+        let at = (start + j * u as i64 - self.base as i64) as usize;
+        let (ja, len) = (j as usize * u, entries as usize * u);
+        span_eq(&self.buf, at, &im.bytes, ja, len)
     }
 
     /// The entries `e0..e1` of the candidate `image` at `start` that lie
@@ -253,9 +223,8 @@ impl Scanner<'_> {
         let (u, (e0, e1)) = (im.unit as i64, self.present_entries(image, start));
         let eq = |j: i64, entries: i64| self.entries_match(im, start, j, entries);
         let in_open = |p: i64| {
-            let p = p as u64;
-            let k = open.partition_point(|&(_, b)| b <= p);
-            k < open.len() && open[k].0 <= p
+            let k = open.partition_point(|&(_, b)| b <= p as u64);
+            open.get(k).is_some_and(|&(a, _)| a <= p as u64)
         };
         // An item spans entries `a..=b`; it is the candidate's own when no
         // byte of it is in a clearing copy (its first and its last are
@@ -337,10 +306,9 @@ impl Scanner<'_> {
         let (mut matching, mut informative, mut distinctive) = (0usize, 0usize, 0usize);
         for (k, (a, b)) in here.iter().zip(there).enumerate() {
             if a == b {
-                let j = k + skip;
                 matching += 1;
                 informative += usize::from(u16::from(*b) != im.modal);
-                distinctive += usize::from(bit(&im.distinctive, j));
+                distinctive += usize::from(bit(&im.distinctive, k + skip));
             }
         }
         let share = distinctive * 1000 / im.distinctive_count.max(1);
@@ -458,11 +426,8 @@ impl Scanner<'_> {
             if im.unit == 2 && !im.small {
                 keep_most(&self.rejected, evidence, pairs_at.len());
             } else if im.by_features() {
-                keep_most(
-                    &self.rejected_small,
-                    evidence,
-                    usize::from(proved) * matching,
-                );
+                let matched = usize::from(proved) * matching;
+                keep_most(&self.rejected_small, evidence, matched);
                 if proved {
                     let d = &self.rejected_distinctive;
                     d.set(d.get().max(distinctive_share as u32));
@@ -479,8 +444,7 @@ impl Scanner<'_> {
         } else {
             Verdict::Modified
         };
-        let offset = (start + e0 * u) as u64;
-        let len = ((e1 - e0) * u) as usize;
+        let (offset, len) = ((start + e0 * u) as u64, ((e1 - e0) * u) as usize);
         // The stored form found, if not the table.
         let extra = im.form.checked_sub(1).map(|f| &reference.extra[f]);
         let sha256 = match verdict {
@@ -615,7 +579,7 @@ fn keep_most(most: &Cell<(usize, usize)>, a: usize, b: usize) {
 }
 
 /// The entries of `list` (ascending) in `[from, to)`.
-fn within(list: &[u32], from: i64, to: i64) -> &[u32] {
+pub(super) fn within(list: &[u32], from: i64, to: i64) -> &[u32] {
     let a = list.partition_point(|&j| i64::from(j) < from);
     let b = list.partition_point(|&j| i64::from(j) < to);
     &list[a..b.max(a)]
@@ -722,8 +686,7 @@ impl Scanner<'_> {
             }
             let e = &mut self.evidence_at[k];
             if e.settled.is_none() {
-                let outside = e.any_outside(&self.cover);
-                e.settled = Some(outside);
+                e.settled = Some(e.any_outside(&self.cover));
                 e.at = Vec::new();
             }
             self.unsettled = k + 1;
