@@ -80,7 +80,11 @@ pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
 
 /// The plural ending for `n` things.
 fn s(n: usize) -> &'static str {
-    ["s", ""][usize::from(n == 1)]
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// One line for a declaration record: where it is, what it declares, and
