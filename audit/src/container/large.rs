@@ -8,9 +8,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::{
-    elf_header, int, is_slice, nesting, within, Container, Parts, Reading, IN_MEMORY_BYTES,
-};
+use super::{int, is_slice, nesting, Container, Parts, Reading, IN_MEMORY_BYTES};
 use crate::reference::ByteOrder;
 
 /// The most bytes read at once.
@@ -95,6 +93,7 @@ fn view(v: View<'_>, depth: usize) -> std::io::Result<Container> {
 }
 
 fn headers(v: View<'_>, depth: usize) -> Result<Container, Stop> {
+    use object::FileKind as K;
     let head = v.read(0, 64)?;
     if head.starts_with(b"!<arch>\n") {
         return archive(v, depth);
@@ -103,41 +102,102 @@ fn headers(v: View<'_>, depth: usize) -> Result<Container, Stop> {
         let why = format!("an AIX big archive over {IN_MEMORY_BYTES} bytes is not read");
         return Ok(Container::malformed("ar archive", why));
     }
-    if head.starts_with(b"\x7fELF") {
-        return elf(v, &head);
-    }
     if head.starts_with(b"\0asm") {
         let mut f = v.file;
         f.seek(SeekFrom::Start(v.base))?;
-        return Ok(wasm(&mut std::io::BufReader::new(f.take(v.len)), v.len));
+        let mut r = std::io::BufReader::new(f.take(v.len));
+        return Ok(wasm(&mut r, v.len, v.reading));
     }
-    by_magic(v, &head, depth)
-}
-
-/// A Mach-O, PE, COFF or XCOFF file over [`super::IN_MEMORY_BYTES`], known
-/// by its first bytes as [`super::inspect`] knows it (`object`'s
-/// `FileKind`): the byte order its magic states (Mach-O), or its format's
-/// (PE and COFF little-endian, XCOFF big-endian); a universal Mach-O file
-/// by its slices ([`universal`]); anything else is bytes.
-fn by_magic(v: View<'_>, head: &[u8], depth: usize) -> Result<Container, Stop> {
-    use object::FileKind as K;
-    // A PE image: the MS-DOS magic and the PE signature where its
-    // `e_lfanew` points (an MS-DOS program without it is bytes).
-    if head.len() >= 64 && head.starts_with(b"MZ") {
-        let at = int(head, 0x3C, 4, ByteOrder::Little);
-        if v.read(at, 4)? == b"PE\0\0" {
-            return Ok(Container::ordered("PE", true));
-        }
-        return Ok(Container::bytes());
-    }
-    Ok(match K::parse(head) {
-        Ok(K::MachO32 | K::MachO64) => Container::ordered("Mach-O", head[0] != 0xFE),
+    match K::parse(&head[..]) {
         Ok(K::MachOFat32) => return universal(v, 20, depth),
         Ok(K::MachOFat64) => return universal(v, 32, depth),
-        Ok(K::Coff | K::CoffBig | K::CoffImport) => Container::ordered("COFF", true),
-        Ok(K::Xcoff32 | K::Xcoff64) => Container::ordered("XCOFF", false),
-        _ => Container::bytes(),
-    })
+        _ => {}
+    }
+    // Any other file is read by the code that reads one in memory, from a
+    // cache of what it reads.
+    let cache = object::read::ReadCache::new(v.file);
+    let left = Cell::new(OBJECT_BYTES);
+    let data = Cached {
+        data: cache.range(v.base, v.len),
+        left: &left,
+        reading: v.reading,
+    };
+    let c = if head.starts_with(b"\x7fELF") {
+        super::elf(data, &head, v.len)
+    } else {
+        super::other(data, depth, v.reading)
+    };
+    let c = c.unwrap_or_else(|c| c);
+    if left.get() > 0 {
+        return Ok(c);
+    }
+    let why = format!(
+        "its headers and symbol tables take more than the {OBJECT_BYTES} bytes the audit reads of \
+         them in a file over {IN_MEMORY_BYTES} bytes"
+    );
+    Ok(Container::malformed(c.kind, why))
+}
+
+/// The most bytes that reading the headers of one file over
+/// [`IN_MEMORY_BYTES`] (or of one member or slice of it) other than an
+/// archive, a universal Mach-O file or a wasm module may read ([`Cached`]);
+/// each read also counts [`CACHE_ENTRY_BYTES`]. A file whose headers and
+/// symbol tables need more is a problem.
+pub(crate) const OBJECT_BYTES: u64 = 64 << 20;
+
+/// What each read through [`Cached`] counts against [`OBJECT_BYTES`] beyond
+/// its bytes: the cache's own record of it.
+const CACHE_ENTRY_BYTES: u64 = 64;
+
+/// A part of a file over [`IN_MEMORY_BYTES`] as `object` reads it
+/// ([`super::elf`], [`super::other`]): the same code judges it as judges a
+/// file in memory, and memory holds what it read, at most [`OBJECT_BYTES`]
+/// (`left`); each read is charged to the scan's budget as [`View::read`]
+/// charges one.
+#[derive(Clone, Copy)]
+struct Cached<'a> {
+    data: object::read::ReadCacheRange<'a, &'a std::fs::File>,
+    left: &'a Cell<u64>,
+    reading: &'a Reading,
+}
+
+impl Cached<'_> {
+    /// Takes `size` bytes at `at` from what is left: none past the end
+    /// (refused as `object` refuses it), and none once [`OBJECT_BYTES`] is
+    /// spent (then nothing is left, and the file is a problem).
+    fn take(self, at: u64, size: u64) -> Result<(), ()> {
+        let len = object::ReadRef::len(self.data)?;
+        at.checked_add(size).filter(|&end| end <= len).ok_or(())?;
+        let Some(left) = self.left.get().checked_sub(size + CACHE_ENTRY_BYTES) else {
+            self.left.set(0);
+            return Err(());
+        };
+        self.left.set(left);
+        self.reading.charge(64 + size / 8);
+        Ok(())
+    }
+}
+
+impl<'a> object::ReadRef<'a> for Cached<'a> {
+    fn len(self) -> Result<u64, ()> {
+        self.data.len()
+    }
+
+    fn read_bytes_at(self, offset: u64, size: u64) -> Result<&'a [u8], ()> {
+        self.take(offset, size)?;
+        self.data.read_bytes_at(offset, size)
+    }
+
+    fn read_bytes_at_until(
+        self,
+        range: core::ops::Range<u64>,
+        delimiter: u8,
+    ) -> Result<&'a [u8], ()> {
+        // `object`'s cache reads at most 4096 bytes of a string.
+        let size = range.end.saturating_sub(range.start).min(4096);
+        self.take(range.start, size)?;
+        self.data.read_bytes_at_until(range, delimiter)
+    }
 }
 
 /// A universal (fat) Mach-O file over [`super::IN_MEMORY_BYTES`], its
@@ -198,77 +258,12 @@ fn universal(v: View<'_>, entry: u64, depth: usize) -> Result<Container, Stop> {
     Ok(parts.done())
 }
 
-/// An ELF file: its header checks ([`elf_header`]), then every program and
-/// section header read in pieces: each segment's and section's file part,
-/// and both tables, must lie in the file.
-fn elf(v: View<'_>, head: &[u8]) -> Result<Container, Stop> {
-    let order = elf_header(head, v.len)?;
-    let bad = |why: String| Stop::Verdict(Container::malformed("ELF", why));
-    // The fields, by the width `n` of an address or offset: `e_phoff` and
-    // `e_shoff` after `e_entry` (at 24), then after `e_flags` and
-    // `e_ehsize`, `e_phentsize`, `e_phnum`, `e_shentsize` and `e_shnum`.
-    let n = if head[4] == 2 { 8 } else { 4 };
-    let field = |b: &[u8], at: usize, n: usize| int(b, at, n, order);
-    let (phoff, shoff, at) = (
-        field(head, 24 + n, n),
-        field(head, 24 + 2 * n, n),
-        30 + 3 * n,
-    );
-    let (phentsize, phnum) = (field(head, at, 2), field(head, at + 2, 2));
-    let (shentsize, mut shnum) = (field(head, at + 4, 2), field(head, at + 6, 2));
-    let (want_ph, want_sh) = if n == 8 { (56, 64) } else { (32, 40) };
-    let sized = |what: &str, size: u64, want: u64| {
-        let why = || bad(format!("its {what} header size is {size}, not {want}"));
-        (size == want).then_some(()).ok_or_else(why)
-    };
-    // Program headers: `p_offset` at `n`, `p_filesz` at `4 n`.
-    if phnum > 0 {
-        sized("program", phentsize, want_ph)?;
-        let size = phnum * phentsize;
-        within(phoff, size, v.len, || "the program header table".into())?;
-        for p in v
-            .read(phoff, size as usize)?
-            .chunks_exact(phentsize as usize)
-        {
-            within(field(p, n, n), field(p, 4 * n, n), v.len, || {
-                "a segment".into()
-            })?;
-        }
-    }
-    // Section headers, read a piece at a time: `sh_type` at 4, `sh_offset`
-    // at `8 + 2 n`, `sh_size` at `8 + 3 n` (an extended count is in section
-    // 0's size).
-    if shoff > 0 {
-        sized("section", shentsize, want_sh)?;
-        let table = || String::from("the section header table");
-        within(shoff, shentsize, v.len, table)?;
-        if shnum == 0 {
-            shnum = field(&v.read(shoff, shentsize as usize)?, 8 + 3 * n, n);
-        }
-        within(shoff, shnum.saturating_mul(shentsize), v.len, table)?;
-        let per_piece = (PIECE as u64 / shentsize).max(1);
-        let mut i = 0;
-        while i < shnum {
-            let count = per_piece.min(shnum - i);
-            let piece = v.read(shoff + i * shentsize, (count * shentsize) as usize)?;
-            for (k, s) in (i..).zip(piece.chunks_exact(shentsize as usize)) {
-                // SHT_NULL and SHT_NOBITS have no bytes in the file.
-                if !matches!(field(s, 4, 4), 0 | 8) {
-                    let (off, size) = (field(s, 8 + 2 * n, n), field(s, 8 + 3 * n, n));
-                    within(off, size, v.len, || format!("section {k}"))?;
-                }
-            }
-            i += count;
-        }
-    }
-    Ok(Container::of("ELF", Some(order)))
-}
-
 /// A wasm module (version 1) or component (layer 1, what `wasm32-wasip2`
 /// builds), `len` bytes from `r`'s position: little-endian, once its
 /// header holds and every section ends within the file. Sections are
-/// skipped, not parsed (an engine validates them; the audit reads bytes).
-pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
+/// skipped, read through, not parsed (an engine validates them; the audit
+/// reads bytes); each is charged to `reading` as a read of 64 bytes.
+pub(crate) fn wasm<R: Read>(r: &mut R, len: u64, reading: &Reading) -> Container {
     let bad = |why: String| Container::malformed("wasm", why);
     let mut head = [0u8; 8];
     if len < 8 || r.read_exact(&mut head).is_err() {
@@ -307,7 +302,8 @@ pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
         if data + size > len {
             return bad(format!("section {n} ({size} bytes at {data:#x}) runs past the end of the file ({len} bytes)"));
         }
-        if r.seek(SeekFrom::Current(size as i64)).is_err() {
+        reading.charge(8);
+        if std::io::copy(&mut r.take(size), &mut std::io::sink()).ok() != Some(size) {
             return bad("the file cannot be read".into());
         }
         at = data + size;
@@ -318,8 +314,7 @@ pub(crate) fn wasm<R: Read + Seek>(r: &mut R, len: u64) -> Container {
 
 /// An ar archive over [`super::IN_MEMORY_BYTES`], read as [`super::inspect`]
 /// reads one: every member header must parse and its member lie in the file,
-/// each member is read by its first bytes (an ELF one by [`elf_header`]), and
-/// every member its symbol table names must be a member header the walk finds
+/// each member is read as a file of its own, and every member its symbol table names must be a member header the walk finds
 /// ([`Named`]).
 fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
     const KIND: &str = "ar archive";
@@ -372,11 +367,12 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
         } else {
             0
         };
+        // As `object` reads it: up to its first NUL. A name longer than
+        // `PIECE` is no special member's, and is not read further.
         let own = if skip > 0 {
-            let n = v.read(data, skip as usize)?;
-            String::from_utf8_lossy(&n)
-                .trim_end_matches('\0')
-                .to_string()
+            let n = v.read(data, skip.min(PIECE as u64) as usize)?;
+            let end = n.iter().position(|&b| b == 0).unwrap_or(n.len());
+            String::from_utf8_lossy(&n[..end]).to_string()
         } else {
             object_name(&h[..16])
         };
@@ -401,18 +397,9 @@ fn archive(v: View<'_>, depth: usize) -> Result<Container, Stop> {
                 None => named.insert(Named::read(v, table_end)?).found(at),
             }
             parts.count(size - skip)?;
-            let member = v.part(data + skip, size - skip);
-            let head = member.read(0, 64)?;
-            // Read as a file of its own, as `super::inspect` reads a member
-            // (an ELF member by its header alone).
-            let part = if head.starts_with(b"\x7fELF") {
-                elf_header(&head, member.len).map_or_else(|c| c, |o| Container::of("ELF", Some(o)))
-            } else if head.starts_with(b"\0asm") {
-                Container::ordered("wasm", true)
-            } else {
-                view(member, depth + 1)?
-            };
-            parts.add(name, part)?;
+            // Read as a file of its own, as `super::inspect` reads a member.
+            let member = view(v.part(data + skip, size - skip), depth + 1)?;
+            parts.add(name, member)?;
         }
         at = data + size;
     }

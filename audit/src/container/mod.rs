@@ -549,10 +549,12 @@ pub const IN_MEMORY_BYTES: u64 = 64 << 20;
 
 /// Reads the headers of the regular file `file` of `len` bytes, in bounded
 /// memory: a file of up to [`IN_MEMORY_BYTES`] is read whole and judged as
-/// [`inspect`] judges it; a larger ELF file by its header and its program
-/// and section header tables, a wasm module or component by its sections,
-/// an ar archive by its members' headers and first bytes and its symbol
-/// table (every member it names must be one of them), and a Mach-O, PE, COFF or XCOFF file by its magic alone.
+/// [`inspect`] judges it. A larger one gets the same verdict, its headers
+/// read in pieces: an ar archive by its members' headers and its symbol
+/// table, a universal Mach-O file by its slices, each member and slice as a
+/// file of its own; a wasm module or component by its sections, read
+/// through; any other by the same code as in memory, through a cache of
+/// what it reads, at most `large::OBJECT_BYTES` (more is a problem).
 ///
 /// # Errors
 ///
@@ -579,11 +581,18 @@ fn headers<'d, R: ReadRef<'d>>(data: R, len: u64, depth: usize, reading: &Readin
         let bytes = data
             .read_bytes_at(0, len)
             .map_err(|()| Container::malformed("wasm", "the file cannot be read"))?;
-        return Ok(large::wasm(&mut std::io::Cursor::new(bytes), len));
+        return Ok(large::wasm(&mut std::io::Cursor::new(bytes), len, reading));
     }
     if !head.starts_with(b"\x7fELF") {
         return other(data, depth, reading);
     }
+    elf(data, head, len)
+}
+
+/// An ELF file whose first bytes (up to 64) are `head`: its header checks
+/// ([`elf_header`]), then `object` parses it, and every section's and
+/// segment's file part must lie in the file.
+fn elf<'d, R: ReadRef<'d>>(data: R, head: &[u8], len: u64) -> Verdict {
     elf_header(head, len)?;
     let file = object::File::parse(data).map_err(|e| Container::malformed("ELF", e.to_string()))?;
     for s in file.sections() {
