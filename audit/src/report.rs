@@ -479,7 +479,8 @@ pub struct Report {
 
 impl Report {
     /// Keeps at most `room` of its findings (copies found by content,
-    /// manifest records and declarations, the first by offset of each kind
+    /// manifest records, tables named by their hash, counted as table
+    /// candidates, and declarations, the first by offset of each kind
     /// first), and returns how many it kept. What it drops is counted as not
     /// judged ([`unjudged`](Self::unjudged)) and makes it
     /// [`too_many`](Self::too_many) (a problem): `audit_all`
@@ -489,6 +490,7 @@ impl Report {
         let (l, u) = (&mut left, &mut self.unjudged);
         let dropped = keep_first(&mut self.found, l, |f| f.offset, Kind::Candidate, u)
             | keep_first(&mut self.records, l, |r| r.offset, Kind::Record, u)
+            | keep_first(&mut self.listed, l, |h| h.offset, Kind::Candidate, u)
             | keep_first(&mut self.declared, l, |d| d.offset, Kind::Declaration, u);
         self.too_many |= dropped;
         self.unjudged.shared |= dropped;

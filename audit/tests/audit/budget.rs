@@ -245,3 +245,37 @@ fn small_crafted_inputs_spend_at_most_a_sixteenth_more_than_64_entries_per_byte(
         }
     }
 }
+
+/// The ninth attack round: a file that names tables by their hash keeps one
+/// `Listed` for each, and `keep_at_most` did not count them: 16,000 copies
+/// of a 21 KB file of every hash of the lock took 2 GB in one call. They now
+/// share `MAX_FOUND` with the other findings, over all the files of a call.
+#[test]
+#[ignore = "audits 100 files: run in release by .ci/steps/30-audit.sh"]
+fn tables_named_by_their_hash_share_max_found_over_the_files_of_a_call() {
+    use actlut_audit::{audit_all, Lock};
+    let lock = Lock::builtin().unwrap();
+    let mut hashes: Vec<[u8; 32]> = lock.entries.iter().map(|e| e.sha256).collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    let dir = std::env::temp_dir().join(format!("actlut-listed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hashes.bin");
+    std::fs::write(&path, hashes.concat()).unwrap();
+    let files = MAX_FOUND / hashes.len() + 2;
+    let reports = audit_all(&vec![path.clone(); files], &lock).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(reports[0].listed.len(), hashes.len());
+    let kept: usize = reports
+        .iter()
+        .map(|r| r.found.len() + r.records.len() + r.declared.len() + r.listed.len())
+        .sum();
+    assert_eq!(kept, MAX_FOUND, "findings kept over {files} files");
+    let last = reports.last().unwrap();
+    assert!(
+        last.too_many && last.listed.is_empty(),
+        "{}",
+        last.stopped()
+    );
+    assert!(last.stopped().contains("the files audited before it"));
+}
