@@ -60,6 +60,8 @@ pub enum FoundBy {
 pub struct Declared {
     /// File offset of the record.
     pub offset: u64,
+    /// Bytes of the record: its version's length (128, or 192 for version 2).
+    pub record_bytes: usize,
     /// How it was found.
     pub found_by: FoundBy,
     /// The record, or why it does not parse (for a record found by its
@@ -116,12 +118,10 @@ pub struct Declared {
 impl Declared {
     /// File offset of the declared table (just after the record: 128 bytes,
     /// or 192 for a version-2 record).
+    /// A record that does not parse has its length by its version byte
+    /// ([`record_bytes_of`](actlut_codegen::record::record_bytes_of)).
     pub fn table_offset(&self) -> u64 {
-        let record = self
-            .declaration
-            .as_ref()
-            .map_or(DECLARATION_BYTES, Declaration::record_bytes);
-        self.offset + record as u64
+        self.offset + self.record_bytes as u64
     }
 
     /// The declared name, when the record parsed.
@@ -542,6 +542,10 @@ impl Known {
         let mut out = Declared {
             shown_name: crate::manifest::shown_name(field),
             offset,
+            record_bytes: parsed.map_or(
+                actlut_codegen::record::record_bytes_of(bytes.get(8).copied().unwrap_or(0)),
+                Declaration::record_bytes,
+            ),
             found_by,
             expected: known.map(|t| t.sha256),
             layout: parsed.and_then(|d| self.layout_problem(d)),

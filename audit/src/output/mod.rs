@@ -13,6 +13,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use crate::{LockStatus, Problem, Report, Rule, NOTHING_VERIFIED};
+use actlut_codegen::record;
 
 mod cyclonedx;
 mod in_toto;
@@ -181,12 +182,19 @@ pub(crate) fn tables<'r>(
         let entry = lock.iter().find(|e| e.name == name);
         entry.map(|e| actlut_codegen::hex(&e.sha256))
     };
-    // The table offsets of the declarations with a problem.
+    // The table offsets of the declarations with a problem: of one that does
+    // not parse, where a record of either version ends (its version byte may
+    // be the changed one).
     let bad_declaration: BTreeSet<u64> = report
         .declared
         .iter()
         .filter(|d| d.problem().is_some())
-        .map(crate::declared::Declared::table_offset)
+        .flat_map(|d| match d.declaration {
+            Ok(_) => vec![d.table_offset()],
+            Err(_) => [record::DECLARATION_BYTES, record::DECLARATION_V2_BYTES]
+                .map(|n| d.offset + n as u64)
+                .to_vec(),
+        })
         .collect();
     let mut out: Vec<TableItem<'r>> = report
         .found

@@ -519,3 +519,57 @@ fn a_path_and_its_bytes_give_the_same_report() {
     assert_eq!(from_file, c.tampered);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The ninth attack round: a version-2 declaration (a name over 32 bytes)
+/// that does not parse was taken as 128 bytes long, so its table, at 192, kept
+/// `intact` in CycloneDX and in-toto. A record that does not parse has its
+/// version's length; and a table where a record of either version would end
+/// is marked, since the changed byte may be the version byte.
+#[test]
+fn a_version_2_declaration_that_does_not_parse_marks_its_table() {
+    let sigmoid = Reference::generate(Function::Sigmoid, Format::Fp8E4M3B11Fnuz);
+    let lock = Lock::parse(
+        "the test lock",
+        actlut_audit::BUILTIN_LOCK,
+        vec![sigmoid.clone()],
+    );
+    let lock = lock.unwrap();
+    // The lock gives this derivative the bytes (and hash) of sigmoid's table.
+    let name = "softplus_derivative_fp8_e4m3b11fnuz";
+    assert!(lock
+        .entries
+        .iter()
+        .any(|e| e.name == name && e.sha256 == sigmoid.sha256));
+    let d = Declaration::new(
+        name,
+        Representation::Full,
+        1,
+        StoredOrder::Little,
+        256,
+        sigmoid.sha256,
+    );
+    let record = d.to_bytes_v2();
+    let mut bytes = noise(4096, 7);
+    bytes.extend_from_slice(&record);
+    bytes.extend_from_slice(&sigmoid.bytes_le);
+    bytes.extend_from_slice(&noise(4096, 8));
+    let table = 4096 + 192;
+    let clean = audit(&bytes, &lock).unwrap();
+    assert_eq!(table_verdict_of_clean(&lock, &clean, table), "intact");
+    // A padding byte, and the version byte (2 to 3: read as version 1).
+    for (at, what) in [(180, "padding"), (8, "version")] {
+        let mut bytes = bytes.clone();
+        bytes[4096 + at] ^= 1;
+        let report = audit(&bytes, &lock).unwrap();
+        let d = &report.declared[0];
+        assert!(d.declaration.is_err(), "{what}");
+        if what == "padding" {
+            assert_eq!(d.table_offset(), table as u64);
+        }
+        assert_eq!(
+            table_verdict(&lock, &report, table as u64),
+            "bad-declaration",
+            "{what}"
+        );
+    }
+}
