@@ -767,7 +767,7 @@ fn large_files_are_read_by_the_code_that_reads_small_ones() {
     wasm.extend_from_slice(&declared());
     let big = (IN_MEMORY_BYTES + 4096) as usize;
     let pad = vec![0u8; big];
-    let cases: [(&str, Vec<u8>, Vec<u8>, Option<&str>); 6] = [
+    let cases = [
         (
             "unlinked",
             unlinked.clone(),
