@@ -732,18 +732,7 @@ fn at_both_sizes(
 fn large_files_are_read_by_the_code_that_reads_small_ones() {
     use object::{Architecture, BinaryFormat};
     let elf = object_declaring(BinaryFormat::Elf, Architecture::X86_64);
-    let file = object::read::elf::ElfFile64::<object::LittleEndian>::parse(&elf[..]).unwrap();
-    let shoff = file.elf_header().e_shoff.get(object::LittleEndian) as usize;
-    // Each section header's offset, with its type.
-    let headers: Vec<(usize, u32)> = (0..file.elf_section_table().len())
-        .map(|i| {
-            let at = shoff + 64 * i;
-            (
-                at,
-                u32::from_le_bytes(elf[at + 4..at + 8].try_into().unwrap()),
-            )
-        })
-        .collect();
+    let headers = section_headers(&elf);
     let patched = |sh_type: u32, field: usize, value: u64| {
         let mut e = elf.clone();
         let (at, _) = *headers.iter().find(|h| h.1 == sh_type).unwrap();
@@ -878,12 +867,7 @@ fn a_large_archive_member_with_a_name_as_long_as_itself_is_not_read_whole() {
 fn a_large_file_whose_symbol_tables_pass_the_cache_bound_is_a_problem() {
     use object::{Architecture, BinaryFormat};
     let elf = object_declaring(BinaryFormat::Elf, Architecture::X86_64);
-    let file = object::read::elf::ElfFile64::<object::LittleEndian>::parse(&elf[..]).unwrap();
-    let shoff = file.elf_header().e_shoff.get(object::LittleEndian) as usize;
-    let symtab = (0..file.elf_section_table().len())
-        .map(|i| shoff + 64 * i)
-        .find(|&at| elf[at + 4..at + 8] == 2u32.to_le_bytes())
-        .unwrap();
+    let (symtab, _) = *section_headers(&elf).iter().find(|h| h.1 == 2).unwrap();
     for (mib, problem) in [(63u64, false), (100, true)] {
         let size = (mib << 20) / 24 * 24;
         let mut e = elf.clone();
@@ -902,4 +886,20 @@ fn a_large_file_whose_symbol_tables_pass_the_cache_bound_is_a_problem() {
             );
         }
     }
+}
+
+/// The file offset and type (`sh_type`) of each section header of the
+/// little-endian 64-bit ELF file `elf`.
+fn section_headers(elf: &[u8]) -> Vec<(usize, u32)> {
+    let file = object::read::elf::ElfFile64::<object::LittleEndian>::parse(elf).unwrap();
+    let shoff = file.elf_header().e_shoff.get(object::LittleEndian) as usize;
+    (0..file.elf_section_table().len())
+        .map(|i| {
+            let at = shoff + 64 * i;
+            (
+                at,
+                u32::from_le_bytes(elf[at + 4..at + 8].try_into().unwrap()),
+            )
+        })
+        .collect()
 }
