@@ -63,6 +63,10 @@ pub struct Container {
     /// member an archive's symbol table names, and 64 per read of a file
     /// read in pieces. `audit` charges it to the scan's budget.
     pub cost: u64,
+    /// A relocatable object file (ELF `ET_REL`, a COFF, Mach-O or XCOFF
+    /// object): one part of a build, whose other objects may hold the
+    /// tables its manifest names (`audit` does not count those as missing).
+    pub relocatable: bool,
 }
 
 impl Container {
@@ -73,6 +77,7 @@ impl Container {
             order,
             problem: None,
             cost: 0,
+            relocatable: false,
         }
     }
 
@@ -362,7 +367,10 @@ fn universal<'d, R: ReadRef<'d>, Fat: FatArch>(
 /// or bytes (only the two machine bytes of a COFF header).
 fn parsed<'d, R: ReadRef<'d>>(data: R, kind: &'static str, strict: bool) -> Verdict {
     match object::File::parse(data) {
-        Ok(f) => Ok(Container::ordered(kind, f.is_little_endian())),
+        Ok(f) => Ok(Container {
+            relocatable: f.kind() == object::ObjectKind::Relocatable,
+            ..Container::ordered(kind, f.is_little_endian())
+        }),
         Err(e) if strict => Err(Container::malformed(kind, e.to_string())),
         Err(_) => Ok(Container::bytes()),
     }
@@ -605,7 +613,10 @@ fn elf<'d, R: ReadRef<'d>>(data: R, head: &[u8], len: u64) -> Verdict {
         let (off, size) = s.file_range();
         within(off, size, len, || "a segment".into())?;
     }
-    Ok(Container::ordered("ELF", file.is_little_endian()))
+    Ok(Container {
+        relocatable: file.kind() == object::ObjectKind::Relocatable,
+        ..Container::ordered("ELF", file.is_little_endian())
+    })
 }
 
 #[cfg(test)]

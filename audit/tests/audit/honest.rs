@@ -903,3 +903,46 @@ fn section_headers(elf: &[u8]) -> Vec<(usize, u32)> {
         })
         .collect()
 }
+
+/// The tenth attack round: an object file of one codegen unit of an honest
+/// debug build holds actlut's manifest (every table's SHA-256) and none of
+/// the tables, which other codegen units hold: every table was MISSING. A
+/// relocatable object is one part of a build, and a table its manifest names
+/// is not missing from it; the same hashes in a file that is no object still
+/// name missing tables, and a damaged copy in an object is still a problem.
+#[test]
+fn a_relocatable_object_is_not_missing_the_tables_of_other_objects() {
+    use object::write::Object;
+    use object::{Architecture, BinaryFormat, Endianness, SectionKind};
+    let lock = lock();
+    let sha = lock
+        .entries
+        .iter()
+        .find(|e| e.name == "gelu_f16")
+        .unwrap()
+        .sha256;
+    let object = |contents: &[u8]| {
+        let mut o = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let s = o.add_section(Vec::new(), b".rodata".to_vec(), SectionKind::ReadOnlyData);
+        o.append_section_data(s, contents, 64);
+        o.write().unwrap()
+    };
+    let names = object(&sha);
+    let r = audit(&names, &lock).unwrap();
+    assert_eq!(problems(&r, &lock), Vec::<String>::new());
+    assert!(r.nothing_verified());
+    let raw = [&[0x5Au8; 4096][..], &sha, &[0x5A; 4096]].concat();
+    let r = audit(&raw, &lock).unwrap();
+    assert!(
+        problems(&r, &lock)
+            .iter()
+            .any(|p| p.contains("not in the file")),
+        "{:?}",
+        problems(&r, &lock)
+    );
+    let mut damaged = declared();
+    let at = damaged.len() - 100;
+    damaged[at] ^= 1;
+    let r = audit(&object(&[&sha[..], &damaged].concat()), &lock).unwrap();
+    assert!(!problems(&r, &lock).is_empty());
+}
