@@ -45,11 +45,23 @@ pub struct Record {
 }
 
 /// A name field as text, for a message: its bytes up to the last non-NUL
-/// one, other bytes than printable ASCII escaped.
+/// one, other bytes than printable ASCII escaped, and at most
+/// [`SHOWN_NAME_CHARS`] characters of that (then `...`): a field of 128
+/// escaped bytes is 512 characters, kept with each of up to `MAX_FOUND`
+/// findings.
 pub fn shown_name(field: &[u8]) -> String {
     let end = field.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-    field[..end].escape_ascii().to_string()
+    let mut shown = field[..end].escape_ascii().to_string();
+    if shown.len() > SHOWN_NAME_CHARS {
+        shown.truncate(SHOWN_NAME_CHARS - 3);
+        shown.push_str("...");
+    }
+    shown
 }
+
+/// The most characters [`shown_name`] shows: every name of 128 printable
+/// bytes (the longest a version-2 record holds), and a few more.
+pub const SHOWN_NAME_CHARS: usize = 160;
 
 /// Whether `field` opens with a byte other than NUL and is a well-formed
 /// name field ([`parse_name`]) but for one byte: a name with one byte changed (to NUL
