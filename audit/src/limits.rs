@@ -148,6 +148,15 @@ pub const BUDGET_ALLOWANCE: u64 = 16 * 65_536;
 /// many entries, so a flood of findings stops at the budget like a flood of
 /// candidates.
 pub const FINDING_COST: u64 = 4096;
+/// Entries of the budget that a compact stored form found by its header
+/// costs per entry it decodes to, beside its length: validating it,
+/// decoding its 65,536 entries, hashing them and sampling every known table
+/// for the nearest one take about 0.55 ms. At 2 per entry, 20 MiB of the
+/// smallest valid forms back to back took 18 times the user time of random
+/// bytes (beyond the index's build) before the budget stopped it (the tenth
+/// attack round); at 4, 9 to 10 times (docs/audit.md). More would take the
+/// budget of a small honest file that holds a few forms.
+pub const DECODE_COST_PER_ENTRY: u64 = 4;
 /// Entries of the budget that every new candidate start costs when a gram,
 /// key or feature first votes for it (its votes are kept in a hash table and
 /// looked up once more when it is ready): crafted bytes whose every offset

@@ -183,7 +183,9 @@ impl Scanner<'_> {
             // validating, hashing and decoding it too.
             let Some(declared) = declared else { continue };
             let cost = match declared {
-                Ok(len) if p + len as u64 <= end => FINDING_COST + (2 * ENTRIES + len) as u64,
+                Ok(len) if p + len as u64 <= end => {
+                    FINDING_COST + DECODE_COST_PER_ENTRY * ENTRIES as u64 + len as u64
+                }
                 _ => FINDING_COST,
             };
             if !self.keep(Kind::Header, p) || !self.spend(cost, Kind::Header, p) {
