@@ -304,3 +304,20 @@ fn a_table_of_atan_over_f16_is_reported_as_a_modified_tanh_f16() {
         report.problems(&[])
     );
 }
+
+/// A known false report (docs/audit.md, found by the tenth attack round):
+/// a derivative table is verified at its declarations only (its runs, steps
+/// and constants are no evidence of it), so a raw copy of a 16-bit one (what
+/// the build script writes to its output folder, or `actlut dump`) clears
+/// nothing, and the runs of the tables it agrees with are reported in it.
+/// This test fails the day it is not, so that the page is changed with it.
+#[test]
+fn a_raw_16_bit_derivative_table_is_reported_as_the_tables_it_holds_runs_of() {
+    use actlut_codegen::{Format, Function, Op};
+    let lock = actlut_audit::Lock::builtin().unwrap();
+    let op = Op::from(Function::Gelu).with_derivative(true);
+    let table = actlut_codegen::builtin_table(&op, Format::F16);
+    let bytes = actlut_codegen::table_bytes_le(Format::F16, &table);
+    let report = actlut_audit::audit(&bytes[..], &lock).unwrap();
+    assert!(!report.problems(&lock.entries).is_empty());
+}
