@@ -54,6 +54,8 @@ use actlut_codegen::compact::{
     CompactRef, ENTRIES, HEADER_BYTES, MAGIC, MAX_PAGE_SHIFT, MIN_PAGE_SHIFT,
 };
 
+use crate::reference::{ByteOrder::Little, Reference};
+
 /// Bytes of a key: a window of a stored form at any offset after its header.
 /// Short keys make a form expensive to hide: one changed byte breaks at most
 /// [`KEY_BYTES`] of them, so an attacker who knows every key must change about
@@ -334,14 +336,6 @@ impl CompactDetail {
     }
 }
 
-/// A known table's entries, sampled to find the one nearest to a decoded
-/// stored form.
-pub(crate) struct Known {
-    /// Index into the references.
-    pub reference: usize,
-    pub entries: Vec<u16>,
-}
-
 /// Differing entries of `a` against `b`, and the first few inputs.
 pub(crate) fn compare(a: &[u16], b: &[u16]) -> (usize, Vec<usize>) {
     let mut differing = a
@@ -356,19 +350,18 @@ pub(crate) fn compare(a: &[u16], b: &[u16]) -> (usize, Vec<usize>) {
     (first.len() + differing.count(), first)
 }
 
-/// The known table nearest to `entries` (most entries equal, judged on every
-/// [`SAMPLE_STEP`]th entry, then counted in full): its position in `known`
-/// and its matching entries.
-pub(crate) fn nearest(known: &[Known], entries: &[u16]) -> Option<(usize, usize)> {
-    let best = known.iter().enumerate().max_by_key(|(i, k)| {
-        let m = (0..ENTRIES)
-            .step_by(SAMPLE_STEP)
-            .filter(|&j| k.entries[j] == entries[j])
-            .count();
-        (m, core::cmp::Reverse(*i))
-    })?;
-    let (differing, _) = compare(&best.1.entries, entries);
-    Some((best.0, ENTRIES - differing))
+/// Of the references `known` ([`Index::known`](crate::index::Index)), the
+/// one nearest to `entries`: most entries equal, judged on every
+/// [`SAMPLE_STEP`]th entry.
+pub(crate) fn nearest(refs: &[Reference], known: &[usize], entries: &[u16]) -> Option<usize> {
+    let entry = |r: usize, j: usize| crate::index::entry_at(&refs[r].bytes_le, 2 * j, 2, Little);
+    known.iter().copied().max_by_key(|&r| {
+        let m = (0..ENTRIES).step_by(SAMPLE_STEP);
+        (
+            m.filter(|&j| entry(r, j) == entries[j]).count(),
+            core::cmp::Reverse(r),
+        )
+    })
 }
 
 /// The offsets of a stored form after its header whose window of

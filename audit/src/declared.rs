@@ -29,6 +29,7 @@
 use std::collections::BTreeSet;
 use std::format;
 use std::string::String;
+use std::sync::Arc;
 use std::vec::Vec;
 
 use actlut_codegen::lock::Entry;
@@ -224,7 +225,7 @@ pub(crate) struct KnownTable {
     pub(crate) representation: Representation,
     /// The lock's hash (full), or the stored form's (compact).
     pub(crate) sha256: [u8; 32],
-    pub(crate) bytes_le: Vec<u8>,
+    pub(crate) bytes_le: Arc<[u8]>,
     /// Bytes per entry (1 or 2).
     pub(crate) width: u8,
     pub(crate) format: Format,
@@ -297,10 +298,11 @@ pub(crate) struct Known {
 
 impl Known {
     /// From the index's references (a table's names, bytes and compact
-    /// forms) and the lock (a name's hash).
-    pub(crate) fn new(refs: &[Reference], lock: &[Entry]) -> Known {
+    /// forms; `shared`: each form's bytes, [`Reference::forms`]) and the lock
+    /// (a name's hash).
+    pub(crate) fn new(refs: &[Reference], lock: &[Entry], shared: &[Vec<Arc<[u8]>>]) -> Known {
         let mut tables = Vec::new();
-        for r in refs {
+        for (r, forms) in refs.iter().zip(shared) {
             let width = r.format.entry_bytes() as u8;
             for name in &r.names {
                 let listed = lock.iter().find(|e| &e.name == name);
@@ -309,7 +311,7 @@ impl Known {
                 // (`leaky_relu_fp8_e4m3fnuz = leaky_relu_fp8_e4m3b11fnuz`):
                 // each name's format is its own.
                 let format = crate::ops::split_name(name).map_or(r.format, |(_, f)| f);
-                let table = |representation, sha256, bytes_le: &Vec<u8>, width| KnownTable {
+                let table = |representation, sha256, bytes_le: &Arc<[u8]>, width| KnownTable {
                     name: name.clone(),
                     representation,
                     sha256,
@@ -317,11 +319,9 @@ impl Known {
                     width,
                     format,
                 };
-                tables.push(table(Representation::Full, sha, &r.bytes_le, width));
-                let compact = r.extra.iter().filter(|f| f.compact);
-                tables.extend(
-                    compact.map(|f| table(Representation::Compact, f.sha256, &f.bytes_le, 1)),
-                );
+                tables.push(table(Representation::Full, sha, &forms[0], width));
+                let compact = r.extra.iter().zip(&forms[1..]).filter(|(f, _)| f.compact);
+                tables.extend(compact.map(|(f, b)| table(Representation::Compact, f.sha256, b, 1)));
             }
         }
         tables.sort_by(|a: &KnownTable, b: &KnownTable| a.name.cmp(&b.name));

@@ -1,6 +1,7 @@
 //! The index of known tables: every form in each byte order, cut into the grams the scan looks up.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use actlut_codegen::lock::Entry;
 
@@ -16,7 +17,8 @@ pub(crate) struct Image {
     pub(crate) form: usize,
     pub(crate) order: ByteOrder,
     pub(crate) unit: usize,
-    pub(crate) bytes: Vec<u8>,
+    /// Its bytes (in little-endian order shared with [`crate::declared::Known`]).
+    pub(crate) bytes: Arc<[u8]>,
     /// Bit `j`: entry `j` is a surprise (see [`is_surprise`]).
     pub(crate) change_points: Vec<u64>,
     pub(crate) small: bool,
@@ -416,9 +418,9 @@ pub struct Index {
     /// ([`crate::manifest::mark_u64`]).
     pub(crate) manifest_mark: u64,
     pub(crate) max_len: usize,
-    /// Every 16-bit reference's entries, to name what a compact stored form
-    /// found by its header decodes to.
-    pub(crate) known: Vec<compact::Known>,
+    /// The 16-bit references, to name what a compact stored form found by
+    /// its header decodes to.
+    pub(crate) known: Vec<usize>,
     /// Random per index (per process): picks the bytes a compact candidate's
     /// sampled comparison looks at ([`compact::SAMPLES`]), which an attacker
     /// therefore cannot pick out to change.
@@ -518,6 +520,11 @@ pub(crate) fn key_le(bytes: &[u8]) -> u64 {
 }
 
 impl Index {
+    /// The entries of the 16-bit reference `r`.
+    pub(crate) fn entries(&self, r: usize) -> Vec<u16> {
+        le_entries(&self.refs[r].bytes_le)
+    }
+
     /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`](crate::reference::merge_aliases)),
     /// and their hashes as names an artifact may list.
     pub fn new(refs: Vec<Reference>) -> Index {
@@ -527,23 +534,25 @@ impl Index {
     /// [`Index::new`], and also the hashes of `lock` as names an artifact may
     /// list (a lock of another version may have other hashes).
     pub fn with_lock(refs: Vec<Reference>, lock: &[Entry]) -> Index {
-        let declared = crate::declared::Known::new(&refs, lock);
+        // Each form's little-endian bytes, once: its images and the known
+        // declarations share them.
+        let shared: Vec<Vec<Arc<[u8]>>> = refs
+            .iter()
+            .map(|r| r.forms().map(|(_, b)| Arc::from(b)).collect())
+            .collect();
+        let declared = crate::declared::Known::new(&refs, lock, &shared);
         let mut images = Vec::new();
         for (r, reference) in refs.iter().enumerate() {
-            let unit = reference.format.entry_bytes();
-            let forms = core::iter::once((unit, &reference.bytes_le))
-                .chain(reference.extra.iter().map(|f| (f.unit, &f.bytes_le)));
-            for (form, (unit, bytes_le)) in forms.enumerate() {
+            for (form, (unit, bytes_le)) in reference.forms().enumerate() {
                 let orders: &[ByteOrder] = if unit == 2 {
                     &[ByteOrder::Little, ByteOrder::Big]
                 } else {
                     &[ByteOrder::Bytes]
                 };
                 for &order in orders {
-                    let bytes = if order == ByteOrder::Big {
-                        swap16(bytes_le)
-                    } else {
-                        bytes_le.clone()
+                    let bytes = match order {
+                        ByteOrder::Big => swap16(bytes_le).into(),
+                        _ => shared[r][form].clone(),
                     };
                     let mut image = Image {
                         reference: r,
@@ -745,14 +754,8 @@ impl Index {
             image.min_keys = compact::min_keys(view.layout());
             image.covered = covered;
         }
-        let known = refs
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.format.entries() == actlut_codegen::compact::ENTRIES)
-            .map(|(i, r)| compact::Known {
-                reference: i,
-                entries: le_entries(&r.bytes_le),
-            })
+        let known = (0..refs.len())
+            .filter(|&i| refs[i].format.entries() == actlut_codegen::compact::ENTRIES)
             .collect();
         let fours = Grams::merge(&compact_grams, &pairs);
         // Features shared by several tables (the halving of small inputs
@@ -851,7 +854,7 @@ impl Index {
                     && self.refs[im.reference].extra[im.form - 1].label == form
                     && self.refs[im.reference].names.iter().any(|n| n == name)
             })
-            .map(|im| (im.bytes.clone(), im.key_offsets()))
+            .map(|im| (im.bytes.to_vec(), im.key_offsets()))
     }
 
     /// The evidence a candidate of `image` needs to be reported: matching

@@ -69,6 +69,13 @@ pub struct Reference {
 }
 
 impl Reference {
+    /// Its forms, as (bytes per word, little-endian bytes): the table, then
+    /// [`extra`](Self::extra).
+    pub(crate) fn forms(&self) -> impl Iterator<Item = (usize, &[u8])> {
+        let table = (self.format.entry_bytes(), &self.bytes_le[..]);
+        core::iter::once(table).chain(self.extra.iter().map(|f| (f.unit, &f.bytes_le[..])))
+    }
+
     /// A reference from a table's name, format and little-endian bytes.
     ///
     /// # Panics

@@ -127,12 +127,9 @@ impl Scanner<'_> {
                 Err(e) => (Decoded::Invalid(e.to_string()), None),
                 Ok(view) => {
                     let entries = compact::decode_all(&view);
-                    let known = &self.index.known;
-                    let known = known.iter().find(|k| k.reference == im.reference);
-                    let known = known.expect("a compact form of a 16-bit reference");
                     let table = actlut_codegen::table_bytes_le(reference.format, &entries);
                     let logical = Some(actlut_codegen::sha256(&table));
-                    match compact::compare(&entries, &known.entries) {
+                    match compact::compare(&entries, &self.index.entries(im.reference)) {
                         (0, _) => (Decoded::Same, logical),
                         (entries, first) => (Decoded::Differs { entries, first }, logical),
                     }
@@ -250,19 +247,19 @@ impl Scanner<'_> {
         let same = index
             .known
             .iter()
-            .find(|k| index.refs[k.reference].sha256 == logical);
-        if let Some(k) = same {
+            .find(|&&r| index.refs[r].sha256 == logical);
+        if let Some(&r) = same {
             detail.other_packing = true;
             f.matching = ENTRIES;
-            name(&mut f, k.reference);
+            name(&mut f, r);
             return f;
         }
         f.verdict = Verdict::Unknown;
-        let Some((k, matching)) = compact::nearest(&index.known, &entries) else {
+        let Some(r) = compact::nearest(&index.refs, &index.known, &entries) else {
             return f;
         };
-        let known = &index.known[k];
-        let (differing, first) = compact::compare(&entries, &known.entries);
+        let (differing, first) = compact::compare(&entries, &index.entries(r));
+        let matching = ENTRIES - differing;
         f.matching = matching;
         if matching >= ENTRIES / 2 {
             f.verdict = Verdict::Modified;
@@ -272,10 +269,10 @@ impl Scanner<'_> {
                 entries: differing,
                 first,
             };
-            name(&mut f, known.reference);
+            name(&mut f, r);
         } else {
-            f.format = index.refs[known.reference].format;
-            detail.nearest = Some((index.refs[known.reference].names.clone(), matching));
+            f.format = index.refs[r].format;
+            detail.nearest = Some((index.refs[r].names.clone(), matching));
         }
         f
     }

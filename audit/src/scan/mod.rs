@@ -118,10 +118,12 @@ pub struct Scanner<'a> {
 /// [`MIN_CONTENT_ENTRIES`] at most 64).
 pub(crate) const LOOKAHEAD: usize = 64;
 
-/// Candidate starts whose votes are kept at once: past this, after a block,
-/// the scan says it stopped and compares them all as if they had every vote
-/// (a hash table of 16-byte entries: at most 64 MiB, and 32 MiB pending).
-pub(crate) const MAX_VOTING_STARTS: usize = 1 << 21;
+/// The capacity of the table of votes ([`Scanner::seen`]), allocated once and
+/// never grown: 2 Mi slots of 16 bytes (36 MB). A start that finds no room
+/// (past half of it, which tombstones can fill) stops the votes of its block,
+/// and after a block, past half of it, the scan says it stopped and compares
+/// the starts it holds as if they had every vote.
+pub(crate) const MAX_VOTING_STARTS: usize = 7 << 18;
 
 /// Starts of one 8-bit table whose feature hits are kept at once (a power of
 /// two above 256 + [`FEATURE_REACH`]).
@@ -135,7 +137,7 @@ impl<'a> Scanner<'a> {
             buf: Vec::new(),
             base: 0,
             next: 0,
-            seen: HashMap::new(),
+            seen: HashMap::with_capacity(MAX_VOTING_STARTS),
             vote_key: VoteKey::new(index),
             feature_votes: vec![(i64::MIN, 0); index.slots * FEATURE_RING],
             unchecked: Vec::new(),
@@ -242,12 +244,13 @@ impl<'a> Scanner<'a> {
             self.base = keep;
             // The votes left are those of the candidates not yet ready
             // (`verify_ready` takes the others), all after `keep`.
-            if self.seen.len() > MAX_VOTING_STARTS {
+            if self.seen.len() >= MAX_VOTING_STARTS / 2 {
                 // Forgetting votes could hide a copy whose grams lie on
                 // either side of the flood: the scan says it stopped. Its
                 // candidates are still compared, as if they had every vote.
                 self.too_many = true;
                 let key = self.vote_key;
+                self.pending.reserve_exact(self.seen.len());
                 self.pending.extend(self.seen.keys().map(|&k| key.split(k)));
                 self.seen.clear();
             }

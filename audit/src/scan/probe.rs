@@ -11,7 +11,7 @@ use crate::manifest::MARK;
 use crate::report::Kind;
 
 use super::verify::enough_matching;
-use super::{Scanner, Votes, FEATURE_RING};
+use super::{Scanner, Votes, FEATURE_RING, MAX_VOTING_STARTS};
 
 impl Scanner<'_> {
     /// Probes every position in `[self.next, to)`.
@@ -56,18 +56,28 @@ impl Scanner<'_> {
         // A vote for the start that the site `site` of a hit at `at` implies.
         let mut candidate = |site: &Site, at: u64| {
             let start = at as i64 - site.offset as i64;
+            let key = vote_key.key(site.image, start);
+            // No room for a new start without growing the table: it is
+            // rehashed in place (of tombstones) while under half full, else
+            // the votes stop.
+            if voting.get() && seen.len() == seen.capacity() && !seen.contains_key(&key) {
+                if seen.len() >= MAX_VOTING_STARTS / 2 {
+                    voting.set(false);
+                    stopped_at.set(Some(at));
+                } else {
+                    seen.reserve(1);
+                }
+            }
             if !voting.get() {
                 skipped += 1;
                 first_skipped.get_or_insert(start.max(0));
                 return;
             }
             hits.set(hits.get() + 1);
-            let votes = seen
-                .entry(vote_key.key(site.image, start))
-                .or_insert_with(|| {
-                    new_starts.set(new_starts.get() + 1);
-                    Votes::new(site.offset).pack()
-                });
+            let votes = seen.entry(key).or_insert_with(|| {
+                new_starts.set(new_starts.get() + 1);
+                Votes::new(site.offset).pack()
+            });
             *votes = Votes::unpack(*votes).add(site.offset).pack();
         };
         // Compact keys at every offset, 64 offsets at a time: the filter
