@@ -160,7 +160,8 @@ phase "the actlut command: audit (declared tables, tampered builds), dump, quant
 # `cargo test` (debug) and run here in release; not the measurement. Among
 # them evasions.rs: the earlier ELF load-map evasions, each run in a copy of a
 # real program built with self-check and audited as a file, and the self-check
-# rlibs (release) audited clean (the_self_check_rlibs_audit_clean).
+# rlibs (release) audited clean (the_self_check_rlibs_audit_clean); and memory.rs:
+# the command's peak resident set on 100 MiB of near-copies of 8-bit tables.
 cargo test -q --release -p actlut-cli -- --include-ignored \
   --skip measure_which_runs_of_real_tables_are_reported
 
