@@ -356,11 +356,9 @@ pub(crate) fn compare(a: &[u16], b: &[u16]) -> (usize, Vec<usize>) {
 pub(crate) fn nearest(refs: &[Reference], known: &[usize], entries: &[u16]) -> Option<usize> {
     let entry = |r: usize, j: usize| crate::index::entry_at(&refs[r].bytes_le, 2 * j, 2, Little);
     known.iter().copied().max_by_key(|&r| {
-        let m = (0..ENTRIES).step_by(SAMPLE_STEP);
-        (
-            m.filter(|&j| entry(r, j) == entries[j]).count(),
-            core::cmp::Reverse(r),
-        )
+        let same = |&j: &usize| entry(r, j) == entries[j];
+        let m = (0..ENTRIES).step_by(SAMPLE_STEP).filter(same).count();
+        (m, core::cmp::Reverse(r))
     })
 }
 

@@ -504,7 +504,7 @@ pub fn has_content(reference: &Reference) -> bool {
 }
 
 /// The 16-bit entries of the little-endian `bytes`.
-fn le_entries(bytes: &[u8]) -> Vec<u16> {
+pub(crate) fn le_entries(bytes: &[u8]) -> Vec<u16> {
     let entries = bytes.chunks_exact(2);
     entries.map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
 }
@@ -520,11 +520,6 @@ pub(crate) fn key_le(bytes: &[u8]) -> u64 {
 }
 
 impl Index {
-    /// The entries of the 16-bit reference `r`.
-    pub(crate) fn entries(&self, r: usize) -> Vec<u16> {
-        le_entries(&self.refs[r].bytes_le)
-    }
-
     /// Indexes `refs` (see [`Reference::generate_all`] and [`merge_aliases`](crate::reference::merge_aliases)),
     /// and their hashes as names an artifact may list.
     pub fn new(refs: Vec<Reference>) -> Index {
@@ -536,10 +531,8 @@ impl Index {
     pub fn with_lock(refs: Vec<Reference>, lock: &[Entry]) -> Index {
         // Each form's little-endian bytes, once: its images and the known
         // declarations share them.
-        let shared: Vec<Vec<Arc<[u8]>>> = refs
-            .iter()
-            .map(|r| r.forms().map(|(_, b)| Arc::from(b)).collect())
-            .collect();
+        let forms = |r: &Reference| r.forms().map(|f| f.1.into()).collect();
+        let shared: Vec<Vec<Arc<[u8]>>> = refs.iter().map(forms).collect();
         let declared = crate::declared::Known::new(&refs, lock, &shared);
         let mut images = Vec::new();
         for (r, reference) in refs.iter().enumerate() {

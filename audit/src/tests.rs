@@ -67,3 +67,17 @@ fn memory_stays_bounded_while_feeding_piece_by_piece() {
         [(2_000_000, ByteOrder::Little, "gelu_f16", Verdict::Intact, 0)]
     );
 }
+
+/// The cover forgets what lies behind the scan: exact copies of a 256-byte
+/// table a byte apart (each a range of its own) grew it by 36 bytes a copy.
+#[test]
+fn the_cover_does_not_grow_with_exact_copies() {
+    let r = Reference::generate(Function::Gelu, Format::Fp8E8M0Fnu);
+    let copies = [&r.bytes_le[..], &[0xAA]].concat().repeat(32_768);
+    let index = Index::new(vec![r]);
+    let mut s = Scanner::new(&index);
+    for piece in copies.chunks(1 << 16) {
+        s.feed(piece);
+        assert!(s.cover.0.len() <= (2 * index.max_len + (1 << 16)) / 256 + 1);
+    }
+}

@@ -3,7 +3,7 @@
 
 /// The file ranges of the copies reported so far, merged, by start.
 #[derive(Default)]
-pub(crate) struct Claimed(std::collections::BTreeMap<u64, u64>);
+pub(crate) struct Claimed(pub(crate) std::collections::BTreeMap<u64, u64>);
 
 impl Claimed {
     /// Whether some byte of `[a, b]` is in a range.
@@ -12,6 +12,13 @@ impl Claimed {
             .range(..=b)
             .next_back()
             .is_some_and(|(_, &hi)| a < hi)
+    }
+
+    /// Forgets the ranges that end by `t`: no byte before it is asked about again.
+    pub(crate) fn forget_before(&mut self, t: u64) {
+        let mut after = self.0.split_off(&t);
+        after.extend(self.0.pop_last().filter(|&(_, hi)| hi > t));
+        self.0 = after;
     }
 
     pub(crate) fn insert(&mut self, mut lo: u64, mut hi: u64) {

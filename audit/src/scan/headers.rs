@@ -6,6 +6,7 @@ use actlut_codegen::Format;
 
 use crate::compact::{self, CompactDetail, Decoded, FoundBy};
 use crate::filter::mix;
+use crate::index::le_entries;
 use crate::limits::*;
 use crate::reference::ByteOrder;
 use crate::report::Kind;
@@ -129,7 +130,7 @@ impl Scanner<'_> {
                     let entries = compact::decode_all(&view);
                     let table = actlut_codegen::table_bytes_le(reference.format, &entries);
                     let logical = Some(actlut_codegen::sha256(&table));
-                    match compact::compare(&entries, &self.index.entries(im.reference)) {
+                    match compact::compare(&entries, &le_entries(&reference.bytes_le)) {
                         (0, _) => (Decoded::Same, logical),
                         (entries, first) => (Decoded::Differs { entries, first }, logical),
                     }
@@ -258,7 +259,7 @@ impl Scanner<'_> {
         let Some(r) = compact::nearest(&index.refs, &index.known, &entries) else {
             return f;
         };
-        let (differing, first) = compact::compare(&entries, &index.entries(r));
+        let (differing, first) = compact::compare(&entries, &le_entries(&index.refs[r].bytes_le));
         let matching = ENTRIES - differing;
         f.matching = matching;
         if matching >= ENTRIES / 2 {
