@@ -29,8 +29,13 @@ pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
             1 => "1 table".to_string(),
             n => format!("{n} tables"),
         };
-        let (path, bytes) = (&report.path, report.bytes);
-        writeln!(out, "{path}: {bytes} bytes, {found}{listed}")?;
+        // Its control characters escaped (`\n`, `\u{1b}`): a path's newline adds no line.
+        let shown = |c: char| match c.is_control() {
+            true => c.escape_default().collect(),
+            false => vec![c],
+        };
+        let path: String = report.path.chars().flat_map(shown).collect();
+        writeln!(out, "{path}: {} bytes, {found}{listed}", report.bytes)?;
         for f in &report.found {
             out.write_all(table_line(f, &f.lock_status(lock)).as_bytes())?;
         }

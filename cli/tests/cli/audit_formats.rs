@@ -90,3 +90,22 @@ fn every_format_gives_the_same_exit_status_and_says_what_it_found() {
         Some(2)
     );
 }
+
+#[test]
+#[ignore = "an audit in debug takes seconds: .ci/steps/30-audit.sh runs it in release (--include-ignored)"]
+fn a_path_with_a_newline_adds_no_line_to_the_text_report() {
+    // A name that would print a problem line of its own, unescaped.
+    let file = tmp("x\nMISMATCH: y\u{1b}[0m.bin", &noise(4000));
+    let (code, out) = audit(&[], &file);
+    assert_eq!(code, Some(0), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].contains("x\\nMISMATCH: y\\u{1b}[0m.bin: 4000 bytes"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("audit: 0 tables found in 1 file"),
+        "{out}"
+    );
+}
