@@ -114,9 +114,9 @@ pub struct Scanner<'a> {
 }
 
 /// Bytes past a probe position that must be present before it is probed in
-/// the middle of a file (a hash is 32 bytes; a table below
-/// [`MIN_CONTENT_ENTRIES`] at most 64).
-pub(crate) const LOOKAHEAD: usize = 64;
+/// the middle of a file (a hash is 32 bytes; a table found by its exact
+/// bytes, an 8-bit one, at most 256).
+pub(crate) const LOOKAHEAD: usize = 256;
 
 /// The capacity of the table of votes ([`Scanner::seen`]), allocated once and
 /// never grown: 2 Mi slots of 16 bytes (36 MB). A start that finds no room

@@ -650,3 +650,43 @@ fn a_hash_in_the_artifact_requires_its_table_intact() {
         "{p:?}"
     );
 }
+
+/// A table found by its exact bytes (one over an unsigned format) where a
+/// piece read ends inside it: the probe looked 64 bytes ahead, so a copy
+/// whose first byte lay in the last 192 bytes of a piece was never compared
+/// (an independent attack: `selu_fp8_e5m3fnu` 200 bytes before 1 MiB, in a
+/// file read in 1 MiB pieces, cleared nothing, three `selu` tables of
+/// other formats were reported modified inside it, and named by its hash it
+/// was MISSING). Each place of the copy across the end of a piece.
+#[test]
+fn a_table_found_by_its_exact_bytes_across_the_end_of_a_piece_is_found() {
+    let refs = merge_aliases(vec![
+        Reference::generate(Function::Selu, Format::Fp8E5M3Fnu),
+        Reference::generate(Function::Selu, Format::Fp8E4M3),
+    ]);
+    let index = Index::new(refs.clone());
+    let piece = 4096;
+    for before in [1, 64, 65, 200, 255] {
+        let mut data = noise(3 * piece, before as u64);
+        data[100..132].copy_from_slice(&refs[0].sha256);
+        let at = 2 * piece - before;
+        data[at..at + 256].copy_from_slice(&refs[0].bytes_le);
+        let mut s = Scanner::new(&index);
+        data.chunks(piece).for_each(|p| s.feed(p));
+        let r = s.finish();
+        let found = (
+            at as u64,
+            ByteOrder::Bytes,
+            "selu_fp8_e5m3fnu",
+            Verdict::Intact,
+            0,
+        );
+        assert_eq!(
+            summary(&r),
+            [found],
+            "{before} bytes before the end of a piece"
+        );
+        let status: Vec<_> = r.listed.iter().map(|l| &l.status).collect();
+        assert_eq!(status, [&ListedStatus::Intact], "{before} bytes before");
+    }
+}
