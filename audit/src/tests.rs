@@ -68,8 +68,7 @@ fn memory_stays_bounded_while_feeding_piece_by_piece() {
     );
 }
 
-/// The cover forgets what lies behind the scan: exact copies of a 256-byte
-/// table a byte apart (each a range of its own) grew it by 36 bytes a copy.
+/// The cover forgets what lies behind the scan (exact copies a byte apart grew it 36 B a copy).
 #[test]
 fn the_cover_does_not_grow_with_exact_copies() {
     let r = Reference::generate(Function::Gelu, Format::Fp8E8M0Fnu);

@@ -239,8 +239,7 @@ impl<'a> Scanner<'a> {
         // and every declaration record not yet judged.
         let keep = self.next.saturating_sub(2 * self.index.max_len as u64);
         let keep = self.declared_at.iter().fold(keep, |k, &p| k.min(p));
-        // The cover is asked about the evidence of copies found after `keep`,
-        // and of those not settled: one range per exact copy would grow with the file.
+        // Only copies found after `keep`, or not settled, ask the cover: forget the rest.
         let unsettled = self.found[self.unsettled..].iter().map(|f| f.offset);
         self.cover.forget_before(unsettled.fold(keep, u64::min));
         if keep > self.base {

@@ -57,8 +57,7 @@ impl Scanner<'_> {
         let mut candidate = |site: &Site, at: u64| {
             let start = at as i64 - site.offset as i64;
             let key = vote_key.key(site.image, start);
-            // No room for a new start without growing the table: rehashed in
-            // place (of tombstones) while under half full, else the votes stop.
+            // No room for a new start: rehashed in place (tombstones) under half full, else stop.
             if voting.get() && seen.len() == seen.capacity() && !seen.contains_key(&key) {
                 if seen.len() >= MAX_VOTING_STARTS / 2 {
                     voting.set(false);

@@ -100,6 +100,10 @@ impl Scanner<'_> {
             // Skip it; but a candidate with any evidence of its own is
             // compared in full and judged on it.
             let (at, to) = (lo.max(0) as u64, hi.max(0) as u64);
+            // Nothing more, uncharged, once the budget is spent.
+            if !self.spend(0, Kind::Candidate, at) {
+                continue;
+            }
             let open = uncovered(&self.intact, self.found.len(), self.native, at, to);
             // A declared table's own extent is compared still (`declared_extents`).
             let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
