@@ -369,10 +369,10 @@ impl Index {
     ) -> Option<(String, usize)> {
         let reach: i64 = if im.unit == 2 { 3 } else { 8 };
         let mut best: Option<(String, usize)> = None;
-        let images = self
-            .table_images()
-            .filter(|(_, y)| y.unit == im.unit && (!same_order || y.order == im.order));
-        for (_, y) in images {
+        // A table found by its exact bytes (256 of them) clears what lies in it too.
+        let clears = |y: &&Image| !y.tiny || y.unit == 1 && y.bytes.len() >= MIN_CONTENT_ENTRIES;
+        let images = self.images.iter().filter(|y| y.form == 0 && clears(y));
+        for y in images.filter(|y| y.unit == im.unit && (!same_order || y.order == im.order)) {
             for shift in -reach..=reach {
                 if shift == 0
                     && self.refs[y.reference].sha256 == self.refs[im.reference].sha256

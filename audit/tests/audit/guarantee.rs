@@ -70,3 +70,25 @@ fn stab_is_the_fewest_points_meeting_every_interval() {
         assert_eq!(stab(&mut iv.clone()), best, "{iv:?}");
     }
 }
+
+/// A table found by its exact bytes (one without content, or over an
+/// unsigned format) clears what lies in it, so it is a substitute too: an
+/// independent attack wrote an intact `hardtanh_fp8_e5m2` over
+/// `tanh_fp8_e5m2`, 14 entries changed, and nothing was reported, where the
+/// hiding cost said 16. It now says 14, by that substitute.
+#[test]
+fn a_table_found_by_its_exact_bytes_is_a_substitute() {
+    let index = actlut_audit::Index::new(actlut_audit::Reference::generate_all());
+    let costs = index.hiding_costs();
+    let tanh = costs
+        .iter()
+        .find(|c| c.names[0] == "tanh_fp8_e5m2")
+        .unwrap();
+    assert_eq!(tanh.hiding_cost, 14);
+    let (name, cost) = tanh.substitute.as_ref().unwrap();
+    assert!(
+        name.starts_with("hardtanh_fp8_e5m2 (u8, +0 bytes)"),
+        "{name}"
+    );
+    assert_eq!(*cost, 14);
+}
