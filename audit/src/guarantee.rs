@@ -51,17 +51,18 @@
 //! `audit/tests/audit/adaptive.rs` measures how close an attacker who knows all
 //! this gets to it.
 //!
-//! One more way to hide a copy is to turn it into another known table, whole
-//! and intact: the audit then reports that table, under its own name. The
-//! hiding cost counts it: [`HidingCost::substitute`] is the cheapest such
-//! table (of the same entry size and byte order, placed up to three bytes
-//! away for a 16-bit table, eight for an 8-bit one) when it is cheaper than
-//! breaking the three conditions. That holds in a file that declares its
-//! byte order (ELF, wasm, Mach-O, PE, COFF, archives of them), where a copy in the other order never hides one in
-//! the file's order. In a raw image, a smooth 16-bit table read one byte off
-//! in the other byte order is itself on all but a few entries (those where
-//! the high byte changes), so a copy can become its own intact twin in the
-//! other order: [`HidingCost::hiding_cost_raw`] counts that too.
+//! One more way to hide a copy is to turn it into another known table (or a
+//! compact form) intact, placed at most [`clearing_reach`] bytes off the
+//! copy's start: the audit reports that table, and an intact copy clears the
+//! evidence inside it. [`HidingCost::substitute`] is the cheapest, counted
+//! as its changed entries plus the fewest that break the evidence wholly
+//! after it, when cheaper than breaking the three conditions. A copy farther
+//! off clears only an echo, a copy changed in [`far_differing`] entries: no
+//! hiding cost exceeds that. In a file that declares its byte order (ELF,
+//! wasm, Mach-O, PE, COFF, archives of them) a copy in the other order
+//! clears nothing. In a raw image, a smooth 16-bit table read one byte off in
+//! the other byte order is itself on all but a few entries, so a copy can
+//! become its own intact twin: [`HidingCost::hiding_cost_raw`] counts that.
 
 use actlut_codegen::Format;
 
@@ -96,10 +97,9 @@ pub struct HidingCost {
     /// that is cheaper: fewer changed entries than this and the copy is
     /// reported.
     pub hiding_cost: usize,
-    /// A known table (another one, or this one in the other byte order or a
-    /// few bytes away) that the copy becomes with fewer changed entries than
-    /// the three above, and how many: a copy turned into it whole is reported
-    /// as that table, intact. `None` when every one needs more.
+    /// A known image near the copy that hides it with fewer changed entries
+    /// than the three above, or `any intact copy further off` (an echo,
+    /// [`far_differing`]), and how many. `None` when every one needs more.
     pub substitute: Option<(String, usize)>,
     /// The hiding cost in a file that does not declare its byte order (a
     /// raw image): a copy may also become an intact copy in the other byte
@@ -247,6 +247,11 @@ fn unfind_cost(w: &Windows) -> usize {
     total.saturating_sub(cluster_best)
 }
 
+/// The windows of `v` that start at entry `e` or after.
+fn from(v: &[(usize, usize)], e: usize) -> Vec<(usize, usize)> {
+    v.iter().copied().filter(|x| x.0 >= e).collect()
+}
+
 /// The windows, in entries, that a copy of one image needs in place.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Windows {
@@ -357,48 +362,47 @@ impl Index {
             .collect()
     }
 
-    /// The image of a known table that `im`'s copy becomes with the fewest
-    /// changed entries, if fewer than `bound`: every table image of the same
-    /// entry size, at every byte shift up to 3 (16-bit) or 8 (8-bit) either
-    /// way (bytes it puts outside the copy are free).
+    /// The known image (a table or a compact form, which may clear when
+    /// intact) that hides `im`'s copy with the fewest changed entries, if
+    /// fewer than `bound`: at every byte shift up to [`clearing_reach`] either
+    /// way (bytes it puts outside the copy are free), the entries it changes
+    /// and the fewest that break the evidence wholly after it (`w`'s: it
+    /// clears what lies in it, and any other copy that clears starts near it).
     fn cheapest_substitute(
         &self,
-        im: &Image,
+        (im, w): (&Image, &Windows),
         bound: usize,
         same_order: bool,
     ) -> Option<(String, usize)> {
-        let reach: i64 = if im.unit == 2 { 3 } else { 8 };
+        let reach = clearing_reach(im.unit) as i64;
         let mut best: Option<(String, usize)> = None;
-        // A table found by its exact bytes (256 of them) clears what lies in it too.
-        let clears = |y: &&Image| !y.tiny || y.unit == 1 && y.bytes.len() >= MIN_CONTENT_ENTRIES;
-        let images = self.images.iter().filter(|y| y.form == 0 && clears(y));
-        for y in images.filter(|y| y.unit == im.unit && (!same_order || y.order == im.order)) {
+        let mut memo = std::collections::BTreeMap::new();
+        let mut after = |e: usize| {
+            *memo.entry(e).or_insert_with(|| {
+                let f = fewest_to_break(&from(&w.features, e), 0).len();
+                f.max(stab(&mut from(&w.surprises, e)))
+                    .max(stab(&mut from(&w.pairs, e)))
+            })
+        };
+        let orders = |y: &&Image| !same_order || y.order == im.order || y.unit.min(im.unit) == 1;
+        for y in self.images.iter().filter(orders) {
             for shift in -reach..=reach {
-                if shift == 0
-                    && self.refs[y.reference].sha256 == self.refs[im.reference].sha256
-                    && y.order == im.order
-                {
+                if shift == 0 && std::ptr::eq(y, im) {
                     continue;
                 }
-                let limit = best.as_ref().map_or(bound, |b| b.1);
-                let differ = (0..im.entries())
-                    .filter(|&j| {
-                        (0..im.unit).any(|k| {
-                            let p = (j * im.unit + k) as i64 - shift;
-                            p >= 0
-                                && (p as usize) < y.bytes.len()
-                                && y.bytes[p as usize] != im.bytes[j * im.unit + k]
-                        })
-                    })
-                    .take(limit)
-                    .count();
+                let end = (shift + y.bytes.len() as i64).max(0) as usize;
+                let rest = after(end.div_ceil(im.unit));
+                let limit = best.as_ref().map_or(bound, |b| b.1).saturating_sub(rest);
+                let first = shift.max(0) as usize / im.unit;
+                let byte = |i: usize| y.bytes.get(i.wrapping_sub(shift as usize));
+                let differs = |i: usize| byte(i).is_some_and(|&b| b != im.bytes[i]);
+                let entries = first..end.div_ceil(im.unit).min(im.entries());
+                let differs = |j: usize| (j * im.unit..(j + 1) * im.unit).any(differs);
+                let differ = entries.filter(|&j| differs(j)).take(limit).count();
                 if differ < limit {
-                    let name = std::format!(
-                        "{} ({}, {shift:+} bytes)",
-                        self.refs[y.reference].names[0],
-                        y.order.short_name()
-                    );
-                    best = Some((name, differ));
+                    let (name, order) = (&self.refs[y.reference].names[0], y.order.short_name());
+                    let name = std::format!("{name} ({order}, {shift:+} bytes)");
+                    best = Some((name, differ + rest));
                 }
             }
         }
@@ -443,8 +447,14 @@ impl Index {
                 };
                 let reference = &self.refs[im.reference];
                 let bound = to_unfind.min(to_disprove).min(to_unmatch);
-                let substitute = self.cheapest_substitute(im, bound, true);
-                let raw = self.cheapest_substitute(im, bound, false);
+                // A copy changed in `far_differing` entries is an echo, which any copy clears.
+                let far = far_differing(im.unit);
+                let far = |s: Option<(String, usize)>| match s {
+                    s if s.as_ref().map_or(bound, |s| s.1) <= far => s,
+                    _ => Some(("any intact copy further off".into(), far)),
+                };
+                let substitute = far(self.cheapest_substitute((im, &w), bound, true));
+                let raw = far(self.cheapest_substitute((im, &w), bound, false));
                 HidingCost {
                     names: reference.names.clone(),
                     format: reference.format,

@@ -111,6 +111,23 @@ pub const MIN_VOTES_LARGE: u32 = 2;
 /// first and the last must lie this many bytes apart in the table: grams
 /// start at every entry, and overlapping ones are one coincidence, not two.
 pub const VOTE_SPREAD: usize = 16;
+/// How far, in bytes, an intact copy's start may lie from the start of a
+/// table's candidate of entries of `unit` bytes (16 for 8-bit tables, 3 for
+/// 16-bit ones) for the copy to clear its evidence inside it: the same bytes
+/// read a byte or an entry off, or a similar table. A farther copy clears an
+/// echo only ([`far_differing`]); the hiding cost counts every substitute so
+/// placed ([`crate::guarantee`]).
+pub const fn clearing_reach(unit: usize) -> u64 {
+    [0, 16, 3][unit]
+}
+/// The changed entries that make a table's candidate an *echo*, which any
+/// intact copy it overlaps clears: 64 of an 8-bit table, 256 of a 16-bit
+/// one. Honest echoes farther off than [`clearing_reach`] differ in at least
+/// 82 (`hardsigmoid_fp8_e4m3fnuz` 18 bytes off a table) and 510 entries
+/// (`laplace_bf16` over a declared op table): no hiding cost exceeds these.
+pub const fn far_differing(unit: usize) -> usize {
+    [0, 64, 256][unit]
+}
 /// Bytes read at a time by [`Index::scan_reader_in`](crate::Index::scan_reader_in).
 pub const BLOCK_BYTES: usize = 1 << 20;
 /// A gram found at more places than this (in all forms together) is dropped

@@ -154,7 +154,7 @@ impl Scanner<'_> {
         let detail = found.compact.as_mut().expect("a compact detail");
         [detail.header, detail.directory, detail.pool] = parts;
         (detail.found_by, detail.logical_sha256) = (FoundBy::Content, logical);
-        Some((found, Evidence::new(evidence_at)))
+        Some((found, Evidence::new(evidence_at, None)))
     }
 
     /// Looks at every `ACTLUTC1` whose declared length is in (or, at the

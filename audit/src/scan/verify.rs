@@ -105,9 +105,12 @@ impl Scanner<'_> {
                 continue;
             }
             let open = uncovered(&self.intact, self.found.len(), self.native, at, to);
-            // A declared table's own extent is compared still (`declared_extents`).
+            // A declared table's own extent is compared still (`declared_extents`),
+            // and a table's candidate that is no echo (`far_differing`) too.
             let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
-            if !declared_extent {
+            if !declared_extent
+                && (im.compact || open == [(at, to)] || self.differs(image as usize, start))
+            {
                 if open.is_empty() {
                     continue;
                 }
@@ -178,6 +181,20 @@ impl Scanner<'_> {
                 self.evidence_at.push(at);
             }
         }
+    }
+
+    /// Whether the candidate `image` at `start` differs from its table in
+    /// [`far_differing`] of its present entries (as [`verify`](Self::verify)
+    /// counts them): an echo, which any intact copy it overlaps clears.
+    fn differs(&mut self, image: usize, start: i64) -> bool {
+        let im = &self.index.images[image];
+        let (e0, e1) = self.present_entries(image, start);
+        let mut left = far_differing(im.unit);
+        let mut differs = |j| !self.entries_match(im, start, j, 1) && (left -= 1, left == 0).1;
+        self.compared += (e0..e1)
+            .position(&mut differs)
+            .map_or((e1 - e0).max(0) as usize, |p| p + 1) as u64;
+        left == 0
     }
 
     /// The part of `image` at `start` that is in the buffer, and the same
@@ -483,7 +500,8 @@ impl Scanner<'_> {
             foreign_order: false,
         };
         evidence_at.extend(pairs_at);
-        Some((found, Evidence::new(evidence_at)))
+        let near = (differing < far_differing(im.unit)).then_some((start, clearing_reach(im.unit)));
+        Some((found, Evidence::new(evidence_at, near)))
     }
 }
 
@@ -658,12 +676,20 @@ pub(crate) struct Evidence {
     /// items are then let go, so that memory does not grow with the
     /// findings.
     pub(crate) settled: Option<bool>,
+    /// A table's candidate's start and [`clearing_reach`], when it differs
+    /// from its table in fewer than [`far_differing`] entries: only copies
+    /// that start so near it clear it. `None` for an echo and a compact form.
+    pub(crate) near: Option<(i64, u64)>,
 }
 
 impl Evidence {
-    /// Unsettled evidence at `at`.
-    pub(crate) fn new(at: Vec<(u64, u64)>) -> Evidence {
-        Evidence { at, settled: None }
+    /// Unsettled evidence at `at`, of a candidate cleared by the copies `near` (see [`Self::near`]).
+    pub(crate) fn new(at: Vec<(u64, u64)>, near: Option<(i64, u64)>) -> Evidence {
+        Evidence {
+            at,
+            settled: None,
+            near,
+        }
     }
 
     /// Whether some item of it has no byte in `cover`: then the candidate
@@ -671,8 +697,11 @@ impl Evidence {
     /// that copy's bytes but for at most the three entries of it beyond the
     /// copy's end: the same bytes read a byte or an entry off.
     pub(super) fn any_outside(&self, cover: &Claimed) -> bool {
-        self.settled
-            .unwrap_or_else(|| self.at.iter().any(|&(a, b)| !cover.overlaps(a, b)))
+        self.settled.unwrap_or_else(|| {
+            self.at
+                .iter()
+                .any(|&(a, b)| !cover.overlaps(a, b, self.near))
+        })
     }
 }
 
