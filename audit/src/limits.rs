@@ -124,7 +124,8 @@ pub const fn clearing_reach(unit: usize) -> u64 {
 /// intact copy it overlaps clears: 64 of an 8-bit table, 256 of a 16-bit
 /// one. Honest echoes farther off than [`clearing_reach`] differ in at least
 /// 82 (`hardsigmoid_fp8_e4m3fnuz` 18 bytes off a table) and 510 entries
-/// (`laplace_bf16` over a declared op table): no hiding cost exceeds these.
+/// (`laplace_bf16` over a declared op table) in the audit's tests (docs/audit.md):
+/// no hiding cost exceeds these thresholds.
 pub const fn far_differing(unit: usize) -> usize {
     [0, 64, 256][unit]
 }

@@ -104,13 +104,15 @@ impl Scanner<'_> {
             if !self.spend(0, Kind::Candidate, at) {
                 continue;
             }
-            let open = uncovered(&self.intact, self.found.len(), self.native, at, to);
-            // A declared table's own extent is compared still (`declared_extents`),
-            // and a table's candidate that is no echo (`far_differing`) too.
+            let mut open = uncovered(&self.intact, self.found.len(), self.native, (at, to), None);
+            // Copies further off than `clearing_reach` clear only an echo.
+            if !im.compact && open != [(at, to)] && !self.differs(image as usize, start) {
+                let near = Some((start, clearing_reach(im.unit)));
+                open = uncovered(&self.intact, self.found.len(), self.native, (at, to), near);
+            }
+            // A declared table's own extent is compared still (`declared_extents`).
             let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
-            if !declared_extent
-                && (im.compact || open == [(at, to)] || self.differs(image as usize, start))
-            {
+            if !declared_extent {
                 if open.is_empty() {
                     continue;
                 }
@@ -514,8 +516,8 @@ fn uncovered(
     intact: &[Intact],
     found: usize,
     native: Option<ByteOrder>,
-    lo: u64,
-    hi: u64,
+    (lo, hi): (u64, u64),
+    near: Option<(i64, u64)>,
 ) -> Vec<(u64, u64)> {
     let recent = found.saturating_sub(256);
     let mut spans: Vec<(u64, u64)> = intact
@@ -523,6 +525,7 @@ fn uncovered(
         .rev()
         .take_while(|c| c.found >= recent)
         .filter(|c| in_order(c.order, native))
+        .filter(|c| near.is_none_or(|(k, r)| (c.lo as i64 - k).unsigned_abs() <= r))
         .map(|c| (c.lo, c.hi))
         .filter(|&(a, b)| a < hi && lo < b)
         .collect();

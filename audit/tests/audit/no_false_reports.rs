@@ -321,3 +321,37 @@ fn a_raw_16_bit_derivative_table_is_reported_as_the_tables_it_holds_runs_of() {
     let report = actlut_audit::audit(&bytes[..], &lock).unwrap();
     assert!(!report.problems(&lock.entries).is_empty());
 }
+
+/// Ordered pairs of 8-bit tables searched by their content, back to back as a build writes
+/// tables, audited as the command does (the built-in lock): both are found intact and nothing
+/// else is reported. The echoes across the seam (one table's half over another's) are cleared
+/// by the copies they overlap (`far_differing`); an independent attack ran every pair through
+/// the command.
+#[test]
+#[ignore = "minutes in debug: run in release by .ci/steps/30-audit.sh"]
+fn every_8_bit_table_back_to_back_with_every_other_draws_no_report() {
+    use actlut_audit::{found_by_content, has_content, merge_aliases, Reference, Verdict};
+    let lock = actlut_audit::Lock::builtin().unwrap();
+    let refs = merge_aliases(Reference::generate_all());
+    let small: Vec<_> = refs
+        .iter()
+        .filter(|r| r.format.entries() == 256 && found_by_content(r.format) && has_content(r))
+        .collect();
+    assert!(small.len() > 100, "{} tables", small.len());
+    // Each table with every eighth other (cyclically, so each pair of places meets once in
+    // eight): every ordered pair takes two minutes.
+    for (i, t) in small.iter().enumerate() {
+        for u in (1..small.len())
+            .step_by(8)
+            .map(|k| small[(i + k) % small.len()])
+        {
+            let data = [&t.bytes_le[..], &u.bytes_le[..]].concat();
+            let report = actlut_audit::audit(&data[..], &lock).unwrap();
+            let problems = report.problems(&lock.entries);
+            let intact = report.found.iter().all(|f| f.verdict == Verdict::Intact);
+            let (a, b) = (&t.names[0], &u.names[0]);
+            assert!(intact && problems.is_empty(), "{a} then {b}: {problems:?}");
+            assert_eq!(report.found.len(), 2, "{a} then {b}");
+        }
+    }
+}
