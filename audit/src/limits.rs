@@ -118,7 +118,11 @@ pub const VOTE_SPREAD: usize = 16;
 /// echo only ([`far_differing`]); the hiding cost counts every substitute so
 /// placed ([`crate::guarantee`]).
 pub const fn clearing_reach(unit: usize) -> u64 {
-    [0, 16, 3][unit]
+    if unit == 2 {
+        3
+    } else {
+        16
+    }
 }
 /// The changed entries that make a table's candidate an *echo*, which any
 /// intact copy it overlaps clears: 64 of an 8-bit table, 256 of a 16-bit
@@ -127,7 +131,11 @@ pub const fn clearing_reach(unit: usize) -> u64 {
 /// (`laplace_bf16` over a declared op table) in the audit's tests (docs/audit.md):
 /// no hiding cost exceeds these thresholds.
 pub const fn far_differing(unit: usize) -> usize {
-    [0, 64, 256][unit]
+    if unit == 2 {
+        256
+    } else {
+        64
+    }
 }
 /// Bytes read at a time by [`Index::scan_reader_in`](crate::Index::scan_reader_in).
 pub const BLOCK_BYTES: usize = 1 << 20;
