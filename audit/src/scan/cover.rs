@@ -9,15 +9,56 @@ use std::collections::BTreeMap;
 pub(crate) struct Claimed(pub(crate) BTreeMap<u64, u64>, pub(crate) BTreeMap<u64, u64>);
 
 impl Claimed {
-    /// Whether some byte of `[a, b]` is in a range; with `near` `(k, r)`,
-    /// in one that starts `r` bytes or fewer from `k`.
+    /// The ranges that meet `[a, b)`: of the merged ones; with `near`
+    /// `(k, r)`, of those that start `r` bytes or fewer from `k` (by start).
+    fn meeting(
+        &self,
+        a: u64,
+        b: u64,
+        near: Option<(i64, u64)>,
+    ) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let merged = near
+            .is_none()
+            .then(|| self.0.range(..b).rev().take_while(move |r| *r.1 > a));
+        let starts = near.map(|(k, r)| {
+            let end = (k + r as i64 + 1).max(0) as u64;
+            self.1.range(((k - r as i64).max(0) as u64).min(end)..end)
+        });
+        let near = starts
+            .into_iter()
+            .flatten()
+            .filter(move |r| *r.0 < b && a < *r.1);
+        merged
+            .into_iter()
+            .flatten()
+            .chain(near)
+            .map(|(&x, &y)| (x, y))
+    }
+
+    /// Whether some byte of `[a, b]` is in a range ([`meeting`](Self::meeting)).
     pub(crate) fn overlaps(&self, a: u64, b: u64, near: Option<(i64, u64)>) -> bool {
-        let Some((k, r)) = near else {
-            let last = self.0.range(..=b).next_back();
-            return last.is_some_and(|(_, &hi)| a < hi);
-        };
-        let (lo, hi) = ((k - r as i64).max(0) as u64, k + r as i64);
-        hi >= 0 && self.1.range(lo..=hi as u64).any(|(&x, &y)| x <= b && a < y)
+        self.meeting(a, b + 1, near).next().is_some()
+    }
+
+    /// The parts of `[lo, hi)` outside the ranges ([`meeting`](Self::meeting)), in order.
+    pub(crate) fn uncovered(
+        &self,
+        (lo, hi): (u64, u64),
+        near: Option<(i64, u64)>,
+    ) -> Vec<(u64, u64)> {
+        let mut spans: Vec<(u64, u64)> = self.meeting(lo, hi, near).collect();
+        spans.sort_unstable();
+        let (mut open, mut reach) = (Vec::new(), lo);
+        for (a, b) in spans {
+            if a > reach {
+                open.push((reach, a));
+            }
+            reach = reach.max(b);
+        }
+        if reach < hi {
+            open.push((reach, hi));
+        }
+        open
     }
 
     /// Forgets the ranges that end by `t`, and the starts more than 16 bytes

@@ -52,25 +52,23 @@ impl Scanner<'_> {
             self.compared += compared + (recompute - free);
             if let Some(d) = d {
                 self.compared += FINDING_COST + d.present as u64 / 2;
-                if let Some((lo, hi, order)) = self.clearing(&d) {
+                if let Some((lo, hi)) = self.clearing(&d) {
                     self.cover.insert(lo, hi);
                     self.declared_extents.insert((lo, hi));
-                    let intact = super::verify::Intact::declared(self.found.len(), lo, hi, order);
-                    self.intact.push(intact);
                 }
                 self.declared.push(d);
             }
         }
     }
 
-    /// The file range, and byte order, of a declared full table verified
+    /// The file range of a declared full table verified
     /// intact where its declaration stands, in the file's byte order: an
     /// intact copy, which clears the evidence inside it as a copy found by its
     /// content does (a table verified at its declaration only, a derivative's
     /// or a piecewise-linear function's, holds runs that other tables'
     /// evidence matches). It enters the cover when judged, before the copies
     /// around it are compared (one wholly inside is not) and settled.
-    fn clearing(&self, d: &crate::declared::Declared) -> Option<(u64, u64, ByteOrder)> {
+    fn clearing(&self, d: &crate::declared::Declared) -> Option<(u64, u64)> {
         let decl = d.declaration.as_ref().ok()?;
         let intact = d.expected.is_some()
             && d.actual == d.expected
@@ -86,6 +84,6 @@ impl Scanner<'_> {
         let big = |o| o == ByteOrder::Big;
         let order_ok = decl.width != 2 || self.native.is_none_or(|n| big(n) == big(order));
         let lo = d.offset + decl.record_bytes() as u64;
-        (intact && order_ok).then(|| (lo, lo + u64::from(decl.len), order))
+        (intact && order_ok).then(|| (lo, lo + u64::from(decl.len)))
     }
 }

@@ -56,9 +56,6 @@ pub struct Scanner<'a> {
     /// votes wait there).
     pub(crate) pending: Vec<(u32, i64)>,
     pub(crate) found: Vec<Found>,
-    /// Of [`found`](Self::found), the intact copies found by their content,
-    /// in order: those that may clear the candidates inside them.
-    pub(crate) intact: Vec<verify::Intact>,
     /// Where the evidence of each of [`found`](Self::found) lies.
     pub(crate) evidence_at: Vec<Evidence>,
     /// The found copies before this one have their evidence settled
@@ -143,7 +140,6 @@ impl<'a> Scanner<'a> {
             unchecked: Vec::new(),
             pending: Vec::new(),
             found: Vec::new(),
-            intact: Vec::new(),
             evidence_at: Vec::new(),
             unsettled: 0,
             cover: cover::Claimed::default(),

@@ -61,16 +61,25 @@ impl Scanner<'_> {
         };
         let mut ready = Vec::new();
         for (image, start) in take_ready(&mut self.pending, |(i, s)| is_ready(i, s)) {
-            // An 8-bit table's starts get feature hits, never gram votes: it
-            // has none to look up.
-            let votes = if index.images[image as usize].by_features() {
-                None
+            // An 8-bit table's starts get feature hits, never gram votes (it
+            // has none to look up): its matching bytes rank it, so that the
+            // copy itself comes before the similar tables it also matches.
+            let (votes, rank) = if index.images[image as usize].by_features() {
+                let (here, there) = self.present(image as usize, start);
+                let matching = matching_bytes(here, there) as u32;
+                self.compared += (there.len() / 8) as u64;
+                (None, Some(matching))
             } else {
                 let key = self.vote_key.key(image, start);
-                self.seen.get(&key).map(|&v| Votes::unpack(v))
+                (self.seen.get(&key).map(|&v| Votes::unpack(v)), None)
             };
             if let Some(hits) = worth(image, votes) {
-                ready.push((hits, image, start, votes.map(|v| (v.first, v.last))));
+                ready.push((
+                    rank.unwrap_or(hits),
+                    image,
+                    start,
+                    votes.map(|v| (v.first, v.last)),
+                ));
             }
         }
         // The candidates with votes, in one pass over them (not a lookup
@@ -88,8 +97,8 @@ impl Scanner<'_> {
             }
             false
         });
-        // Most votes first: the copy itself before the shifted and
-        // cross-table coincidences that its bytes also imply.
+        // Most votes (or matching bytes) first: the copy itself before the
+        // shifted and cross-table coincidences that its bytes also imply.
         ready.sort_unstable_by(|a, b| b.cmp(a));
         for (_, image, start, voted) in ready {
             let im = &self.index.images[image as usize];
@@ -104,11 +113,11 @@ impl Scanner<'_> {
             if !self.spend(0, Kind::Candidate, at) {
                 continue;
             }
-            let mut open = uncovered(&self.intact, self.found.len(), self.native, (at, to), None);
+            let mut open = self.cover.uncovered((at, to), None);
             // Copies further off than `clearing_reach` clear only an echo.
             if !im.compact && open != [(at, to)] && !self.differs(image as usize, start) {
                 let near = Some((start, clearing_reach(im.unit)));
-                open = uncovered(&self.intact, self.found.len(), self.native, (at, to), near);
+                open = self.cover.uncovered((at, to), near);
             }
             // A declared table's own extent is compared still (`declared_extents`).
             let declared_extent = lo >= 0 && self.declared_extents.contains(&(at, to));
@@ -175,7 +184,6 @@ impl Scanner<'_> {
             };
             if let Some((f, at)) = found {
                 self.compared += FINDING_COST;
-                self.intact.extend(Intact::of(&f, self.found.len()));
                 if clears(&f, self.native) {
                     self.cover.insert(f.offset, f.offset + f.len as u64);
                 }
@@ -507,77 +515,6 @@ impl Scanner<'_> {
     }
 }
 
-/// The parts of `[lo, hi)` outside the copies that clear what lies inside
-/// them ([`clears`]) among the last 256 of the `found` so far (the recent
-/// ones: candidates are verified near where they lie), in order. `intact`
-/// lists the found copies that may clear ([`Intact`]), so that the found
-/// ones that cannot (modified, truncated) are not looked at.
-fn uncovered(
-    intact: &[Intact],
-    found: usize,
-    native: Option<ByteOrder>,
-    (lo, hi): (u64, u64),
-    near: Option<(i64, u64)>,
-) -> Vec<(u64, u64)> {
-    let recent = found.saturating_sub(256);
-    let mut spans: Vec<(u64, u64)> = intact
-        .iter()
-        .rev()
-        .take_while(|c| c.found >= recent)
-        .filter(|c| in_order(c.order, native))
-        .filter(|c| near.is_none_or(|(k, r)| (c.lo as i64 - k).unsigned_abs() <= r))
-        .map(|c| (c.lo, c.hi))
-        .filter(|&(a, b)| a < hi && lo < b)
-        .collect();
-    spans.sort_unstable();
-    let mut open = Vec::new();
-    let mut reach = lo;
-    for (a, b) in spans {
-        if a > reach {
-            open.push((reach, a));
-        }
-        reach = reach.max(b);
-    }
-    if reach < hi {
-        open.push((reach, hi));
-    }
-    open
-}
-
-/// A found copy that clears what lies inside it when the file's byte order
-/// is its own ([`clears`]): intact, found by its content. Its place among
-/// the found ones, its extent and its order.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Intact {
-    found: usize,
-    lo: u64,
-    hi: u64,
-    order: ByteOrder,
-}
-
-impl Intact {
-    /// `f`, the `found`th copy found, if it may clear.
-    pub(super) fn of(f: &Found, found: usize) -> Option<Intact> {
-        let clears_somewhere = f.verdict == Verdict::Intact
-            && f.compact
-                .as_ref()
-                .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content);
-        let hi = f.offset + f.len as u64;
-        clears_somewhere.then(|| Intact::declared(found, f.offset, hi, f.order))
-    }
-
-    /// A declared table verified intact where its declaration stands, at
-    /// file range `lo..hi` in `order`, judged when `found` copies were found.
-    pub(super) fn declared(found: usize, lo: u64, hi: u64, order: ByteOrder) -> Intact {
-        Intact {
-            found,
-            lo,
-            hi,
-            order,
-        }
-    }
-}
-
 /// Whether an 8-bit candidate's bytes `here` match its reference's `there`
 /// on [`MIN_MATCHING_SMALL`] bytes, counted eight at a time (a cost of one
 /// entry per eight in `compared`); the most a rejected one matched is kept in
@@ -658,7 +595,11 @@ fn matching_bytes(here: &[u8], there: &[u8]) -> usize {
 /// none). A copy in the other order of a file that declares one clears
 /// nothing: actlut never writes one.
 pub(super) fn clears(f: &Found, native: Option<ByteOrder>) -> bool {
-    Intact::of(f, 0).is_some() && in_order(f.order, native)
+    let by_content = f
+        .compact
+        .as_ref()
+        .is_none_or(|c| c.found_by == crate::compact::FoundBy::Content);
+    f.verdict == Verdict::Intact && by_content && in_order(f.order, native)
 }
 
 /// Whether `order` is of single bytes, or the one `native` declares (any,

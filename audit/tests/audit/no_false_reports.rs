@@ -355,3 +355,33 @@ fn every_8_bit_table_back_to_back_with_every_other_draws_no_report() {
         }
     }
 }
+
+/// Every 8-bit table back to back in one file (a firmware that keeps only byte tables holds
+/// hundreds so), in the lock's order and three times over in a shuffled order: each is found
+/// intact and nothing is reported. Before the scan ranked 8-bit candidates by their matching
+/// bytes, the similar tables at each start were compared before the copy there, and the 270
+/// tables of `actlut dump` spent the budget (the scan stopped, with false reports besides).
+#[test]
+fn every_8_bit_table_back_to_back_in_one_file_draws_no_report() {
+    use actlut_audit::{merge_aliases, Reference, Verdict};
+    let lock = actlut_audit::Lock::builtin().unwrap();
+    let refs = merge_aliases(Reference::generate_all());
+    let small: Vec<&[u8]> = refs
+        .iter()
+        .filter(|r| r.format.entries() == 256)
+        .map(|r| &r.bytes_le[..])
+        .collect();
+    assert!(small.len() > 150, "{} tables", small.len());
+    // A fixed shuffle of three rounds (a multiplier prime to the length).
+    let n = 3 * small.len();
+    let step = (n / 3 * 2 + 1..).find(|s| (2..=*s).all(|p| s % p != 0 || n % p != 0)).unwrap();
+    let shuffled = (0..n).map(|i| small[i * step % n % small.len()]);
+    for data in [small.concat(), shuffled.collect::<Vec<_>>().concat()] {
+        let report = actlut_audit::audit(&data[..], &lock).unwrap();
+        let problems = report.problems(&lock.entries);
+        assert!(problems.is_empty(), "{} bytes: {problems:?}", data.len());
+        assert!(report.found.iter().all(|f| f.verdict == Verdict::Intact));
+        let per_byte = report.compared as f64 / data.len() as f64;
+        assert!(per_byte < actlut_audit::BUDGET_PER_BYTE as f64, "{per_byte:.1} entries per byte");
+    }
+}
