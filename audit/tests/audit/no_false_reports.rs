@@ -374,7 +374,9 @@ fn every_8_bit_table_back_to_back_in_one_file_draws_no_report() {
     assert!(small.len() > 150, "{} tables", small.len());
     // A fixed shuffle of three rounds (a multiplier prime to the length).
     let n = 3 * small.len();
-    let step = (n / 3 * 2 + 1..).find(|s| (2..=*s).all(|p| s % p != 0 || n % p != 0)).unwrap();
+    let step = (n / 3 * 2 + 1..)
+        .find(|s| (2..=*s).all(|p| !s.is_multiple_of(p) || !n.is_multiple_of(p)))
+        .unwrap();
     let shuffled = (0..n).map(|i| small[i * step % n % small.len()]);
     for data in [small.concat(), shuffled.collect::<Vec<_>>().concat()] {
         let report = actlut_audit::audit(&data[..], &lock).unwrap();
@@ -382,6 +384,9 @@ fn every_8_bit_table_back_to_back_in_one_file_draws_no_report() {
         assert!(problems.is_empty(), "{} bytes: {problems:?}", data.len());
         assert!(report.found.iter().all(|f| f.verdict == Verdict::Intact));
         let per_byte = report.compared as f64 / data.len() as f64;
-        assert!(per_byte < actlut_audit::BUDGET_PER_BYTE as f64, "{per_byte:.1} entries per byte");
+        assert!(
+            per_byte < actlut_audit::BUDGET_PER_BYTE as f64,
+            "{per_byte:.1} entries per byte"
+        );
     }
 }
