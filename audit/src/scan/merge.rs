@@ -59,24 +59,7 @@ impl Scanner<'_> {
             let reference = &self.index.refs[im.reference];
             let named = |&(n, _): &(usize, u64)| self.index.needles[n].sha256 == reference.sha256;
             if self.listed.iter().any(named) {
-                kept.push(Found {
-                    offset,
-                    len: im.bytes.len(),
-                    form_offset: 0,
-                    form_len: im.bytes.len(),
-                    order: im.order,
-                    names: reference.names.clone(),
-                    format: reference.format,
-                    form: TABLE_FORM.to_string(),
-                    verdict: Verdict::Intact,
-                    differing: 0,
-                    matching: im.entries(),
-                    evidence: 0,
-                    first_differences: Vec::new(),
-                    sha256: Some(reference.sha256),
-                    compact: None,
-                    foreign_order: false,
-                });
+                kept.push(super::verify::whole_copy(self.index, im, offset));
             }
         }
         merge_headers(&mut kept, core::mem::take(&mut self.by_header));

@@ -466,9 +466,7 @@ impl Scanner<'_> {
             }
             return None;
         }
-        let reference = &self.index.refs[im.reference];
-        let complete = e0 == 0 && e1 == n;
-        let verdict = if !complete {
+        let verdict = if e0 != 0 || e1 != n {
             Verdict::Truncated
         } else if differing == 0 {
             Verdict::Intact
@@ -476,42 +474,59 @@ impl Scanner<'_> {
             Verdict::Modified
         };
         let (offset, len) = ((start + e0 * u) as u64, ((e1 - e0) * u) as usize);
-        // The stored form found, if not the table.
-        let extra = im.form.checked_sub(1).map(|f| &reference.extra[f]);
+        let whole = whole_copy(self.index, im, offset);
         let sha256 = match verdict {
-            Verdict::Intact => Some(extra.map_or(reference.sha256, |f| f.sha256)),
+            Verdict::Intact => whole.sha256,
             Verdict::Modified => {
-                let at = (offset - self.base) as usize;
-                let bytes = &self.buf[at..at + len];
-                Some(if im.order == ByteOrder::Big {
-                    actlut_codegen::sha256(&swap16(bytes))
-                } else {
-                    actlut_codegen::sha256(bytes)
-                })
+                let bytes = &self.buf[(offset - self.base) as usize..][..len];
+                let swapped = (im.order == ByteOrder::Big).then(|| swap16(bytes));
+                Some(actlut_codegen::sha256(swapped.as_deref().unwrap_or(bytes)))
             }
             Verdict::Truncated | Verdict::Unknown | Verdict::Invalid => None,
         };
+        let form_offset = (e0 * u) as usize;
+        let first_differences = first;
         let found = Found {
-            offset,
             len,
-            form_offset: (e0 * u) as usize,
-            form_len: im.bytes.len(),
-            order: im.order,
-            names: reference.names.clone(),
-            format: reference.format,
-            form: extra.map_or(TABLE_FORM.to_string(), |f| f.label.clone()),
+            form_offset,
             verdict,
             differing,
             matching,
             evidence,
-            first_differences: first,
+            first_differences,
             sha256,
-            compact: None,
-            foreign_order: false,
+            ..whole
         };
         evidence_at.extend(pairs_at);
         let near = (differing < far_differing(im.unit)).then_some((start, clearing_reach(im.unit)));
         Some((found, Evidence::new(evidence_at, near)))
+    }
+}
+
+/// An intact copy of `im` whole at `offset` (a copy compared, or a table
+/// found by its exact bytes): its names, format, form and hash.
+pub(super) fn whole_copy(index: &crate::Index, im: &Image, offset: u64) -> Found {
+    let reference = &index.refs[im.reference];
+    // The stored form found, if not the table.
+    let extra = im.form.checked_sub(1).map(|f| &reference.extra[f]);
+    let len = im.bytes.len();
+    Found {
+        offset,
+        len,
+        form_offset: 0,
+        form_len: len,
+        order: im.order,
+        names: reference.names.clone(),
+        format: reference.format,
+        form: extra.map_or(TABLE_FORM.to_string(), |f| f.label.clone()),
+        verdict: Verdict::Intact,
+        differing: 0,
+        matching: im.entries(),
+        evidence: 0,
+        first_differences: Vec::new(),
+        sha256: Some(extra.map_or(reference.sha256, |f| f.sha256)),
+        compact: None,
+        foreign_order: false,
     }
 }
 

@@ -390,3 +390,35 @@ fn every_8_bit_table_back_to_back_in_one_file_draws_no_report() {
         );
     }
 }
+
+/// A known limit (docs/audit.md, "Cost"): an 8-bit table costs the scan more than the 16,384
+/// entries its 256 bytes add to the budget when other formats' tables and the compact forms'
+/// keys match it (their candidates' votes and comparisons), and the allowance pays the rest.
+/// The costliest, `mish_fp8_e4m3b11fnuz`, costs about 36,600 a copy: 40 copies back to back
+/// pass, 200 spend the budget (the scan stops, a problem). One copy of each 8-bit table passes
+/// (`every_8_bit_table_back_to_back_in_one_file_draws_no_report`), and a build holds each once.
+/// This test fails the day 200 copies pass, so that the page is changed with it.
+#[test]
+fn two_hundred_copies_of_the_costliest_8_bit_table_spend_the_budget() {
+    use actlut_audit::{Reference, BUDGET_ALLOWANCE};
+    let lock = actlut_audit::Lock::builtin().unwrap();
+    let refs = Reference::generate_all();
+    let mish = refs
+        .iter()
+        .find(|r| r.names[0] == "mish_fp8_e4m3b11fnuz")
+        .unwrap();
+    let forty = mish.bytes_le.repeat(40);
+    let report = actlut_audit::audit(&forty[..], &lock).unwrap();
+    assert!(report.problems(&lock.entries).is_empty() && report.found.len() == 40);
+    let per_copy = report.compared / 40;
+    assert!(
+        (33_000..40_000).contains(&per_copy),
+        "{per_copy} entries a copy"
+    );
+    assert!(report.compared > BUDGET_ALLOWANCE / 2);
+    let report = actlut_audit::audit(&mish.bytes_le.repeat(200)[..], &lock).unwrap();
+    assert!(
+        report.too_many,
+        "200 copies passed: docs/audit.md can drop the limit"
+    );
+}
