@@ -149,13 +149,13 @@ impl Image {
     }
 }
 
-/// The most common entry of `bytes` (the smallest of equally common ones),
-/// counted in an array of every value: a hash map took a quarter of the
-/// index's build.
-pub(crate) fn modal_entry(bytes: &[u8], unit: usize) -> u16 {
+/// The most common entry of `bytes` read in `order` (the smallest of equally
+/// common ones), counted in an array of every value: a hash map took a
+/// quarter of the index's build.
+pub(crate) fn modal_entry(bytes: &[u8], unit: usize, order: ByteOrder) -> u16 {
     let mut counts = vec![0u32; 1 << (8 * unit)];
     for j in 0..bytes.len() / unit {
-        counts[usize::from(entry_at(bytes, j * unit, unit, ByteOrder::Little))] += 1;
+        counts[usize::from(entry_at(bytes, j * unit, unit, order))] += 1;
     }
     let most = (0..counts.len()).max_by_key(|&v| (counts[v], core::cmp::Reverse(v)));
     most.map_or(0, |v| v as u16)
@@ -557,7 +557,7 @@ impl Index {
                         // header and verified at their declaration.
                         tiny: (form == 0 || reference.extra[form - 1].compact)
                             && !(found_by_content(reference.format) && has_content(reference)),
-                        modal: modal_entry(&bytes, unit),
+                        modal: modal_entry(&bytes, unit, order),
                         change_points: Vec::new(),
                         compact: form > 0 && reference.extra[form - 1].compact,
                         indexed: Vec::new(),
