@@ -150,8 +150,8 @@ impl Image {
 }
 
 /// The most common entry of `bytes` read in `order` (the smallest of equally
-/// common ones), counted in an array of every value: a hash map took a
-/// quarter of the index's build.
+/// common ones), counted in an array of every value, not hashed: every
+/// entry of every image is counted while the index is built.
 pub(crate) fn modal_entry(bytes: &[u8], unit: usize, order: ByteOrder) -> u16 {
     let mut counts = vec![0u32; 1 << (8 * unit)];
     for j in 0..bytes.len() / unit {

@@ -61,10 +61,9 @@ impl Scanner<'_> {
         }
     }
 
-    /// The file range of a declared full table verified
-    /// intact where its declaration stands, in the file's byte order: an
-    /// intact copy, which clears the evidence inside it as a copy found by its
-    /// content does (a table verified at its declaration only, a derivative's
+    /// The file range of a declared full table verified intact where its
+    /// declaration stands, in the file's byte order: an intact copy, which
+    /// clears the evidence inside it as a copy found by its content does (a table verified at its declaration only, a derivative's
     /// or a piecewise-linear function's, holds runs that other tables'
     /// evidence matches). It enters the cover when judged, before the copies
     /// around it are compared (one wholly inside is not) and settled.
