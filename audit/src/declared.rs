@@ -178,11 +178,11 @@ impl Declared {
             StoredOrder::Big => (ByteOrder::Big, ByteOrder::Little),
         });
         if let Some(((w, _), n)) = orders.zip(self.native).filter(|((w, _), n)| w != n) {
-            let (w, n) = (order_name(w), order_name(n));
+            let (w, n) = (w.name(), n.name());
             wrong.push(format!("it declares {w} entries in a {n} file"));
         }
         if let Some(((w, other), o)) = orders.zip(self.other_order_at) {
-            let (w, other) = (order_name(w), order_name(other));
+            let (w, other) = (w.name(), other.name());
             wrong.push(format!(
                 "it declares {w} entries, the declaration at {o:#x} {other}: a build stores all in one order"
             ));
@@ -208,14 +208,6 @@ impl Declared {
 
         let wrong = wrong.join("; ");
         (!wrong.is_empty()).then(|| format!("declaration of {name}{form} at {at:#x}: {wrong}"))
-    }
-}
-
-fn order_name(o: ByteOrder) -> &'static str {
-    match o {
-        ByteOrder::Little => "little-endian",
-        ByteOrder::Big => "big-endian",
-        ByteOrder::Bytes => "single-byte",
     }
 }
 

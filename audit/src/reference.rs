@@ -29,6 +29,15 @@ impl ByteOrder {
             ByteOrder::Bytes => "u8",
         }
     }
+
+    /// `little-endian`, `big-endian` or `single-byte`, as problems name it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ByteOrder::Little => "little-endian",
+            ByteOrder::Big => "big-endian",
+            ByteOrder::Bytes => "single-byte",
+        }
+    }
 }
 
 /// An extra stored form of a table (for example a compact encoding): a known

@@ -137,11 +137,7 @@ impl Found {
             Verdict::Intact if self.foreign_order => Some(format!(
                 "{at}: intact, but {}: the file declares the other byte order, and actlut \
                  never writes a table in the other order than its target's",
-                if self.order == ByteOrder::Big {
-                    "big-endian"
-                } else {
-                    "little-endian"
-                }
+                self.order.name()
             )),
             Verdict::Intact => match self.lock_status(lock) {
                 LockStatus::InLock => None,

@@ -161,13 +161,6 @@ impl Reading {
     }
 }
 
-fn order_name(o: ByteOrder) -> &'static str {
-    match o {
-        ByteOrder::Big => "big-endian",
-        _ => "little-endian",
-    }
-}
-
 /// The problem of a `kind` container nested more than [`MAX_NESTING`] deep
 /// (`depth`) in other `containers`.
 fn nesting(kind: &'static str, depth: usize, containers: &str) -> Result<(), Container> {
@@ -240,9 +233,9 @@ impl<'r> Parts<'r> {
             let before = if self.pieces {
                 "the other order"
             } else {
-                order_name(before)
+                before.name()
             };
-            let (order, its) = (order_name(this), part.kind);
+            let (order, its) = (this.name(), part.kind);
             let why = format!(
                 "{what} {name} is a {order} {its} file, and the {what}s before it are {before}"
             );
@@ -457,7 +450,7 @@ fn machine(stored: u16, order: ByteOrder) -> Result<(), String> {
     if value > 255 && !MACHINES_ABOVE_255.contains(&value) {
         return Err(format!(
             "its machine (e_machine) reads {value:#x} in the byte order EI_DATA declares ({}), which is no machine",
-            order_name(order)
+            order.name()
         ));
     }
     if let Some((_, name, little)) = ONE_ORDER_MACHINES.iter().find(|m| m.0 == value) {
@@ -465,7 +458,7 @@ fn machine(stored: u16, order: ByteOrder) -> Result<(), String> {
             return Err(format!(
                 "its machine (e_machine) is {name} ({value}), which is {} only, and EI_DATA declares {}",
                 if *little { "little-endian" } else { "big-endian" },
-                order_name(order)
+                order.name()
             ));
         }
     }
@@ -529,7 +522,7 @@ fn elf_header(head: &[u8], len: u64) -> Result<ByteOrder, Container> {
     if ehsize != want {
         return Err(bad(format!(
             "its header size (e_ehsize) reads {ehsize} in the byte order EI_DATA declares ({}), not {want}",
-            order_name(order)
+            order.name()
         )));
     }
     machine(u16::from_le_bytes([head[18], head[19]]), order).map_err(bad)?;

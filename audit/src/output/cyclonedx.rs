@@ -115,8 +115,3 @@ pub(super) fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
         ("components", Part::list(files)),
     ])
 }
-
-/// The CycloneDX 1.5 SBOM of `audit`.
-pub fn cyclonedx(audit: &Audit<'_>) -> String {
-    audit.render(super::OutputFormat::CycloneDx)
-}

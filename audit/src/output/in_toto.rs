@@ -2,8 +2,6 @@
 //! DSSE envelope around these bytes): every audited file a subject with its
 //! SHA-256, and the audit's verdict the predicate.
 
-use std::string::String;
-
 use serde_json::{json, Value};
 
 use crate::Report;
@@ -63,9 +61,4 @@ pub(super) fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
             ]),
         ),
     ])
-}
-
-/// The in-toto Statement v1 of `audit`.
-pub fn in_toto(audit: &Audit<'_>) -> String {
-    audit.render(super::OutputFormat::InToto)
 }

@@ -150,14 +150,3 @@ pub fn json_document<'a>(audit: &'a Audit<'_>) -> Document<'a> {
         field("note", audit.note()),
     ]))
 }
-
-/// The JSON report of `audit` as a value, built whole ([`json_document`]
-/// writes the same without building it).
-pub fn json_value(audit: &Audit<'_>) -> Value {
-    serde_json::to_value(json_document(audit)).expect("a report serializes")
-}
-
-/// The JSON report of `audit`, pretty-printed.
-pub fn json(audit: &Audit<'_>) -> String {
-    audit.render(super::OutputFormat::Json)
-}

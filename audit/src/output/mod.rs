@@ -1,10 +1,10 @@
-//! What an audit of one or more files says, rendered for a person or a tool:
-//! [`text`], [`json`] (the keys of `actlut audit --json`), [`sarif`] (SARIF
-//! 2.1.0), [`cyclonedx`] (a CycloneDX 1.5 SBOM) and [`in_toto`] (an in-toto
-//! Statement v1). Each renderer is one small function over the same
-//! [`Audit`]; every machine format is serialized with serde (none is written
-//! by hand), as it is written ([`Audit::render_to`]: a finding at a time),
-//! and the exit status is the same whatever the format
+//! What an audit of one or more files says, rendered for a person or a tool
+//! in each [`OutputFormat`]: text, JSON (the keys of `actlut audit --json`),
+//! SARIF 2.1.0, a CycloneDX 1.5 SBOM and an in-toto Statement v1. Each
+//! renderer is one small function over the same [`Audit`], called through
+//! [`Audit::render_to`] (or [`Audit::render`]); every machine format is
+//! serialized with serde (none is written by hand), as it is written (a
+//! finding at a time), and the exit status is the same whatever the format
 //! ([`Audit::exit_code`]).
 
 use std::collections::BTreeSet;
@@ -22,25 +22,22 @@ mod sarif;
 mod stream;
 mod text;
 
-pub use cyclonedx::cyclonedx;
-pub use in_toto::{in_toto, PREDICATE_TYPE};
-pub use json::{json, json_document, json_value};
-pub use sarif::sarif;
+pub use in_toto::PREDICATE_TYPE;
+pub use json::json_document;
 pub use stream::Document;
-pub use text::text;
 
 /// The formats `actlut audit --format` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
-    /// Lines for a person ([`text`]).
+    /// Lines for a person.
     Text,
-    /// The JSON of `--json` ([`json`]).
+    /// The JSON of `--json` ([`json_document`]).
     Json,
-    /// SARIF 2.1.0, for code-scanning tools ([`sarif`]).
+    /// SARIF 2.1.0, for code-scanning tools.
     Sarif,
-    /// A CycloneDX 1.5 SBOM ([`cyclonedx`]).
+    /// A CycloneDX 1.5 SBOM.
     CycloneDx,
-    /// An unsigned in-toto Statement v1 ([`in_toto`]).
+    /// An unsigned in-toto Statement v1 (its predicate type [`PREDICATE_TYPE`]).
     InToto,
 }
 

@@ -122,8 +122,3 @@ pub(super) fn document<'a>(audit: &'a Audit<'_>) -> Part<'a> {
         ("runs", Part::list(std::iter::once(run))),
     ])
 }
-
-/// The SARIF 2.1.0 report of `audit`.
-pub fn sarif(audit: &Audit<'_>) -> String {
-    audit.render(super::OutputFormat::Sarif)
-}

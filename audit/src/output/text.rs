@@ -9,11 +9,6 @@ use crate::{Found, ListedStatus, LockStatus, Rule, Verdict, NOTHING_VERIFIED};
 
 use super::Audit;
 
-/// The text report of `audit`.
-pub fn text(audit: &Audit<'_>) -> String {
-    audit.render(super::OutputFormat::Text)
-}
-
 /// Writes the text report of `audit`, a line at a time.
 pub(crate) fn write(audit: &Audit<'_>, out: &mut dyn Write) -> io::Result<()> {
     let lock = &audit.lock.entries;

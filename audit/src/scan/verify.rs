@@ -427,12 +427,9 @@ impl Scanner<'_> {
             (m3, m2, m1) = (m2, m1, eq);
             j += 1;
         }
-        let mut distinctive_share = 1000;
+        // Of an 8-bit table, the matching, informative and distinctive
+        // entries were counted before (`distinctive_enough`): its features.
         if im.by_features() {
-            let distinctive = (0..im.entries())
-                .filter(|&j| matches[j] && bit(&im.distinctive, j))
-                .count();
-            distinctive_share = distinctive * 1000 / im.distinctive_count.max(1);
             for &(a, b) in &im.features {
                 if matches[a as usize] && matches[b as usize] {
                     evidence += 1;
@@ -449,20 +446,11 @@ impl Scanner<'_> {
         let needed = self.index.needed(image) + self.index.extra_evidence;
         let proved =
             evidence >= needed || pairs_at.len() >= MIN_EVIDENCE_PAIRS + self.index.extra_evidence;
-        if !proved
-            || matching < least
-            || informative < informed
-            || distinctive_share < MIN_DISTINCTIVE_PER_MILLE
-        {
+        if !proved || matching < least || informative < informed {
             if im.unit == 2 && !im.small {
                 keep_most(&self.rejected, evidence, pairs_at.len());
             } else if im.by_features() {
-                let matched = usize::from(proved) * matching;
-                keep_most(&self.rejected_small, evidence, matched);
-                if proved {
-                    let d = &self.rejected_distinctive;
-                    d.set(d.get().max(distinctive_share as u32));
-                }
+                keep_most(&self.rejected_small, evidence, 0);
             }
             return None;
         }
