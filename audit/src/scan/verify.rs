@@ -427,8 +427,8 @@ impl Scanner<'_> {
             (m3, m2, m1) = (m2, m1, eq);
             j += 1;
         }
-        // Of an 8-bit table, the matching, informative and distinctive
-        // entries were counted before (`distinctive_enough`): its features.
+        // Of an 8-bit table, its share of distinctive entries was counted
+        // by its gate (`distinctive_enough`): here, its features.
         if im.by_features() {
             for &(a, b) in &im.features {
                 if matches[a as usize] && matches[b as usize] {
